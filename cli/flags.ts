@@ -1,0 +1,79 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { AssopayError } from "../core/errors.js";
+
+export type FlagSpec = NonNullable<ParseArgsConfig["options"]>;
+
+export interface ParsedFlags {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+
+/**
+ * Parses a verb's flags strictly. An unknown flag or a missing value is a usage error naming the verb,
+ * with a hint to its `--help`. `--help` itself is always accepted.
+ */
+export function parseFlags(
+  verb: string,
+  argv: readonly string[],
+  options: FlagSpec,
+  allowPositionals = false,
+): ParsedFlags {
+  try {
+    const parsed = parseArgs({
+      args: [...argv],
+      options: { help: { type: "boolean", short: "h" }, ...options },
+      strict: true,
+      allowPositionals,
+    });
+    return { values: parsed.values as ParsedFlags["values"], positionals: parsed.positionals };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.replace(/\. To specify.*$/s, "") : String(error);
+    throw new AssopayError("usage", `assopay ${verb}: ${message}`, { hint: `run 'assopay ${verb} --help'` });
+  }
+}
+
+/** A string flag, or the environment variable standing in for it, or the default. */
+export function stringFlag(
+  flags: ParsedFlags,
+  name: string,
+  env?: { vars: Readonly<Record<string, string | undefined>>; name: string },
+): string | undefined {
+  const value = flags.values[name];
+  if (typeof value === "string") return value;
+  if (env) return env.vars[env.name];
+  return undefined;
+}
+
+/** A flag that may be given several times. */
+export function listFlag(flags: ParsedFlags, name: string): string[] {
+  const value = flags.values[name];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+/** Parses a port number (0 = any free port). */
+export function portFlag(verb: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new AssopayError("usage", `assopay ${verb}: --port must be a whole number from 0 to 65535, got "${text}"`, {
+      hint: "use --port 0 to take any free port",
+    });
+  }
+  return port;
+}
+
+/** Parses a value that must be one of a closed set. */
+export function choiceFlag<T extends string>(
+  verb: string,
+  flag: string,
+  text: string | undefined,
+  choices: readonly T[],
+  fallback: T,
+): T {
+  if (text === undefined) return fallback;
+  if ((choices as readonly string[]).includes(text)) return text as T;
+  throw new AssopayError("usage", `assopay ${verb}: --${flag} must be one of ${choices.join(", ")}, got "${text}"`, {
+    hint: `for example --${flag} ${fallback}`,
+  });
+}

@@ -1,0 +1,19 @@
+import type { Command } from "./command.js";
+import { contractsCommand } from "./commands/contracts.js";
+import { notBuilt } from "./not-built.js";
+
+/**
+ * Every verb of `assopay`, in the order `--help` lists them. A capability that has not landed is a
+ * `notBuilt` entry; replace it with the real command when it lands.
+ */
+export function commands(): readonly Command[] {
+  return [
+    notBuilt("verify", "Verify a provider (default: the embedded sandbox) against the contract", 5),
+    notBuilt("sandbox", "Run the local sandbox service, with a clock and named faults", 3),
+    notBuilt("record", "Record traffic through a proxy into a YAML cassette", 4),
+    notBuilt("replay", "Serve recorded cassettes", 4),
+    notBuilt("gate", "Judge an SDK's traffic against the consumer rules", 6),
+    notBuilt("notify", "Send a battery of notifications to a webhook receiver", 6),
+    contractsCommand,
+  ];
+}

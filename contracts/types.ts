@@ -1,0 +1,180 @@
+import type { IsoDay } from "../core/dates.js";
+
+/** Which API a route belongs to: `/v5`, the switched-off `/v3`, or the domain root (token endpoint). */
+export type ApiVersion = "v5" | "v3" | "root";
+
+/** The right a route needs. `organization_admin` is the OpenAPI document's `OrganizationAdmin` role. */
+export type AuthRequirement = "none" | "bearer" | "organization_admin";
+
+export type QueryParamType = "string" | "integer" | "boolean" | "date-time" | "string[]";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+/** A query parameter. Names are matched case-insensitively, as the service (ASP.NET) does. */
+export interface QueryParam {
+  name: string;
+  type: QueryParamType;
+  required: boolean;
+  /** Largest accepted value (integers), e.g. `pageSize` 100. */
+  max?: number;
+  default?: string | number | boolean;
+}
+
+/** How a listing route paginates. */
+export interface PaginationSpec {
+  /** Name of the result array: `data` on v5, `items` on routes that use that name. */
+  resultArray: "data" | "items";
+  /** Schema name of one element of the result array. */
+  entrySchema: string;
+  defaultPageSize: number;
+  maxPageSize: number;
+}
+
+export interface RouteResponse {
+  status: number;
+  contentType: string;
+  /** Schema name; absent for binary bodies (attached files). */
+  schema?: string;
+}
+
+/** One route of the catalogue (`contracts/routes.yaml`). */
+export interface Route {
+  id: string;
+  method: HttpMethod;
+  /** Path template, `{name}` for parameters, e.g. `/v5/organizations/{organizationSlug}/items`. */
+  path: string;
+  version: ApiVersion;
+  auth: AuthRequirement;
+  summary: string;
+  /** The seed section or rule this route comes from. */
+  seed: string;
+  pathParams: readonly string[];
+  query: readonly QueryParam[];
+  pagination?: PaginationSpec;
+  /** One of the six listing routes whose counts are deprecated (v3 and v5 forms). */
+  countDeprecation: boolean;
+  requestBody?: { contentType: string; schema: string };
+  response: RouteResponse;
+  /** Other statuses the route documents (401, 403, 400 …). */
+  errors: readonly number[];
+}
+
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export interface RouteCatalogue {
+  readonly all: readonly Route[];
+  /** Throws an `AssopayError` for an unknown id (a programming mistake). */
+  byId(id: string): Route;
+  /** The route whose template matches this method and path, with its parameters decoded. */
+  match(method: string, pathname: string): RouteMatch | undefined;
+  /** Every route that paginates. */
+  listings(): readonly Route[];
+}
+
+/** What a dated change does. A closed union: every consumer switches on it exhaustively. */
+export type TimelineEffect =
+  | "withcount-introduced"
+  | "withcount-default-false"
+  | "count-fields-removed"
+  | "new-association-verification"
+  | "v3-switch-off";
+
+export type TimelineStatus = "done" | "planned";
+
+export interface TimelineEntry {
+  id: string;
+  date: IsoDay;
+  effect: TimelineEffect;
+  status: TimelineStatus;
+  /** True when the provider gave no exact day and the date is our estimate. */
+  approximate: boolean;
+  summary: string;
+  /** Which routes it affects: the count-deprecation routes, a version, or everything. */
+  affects: "count-deprecation" | "v3" | "associations";
+  source: string;
+}
+
+/**
+ * How counts behave on a count-deprecation route at a date:
+ * - `always-real`: before `withCount` existed, real totals;
+ * - `default-true`: `withCount` exists, real totals unless `withCount=false`;
+ * - `default-false`: -1 unless `withCount=true`;
+ * - `absent`: the two fields are gone from the response;
+ * - `not-applicable`: the route has no count deprecation.
+ */
+export type CountMode = "always-real" | "default-true" | "default-false" | "absent" | "not-applicable";
+
+/** What the counts of one response should be. */
+export type ExpectedCounts = "real" | "minus-one" | "absent" | "not-applicable";
+
+/** What holds at date D for a route: the one answer every part of the project uses. */
+export interface RouteRules {
+  date: IsoDay;
+  route: Route;
+  /** False once the route's version is switched off. */
+  served: boolean;
+  /** Whether the `withCount` query parameter exists at that date. */
+  withCountParam: boolean;
+  countMode: CountMode;
+  newAssociationsNeedVerification: boolean;
+  /** Entries in force at that date that affect this route. */
+  inForce: readonly TimelineEntry[];
+}
+
+export interface Timeline {
+  readonly entries: readonly TimelineEntry[];
+  /** The file it was read from. */
+  readonly source: string;
+  rulesAt(route: Route, date: IsoDay): RouteRules;
+  /** The entry for an effect, if the timeline has one. */
+  entry(effect: TimelineEffect): TimelineEntry | undefined;
+  /** Whether an effect is in force at a date. */
+  inForce(effect: TimelineEffect, date: IsoDay): boolean;
+}
+
+/** A notification type. `assumed` marks identifiers the seed does not publish. */
+export interface NotificationType {
+  id: string;
+  eventType: string;
+  meaning: string;
+  assumed: boolean;
+  /** Provider state that makes the service emit it. */
+  trigger: string;
+}
+
+/** A provider state named in the contract (Pact convention: `{state, params, action}`). */
+export interface ProviderState {
+  name: string;
+  description: string;
+  params: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** One validation finding, as a sentence: `response.data[3].amount.total must be integer, got string "1200"`. */
+export interface Diagnostic {
+  /** Where in the value, e.g. `response.data[3].amount.total`. */
+  path: string;
+  message: string;
+  keyword: string;
+}
+
+export interface SchemaRegistry {
+  /** Names of the loaded schema files (`payer`, `list-entry` …). */
+  names(): readonly string[];
+  /** Validates a value against a named schema. Empty array means valid. */
+  validate(schema: string, value: unknown, root?: string): Diagnostic[];
+  /** Validates a whole listing page: envelope, result array, entries and the counts allowed at that date. */
+  validatePage(route: Route, value: unknown, counts: ExpectedCounts, root?: string): Diagnostic[];
+  /** The raw JSON Schema of a name (for Pact matchers). */
+  schema(name: string): Readonly<Record<string, unknown>>;
+}
+
+export interface Contract {
+  routes: RouteCatalogue;
+  timeline: Timeline;
+  schemas: SchemaRegistry;
+  notificationTypes: readonly NotificationType[];
+  providerStates: readonly ProviderState[];
+}
