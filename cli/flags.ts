@@ -1,4 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { AssopayError } from "../core/errors.js";
 
 export type FlagSpec = NonNullable<ParseArgsConfig["options"]>;
@@ -56,9 +56,13 @@ export function portFlag(verb: string, text: string | undefined, fallback: numbe
   if (text === undefined) return fallback;
   const port = Number(text);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new AssopayError("usage", `assopay ${verb}: --port must be a whole number from 0 to 65535, got "${text}"`, {
-      hint: "use --port 0 to take any free port",
-    });
+    throw new AssopayError(
+      "usage",
+      `assopay ${verb}: --port must be a whole number from 0 to 65535, got "${text}"`,
+      {
+        hint: "use --port 0 to take any free port",
+      },
+    );
   }
   return port;
 }
@@ -73,7 +77,11 @@ export function choiceFlag<T extends string>(
 ): T {
   if (text === undefined) return fallback;
   if ((choices as readonly string[]).includes(text)) return text as T;
-  throw new AssopayError("usage", `assopay ${verb}: --${flag} must be one of ${choices.join(", ")}, got "${text}"`, {
-    hint: `for example --${flag} ${fallback}`,
-  });
+  throw new AssopayError(
+    "usage",
+    `assopay ${verb}: --${flag} must be one of ${choices.join(", ")}, got "${text}"`,
+    {
+      hint: `for example --${flag} ${fallback}`,
+    },
+  );
 }

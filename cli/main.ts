@@ -34,7 +34,8 @@ export async function main(argv: readonly string[], context: Omit<CommandContext
   const command = all.find((c) => c.name === verb);
   if (!command) {
     const near = all.filter((c) => c.name.startsWith(verb.slice(0, 2))).map((c) => c.name);
-    const hint = near.length > 0 ? `did you mean ${near.join(" or ")}?` : "run 'assopay --help' to list the verbs";
+    const hint =
+      near.length > 0 ? `did you mean ${near.join(" or ")}?` : "run 'assopay --help' to list the verbs";
     context.stderr.write(`error[usage]: unknown verb "${verb}"\nhint: ${hint}\n`);
     return 2;
   }

@@ -171,8 +171,16 @@ export interface SchemaRegistry {
   schema(name: string): Readonly<Record<string, unknown>>;
 }
 
+/** A rule the suite enforces (`contracts/rules.yaml`): checks and faults name it by id. */
+export interface Rule {
+  id: string;
+  seed: string;
+  summary: string;
+}
+
 export interface Contract {
   routes: RouteCatalogue;
+  rules: readonly Rule[];
   timeline: Timeline;
   schemas: SchemaRegistry;
   notificationTypes: readonly NotificationType[];

@@ -11,7 +11,11 @@ export function isIsoDay(text: string): text is IsoDay {
   if (!match) return false;
   const [, y, m, d] = match;
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
-  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
+  return (
+    date.getUTCFullYear() === Number(y) &&
+    date.getUTCMonth() === Number(m) - 1 &&
+    date.getUTCDate() === Number(d)
+  );
 }
 
 /** Parses a `--at` value; a bad one is a usage error with a hint. */

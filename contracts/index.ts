@@ -1,0 +1,84 @@
+import { join } from "node:path";
+import { contractsDir } from "../core/paths.js";
+import { createAjv } from "./ajv.js";
+import { readDataFile } from "./data-file.js";
+import { buildNotificationTypes } from "./notification-types.js";
+import { buildRouteCatalogue } from "./route-catalogue.js";
+import { createSchemaRegistry } from "./schema-registry.js";
+import { buildTimeline } from "./timeline.js";
+import type { Contract, NotificationType, ProviderState, Rule } from "./types.js";
+
+export { compileTemplate } from "./path-template.js";
+export { queryBoolean, queryValue, queryValues } from "./query.js";
+export { expectedCounts } from "./timeline.js";
+export type * from "./types.js";
+
+/** Where the contract's files are read from; each may be replaced by the user's own copy. */
+export interface ContractOptions {
+  /**
+   * A timeline file of your own, when the provider announces new dates.
+   * @example { timelineFile: "./my-timeline.yaml" }
+   */
+  timelineFile?: string;
+  /**
+   * A notification types file of your own, when the provider publishes the identifiers of new types.
+   * @example { notificationTypesFile: "./my-notification-types.yaml" }
+   */
+  notificationTypesFile?: string;
+  /**
+   * The folder holding `routes.yaml`, `schemas/` and the rest (default: the package's `contracts/`).
+   * @example { dir: "./contracts" }
+   */
+  dir?: string;
+}
+
+/**
+ * Loads and checks the whole contract: route catalogue, JSON Schemas (one AJV instance), timeline,
+ * notification types, provider states and rules. Any bad file throws an `AssopayError` naming the file
+ * and line (exit code 2). Call it once at the boundary and pass the result along.
+ *
+ * @example
+ * const contract = loadContract();
+ * const route = contract.routes.byId("v5.form-items");
+ * contract.timeline.rulesAt(route, "2025-06-15" as IsoDay).countMode; // "absent"
+ */
+export function loadContract(options: ContractOptions = {}): Contract {
+  const dir = options.dir ?? contractsDir();
+  const meta = join(dir, "meta");
+  const ajv = createAjv();
+  const schemas = createSchemaRegistry(ajv, join(dir, "schemas"));
+
+  const routesFile = join(dir, "routes.yaml");
+  const routes = buildRouteCatalogue(
+    readDataFile(ajv, meta, "routes", routesFile, "route catalogue") as Parameters<
+      typeof buildRouteCatalogue
+    >[0],
+    routesFile,
+    schemas.names(),
+  );
+
+  const timelineFile = options.timelineFile ?? join(dir, "timeline.yaml");
+  const timeline = buildTimeline(
+    readDataFile(ajv, meta, "timeline", timelineFile, "timeline") as Parameters<typeof buildTimeline>[0],
+    timelineFile,
+    () => undefined,
+  );
+
+  const typesFile = options.notificationTypesFile ?? join(dir, "notification-types.yaml");
+  const notificationTypes = buildNotificationTypes(
+    readDataFile(ajv, meta, "notification-types", typesFile, "notification types") as {
+      types: NotificationType[];
+    },
+    typesFile,
+  );
+
+  const statesFile = join(dir, "provider-states.yaml");
+  const providerStates = (
+    readDataFile(ajv, meta, "provider-states", statesFile, "provider states") as { states: ProviderState[] }
+  ).states;
+
+  const rulesFile = join(dir, "rules.yaml");
+  const rules = (readDataFile(ajv, meta, "rules", rulesFile, "rules file") as { rules: Rule[] }).rules;
+
+  return Object.freeze({ routes, rules, timeline, schemas, notificationTypes, providerStates });
+}

@@ -1,0 +1,79 @@
+import { AssopayError } from "../core/errors.js";
+import { compileTemplate } from "./path-template.js";
+import type { QueryParam, Route, RouteCatalogue, RouteMatch } from "./types.js";
+
+interface RawRoute
+  extends Omit<Route, "pathParams" | "query" | "countDeprecation" | "errors" | "pagination"> {
+  query?: (QueryParam | QueryParam[])[];
+  countDeprecation?: boolean;
+  errors?: number[];
+  pagination?: {
+    resultArray: "data" | "items";
+    entrySchema: string;
+    defaultPageSize?: number;
+    maxPageSize?: number;
+  };
+}
+
+/** Turns the validated YAML of `routes.yaml` into routes; checks what a meta-schema cannot (unique ids, schemas known). */
+export function buildRouteCatalogue(
+  raw: { routes: RawRoute[] },
+  file: string,
+  schemaNames: readonly string[],
+): RouteCatalogue {
+  const seen = new Set<string>();
+  const routes: Route[] = raw.routes.map((r) => {
+    if (seen.has(r.id)) {
+      throw new AssopayError("bad-contract", `route id "${r.id}" appears twice in the route catalogue`, {
+        location: { file },
+        hint: "give each route a unique id",
+      });
+    }
+    seen.add(r.id);
+    const query = (r.query ?? []).flat().map((q) => ({ ...q, required: q.required ?? false }));
+    const pageSize = query.find((q) => q.name === "pageSize");
+    const pagination = r.pagination && {
+      resultArray: r.pagination.resultArray,
+      entrySchema: r.pagination.entrySchema,
+      defaultPageSize: r.pagination.defaultPageSize ?? Number(pageSize?.default ?? 20),
+      maxPageSize: r.pagination.maxPageSize ?? pageSize?.max ?? 100,
+    };
+    for (const schema of [r.response.schema, r.requestBody?.schema, pagination?.entrySchema]) {
+      if (schema !== undefined && !schemaNames.includes(schema)) {
+        throw new AssopayError("bad-contract", `route "${r.id}" names an unknown schema "${schema}"`, {
+          location: { file },
+          hint: `known schemas: ${schemaNames.join(", ")}`,
+        });
+      }
+    }
+    return Object.freeze({
+      ...r,
+      pathParams: compileTemplate(r.path).params,
+      query,
+      countDeprecation: r.countDeprecation ?? false,
+      errors: r.errors ?? [],
+      ...(pagination ? { pagination } : {}),
+    }) as Route;
+  });
+  const templates = routes.map((route) => ({ route, template: compileTemplate(route.path) }));
+  const byId = new Map(routes.map((r) => [r.id, r]));
+  return {
+    all: routes,
+    byId(id) {
+      const route = byId.get(id);
+      if (!route)
+        throw new AssopayError("internal", `no route with id "${id}"`, { hint: "see contracts/routes.yaml" });
+      return route;
+    },
+    match(method, pathname): RouteMatch | undefined {
+      const upper = method.toUpperCase();
+      for (const { route, template } of templates) {
+        if (route.method !== upper) continue;
+        const params = template.match(pathname);
+        if (params) return { route, params };
+      }
+      return undefined;
+    },
+    listings: () => routes.filter((r) => r.pagination !== undefined),
+  };
+}

@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { AnySchema, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import { AssopayError } from "../core/errors.js";
+import { toDiagnostics } from "./error-sentences.js";
+import type { Diagnostic, ExpectedCounts, Route, SchemaRegistry } from "./types.js";
+
+const SUFFIX = ".schema.json";
+const BASE = "https://assopay-contract.dev/schemas/";
+
+function readSchemaFile(file: string): Record<string, unknown> {
+  const text = readFileSync(file, "utf8");
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message);
+    const line = position ? text.slice(0, Number(position[1])).split("\n").length : undefined;
+    throw new AssopayError("bad-contract", `schema file is not valid JSON: ${(error as Error).message}`, {
+      location: { file, line },
+      hint: "fix the JSON syntax at that line",
+    });
+  }
+}
+
+function countsSchema(counts: ExpectedCounts): AnySchema | undefined {
+  switch (counts) {
+    case "real":
+      return { $ref: `${BASE}pagination${SUFFIX}#/$defs/realCounts` };
+    case "minus-one":
+      return { $ref: `${BASE}pagination${SUFFIX}#/$defs/minusOne` };
+    case "absent":
+      return { $ref: `${BASE}pagination${SUFFIX}#/$defs/absent` };
+    case "not-applicable":
+      return undefined;
+  }
+}
+
+/**
+ * Loads every `*.schema.json` of a folder into one AJV instance and compiles validators on first use,
+ * caching them. A schema that does not compile is a `bad-contract` error naming the file.
+ */
+export function createSchemaRegistry(ajv: Ajv2020, dir: string): SchemaRegistry {
+  const sources = new Map<string, { file: string; schema: Record<string, unknown> }>();
+  for (const entry of readdirSync(dir).sort()) {
+    if (!entry.endsWith(SUFFIX)) continue;
+    const file = join(dir, entry);
+    const schema = readSchemaFile(file);
+    const name = basename(entry, SUFFIX);
+    if (schema.$id !== `${BASE}${entry}`) {
+      throw new AssopayError("bad-contract", `schema "${name}" must have $id "${BASE}${entry}"`, {
+        location: { file },
+        hint: "the $id ties the file to the references of the other schemas",
+      });
+    }
+    sources.set(name, { file, schema });
+    try {
+      ajv.addSchema(schema as AnySchema);
+    } catch (error) {
+      throw new AssopayError(
+        "bad-contract",
+        `schema "${name}" is not a valid JSON Schema: ${(error as Error).message}`,
+        {
+          location: { file },
+          hint: "check it against draft 2020-12",
+          cause: error,
+        },
+      );
+    }
+  }
+  const compiled = new Map<string, ValidateFunction>();
+
+  const compile = (key: string, build: () => AnySchema, file: string): ValidateFunction => {
+    const cached = compiled.get(key);
+    if (cached) return cached;
+    try {
+      const validate = ajv.compile(build());
+      compiled.set(key, validate);
+      return validate;
+    } catch (error) {
+      throw new AssopayError(
+        "bad-contract",
+        `schema "${key}" does not compile: ${(error as Error).message}`,
+        {
+          location: { file },
+          hint: "check its $ref targets and keywords (AJV strict mode)",
+          cause: error,
+        },
+      );
+    }
+  };
+
+  const known = (name: string) => {
+    const source = sources.get(name);
+    if (!source) {
+      throw new AssopayError("bad-contract", `no schema named "${name}"`, {
+        location: { file: join(dir, `${name}${SUFFIX}`) },
+        hint: `known schemas: ${[...sources.keys()].join(", ")}`,
+      });
+    }
+    return source;
+  };
+
+  const validator = (name: string): ValidateFunction => {
+    const source = known(name);
+    return compile(name, () => ({ $ref: `${BASE}${name}${SUFFIX}` }), source.file);
+  };
+
+  return {
+    names: () => [...sources.keys()],
+    schema: (name) => known(name).schema,
+    validate(name, value, root = "response") {
+      const validate = validator(name);
+      return validate(value) ? [] : toDiagnostics(validate.errors, value, root);
+    },
+    validatePage(route: Route, value: unknown, counts: ExpectedCounts, root = "response"): Diagnostic[] {
+      const pagination = route.pagination;
+      if (!pagination) return this.validate(route.response.schema ?? "", value, root);
+      const entry = known(pagination.entrySchema);
+      const countRule = countsSchema(counts);
+      const key = `page:${pagination.resultArray}:${pagination.entrySchema}:${counts}`;
+      const validate = compile(
+        key,
+        () => ({
+          type: "object",
+          required: [pagination.resultArray, "pagination"],
+          properties: {
+            [pagination.resultArray]: {
+              type: "array",
+              items: { $ref: `${BASE}${pagination.entrySchema}${SUFFIX}` },
+            },
+            pagination: countRule
+              ? { allOf: [{ $ref: `${BASE}pagination${SUFFIX}` }, countRule] }
+              : { $ref: `${BASE}pagination${SUFFIX}` },
+          },
+        }),
+        entry.file,
+      );
+      return validate(value) ? [] : toDiagnostics(validate.errors, value, root);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import type { IsoDay } from "../core/dates.js";
+import { AssopayError } from "../core/errors.js";
+import type {
+  CountMode,
+  ExpectedCounts,
+  Route,
+  RouteRules,
+  Timeline,
+  TimelineEffect,
+  TimelineEntry,
+} from "./types.js";
+
+interface RawEntry extends Omit<TimelineEntry, "approximate" | "date"> {
+  date: string;
+  approximate?: boolean;
+}
+
+function affectsRoute(entry: TimelineEntry, route: Route): boolean {
+  switch (entry.affects) {
+    case "count-deprecation":
+      return route.countDeprecation;
+    case "v3":
+      return route.version === "v3";
+    case "associations":
+      return route.id === "v5.checkout-create";
+  }
+}
+
+/** Builds the timeline from its validated data; checks order and uniqueness, which a meta-schema cannot. */
+export function buildTimeline(
+  raw: { entries: RawEntry[] },
+  file: string,
+  lineOf: (i: number) => number | undefined,
+): Timeline {
+  const entries: TimelineEntry[] = raw.entries.map((e) =>
+    Object.freeze({ ...e, date: e.date as IsoDay, approximate: e.approximate ?? false }),
+  );
+  const effects = new Set<TimelineEffect>();
+  entries.forEach((entry, index) => {
+    if (effects.has(entry.effect)) {
+      throw new AssopayError("bad-contract", `timeline effect "${entry.effect}" appears twice`, {
+        location: { file, line: lineOf(index) },
+        hint: "each dated change appears once; edit its date instead of adding a second entry",
+      });
+    }
+    effects.add(entry.effect);
+  });
+  const order: TimelineEffect[] = ["withcount-introduced", "withcount-default-false", "count-fields-removed"];
+  const dated = order
+    .map((effect) => entries.find((e) => e.effect === effect))
+    .filter((e) => e !== undefined);
+  for (let i = 1; i < dated.length; i++) {
+    const before = dated[i - 1] as TimelineEntry;
+    const after = dated[i] as TimelineEntry;
+    if (after.date < before.date) {
+      throw new AssopayError(
+        "bad-contract",
+        `timeline entry "${after.id}" (${after.date}) comes before "${before.id}" (${before.date})`,
+        {
+          location: { file, line: lineOf(entries.indexOf(after)) },
+          hint: "the count deprecation steps must be in order: introduced, default false, removed",
+        },
+      );
+    }
+  }
+  const frozen = Object.freeze(entries);
+  const entry = (effect: TimelineEffect) => frozen.find((e) => e.effect === effect);
+  const inForce = (effect: TimelineEffect, date: IsoDay) => {
+    const found = entry(effect);
+    return found !== undefined && date >= found.date;
+  };
+  const countMode = (route: Route, date: IsoDay): CountMode => {
+    if (!route.countDeprecation) return "not-applicable";
+    if (inForce("count-fields-removed", date)) return "absent";
+    if (inForce("withcount-default-false", date)) return "default-false";
+    if (inForce("withcount-introduced", date)) return "default-true";
+    return "always-real";
+  };
+  return {
+    entries: frozen,
+    source: file,
+    entry,
+    inForce,
+    rulesAt(route: Route, date: IsoDay): RouteRules {
+      const mode = countMode(route, date);
+      return Object.freeze({
+        date,
+        route,
+        served: !(route.version === "v3" && inForce("v3-switch-off", date)),
+        withCountParam: mode === "default-true" || mode === "default-false",
+        countMode: mode,
+        newAssociationsNeedVerification: inForce("new-association-verification", date),
+        inForce: frozen.filter((e) => date >= e.date && affectsRoute(e, route)),
+      });
+    },
+  };
+}
+
+/**
+ * What counts one response should carry, given the rules at its date and the `withCount` value the
+ * request sent (`undefined` when absent).
+ */
+export function expectedCounts(rules: RouteRules, withCount: boolean | undefined): ExpectedCounts {
+  switch (rules.countMode) {
+    case "not-applicable":
+      return "not-applicable";
+    case "always-real":
+      return "real";
+    case "default-true":
+      return withCount === false ? "minus-one" : "real";
+    case "default-false":
+      return withCount === true ? "real" : "minus-one";
+    case "absent":
+      return "absent";
+  }
+}
