@@ -106,6 +106,9 @@ export function createSchemaRegistry(ajv: Ajv2020, dir: string): SchemaRegistry 
     return compile(name, () => ({ $ref: `${BASE}${name}${SUFFIX}` }), source.file);
   };
 
+  // Compile every schema now: a bad one fails the load, naming its file, rather than a run halfway through.
+  for (const name of sources.keys()) validator(name);
+
   return {
     names: () => [...sources.keys()],
     schema: (name) => known(name).schema,

@@ -1,11 +1,97 @@
+import { join } from "node:path";
+import { loadContract } from "../../contracts/index.js";
+import { stalePacts, writePacts } from "../../contracts/pact/generate.js";
+import type { Contract } from "../../contracts/types.js";
+import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
+import { contractsDir } from "../../core/paths.js";
 import type { Command } from "../command.js";
+import { parseFlags, stringFlag } from "../flags.js";
+
+const HELP = `assopay contracts: summarise the contract and write its Pact files
+
+Usage: assopay contracts [--at YYYY-MM-DD] [--timeline FILE] [--out DIR] [--check]
+
+Reads contracts/ (routes, JSON Schemas, timeline, notification types, provider states), checks every
+file, prints what holds at the date, and writes one Pact V4 file per era of the timeline.
+
+Flags:
+  --at YYYY-MM-DD   the date of the summary (default: today)
+  --timeline FILE   your own timeline file instead of contracts/timeline.yaml
+  --out DIR         where to write the pact files (default: contracts/pacts)
+  --check           write nothing; exit 1 if the files in --out differ from what the contract generates
+  -h, --help        this text
+
+Exit codes: 0 done (or up to date), 1 stale pact files (--check), 2 a bad contract file or bad usage.
+
+Examples:
+  npm run contracts
+  assopay contracts --check
+  assopay contracts --at 2025-06-15 --timeline ./announced.yaml --out /tmp/pacts
+`;
+
+function summary(contract: Contract, at: IsoDay): string {
+  const lines: string[] = [];
+  const versions = ["v5", "v3", "root"] as const;
+  lines.push(
+    `Contract as of ${at}: ${contract.routes.all.length} routes, ${contract.schemas.names().length} schemas, ${contract.rules.length} rules`,
+  );
+  for (const version of versions) {
+    const routes = contract.routes.all.filter((r) => r.version === version);
+    lines.push(`  ${version.padEnd(4)} ${routes.length} routes`);
+  }
+  lines.push("", "Timeline:");
+  for (const entry of contract.timeline.entries) {
+    const state = entry.date <= at ? "in force" : "ahead";
+    lines.push(
+      `  ${entry.date}${entry.approximate ? "~" : " "} ${entry.status.padEnd(7)} ${state.padEnd(8)} ${entry.summary}`,
+    );
+  }
+  lines.push("", `Listing routes at ${at}:`);
+  for (const route of contract.routes.listings()) {
+    const rules = contract.timeline.rulesAt(route, at);
+    const served = rules.served ? "served" : "switched off";
+    lines.push(
+      `  ${route.method} ${route.path}  [${route.pagination?.resultArray}] ${served}, counts: ${rules.countMode}`,
+    );
+  }
+  lines.push(
+    "",
+    `Notification types: ${contract.notificationTypes.map((t) => `${t.eventType}${t.assumed ? " (assumed)" : ""}`).join(", ")}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
 
 export const contractsCommand: Command = {
   name: "contracts",
   summary: "Summarise the contract and write the Pact files to contracts/pacts/",
-  help: "placeholder",
+  help: HELP,
   async run(context) {
-    context.stdout.write("contracts: placeholder\n");
+    const flags = parseFlags("contracts", context.argv, {
+      at: { type: "string" },
+      timeline: { type: "string" },
+      out: { type: "string" },
+      check: { type: "boolean" },
+    });
+    const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
+    const timelineFile = stringFlag(flags, "timeline");
+    const contract = loadContract(timelineFile ? { timelineFile } : {});
+    const out = stringFlag(flags, "out") ?? join(contractsDir(), "pacts");
+    context.stdout.write(summary(contract, at));
+    if (flags.values.check === true) {
+      const stale = stalePacts(contract, out);
+      if (stale.length > 0) {
+        context.stdout.write(
+          `\nStale pact files in ${out}:\n${stale.map((s) => `  ${s}`).join("\n")}\nRun 'npm run contracts' to regenerate them.\n`,
+        );
+        return 1;
+      }
+      context.stdout.write(`\nPact files in ${out} are up to date.\n`);
+      return 0;
+    }
+    const files = writePacts(contract, out);
+    context.stdout.write(
+      `\nWrote ${files.length} pact files to ${out}:\n${files.map((f) => `  ${f.name}`).join("\n")}\n`,
+    );
     return 0;
   },
 };

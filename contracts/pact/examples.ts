@@ -1,0 +1,74 @@
+import type { SchemaRegistry } from "../types.js";
+import { flatten, type Located, primaryType } from "./schema-walk.js";
+
+/** Candidate strings tried against a schema's `pattern`, the first that matches is the example. */
+const PATTERN_CANDIDATES = [
+  "2025-01-15T10:30:00.1234567+01:00",
+  "https://example.org/assopay/resource",
+  "FRA",
+  "bearer",
+];
+
+export type Matcher = { match: string; [key: string]: unknown };
+
+/** An example body with the Pact matching rules derived from the schema, keyed by JSON path. */
+export interface Example {
+  value: unknown;
+  rules: Record<string, Matcher[]>;
+}
+
+function propertyPath(path: string, key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}['${key}']`;
+}
+
+/**
+ * A minimal valid example of a schema (its required properties only) and type-based matchers for every
+ * value in it: integers match `integer`, patterned strings `regex`, other leaves `type`, arrays `type`
+ * with a minimum of one element.
+ */
+export function exampleOf(schemas: SchemaRegistry, name: string): Example {
+  const rules: Record<string, Matcher[]> = {};
+  const walk = (located: Located, path: string): unknown => {
+    const { node, file } = flatten(schemas, located);
+    if (node.const !== undefined) return node.const;
+    const type = primaryType(node);
+    switch (type) {
+      case "object": {
+        const properties = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
+        const out: Record<string, unknown> = {};
+        for (const key of (node.required as string[] | undefined) ?? []) {
+          out[key] = walk({ node: properties[key] ?? {}, file }, propertyPath(path, key));
+        }
+        return out;
+      }
+      case "array": {
+        rules[path] = [{ match: "type", min: 1 }];
+        const items = (node.items ?? {}) as Record<string, unknown>;
+        return [walk({ node: items, file }, `${path}[*]`)];
+      }
+      case "integer":
+        rules[path] = [{ match: "integer" }];
+        return typeof node.minimum === "number" ? Math.max(node.minimum, 1) : 1;
+      case "number":
+        rules[path] = [{ match: "number" }];
+        return 1.5;
+      case "boolean":
+        rules[path] = [{ match: "type" }];
+        return true;
+      case "string": {
+        if (Array.isArray(node.enum)) return node.enum[0];
+        if (typeof node.pattern === "string") {
+          const regex = new RegExp(node.pattern);
+          rules[path] = [{ match: "regex", regex: node.pattern }];
+          return PATTERN_CANDIDATES.find((c) => regex.test(c)) ?? "example";
+        }
+        rules[path] = [{ match: "type" }];
+        return "example";
+      }
+      default:
+        return {};
+    }
+  };
+  const value = walk({ node: schemas.schema(name) as Record<string, unknown>, file: name }, "$");
+  return { value, rules };
+}

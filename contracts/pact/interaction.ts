@@ -1,0 +1,112 @@
+import type { Matcher } from "./examples.js";
+
+/** Values standing in for path parameters in the pact files; the verifier replaces them from provider states. */
+export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
+  organizationSlug: "demo-association",
+  formType: "Event",
+  formSlug: "gala-2025",
+  orderId: "1001",
+  fileId: "f-1001-1",
+  checkoutIntentId: "2001",
+};
+
+/** Placeholder bearer tokens; the verifier swaps each for a real token of that role. */
+export const TOKEN_PLACEHOLDERS = { reader: "Bearer assopay:reader", admin: "Bearer assopay:admin" } as const;
+
+export type Role = keyof typeof TOKEN_PLACEHOLDERS;
+
+export interface ProviderStateRef {
+  name: string;
+  params?: Record<string, string | number | boolean>;
+}
+
+export type Rules = Record<string, { combine: "AND"; matchers: Matcher[] }>;
+
+/** Wraps plain matcher lists into Pact's `{combine, matchers}` form. */
+export function toRules(rules: Record<string, Matcher[]>): Rules {
+  return Object.fromEntries(
+    Object.entries(rules).map(([path, matchers]) => [path, { combine: "AND" as const, matchers }]),
+  );
+}
+
+/** Moves matching rules of an example rooted at `$` under another path (`$.data[*]`). */
+export function reroot(rules: Record<string, Matcher[]>, root: string): Record<string, Matcher[]> {
+  return Object.fromEntries(Object.entries(rules).map(([path, m]) => [`${root}${path.slice(1)}`, m]));
+}
+
+export interface HttpSpec {
+  description: string;
+  states: ProviderStateRef[];
+  method: string;
+  /** Path template with `{name}` parameters, taken from provider state values at verification. */
+  path: string;
+  query?: Record<string, string>;
+  /** Query parameters whose value comes from a provider state value (`{continuationToken: "page2Token"}`). */
+  queryFromState?: Record<string, string>;
+  role?: Role;
+  requestBody?: { contentType: string; content: unknown };
+  status: number;
+  /** A status class instead of an exact status (`clientError` for any 4xx). */
+  statusClass?: "clientError" | "success";
+  responseBody?: { content: unknown; rules: Record<string, Matcher[]> };
+}
+
+/** A Pact V4 `Synchronous/HTTP` interaction. */
+export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
+  const hasParams = /\{[A-Za-z]+\}/.test(spec.path);
+  const examplePath = spec.path.replace(
+    /\{([A-Za-z]+)\}/g,
+    (_, name: string) => EXAMPLE_VALUES[name] ?? name,
+  );
+  const query: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(spec.query ?? {})) query[k] = [v];
+  for (const k of Object.keys(spec.queryFromState ?? {})) query[k] = ["example-token"];
+  const generators: Record<string, unknown> = {};
+  if (hasParams) {
+    generators.path = {
+      type: "ProviderState",
+      expression: spec.path.replace(/\{([A-Za-z]+)\}/g, "$${$1}"),
+      dataType: "STRING",
+    };
+  }
+  if (spec.queryFromState) {
+    generators.query = Object.fromEntries(
+      Object.entries(spec.queryFromState).map(([k, v]) => [
+        k,
+        { type: "ProviderState", expression: `\${${v}}`, dataType: "STRING" },
+      ]),
+    );
+  }
+  const headers: Record<string, string[]> = {};
+  if (spec.role) headers.Authorization = [TOKEN_PLACEHOLDERS[spec.role]];
+  if (spec.requestBody) headers["Content-Type"] = [spec.requestBody.contentType];
+  const request: Record<string, unknown> = { method: spec.method, path: examplePath };
+  if (Object.keys(query).length > 0) request.query = query;
+  if (Object.keys(headers).length > 0) request.headers = headers;
+  if (spec.requestBody) {
+    const content = spec.requestBody.content;
+    request.body = { content, contentType: spec.requestBody.contentType, encoded: false };
+  }
+  if (Object.keys(generators).length > 0) request.generators = generators;
+  const response: Record<string, unknown> = { status: spec.status };
+  const responseRules: Record<string, unknown> = {};
+  if (spec.statusClass)
+    responseRules.status = { combine: "AND", matchers: [{ match: "statusCode", status: spec.statusClass }] };
+  if (spec.responseBody) {
+    response.headers = { "Content-Type": ["application/json"] };
+    response.body = { content: spec.responseBody.content, contentType: "application/json", encoded: false };
+    responseRules.body = toRules(spec.responseBody.rules);
+    responseRules.header = {
+      "Content-Type": { combine: "AND", matchers: [{ match: "regex", regex: "^application/json.*" }] },
+    };
+  }
+  if (Object.keys(responseRules).length > 0) response.matchingRules = responseRules;
+  return {
+    type: "Synchronous/HTTP",
+    description: spec.description,
+    pending: false,
+    providerStates: spec.states.map((s) => ({ name: s.name, ...(s.params ? { params: s.params } : {}) })),
+    request,
+    response,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Contract, NotificationType } from "../types.js";
+import { exampleOf } from "./examples.js";
+import { reroot, toRules } from "./interaction.js";
+
+const SIGNATURE = "0".repeat(64);
+
+function dataFor(contract: Contract, type: NotificationType) {
+  switch (type.eventType) {
+    case "Order":
+      return exampleOf(contract.schemas, "order");
+    case "Payment":
+      return exampleOf(contract.schemas, "payment");
+    default:
+      return { value: {}, rules: {} };
+  }
+}
+
+/**
+ * A Pact V4 `Asynchronous/Messages` interaction per notification type: the envelope with its event type,
+ * its data, and the `x-ha-signature` metadata (lowercase hex HMAC-SHA256 of the raw body).
+ */
+export function messageInteractions(contract: Contract): Record<string, unknown>[] {
+  return contract.notificationTypes.map((type) => {
+    const data = dataFor(contract, type);
+    return {
+      type: "Asynchronous/Messages",
+      description: `a ${type.eventType} notification${type.assumed ? " (identifier assumed: not published by the provider)" : ""}`,
+      pending: false,
+      providerStates: [{ name: type.trigger }],
+      contents: {
+        content: { eventType: type.eventType, data: data.value },
+        contentType: "application/json",
+        encoded: false,
+      },
+      metadata: { contentType: "application/json", "x-ha-signature": SIGNATURE },
+      matchingRules: {
+        body: toRules({ "$.data": [{ match: "type" }], ...reroot(data.rules, "$.data") }),
+        metadata: toRules({ "x-ha-signature": [{ match: "regex", regex: "^[0-9a-f]{64}$" }] }),
+      },
+    };
+  });
+}
