@@ -6,8 +6,32 @@
 // full registry. Run it after every `npm install`: `node scripts/complete-lockfile.mjs`.
 import { readFileSync, writeFileSync } from "node:fs";
 
-const OS = ["android", "darwin", "freebsd", "linux", "win32", "aix", "netbsd", "openbsd", "sunos", "openharmony", "cygwin"];
-const CPU = ["arm64", "x64", "ia32", "arm", "ppc64", "riscv64", "s390x", "loong64", "mips64el", "wasm32", "loongarch64"];
+const OS = [
+  "android",
+  "darwin",
+  "freebsd",
+  "linux",
+  "win32",
+  "aix",
+  "netbsd",
+  "openbsd",
+  "sunos",
+  "openharmony",
+  "cygwin",
+];
+const CPU = [
+  "arm64",
+  "x64",
+  "ia32",
+  "arm",
+  "ppc64",
+  "riscv64",
+  "s390x",
+  "loong64",
+  "mips64el",
+  "wasm32",
+  "loongarch64",
+];
 
 function platformOf(name) {
   const base = name.split("/").pop();
@@ -33,10 +57,17 @@ for (const [path, pkg] of Object.entries(lock.packages)) {
     const hoisted = `node_modules/${dep}`;
     if (lock.packages[nested] || lock.packages[hoisted]) continue;
     const version = String(range).replace(/^[\^~=]/, "");
-    lock.packages[hoisted] = { version, ...(pkg.dev ? { dev: true } : {}), optional: true, ...platformOf(dep) };
+    lock.packages[hoisted] = {
+      version,
+      ...(pkg.dev ? { dev: true } : {}),
+      optional: true,
+      ...platformOf(dep),
+    };
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} optional platform entries to ${file}`);
