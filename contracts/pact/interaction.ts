@@ -85,7 +85,15 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
   if (Object.keys(headers).length > 0) request.headers = headers;
   if (spec.requestBody) {
     const content = spec.requestBody.content;
-    request.body = { content, contentType: spec.requestBody.contentType, encoded: false };
+    // A text body (form-encoded) goes as base64 bytes: pact-core would otherwise re-serialise it as JSON.
+    request.body =
+      typeof content === "string"
+        ? {
+            content: Buffer.from(content).toString("base64"),
+            contentType: spec.requestBody.contentType,
+            encoded: "base64",
+          }
+        : { content, contentType: spec.requestBody.contentType, encoded: false };
   }
   if (Object.keys(generators).length > 0) request.generators = generators;
   const response: Record<string, unknown> = { status: spec.status };

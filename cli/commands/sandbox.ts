@@ -1,0 +1,186 @@
+import { loadContract } from "../../contracts/index.js";
+import { type IsoDay, parseIsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
+import { DEFAULT_ENTRIES, DEFAULT_SEED, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import type { Command, CommandContext } from "../command.js";
+import { parseFlags, portFlag, stringFlag } from "../flags.js";
+
+/** The port `assopay sandbox` listens on when `--port` is not given. */
+export const DEFAULT_SANDBOX_PORT = 4545;
+
+const HELP = `assopay sandbox: run the local sandbox service, with a clock and named faults
+
+Usage: assopay sandbox [flags]
+
+A faithful local stand-in for the association payment API v5 (and v3 until its switch-off): token
+endpoint, the six listing routes and the form items listing with seeded data, public forms, order
+detail with attached files, partner information and notification URLs, signed notifications and a
+hosted checkout page. Every rule (routes, schemas, dated changes) is read from contracts/.
+
+Flags:
+  --port N                 port to listen on (default ${DEFAULT_SANDBOX_PORT}; 0 takes any free port)
+  --host ADDRESS           address to bind (default 127.0.0.1)
+  --at YYYY-MM-DD          the sandbox's date for every dated rule (default: today); the clock starts
+                           at 10:00 UTC that day and can be moved with POST /_clock
+  --seed N                 seed of the generated data, secrets and keys (default ${DEFAULT_SEED})
+  --entries N              entries of the ready-made form, 0 to 1000000 (default ${DEFAULT_ENTRIES})
+  --fault NAME             break exactly one rule (see --list-faults)
+  --timeline FILE          your own timeline of dated changes (default: contracts/timeline.yaml)
+  --notification-types FILE  your own notification types (default: contracts/notification-types.yaml)
+  --json                   print one JSON line with the URL and credentials instead of the text
+  --list-faults            list the faults and the rule each one breaks, then exit
+  -h, --help               show this help
+
+Endpoints of the sandbox itself (no token needed):
+  POST /_states            provider states, Pact convention {state, params, action: setup|teardown}
+  GET|POST /_clock         read the clock, or move it: {"advanceMinutes": 16}, {"day": "2025-07-01"}
+  GET /_notifications      every notification sent, with attempts and signatures
+  POST|GET /_sink          a receiver that accepts notifications and lists what it got
+
+Examples:
+  assopay sandbox --at 2025-06-15
+  assopay sandbox --port 0 --json --entries 100000
+  assopay sandbox --fault never-ending
+  assopay sandbox --list-faults
+
+Stops cleanly on Ctrl-C. Exit codes: 0 stopped normally, 2 bad usage.
+See docs/sandbox.md.
+`;
+
+function integerFlag(
+  text: string | undefined,
+  flag: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new AssopayError(
+      "usage",
+      `assopay sandbox: --${flag} must be a whole number from ${min} to ${max}, got "${text}"`,
+      {
+        hint: `for example --${flag} ${fallback}`,
+      },
+    );
+  }
+  return value;
+}
+
+function faultFlag(text: string | undefined): FaultName | undefined {
+  if (text === undefined) return undefined;
+  if (isFaultName(text)) return text;
+  throw new AssopayError("usage", `assopay sandbox: unknown fault "${text}"`, {
+    hint: "run 'assopay sandbox --list-faults' to see them",
+  });
+}
+
+function faultTable(): string {
+  const width = Math.max(...faults.map((f) => f.name.length));
+  const ruleWidth = Math.max(...faults.map((f) => f.rule.length));
+  const rows = faults.map((f) => `  ${f.name.padEnd(width)}  ${f.rule.padEnd(ruleWidth)}  ${f.description}`);
+  return [
+    `  ${"FAULT".padEnd(width)}  ${"RULE IT BREAKS".padEnd(ruleWidth)}  WHAT IT DOES`,
+    ...rows,
+    "",
+  ].join("\n");
+}
+
+function banner(
+  sandbox: RunningSandbox,
+  entries: number,
+  seed: number,
+  fault: FaultName | undefined,
+): string {
+  const c = sandbox.credentials;
+  return [
+    `assopay sandbox listening on ${sandbox.url}`,
+    `  date ${sandbox.at} · seed ${seed} · ${fault ? `fault ${fault}` : "no fault"}`,
+    "",
+    `  token endpoint    POST ${sandbox.url}/oauth2/token (grant_type=client_credentials)`,
+    `  admin client      ${c.admin.clientId}  ${c.admin.clientSecret}   (organization_admin)`,
+    `  reader client     ${c.reader.clientId}  ${c.reader.clientSecret}   (no right)`,
+    `  organization      ${c.organizationSlug}`,
+    `  form              ${c.formType}/${c.formSlug} (${entries} entries)`,
+    `  listing           GET ${sandbox.url}/v5/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}/items`,
+    `  provider states   POST ${sandbox.stateUrl}`,
+    `  clock             GET|POST ${sandbox.url}/_clock`,
+    "",
+    "Press Ctrl-C to stop.",
+    "",
+  ].join("\n");
+}
+
+async function run(context: CommandContext): Promise<number> {
+  const flags = parseFlags("sandbox", context.argv, {
+    port: { type: "string" },
+    host: { type: "string" },
+    at: { type: "string" },
+    seed: { type: "string" },
+    entries: { type: "string" },
+    fault: { type: "string" },
+    timeline: { type: "string" },
+    "notification-types": { type: "string" },
+    json: { type: "boolean" },
+    "list-faults": { type: "boolean" },
+  });
+  const json = flags.values.json === true;
+  if (flags.values["list-faults"] === true) {
+    context.stdout.write(json ? `${JSON.stringify(faults)}\n` : faultTable());
+    return 0;
+  }
+  const atText = stringFlag(flags, "at");
+  const at: IsoDay | undefined = atText === undefined ? undefined : parseIsoDay(atText);
+  const seed = integerFlag(stringFlag(flags, "seed"), "seed", DEFAULT_SEED, 0, Number.MAX_SAFE_INTEGER);
+  const entries = integerFlag(stringFlag(flags, "entries"), "entries", DEFAULT_ENTRIES, 0, 1_000_000);
+  const fault = faultFlag(stringFlag(flags, "fault"));
+  const timelineFile = stringFlag(flags, "timeline");
+  const notificationTypesFile = stringFlag(flags, "notification-types");
+  const contract = loadContract({
+    ...(timelineFile ? { timelineFile } : {}),
+    ...(notificationTypesFile ? { notificationTypesFile } : {}),
+  });
+  const sandbox = await startSandbox({
+    host: stringFlag(flags, "host") ?? "127.0.0.1",
+    port: portFlag("sandbox", stringFlag(flags, "port"), DEFAULT_SANDBOX_PORT),
+    seed,
+    entries,
+    contract,
+    ...(at ? { at } : {}),
+    ...(fault ? { fault } : {}),
+  });
+  const c = sandbox.credentials;
+  context.stdout.write(
+    json
+      ? `${JSON.stringify({
+          url: sandbox.url,
+          stateUrl: sandbox.stateUrl,
+          at: sandbox.at,
+          entries,
+          seed,
+          fault: fault ?? null,
+          organizationSlug: c.organizationSlug,
+          formType: c.formType,
+          formSlug: c.formSlug,
+          admin: c.admin,
+          reader: c.reader,
+        })}\n`
+      : banner(sandbox, entries, seed, fault),
+  );
+  await new Promise<void>((resolve) => {
+    if (context.signal.aborted) resolve();
+    else context.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  if (!json) context.stderr.write("assopay sandbox stopped\n");
+  return 0;
+}
+
+export const sandboxCommand: Command = {
+  name: "sandbox",
+  summary: "Run the local sandbox service, with a clock and named faults",
+  help: HELP,
+  run,
+};

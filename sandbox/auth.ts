@@ -1,0 +1,142 @@
+import { createHmac, randomBytes } from "node:crypto";
+import type { AuthRequirement } from "../contracts/index.js";
+
+/** Refresh tokens last 30 days, as reported for the service. */
+const REFRESH_TTL_MS = 30 * 86_400_000;
+
+/** An API client of the partner. `organization_admin` is the right the file routes need. */
+export interface Client {
+  id: string;
+  secret: string;
+  rights: readonly "organization_admin"[];
+}
+
+/** The token endpoint's answer. */
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: "bearer";
+  expires_in: number;
+}
+
+export type Authentication =
+  | { ok: true; client: Client }
+  | { ok: false; reason: "missing" | "invalid" | "expired" };
+
+export interface Auth {
+  readonly admin: Client;
+  readonly reader: Client;
+  client(id: string, secret: string): Client | undefined;
+  /** Adds (or replaces) a client, for the provider state "an API client". */
+  addClient(client: Client): Client;
+  /** Forgets added clients and their tokens (provider-state teardown). */
+  reset(): void;
+  issue(client: Client): TokenResponse;
+  refresh(clientId: string | undefined, refreshToken: string): TokenResponse | undefined;
+  /** Reads `Authorization: Bearer …`. */
+  authenticate(header: string | undefined): Authentication;
+  /** Whether a client may call a route needing `requirement` (authentication already done). */
+  allows(client: Client, requirement: AuthRequirement): boolean;
+}
+
+interface Grant {
+  client: Client;
+  expiresMs: number;
+}
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+/** Clients and bearer tokens; tokens expire on the sandbox clock. */
+export function createAuth(
+  derive: (purpose: string) => string,
+  ttlSeconds: number,
+  nowMs: () => number,
+): Auth {
+  const admin: Client = {
+    id: "assopay-admin",
+    secret: `adm_${derive("admin").slice(0, 24)}`,
+    rights: ["organization_admin"],
+  };
+  const reader: Client = { id: "assopay-reader", secret: `rdr_${derive("reader").slice(0, 24)}`, rights: [] };
+  const signingKey = derive("jwt");
+  const added = new Map<string, Client>();
+  const access = new Map<string, Grant>();
+  const refreshTokens = new Map<string, Grant>();
+
+  const prune = () => {
+    const now = nowMs();
+    for (const [token, grant] of access) if (grant.expiresMs <= now) access.delete(token);
+    for (const [token, grant] of refreshTokens) if (grant.expiresMs <= now) refreshTokens.delete(token);
+  };
+
+  /** A JWT-shaped access token, as the service issues (SDKs sometimes read its `exp`). */
+  const jwt = (client: Client, expiresMs: number) => {
+    const head = `${base64url({ alg: "HS256", typ: "JWT" })}.${base64url({
+      jti: randomBytes(12).toString("hex"),
+      sub: client.id,
+      urs: client.rights.includes("organization_admin") ? "OrganizationAdmin" : "",
+      iat: Math.floor(nowMs() / 1000),
+      exp: Math.floor(expiresMs / 1000),
+    })}`;
+    return `${head}.${createHmac("sha256", signingKey).update(head).digest("base64url")}`;
+  };
+
+  const issue = (client: Client): TokenResponse => {
+    prune();
+    const expiresMs = nowMs() + ttlSeconds * 1000;
+    const accessToken = jwt(client, expiresMs);
+    const refreshToken = randomBytes(24).toString("base64url");
+    access.set(accessToken, { client, expiresMs });
+    refreshTokens.set(refreshToken, { client, expiresMs: nowMs() + REFRESH_TTL_MS });
+    return {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      token_type: "bearer",
+      expires_in: ttlSeconds,
+    };
+  };
+
+  return {
+    admin,
+    reader,
+    client(id, secret) {
+      return [admin, reader, ...added.values()].find((c) => c.id === id && c.secret === secret);
+    },
+    addClient(client) {
+      added.set(client.id, client);
+      return client;
+    },
+    reset() {
+      added.clear();
+      for (const grants of [access, refreshTokens]) {
+        for (const [token, grant] of grants)
+          if (grant.client !== admin && grant.client !== reader) grants.delete(token);
+      }
+    },
+    issue,
+    refresh(clientId, refreshToken) {
+      const grant = refreshTokens.get(refreshToken);
+      if (!grant || grant.expiresMs <= nowMs()) return undefined;
+      if (clientId !== undefined && clientId !== grant.client.id) return undefined;
+      refreshTokens.delete(refreshToken);
+      return issue(grant.client);
+    },
+    authenticate(header) {
+      const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+      if (!header || header.trim() === "") return { ok: false, reason: "missing" };
+      const grant = match?.[1] ? access.get(match[1]) : undefined;
+      if (!grant) return { ok: false, reason: "invalid" };
+      if (grant.expiresMs <= nowMs()) return { ok: false, reason: "expired" };
+      return { ok: true, client: grant.client };
+    },
+    allows(client, requirement) {
+      switch (requirement) {
+        case "none":
+        case "bearer":
+          return true;
+        case "organization_admin":
+          return client.rights.includes("organization_admin");
+      }
+    },
+  };
+}

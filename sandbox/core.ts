@@ -1,0 +1,78 @@
+import type { Contract, RouteRules } from "../contracts/index.js";
+import { compileTemplate } from "../contracts/index.js";
+import type { Auth, Client } from "./auth.js";
+import type { SandboxClock } from "./clock.js";
+import type { TokenCodec } from "./continuation-token.js";
+import type { ViewContext } from "./data/views.js";
+import type { FaultName } from "./faults.js";
+import type { Exchange } from "./http.js";
+import type { Notifier } from "./notifier.js";
+import type { Store } from "./store.js";
+
+/**
+ * Everything one running sandbox is made of. `startSandbox` builds it; every handler receives it. There
+ * is no module-level state: two sandboxes in one process never share anything.
+ */
+export interface SandboxCore {
+  readonly contract: Contract;
+  readonly clock: SandboxClock;
+  readonly store: Store;
+  readonly auth: Auth;
+  readonly notifier: Notifier;
+  readonly tokens: TokenCodec;
+  readonly fault: FaultName | undefined;
+  /** What the sandbox's own notification receiver (`/_sink`) got, oldest first. */
+  readonly sink: SinkEntry[];
+  /** `http://host:port`, known once the server listens. */
+  baseUrl: string;
+}
+
+/** One notification received by `/_sink`. */
+export interface SinkEntry {
+  at: string;
+  path: string;
+  signature: string | undefined;
+  body: string;
+}
+
+/** A call to a route of the catalogue, after routing, the clock and authentication. */
+export interface RouteCall {
+  params: Readonly<Record<string, string>>;
+  rules: RouteRules;
+  client: Client;
+}
+
+/** A route's handler. It answers through `ex` and never throws for bad input. */
+export type RouteHandler = (core: SandboxCore, ex: Exchange, call: RouteCall) => Promise<void> | void;
+
+/** The view context of API responses (the `bad-dates` and `no-file-urls` faults act here). */
+export function apiViews(core: SandboxCore): ViewContext {
+  const fileRoute = compileTemplate(core.contract.routes.byId("v5.attached-file").path);
+  return {
+    baseUrl: core.baseUrl,
+    dateStyle: core.fault === "bad-dates" ? "bare" : "service",
+    exposeFiles: core.fault !== "no-file-urls",
+    fileUrl: (orderId, fileId) => `${core.baseUrl}${fileRoute.expand({ orderId, fileId })}`,
+  };
+}
+
+/** The view context of notifications: always the service's own formats. */
+export function notificationViews(core: SandboxCore): ViewContext {
+  return { ...apiViews(core), dateStyle: "service", exposeFiles: true };
+}
+
+/**
+ * Emits the notification types the contract ties to a trigger or names by id (`order`, `payment` …),
+ * with the event type identifier the contract gives. A type missing from the contract is not sent.
+ */
+export function emitType(
+  core: SandboxCore,
+  typeId: string,
+  organizationSlug: string | null,
+  data: unknown,
+  metadata?: unknown,
+): number {
+  const type = core.contract.notificationTypes.find((t) => t.id === typeId);
+  if (!type) return 0;
+  return core.notifier.emit(organizationSlug, type.eventType, data, metadata).length;
+}

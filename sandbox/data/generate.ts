@@ -1,0 +1,185 @@
+import { hash32, Purpose, pick, unit } from "../rng.js";
+import type { Answer, CustomFieldDef, ExtraOptionDef, FormDef, OrderRecord, Organization } from "./model.js";
+import { asciiLower, DIETS, FIRST_NAMES, LAST_NAMES, SHIRT_SIZES } from "./names.js";
+
+/** Seeded entries of form `key` have ids from `(key + 1) × FORM_ID_SPAN`. */
+export const FORM_ID_SPAN = 10_000_000;
+/** The most entries one form may hold. */
+export const MAX_ENTRIES = 1_000_000;
+/** A payment's id is its order's id plus this. */
+export const PAYMENT_ID_OFFSET = 100_000_000;
+/** Ids of orders made while the sandbox runs (checkout, provider states). */
+export const DYNAMIC_ID_BASE = 1_900_000_000;
+
+/** What a new form needs; the rest (ids, custom fields) is derived from its key. */
+export interface FormSpec {
+  key: number;
+  organizationSlug: string;
+  formType: string;
+  formSlug: string;
+  title: string;
+  tierName: string;
+  itemType: string;
+  priceMin: number;
+  priceMax: number;
+  count: number;
+  from: string;
+  to: string;
+  fileEvery: number;
+}
+
+function customFields(base: number): CustomFieldDef[] {
+  return [
+    { id: base + 1, label: "Certificat médical", type: "File", isRequired: false },
+    { id: base + 2, label: "Taille de t-shirt", type: "ChoiceList", isRequired: true, values: SHIRT_SIZES },
+    { id: base + 3, label: "Régime alimentaire", type: "TextInput", isRequired: false },
+  ];
+}
+
+function extraOptions(base: number): ExtraOptionDef[] {
+  return [
+    {
+      id: base + 11,
+      label: "Dîner",
+      description: "Repas assis après l'événement",
+      price: 2500,
+      isRequired: false,
+      customFields: [
+        { id: base + 12, label: "Menu du dîner", type: "ChoiceList", isRequired: true, values: DIETS },
+      ],
+    },
+    {
+      id: base + 13,
+      label: "Navette retour",
+      description: "Départ à minuit",
+      price: 500,
+      isRequired: false,
+      customFields: [],
+    },
+  ];
+}
+
+/** A form definition from its spec: ids, custom fields and extra options follow from the key. */
+export function defineForm(spec: FormSpec): FormDef {
+  const base = 13_200_000 + spec.key * 100;
+  const fromMs = Date.parse(spec.from);
+  return {
+    key: spec.key,
+    organizationSlug: spec.organizationSlug,
+    formType: spec.formType,
+    formSlug: spec.formSlug,
+    title: spec.title,
+    tierId: 8_925_000 + spec.key,
+    tierName: spec.tierName,
+    itemType: spec.itemType,
+    priceMin: spec.priceMin,
+    priceMax: spec.priceMax,
+    count: spec.count,
+    firstId: (spec.key + 1) * FORM_ID_SPAN,
+    fromMs,
+    toMs: Date.parse(spec.to),
+    fileEvery: spec.fileEvery,
+    customFields: customFields(base),
+    extraOptions: extraOptions(base),
+    createdMs: fromMs - 14 * 86_400_000,
+  };
+}
+
+/** A payer drawn from the seed. */
+export function seededPayer(seed: number, ...key: number[]) {
+  const firstName = pick(FIRST_NAMES, hash32(seed, ...key, Purpose.firstName));
+  const lastName = pick(LAST_NAMES, hash32(seed, ...key, Purpose.lastName));
+  const suffix = hash32(seed, ...key, Purpose.emailSuffix) % 100;
+  return {
+    email: `${asciiLower(firstName)}.${asciiLower(lastName)}${suffix}@example.org`,
+    firstName,
+    lastName,
+    country: "FRA",
+  };
+}
+
+/** The seeded answers of one entry: a choice, a text and, for one entry in `fileEvery`, a file. */
+function seededAnswers(seed: number, form: FormDef, index: number): Answer[] {
+  const answers: Answer[] = [];
+  for (const field of form.customFields) {
+    switch (field.type) {
+      case "File":
+        if (form.fileEvery > 3 && index % form.fileEvery === 3) {
+          answers.push({
+            field,
+            fileId: 1_000_000 + (hash32(seed, form.key, index, Purpose.file) % 9_000_000),
+          });
+        }
+        break;
+      case "ChoiceList":
+        answers.push({
+          field,
+          answer: pick(field.values ?? SHIRT_SIZES, hash32(seed, index, Purpose.choice)),
+        });
+        break;
+      default:
+        answers.push({ field, answer: pick(DIETS, hash32(seed, form.key, index, Purpose.text)) });
+    }
+  }
+  return answers;
+}
+
+/** Entry `index` of a form, computed from (seed, form, index) alone. */
+export function generatedOrder(
+  seed: number,
+  organization: Organization,
+  form: FormDef,
+  index: number,
+): OrderRecord {
+  const id = form.firstId + index;
+  const slot = (form.toMs - form.fromMs) / Math.max(1, form.count);
+  const ms = Math.floor(
+    form.fromMs + index * slot + unit(hash32(seed, form.key, index, Purpose.date)) * slot,
+  );
+  const ticks = hash32(seed, form.key, index, Purpose.fraction) % 10_000;
+  const steps = Math.max(1, Math.floor((form.priceMax - form.priceMin) / 100) + 1);
+  const amount = form.priceMin + (hash32(seed, form.key, index, Purpose.amount) % steps) * 100;
+  return {
+    id,
+    itemId: id,
+    at: { ms, ticks },
+    organization,
+    form,
+    payer: seededPayer(seed, form.key, index),
+    itemName: form.tierName,
+    itemType: form.itemType,
+    amount,
+    payments: [
+      {
+        id: id + PAYMENT_ID_OFFSET,
+        amount,
+        at: { ms: ms - 180, ticks: (ticks * 7) % 10_000 },
+        installmentNumber: 1,
+        state: "Authorized",
+      },
+    ],
+    answers: seededAnswers(seed, form, index),
+    cashOutState: hash32(seed, form.key, index, Purpose.cashOut) % 4 === 0 ? "MoneyIn" : "Transfered",
+  };
+}
+
+/** The bytes of an attached file: a small PDF naming the order. */
+export function attachedFileContent(orderId: number, fileId: number, holder: string): Buffer {
+  const text = `Certificat medical - commande ${orderId} - ${asciiLower(holder)} - fichier ${fileId}`;
+  const stream = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;
+  return Buffer.from(
+    [
+      "%PDF-1.4",
+      "1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj",
+      "2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj",
+      "3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >> endobj",
+      `4 0 obj << /Length ${stream.length} >> stream`,
+      stream,
+      "endstream endobj",
+      "trailer << /Root 1 0 R >>",
+      "%%EOF",
+      "",
+    ].join("\n"),
+    "latin1",
+  );
+}

@@ -1,0 +1,145 @@
+import type { IsoDay } from "../../core/dates.js";
+import type { ServiceInstant } from "../service-dates.js";
+
+/** An association (organization) of the sandbox. */
+export interface Organization {
+  slug: string;
+  name: string;
+  type: string;
+  /** The day it registered: before June 2025 for the ready-made one. */
+  registeredOn: IsoDay;
+  /** Since 2025-06-01 an unverified association cannot receive a payment. */
+  verified: boolean;
+}
+
+/** A custom field offered by a form (`File`, `ChoiceList`, `TextInput` …). */
+export interface CustomFieldDef {
+  id: number;
+  label: string;
+  type: string;
+  isRequired: boolean;
+  values?: readonly string[];
+}
+
+export interface ExtraOptionDef {
+  id: number;
+  label: string;
+  description: string;
+  price: number;
+  isRequired: boolean;
+  customFields: readonly CustomFieldDef[];
+}
+
+/**
+ * A form and its seeded entries. Entry `i` (0 ≤ i < count) has id `firstId + i` and is generated from
+ * (seed, form key, i) on demand; dates grow with `i` between `fromMs` and `toMs`.
+ */
+export interface FormDef {
+  key: number;
+  organizationSlug: string;
+  formType: string;
+  formSlug: string;
+  title: string;
+  tierId: number;
+  tierName: string;
+  itemType: string;
+  priceMin: number;
+  priceMax: number;
+  count: number;
+  firstId: number;
+  fromMs: number;
+  toMs: number;
+  /** One entry in `fileEvery` carries an attached file (0: none). */
+  fileEvery: number;
+  customFields: readonly CustomFieldDef[];
+  extraOptions: readonly ExtraOptionDef[];
+  createdMs: number;
+}
+
+export interface Payer {
+  email: string;
+  firstName: string;
+  lastName: string;
+  country: string;
+}
+
+/** An answer to a custom field; a File answer points at an attached file. */
+export interface Answer {
+  field: CustomFieldDef;
+  answer?: string;
+  fileId?: number;
+}
+
+/** A payment of an order: the first one authorised, later terms pending. */
+export interface PaymentRecord {
+  id: number;
+  amount: number;
+  at: ServiceInstant;
+  installmentNumber: number;
+  state: string;
+}
+
+/** One order with one item, generated or stored. Every view (entry, order, payment) reads from it. */
+export interface OrderRecord {
+  id: number;
+  itemId: number;
+  at: ServiceInstant;
+  organization: Organization;
+  form: FormDef;
+  payer: Payer;
+  itemName: string;
+  itemType: string;
+  amount: number;
+  payments: readonly PaymentRecord[];
+  answers: readonly Answer[];
+  cashOutState: string;
+  checkoutIntentId?: number;
+  metadata?: unknown;
+}
+
+/** A file attached to an order through a custom field of type File. */
+export interface AttachedFile {
+  orderId: number;
+  fileId: number;
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** What `POST …/checkout-intents` asked for (already validated against the contract's schema). */
+export interface CheckoutRequest {
+  totalAmount: number;
+  initialAmount: number;
+  itemName: string;
+  backUrl: string;
+  errorUrl: string;
+  returnUrl: string;
+  containsDonation: boolean;
+  terms?: readonly { amount: number; date: string }[] | null;
+  payer?: Partial<Payer> | null;
+  metadata?: unknown;
+}
+
+/** A checkout intent and the state of its hosted payment page. */
+export interface CheckoutIntent {
+  id: number;
+  /** The random part of the checkout page's address. */
+  key: string;
+  organizationSlug: string;
+  request: CheckoutRequest;
+  createdMs: number;
+  /** End of the payment window on the sandbox clock. */
+  expiresMs: number;
+  failedAttempts: number;
+  orderId?: number;
+}
+
+/** A notification URL registered by the partner, globally or for one organization. */
+export interface Registration {
+  /** Organization slug, or `null` for the partner-wide URL. */
+  organizationSlug: string | null;
+  /** Only this event type, or every type when `null`. */
+  notificationType: string | null;
+  url: string;
+  signatureKey: string;
+}

@@ -1,0 +1,179 @@
+import { type DateStyle, formatServiceDate, type ServiceInstant } from "../service-dates.js";
+import type { Answer, FormDef, OrderRecord, Organization, PaymentRecord } from "./model.js";
+
+/** What every JSON view needs to know besides the record. */
+export interface ViewContext {
+  baseUrl: string;
+  dateStyle: DateStyle;
+  /** The URL of an attached file (from the contract's file route). */
+  fileUrl(orderId: number, fileId: number): string;
+  /** False under the `no-file-urls` fault: order detail leaves out the File custom fields. */
+  exposeFiles: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const FORM_PATHS: Readonly<Record<string, string>> = {
+  Event: "evenements",
+  Membership: "adhesions",
+  Donation: "formulaires",
+  Checkout: "checkout",
+  Shop: "boutiques",
+  CrowdFunding: "collectes",
+  PaymentForm: "paiements",
+};
+
+const shift = (instant: ServiceInstant, ms: number): ServiceInstant => ({
+  ms: instant.ms + ms,
+  ticks: (instant.ticks * 31 + 17) % 10_000,
+});
+
+function date(ctx: ViewContext, instant: ServiceInstant): string {
+  return formatServiceDate(instant, ctx.dateStyle);
+}
+
+function meta(ctx: ViewContext, instant: ServiceInstant): Json {
+  return { createdAt: date(ctx, shift(instant, -25_000)), updatedAt: date(ctx, shift(instant, 70)) };
+}
+
+/** The public page of a form, as the service links to it. */
+export function formUrl(ctx: ViewContext, form: FormDef): string {
+  return `${ctx.baseUrl}/associations/${form.organizationSlug}/${FORM_PATHS[form.formType] ?? "formulaires"}/${form.formSlug}`;
+}
+
+function receiptUrl(ctx: ViewContext, record: OrderRecord): string {
+  return `${formUrl(ctx, record.form)}/paiement-attestation/${record.id}`;
+}
+
+/** `answers`: File answers only in order detail, and only when files are exposed. */
+function customFieldAnswers(ctx: ViewContext, record: OrderRecord, detail: boolean): Json[] {
+  const views: Json[] = [];
+  for (const answer of record.answers as Answer[]) {
+    const base = { id: answer.field.id, name: answer.field.label, type: answer.field.type };
+    if (answer.fileId !== undefined) {
+      if (detail && ctx.exposeFiles) views.push({ ...base, answer: ctx.fileUrl(record.id, answer.fileId) });
+    } else {
+      views.push({ ...base, answer: answer.answer ?? "" });
+    }
+  }
+  return views;
+}
+
+/** An element of `data` on the items listings (the seed's "form item list entry"). */
+export function listEntryView(ctx: ViewContext, record: OrderRecord): Json {
+  const { email, firstName, lastName } = record.payer;
+  return {
+    payer: { email, firstName, lastName },
+    items: [{ id: record.itemId, amount: record.amount, type: record.itemType, state: "Processed" }],
+    amount: { total: record.amount, vat: 0 },
+    id: record.id,
+    date: date(ctx, record.at),
+  };
+}
+
+/** The `order` object a payment points at (OrderLight). */
+export function orderLightView(ctx: ViewContext, record: OrderRecord): Json {
+  return {
+    id: record.id,
+    date: date(ctx, record.at),
+    formSlug: record.form.formSlug,
+    formType: record.form.formType,
+    organizationName: record.organization.name,
+    organizationSlug: record.organization.slug,
+    organizationType: record.organization.type,
+    organizationIsUnderColucheLaw: false,
+    ...(record.checkoutIntentId === undefined ? {} : { checkoutIntentId: record.checkoutIntentId }),
+    formName: record.form.title,
+    meta: meta(ctx, record.at),
+    isAnonymous: false,
+    isAmountHidden: false,
+  };
+}
+
+function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment: PaymentRecord): Json {
+  const settled = payment.state === "Authorized";
+  return {
+    items: [{ id: record.itemId, shareAmount: payment.amount, shareItemAmount: payment.amount }],
+    ...(settled ? { cashOutState: record.cashOutState, paymentReceiptUrl: receiptUrl(ctx, record) } : {}),
+    id: payment.id,
+    amount: payment.amount,
+    date: date(ctx, payment.at),
+    paymentMeans: "Card",
+    installmentNumber: payment.installmentNumber,
+    state: payment.state,
+    ...(settled ? { meta: meta(ctx, payment.at), refundOperations: [] } : {}),
+  };
+}
+
+/** An order (listings), or an order detail with the URL of each attached file (`detail`). */
+export function orderView(ctx: ViewContext, record: OrderRecord, detail = false): Json {
+  const { firstName, lastName } = record.payer;
+  const light = orderLightView(ctx, record);
+  return {
+    payer: { ...record.payer },
+    items: [
+      {
+        payments: record.payments.map((p) => ({ id: p.id, shareAmount: p.amount })),
+        name: record.itemName,
+        user: { firstName, lastName },
+        priceCategory: "Fixed",
+        customFields: customFieldAnswers(ctx, record, detail),
+        qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64"),
+        tierId: record.form.tierId,
+        id: record.itemId,
+        amount: record.amount,
+        type: record.itemType,
+        initialAmount: record.amount,
+        state: "Processed",
+      },
+    ],
+    payments: record.payments.map((p) => orderPaymentView(ctx, record, p)),
+    amount: { total: record.amount, vat: 0, discount: 0 },
+    ...light,
+  };
+}
+
+/** A payment (listings and notifications); `changes` adjusts state or refund operations. */
+export function paymentView(ctx: ViewContext, record: OrderRecord, changes: Json = {}): Json {
+  const payment = record.payments[0] as PaymentRecord;
+  return {
+    order: orderLightView(ctx, record),
+    payer: { ...record.payer },
+    items: [
+      {
+        shareAmount: payment.amount,
+        shareItemAmount: payment.amount,
+        id: record.itemId,
+        amount: record.amount,
+        type: record.itemType,
+        state: "Processed",
+        name: record.itemName,
+      },
+    ],
+    cashOutState: record.cashOutState,
+    paymentReceiptUrl: receiptUrl(ctx, record),
+    id: payment.id,
+    amount: payment.amount,
+    date: date(ctx, payment.at),
+    paymentMeans: "Card",
+    installmentNumber: payment.installmentNumber,
+    state: payment.state,
+    meta: meta(ctx, payment.at),
+    refundOperations: [],
+    ...changes,
+  };
+}
+
+/** An organization, as the Organization notification carries it. */
+export function organizationView(ctx: ViewContext, organization: Organization): Json {
+  return {
+    name: organization.name,
+    slug: organization.slug,
+    type: organization.type,
+    isAuthenticated: organization.verified,
+    isCashInCompliant: organization.verified,
+    url: `${ctx.baseUrl}/associations/${organization.slug}`,
+    city: "Bordeaux",
+    zipCode: "33000",
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Named faults: each one breaks exactly one rule of `contracts/rules.yaml`, so the suite can prove it
+ * catches that rule. `assopay sandbox --list-faults` prints this table.
+ */
+export type FaultName =
+  | "never-ending"
+  | "token-mangled"
+  | "duplicate-entries"
+  | "oversized-pages"
+  | "leak-counts"
+  | "counts-after-removal"
+  | "wrong-counts"
+  | "v3-alive"
+  | "v3-off-early"
+  | "v5-off-with-v3"
+  | "bad-dates"
+  | "open-files"
+  | "no-file-urls"
+  | "no-custom-fields"
+  | "wrong-signing-key"
+  | "bad-notification-envelope"
+  | "unverified-payments"
+  | "short-checkout-window"
+  | "limited-retries"
+  | "back-to-error-url"
+  | "lenient-tokens";
+
+export interface Fault {
+  name: FaultName;
+  /** The id of the one rule it breaks (`contracts/rules.yaml`). */
+  rule: string;
+  description: string;
+}
+
+export const faults: readonly Fault[] = Object.freeze([
+  {
+    name: "never-ending",
+    rule: "pagination.end-is-empty-array",
+    description: "Never answers an empty page: past the last entry it keeps serving new entries.",
+  },
+  {
+    name: "token-mangled",
+    rule: "pagination.token-echoed",
+    description:
+      "Form-decodes the continuation token a second time, so its '+' become spaces and the next page is refused.",
+  },
+  {
+    name: "duplicate-entries",
+    rule: "pagination.no-duplicates",
+    description: "The second page starts again with the last entry of the first page.",
+  },
+  {
+    name: "oversized-pages",
+    rule: "pagination.page-size",
+    description: "Pages hold one entry more than pageSize, and pageSize above 100 is accepted.",
+  },
+  {
+    name: "leak-counts",
+    rule: "counts.minus-one-without-withcount",
+    description: "After the withCount default flip, real totals come back without withCount=true.",
+  },
+  {
+    name: "counts-after-removal",
+    rule: "counts.absent-after-removal",
+    description: "totalCount and totalPages stay in the responses after their removal date.",
+  },
+  {
+    name: "wrong-counts",
+    rule: "counts.real-with-withcount",
+    description: "Real totals are off by one (totalCount one more than the entries a crawl finds).",
+  },
+  {
+    name: "v3-alive",
+    rule: "versions.v3-switched-off",
+    description: "v3 routes keep answering after their switch-off.",
+  },
+  {
+    name: "v3-off-early",
+    rule: "versions.v3-served-before-switch-off",
+    description: "v3 routes answer 404 even before their switch-off.",
+  },
+  {
+    name: "v5-off-with-v3",
+    rule: "versions.v5-unaffected",
+    description: "The v3 switch-off also takes down one v5 route (organization payments).",
+  },
+  {
+    name: "bad-dates",
+    rule: "schema.responses",
+    description: "API responses write dates without fraction and offset (2024-10-21T17:04:55).",
+  },
+  {
+    name: "open-files",
+    rule: "rights.file-needs-organization-admin",
+    description: "Attached files download without a token or without the organization_admin right.",
+  },
+  {
+    name: "no-file-urls",
+    rule: "rights.order-detail-exposes-files",
+    description: "Order detail leaves out the custom fields of type File, so no attached file URL is given.",
+  },
+  {
+    name: "no-custom-fields",
+    rule: "public-form.custom-fields-and-options",
+    description: "The public form carries empty customFields and extraOptions.",
+  },
+  {
+    name: "wrong-signing-key",
+    rule: "notifications.signature",
+    description: "Notifications are signed with a key other than the URL's signatureKey.",
+  },
+  {
+    name: "bad-notification-envelope",
+    rule: "notifications.payload-schema",
+    description: "Notification bodies are {type, payload} instead of {eventType, data}.",
+  },
+  {
+    name: "unverified-payments",
+    rule: "associations.verification",
+    description: "A newly registered, unverified association can receive payments after 2025-06-01.",
+  },
+  {
+    name: "short-checkout-window",
+    rule: "checkout.window-15-minutes",
+    description: "The checkout payment window closes after 10 minutes instead of 15.",
+  },
+  {
+    name: "limited-retries",
+    rule: "checkout.unlimited-retries",
+    description: "After 3 failed payments the checkout page sends the user to errorUrl.",
+  },
+  {
+    name: "back-to-error-url",
+    rule: "checkout.back-url",
+    description: "Leaving the checkout page (back link or back arrow) leads to errorUrl instead of backUrl.",
+  },
+  {
+    name: "lenient-tokens",
+    rule: "auth.tokens",
+    description: "An unknown, altered or expired access token is accepted as a token without rights.",
+  },
+] satisfies Fault[]);
+
+/** Every fault name, in table order. */
+export const faultNames: readonly FaultName[] = Object.freeze(faults.map((f) => f.name));
+
+export function isFaultName(text: string): text is FaultName {
+  return (faultNames as readonly string[]).includes(text);
+}
+
+/** The fault of that name (names come from the closed union, so it always exists). */
+export function faultByName(name: FaultName): Fault {
+  const found = faults.find((f) => f.name === name);
+  if (!found) throw new Error(`unknown fault ${name}`);
+  return found;
+}

@@ -1,0 +1,37 @@
+import { createIntent, intentView, redirectUrl } from "../checkout.js";
+import type { RouteHandler } from "../core.js";
+import type { CheckoutRequest } from "../data/model.js";
+import { sendErrors, sendJson, sendValidation } from "../http.js";
+import { readRequestBody } from "../request-body.js";
+
+/** `POST /v5/organizations/{organizationSlug}/checkout-intents`. */
+export const checkoutCreateHandler: RouteHandler = async (core, ex, call) => {
+  const route = core.contract.routes.byId("v5.checkout-create");
+  const request = await readRequestBody<CheckoutRequest>(core, ex, route);
+  if (!request) return;
+  const created = createIntent(core, call.params.organizationSlug ?? "", request, call.rules);
+  if (!created.ok) {
+    if (created.code === "InvalidAmount") sendValidation(ex, { totalAmount: [created.message] });
+    else sendErrors(ex, created.status, created.code, created.message);
+    return;
+  }
+  sendJson(ex, 200, { id: created.intent.id, redirectUrl: redirectUrl(core, created.intent) });
+};
+
+/** `GET /v5/organizations/{organizationSlug}/checkout-intents/{checkoutIntentId}`. */
+export const checkoutReadHandler: RouteHandler = (core, ex, call) => {
+  const intent = core.store.intents.get(Number(call.params.checkoutIntentId));
+  if (
+    !intent ||
+    intent.organizationSlug.toLowerCase() !== (call.params.organizationSlug ?? "").toLowerCase()
+  ) {
+    sendErrors(
+      ex,
+      404,
+      "NotFound",
+      `No checkout intent ${call.params.checkoutIntentId} in "${call.params.organizationSlug}".`,
+    );
+    return;
+  }
+  sendJson(ex, 200, intentView(core, intent));
+};

@@ -1,0 +1,96 @@
+import type { Route } from "../../contracts/index.js";
+import { apiViews, type RouteHandler } from "../core.js";
+import type { FormDef, OrderRecord } from "../data/model.js";
+import { listEntryView, orderView, paymentView, type ViewContext } from "../data/views.js";
+import { sendErrors, sendJson, sendValidation } from "../http.js";
+import { listingScope, listPage } from "../listing.js";
+import { checkQuery } from "../query-check.js";
+
+/** What the entries of a listing are, from the contract's `entrySchema`. */
+type EntryKind = "list-entry" | "order" | "payment";
+
+function entryKind(route: Route): EntryKind | undefined {
+  const schema = route.pagination?.entrySchema;
+  switch (schema) {
+    case "list-entry":
+    case "order":
+    case "payment":
+      return schema;
+    default:
+      return undefined;
+  }
+}
+
+function entryView(kind: EntryKind): (views: ViewContext, record: OrderRecord) => Record<string, unknown> {
+  switch (kind) {
+    case "list-entry":
+      return listEntryView;
+    case "order":
+      return orderView;
+    case "payment":
+      return paymentView;
+  }
+}
+
+/**
+ * Every paginated route of the catalogue (v5 and v3, organization or form, items, orders or payments):
+ * the route's pagination spec names the result array and the entry schema.
+ */
+export function listingHandler(route: Route): RouteHandler {
+  return (core, ex, call) => {
+    const pagination = route.pagination;
+    const kind = entryKind(route);
+    if (!pagination || !kind) {
+      sendErrors(
+        ex,
+        501,
+        "NotImplemented",
+        `the sandbox cannot list entries of schema ${pagination?.entrySchema}`,
+      );
+      return;
+    }
+    const { organizationSlug = "", formType, formSlug } = call.params;
+    const organization = core.store.organization(organizationSlug);
+    if (!organization) {
+      sendErrors(ex, 404, "NotFound", `No organization with slug "${organizationSlug}".`);
+      return;
+    }
+    let form: FormDef | undefined;
+    if (formType !== undefined && formSlug !== undefined) {
+      form = core.store.form(organization.slug, formType, formSlug);
+      if (!form) {
+        sendErrors(
+          ex,
+          404,
+          "NotFound",
+          `No form ${formType}/${formSlug} in organization "${organization.slug}".`,
+        );
+        return;
+      }
+    }
+    const query = checkQuery(route, call.rules, ex.query, core.fault);
+    if (Object.keys(query.errors).length > 0) {
+      sendValidation(ex, query.errors);
+      return;
+    }
+    const outcome = listPage(core, {
+      rules: call.rules,
+      scope: listingScope(route, organization.slug, form),
+      sequence: core.store.sequence(organization.slug, form, query.dates.get("from"), query.dates.get("to")),
+      form: form ?? core.store.mainForm,
+      token: query.strings.get("continuationToken"),
+      pageSize: query.integers.get("pageSize") ?? pagination.defaultPageSize,
+      pageIndex: query.integers.get("pageIndex"),
+      direction: query.strings.get("sortOrder")?.toLowerCase() === "asc" ? "asc" : "desc",
+      withCount: query.booleans.get("withCount"),
+    });
+    if (!outcome.ok) {
+      sendValidation(ex, { continuationToken: [outcome.message] });
+      return;
+    }
+    const views = apiViews(core);
+    const view = entryView(kind);
+    const entries = outcome.records.map((record) => view(views, record));
+    sendJson(ex, 200, { [pagination.resultArray]: entries, pagination: outcome.pagination });
+  };
+}

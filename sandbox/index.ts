@@ -1,0 +1,162 @@
+import type { AddressInfo } from "node:net";
+import { type Contract, loadContract } from "../contracts/index.js";
+import type { IsoDay } from "../core/dates.js";
+import { AssopayError } from "../core/errors.js";
+import { ADMIN_PATHS } from "./admin.js";
+import { createAuth } from "./auth.js";
+import { createClock } from "./clock.js";
+import { createTokenCodec } from "./continuation-token.js";
+import type { SandboxCore } from "./core.js";
+import { MAX_ENTRIES } from "./data/generate.js";
+import type { FaultName } from "./faults.js";
+import { createNotifier } from "./notifier.js";
+import { createRouter } from "./router.js";
+import { createSandboxServer } from "./server.js";
+import { createStore } from "./store.js";
+
+export type { FaultName } from "./faults.js";
+export { faults } from "./faults.js";
+
+/** Entries of the ready-made form when `entries` is not given. */
+export const DEFAULT_ENTRIES = 300;
+export const DEFAULT_SEED = 1;
+
+/** How to start a sandbox. Every option has a default; `startSandbox()` alone works. */
+export interface SandboxOptions {
+  /** Address to bind (default `127.0.0.1`). */
+  host?: string;
+  /** Port to bind; 0 (the default) takes any free port. */
+  port?: number;
+  /** The sandbox's date for every dated rule; its clock starts at 10:00 UTC that day (default: now). */
+  at?: IsoDay;
+  /** Seed of the generated data, client secrets and signing keys (default 1). */
+  seed?: number;
+  /** Entries of the ready-made form, 0 to 1,000,000 (default 300). Generated on demand. */
+  entries?: number;
+  /** A named fault that breaks exactly one rule (see `faults`). */
+  fault?: FaultName;
+  /** The contract to obey (default: `loadContract()`); tests pass one to load it once. */
+  contract?: Contract;
+  /** Lifetime of access tokens in seconds, on the sandbox clock (default 1800, as the service). */
+  tokenTtlSeconds?: number;
+  /** Waits between notification delivery attempts (default 200, 700, 2000 ms). */
+  notificationRetryDelaysMs?: readonly number[];
+}
+
+/** The ready-made credentials and names printed on start. */
+export interface SandboxCredentials {
+  /** A client whose tokens carry `organization_admin` (order detail, attached files). */
+  admin: { clientId: string; clientSecret: string };
+  /** A client whose tokens carry no right beyond reading. */
+  reader: { clientId: string; clientSecret: string };
+  organizationSlug: string;
+  formType: string;
+  formSlug: string;
+}
+
+export interface RunningSandbox {
+  /** Base URL of the service (`http://127.0.0.1:PORT`): `/v5/…`, `/v3/…`, `/oauth2/token`. */
+  url: string;
+  /** Where provider states are set up (`POST` with `{state, params, action}`). */
+  stateUrl: string;
+  credentials: SandboxCredentials;
+  /** The day the sandbox started at. */
+  at: IsoDay;
+  /** The assembled sandbox (clock, store, notifier …), for in-process tests. */
+  core: SandboxCore;
+  close(): Promise<void>;
+}
+
+function checkOptions(options: SandboxOptions): { entries: number; seed: number; ttl: number } {
+  const entries = options.entries ?? DEFAULT_ENTRIES;
+  if (!Number.isInteger(entries) || entries < 0 || entries > MAX_ENTRIES) {
+    throw new AssopayError(
+      "usage",
+      `entries must be a whole number from 0 to ${MAX_ENTRIES}, got ${entries}`,
+      {
+        hint: "for example --entries 100000",
+      },
+    );
+  }
+  const seed = options.seed ?? DEFAULT_SEED;
+  if (!Number.isSafeInteger(seed)) {
+    throw new AssopayError("usage", `seed must be a whole number, got ${seed}`, {
+      hint: "for example --seed 7",
+    });
+  }
+  const ttl = options.tokenTtlSeconds ?? 1800;
+  if (!Number.isInteger(ttl) || ttl < 1) {
+    throw new AssopayError("usage", `tokenTtlSeconds must be a whole number of seconds ≥ 1, got ${ttl}`);
+  }
+  return { entries, seed, ttl };
+}
+
+const urlHost = (host: string) => {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+};
+
+/** Starts a sandbox and resolves once it listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const { entries, seed, ttl } = checkOptions(options);
+  const contract = options.contract ?? loadContract();
+  const clock = createClock(options.at);
+  const store = createStore(seed, entries);
+  const fault = options.fault;
+  const core: SandboxCore = {
+    contract,
+    clock,
+    store,
+    auth: createAuth(store.derive, ttl, clock.nowMs),
+    tokens: createTokenCodec(store.derive("continuation-tokens")),
+    notifier: createNotifier({
+      registrations: () => store.registrations,
+      envelope: fault === "bad-notification-envelope" ? "bad" : "service",
+      defaultKey: store.derive("default-signature-key").slice(0, 32),
+      signing: fault === "wrong-signing-key" ? "wrong-key" : "service",
+      ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
+    }),
+    fault,
+    sink: [],
+    baseUrl: "",
+  };
+  const server = createSandboxServer(createRouter(core));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error) =>
+      reject(
+        new AssopayError(
+          "usage",
+          `the sandbox cannot listen on ${host}:${options.port ?? 0}: ${error.message}`,
+          {
+            hint: "choose another --port, or --port 0 for any free port",
+            cause: error,
+          },
+        ),
+      ),
+    );
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  core.baseUrl = `http://${urlHost(host)}:${port}`;
+  const { admin, reader } = core.auth;
+  return {
+    url: core.baseUrl,
+    stateUrl: `${core.baseUrl}${ADMIN_PATHS.states}`,
+    credentials: {
+      admin: { clientId: admin.id, clientSecret: admin.secret },
+      reader: { clientId: reader.id, clientSecret: reader.secret },
+      organizationSlug: store.mainOrganization.slug,
+      formType: store.mainForm.formType,
+      formSlug: store.mainForm.formSlug,
+    },
+    at: options.at ?? clock.day(),
+    core,
+    close: () =>
+      new Promise<void>((resolve) => {
+        core.notifier.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

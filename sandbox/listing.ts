@@ -1,0 +1,172 @@
+import { type ExpectedCounts, expectedCounts, type Route, type RouteRules } from "../contracts/index.js";
+import type { Cursor } from "./continuation-token.js";
+import type { SandboxCore } from "./core.js";
+import { DYNAMIC_ID_BASE, generatedOrder } from "./data/generate.js";
+import type { FormDef, OrderRecord } from "./data/model.js";
+import { type Direction, type Sequence, START } from "./data/sequence.js";
+
+/** Ids of the made-up entries the `never-ending` fault serves past the end. */
+const PHANTOM_BASE = 1_600_000_000;
+const isPhantom = (id: number) => id >= PHANTOM_BASE && id < DYNAMIC_ID_BASE;
+/** A cursor past every id, in either direction. */
+const END: Readonly<Record<Direction, number>> = { asc: 0xffffffff, desc: 0 };
+
+/** One page request, its query already validated. */
+export interface PageRequest {
+  rules: RouteRules;
+  /** Ties tokens to one listing (route and path parameters). */
+  scope: string;
+  sequence: Sequence;
+  /** The form listed, or the organization's first form for organization listings. */
+  form: FormDef;
+  token: string | undefined;
+  pageSize: number;
+  pageIndex: number | undefined;
+  direction: Direction;
+  withCount: boolean | undefined;
+}
+
+export interface PaginationObject {
+  pageSize: number;
+  totalCount?: number;
+  pageIndex: number;
+  totalPages?: number;
+  continuationToken: string;
+}
+
+export type PageOutcome =
+  | { ok: true; records: OrderRecord[]; pagination: PaginationObject }
+  | { ok: false; message: string };
+
+/** The counts a response carries: the contract's rule for the date, bent by a counts fault. */
+export function countsFor(
+  core: SandboxCore,
+  rules: RouteRules,
+  withCount: boolean | undefined,
+): ExpectedCounts {
+  const expected = expectedCounts(rules, rules.withCountParam ? withCount : undefined);
+  switch (core.fault) {
+    case "leak-counts":
+      return rules.countMode === "default-false" && expected === "minus-one" ? "real" : expected;
+    case "counts-after-removal":
+      return expected === "absent" ? (withCount === true ? "real" : "minus-one") : expected;
+    default:
+      return expected;
+  }
+}
+
+function phantoms(core: SandboxCore, form: FormDef, afterId: number, size: number): OrderRecord[] {
+  const organization = core.store.organization(form.organizationSlug) ?? core.store.mainOrganization;
+  const phantom: FormDef = { ...form, key: 997, firstId: PHANTOM_BASE, count: 100_000_000 };
+  const first = isPhantom(afterId) ? afterId - PHANTOM_BASE + 1 : 0;
+  return Array.from({ length: size }, (_, i) =>
+    generatedOrder(core.store.seed, organization, phantom, first + i),
+  );
+}
+
+/** A page of a listing: pagination exactly as the seed describes it, and as the fault (if any) bends it. */
+export function listPage(core: SandboxCore, request: PageRequest): PageOutcome {
+  const { sequence, pageSize, token, scope } = request;
+  const size = core.fault === "oversized-pages" ? pageSize + 1 : pageSize;
+  let cursor: Cursor;
+  let records: OrderRecord[];
+  if (token !== undefined) {
+    const received = core.fault === "token-mangled" ? token.replaceAll("+", " ") : token;
+    const decoded = core.tokens.decode(scope, received);
+    if (!decoded.ok) return { ok: false, message: `The continuationToken is not valid: ${decoded.reason}.` };
+    cursor = decoded.cursor;
+    if (request.pageIndex !== undefined && request.pageIndex > 1) {
+      records = [];
+    } else if (isPhantom(cursor.afterId)) {
+      records = core.fault === "never-ending" ? phantoms(core, request.form, cursor.afterId, size) : [];
+    } else {
+      records = sequence.page(cursor.afterId, cursor.direction, size);
+      const previous = core.store.order(cursor.afterId);
+      if (core.fault === "duplicate-entries" && cursor.pageIndex === 2 && previous && records.length > 0) {
+        records = [previous, ...records.slice(0, size - 1)];
+      }
+    }
+  } else {
+    const pageIndex = request.pageIndex ?? 1;
+    records =
+      pageIndex > 1
+        ? sequence.slice((pageIndex - 1) * pageSize, request.direction, size)
+        : sequence.page(START[request.direction], request.direction, size);
+    cursor = { direction: request.direction, afterId: START[request.direction], pageIndex };
+    if (records.length === 0 && pageIndex > 1) cursor = { ...cursor, afterId: END[request.direction] };
+  }
+  if (records.length === 0 && core.fault === "never-ending") {
+    records = phantoms(core, request.form, cursor.afterId, size);
+  }
+
+  const last = records.at(-1);
+  const continuationToken =
+    last !== undefined
+      ? core.tokens.encode(scope, {
+          direction: cursor.direction,
+          afterId: last.id,
+          pageIndex: cursor.pageIndex + 1,
+        })
+      : (token ?? core.tokens.encode(scope, cursor));
+
+  const pagination: PaginationObject = { pageSize, pageIndex: cursor.pageIndex, continuationToken };
+  const counts = countsFor(core, request.rules, request.withCount);
+  switch (counts) {
+    case "real":
+    case "not-applicable": {
+      const total = sequence.total + (core.fault === "wrong-counts" ? 1 : 0);
+      return {
+        ok: true,
+        records,
+        pagination: {
+          pageSize,
+          totalCount: total,
+          pageIndex: cursor.pageIndex,
+          totalPages: Math.ceil(total / size),
+          continuationToken,
+        },
+      };
+    }
+    case "minus-one":
+      return {
+        ok: true,
+        records,
+        pagination: {
+          pageSize,
+          totalCount: -1,
+          pageIndex: cursor.pageIndex,
+          totalPages: -1,
+          continuationToken,
+        },
+      };
+    case "absent":
+      return { ok: true, records, pagination };
+  }
+}
+
+/** Ties continuation tokens to one listing: the route and its organization and form. */
+export function listingScope(route: Route, organizationSlug: string, form: FormDef | undefined): string {
+  return [route.id, organizationSlug, form?.formType ?? "", form?.formSlug ?? ""].join("|").toLowerCase();
+}
+
+/**
+ * The tokens a clean crawl of a form meets at `pageSize`, newest first: the one leading to the second page
+ * and the one leading to the final empty page (provider state "a form with entries").
+ */
+export function crawlTokens(
+  core: SandboxCore,
+  route: Route,
+  form: FormDef,
+  pageSize: number,
+): { secondPageToken: string; finalPageToken: string } {
+  const scope = listingScope(route, form.organizationSlug, form);
+  const sequence = core.store.sequence(form.organizationSlug, form);
+  const pages = Math.ceil(sequence.total / pageSize);
+  const tokenAfter = (page: number) => {
+    const last = sequence.slice((page - 1) * pageSize, "desc", pageSize).at(-1);
+    return last
+      ? core.tokens.encode(scope, { direction: "desc", afterId: last.id, pageIndex: page + 1 })
+      : core.tokens.encode(scope, { direction: "desc", afterId: START.desc, pageIndex: 1 });
+  };
+  return { secondPageToken: tokenAfter(1), finalPageToken: tokenAfter(Math.max(1, pages)) };
+}

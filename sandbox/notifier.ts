@@ -1,0 +1,196 @@
+import { createHmac } from "node:crypto";
+import type { Registration } from "./data/model.js";
+
+/** Waits between attempts: 4 attempts in all, about 3 s from first to last. */
+const RETRY_DELAYS_MS = [200, 700, 2000] as const;
+const ATTEMPT_TIMEOUT_MS = 5_000;
+const KEPT_DELIVERIES = 500;
+
+export interface DeliveryAttempt {
+  /** Real time of the attempt (ISO). */
+  at: string;
+  status?: number;
+  error?: string;
+}
+
+/** One notification sent to one URL, with every attempt. */
+export interface Delivery {
+  id: number;
+  url: string;
+  eventType: string;
+  /** The exact bytes sent (UTF-8), which the signature covers. */
+  body: string;
+  signature: string;
+  attempts: DeliveryAttempt[];
+  state: "pending" | "delivered" | "failed";
+}
+
+/** One notification as emitted, before it fans out to the matching URLs. */
+export interface Emission {
+  eventType: string;
+  organizationSlug: string | null;
+  body: string;
+  signature: string;
+  signatureKey: string;
+}
+
+/** How notifications are written and signed; the two faults that touch them. */
+export interface NotifierOptions {
+  registrations(): readonly Registration[];
+  envelope: "service" | "bad";
+  /** The key that signs a notification emitted while no URL is registered (the `emitted` log). */
+  defaultKey: string;
+  signing: "service" | "wrong-key";
+  retryDelaysMs?: readonly number[];
+}
+
+export interface Notifier {
+  /** Sends a notification to every matching URL, in the background. Never waits for a receiver. */
+  emit(organizationSlug: string | null, eventType: string, data: unknown, metadata?: unknown): Delivery[];
+  deliveries(): readonly Delivery[];
+  /**
+   * Every notification emitted, sent or not (no URL may match): the body and its signature with the
+   * first matching URL's key, or the default key. What a Pact message verification reads.
+   */
+  emitted(): readonly Emission[];
+  /** Resolves once nothing is pending (tests). */
+  settled(): Promise<void>;
+  /** Forgets the log (deliveries under way finish). */
+  reset(): void;
+  close(): void;
+}
+
+/** Lowercase hex HMAC-SHA256 of the raw body, keyed with the URL's signing key (UTF-8). */
+export function signBody(body: string, key: string): string {
+  return createHmac("sha256", Buffer.from(key, "utf8")).update(Buffer.from(body, "utf8")).digest("hex");
+}
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  let log: Delivery[] = [];
+  let emissions: Emission[] = [];
+  let nextId = 1;
+  let closed = false;
+  const timers = new Map<NodeJS.Timeout, () => void>();
+  const controllers = new Set<AbortController>();
+  const pending = new Set<Promise<void>>();
+
+  const attempt = async (delivery: Delivery): Promise<boolean> => {
+    const controller = new AbortController();
+    controllers.add(controller);
+    const timeout = setTimeout(() => controller.abort(), ATTEMPT_TIMEOUT_MS);
+    try {
+      const response = await fetch(delivery.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json; charset=utf-8",
+          "x-ha-signature": delivery.signature,
+          "user-agent": "assopay-sandbox-notifications",
+        },
+        body: delivery.body,
+        signal: controller.signal,
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      delivery.attempts.push({ at: new Date().toISOString(), status: response.status });
+      return response.status >= 200 && response.status < 300;
+    } catch (error) {
+      delivery.attempts.push({ at: new Date().toISOString(), error: (error as Error).message });
+      return false;
+    } finally {
+      clearTimeout(timeout);
+      controllers.delete(controller);
+    }
+  };
+
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.set(timer, resolve);
+    });
+
+  const run = async (delivery: Delivery) => {
+    await wait(0);
+    for (let round = 0; round <= delays.length && !closed; round++) {
+      if (await attempt(delivery)) {
+        delivery.state = "delivered";
+        return;
+      }
+      const delay = delays[round];
+      if (delay === undefined || closed) break;
+      await wait(delay);
+    }
+    delivery.state = "failed";
+  };
+
+  const start = (delivery: Delivery) => {
+    const task = run(delivery).finally(() => pending.delete(task));
+    pending.add(task);
+  };
+
+  return {
+    emit(organizationSlug, eventType, data, metadata) {
+      const targets = new Map<string, Registration>();
+      for (const r of options.registrations()) {
+        const scoped = r.organizationSlug === null || r.organizationSlug === organizationSlug;
+        const typed =
+          r.notificationType === null || r.notificationType.toLowerCase() === eventType.toLowerCase();
+        if (scoped && typed && !targets.has(`${r.url} ${r.signatureKey}`))
+          targets.set(`${r.url} ${r.signatureKey}`, r);
+      }
+      const envelope =
+        options.envelope === "service"
+          ? { data, eventType, ...(metadata === undefined ? {} : { metadata }) }
+          : { type: eventType, payload: data };
+      const body = JSON.stringify(envelope);
+      const signingKey = (key: string) => (options.signing === "service" ? key : `${key}-previous`);
+      const firstKey = [...targets.values()][0]?.signatureKey ?? options.defaultKey;
+      emissions.push({
+        eventType,
+        organizationSlug,
+        body,
+        signature: signBody(body, signingKey(firstKey)),
+        signatureKey: firstKey,
+      });
+      if (emissions.length > KEPT_DELIVERIES) emissions = emissions.slice(-KEPT_DELIVERIES);
+      const sent: Delivery[] = [];
+      for (const target of targets.values()) {
+        const key = signingKey(target.signatureKey);
+        const delivery: Delivery = {
+          id: nextId++,
+          url: target.url,
+          eventType,
+          body,
+          signature: signBody(body, key),
+          attempts: [],
+          state: "pending",
+        };
+        log.push(delivery);
+        if (log.length > KEPT_DELIVERIES) log = log.slice(-KEPT_DELIVERIES);
+        sent.push(delivery);
+        if (!closed) start(delivery);
+      }
+      return sent;
+    },
+    deliveries: () => log,
+    emitted: () => emissions,
+    async settled() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    reset() {
+      log = [];
+      emissions = [];
+    },
+    close() {
+      closed = true;
+      for (const [timer, resolve] of timers) {
+        clearTimeout(timer);
+        resolve();
+      }
+      timers.clear();
+      for (const controller of controllers) controller.abort();
+    },
+  };
+}

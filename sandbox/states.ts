@@ -1,0 +1,260 @@
+import { compileTemplate } from "../contracts/index.js";
+import { createIntent, redirectUrl } from "./checkout.js";
+import { emitType, notificationViews, type SandboxCore } from "./core.js";
+import { MAX_ENTRIES, PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
+import type { CheckoutRequest, Organization } from "./data/model.js";
+import { publicFormView } from "./data/public-form.js";
+import { organizationView, paymentView } from "./data/views.js";
+import { register } from "./handlers/partners.js";
+import { crawlTokens } from "./listing.js";
+import { addPaidOrder, emitPaid } from "./payments.js";
+import { formatServiceDate } from "./service-dates.js";
+import { StateError } from "./state-error.js";
+
+type Params = Readonly<Record<string, unknown>>;
+type Result = Record<string, unknown>;
+
+export { StateError } from "./state-error.js";
+
+const path = (core: SandboxCore, routeId: string, values: Record<string, string | number>) =>
+  compileTemplate(core.contract.routes.byId(routeId).path).expand(values);
+
+const text = (params: Params, name: string): string | undefined =>
+  typeof params[name] === "string" && params[name] !== "" ? (params[name] as string) : undefined;
+
+function paidOrder(core: SandboxCore, withFile: boolean) {
+  const form = core.store.mainForm;
+  const organization = core.store.mainOrganization;
+  const fileField = form.customFields.find((f) => f.type === "File");
+  const n = core.store.intents.size + core.clock.nowMs();
+  return addPaidOrder(core, {
+    organization,
+    form,
+    payer: seededPayer(core.store.seed, 7, n),
+    itemName: form.tierName,
+    itemType: form.itemType,
+    amount: 2500,
+    initialAmount: 2500,
+    answers: withFile && fileField ? [{ field: fileField, fileId: 4_000_000 + (n % 1_000_000) }] : [],
+  });
+}
+
+function organizationResult(core: SandboxCore, organization: Organization): Result {
+  return {
+    organizationSlug: organization.slug,
+    registeredOn: organization.registeredOn,
+    verified: organization.verified,
+    checkoutPath: path(core, "v5.checkout-create", { organizationSlug: organization.slug }),
+  };
+}
+
+/** Every provider state the sandbox implements, by the name the contract gives it. */
+const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Result>> = {
+  "a form with entries": (core, params) => {
+    const count = Number(params.count ?? 45);
+    if (!Number.isInteger(count) || count < 0 || count > MAX_ENTRIES) {
+      throw new StateError(
+        `count must be a whole number from 0 to ${MAX_ENTRIES}, got ${String(params.count)}`,
+      );
+    }
+    const route = core.contract.routes.byId("v5.form-items");
+    const pageSize = Number(params.pageSize ?? route.pagination?.defaultPageSize ?? 20);
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > (route.pagination?.maxPageSize ?? 100)) {
+      throw new StateError(`pageSize must be a whole number from 1 to 100, got ${String(params.pageSize)}`);
+    }
+    const form = core.store.ensureForm({
+      organizationSlug: core.store.mainOrganization.slug,
+      formType: "Donation",
+      formSlug: `collecte-${count}`,
+      title: `Collecte (${count} dons)`,
+      tierName: "Don libre",
+      itemType: "Donation",
+      priceMin: 500,
+      priceMax: 10_000,
+      count,
+      from: "2024-03-01T08:00:00Z",
+      to: "2024-11-30T20:00:00Z",
+      fileEvery: 0,
+    });
+    const { organizationSlug, formType, formSlug } = form;
+    const itemsPath = path(core, "v5.form-items", { organizationSlug, formType, formSlug });
+    const tokens = crawlTokens(core, route, form, pageSize);
+    return { organizationSlug, formType, formSlug, count, pageSize, itemsPath, ...tokens };
+  },
+  "an API client": (core, params) => {
+    const clientId = text(params, "clientId") ?? "assopay-pact-client";
+    const clientSecret = text(params, "clientSecret") ?? "assopay-pact-secret";
+    const admin = params.organizationAdmin !== false;
+    core.auth.addClient({ id: clientId, secret: clientSecret, rights: admin ? ["organization_admin"] : [] });
+    return { clientId, clientSecret, rights: admin ? ["organization_admin"] : [] };
+  },
+  "an order with an attached file": (core) => {
+    const order = paidOrder(core, true);
+    const fileId = order.answers.find((a) => a.fileId !== undefined)?.fileId ?? 0;
+    const filePath = path(core, "v5.attached-file", { orderId: order.id, fileId });
+    return {
+      organizationSlug: order.organization.slug,
+      orderId: order.id,
+      fileId,
+      fileUrl: `${core.baseUrl}${filePath}`,
+      filePath,
+      orderDetailPath: path(core, "v5.order-detail", { orderId: order.id }),
+    };
+  },
+  "a form with custom fields and options and no order": (core) => {
+    const { organizationSlug, formType, formSlug } = core.store.membershipForm;
+    const publicFormPath = path(core, "v5.public-form", { organizationSlug, formType, formSlug });
+    return { organizationSlug, formType, formSlug, publicFormPath };
+  },
+  "a partner with a notification URL": (core, params) => {
+    const slug = text(params, "organizationSlug");
+    if (slug !== undefined && !core.store.organization(slug))
+      throw new StateError(`no organization "${slug}"`);
+    const url = text(params, "url") ?? `${core.baseUrl}/_sink`;
+    if (!/^https?:\/\//.test(url)) throw new StateError(`url must be an absolute http(s) URL, got "${url}"`);
+    const type = text(params, "notificationType") ?? null;
+    const registration = register(core, slug ?? null, url, type);
+    return { ...registration, partnerPath: path(core, "v5.partner-info", {}) };
+  },
+  "an order is paid": (core) => {
+    const order = paidOrder(core, false);
+    const notifications = emitPaid(core, order);
+    const { organizationSlug, formType, formSlug } = order.form;
+    return {
+      organizationSlug,
+      formType,
+      formSlug,
+      orderId: order.id,
+      paymentId: order.payments[0]?.id,
+      notifications,
+    };
+  },
+  "a form is updated": (core) => {
+    const form = core.store.mainForm;
+    const data = publicFormView(notificationViews(core), form, core.store.mainOrganization, true);
+    const notifications = emitType(core, "form", form.organizationSlug, data);
+    return {
+      organizationSlug: form.organizationSlug,
+      formType: form.formType,
+      formSlug: form.formSlug,
+      notifications,
+    };
+  },
+  "an organization is updated": (core) => {
+    const organization = core.store.mainOrganization;
+    const notifications = emitType(
+      core,
+      "organization",
+      organization.slug,
+      organizationView(notificationViews(core), organization),
+    );
+    return { organizationSlug: organization.slug, notifications };
+  },
+  "a refund is refused": (core) => {
+    const order = paidOrder(core, false);
+    const payment = order.payments[0];
+    const refundOperationId = order.id + 2 * PAYMENT_ID_OFFSET;
+    const at = formatServiceDate(core.clock.instant(), "service");
+    const data = paymentView(notificationViews(core), order, {
+      refundOperations: [
+        {
+          id: refundOperationId,
+          amount: order.amount,
+          amountTip: 0,
+          status: "Refused",
+          meta: { createdAt: at, updatedAt: at },
+        },
+      ],
+    });
+    const notifications = emitType(core, "refund-refused", order.organization.slug, data);
+    return {
+      organizationSlug: order.organization.slug,
+      orderId: order.id,
+      paymentId: payment?.id,
+      refundOperationId,
+      notifications,
+    };
+  },
+  "a payment is contested": (core) => {
+    const order = paidOrder(core, false);
+    const data = paymentView(notificationViews(core), order, { state: "Contested" });
+    const notifications = emitType(core, "payment-contested", order.organization.slug, data);
+    return {
+      organizationSlug: order.organization.slug,
+      orderId: order.id,
+      paymentId: order.payments[0]?.id,
+      notifications,
+    };
+  },
+  "a newly registered association": (core, params) => {
+    let n = 1;
+    while (core.store.organization(`nouvelle-association-${n}`)) n++;
+    const slug = text(params, "organizationSlug") ?? `nouvelle-association-${n}`;
+    if (!/^[a-z0-9-]{2,80}$/.test(slug))
+      throw new StateError(`organizationSlug must be lowercase letters, digits and dashes`);
+    const organization = core.store.addOrganization({
+      slug,
+      name: `Nouvelle association (${slug})`,
+      type: "Association1901",
+      registeredOn: core.clock.day(),
+      verified: false,
+    });
+    return organizationResult(core, organization);
+  },
+  "a verified association": (core, params) => {
+    const slug = text(params, "organizationSlug") ?? core.store.mainOrganization.slug;
+    const found = core.store.organization(slug);
+    if (!found) throw new StateError(`no organization "${slug}"`);
+    return organizationResult(
+      core,
+      found.verified ? found : core.store.addOrganization({ ...found, verified: true }),
+    );
+  },
+  "a checkout intent": (core, params) => {
+    const slug = text(params, "organizationSlug") ?? core.store.mainOrganization.slug;
+    const site = `${core.baseUrl}/_site`;
+    const request: CheckoutRequest = {
+      totalAmount: Number(params.totalAmount ?? 1000),
+      initialAmount: Number(params.totalAmount ?? 1000),
+      itemName: text(params, "itemName") ?? "Adhésion 2025",
+      backUrl: text(params, "backUrl") ?? `${site}/back`,
+      errorUrl: text(params, "errorUrl") ?? `${site}/error`,
+      returnUrl: text(params, "returnUrl") ?? `${site}/return`,
+      containsDonation: false,
+      metadata: { providerState: "a checkout intent" },
+    };
+    const rules = core.contract.timeline.rulesAt(
+      core.contract.routes.byId("v5.checkout-create"),
+      core.clock.day(),
+    );
+    const created = createIntent(core, slug, request, rules);
+    if (!created.ok) throw new StateError(created.message);
+    const intent = created.intent;
+    return {
+      organizationSlug: intent.organizationSlug,
+      checkoutIntentId: intent.id,
+      redirectUrl: redirectUrl(core, intent),
+      expiresAt: new Date(intent.expiresMs).toISOString(),
+    };
+  },
+};
+
+/** Names of the states the sandbox can set up. */
+export const knownStates: readonly string[] = Object.keys(setups);
+
+/** Sets a state up; throws `StateError` for an unknown state or bad params. */
+export function setUpState(core: SandboxCore, state: string, params: Params): Result {
+  const setup = setups[state];
+  if (!setup)
+    throw new StateError(`unknown provider state "${state}"; known states: ${knownStates.join("; ")}`);
+  return setup(core, params);
+}
+
+/** Teardown: everything back to the seeded start (data, registrations, notification logs, clock). */
+export function tearDown(core: SandboxCore): void {
+  core.store.reset();
+  core.auth.reset();
+  core.notifier.reset();
+  core.sink.length = 0;
+  core.clock.reset();
+}

@@ -1,0 +1,195 @@
+import { createHmac } from "node:crypto";
+import type { IsoDay } from "../core/dates.js";
+import {
+  attachedFileContent,
+  DYNAMIC_ID_BASE,
+  defineForm,
+  FORM_ID_SPAN,
+  type FormSpec,
+  generatedOrder,
+} from "./data/generate.js";
+import type {
+  AttachedFile,
+  CheckoutIntent,
+  FormDef,
+  OrderRecord,
+  Organization,
+  Registration,
+} from "./data/model.js";
+import { createSequence, type Segment, type Sequence, withinDates } from "./data/sequence.js";
+import { StateError } from "./state-error.js";
+
+/** The most forms the sandbox holds (provider states add some). */
+const MAX_FORMS = 150;
+
+/** Everything the sandbox knows: seeded forms (entries made on demand) and what requests added. */
+export interface Store {
+  readonly seed: number;
+  readonly mainOrganization: Organization;
+  /** The form with `--entries` entries, announced with the credentials. */
+  readonly mainForm: FormDef;
+  /** A form with custom fields and extra options and no order. */
+  readonly membershipForm: FormDef;
+  organization(slug: string): Organization | undefined;
+  addOrganization(organization: Organization): Organization;
+  form(organizationSlug: string, formType: string, formSlug: string): FormDef | undefined;
+  /** Adds a form (or returns the one with that type and slug). */
+  ensureForm(spec: Omit<FormSpec, "key">): FormDef;
+  /** The orders a listing crawls: one form, or every form of an organization. */
+  sequence(organizationSlug: string, form: FormDef | undefined, fromMs?: number, toMs?: number): Sequence;
+  order(id: number): OrderRecord | undefined;
+  /** Stores an order made now; `build` receives its id. */
+  addOrder(build: (id: number) => OrderRecord): OrderRecord;
+  attachedFile(orderId: number, fileId: number): AttachedFile | undefined;
+  readonly intents: Map<number, CheckoutIntent>;
+  nextIntentId(): number;
+  registrations: Registration[];
+  /** A value derived from the seed, for keys and secrets that must not change between runs. */
+  derive(purpose: string): string;
+  /** Back to the seeded start (provider-state teardown). */
+  reset(): void;
+}
+
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function createStore(seed: number, entries: number): Store {
+  const mainOrganization: Organization = Object.freeze({
+    slug: "amis-du-bac-a-sable",
+    name: "Les Amis du Bac à Sable",
+    type: "Association1901",
+    registeredOn: "2019-03-12" as IsoDay,
+    verified: true,
+  });
+  const slug = mainOrganization.slug;
+  const seeded: FormDef[] = [
+    defineForm({
+      key: 0,
+      organizationSlug: slug,
+      formType: "Event",
+      formSlug: "gala-annuel",
+      title: "Gala annuel",
+      tierName: "Entrée gala",
+      itemType: "Registration",
+      priceMin: 1500,
+      priceMax: 6000,
+      count: entries,
+      from: "2023-09-01T08:00:00Z",
+      to: "2024-11-30T20:00:00Z",
+      fileEvery: 10,
+    }),
+    defineForm({
+      key: 1,
+      organizationSlug: slug,
+      formType: "Membership",
+      formSlug: "adhesion-2025",
+      title: "Adhésion 2025",
+      tierName: "Adhésion annuelle",
+      itemType: "Membership",
+      priceMin: 2000,
+      priceMax: 2000,
+      count: 0,
+      from: "2024-09-01T08:00:00Z",
+      to: "2024-11-30T20:00:00Z",
+      fileEvery: 0,
+    }),
+  ];
+
+  let organizations = new Map<string, Organization>();
+  let forms: FormDef[] = [];
+  let orders = new Map<number, OrderRecord>();
+  let nextOrderId = DYNAMIC_ID_BASE;
+  let intentCounter = 30_674;
+  const intents = new Map<number, CheckoutIntent>();
+
+  const store: Store = {
+    seed,
+    mainOrganization,
+    mainForm: seeded[0] as FormDef,
+    membershipForm: seeded[1] as FormDef,
+    organization: (wanted) => organizations.get(wanted.toLowerCase()),
+    addOrganization(organization) {
+      organizations.set(organization.slug.toLowerCase(), organization);
+      return organization;
+    },
+    form: (organizationSlug, formType, formSlug) =>
+      forms.find(
+        (f) =>
+          same(f.organizationSlug, organizationSlug) &&
+          same(f.formType, formType) &&
+          same(f.formSlug, formSlug),
+      ),
+    ensureForm(spec) {
+      const existing = store.form(spec.organizationSlug, spec.formType, spec.formSlug);
+      if (existing) return existing;
+      if (forms.length >= MAX_FORMS) {
+        throw new StateError(`the sandbox holds at most ${MAX_FORMS} forms: tear the states down first`);
+      }
+      const form = defineForm({ ...spec, key: forms.length });
+      forms.push(form);
+      return form;
+    },
+    sequence(organizationSlug, form, fromMs, toMs) {
+      const chosen = form ? [form] : forms.filter((f) => same(f.organizationSlug, organizationSlug));
+      const segments: Segment[] = [];
+      for (const f of chosen) {
+        const organization = organizations.get(f.organizationSlug.toLowerCase());
+        if (!organization) continue;
+        const seededSegment: Segment = {
+          firstId: f.firstId,
+          count: f.count,
+          at: (index) => generatedOrder(seed, organization, f, index),
+        };
+        segments.push(withinDates(seededSegment, fromMs, toMs));
+      }
+      for (const order of orders.values()) {
+        if (!chosen.includes(order.form)) continue;
+        if (fromMs !== undefined && order.at.ms < fromMs) continue;
+        if (toMs !== undefined && order.at.ms >= toMs) continue;
+        segments.push({ firstId: order.id, count: 1, at: () => order });
+      }
+      return createSequence(segments);
+    },
+    order(id) {
+      if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+      if (id >= DYNAMIC_ID_BASE) return orders.get(id);
+      const form = forms[Math.floor(id / FORM_ID_SPAN) - 1];
+      const index = id % FORM_ID_SPAN;
+      if (!form || index >= form.count) return undefined;
+      const organization = organizations.get(form.organizationSlug.toLowerCase());
+      return organization && generatedOrder(seed, organization, form, index);
+    },
+    addOrder(build) {
+      const order = build(nextOrderId++);
+      orders.set(order.id, order);
+      return order;
+    },
+    attachedFile(orderId, fileId) {
+      const order = store.order(orderId);
+      const answer = order?.answers.find((a) => a.fileId === fileId);
+      if (!order || !answer) return undefined;
+      const holder = `${order.payer.firstName} ${order.payer.lastName}`;
+      return {
+        orderId,
+        fileId,
+        fileName: `certificat-medical-${orderId}.pdf`,
+        contentType: "application/pdf",
+        content: attachedFileContent(orderId, fileId, holder),
+      };
+    },
+    intents,
+    nextIntentId: () => intentCounter++,
+    registrations: [],
+    derive: (purpose) => createHmac("sha256", `assopay-sandbox:${seed}`).update(purpose).digest("base64url"),
+    reset() {
+      organizations = new Map([[slug, mainOrganization]]);
+      forms = [...seeded];
+      orders = new Map();
+      nextOrderId = DYNAMIC_ID_BASE;
+      intentCounter = 30_674;
+      intents.clear();
+      store.registrations = [];
+    },
+  };
+  store.reset();
+  return store;
+}

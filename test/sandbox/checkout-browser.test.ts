@@ -1,0 +1,109 @@
+import { existsSync } from "node:fs";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { day, type Harness, harness, type Receiver, receiver } from "./helpers.js";
+
+/** Debian's chromium, installed by scripts/ensure-chromium.sh (the project's pretest). */
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+describe("sandbox checkout page in a real browser", () => {
+  let h: Harness;
+  let hook: Receiver;
+  let browser: Browser;
+  let page: Page;
+
+  const site = (which: string) => `${h.url}/_site/${which}`;
+  const createIntent = async () => {
+    const response = await h.send(
+      "POST",
+      `/v5/organizations/${h.sandbox.credentials.organizationSlug}/checkout-intents`,
+      {
+        totalAmount: 4500,
+        initialAmount: 4500,
+        itemName: "Inscription tournoi",
+        backUrl: site("back"),
+        errorUrl: site("error"),
+        returnUrl: site("return"),
+        containsDonation: false,
+      },
+    );
+    expect(response.status).toBe(200);
+    return (await response.json()) as { id: number; redirectUrl: string };
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `${CHROMIUM} is missing: run 'bash scripts/ensure-chromium.sh' (npm test does it in pretest)`,
+      );
+    }
+    h = await harness({ at: day("2025-07-01"), entries: 5 });
+    hook = await receiver();
+    await h.state("a partner with a notification URL", { url: hook.url });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    page = await browser.newPage();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hook?.close();
+    await h?.close();
+  });
+
+  it("fails, retries, pays, returns to returnUrl with the order, and notifies", async () => {
+    const intent = await createIntent();
+    await page.goto(site("cart"));
+    await page.goto(intent.redirectUrl);
+    await expect(page.locator("#item").textContent()).resolves.toBe("Inscription tournoi");
+
+    for (const attempt of [1, 2]) {
+      await page.fill("#cardNumber", "4000 0000 0000 0002");
+      await page.click("#submit");
+      await page.locator("#attempts", { hasText: new RegExp(`^${attempt}$`) }).waitFor();
+      await expect(page.locator("#message").textContent()).resolves.toMatch(/refused/);
+      expect(page.url()).toBe(intent.redirectUrl);
+    }
+
+    await page.fill("#cardNumber", "4242 4242 4242 4242");
+    await page.click("#submit");
+    await page.waitForURL((url) => url.pathname === "/_site/return");
+    const back = new URL(page.url());
+    expect(back.searchParams.get("checkoutIntentId")).toBe(String(intent.id));
+    expect(back.searchParams.get("code")).toBe("succeeded");
+    const orderId = back.searchParams.get("orderId");
+    expect(orderId).toMatch(/^\d+$/);
+
+    await hook.waitFor(2);
+    const sent = hook.received.map(
+      (r) => JSON.parse(r.body) as { eventType: string; data: { id: number; order?: { id: number } } },
+    );
+    expect(sent.map((n) => n.eventType)).toEqual(["Payment", "Order"]);
+    expect(String(sent[1]?.data.id)).toBe(orderId);
+  });
+
+  it("leads the browser's back arrow, even after a failed attempt, and the back link to backUrl", async () => {
+    const intent = await createIntent();
+    await page.goto(site("cart"));
+    await page.goto(intent.redirectUrl);
+    await page.fill("#cardNumber", "1234");
+    await page.click("#submit");
+    await page.locator("#attempts", { hasText: /^1$/ }).waitFor();
+    await page.goBack();
+    await page.waitForURL(site("back"));
+    await expect(page.locator("#page").textContent()).resolves.toBe("back");
+
+    const other = await createIntent();
+    await page.goto(other.redirectUrl);
+    await page.click("#back");
+    await page.waitForURL(site("back"));
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { sandboxCommand } from "../../cli/commands/sandbox.js";
+import { isAssopayError } from "../../core/errors.js";
+import { faults } from "../../sandbox/faults.js";
+import { captureStream } from "../support/streams.js";
+
+function context(argv: string[], signal = new AbortController().signal) {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  return { ctx: { argv, stdout: stdout.stream, stderr: stderr.stream, env: {}, signal }, stdout, stderr };
+}
+
+async function waitForLine(read: () => string): Promise<string> {
+  for (let i = 0; i < 200 && !read().includes("\n"); i++) await new Promise((r) => setTimeout(r, 10));
+  return read();
+}
+
+describe("assopay sandbox", () => {
+  it("prints exactly one JSON line with --json, serves, and stops on the abort signal", async () => {
+    const controller = new AbortController();
+    const { ctx, stdout } = context(
+      ["--port", "0", "--json", "--at", "2025-06-15", "--entries", "12", "--seed", "3"],
+      controller.signal,
+    );
+    const running = sandboxCommand.run(ctx);
+    const line = await waitForLine(stdout.text);
+    expect(line.trim().split("\n")).toHaveLength(1);
+    const info = JSON.parse(line) as Record<string, unknown> & {
+      admin: { clientId: string; clientSecret: string };
+      url: string;
+    };
+    expect(Object.keys(info)).toEqual([
+      "url",
+      "stateUrl",
+      "at",
+      "entries",
+      "seed",
+      "fault",
+      "organizationSlug",
+      "formType",
+      "formSlug",
+      "admin",
+      "reader",
+    ]);
+    expect(info).toMatchObject({
+      at: "2025-06-15",
+      entries: 12,
+      seed: 3,
+      fault: null,
+      stateUrl: `${info.url}/_states`,
+    });
+    const token = await fetch(`${info.url}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: info.admin.clientId,
+        client_secret: info.admin.clientSecret,
+      }),
+    });
+    expect(token.status).toBe(200);
+    controller.abort();
+    await expect(running).resolves.toBe(0);
+    await expect(fetch(`${info.url}/_clock`)).rejects.toThrow();
+  });
+
+  it("prints where it listens and the credentials without --json", async () => {
+    const controller = new AbortController();
+    const { ctx, stdout, stderr } = context(["--port", "0", "--fault", "never-ending"], controller.signal);
+    const running = sandboxCommand.run(ctx);
+    await waitForLine(stdout.text);
+    await new Promise((r) => setTimeout(r, 20));
+    const text = stdout.text();
+    expect(text).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(text).toMatch(/admin client\s+assopay-admin\s+adm_/);
+    expect(text).toMatch(/reader client\s+assopay-reader\s+rdr_/);
+    expect(text).toContain("fault never-ending");
+    controller.abort();
+    await expect(running).resolves.toBe(0);
+    expect(stderr.text()).toContain("stopped");
+  });
+
+  it("lists the faults with the rule each breaks", async () => {
+    const { ctx, stdout } = context(["--list-faults"]);
+    await expect(sandboxCommand.run(ctx)).resolves.toBe(0);
+    for (const fault of faults)
+      expect(stdout.text()).toMatch(new RegExp(`${fault.name}\\s+${fault.rule.replaceAll(".", "\\.")}`));
+    const json = context(["--list-faults", "--json"]);
+    await sandboxCommand.run(json.ctx);
+    expect(JSON.parse(json.stdout.text())).toEqual(faults);
+  });
+
+  it.each([
+    [["--fault", "gremlins"], /unknown fault/],
+    [["--at", "2025-13-01"], /--at/],
+    [["--entries", "2000000"], /--entries/],
+    [["--port", "70000"], /--port/],
+    [["--seed", "-1"], /--seed/],
+    [["--colour"], /colour/],
+  ])("refuses %j as bad usage (exit 2)", async (argv, message) => {
+    const { ctx } = context(argv);
+    const error = await sandboxCommand.run(ctx).catch((e: unknown) => e);
+    expect(isAssopayError(error)).toBe(true);
+    expect((error as Error).message).toMatch(message);
+    expect((error as { exitCode: number }).exitCode).toBe(2);
+  });
+
+  it("documents every flag in --help", () => {
+    for (const flag of [
+      "--port",
+      "--host",
+      "--at",
+      "--seed",
+      "--entries",
+      "--fault",
+      "--json",
+      "--list-faults",
+      "/_states",
+      "/_clock",
+    ]) {
+      expect(sandboxCommand.help).toContain(flag);
+    }
+  });
+});
+
+describe("docs/sandbox.md", () => {
+  it("lists every fault with the rule it breaks", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const text = await readFile(new URL("../../docs/sandbox.md", import.meta.url), "utf8");
+    for (const fault of faults) {
+      expect(text).toMatch(
+        new RegExp(`\\| \`${fault.name}\`\\s+\\| \`${fault.rule.replaceAll(".", "\\.")}\``),
+      );
+    }
+  });
+});

@@ -1,0 +1,197 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Contract, loadContract } from "../../contracts/index.js";
+import type { IsoDay } from "../../core/dates.js";
+import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../sandbox/index.js";
+
+/** The dates every dated behaviour is tested at: both sides of every timeline entry. */
+export const DATES = [
+  "2024-12-01",
+  "2025-01-15",
+  "2025-04-01",
+  "2025-05-10",
+  "2025-06-15",
+  "2025-07-01",
+  "2026-01-01",
+] as const satisfies readonly string[];
+
+let cached: Contract | undefined;
+
+/** The contract, loaded once per test file. */
+export function contract(): Contract {
+  cached ??= loadContract();
+  return cached;
+}
+
+export type Role = "admin" | "reader";
+
+/** A started sandbox with a small HTTP client around it. */
+export interface Harness {
+  sandbox: RunningSandbox;
+  url: string;
+  token(role?: Role): Promise<string>;
+  /** Forgets cached tokens (after moving the clock past their expiry). */
+  forgetTokens(): void;
+  get(path: string, role?: Role | "none"): Promise<Response>;
+  json<T = Record<string, unknown>>(path: string, role?: Role | "none"): Promise<{ status: number; body: T }>;
+  send(method: string, path: string, body: unknown, role?: Role | "none"): Promise<Response>;
+  state(state: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  clock(body: Record<string, unknown>): Promise<void>;
+  formPath(kind: "items" | "orders" | "payments", version?: "v5" | "v3"): string;
+  close(): Promise<void>;
+}
+
+export async function harness(options: SandboxOptions = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ contract: contract(), ...options });
+  const url = sandbox.url;
+  const tokens = new Map<Role, string>();
+  const c = sandbox.credentials;
+  const token = async (role: Role = "admin") => {
+    const known = tokens.get(role);
+    if (known) return known;
+    const creds = role === "admin" ? c.admin : c.reader;
+    const response = await fetch(`${url}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: creds.clientId,
+        client_secret: creds.clientSecret,
+      }),
+    });
+    const body = (await response.json()) as { access_token: string };
+    tokens.set(role, body.access_token);
+    return body.access_token;
+  };
+  const headers = async (role: Role | "none"): Promise<Record<string, string>> =>
+    role === "none" ? {} : { authorization: `Bearer ${await token(role)}` };
+  const get = async (path: string, role: Role | "none" = "admin") =>
+    fetch(`${url}${path}`, { headers: await headers(role) });
+  const send = async (method: string, path: string, body: unknown, role: Role | "none" = "admin") =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { ...(await headers(role)), "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  return {
+    sandbox,
+    url,
+    token,
+    forgetTokens: () => tokens.clear(),
+    get,
+    async json<T>(path: string, role: Role | "none" = "admin") {
+      const response = await get(path, role);
+      return { status: response.status, body: (await response.json()) as T };
+    },
+    send,
+    async state(state, params = {}) {
+      const response = await send("POST", "/_states", { state, params, action: "setup" }, "none");
+      if (response.status !== 200)
+        throw new Error(`state ${state}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as Record<string, unknown>;
+    },
+    async clock(body) {
+      const response = await send("POST", "/_clock", body, "none");
+      if (response.status !== 200) throw new Error(`clock: ${response.status}`);
+    },
+    formPath(kind, version = "v5") {
+      return `/${version}/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}/${kind}`;
+    },
+    close: () => sandbox.close(),
+  };
+}
+
+export interface Page {
+  data?: unknown[];
+  items?: unknown[];
+  pagination: {
+    pageSize: number;
+    pageIndex: number;
+    totalCount?: number;
+    totalPages?: number;
+    continuationToken?: string | null;
+  };
+}
+
+/** Crawls a listing the way the seed says: until an empty result array, echoing the token. */
+export async function crawl(
+  h: Harness,
+  path: string,
+  query: Record<string, string> = {},
+  maxPages = 1000,
+): Promise<{ ids: number[]; pages: Page[]; ended: boolean }> {
+  const ids: number[] = [];
+  const pages: Page[] = [];
+  let token: string | undefined;
+  for (let n = 0; n < maxPages; n++) {
+    const params = new URLSearchParams(query);
+    if (token !== undefined) params.set("continuationToken", token);
+    const response = await h.get(`${path}?${params}`);
+    if (response.status !== 200)
+      throw new Error(`crawl ${path}: ${response.status} ${await response.text()}`);
+    const page = (await response.json()) as Page;
+    pages.push(page);
+    const entries = (page.data ?? page.items ?? []) as { id: number }[];
+    if (entries.length === 0) return { ids, pages, ended: true };
+    ids.push(...entries.map((e) => e.id));
+    token = page.pagination.continuationToken ?? undefined;
+    if (token === undefined) return { ids, pages, ended: false };
+  }
+  return { ids, pages, ended: false };
+}
+
+/** A receiver of notifications on 127.0.0.1, port 0: records raw bodies and headers. */
+export interface Receiver {
+  url: string;
+  received: { body: string; signature: string | undefined; path: string }[];
+  /** Status to answer with, by attempt number (1-based); default 200. */
+  statusFor: (attempt: number, req: IncomingMessage) => number | "hang";
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function receiver(): Promise<Receiver> {
+  let attempts = 0;
+  const hanging: import("node:http").ServerResponse[] = [];
+  const result: Receiver = {
+    url: "",
+    received: [],
+    statusFor: () => 200,
+    async waitFor(count, timeoutMs = 8000) {
+      const start = Date.now();
+      while (result.received.length < count) {
+        if (Date.now() - start > timeoutMs) throw new Error(`received ${result.received.length} of ${count}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      attempts += 1;
+      const status = result.statusFor(attempts, req);
+      result.received.push({
+        body: Buffer.concat(chunks).toString("utf8"),
+        signature: req.headers["x-ha-signature"] as string | undefined,
+        path: req.url ?? "/",
+      });
+      if (status === "hang") {
+        hanging.push(res);
+        return;
+      }
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  result.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return result;
+}
+
+export const day = (text: string) => text as IsoDay;
