@@ -1,0 +1,70 @@
+import { type LoadResult, type LoadSpec, runLoad } from "./load.js";
+import { median } from "./stats.js";
+
+/** A system already running, measured in turn with the others. */
+export interface Contender {
+  name: string;
+  url: string;
+  /** Paths to request (default: the URL's own). */
+  paths?: string[];
+}
+
+export interface Medians {
+  name: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  runs: number;
+}
+
+export interface RoundOptions {
+  connections: number;
+  durationSeconds: number;
+  rounds: number;
+  warmupSeconds: number;
+  unique: boolean;
+  log: (line: string) => void;
+}
+
+/**
+ * Measures every contender `rounds` times in alternation (A B C A B C …), so drift of the machine hits
+ * all of them alike, and returns the medians of each.
+ */
+export async function alternate(contenders: readonly Contender[], options: RoundOptions): Promise<Medians[]> {
+  const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  const spec = (c: Contender, durationSeconds: number): LoadSpec => ({
+    url: c.url,
+    connections: options.connections,
+    durationSeconds,
+    unique: options.unique,
+    ...(c.paths ? { paths: c.paths } : {}),
+  });
+  for (const contender of contenders) {
+    if (options.warmupSeconds > 0) await runLoad(spec(contender, options.warmupSeconds));
+  }
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const contender of contenders) {
+      const result = await runLoad(spec(contender, options.durationSeconds));
+      runs.get(contender.name)?.push(result);
+      options.log(
+        `  round ${round}/${options.rounds} ${contender.name.padEnd(28)} c=${options.connections} ${Math.round(result.rps)} req/s p99 ${result.p99} ms${result.errors + result.non2xx > 0 ? ` (${result.errors} errors, ${result.non2xx} non-2xx)` : ""}`,
+      );
+    }
+  }
+  return contenders.map((c) => {
+    const list = runs.get(c.name) ?? [];
+    return {
+      name: c.name,
+      connections: options.connections,
+      rps: median(list.map((r) => r.rps)),
+      p50: median(list.map((r) => r.p50)),
+      p99: median(list.map((r) => r.p99)),
+      errors: list.reduce((sum, r) => sum + r.errors, 0),
+      non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
+      runs: list.length,
+    };
+  });
+}

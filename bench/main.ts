@@ -1,0 +1,116 @@
+// npm run bench [-- --duration S --rounds N --warmup S --only SUITE... --no-write]
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type BenchContext, createContext } from "./lib/context.js";
+import { renderSection, type Section, textTable } from "./lib/report.js";
+import { cassetteLoadSuite } from "./suites/cassette-load.js";
+import { recordingSuite } from "./suites/recording.js";
+import { replaySuite } from "./suites/replay.js";
+import { verifySuite } from "./suites/verify.js";
+
+const SUITES: Record<string, (ctx: BenchContext) => Promise<Section[]>> = {
+  recording: recordingSuite,
+  replay: replaySuite,
+  verify: verifySuite,
+  "cassette-load": cassetteLoadSuite,
+};
+
+const HELP = `npm run bench -- [flags]
+
+Runs the benchmarks side by side, in one run, and rewrites docs/benchmarks.md.
+
+  --duration S   seconds per load run (default 10)
+  --rounds N     rounds of alternation A B A B … per suite (default 3)
+  --warmup S     warm-up seconds per system before the rounds (default 2)
+  --only NAME    run only this suite (repeatable): ${Object.keys(SUITES).join(", ")}
+  --no-write     print the tables, leave docs/benchmarks.md alone
+`;
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    rounds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "2" },
+    only: { type: "string", multiple: true },
+    "no-write": { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const only = values.only ?? Object.keys(SUITES);
+for (const name of only) {
+  if (!SUITES[name]) {
+    process.stderr.write(`bench: unknown suite "${name}"; known: ${Object.keys(SUITES).join(", ")}\n`);
+    process.exit(2);
+  }
+}
+const ctx = createContext(
+  Object.freeze({
+    durationSeconds: Number(values.duration),
+    rounds: Number(values.rounds),
+    warmupSeconds: Number(values.warmup),
+    only,
+    write: !values["no-write"],
+  }),
+);
+
+const sections: Section[] = [];
+const started = new Date();
+try {
+  for (const name of only) {
+    ctx.log(`\n== ${name}`);
+    const suite = SUITES[name];
+    if (suite) sections.push(...(await suite(ctx)));
+    await ctx.closeAll();
+  }
+} finally {
+  await ctx.closeAll();
+}
+
+for (const section of sections) {
+  process.stdout.write(`\n${section.title}\n${textTable(section.table.header, section.table.rows)}\n`);
+  for (const t of section.targets)
+    process.stdout.write(
+      `  ${t.met === true ? "met " : t.met === "n/a" ? "n/a " : "MISS"}  ${t.target}: ${t.measured}\n`,
+    );
+}
+
+if (ctx.options.write) {
+  const version = (pkg: string) => {
+    try {
+      return (
+        JSON.parse(readFileSync(join(ctx.root, "bench", "node_modules", pkg, "package.json"), "utf8")) as {
+          version: string;
+        }
+      ).version;
+    } catch {
+      return "not installed";
+    }
+  };
+  const ours = (JSON.parse(readFileSync(join(ctx.root, "package.json"), "utf8")) as { version: string })
+    .version;
+  const header = [
+    "# Benchmarks",
+    "",
+    "Written by `npm run bench` (bench/main.ts); every figure below was measured in the run described here.",
+    "The load generator (autocannon), the upstream and the system under test run as separate processes and",
+    "share the machine's cores, so the figures that matter are the ratios, measured side by side in one run:",
+    `systems are measured in alternation (A B A B …), ${ctx.options.rounds} rounds of ${ctx.options.durationSeconds} s each after a ${ctx.options.warmupSeconds} s warm-up, and each figure is the median of its rounds.`,
+    "",
+    `- Run: ${started.toISOString()}, suites: ${only.join(", ")}`,
+    `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    `- Versions: assopay-contract ${ours}, autocannon ${version("autocannon")}, talkback ${version("talkback")}, mockttp ${version("mockttp")}, wiremock ${version("wiremock")} (Java 17), @stoplight/prism-cli ${version("@stoplight/prism-cli")}`,
+    `- Command: \`npm run bench -- --duration ${ctx.options.durationSeconds} --rounds ${ctx.options.rounds}${values.only ? ` ${only.map((o) => `--only ${o}`).join(" ")}` : ""}\``,
+    "",
+  ].join("\n");
+  writeFileSync(
+    join(ctx.root, "docs", "benchmarks.md"),
+    `${header}\n${sections.map(renderSection).join("\n\n")}\n`,
+  );
+  process.stdout.write("\nwrote docs/benchmarks.md\n");
+}

@@ -1,0 +1,59 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import type { BenchContext } from "../lib/context.js";
+import { recordCassette } from "../lib/prepare.js";
+import type { Section } from "../lib/report.js";
+import { median, whole } from "../lib/stats.js";
+
+interface Loaded {
+  interactions: number;
+  ms: number;
+  heapMb: number;
+  maxRssKb: number;
+}
+
+/** Time and memory to load a 10,000-interaction cassette (recorded through assopay record). */
+export async function cassetteLoadSuite(ctx: BenchContext): Promise<Section[]> {
+  const upstream = await ctx.start(ctx.system("upstream", ["--size", "2048"]));
+  const cassette = join(ctx.scratch, "load-10000.yaml");
+  ctx.log("cassette load: recording 10,000 interactions");
+  await recordCassette(ctx, upstream.url, cassette, "/v5/organizations/bench/items?pageSize=20", 10_000);
+  const runs: Loaded[] = [];
+  for (let round = 0; round < Math.max(3, ctx.options.rounds); round++) {
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--expose-gc",
+        "--import",
+        "tsx",
+        join(ctx.root, "bench", "systems", "load-cassette.ts"),
+        join(ctx.root, "dist", "proxy", "index.js"),
+        cassette,
+      ],
+      { encoding: "utf8" },
+    );
+    const line = /LOADED (\{.*\})/.exec(out)?.[1];
+    if (!line) throw new Error(`cassette load printed nothing usable: ${out}`);
+    runs.push(JSON.parse(line) as Loaded);
+    ctx.log(`  round ${round + 1}: ${runs.at(-1)?.ms} ms`);
+  }
+  return [
+    {
+      title: "Cassette load",
+      command: "npm run bench -- --only cassette-load",
+      table: {
+        header: ["interactions", "load time (median)", "heap after load", "peak RSS"],
+        rows: [
+          [
+            whole(runs[0]?.interactions ?? 0),
+            `${whole(median(runs.map((r) => r.ms)))} ms`,
+            `${median(runs.map((r) => r.heapMb))} MB`,
+            `${whole(median(runs.map((r) => r.maxRssKb)) / 1024)} MB`,
+          ],
+        ],
+      },
+      targets: [],
+      notes: ["Each load runs in a fresh process with `--expose-gc`; heap is measured after a collection."],
+    },
+  ];
+}

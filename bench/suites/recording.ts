@@ -1,0 +1,230 @@
+import { join } from "node:path";
+import type { BenchContext } from "../lib/context.js";
+import type { Section } from "../lib/report.js";
+import { alternate, type Contender, type Medians } from "../lib/rounds.js";
+import { percent, whole } from "../lib/stats.js";
+
+const PATH = "/v5/organizations/bench/items?pageSize=20";
+
+async function tryStart(
+  ctx: BenchContext,
+  name: string,
+  start: () => Promise<{ url: string }>,
+  skipped: string[],
+) {
+  try {
+    const child = await start();
+    return { name, url: `${child.url}${PATH}` } satisfies Contender;
+  } catch (error) {
+    skipped.push(`${name} could not run here: ${(error as Error).message.split("\n")[0]}`);
+    ctx.log(`  ${name}: skipped (${(error as Error).message.split("\n")[0]})`);
+    return undefined;
+  }
+}
+
+const find = (list: Medians[], name: string) => list.find((m) => m.name === name);
+const ratio = (a: Medians | undefined, b: Medians | undefined) => (a && b ? a.rps / b.rps : Number.NaN);
+
+/** Recording throughput: assopay record against a bare http-proxy and the recording peers, in one run. */
+export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
+  const { options } = ctx;
+  const skipped: string[] = [];
+  const upstream = await ctx.start(ctx.system("upstream", ["--size", "2048"]));
+  const up = upstream.url;
+  const contenders = (
+    await Promise.all([
+      tryStart(
+        ctx,
+        "http-proxy (bare, keep-alive)",
+        () => ctx.start(ctx.system("bare-proxy", ["--upstream", up])),
+        skipped,
+      ),
+      tryStart(
+        ctx,
+        "http-proxy (bare, no keep-alive)",
+        () => ctx.start(ctx.system("bare-proxy", ["--upstream", up, "--no-keepalive"])),
+        skipped,
+      ),
+      tryStart(
+        ctx,
+        "assopay record",
+        () =>
+          ctx.start(
+            ctx.assopay([
+              "record",
+              "--upstream",
+              up,
+              "--cassette",
+              join(ctx.scratch, "record.yaml"),
+              "--port",
+              "0",
+              "--mode",
+              "all",
+              "--quiet",
+            ]),
+          ),
+        skipped,
+      ),
+      tryStart(
+        ctx,
+        "talkback 4.2 (record)",
+        () =>
+          ctx.start(
+            ctx.system("talkback", [
+              "--mode",
+              "record",
+              "--upstream",
+              up,
+              "--tapes",
+              join(ctx.scratch, "talkback-rec"),
+            ]),
+          ),
+        skipped,
+      ),
+      tryStart(
+        ctx,
+        "mockttp 4.6 (pass-through + body hook)",
+        () => ctx.start(ctx.system("mockttp", ["--upstream", up])),
+        skipped,
+      ),
+      tryStart(
+        ctx,
+        "WireMock 3.13 (record)",
+        () =>
+          ctx.start({
+            ...ctx.system("wiremock", [
+              "--mode",
+              "record",
+              "--root",
+              join(ctx.scratch, "wiremock-rec"),
+              "--upstream",
+              up,
+            ]),
+            startTimeoutMs: 90_000,
+          }),
+        skipped,
+      ),
+    ])
+  ).filter((c): c is Contender => c !== undefined);
+  const round = {
+    durationSeconds: options.durationSeconds,
+    rounds: options.rounds,
+    warmupSeconds: options.warmupSeconds,
+    unique: true,
+    log: ctx.log,
+  };
+  ctx.log("recording, 2 KB bodies, 10 connections (every request new, so recorders record each one)");
+  const at10 = await alternate(contenders, { ...round, connections: 10 });
+  ctx.log("recording, 2 KB bodies, 50 connections");
+  const pair = contenders.filter(
+    (c) => c.name.startsWith("http-proxy (bare, keep") || c.name === "assopay record",
+  );
+  const at50 = await alternate(pair, { ...round, connections: 50 });
+
+  ctx.log("recording, 1 MB bodies, 10 connections");
+  const bigUpstream = await ctx.start(ctx.system("upstream", ["--size", String(1024 * 1024)]));
+  const bigBare = await ctx.start(ctx.system("bare-proxy", ["--upstream", bigUpstream.url]));
+  const bigAssopay = await ctx.start(
+    ctx.assopay([
+      "record",
+      "--upstream",
+      bigUpstream.url,
+      "--cassette",
+      join(ctx.scratch, "record-1mb.yaml"),
+      "--port",
+      "0",
+      "--mode",
+      "all",
+      "--quiet",
+    ]),
+  );
+  const big = await alternate(
+    [
+      { name: "http-proxy (bare, keep-alive)", url: `${bigBare.url}${PATH}` },
+      { name: "assopay record", url: `${bigAssopay.url}${PATH}` },
+    ],
+    { ...round, connections: 10, rounds: Math.max(2, Math.ceil(options.rounds / 2)) },
+  );
+
+  const bare10 = find(at10, "http-proxy (bare, keep-alive)");
+  const ours10 = find(at10, "assopay record");
+  const bare50 = find(at50, "http-proxy (bare, keep-alive)");
+  const ours50 = find(at50, "assopay record");
+  const vs = (peer: string) =>
+    ratio(
+      ours10,
+      at10.find((m) => m.name.startsWith(peer)),
+    );
+  const row = (m: Medians, base: Medians | undefined) => [
+    m.name,
+    String(m.connections),
+    whole(m.rps),
+    `${m.p50}`,
+    `${m.p99}`,
+    percent(ratio(m, base)),
+    String(m.errors + m.non2xx),
+  ];
+  const header = ["system", "connections", "req/s (median)", "p50 ms", "p99 ms", "vs bare proxy", "errors"];
+  const p99Ratio = (a?: Medians, b?: Medians) => (a && b && b.p99 > 0 ? a.p99 / b.p99 : Number.NaN);
+  const targets = [
+    {
+      target: "≥ 85% of bare http-proxy at 10 connections",
+      measured: percent(ratio(ours10, bare10)),
+      met: ratio(ours10, bare10) >= 0.85,
+    },
+    {
+      target: "≥ 85% of bare http-proxy at 50 connections",
+      measured: percent(ratio(ours50, bare50)),
+      met: ratio(ours50, bare50) >= 0.85,
+    },
+    {
+      target: "p99 within 1.5× of bare (10 conn.)",
+      measured: `${p99Ratio(ours10, bare10).toFixed(2)}×`,
+      met: p99Ratio(ours10, bare10) <= 1.5,
+    },
+    {
+      target: "p99 within 1.5× of bare (50 conn.)",
+      measured: `${p99Ratio(ours50, bare50).toFixed(2)}×`,
+      met: p99Ratio(ours50, bare50) <= 1.5,
+    },
+    ...[
+      ["talkback", 10],
+      ["mockttp", 3],
+      ["WireMock", 3],
+    ].map(([peer, times]) => {
+      const r = vs(String(peer));
+      return {
+        target: `≥ ${times}× ${peer}'s recording`,
+        measured: Number.isFinite(r) ? `${r.toFixed(1)}×` : "peer did not run",
+        met: Number.isFinite(r) ? r >= Number(times) : ("n/a" as const),
+      };
+    }),
+    {
+      target: "1 MB bodies: ≥ 80% of bare http-proxy",
+      measured: percent(ratio(find(big, "assopay record"), find(big, "http-proxy (bare, keep-alive)"))),
+      met: ratio(find(big, "assopay record"), find(big, "http-proxy (bare, keep-alive)")) >= 0.8,
+    },
+  ];
+  return [
+    {
+      title: "Recording",
+      command: "npm run bench -- --only recording",
+      table: {
+        header,
+        rows: [
+          ...at10.map((m) => row(m, bare10)),
+          ...at50.map((m) => row(m, bare50)),
+          ...big.map((m) =>
+            row({ ...m, name: `${m.name}, 1 MB` }, find(big, "http-proxy (bare, keep-alive)")),
+          ),
+        ],
+      },
+      targets,
+      notes: [
+        "Every request carries a unique `?i=N`, so each recorder records every exchange (talkback and WireMock would otherwise answer repeats from their tapes).",
+        "assopay record runs with its defaults: secrets redacted, every exchange appended to the YAML cassette.",
+        ...skipped,
+      ],
+    },
+  ];
+}

@@ -1,0 +1,145 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BenchContext } from "../lib/context.js";
+import { recordCassette, sendDistinct } from "../lib/prepare.js";
+import type { Section } from "../lib/report.js";
+import { alternate, type Contender, type Medians } from "../lib/rounds.js";
+import { percent, whole } from "../lib/stats.js";
+import { jsonBody } from "../systems/body.js";
+
+const PATH = "/v5/organizations/bench/items?pageSize=20";
+const PATHS = Array.from({ length: 10 }, (_, i) => `${PATH}&i=${i + 1}`);
+
+function prismSpec(file: string): void {
+  const example = JSON.parse(jsonBody(2048).toString()) as unknown;
+  const spec = {
+    openapi: "3.0.1",
+    info: { title: "bench", version: "1" },
+    paths: {
+      "/v5/organizations/bench/items": {
+        get: {
+          parameters: [
+            { name: "pageSize", in: "query", schema: { type: "integer" } },
+            { name: "i", in: "query", schema: { type: "integer" } },
+          ],
+          responses: { "200": { description: "ok", content: { "application/json": { example } } } },
+        },
+      },
+    },
+  };
+  writeFileSync(file, JSON.stringify(spec));
+}
+
+/** Replay throughput: assopay replay against a plain node:http server and the replay peers, in one run. */
+export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
+  const skipped: string[] = [];
+  const upstream = await ctx.start(ctx.system("upstream", ["--size", "2048"]));
+  ctx.log("replay: preparing cassettes (10 and 10,000 interactions), tapes and stubs");
+  const small = join(ctx.scratch, "replay-10.yaml");
+  const large = join(ctx.scratch, "replay-10000.yaml");
+  await recordCassette(ctx, upstream.url, small, PATH, 10);
+  await recordCassette(ctx, upstream.url, large, PATH, 10_000);
+  const contenders: Contender[] = [{ name: "node:http (fixed body)", url: upstream.url, paths: PATHS }];
+  const add = async (name: string, start: () => Promise<{ url: string }>) => {
+    try {
+      const child = await start();
+      contenders.push({ name, url: child.url, paths: PATHS });
+    } catch (error) {
+      skipped.push(`${name} could not run here: ${(error as Error).message.split("\n")[0]}`);
+    }
+  };
+  await add("assopay replay (10)", () =>
+    ctx.start(ctx.assopay(["replay", "--cassette", small, "--port", "0", "--quiet"])),
+  );
+  await add("assopay replay (10,000)", () =>
+    ctx.start(ctx.assopay(["replay", "--cassette", large, "--port", "0", "--quiet"])),
+  );
+  await add("talkback 4.2 (playback)", async () => {
+    const tapes = join(ctx.scratch, "talkback-tapes");
+    const recorder = await ctx.start(
+      ctx.system("talkback", ["--mode", "record", "--upstream", upstream.url, "--tapes", tapes]),
+    );
+    await sendDistinct(recorder.url, PATH, 10, 1);
+    await recorder.close();
+    return ctx.start(
+      ctx.system("talkback", ["--mode", "playback", "--upstream", upstream.url, "--tapes", tapes]),
+    );
+  });
+  await add("WireMock 3.13 (stubs)", async () => {
+    const root = join(ctx.scratch, "wiremock-stubs");
+    const recorder = await ctx.start({
+      ...ctx.system("wiremock", ["--mode", "record", "--root", root, "--upstream", upstream.url]),
+      startTimeoutMs: 90_000,
+    });
+    await sendDistinct(recorder.url, PATH, 10, 1);
+    await recorder.close();
+    return ctx.start({
+      ...ctx.system("wiremock", ["--mode", "playback", "--root", root]),
+      startTimeoutMs: 90_000,
+    });
+  });
+  await add("Prism 5.14 (mock)", () => {
+    const spec = join(ctx.scratch, "prism.json");
+    prismSpec(spec);
+    return ctx.start({ ...ctx.system("prism", ["--spec", spec]), startTimeoutMs: 90_000 });
+  });
+  const { options } = ctx;
+  ctx.log("replay, 2 KB bodies, 10 connections");
+  const results = await alternate(contenders, {
+    connections: 10,
+    durationSeconds: options.durationSeconds,
+    rounds: options.rounds,
+    warmupSeconds: options.warmupSeconds,
+    unique: false,
+    log: ctx.log,
+  });
+  const find = (name: string) => results.find((m) => m.name.startsWith(name));
+  const plain = find("node:http");
+  const ours = find("assopay replay (10)");
+  const oursLarge = find("assopay replay (10,000)");
+  const ratio = (a?: Medians, b?: Medians) => (a && b ? a.rps / b.rps : Number.NaN);
+  const ahead = (peer: string) => {
+    const r = ratio(ours, find(peer));
+    return {
+      target: `ahead of ${peer}`,
+      measured: Number.isFinite(r) ? `${r.toFixed(2)}×` : "peer did not run",
+      met: Number.isFinite(r) ? r > 1 : ("n/a" as const),
+    };
+  };
+  return [
+    {
+      title: "Replay",
+      command: "npm run bench -- --only replay",
+      table: {
+        header: ["system", "req/s (median)", "p50 ms", "p99 ms", "vs node:http", "errors"],
+        rows: results.map((m) => [
+          m.name,
+          whole(m.rps),
+          `${m.p50}`,
+          `${m.p99}`,
+          percent(ratio(m, plain)),
+          String(m.errors + m.non2xx),
+        ]),
+      },
+      targets: [
+        {
+          target: "≥ 80% of a plain node:http server",
+          measured: percent(ratio(ours, plain)),
+          met: ratio(ours, plain) >= 0.8,
+        },
+        ahead("talkback"),
+        ahead("WireMock"),
+        ahead("Prism"),
+        {
+          target: "no drop from 10 to 10,000 interactions (≥ 95%)",
+          measured: percent(ratio(oursLarge, ours)),
+          met: ratio(oursLarge, ours) >= 0.95,
+        },
+      ],
+      notes: [
+        "Every system answers the same ten requests (`?i=1..10`) with the same 2 KB JSON body.",
+        ...skipped,
+      ],
+    },
+  ];
+}

@@ -1,0 +1,24 @@
+// talkback, recording (every request is new) or playing back its tapes.
+// Usage: node --import tsx bench/systems/talkback.ts --mode record|playback --upstream URL --tapes DIR
+import { createRequire } from "node:module";
+import { closeOnSignal } from "./listen.js";
+
+const require = createRequire(new URL("../package.json", import.meta.url));
+const arg = (name: string) => process.argv[process.argv.indexOf(`--${name}`) + 1] ?? "";
+// biome-ignore lint/suspicious/noExplicitAny: talkback ships no types for its CommonJS entry
+const talkback = require("talkback") as any;
+const mode =
+  arg("mode") === "record" ? talkback.Options.RecordMode.NEW : talkback.Options.RecordMode.DISABLED;
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const server = talkback({
+  host: arg("upstream"),
+  port,
+  path: arg("tapes"),
+  record: mode,
+  silent: true,
+  summary: false,
+  fallbackMode: talkback.Options.FallbackMode.NOT_FOUND,
+});
+await server.start();
+process.stdout.write(`READY http://127.0.0.1:${port}\n`);
+closeOnSignal(() => server.close());
