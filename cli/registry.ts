@@ -1,6 +1,7 @@
 import type { Command } from "./command.js";
 import { contractsCommand } from "./commands/contracts.js";
 import { sandboxCommand } from "./commands/sandbox.js";
+import { verifyCommand } from "./commands/verify.js";
 import { notBuilt } from "./not-built.js";
 
 /**
@@ -9,7 +10,7 @@ import { notBuilt } from "./not-built.js";
  */
 export function commands(): readonly Command[] {
   return [
-    notBuilt("verify", "Verify a provider (default: the embedded sandbox) against the contract", 5),
+    verifyCommand,
     sandboxCommand,
     notBuilt("record", "Record traffic through a proxy into a YAML cassette", 4),
     notBuilt("replay", "Serve recorded cassettes", 4),

@@ -1,0 +1,75 @@
+import type { CheckContext } from "../runner/context.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess } from "../runner/http.js";
+import { stateString } from "../runner/states.js";
+import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
+import { createCheckoutIntent, integratorUrls, verifiedOrganization } from "./checkout-fixture.js";
+
+const RULE = "associations.verification";
+
+async function judge(
+  ctx: CheckContext,
+  subject: string,
+  slug: string,
+  mustAccept: boolean,
+): Promise<Finding> {
+  const created = await createCheckoutIntent(ctx, slug, integratorUrls());
+  const accepted = isSuccess(created.exchange.status);
+  if (accepted === mustAccept)
+    return { kind: "pass", subject, note: `${subject}: ${created.exchange.status}` };
+  return {
+    kind: "fail",
+    subject,
+    reason: mustAccept
+      ? `a checkout intent was refused (${created.exchange.status}); this association must take payments on ${ctx.at}`
+      : `a checkout intent was accepted (${created.exchange.status}); an unverified new association cannot receive a payment on ${ctx.at}`,
+    evidence: evidenceOf(created.exchange),
+  };
+}
+
+/**
+ * What the service does 6: from 2025-06-01 a newly registered association cannot receive a payment
+ * until verified (its checkout intent is refused); a verified one is unaffected, on any date.
+ */
+export const associationsVerificationCheck: SpecCheck = {
+  id: "checkout/associations-verification",
+  group: "checkout",
+  rule: RULE,
+  title: "New associations need verification before payments (from 2025-06-01)",
+  async run(ctx) {
+    if (!ctx.states) return skip("the target offers no provider states (--state-url)");
+    const rules = ctx.rulesAt(ctx.contract.routes.byId("v5.checkout-create"));
+    const entry = ctx.contract.timeline.entry("new-association-verification");
+    const findings: Finding[] = [];
+    const fresh = await ctx.states.setup("a newly registered association");
+    const freshSlug = fresh.ok ? stateString(fresh.values, "organizationSlug") : undefined;
+    if (freshSlug) {
+      const subject = `a newly registered association (${freshSlug})`;
+      findings.push(await judge(ctx, subject, freshSlug, !rules.newAssociationsNeedVerification));
+    } else {
+      findings.push({
+        kind: "skip",
+        subject: "a newly registered association",
+        reason: fresh.ok ? "the state answered no organizationSlug" : fresh.reason,
+      });
+    }
+    const verified = await verifiedOrganization(ctx);
+    if (verified.ok) {
+      findings.push(
+        await judge(
+          ctx,
+          `a verified association (${verified.organizationSlug})`,
+          verified.organizationSlug,
+          true,
+        ),
+      );
+    } else {
+      findings.push({ kind: "skip", subject: "a verified association", reason: verified.reason });
+    }
+    return combine(
+      findings,
+      "associations judged",
+      rules.newAssociationsNeedVerification && entry ? [entry.id] : undefined,
+    );
+  },
+};

@@ -1,0 +1,36 @@
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess } from "../runner/http.js";
+import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
+import { freshIntent } from "./checkout-fixture.js";
+import { openPage } from "./checkout-page.js";
+
+const RULE = "checkout.back-url";
+
+/**
+ * What the service does 4 and Limits (return from checkout): the way back from the hosted checkout page
+ * (its back link) leads to the intent's backUrl, not to errorUrl.
+ */
+export const backUrlCheck: SpecCheck = {
+  id: "checkout/back-url",
+  group: "checkout",
+  rule: RULE,
+  title: "Leaving the checkout page leads to backUrl",
+  async run(ctx) {
+    if (!ctx.states) return skip("the target offers no provider states (--state-url)");
+    const intent = await freshIntent(ctx);
+    if (!intent.ok) return skip(intent.reason);
+    const page = await openPage(ctx, intent.redirectUrl);
+    if (!isSuccess(page.exchange.status)) {
+      return fail(`the checkout page did not open (${page.exchange.status})`, evidenceOf(page.exchange));
+    }
+    const { backUrl, errorUrl } = intent.urls;
+    if (page.links.includes(backUrl)) return pass(`the page links back to ${backUrl}`);
+    const wrong = page.links.find((link) => link.startsWith(errorUrl));
+    return fail(
+      wrong
+        ? `the page's way back leads to errorUrl (${wrong}), not backUrl`
+        : `no link of the page leads to backUrl ${backUrl}`,
+      evidenceOf(page.exchange, { links: page.links, backUrl }),
+    );
+  },
+};

@@ -1,0 +1,103 @@
+import { expectedCounts, type Route } from "../../contracts/index.js";
+import type { CheckContext, CrawlVariant } from "../runner/context.js";
+import { describeStop } from "../runner/crawl-stops.js";
+import { type CrawlResult, endedLegally } from "../runner/crawler.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { countDiagnostics, judgeFirstPage, timelineIds } from "./first-page.js";
+
+const RULE = "counts.real-with-withcount";
+
+/** Compares the totals a crawl's pages declared with the entries it counted. */
+function judgeTotals(ctx: CheckContext, route: Route, result: CrawlResult, variant: CrawlVariant): Finding {
+  const subject = `${route.id} ${variant === "with-count" ? "withCount=true" : "(counts always real)"}`;
+  if (!endedLegally(result.stop)) {
+    return { kind: "skip", subject, reason: `the crawl did not end cleanly: ${describeStop(result)}` };
+  }
+  const first = result.totals.first;
+  const evidence = result.totals.firstEvidence;
+  if (!first || !evidence) return { kind: "skip", subject, reason: "no page was read" };
+  const shape = countDiagnostics(ctx, route, { pagination: first }, "real");
+  if (shape.length > 0) {
+    return {
+      kind: "fail",
+      subject,
+      reason: `real totals were expected: ${shape[0]?.message ?? ""}`,
+      evidence: { ...evidence, diagnostics: shape.map((d) => d.message) },
+    };
+  }
+  const totalCount = first.totalCount as number;
+  const totalPages = first.totalPages as number;
+  const problems: string[] = [];
+  if (totalCount !== result.entries) {
+    problems.push(`totalCount is ${totalCount} but the crawl counted ${result.entries} entries`);
+  }
+  const pageSize = first.pageSize;
+  if (typeof pageSize === "number" && pageSize > 0) {
+    const pages = Math.ceil(totalCount / pageSize);
+    if (totalPages !== pages) {
+      problems.push(
+        `totalPages is ${totalPages} but ${totalCount} entries at pageSize ${pageSize} make ${pages}`,
+      );
+    }
+  }
+  if (problems.length > 0) {
+    return {
+      kind: "fail",
+      subject,
+      reason: problems.join("; "),
+      evidence: { ...evidence, diagnostics: problems },
+    };
+  }
+  if (result.totals.disagreement) {
+    return {
+      kind: "fail",
+      subject,
+      reason: "a later page declared other totals than the first",
+      evidence: result.totals.disagreement,
+    };
+  }
+  return { kind: "pass", subject, note: `${route.id}: totalCount ${totalCount} = ${result.entries} crawled` };
+}
+
+/**
+ * Count deprecation and pagination rule 6: with `withCount=true` (or before `withCount` existed), until
+ * the count fields are removed, the totals agree with what a crawl counts. While the default is still
+ * true, a first page without `withCount` carries real totals too.
+ */
+export const realWithWithCountCheck: SpecCheck = {
+  id: "counts/real-with-withcount",
+  group: "counts",
+  rule: RULE,
+  title: "With withCount=true the totals agree with a crawl",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const timeline = new Set<string>();
+    for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
+      const rules = ctx.rulesAt(route);
+      switch (rules.countMode) {
+        case "not-applicable":
+          break;
+        case "absent":
+          findings.push({
+            kind: "skip",
+            subject: route.id,
+            reason: `the count fields are removed on ${ctx.at} (see counts.absent-after-removal)`,
+          });
+          break;
+        case "always-real":
+          findings.push(judgeTotals(ctx, route, await ctx.crawl(route, "default"), "default"));
+          break;
+        case "default-true":
+          for (const id of timelineIds(rules)) timeline.add(id);
+          findings.push(judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count"));
+          findings.push(await judgeFirstPage(ctx, route, undefined, expectedCounts(rules, undefined)));
+          break;
+        case "default-false":
+          for (const id of timelineIds(rules)) timeline.add(id);
+          findings.push(judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count"));
+          break;
+      }
+    }
+    return combine(findings, "listings whose totals match a crawl", [...timeline]);
+  },
+};

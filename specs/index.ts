@@ -1,0 +1,63 @@
+import { associationsVerificationCheck } from "./checkout/associations-verification.js";
+import { backUrlCheck } from "./checkout/back-url.js";
+import { unlimitedRetriesCheck } from "./checkout/unlimited-retries.js";
+import { window15MinutesCheck } from "./checkout/window-15-minutes.js";
+import { absentAfterRemovalCheck } from "./counts/absent-after-removal.js";
+import { minusOneCheck } from "./counts/minus-one-without-withcount.js";
+import { realWithWithCountCheck } from "./counts/real-with-withcount.js";
+import { payloadSchemaCheck } from "./notifications/payload-schema.js";
+import { signatureCheck } from "./notifications/signature.js";
+import { verifyPactsCheck } from "./pact/verify-pacts.js";
+import { endIsEmptyArrayCheck } from "./pagination/end-is-empty-array.js";
+import { noDuplicatesCheck } from "./pagination/no-duplicates.js";
+import { pageSizeCheck } from "./pagination/page-size.js";
+import { resultArrayCheck } from "./pagination/result-array.js";
+import { tokenEchoedCheck } from "./pagination/token-echoed.js";
+import { customFieldsAndOptionsCheck } from "./public-form/custom-fields-and-options.js";
+import { authTokensCheck } from "./rights/auth-tokens.js";
+import { fileNeedsOrganizationAdminCheck } from "./rights/file-needs-organization-admin.js";
+import { orderDetailExposesFilesCheck } from "./rights/order-detail-exposes-files.js";
+import type { SpecCheck } from "./runner/verdicts.js";
+import { listingPagesCheck } from "./schemas/listing-pages.js";
+import { resourcesCheck } from "./schemas/resources.js";
+import { v3ServedCheck } from "./versions/v3-served-before-switch-off.js";
+import { v3SwitchedOffCheck } from "./versions/v3-switched-off.js";
+import { v5UnaffectedCheck } from "./versions/v5-unaffected.js";
+
+export type { CheckContext } from "./runner/context.js";
+export type { VerifyOptions, VerifyOptionsInput } from "./runner/options.js";
+export { resolveOptions } from "./runner/options.js";
+export type { RunIo } from "./runner/run.js";
+export { runVerify } from "./runner/run.js";
+export type { CheckOutcome, CheckResult, RunReport, Verdict } from "./runner/types.js";
+export type { SpecCheck } from "./runner/verdicts.js";
+
+/** Every check, in the order a run takes them (groups in `CHECK_GROUPS` order). */
+export function allChecks(): readonly SpecCheck[] {
+  return Object.freeze([
+    listingPagesCheck,
+    resourcesCheck,
+    resultArrayCheck,
+    endIsEmptyArrayCheck,
+    tokenEchoedCheck,
+    noDuplicatesCheck,
+    pageSizeCheck,
+    minusOneCheck,
+    realWithWithCountCheck,
+    absentAfterRemovalCheck,
+    v3SwitchedOffCheck,
+    v3ServedCheck,
+    v5UnaffectedCheck,
+    orderDetailExposesFilesCheck,
+    fileNeedsOrganizationAdminCheck,
+    authTokensCheck,
+    customFieldsAndOptionsCheck,
+    signatureCheck,
+    payloadSchemaCheck,
+    window15MinutesCheck,
+    unlimitedRetriesCheck,
+    backUrlCheck,
+    associationsVerificationCheck,
+    verifyPactsCheck,
+  ]);
+}

@@ -1,0 +1,82 @@
+import { parseJsonBuffer } from "../runner/json.js";
+import { combine, type Finding, fail, type SpecCheck, skip } from "../runner/verdicts.js";
+import { deliveryEvidence, notificationSession } from "./session.js";
+
+const RULE = "notifications.payload-schema";
+
+/**
+ * Events: each state that should trigger notifications does, within the wait, and every body is the
+ * envelope `{eventType, data}` (eventType open: identifiers the seed does not publish are accepted).
+ */
+export const payloadSchemaCheck: SpecCheck = {
+  id: "notifications/payload-schema",
+  group: "notifications",
+  rule: RULE,
+  title: "Notifications arrive for each event, as {eventType, data} envelopes",
+  async run(ctx) {
+    const session = await notificationSession(ctx);
+    if (!session.ok)
+      return skip(session.failure ? `${session.reason} (see notifications.signature)` : session.reason);
+    const findings: Finding[] = [];
+    for (const trigger of session.triggers) {
+      const subject = `"${trigger.state}"`;
+      if (trigger.refused) {
+        findings.push({ kind: "skip", subject, reason: trigger.refused });
+        continue;
+      }
+      if (trigger.deliveries.length < trigger.expected.length) {
+        findings.push({
+          kind: "fail",
+          subject,
+          reason: `${trigger.deliveries.length} of ${trigger.expected.length} notifications (${trigger.expected.map((t) => t.eventType).join(", ")}) arrived within ${ctx.options.notificationTimeoutMs / 1000} s`,
+        });
+        continue;
+      }
+      const seen = new Set<string>();
+      let bad: Finding | undefined;
+      for (const delivery of trigger.deliveries) {
+        const parsed = parseJsonBuffer(delivery.body);
+        if (!parsed.ok) {
+          bad ??= {
+            kind: "fail",
+            subject,
+            reason: parsed.why,
+            evidence: deliveryEvidence(session.receiver, delivery),
+          };
+          continue;
+        }
+        const diagnostics = ctx.contract.schemas.validate("notification", parsed.value, "notification");
+        if (diagnostics.length > 0) {
+          bad ??= {
+            kind: "fail",
+            subject,
+            reason: `not a {eventType, data} envelope: ${diagnostics[0]?.message ?? ""}`,
+            evidence: deliveryEvidence(
+              session.receiver,
+              delivery,
+              diagnostics.map((d) => d.message),
+            ),
+          };
+          continue;
+        }
+        seen.add((parsed.value as { eventType: string }).eventType);
+      }
+      if (bad) {
+        findings.push(bad);
+        continue;
+      }
+      const missing = trigger.expected.filter((t) => !t.assumed && !seen.has(t.eventType));
+      findings.push(
+        missing.length > 0
+          ? {
+              kind: "fail",
+              subject,
+              reason: `no ${missing.map((t) => t.eventType).join(", ")} notification among ${[...seen].join(", ")}`,
+            }
+          : { kind: "pass", subject, note: [...seen].join(", ") },
+      );
+    }
+    if (findings.length === 0) return fail("no state to trigger notifications");
+    return combine(findings, "events notified with valid envelopes");
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * Runs Pact's own verifier in a child process, so the native core's output (written straight to the
+ * process's stdout) never mixes with the runner's reports. Usage: node pact-child.js CONFIG.json
+ */
+import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { providerWithMetadata, Verifier } from "@pact-foundation/pact";
+import { type PactChildConfig, PLACEHOLDERS } from "./child-protocol.js";
+
+/**
+ * Pact's verifier proxy parses form-encoded bodies and would forward them re-serialised as JSON (the
+ * token request then fails): put the form encoding back before the request goes on.
+ */
+function restoreFormBody(req: IncomingMessage & { body?: unknown }): void {
+  const type = String(req.headers["content-type"] ?? "");
+  const body = req.body;
+  if (!type.includes("application/x-www-form-urlencoded") || body === null || typeof body !== "object")
+    return;
+  if (Buffer.isBuffer(body)) return;
+  const text = new URLSearchParams(body as Record<string, string>).toString();
+  req.body = Buffer.from(text, "utf8");
+  req.headers["content-length"] = String(Buffer.byteLength(text));
+}
+
+async function main(configFile: string): Promise<number> {
+  const config = JSON.parse(readFileSync(configFile, "utf8")) as PactChildConfig;
+  const messageProviders = Object.fromEntries(
+    Object.entries(config.messages).map(([description, message]) => [
+      description,
+      providerWithMetadata(() => Promise.resolve(message.content), message.metadata),
+    ]),
+  );
+  const verifier = new Verifier({
+    provider: config.provider,
+    providerBaseUrl: config.providerBaseUrl,
+    pactUrls: [config.pactFile],
+    providerStatesSetupUrl: config.stateUrl,
+    messageProviders,
+    logLevel: "warn",
+    timeout: config.timeoutMs,
+    requestFilter: (req: IncomingMessage, _res: ServerResponse, next: () => void) => {
+      const given = req.headers.authorization;
+      if (given === PLACEHOLDERS.reader) req.headers.authorization = config.authorization.reader;
+      if (given === PLACEHOLDERS.admin && config.authorization.admin) {
+        req.headers.authorization = config.authorization.admin;
+      }
+      restoreFormBody(req as IncomingMessage & { body?: unknown });
+      next();
+    },
+  } as ConstructorParameters<typeof Verifier>[0]);
+  try {
+    await verifier.verifyProvider();
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      `\nPACT-CHILD-ERROR: ${message.length > 300 ? `${message.slice(0, 300)}…` : message}\n`,
+    );
+    return 1;
+  }
+}
+
+const file = process.argv[2];
+if (!file) {
+  process.stderr.write("usage: pact-child CONFIG.json\n");
+  process.exitCode = 2;
+} else {
+  main(file).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`PACT-CHILD-ERROR: ${String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

@@ -1,0 +1,48 @@
+import { describeStop, stopRule } from "../runner/crawl-stops.js";
+import { combine, type SpecCheck } from "../runner/verdicts.js";
+import { crawlNote, judgeCrawls } from "./listing-findings.js";
+
+const RULE = "pagination.end-is-empty-array";
+
+/**
+ * Pagination rule 3: a crawl ends on an empty result array, in a bounded number of pages. A non-empty
+ * page without a token also ends it legally (rule 7); a token on the final empty page is legal.
+ */
+export const endIsEmptyArrayCheck: SpecCheck = {
+  id: "pagination/end-is-empty-array",
+  group: "pagination",
+  rule: RULE,
+  title: "Every listing ends with an empty result array, in a bounded number of pages",
+  async run(ctx) {
+    const findings = await judgeCrawls(ctx, "default", RULE, (result, route) => {
+      const stop = result.stop;
+      switch (stop.kind) {
+        case "empty-page":
+          return { kind: "pass", subject: route.id, note: crawlNote(result) };
+        case "no-token":
+          return {
+            kind: "pass",
+            subject: route.id,
+            note: `${crawlNote(result)}; stopped on a non-empty page without a token (allowed)`,
+          };
+        case "never-ends":
+          return { kind: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence };
+        case "ended-early":
+          return stopRule(stop, route, result.tokens.sent) === RULE
+            ? { kind: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence }
+            : { kind: "skip", subject: route.id, reason: describeStop(result) };
+        case "first-page-refused":
+        case "not-a-list":
+        case "token-refused":
+        case "token-ignored":
+        case "aborted":
+          return {
+            kind: "skip",
+            subject: route.id,
+            reason: `the end was not reached: ${describeStop(result)}`,
+          };
+      }
+    });
+    return combine(findings, "listings crawled to an empty page");
+  },
+};

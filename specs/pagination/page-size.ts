@@ -1,0 +1,81 @@
+import type { Route } from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess, parseJson } from "../runner/http.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { judgeCrawls } from "./listing-findings.js";
+
+const RULE = "pagination.page-size";
+/** An odd size, so a provider that ignores `pageSize` shows it. */
+const SMALL_PAGE = 7;
+
+async function probe(ctx: CheckContext, route: Route, pageSize: number) {
+  const url = `${await ctx.urlOf(route)}?pageSize=${encodeURIComponent(String(pageSize))}`;
+  return ctx.http.send({ method: "GET", url, authorization: await ctx.authorization("reader") });
+}
+
+/** A small `pageSize` is honoured (no page larger), and one above the maximum is refused. */
+async function probeRoute(ctx: CheckContext, route: Route): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const small = await probe(ctx, route, SMALL_PAGE);
+  if (isSuccess(small.status)) {
+    const parsed = parseJson(small);
+    const body = (parsed.ok ? parsed.value : undefined) as Record<string, unknown> | undefined;
+    const list = body?.[route.pagination?.resultArray ?? "data"];
+    if (Array.isArray(list) && list.length > SMALL_PAGE) {
+      findings.push({
+        kind: "fail",
+        subject: `${route.id} pageSize=${SMALL_PAGE}`,
+        reason: `a page of ${list.length} entries came back for pageSize=${SMALL_PAGE}`,
+        evidence: evidenceOf(small, { entries: list.length, pagination: body?.pagination }),
+      });
+    }
+  }
+  const max = route.pagination?.maxPageSize ?? 100;
+  const above = await probe(ctx, route, max + 1);
+  if (isSuccess(above.status)) {
+    findings.push({
+      kind: "fail",
+      subject: `${route.id} pageSize=${max + 1}`,
+      reason: `pageSize=${max + 1} was accepted (${above.status}); above ${max} it must be refused`,
+      evidence: evidenceOf(
+        above,
+        (parseJson(above) as { value?: { pagination?: unknown } }).value?.pagination,
+      ),
+    });
+  }
+  return findings;
+}
+
+/** Limits (page size): no page larger than its `pageSize`, and `pageSize` above 100 refused. */
+export const pageSizeCheck: SpecCheck = {
+  id: "pagination/page-size",
+  group: "pagination",
+  rule: RULE,
+  title: "No page is larger than its pageSize; pageSize above 100 is refused",
+  async run(ctx) {
+    const findings = await judgeCrawls(ctx, "default", RULE, (result, route) =>
+      result.oversized.count > 0
+        ? {
+            kind: "fail",
+            subject: route.id,
+            reason: `${result.oversized.count} of ${result.pages} pages held more entries than their pageSize`,
+            ...(result.oversized.first ? { evidence: result.oversized.first } : {}),
+          }
+        : {
+            kind: "pass",
+            subject: route.id,
+            note: `${route.id}: ${result.pages} pages within their pageSize`,
+          },
+    );
+    for (const route of ctx.servedListings()) {
+      const crawled = findings.find((f) => f.subject === route.id);
+      if (crawled?.kind === "skip") continue;
+      findings.push(...(await probeRoute(ctx, route)));
+    }
+    return combine(
+      findings,
+      `listings within their pageSize (and pageSize=${SMALL_PAGE} honoured, 101 refused)`,
+    );
+  },
+};

@@ -1,0 +1,81 @@
+import type { CheckContext } from "../runner/context.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess } from "../runner/http.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { orderFixture } from "./order-fixture.js";
+
+const RULE = "auth.tokens";
+
+/** The same token with its last character changed: a token the provider never issued. */
+export function alteredToken(token: string): string {
+  const last = token.at(-1) ?? "A";
+  return `${token.slice(0, -1)}${last === "A" ? "B" : "A"}`;
+}
+
+async function expectStatus(
+  ctx: CheckContext,
+  subject: string,
+  url: string,
+  authorization: string | undefined,
+  expected: number,
+): Promise<Finding> {
+  const exchange = await ctx.http.send({
+    method: "GET",
+    url,
+    ...(authorization === undefined ? {} : { authorization }),
+  });
+  if (exchange.status === expected) return { kind: "pass", subject };
+  return {
+    kind: "fail",
+    subject,
+    reason: `answered ${exchange.status}, expected ${expected}${isSuccess(exchange.status) ? " (the request was served)" : ""}`,
+    evidence: evidenceOf(exchange),
+  };
+}
+
+/**
+ * Authentication (SERVICE-FACTS): a missing, unknown or altered token gets 401; a valid token without
+ * the needed right gets 403.
+ */
+export const authTokensCheck: SpecCheck = {
+  id: "rights/auth-tokens",
+  group: "rights",
+  rule: RULE,
+  title: "Missing or invalid tokens get 401, tokens without the right 403",
+  async run(ctx) {
+    const listing = await ctx.urlOf(ctx.contract.routes.byId("v5.form-items"));
+    const token = await ctx.tokens.token("reader");
+    const findings: Finding[] = [
+      await expectStatus(ctx, "a listing without a token", listing, undefined, 401),
+      await expectStatus(ctx, "a listing with an unknown token", listing, "Bearer assopay-not-a-token", 401),
+      await expectStatus(
+        ctx,
+        "a listing with an altered token",
+        listing,
+        `Bearer ${alteredToken(token)}`,
+        401,
+      ),
+    ];
+    const fixture = await orderFixture(ctx);
+    if (fixture.ok) {
+      const route = ctx.contract.routes.byId("v5.order-detail");
+      const url = await ctx.urlOf(route, { orderId: fixture.orderId });
+      findings.push(
+        await expectStatus(
+          ctx,
+          "order detail with a token lacking organization_admin",
+          url,
+          `Bearer ${token}`,
+          403,
+        ),
+      );
+    } else {
+      findings.push({
+        kind: "skip",
+        subject: "order detail with a token lacking organization_admin",
+        reason: fixture.reason,
+      });
+    }
+    return combine(findings, "requests refused with the right status");
+  },
+};

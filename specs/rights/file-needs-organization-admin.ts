@@ -1,0 +1,81 @@
+import type { CheckContext } from "../runner/context.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess } from "../runner/http.js";
+import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
+import { orderFixture } from "./order-fixture.js";
+
+const RULE = "rights.file-needs-organization-admin";
+
+async function download(ctx: CheckContext, url: string, authorization: string | undefined) {
+  return ctx.http.send({
+    method: "GET",
+    url,
+    ...(authorization === undefined ? {} : { authorization }),
+    headers: { accept: "*/*" },
+  });
+}
+
+/**
+ * Authentication 1 and 3: an attached file downloads with an `organization_admin` token, and is refused
+ * (401 or 403) without a token and with a token lacking the right.
+ */
+export const fileNeedsOrganizationAdminCheck: SpecCheck = {
+  id: "rights/file-needs-organization-admin",
+  group: "rights",
+  rule: RULE,
+  title: "Attached files download only with an organization_admin token",
+  async run(ctx) {
+    const fixture = await orderFixture(ctx);
+    if (!fixture.ok) return skip(fixture.reason);
+    const given = fixture.fileUrls[0] ?? fixture.stateFileUrl;
+    if (!given) {
+      return skip(
+        "no attached file URL to try: neither the order detail nor the state gave one (see rights.order-detail-exposes-files)",
+      );
+    }
+    const url = new URL(given, `${ctx.options.target}/`).toString();
+    const findings: Finding[] = [];
+    const admin = await download(ctx, url, await ctx.authorization("admin"));
+    findings.push(
+      isSuccess(admin.status) && admin.bytes.length > 0
+        ? { kind: "pass", subject: "with an organization_admin token", note: `${admin.bytes.length} bytes` }
+        : {
+            kind: "fail",
+            subject: "with an organization_admin token",
+            reason: `the file did not download (${admin.status}, ${admin.bytes.length} bytes)`,
+            evidence: evidenceOf(admin),
+          },
+    );
+    const refused = (status: number) => status === 401 || status === 403;
+    const anonymous = await download(ctx, url, undefined);
+    findings.push(
+      refused(anonymous.status)
+        ? { kind: "pass", subject: "without a token", note: `refused with ${anonymous.status}` }
+        : {
+            kind: "fail",
+            subject: "without a token",
+            reason: `answered ${anonymous.status}; a file must be refused (401) without a token`,
+            evidence: evidenceOf(
+              anonymous,
+              `${anonymous.bytes.length} bytes: ${anonymous.text.slice(0, 120)}`,
+            ),
+          },
+    );
+    const reader = await download(ctx, url, await ctx.authorization("reader"));
+    findings.push(
+      refused(reader.status)
+        ? {
+            kind: "pass",
+            subject: "with a token lacking organization_admin",
+            note: `refused with ${reader.status}`,
+          }
+        : {
+            kind: "fail",
+            subject: "with a token lacking organization_admin",
+            reason: `answered ${reader.status}; a file must be refused (403) to a token without organization_admin`,
+            evidence: evidenceOf(reader, `${reader.bytes.length} bytes: ${reader.text.slice(0, 120)}`),
+          },
+    );
+    return combine(findings, "ways of asking for the file judged");
+  },
+};

@@ -1,0 +1,146 @@
+import {
+  type Contract,
+  compileTemplate,
+  type Diagnostic,
+  type Route,
+  type RouteRules,
+} from "../../contracts/index.js";
+import type { IsoDay } from "../../core/dates.js";
+import { type CrawlResult, crawl } from "./crawler.js";
+import type { HttpClient } from "./http.js";
+import type { Memo } from "./memo.js";
+import type { VerifyOptions } from "./options.js";
+import type { Progress } from "./progress.js";
+import { type StateClient, stateString } from "./states.js";
+import type { Role, TokenSource } from "./tokens.js";
+
+/** The organization and form the checks read, and how many entries the form holds when known. */
+export interface Coordinates {
+  organizationSlug: string;
+  formType: string;
+  formSlug: string;
+  /** Set when the "a form with entries" provider state seeded the form. */
+  knownEntries: number | undefined;
+}
+
+/** Which crawl of a listing: as a client would (no `withCount`), or asking for the totals. */
+export type CrawlVariant = "default" | "with-count";
+
+/** Everything a check may use. Built once per run; shared work is memoised per run. */
+export interface CheckContext {
+  readonly contract: Contract;
+  readonly options: VerifyOptions;
+  readonly http: HttpClient;
+  readonly tokens: TokenSource;
+  /** Absent when the target offers no provider states. */
+  readonly states: StateClient | undefined;
+  readonly progress: Progress;
+  readonly signal: AbortSignal;
+  readonly memo: Memo;
+  readonly at: IsoDay;
+  coordinates(): Promise<Coordinates>;
+  /** Full URL of a route, path parameters from the coordinates unless given. */
+  urlOf(route: Route, params?: Readonly<Record<string, string | number>>): Promise<string>;
+  rulesAt(route: Route): RouteRules;
+  /** Listing routes served at the date (v3 ones only before their switch-off). */
+  servedListings(): readonly Route[];
+  crawl(route: Route, variant: CrawlVariant): Promise<CrawlResult>;
+  authorization(role: Role): Promise<string>;
+  /** Registers clean-up work (receivers, servers) run when the run ends. */
+  onClose(task: () => Promise<void> | void): void;
+}
+
+export interface ContextParts {
+  contract: Contract;
+  options: VerifyOptions;
+  http: HttpClient;
+  tokens: TokenSource;
+  states: StateClient | undefined;
+  progress: Progress;
+  signal: AbortSignal;
+  memo: Memo;
+  onClose(task: () => Promise<void> | void): void;
+}
+
+/** Drops the findings about the result array itself: `pagination.result-array` owns them. */
+export function pageFindings(contract: Contract, route: Route, body: unknown): Diagnostic[] {
+  const arrayPath = `response.${route.pagination?.resultArray ?? "data"}`;
+  return contract.schemas
+    .validatePage(route, body, "not-applicable")
+    .filter((d) => !(d.path === arrayPath && (d.keyword === "required" || d.keyword === "type")));
+}
+
+export function createContext(parts: ContextParts): CheckContext {
+  const { contract, options, memo } = parts;
+  const at = options.at;
+
+  const coordinates = () =>
+    memo.get<Coordinates>("coordinates", async () => {
+      const fallback: Coordinates = {
+        organizationSlug: options.organizationSlug,
+        formType: options.formType,
+        formSlug: options.formSlug,
+        knownEntries: undefined,
+      };
+      if (!parts.states) return fallback;
+      const count = options.seededEntries;
+      const answer = await parts.states.setup("a form with entries", { count });
+      if (!answer.ok) return fallback;
+      const values = answer.values;
+      return {
+        organizationSlug: stateString(values, "organizationSlug") ?? fallback.organizationSlug,
+        formType: stateString(values, "formType") ?? fallback.formType,
+        formSlug: stateString(values, "formSlug") ?? fallback.formSlug,
+        knownEntries: typeof values.count === "number" ? values.count : count,
+      };
+    });
+
+  const urlOf = async (route: Route, params: Readonly<Record<string, string | number>> = {}) => {
+    const where = await coordinates();
+    const values = {
+      organizationSlug: where.organizationSlug,
+      formType: where.formType,
+      formSlug: where.formSlug,
+      ...params,
+    };
+    return `${options.target}${compileTemplate(route.path).expand(values)}`;
+  };
+
+  const rulesAt = (route: Route) => contract.timeline.rulesAt(route, at);
+
+  const context: CheckContext = {
+    ...parts,
+    at,
+    coordinates,
+    urlOf,
+    rulesAt,
+    servedListings: () => contract.routes.listings().filter((route) => rulesAt(route).served),
+    authorization: (role) => parts.tokens.authorization(role),
+    crawl(route, variant) {
+      return memo.get(`crawl:${route.id}:${variant}`, async () => {
+        const where = await coordinates();
+        const query: [string, string][] = [];
+        if (variant === "with-count") query.push(["withCount", "true"]);
+        if (options.pageSize !== undefined) query.push(["pageSize", String(options.pageSize)]);
+        const label = `crawling ${route.id}${variant === "with-count" ? " (withCount=true)" : ""}`;
+        try {
+          return await crawl(parts.http, {
+            route,
+            url: await urlOf(route),
+            query,
+            knownEntries: route.pathParams.includes("formSlug") ? where.knownEntries : undefined,
+            maxPages: options.maxPages,
+            timeLimitMs: options.crawlTimeLimitMs,
+            authorization: () => parts.tokens.authorization("reader"),
+            validate: (body) => pageFindings(contract, route, body),
+            onPage: (pages, entries) => parts.progress.update(label, `${pages} pages, ${entries} entries`),
+            signal: parts.signal,
+          });
+        } finally {
+          parts.progress.done();
+        }
+      });
+    },
+  };
+  return Object.freeze(context);
+}

@@ -1,0 +1,129 @@
+import type { HttpMethod } from "../../contracts/index.js";
+import type { EvidenceRequest } from "./types.js";
+
+/** One request a check sends. The URL is used exactly as given: callers encode its query once. */
+export interface HttpRequest {
+  method: HttpMethod;
+  url: string;
+  /** The whole `Authorization` header value (`Bearer …`), absent to send none. */
+  authorization?: string;
+  headers?: Readonly<Record<string, string>>;
+  body?: { contentType: string; text: string };
+}
+
+/** A request and its answer, with the body read (gzip and deflate already undone). */
+export interface HttpExchange {
+  request: EvidenceRequest;
+  status: number;
+  headers: Headers;
+  /** Raw body bytes after content decoding. */
+  bytes: Buffer;
+  text: string;
+}
+
+export interface HttpClient {
+  /** Throws a `TransportError` when no HTTP answer came (connection refused, reset, timeout). */
+  send(request: HttpRequest): Promise<HttpExchange>;
+}
+
+/** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
+export class TransportError extends Error {
+  readonly url: string;
+  constructor(url: string, cause: unknown) {
+    super(`no answer from ${url}: ${describeCause(cause)}`, { cause });
+    this.name = "TransportError";
+    this.url = url;
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = (cause as Error & { cause?: unknown }).cause;
+    if (inner instanceof Error) {
+      const code = (inner as Error & { code?: string }).code;
+      return code ? `${code} (${inner.message})` : inner.message;
+    }
+    if (cause.name === "TimeoutError") return "timed out";
+    return cause.message;
+  }
+  return String(cause);
+}
+
+/** Credentials never reach a report: `Bearer abcdef…` keeps six characters. */
+export function maskAuthorization(value: string): string {
+  const match = /^(\S+)\s+(.*)$/.exec(value);
+  if (!match) return "***";
+  const [, scheme, secret = ""] = match;
+  return secret.length > 8 ? `${scheme} ${secret.slice(0, 6)}…` : `${scheme} ***`;
+}
+
+export interface HttpClientOptions {
+  timeoutMs: number;
+  signal: AbortSignal;
+  userAgent: string;
+}
+
+/** A fetch-based client: every call bounded by a timeout and by the run's abort signal. */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  return {
+    async send(request) {
+      const headers: Record<string, string> = {
+        accept: "application/json",
+        "user-agent": options.userAgent,
+        ...request.headers,
+      };
+      const shown: Record<string, string> = { ...request.headers };
+      if (request.authorization !== undefined) {
+        headers.authorization = request.authorization;
+        shown.authorization = maskAuthorization(request.authorization);
+      }
+      if (request.body) {
+        headers["content-type"] = request.body.contentType;
+        shown["content-type"] = request.body.contentType;
+      }
+      const evidence: EvidenceRequest = Object.keys(shown).length
+        ? { method: request.method, url: request.url, headers: shown }
+        : { method: request.method, url: request.url };
+      let response: Response;
+      try {
+        response = await fetch(request.url, {
+          method: request.method,
+          headers,
+          body: request.body?.text,
+          redirect: "manual",
+          signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
+        });
+      } catch (error) {
+        throw new TransportError(request.url, error);
+      }
+      let bytes: Buffer;
+      try {
+        bytes = Buffer.from(await response.arrayBuffer());
+      } catch (error) {
+        throw new TransportError(request.url, error);
+      }
+      return {
+        request: evidence,
+        status: response.status,
+        headers: response.headers,
+        bytes,
+        text: bytes.toString("utf8"),
+      };
+    },
+  };
+}
+
+/** The body as JSON, or why it is not. */
+export function parseJson(exchange: HttpExchange): { ok: true; value: unknown } | { ok: false; why: string } {
+  if (exchange.text.trim() === "") return { ok: false, why: "the body is empty" };
+  try {
+    return { ok: true, value: JSON.parse(exchange.text) as unknown };
+  } catch (error) {
+    return { ok: false, why: `the body is not JSON (${(error as Error).message})` };
+  }
+}
+
+/** `2xx`. */
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}

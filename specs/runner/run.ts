@@ -1,0 +1,151 @@
+import type { Writable } from "node:stream";
+import { type Contract, loadContract, type Timeline } from "../../contracts/index.js";
+import { AssopayError } from "../../core/errors.js";
+import { packageVersion } from "../../core/paths.js";
+import { createContext } from "./context.js";
+import { createHttpClient, TransportError } from "./http.js";
+import { createMemo } from "./memo.js";
+import type { VerifyOptions } from "./options.js";
+import { createProgress, type Progress, silentProgress } from "./progress.js";
+import { selectChecks } from "./select.js";
+import { createStateClient } from "./states.js";
+import { createTokenSource } from "./tokens.js";
+import type { CheckOutcome, CheckResult, PlannedPolicy, RunReport, RunSummary } from "./types.js";
+import type { SpecCheck } from "./verdicts.js";
+
+export interface RunIo {
+  /** Where progress goes (a live line on a terminal, a periodic line otherwise). */
+  stderr?: Writable & { isTTY?: boolean };
+  progress?: Progress;
+  signal?: AbortSignal;
+  /** A contract already loaded (tests load it once). */
+  contract?: Contract;
+  /** Called as each check ends, for live output. */
+  onOutcome?: (outcome: CheckOutcome) => void;
+}
+
+/** A failure resting only on planned timeline entries becomes a warning under `--planned warn`. */
+export function applyPlanned(
+  result: CheckResult,
+  policy: PlannedPolicy,
+  timeline: Timeline,
+): CheckResult & { downgraded?: boolean } {
+  if (result.status !== "fail" || policy !== "warn" || !result.timeline || result.timeline.length === 0)
+    return result;
+  const planned = result.timeline.every(
+    (id) => timeline.entries.find((e) => e.id === id)?.status === "planned",
+  );
+  if (!planned) return result;
+  return {
+    ...result,
+    status: "warn",
+    reason: `${result.reason ?? ""} (planned change: --planned warn)`,
+    downgraded: true,
+  };
+}
+
+export function summarize(outcomes: readonly CheckOutcome[]): RunSummary {
+  const summary: RunSummary = { pass: 0, fail: 0, skip: 0, warn: 0, error: 0 };
+  for (const outcome of outcomes) summary[outcome.verdict]++;
+  return summary;
+}
+
+function unreachable(what: string, error: TransportError, hint: string): AssopayError {
+  return new AssopayError("unreachable", `${what} does not answer: ${error.message}`, { hint, cause: error });
+}
+
+/**
+ * Runs the selected checks against the target, one after another (provider states change the target's
+ * data, so checks never overlap). A check that throws gets an `error` verdict; the run goes on.
+ * Unreachable targets and refused credentials throw an `AssopayError` (exit 2) before any check.
+ */
+export async function runVerify(
+  options: VerifyOptions,
+  checks: readonly SpecCheck[],
+  io: RunIo = {},
+): Promise<RunReport> {
+  const selected = selectChecks(checks, options.only);
+  const contract = io.contract ?? loadContract();
+  const signal = io.signal ?? new AbortController().signal;
+  const progress = io.progress ?? (io.stderr ? createProgress(io.stderr) : silentProgress);
+  const http = createHttpClient({
+    timeoutMs: options.requestTimeoutMs,
+    signal,
+    userAgent: `assopay-contract/${packageVersion()} (verify)`,
+  });
+  const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
+  await tokens.token("reader");
+  if (options.admin) await tokens.token("admin");
+  const closers: (() => Promise<void> | void)[] = [];
+  const context = createContext({
+    contract,
+    options,
+    http,
+    tokens,
+    states: options.stateUrl ? createStateClient(http, options.stateUrl) : undefined,
+    progress,
+    signal,
+    memo: createMemo(),
+    onClose: (task) => closers.push(task),
+  });
+  try {
+    await context.coordinates();
+  } catch (error) {
+    if (error instanceof TransportError) {
+      throw unreachable(
+        `the state URL ${options.stateUrl}`,
+        error,
+        "check --state-url (or ASSOPAY_STATE_URL)",
+      );
+    }
+    throw error;
+  }
+  const started = Date.now();
+  const outcomes: CheckOutcome[] = [];
+  try {
+    for (const check of selected) {
+      if (signal.aborted) break;
+      const begin = Date.now();
+      let outcome: CheckOutcome;
+      try {
+        const result = applyPlanned(await check.run(context), options.planned, contract.timeline);
+        outcome = {
+          id: check.id,
+          group: check.group,
+          rule: check.rule,
+          title: check.title,
+          verdict: result.status,
+          ...(result.reason === undefined ? {} : { reason: result.reason }),
+          ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
+          ...(result.downgraded ? { downgraded: true } : {}),
+          durationMs: Date.now() - begin,
+        };
+      } catch (error) {
+        progress.done();
+        outcome = {
+          id: check.id,
+          group: check.group,
+          rule: check.rule,
+          title: check.title,
+          verdict: "error",
+          reason: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+          durationMs: Date.now() - begin,
+        };
+      }
+      outcomes.push(outcome);
+      io.onOutcome?.(outcome);
+    }
+  } finally {
+    for (const close of closers.reverse()) await close();
+  }
+  return {
+    target: options.target,
+    embedded: options.embedded,
+    at: options.at,
+    planned: options.planned,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    outcomes,
+    summary: summarize(outcomes),
+  };
+}

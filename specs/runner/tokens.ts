@@ -1,0 +1,110 @@
+import { AssopayError } from "../../core/errors.js";
+import { type HttpClient, type HttpExchange, isSuccess, parseJson, TransportError } from "./http.js";
+import type { Credentials } from "./options.js";
+
+/** Which client a request speaks as. */
+export type Role = "reader" | "admin";
+
+export interface TokenSource {
+  /** Whether credentials for that role were given. */
+  has(role: Role): boolean;
+  /** A valid access token for the role, fetched once and renewed before it expires. */
+  token(role: Role): Promise<string>;
+  /** `Bearer <token>`. */
+  authorization(role: Role): Promise<string>;
+}
+
+const RENEW_MARGIN_MS = 60_000;
+
+/** Form-encodes a `client_credentials` request, as the service's token endpoint expects. */
+export function clientCredentialsBody(credentials: Credentials): string {
+  return new URLSearchParams({
+    grant_type: "client_credentials",
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+  }).toString();
+}
+
+function refusal(role: Role, exchange: HttpExchange): AssopayError {
+  return new AssopayError(
+    "usage",
+    `the target refused the ${role} credentials: POST ${exchange.request.url} answered ${exchange.status} ${exchange.text.slice(0, 200)}`,
+    {
+      hint:
+        role === "admin"
+          ? "check --admin-client-id and --admin-client-secret (or ASSOPAY_ADMIN_CLIENT_ID/_SECRET)"
+          : "check --client-id and --client-secret (or ASSOPAY_CLIENT_ID/_SECRET)",
+    },
+  );
+}
+
+/**
+ * Tokens of the reader and admin clients. A refused credential is the user's mistake (exit 2), and no
+ * answer at all means the target is unreachable (exit 2): neither is a verdict on a rule.
+ */
+export function createTokenSource(
+  http: HttpClient,
+  target: string,
+  credentials: Readonly<Record<Role, Credentials | undefined>>,
+  now: () => number = Date.now,
+): TokenSource {
+  const cache = new Map<Role, { token: string; expiresAt: number }>();
+  const inflight = new Map<Role, Promise<string>>();
+
+  const fetchToken = async (role: Role, given: Credentials): Promise<string> => {
+    let exchange: HttpExchange;
+    try {
+      exchange = await http.send({
+        method: "POST",
+        url: `${target}/oauth2/token`,
+        body: { contentType: "application/x-www-form-urlencoded", text: clientCredentialsBody(given) },
+      });
+    } catch (error) {
+      if (error instanceof TransportError) {
+        throw new AssopayError("unreachable", `the target does not answer: ${error.message}`, {
+          hint: "check --target (or ASSOPAY_TARGET) and that the provider is running",
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    if (!isSuccess(exchange.status)) throw refusal(role, exchange);
+    const parsed = parseJson(exchange);
+    const body = parsed.ok ? (parsed.value as { access_token?: unknown; expires_in?: unknown }) : undefined;
+    if (!body || typeof body.access_token !== "string" || body.access_token === "") {
+      throw new AssopayError(
+        "unreachable",
+        `the target's token endpoint answered without an access_token: ${exchange.text.slice(0, 200)}`,
+        { hint: "check that --target is the provider's host root (POST {target}/oauth2/token)" },
+      );
+    }
+    const lifetime = typeof body.expires_in === "number" && body.expires_in > 0 ? body.expires_in : 1800;
+    cache.set(role, {
+      token: body.access_token,
+      expiresAt: now() + Math.max(lifetime * 1000 - RENEW_MARGIN_MS, lifetime * 500),
+    });
+    return body.access_token;
+  };
+
+  const token = async (role: Role): Promise<string> => {
+    const cached = cache.get(role);
+    if (cached && cached.expiresAt > now()) return cached.token;
+    const given = credentials[role];
+    if (!given) {
+      throw new AssopayError("internal", `no ${role} credentials were given`, {
+        hint: "a check asked for a role it should have skipped without",
+      });
+    }
+    const running = inflight.get(role);
+    if (running) return running;
+    const started = fetchToken(role, given).finally(() => inflight.delete(role));
+    inflight.set(role, started);
+    return started;
+  };
+
+  return {
+    has: (role) => credentials[role] !== undefined,
+    token,
+    authorization: async (role) => `Bearer ${await token(role)}`,
+  };
+}

@@ -1,0 +1,59 @@
+import type { CheckContext } from "./context.js";
+import type { Check, CheckResult, Evidence } from "./types.js";
+
+/** A check of this runner: it reads the run's context. */
+export type SpecCheck = Check<CheckContext>;
+
+export function pass(reason: string, timeline?: readonly string[]): CheckResult {
+  return timeline && timeline.length > 0 ? { status: "pass", reason, timeline } : { status: "pass", reason };
+}
+
+export function skip(reason: string): CheckResult {
+  return { status: "skip", reason };
+}
+
+export function fail(reason: string, evidence?: Evidence, timeline?: readonly string[]): CheckResult {
+  const result: CheckResult = evidence ? { status: "fail", reason, evidence } : { status: "fail", reason };
+  return timeline && timeline.length > 0 ? { ...result, timeline } : result;
+}
+
+/** What a check found on one subject (a route, a notification, a file). */
+export type Finding =
+  | { kind: "pass"; subject: string; note?: string }
+  | { kind: "fail"; subject: string; reason: string; evidence?: Evidence }
+  | { kind: "skip"; subject: string; reason: string };
+
+/**
+ * One verdict from many findings: fail if any subject failed (evidence of the first, the others
+ * listed), pass if at least one passed, skip when every subject was skipped.
+ */
+export function combine(
+  findings: readonly Finding[],
+  what: string,
+  timeline?: readonly string[],
+): CheckResult {
+  const failures = findings.filter((f) => f.kind === "fail");
+  const passes = findings.filter((f) => f.kind === "pass");
+  const skips = findings.filter((f) => f.kind === "skip");
+  const first = failures[0];
+  if (first) {
+    const others = failures.slice(1).map((f) => `${f.subject}: ${f.reason}`);
+    const base: CheckResult = fail(
+      `${first.subject}: ${first.reason}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ""}`,
+      first.evidence
+        ? { ...first.evidence, diagnostics: [...(first.evidence.diagnostics ?? []), ...others] }
+        : undefined,
+      timeline,
+    );
+    return base;
+  }
+  if (passes.length === 0) {
+    const reasons = [...new Set(skips.map((s) => s.reason))];
+    return skip(reasons.length > 0 ? reasons.join("; ") : `nothing to check for ${what}`);
+  }
+  const skipped =
+    skips.length > 0 ? `; ${skips.length} skipped (${skips[0]?.subject}: ${skips[0]?.reason})` : "";
+  const notes = passes.map((p) => p.note).filter((n): n is string => n !== undefined);
+  const detail = notes.length > 0 && notes.length <= 3 ? ` (${notes.join("; ")})` : "";
+  return pass(`${passes.length} ${what}${detail}${skipped}`, timeline);
+}

@@ -1,0 +1,35 @@
+import { describeStop } from "../runner/crawl-stops.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+
+const RULE = "schema.responses";
+
+/**
+ * Resources and their fields: every page of every listing crawled validates against the route's
+ * schema (entries, pagination object, dates with fraction and offset). Counts and the result array
+ * itself are left to their own rules.
+ */
+export const listingPagesCheck: SpecCheck = {
+  id: "schemas/listing-pages",
+  group: "schemas",
+  rule: RULE,
+  title: "Every listing page validates against its schema",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const route of ctx.servedListings()) {
+      const result = await ctx.crawl(route, "default");
+      if (result.stop.kind === "first-page-refused" || result.pages === 0) {
+        findings.push({ kind: "skip", subject: route.id, reason: describeStop(result) });
+      } else if (result.schema.first) {
+        findings.push({
+          kind: "fail",
+          subject: route.id,
+          reason: `${result.schema.pages} of ${result.pages} pages do not validate: ${result.schema.first.diagnostics?.[0] ?? ""}`,
+          evidence: result.schema.first,
+        });
+      } else {
+        findings.push({ kind: "pass", subject: route.id, note: `${route.id}: ${result.pages} pages` });
+      }
+    }
+    return combine(findings, "listings whose every page validates");
+  },
+};

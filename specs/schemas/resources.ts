@@ -1,0 +1,107 @@
+import type { Diagnostic } from "../../contracts/index.js";
+import { checkoutFixture } from "../checkout/checkout-fixture.js";
+import { readPublicForm } from "../public-form/public-form-fixture.js";
+import { orderFixture } from "../rights/order-fixture.js";
+import type { CheckContext } from "../runner/context.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
+import { clientCredentialsBody } from "../runner/tokens.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+
+const RULE = "schema.responses";
+
+/** Presence of customFields/extraOptions belongs to the public-form rule, file URLs to the rights rule. */
+const DELEGATED: readonly RegExp[] = [
+  /^response\.(customFields|extraOptions|tiers)$/,
+  /^response\.tiers\[\d+\]\.(customFields|extraOptions)$/,
+  /customFields\[\d+\]\.answer$/,
+];
+
+function judge(
+  ctx: CheckContext,
+  subject: string,
+  schema: string,
+  exchange: HttpExchange,
+  body: unknown = undefined,
+): Finding {
+  if (!isSuccess(exchange.status)) {
+    return { kind: "skip", subject, reason: `not served (${exchange.status}); other checks judge that` };
+  }
+  let value = body;
+  if (value === undefined) {
+    const parsed = parseJson(exchange);
+    if (!parsed.ok) return { kind: "fail", subject, reason: parsed.why, evidence: evidenceOf(exchange) };
+    value = parsed.value;
+  }
+  const findings = ctx.contract.schemas
+    .validate(schema, value)
+    .filter((d: Diagnostic) => !DELEGATED.some((pattern) => pattern.test(d.path)));
+  if (findings.length === 0) return { kind: "pass", subject };
+  return {
+    kind: "fail",
+    subject,
+    reason: `does not validate against "${schema}": ${findings[0]?.message ?? ""}`,
+    evidence: evidenceOf(
+      exchange,
+      undefined,
+      findings.slice(0, 8).map((d) => d.message),
+    ),
+  };
+}
+
+/**
+ * Resources and their fields: the token, partner information, public form, order detail and checkout
+ * intent responses validate against their schemas (those needing provider states or the admin client
+ * are skipped without them).
+ */
+export const resourcesCheck: SpecCheck = {
+  id: "schemas/resources",
+  group: "schemas",
+  rule: RULE,
+  title: "Token, partner, public form, order detail and checkout responses validate",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    const token = await ctx.http.send({
+      method: "POST",
+      url: `${ctx.options.target}/oauth2/token`,
+      body: {
+        contentType: "application/x-www-form-urlencoded",
+        text: clientCredentialsBody(ctx.options.reader),
+      },
+    });
+    findings.push(judge(ctx, "token", "token", token));
+
+    const partner = await ctx.http.send({
+      method: "GET",
+      url: await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")),
+      authorization: await ctx.authorization("reader"),
+    });
+    findings.push(judge(ctx, "partner information", "partner", partner));
+
+    const form = await readPublicForm(ctx);
+    findings.push(judge(ctx, "public form", "public-form", form.exchange, form.body));
+
+    const order = await orderFixture(ctx);
+    findings.push(
+      order.ok
+        ? judge(ctx, "order detail", "order-detail", order.detail, order.body)
+        : { kind: "skip", subject: "order detail", reason: order.reason },
+    );
+
+    const checkout = await checkoutFixture(ctx);
+    if (checkout.ok) {
+      const read = await ctx.http.send({
+        method: "GET",
+        url: await ctx.urlOf(ctx.contract.routes.byId("v5.checkout-read"), {
+          organizationSlug: checkout.organizationSlug,
+          checkoutIntentId: checkout.checkoutIntentId,
+        }),
+        authorization: await ctx.authorization("reader"),
+      });
+      findings.push(judge(ctx, "checkout intent", "checkout-intent", read));
+    } else {
+      findings.push({ kind: "skip", subject: "checkout intent", reason: checkout.reason });
+    }
+    return combine(findings, "responses valid");
+  },
+};

@@ -1,0 +1,41 @@
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess } from "../runner/http.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+
+const RULE = "versions.v3-switched-off";
+
+/** Versioning 2: after the switch-off, v3 routes no longer answer (any non-2xx status is accepted). */
+export const v3SwitchedOffCheck: SpecCheck = {
+  id: "versions/v3-switched-off",
+  group: "versions",
+  rule: RULE,
+  title: "v3 routes do not answer after their switch-off",
+  async run(ctx) {
+    const entry = ctx.contract.timeline.entry("v3-switch-off");
+    if (!entry || !ctx.contract.timeline.inForce("v3-switch-off", ctx.at)) {
+      return {
+        status: "skip",
+        reason: `the v3 switch-off${entry ? ` (${entry.date})` : ""} is not in force on ${ctx.at}`,
+      };
+    }
+    const findings: Finding[] = [];
+    for (const route of ctx.contract.routes.listings().filter((r) => r.version === "v3")) {
+      const exchange = await ctx.http.send({
+        method: "GET",
+        url: await ctx.urlOf(route),
+        authorization: await ctx.authorization("reader"),
+      });
+      findings.push(
+        isSuccess(exchange.status)
+          ? {
+              kind: "fail",
+              subject: route.id,
+              reason: `answered ${exchange.status} on ${ctx.at}, after the switch-off on ${entry.date}`,
+              evidence: evidenceOf(exchange),
+            }
+          : { kind: "pass", subject: route.id, note: `${route.id}: ${exchange.status}` },
+      );
+    }
+    return combine(findings, "v3 routes switched off", [entry.id]);
+  },
+};

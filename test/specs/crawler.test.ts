@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { stopRule } from "../../specs/runner/crawl-stops.js";
+import { type CrawlPlan, crawl } from "../../specs/runner/crawler.js";
+import { createHttpClient } from "../../specs/runner/http.js";
+import { contract } from "./support/harness.js";
+import { type ListingBehaviour, type ListingServer, startListingServer } from "./support/listing-server.js";
+
+const http = createHttpClient({ timeoutMs: 5_000, signal: new AbortController().signal, userAgent: "test" });
+let server: ListingServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function crawlFixture(
+  behaviour: ListingBehaviour,
+  plan: Partial<CrawlPlan> = {},
+  options: Parameters<typeof startListingServer>[1] = {},
+) {
+  server = await startListingServer(behaviour, options);
+  const route = contract().routes.byId("v5.form-items");
+  return crawl(http, {
+    route,
+    url: server.url,
+    query: [],
+    knownEntries: undefined,
+    maxPages: 50,
+    timeLimitMs: 10_000,
+    authorization: async () => "Bearer test",
+    ...plan,
+  });
+}
+
+describe("the crawler", () => {
+  it("starts without a token and sends each token back byte for byte, encoded once", async () => {
+    const result = await crawlFixture("clean", {}, { token: "a+b/c=d%e&f g", entries: 25, pageSize: 10 });
+    expect(result.stop.kind).toBe("empty-page");
+    expect(result.entries).toBe(25);
+    expect(result.tokens).toEqual({ sent: 3, unusual: 3 });
+    expect(server?.queries[0]).toBe("");
+    expect(server?.queries[1]).toBe(`continuationToken=${encodeURIComponent("a+b/c=d%e&f g10")}`);
+    expect(server?.queries[1]).toBe("continuationToken=a%2Bb%2Fc%3Dd%25e%26f%20g10");
+  });
+
+  it("stops at once when a non-empty page answers the token it was asked with", async () => {
+    const result = await crawlFixture("same-token-forever");
+    expect(result.stop.kind).toBe("never-ends");
+    expect(result.pages).toBe(2);
+    expect(stopRule(result.stop, result.route, result.tokens.sent)).toBe("pagination.end-is-empty-array");
+  });
+
+  it("cuts a listing that never ends at the page bound, keeping only ids", async () => {
+    const result = await crawlFixture("endless", { maxPages: 20 });
+    expect(result.stop.kind).toBe("never-ends");
+    expect(result.pages).toBe(20);
+    expect(result.entries).toBe(200);
+  });
+
+  it("bounds the pages by the known number of entries", async () => {
+    const result = await crawlFixture("endless", { knownEntries: 25 });
+    expect(result.stop.kind).toBe("never-ends");
+    expect(result.pages).toBe(27);
+  });
+
+  it("cuts a listing at its time limit", async () => {
+    let clock = 0;
+    const result = await crawlFixture("endless", {
+      timeLimitMs: 1_000,
+      now: () => {
+        clock += 300;
+        return clock;
+      },
+    });
+    expect(result.stop.kind).toBe("never-ends");
+    expect(result.stop.kind === "never-ends" && result.stop.reason).toMatch(/after 1 s/);
+  });
+
+  it("tells a token that leads back to the first page", async () => {
+    const result = await crawlFixture("ignore-token");
+    expect(result.stop.kind).toBe("token-ignored");
+    expect(stopRule(result.stop, result.route, result.tokens.sent)).toBe("pagination.token-echoed");
+  });
+
+  it("tells a result array that is not a list", async () => {
+    const result = await crawlFixture("null-array");
+    expect(result.stop).toMatchObject({ kind: "not-a-list", reason: '"data" is null, not a list' });
+  });
+
+  it("tells a listing that ends before the entries it was seeded with", async () => {
+    const result = await crawlFixture("early-empty", { knownEntries: 25 });
+    expect(result.stop.kind).toBe("ended-early");
+    expect(stopRule(result.stop, result.route, result.tokens.sent)).toBe("pagination.token-echoed");
+  });
+
+  it("calls back after each page for progress", async () => {
+    const seen: number[] = [];
+    await crawlFixture("clean", { onPage: (pages) => seen.push(pages) });
+    expect(seen).toEqual([1, 2, 3]);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { IsoDay } from "../../core/dates.js";
+import { faults } from "../../sandbox/index.js";
+import { contract, verifySandbox } from "./support/harness.js";
+
+/**
+ * Each fault is tried on both sides of the dates its rule depends on. The Pact check is left out: it
+ * judges whole interactions (its rule is schema.responses) and has its own tests.
+ */
+const FAULT_DATES = ["2025-04-01", "2025-06-15", "2026-01-01"] as IsoDay[];
+
+describe("verify against every sandbox fault", () => {
+  it("notices every fault and blames it on the fault's rule only", async () => {
+    const rules = new Set(contract().rules.map((r) => r.id));
+    const troubles: string[] = [];
+    for (const fault of faults) {
+      expect(rules.has(fault.rule), `${fault.name} names an unknown rule ${fault.rule}`).toBe(true);
+      let noticed = false;
+      for (const at of FAULT_DATES) {
+        const report = await verifySandbox(at, { fault: fault.name });
+        const failed = report.outcomes.filter((o) => o.verdict === "fail" || o.verdict === "error");
+        for (const outcome of failed) {
+          if (outcome.rule === fault.rule && outcome.verdict === "fail") {
+            noticed = true;
+            expect(outcome.evidence, `${fault.name}: ${outcome.id} fails without evidence`).toBeDefined();
+          } else {
+            troubles.push(
+              `${fault.name} @${at}: blamed on ${outcome.id} (${outcome.rule}): ${outcome.reason ?? ""}`,
+            );
+          }
+        }
+      }
+      if (!noticed)
+        troubles.push(`${fault.name} (${fault.rule}) went unnoticed at ${FAULT_DATES.join(", ")}`);
+    }
+    expect(troubles).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,56 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { IsoDay } from "../../core/dates.js";
+import { contractsDir } from "../../core/paths.js";
+import { pactFilesAt } from "../../specs/pact/pact-files.js";
+import { byId, verifySandbox } from "./support/harness.js";
+import { writePact } from "./support/pact-fixture.js";
+
+const AT = "2025-04-01" as IsoDay;
+
+describe("the Pact check", () => {
+  it("verifies HTTP and message interactions with Pact's verifier through the state URL", async () => {
+    const report = await verifySandbox(AT, {
+      extra: { only: ["pact"], pactDir: writePact({ partnerStatus: 200 }) },
+    });
+    const outcome = byId(report, "pact/verify");
+    expect(outcome?.verdict, outcome?.reason).toBe("pass");
+    expect(outcome?.reason).toMatch(/^2 interactions verified/);
+  }, 60_000);
+
+  it("fails with the verifier's findings as evidence when an interaction does not hold", async () => {
+    const report = await verifySandbox(AT, {
+      extra: { only: ["pact"], pactDir: writePact({ partnerStatus: 418 }) },
+    });
+    const outcome = byId(report, "pact/verify");
+    expect(outcome?.verdict).toBe("fail");
+    expect(outcome?.reason).toMatch(/1 of 2 interactions/);
+    expect(outcome?.evidence?.request.url).toMatch(/\/v5\/partners\/me$/);
+    expect(outcome?.evidence?.diagnostics?.join("\n")).toMatch(/expected 418 but was 200/);
+  }, 60_000);
+
+  it("skips with a reason without Pact files or without a state URL", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "assopay-no-pacts-"));
+    const none = await verifySandbox(AT, { extra: { only: ["pact"], pactDir: empty } });
+    expect(byId(none, "pact/verify")).toMatchObject({
+      verdict: "skip",
+      reason: expect.stringMatching(/no Pact files/),
+    });
+    const stateless = await verifySandbox(AT, { extra: { only: ["pact"], stateUrl: undefined } });
+    expect(byId(stateless, "pact/verify")).toMatchObject({
+      verdict: "skip",
+      reason: expect.stringMatching(/no provider states/),
+    });
+  });
+
+  it("picks the Pact file of the date: the latest as-of on or before it", () => {
+    const files = (at: string) => pactFilesAt(join(contractsDir(), "pacts"), at as IsoDay).map((p) => p.asOf);
+    const all = pactFilesAt(join(contractsDir(), "pacts"), "2099-01-01" as IsoDay);
+    if (all.length === 0) return;
+    expect(files("2025-04-01")).toEqual(["2025-03-15"]);
+    expect(files("2025-06-30")).toEqual(["2025-06-30"]);
+    expect(files("2020-01-01")).toEqual(["2024-12-15"]);
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { formatJson } from "../../specs/report/json.js";
+import { formatJunit } from "../../specs/report/junit.js";
+import { formatPretty } from "../../specs/report/pretty.js";
+import type { RunReport } from "../../specs/runner/types.js";
+
+const report: RunReport = {
+  target: "http://127.0.0.1:1234",
+  embedded: false,
+  at: "2025-06-15",
+  planned: "fail",
+  startedAt: "2026-01-01T00:00:00.000Z",
+  durationMs: 1234,
+  summary: { pass: 1, fail: 1, skip: 1, warn: 1, error: 1 },
+  outcomes: [
+    {
+      id: "pagination/token-echoed",
+      group: "pagination",
+      rule: "pagination.token-echoed",
+      title: "Tokens",
+      verdict: "pass",
+      reason: "12 listings",
+      durationMs: 10,
+    },
+    {
+      id: "counts/absent-after-removal",
+      group: "counts",
+      rule: "counts.absent-after-removal",
+      title: "No counts <after> removal & co",
+      verdict: "fail",
+      reason: 'totalCount must be absent, got "1"',
+      evidence: {
+        request: {
+          method: "GET",
+          url: "http://127.0.0.1:1234/v5/x?withCount=true",
+          headers: { authorization: "Bearer abcdef…" },
+        },
+        response: { status: 200, excerpt: '{"totalCount":45}' },
+        diagnostics: ["response.pagination.totalCount must be absent, got integer 45"],
+      },
+      durationMs: 20,
+    },
+    {
+      id: "versions/v3-switched-off",
+      group: "versions",
+      rule: "versions.v3-switched-off",
+      title: "v3 off",
+      verdict: "skip",
+      reason: "not in force",
+      durationMs: 0,
+    },
+    {
+      id: "counts/real-with-withcount",
+      group: "counts",
+      rule: "counts.real-with-withcount",
+      title: "real",
+      verdict: "warn",
+      reason: "planned",
+      downgraded: true,
+      durationMs: 0,
+    },
+    {
+      id: "rights/auth-tokens",
+      group: "rights",
+      rule: "auth.tokens",
+      title: "tokens",
+      verdict: "error",
+      reason: "the check could not run: boom",
+      durationMs: 0,
+    },
+  ],
+};
+
+describe("reporters", () => {
+  it("pretty: one line per check, then each failure's rule, request and offending part, then a summary", () => {
+    const text = formatPretty(report, { color: false });
+    const lines = text.split("\n");
+    expect(lines.filter((l) => /^(✔ pass|✘ FAIL|- skip|! warn|✘ ERROR) /.test(l))).toHaveLength(5);
+    expect(text).toContain("rule:     counts.absent-after-removal");
+    expect(text).toContain("request:  GET http://127.0.0.1:1234/v5/x?withCount=true");
+    expect(text).toContain('offending part: {"totalCount":45}');
+    expect(text).toContain("- response.pagination.totalCount must be absent, got integer 45");
+    expect(text).toContain("2) rights/auth-tokens");
+    expect(text).toMatch(/1 passed, 1 failed, 1 warned, 1 skipped, 1 errored/);
+  });
+
+  it("json: the whole report, parseable", () => {
+    const parsed = JSON.parse(formatJson(report)) as RunReport & { tool: string };
+    expect(parsed.tool).toBe("assopay verify");
+    expect(parsed.outcomes).toHaveLength(5);
+    expect(parsed.outcomes[1]?.evidence?.response?.excerpt).toBe('{"totalCount":45}');
+  });
+
+  it("junit: one test case per check, failures and errors typed by rule, XML escaped", () => {
+    const xml = formatJunit(report);
+    expect(xml.match(/<testcase /g)).toHaveLength(5);
+    expect(xml).toMatch(/<testsuites name="assopay verify" tests="5" failures="1" errors="1" skipped="1"/);
+    expect(xml).toContain(
+      '<failure message="totalCount must be absent, got &quot;1&quot;" type="counts.absent-after-removal">',
+    );
+    expect(xml).toContain('<error message="the check could not run: boom" type="auth.tokens">');
+    expect(xml).toContain('<skipped message="not in force"/>');
+    expect(xml).toContain("No counts &lt;after&gt; removal &amp; co");
+    expect(xml).toContain("<system-out>warning (planned change)");
+    expect(xml.match(/<testsuite /g)).toHaveLength(4);
+  });
+});
