@@ -39,7 +39,9 @@ export async function main(argv: readonly string[], context: Omit<CommandContext
     context.stderr.write(`error[usage]: unknown verb "${verb}"\nhint: ${hint}\n`);
     return 2;
   }
-  if (rest.includes("--help") || rest.includes("-h")) {
+  // Flags after `--` belong to the command a verb runs (`assopay gate -- mytool --help`), not to the verb.
+  const ownFlags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
+  if (ownFlags.includes("--help") || ownFlags.includes("-h")) {
     context.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
     return 0;
   }

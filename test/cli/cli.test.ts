@@ -32,6 +32,13 @@ describe("assopay", () => {
     }
   });
 
+  it("--help after -- belongs to the command a verb runs, not to the verb", async () => {
+    const result = await runCli(["contracts", "--", "--help"]);
+    expect(result.stdout).not.toContain("Usage: assopay contracts");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("assopay contracts: Unexpected argument '--help'");
+  });
+
   it("an unknown flag is a usage error naming the verb, exit 2", async () => {
     const result = await runCli(["contracts", "--frobnicate"]);
     expect(result.code).toBe(2);
