@@ -1,0 +1,161 @@
+import { isUtf8 } from "node:buffer";
+import { promisify } from "node:util";
+import * as zlib from "node:zlib";
+import type { ContentCoding, StoredBody } from "./format.js";
+import { RawText } from "./raw-text.js";
+
+const gunzip = promisify(zlib.gunzip);
+const gzip = promisify(zlib.gzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+const deflate = promisify(zlib.deflate);
+const brotliDecompress = promisify(zlib.brotliDecompress);
+const brotliCompress = promisify(zlib.brotliCompress);
+
+/** The content coding named by a `content-encoding` header, if it is one we store decoded. */
+export function contentCoding(header: string | undefined): ContentCoding | undefined {
+  const value = header?.trim().toLowerCase();
+  if (value === "gzip" || value === "x-gzip") return "gzip";
+  if (value === "deflate") return "deflate";
+  if (value === "br") return "br";
+  return undefined;
+}
+
+/** Undoes a content coding. */
+export async function decompress(bytes: Buffer, coding: ContentCoding): Promise<Buffer> {
+  switch (coding) {
+    case "gzip":
+      return gunzip(bytes);
+    case "deflate":
+      return inflate(bytes).catch(() => inflateRaw(bytes));
+    case "br":
+      return brotliDecompress(bytes);
+  }
+}
+
+/** Applies a content coding (the bytes differ from the recorded ones; the decoded content does not). */
+export async function compress(bytes: Buffer, coding: ContentCoding): Promise<Buffer> {
+  switch (coding) {
+    case "gzip":
+      return gzip(bytes);
+    case "deflate":
+      return deflate(bytes);
+    case "br":
+      return brotliCompress(bytes);
+  }
+}
+
+/** `application/json`, `application/problem+json`, `text/json`. */
+export function isJsonType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  return type === "application/json" || type === "text/json" || type.endsWith("+json");
+}
+
+/** `application/x-www-form-urlencoded`. */
+export function isFormType(contentType: string | undefined): boolean {
+  return (contentType?.split(";")[0] ?? "").trim().toLowerCase() === "application/x-www-form-urlencoded";
+}
+
+/** Types whose bodies are text for people: anything else that is not declared is judged by its bytes. */
+function isTextType(contentType: string | undefined): boolean {
+  if (!contentType) return true;
+  const type = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  return (
+    type.startsWith("text/") ||
+    isJsonType(type) ||
+    isFormType(type) ||
+    type.endsWith("+xml") ||
+    type === "application/xml" ||
+    type === "application/javascript"
+  );
+}
+
+/** The text of bytes that are valid UTF-8 (a byte-order mark kept as U+FEFF), else undefined. */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+/**
+ * JSON bodies longer than this (in characters) are kept as text: turning a megabyte of JSON into a YAML
+ * map costs more than recording is worth, and nobody reads it as a map.
+ */
+export const JSON_MAP_LIMIT = 512 * 1024;
+
+/**
+ * A body as stored: JSON as data when `JSON.stringify` gives the very same bytes back, text as text,
+ * anything else as base64. `decoded` are the bytes after undoing `coding`.
+ */
+export function classifyBody(
+  decoded: Buffer,
+  contentType: string | undefined,
+  coding?: ContentCoding,
+): StoredBody {
+  const extra = coding ? { encoding: coding } : {};
+  const text = isTextType(contentType) ? utf8Text(decoded) : undefined;
+  if (text === undefined) return { base64: decoded.toString("base64"), ...extra };
+  if (isJsonType(contentType) && text.length <= JSON_MAP_LIMIT && !text.includes('"__proto__"')) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (JSON.stringify(value) === text) return { json: value, ...extra };
+    } catch {
+      // not JSON after all: kept as text
+    }
+  }
+  return { text, ...extra };
+}
+
+/**
+ * The stored form of wire bytes when no decompression is needed (undefined for an empty body), or
+ * `"decode"` when the bytes must first be decompressed (see {@link storeBody}).
+ */
+export function storeBodyNow(
+  wire: Buffer,
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+): StoredBody | undefined | "decode" {
+  if (wire.length === 0) return undefined;
+  if (contentEncoding === undefined) return classifyBody(wire, contentType);
+  if (contentCoding(contentEncoding)) return "decode";
+  if (contentEncoding.trim().toLowerCase() !== "identity") return { base64: wire.toString("base64") };
+  return classifyBody(wire, contentType);
+}
+
+/**
+ * The stored form of wire bytes: decoded from gzip/deflate/br when the header says so (bytes that fail
+ * to decode are kept as they came, base64, without `encoding`). Empty bodies are not stored.
+ */
+export async function storeBody(
+  wire: Buffer,
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+): Promise<StoredBody | undefined> {
+  const now = storeBodyNow(wire, contentType, contentEncoding);
+  if (now !== "decode") return now;
+  const coding = contentCoding(contentEncoding) as ContentCoding;
+  try {
+    return classifyBody(await decompress(wire, coding), contentType, coding);
+  } catch {
+    return { base64: wire.toString("base64") };
+  }
+}
+
+/** The decoded bytes of a stored body (before any content coding). */
+export function bodyBytes(body: StoredBody | undefined): Buffer {
+  if (!body) return Buffer.alloc(0);
+  if ("json" in body) return Buffer.from(JSON.stringify(body.json), "utf8");
+  if ("text" in body) {
+    const text: unknown = body.text;
+    if (text instanceof RawText)
+      return text.trailingNewline ? Buffer.concat([text.bytes, Buffer.from("\n")]) : text.bytes;
+    return Buffer.from(body.text, "utf8");
+  }
+  return Buffer.from(body.base64, "base64");
+}
+
+/** The bytes to send for a stored body: decoded bytes, re-compressed when `encoding` says so. */
+export async function wireBytes(body: StoredBody | undefined): Promise<Buffer> {
+  const bytes = bodyBytes(body);
+  return body?.encoding ? compress(bytes, body.encoding) : bytes;
+}

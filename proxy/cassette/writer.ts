@@ -1,0 +1,161 @@
+import { writeSync } from "node:fs";
+import { type FileHandle, open, rename, stat } from "node:fs/promises";
+import { AssopayError } from "../../core/errors.js";
+import { emitDocument, YamlEmitter } from "./emit.js";
+import type { CassetteHeader, Interaction } from "./format.js";
+import { acquireLock } from "./lock.js";
+
+/**
+ * How to open a cassette for writing:
+ * - `create`: a new file (an existing one is an error);
+ * - `append`: add to an existing file (created when missing);
+ * - `replace`: the existing file is renamed `<path>.previous`, then a new one is created.
+ */
+export type WriteMode = "create" | "append" | "replace";
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** One `write(2)` (more only if the kernel takes part of it): whole documents, appended. */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+/** Whether a file's last byte is a newline (true for an empty file). */
+async function endsWithNewline(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+/** A cassette opened for appending: its file descriptor (`O_APPEND`), held under its lock. */
+export interface OpenCassette {
+  readonly path: string;
+  readonly fd: number;
+  /** Closes the file and releases the lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Locks the cassette (one writer per file, see {@link acquireLock}) and opens it with `O_APPEND`. A new
+ * file gets its header, on disk before this resolves; an existing one whose last write was cut short
+ * gets a newline, so that the next document starts on a line of its own (nothing else is ever changed).
+ */
+export async function openCassette(
+  path: string,
+  mode: WriteMode,
+  header: CassetteHeader,
+): Promise<OpenCassette> {
+  const lock = await acquireLock(path);
+  try {
+    const present = await exists(path);
+    if (present && mode === "create") {
+      throw new AssopayError("conflict", `the cassette ${path} already exists`, {
+        location: { file: path },
+        hint: "use --mode new to add to it or --mode all to record it again",
+      });
+    }
+    if (present && mode === "replace") await rename(path, `${path}.previous`);
+    const fresh = !present || mode === "replace";
+    const handle = await open(path, fresh ? "ax" : "a+");
+    if (fresh) writeAllSync(handle.fd, Buffer.from(emitDocument({ ...header })));
+    else if (!(await endsWithNewline(handle))) writeAllSync(handle.fd, Buffer.from("\n"));
+    return {
+      path,
+      fd: handle.fd,
+      async close() {
+        await handle.close().catch(() => undefined);
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    if (error instanceof AssopayError) throw error;
+    throw new AssopayError("bad-input", `cannot open the cassette for writing: ${(error as Error).message}`, {
+      location: { file: path },
+      hint: "check that the cassette's folder exists and is writable",
+      cause: error,
+    });
+  }
+}
+
+/** Characters of queued documents that are written at once, without waiting for the end of the turn. */
+const WRITE_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * Appends interactions to an open cassette: whole documents, never a rewrite, never a truncation.
+ * Documents queued during one turn of the event loop are written together, in one `write(2)` at the end
+ * of that turn (never one per request): a SIGKILL loses at most the exchanges of that turn, and only the
+ * last document can be cut short (the reader skips it). After a failed write nothing more is written, so
+ * that a partial document is never followed by more.
+ */
+export class DocumentWriter {
+  private readonly fd: number;
+  private readonly onError: (error: Error) => void;
+  private readonly emitter = new YamlEmitter();
+  private pending: (string | Buffer)[] = [];
+  private pendingLength = 0;
+  private scheduled: NodeJS.Immediate | undefined;
+  private failed: Error | undefined;
+  private nextId: number;
+  private written = 0;
+
+  /** `nextId` is the id the first appended interaction gets. */
+  constructor(fd: number, nextId: number, onError: (error: Error) => void) {
+    this.fd = fd;
+    this.nextId = nextId;
+    this.onError = onError;
+  }
+
+  /** Interactions queued or written so far. */
+  get count(): number {
+    return this.written;
+  }
+
+  /** Gives the interaction the next id, serialises it and queues it; returns the id. */
+  append(interaction: Omit<Interaction, "id">): number {
+    const id = this.nextId++;
+    this.written++;
+    if (this.failed) return id;
+    const { recordedAt, request, response, notification } = interaction;
+    const doc = this.emitter.pieces({ id, recordedAt, request, response, notification });
+    for (const piece of typeof doc === "string" ? [doc] : doc) {
+      this.pending.push(piece);
+      this.pendingLength += piece.length;
+    }
+    // A turn that queues a lot (large bodies, a backlog) writes as it goes, in chunks of a few megabytes.
+    if (this.pendingLength >= WRITE_CHUNK) this.flush();
+    else this.scheduled ??= setImmediate(() => this.writePending());
+    return id;
+  }
+
+  private writePending(): void {
+    this.scheduled = undefined;
+    if (this.failed || this.pending.length === 0) return;
+    const batch = this.pending.every((p) => typeof p === "string")
+      ? Buffer.from(this.pending.join(""), "utf8")
+      : Buffer.concat(this.pending.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p)));
+    this.pending = [];
+    this.pendingLength = 0;
+    try {
+      writeAllSync(this.fd, batch);
+    } catch (error) {
+      this.failed = error as Error;
+      this.onError(this.failed);
+    }
+  }
+
+  /** Writes everything queued, now. */
+  flush(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    this.writePending();
+  }
+}

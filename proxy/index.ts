@@ -1,0 +1,31 @@
+/**
+ * The recording proxy, the cassettes and the replay server, as a library.
+ *
+ * @example
+ * import { startRecorder, startReplay, loadCassette } from "assopay-contract/proxy";
+ */
+export type {
+  Cassette,
+  CassetteHeader,
+  CassetteWarning,
+  ContentCoding,
+  Interaction,
+  LoadedInteraction,
+  NotificationRecord,
+  StoredBody,
+  StoredHeaders,
+  StoredQuery,
+  StoredRequest,
+  StoredResponse,
+} from "./cassette/format.js";
+export { CASSETTE_FORMAT } from "./cassette/format.js";
+export { loadCassette, parseCassette } from "./cassette/reader.js";
+export { cassetteSchema } from "./cassette/schema.js";
+export type { ProxyEvent, ProxyEventSink } from "./events.js";
+export type { Problem } from "./http/problem.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./options.js";
+export { DEFAULT_NOTIFICATION_PATH, type RecorderOptions, type RecordMode } from "./record/options.js";
+export { type RunningRecorder, startRecorder } from "./record/server.js";
+export { placeholderFor } from "./redaction/secrets.js";
+export type { ReplayOptions } from "./replay/options.js";
+export { type RunningReplay, startReplay } from "./replay/server.js";

@@ -1,0 +1,235 @@
+import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { Readable } from "node:stream";
+import httpProxy from "http-proxy";
+import type { ProxyEventSink } from "../events.js";
+import { tooLargeDetail } from "../http/body.js";
+import { type Problem, problem, sendProblem } from "../http/problem.js";
+import { BoundedCapture, type CapturedExchange } from "./capture.js";
+import { UpstreamTimeout, upstreamProblem } from "./upstream-errors.js";
+
+/** What became of one forwarded request: a complete exchange to record, or a failure already answered. */
+export type ForwardOutcome = { ok: true; exchange: CapturedExchange } | { ok: false };
+
+/** Streams requests to the one upstream and responses back, keeping a bounded copy of both bodies. */
+export interface Forwarder {
+  /**
+   * Forwards one request and calls `done` once, when the exchange is complete (to be recorded) or has
+   * failed (already answered). `buffered` is the request body when it was already read (mode `new`).
+   */
+  forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    done: (outcome: ForwardOutcome) => void,
+    buffered?: Buffer,
+  ): void;
+  /** Closes the pooled upstream connections. */
+  close(): void;
+}
+
+export interface ForwarderOptions {
+  upstream: URL;
+  maxBodyBytes: number;
+  upstreamTimeoutMs: number;
+  onEvent: ProxyEventSink;
+}
+
+/** The messages of one exchange carry it under this key (cheaper for the GC than a WeakMap). */
+const EXCHANGE = Symbol("assopay.exchange");
+
+type Tagged<T> = T & { [EXCHANGE]?: Exchange };
+
+/** One request in flight: its captures and what has happened so far. */
+class Exchange {
+  readonly startedAt = new Date();
+  readonly request: BoundedCapture;
+  readonly response: BoundedCapture;
+  proxyReq: ClientRequest | undefined;
+  proxyRes: IncomingMessage | undefined;
+  upstreamEnded = false;
+  abortUpstream = false;
+  settled = false;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly done: (outcome: ForwardOutcome) => void,
+    limit: number,
+  ) {
+    this.request = new BoundedCapture(limit);
+    this.response = new BoundedCapture(limit);
+  }
+}
+
+function exchangeOf(message: object): Exchange | undefined {
+  return (message as Tagged<object>)[EXCHANGE];
+}
+
+/**
+ * The forwarding half of the recorder, on http-proxy with a keep-alive agent. The client's response is
+ * streamed as it arrives; the copy for the cassette is handed over once the upstream's response has ended.
+ * Listeners are shared by all exchanges (no closures per request): each finds its exchange on `this`.
+ */
+export function createForwarder(options: ForwarderOptions): Forwarder {
+  const { upstream, maxBodyBytes: limit, upstreamTimeoutMs: timeoutMs, onEvent } = options;
+  const agent =
+    upstream.protocol === "https:" ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const proxy = httpProxy.createProxyServer({
+    target: upstream.href,
+    changeOrigin: true,
+    agent,
+    xfwd: false,
+  });
+
+  const fail = (x: Exchange, answer: Problem, kind: "upstream-error" | "refused") => {
+    if (x.settled) return;
+    x.settled = true;
+    onEvent({ kind, message: `${x.req.method} ${x.req.url} → ${answer.status}: ${answer.detail}` });
+    sendProblem(x.res, answer);
+    x.done({ ok: false });
+  };
+
+  const responseTooLarge = (length: number | undefined) =>
+    problem("body-too-large", 502, "Upstream response too large", tooLargeDetail("response", limit, length), {
+      upstream: upstream.href,
+    });
+
+  const requestTooLarge = (x: Exchange, length: number | undefined) => {
+    x.abortUpstream = true;
+    x.proxyReq?.destroy();
+    x.res.setHeader("connection", "close");
+    const detail = tooLargeDetail("request", limit, length);
+    fail(x, problem("body-too-large", 413, "Request body too large", detail), "refused");
+  };
+
+  const complete = (x: Exchange) => {
+    const proxyRes = x.proxyRes;
+    if (x.settled || !proxyRes || !x.upstreamEnded) return;
+    x.settled = true;
+    x.done({
+      ok: true,
+      exchange: {
+        startedAt: x.startedAt,
+        method: x.req.method ?? "GET",
+        url: x.req.url ?? "/",
+        requestHeaders: x.req.headers,
+        requestBody: x.request.bytes(),
+        status: proxyRes.statusCode ?? 502,
+        responseHeaders: proxyRes.headers,
+        responseBody: x.response.bytes(),
+      },
+    });
+  };
+
+  function onTimeout(this: Tagged<ClientRequest>) {
+    const x = exchangeOf(this);
+    if (x && !x.settled) this.destroy(new UpstreamTimeout(timeoutMs));
+  }
+  function onRequestData(this: Tagged<IncomingMessage>, chunk: Buffer) {
+    const x = exchangeOf(this);
+    if (!x || x.request.push(chunk) || x.settled) return;
+    this.unpipe();
+    this.resume();
+    requestTooLarge(x, undefined);
+  }
+  function onResponseData(this: Tagged<IncomingMessage>, chunk: Buffer) {
+    const x = exchangeOf(this);
+    if (!x || x.response.push(chunk) || x.settled) return;
+    this.destroy();
+    fail(x, responseTooLarge(undefined), "refused");
+  }
+  // Registered before http-proxy's pipe: the copy is complete and the last bytes are about to be handed
+  // to the client; recording starts now rather than when the socket reports them written.
+  function onResponseEnd(this: Tagged<IncomingMessage>) {
+    const x = exchangeOf(this);
+    if (!x) return;
+    x.upstreamEnded = true;
+    complete(x);
+  }
+  function onResponseClose(this: Tagged<IncomingMessage>) {
+    const x = exchangeOf(this);
+    if (!x || x.upstreamEnded || x.settled) return;
+    const detail = `the upstream ${upstream.origin} closed the connection in the middle of the response body; nothing was recorded`;
+    fail(
+      x,
+      problem("upstream-bad-response", 502, "Upstream failed", detail, { upstream: upstream.href }),
+      "upstream-error",
+    );
+  }
+  function onFinish(this: Tagged<ServerResponse>) {
+    const x = exchangeOf(this);
+    if (x) complete(x);
+  }
+  function onClientClose(this: Tagged<ServerResponse>) {
+    const x = exchangeOf(this);
+    if (!x || x.settled) return;
+    x.settled = true;
+    onEvent({
+      kind: "refused",
+      message: `${x.req.method} ${x.req.url}: the client left before the response ended; nothing was recorded`,
+    });
+    x.done({ ok: false });
+  }
+  const ignore = () => undefined;
+
+  proxy.on("proxyReq", (proxyReq: Tagged<ClientRequest>, req) => {
+    const x = exchangeOf(req);
+    if (!x) return;
+    x.proxyReq = proxyReq;
+    proxyReq[EXCHANGE] = x;
+    if (x.abortUpstream) proxyReq.destroy();
+    proxyReq.setTimeout(timeoutMs, onTimeout);
+  });
+
+  proxy.on("proxyRes", (proxyRes: Tagged<IncomingMessage>, req) => {
+    const x = exchangeOf(req);
+    if (!x) return;
+    x.proxyRes = proxyRes;
+    proxyRes[EXCHANGE] = x;
+    proxyRes.on("error", ignore);
+    const declared = Number(proxyRes.headers["content-length"] ?? Number.NaN);
+    if (declared > limit) {
+      proxyRes.destroy();
+      fail(x, responseTooLarge(declared), "refused");
+      return;
+    }
+    proxyRes.on("data", onResponseData);
+    proxyRes.on("end", onResponseEnd);
+    proxyRes.on("close", onResponseClose);
+  });
+
+  const forward: Forwarder["forward"] = (req, res, done, buffered) => {
+    const x = new Exchange(req, res, done, limit);
+    (req as Tagged<IncomingMessage>)[EXCHANGE] = x;
+    (res as Tagged<ServerResponse>)[EXCHANGE] = x;
+    const declared = Number(req.headers["content-length"] ?? Number.NaN);
+    if (declared > limit) {
+      req.resume();
+      requestTooLarge(x, declared);
+      return;
+    }
+    res.on("finish", onFinish);
+    res.on("close", onClientClose);
+    const onError = (error: Error) => fail(x, upstreamProblem(error, upstream, timeoutMs), "upstream-error");
+    if (buffered) {
+      proxy.web(req, res, { buffer: Readable.from([buffered]) }, onError);
+      x.request.push(buffered);
+      return;
+    }
+    // Without per-call options http-proxy keeps using its parsed target; with them it parses it again.
+    (proxy.web as (req: IncomingMessage, res: ServerResponse, callback: (error: Error) => void) => void)(
+      req,
+      res,
+      onError,
+    );
+    req.on("data", onRequestData);
+  };
+
+  return {
+    forward,
+    close() {
+      proxy.close();
+      agent.destroy();
+    },
+  };
+}

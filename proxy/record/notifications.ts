@@ -1,0 +1,186 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import {
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { ProxyEventSink } from "../events.js";
+import { readBody, tooLargeDetail } from "../http/body.js";
+import { problem, sendProblem } from "../http/problem.js";
+import type { CapturedNotification } from "./capture.js";
+
+/** The header the service signs notifications in (SERVICE-FACTS: Notifications). */
+export const SIGNATURE_HEADER = "x-ha-signature";
+
+/** Lower-case hex HMAC-SHA256 of `body`, keyed with the UTF-8 bytes of `key`: the service's signature. */
+export function signature(key: string, body: Buffer): string {
+  return createHmac("sha256", Buffer.from(key, "utf8")).update(body).digest("hex");
+}
+
+/** Which known key, if any, produced `header` over the raw body. */
+export function verifySignature(body: Buffer, header: string, keys: Iterable<string>): string | undefined {
+  const given = Buffer.from(header, "utf8");
+  for (const key of keys) {
+    const expected = Buffer.from(signature(key, body), "utf8");
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return key;
+  }
+  return undefined;
+}
+
+/** Whether a request target is the notification path or below it. */
+export function isNotificationPath(url: string | undefined, path: string): boolean {
+  if (!url) return false;
+  const pathname = url.split("?")[0] ?? "";
+  return pathname === path || pathname.startsWith(`${path}/`);
+}
+
+const NOT_RELAYED: ReadonlySet<string> = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "host",
+  "content-length",
+  "te",
+  "upgrade",
+]);
+
+function relayedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !NOT_RELAYED.has(name)) out[name] = value;
+  return out;
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function send(
+  target: URL,
+  method: string,
+  headers: Record<string, string | string[]>,
+  body: Buffer,
+  limit: number,
+  timeoutMs: number,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const call = (target.protocol === "https:" ? httpsRequest : httpRequest)(
+      target,
+      { method, headers: { ...headers, "content-length": String(body.length) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limit) response.destroy(new Error(tooLargeDetail("response", limit, undefined)));
+          else chunks.push(chunk);
+        });
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 502,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    call.setTimeout(timeoutMs, () => call.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    call.on("error", reject);
+    call.end(body);
+  });
+}
+
+export interface RelayOptions {
+  notificationPath: string;
+  notifyForward: URL | undefined;
+  maxBodyBytes: number;
+  upstreamTimeoutMs: number;
+  onEvent: ProxyEventSink;
+}
+
+/**
+ * Takes a notification the service sent to the proxy, forwards it to the integrator's receiver (when one
+ * is configured) and gives the receiver's answer back, so that the service retries exactly when the
+ * receiver failed. Without a receiver the proxy answers 204. Resolves to what is to be recorded.
+ */
+export async function relayNotification(
+  options: RelayOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<CapturedNotification | undefined> {
+  const startedAt = new Date();
+  const body = await readBody(req, options.maxBodyBytes);
+  if (!body.ok) {
+    res.setHeader("connection", "close");
+    sendProblem(
+      res,
+      problem(
+        "body-too-large",
+        413,
+        "Notification body too large",
+        tooLargeDetail("request", options.maxBodyBytes, body.length),
+      ),
+    );
+    options.onEvent({
+      kind: "refused",
+      message: `notification refused: ${tooLargeDetail("request", options.maxBodyBytes, body.length)}`,
+    });
+    return undefined;
+  }
+  const method = req.method ?? "POST";
+  const base = {
+    startedAt,
+    method,
+    url: req.url ?? options.notificationPath,
+    requestHeaders: req.headers,
+    requestBody: body.bytes,
+  };
+  const target = options.notifyForward;
+  if (!target) {
+    res.writeHead(204).end();
+    return { ...base, status: 204, responseHeaders: {}, responseBody: Buffer.alloc(0) };
+  }
+  const suffix = (req.url ?? "").slice(options.notificationPath.length);
+  const forwardUrl = new URL(`${target.pathname.replace(/\/$/, "")}${suffix}`, target);
+  const shown = `${forwardUrl.origin}${forwardUrl.pathname}`;
+  try {
+    const answer = await send(
+      forwardUrl,
+      method,
+      relayedHeaders(req.headers),
+      body.bytes,
+      options.maxBodyBytes,
+      options.upstreamTimeoutMs,
+    );
+    const headers = relayedHeaders(answer.headers);
+    res.writeHead(answer.status, { ...headers, "content-length": answer.body.length });
+    res.end(answer.body);
+    return {
+      ...base,
+      status: answer.status,
+      responseHeaders: answer.headers,
+      responseBody: answer.body,
+      forwardedTo: shown,
+      forwardStatus: answer.status,
+    };
+  } catch (error) {
+    const detail = `the notification receiver ${shown} failed: ${(error as Error).message}`;
+    const answer = problem("notification-forward-failed", 502, "Notification receiver failed", detail);
+    sendProblem(res, answer);
+    options.onEvent({ kind: "upstream-error", message: detail });
+    const text = Buffer.from(JSON.stringify(answer));
+    return {
+      ...base,
+      status: 502,
+      responseHeaders: { "content-type": "application/problem+json" },
+      responseBody: text,
+      forwardedTo: shown,
+      forwardError: (error as Error).message,
+    };
+  }
+}

@@ -1,0 +1,158 @@
+import { resolve } from "node:path";
+import { AssopayError } from "../../core/errors.js";
+import { ignoreEvents, type ProxyEventSink } from "../events.js";
+import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
+
+/**
+ * Record modes, as VCR-style tools name them:
+ * - `once`: record only when the cassette does not exist yet; when it does, serve it and refuse (501)
+ *   anything it does not hold, without calling the upstream;
+ * - `new`: serve what the cassette holds, forward and append everything else;
+ * - `all`: record everything again (the old file is kept as `<cassette>.previous`).
+ */
+export type RecordMode = "once" | "new" | "all";
+
+export const RECORD_MODES: readonly RecordMode[] = ["once", "new", "all"];
+
+/** The path of the proxy that relays notifications, when none is given. */
+export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";
+
+/** Options of {@link startRecorder}. */
+export interface RecorderOptions {
+  /**
+   * The one service every request is forwarded to (scheme, host, port, optional base path).
+   * @example { upstream: "https://api.helloasso-sandbox.com" }
+   */
+  upstream: string | URL;
+  /**
+   * The cassette file to write (YAML, created with its folder's permissions).
+   * @example { cassette: "recordings/checkout.yaml" }
+   */
+  cassette: string;
+  /**
+   * The port to listen on; 0 (the default) takes any free port.
+   * @example { port: 8470 }
+   */
+  port?: number;
+  /**
+   * The address to listen on (default `127.0.0.1`).
+   * @example { host: "127.0.0.1" }
+   */
+  host?: string;
+  /**
+   * `once` (default), `new` or `all`; see {@link RecordMode}.
+   * @example { mode: "new" }
+   */
+  mode?: RecordMode;
+  /**
+   * Replace payer and user first names, last names and e-mails by stable fakes of the same shape.
+   * @example { redactPii: true }
+   */
+  redactPii?: boolean;
+  /**
+   * The proxy path to register as a notification URL (default `/__assopay/notifications`); notifications
+   * sent to it (or below it) are recorded and forwarded to `notifyForward`.
+   * @example { notificationPath: "/hooks/helloasso" }
+   */
+  notificationPath?: string;
+  /**
+   * The integrator's own notification receiver; its answer goes back to the service. Without it, the
+   * proxy answers 204 itself.
+   * @example { notifyForward: "http://127.0.0.1:3000/webhooks/helloasso" }
+   */
+  notifyForward?: string | URL;
+  /**
+   * Signing keys to verify notifications with, besides those the proxy sees in `GET /v5/partners/me`
+   * and notification URL registrations passing through it.
+   * @example { signatureKeys: [process.env.HA_SIGNATURE_KEY ?? ""] }
+   */
+  signatureKeys?: readonly string[];
+  /**
+   * Largest request or response body, in bytes (default 50 MB). Over it the request gets a 413 problem,
+   * the response a 502 problem (or, once streaming has begun, a cut connection); nothing is recorded.
+   * @example { maxBodyBytes: 10_000_000 }
+   */
+  maxBodyBytes?: number;
+  /**
+   * How long the upstream may stay silent, in milliseconds (default 30 000); then the client gets a 504.
+   * @example { upstreamTimeoutMs: 5000 }
+   */
+  upstreamTimeoutMs?: number;
+  /**
+   * A salt for the secret placeholders (default: none, a public key; see `docs/cassettes.md`).
+   * @example { secretSalt: process.env.ASSOPAY_CASSETTE_SALT }
+   */
+  secretSalt?: string;
+  /**
+   * Report every recorded exchange to `onEvent` (default true); false reports only problems.
+   * @example { reportExchanges: false }
+   */
+  reportExchanges?: boolean;
+  /**
+   * Called for every recorded exchange, upstream failure, refusal and warning.
+   * @example { onEvent: (event) => console.error(event.message) }
+   */
+  onEvent?: ProxyEventSink;
+}
+
+/** The options once checked: frozen, every default filled in. */
+export interface ResolvedRecorderOptions {
+  readonly upstream: URL;
+  readonly cassette: string;
+  readonly port: number;
+  readonly host: string;
+  readonly mode: RecordMode;
+  readonly redactPii: boolean;
+  readonly notificationPath: string;
+  readonly notifyForward: URL | undefined;
+  readonly signatureKeys: readonly string[];
+  readonly maxBodyBytes: number;
+  readonly upstreamTimeoutMs: number;
+  readonly secretSalt: string | undefined;
+  readonly reportExchanges: boolean;
+  readonly onEvent: ProxyEventSink;
+}
+
+/** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
+export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecorderOptions {
+  const mode = options.mode ?? "once";
+  if (!RECORD_MODES.includes(mode)) {
+    throw new AssopayError("usage", `mode must be one of ${RECORD_MODES.join(", ")}, got "${String(mode)}"`, {
+      hint: "once records a new cassette, new appends to one, all records it again",
+    });
+  }
+  if (!options.cassette) {
+    throw new AssopayError("usage", "the recorder needs a cassette path", { hint: "pass --cassette PATH" });
+  }
+  const path = options.notificationPath ?? DEFAULT_NOTIFICATION_PATH;
+  if (!/^\/[^?#]*$/.test(path) || path === "/") {
+    throw new AssopayError("usage", `the notification path must be a path below /, got "${path}"`, {
+      hint: `for example ${DEFAULT_NOTIFICATION_PATH}`,
+    });
+  }
+  const timeout = options.upstreamTimeoutMs ?? 30_000;
+  if (!Number.isInteger(timeout) || timeout <= 0) {
+    throw new AssopayError(
+      "usage",
+      `the upstream timeout must be a positive number of milliseconds, got ${timeout}`,
+    );
+  }
+  return Object.freeze({
+    upstream: checkHttpUrl(options.upstream, "--upstream"),
+    cassette: resolve(options.cassette),
+    port: checkPort(options.port, 0),
+    host: options.host ?? "127.0.0.1",
+    mode,
+    redactPii: options.redactPii ?? false,
+    notificationPath: path.replace(/\/+$/, ""),
+    notifyForward: options.notifyForward
+      ? checkHttpUrl(options.notifyForward, "--notify-forward")
+      : undefined,
+    signatureKeys: Object.freeze((options.signatureKeys ?? []).filter((k) => k !== "")),
+    maxBodyBytes: checkMaxBody(options.maxBodyBytes),
+    upstreamTimeoutMs: timeout,
+    secretSalt: options.secretSalt || undefined,
+    reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
+    onEvent: options.onEvent ?? ignoreEvents,
+  });
+}

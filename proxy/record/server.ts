@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { basename } from "node:path";
+import { readBody, tooLargeDetail } from "../http/body.js";
+import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
+import { InFlight } from "../http/in-flight.js";
+import { closeServer, listen } from "../http/listen.js";
+import { problem, sendProblem } from "../http/problem.js";
+import { ReplayIndex } from "../replay/index.js";
+import { describeRequest } from "../replay/key.js";
+import { explainMiss } from "../replay/miss.js";
+import { incomingProfiles } from "../replay/replayer.js";
+import { incomingRequest, lookup, sendStored } from "../replay/serve.js";
+import { createForwarder, type ForwardOutcome } from "./forwarder.js";
+import { isNotificationPath, relayNotification } from "./notifications.js";
+import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from "./options.js";
+import { planRecording } from "./plan.js";
+import { RecordingWorker } from "./worker-host.js";
+
+/** A running recorder. */
+export interface RunningRecorder {
+  /** Its base URL, `http://127.0.0.1:PORT`: point the client there instead of the upstream. */
+  readonly url: string;
+  /** The URL to register as a notification URL with the service. */
+  readonly notificationUrl: string;
+  /** The cassette's absolute path. */
+  readonly cassette: string;
+  /** `recording`, or `replaying` in mode `once` when the cassette already existed. */
+  readonly state: "recording" | "replaying";
+  /** Stops accepting, lets exchanges in progress finish, writes what is left and releases the cassette. */
+  close(): Promise<{ recorded: number }>;
+}
+
+const ONCE_HINT =
+  "mode once: the cassette exists, so nothing new is recorded; use --mode new to add unseen requests";
+
+/**
+ * Starts a recording reverse proxy: every request is forwarded to the one upstream and every complete
+ * exchange is appended to the cassette, secrets redacted. Absolute-form targets and CONNECT are refused.
+ *
+ * @example
+ * const recorder = await startRecorder({ upstream: "https://api.helloasso-sandbox.com", cassette: "rec.yaml" });
+ * await fetch(`${recorder.url}/v5/partners/me`, { headers: { authorization: `Bearer ${token}` } });
+ * await recorder.close();
+ */
+export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
+  const o: ResolvedRecorderOptions = resolveRecorderOptions(options);
+  const plan = await planRecording(o);
+  let recording: RecordingWorker | undefined;
+  try {
+    recording = plan.file
+      ? await RecordingWorker.start(
+          {
+            fd: plan.file.fd,
+            nextId: plan.nextId,
+            salt: o.secretSalt,
+            pii: o.redactPii,
+            signatureKeys: o.signatureKeys,
+            events: o.reportExchanges,
+          },
+          o.onEvent,
+        )
+      : undefined;
+  } catch (error) {
+    await plan.file?.close();
+    throw error;
+  }
+  const forwarder = createForwarder(o);
+  const index = plan.existing ? new ReplayIndex(plan.existing.interactions) : undefined;
+  const profiles = plan.existing ? incomingProfiles([plan.existing], o.secretSalt) : [];
+  const inFlight = new InFlight();
+
+  /** Serves the request from the existing cassette when it can; otherwise resolves to its body, to forward. */
+  const fromCassette = async (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => {
+    const body = await readBody(req, o.maxBodyBytes);
+    if (!body.ok) {
+      res.setHeader("connection", "close");
+      sendProblem(
+        res,
+        problem(
+          "body-too-large",
+          413,
+          "Request body too large",
+          tooLargeDetail("request", o.maxBodyBytes, body.length),
+        ),
+      );
+      return undefined;
+    }
+    if (!index) return body.bytes;
+    const request = await incomingRequest(req, body.bytes);
+    const found = lookup(index, profiles, request, recording === undefined);
+    if (found.entry) {
+      const { interaction } = found.entry;
+      await sendStored(res, request.method, interaction.response, {
+        "x-assopay-replayed-from": `${basename(interaction.source.file)}:${interaction.source.line}`,
+      });
+      return undefined;
+    }
+    if (recording) return body.bytes;
+    const miss = explainMiss(
+      found.canonical,
+      describeRequest(found.redacted),
+      index.candidates(found.canonical),
+      index.size,
+    );
+    miss.detail = `${miss.detail} (${ONCE_HINT})`;
+    o.onEvent({ kind: "miss", message: miss.detail });
+    sendProblem(res, miss);
+    return undefined;
+  };
+
+  const recorded = (outcome: ForwardOutcome) => {
+    inFlight.end();
+    if (outcome.ok) recording?.enqueue(outcome.exchange);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (isNotificationPath(req.url, o.notificationPath)) {
+      const captured = await relayNotification(o, req, res);
+      if (captured) recording?.enqueue(captured, captured);
+      return;
+    }
+    const buffered = await fromCassette(req, res);
+    if (buffered === undefined) return;
+    inFlight.start();
+    forwarder.forward(req, res, recorded, buffered);
+  };
+
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    // The common path, kept free of promises: stream to the upstream, record when done.
+    if (!index && !isNotificationPath(req.url, o.notificationPath)) {
+      inFlight.start();
+      forwarder.forward(req, res, recorded);
+      return;
+    }
+    inFlight.start();
+    handle(req, res)
+      .catch((error: unknown) => {
+        o.onEvent({
+          kind: "warning",
+          message: `${req.method} ${req.url} failed: ${(error as Error).message}`,
+        });
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      })
+      .finally(() => inFlight.end());
+  };
+
+  const server = createServer((req, res) => {
+    if (refuseNonOriginForm(req, res, "recording proxy")) return;
+    if (recording?.congested) {
+      inFlight.start();
+      recording.whenDrained(() => {
+        inFlight.end();
+        serve(req, res);
+      });
+      return;
+    }
+    serve(req, res);
+  });
+  server.keepAliveTimeout = 5000;
+  refuseConnect(server, "recording proxy");
+  let url: string;
+  try {
+    url = await listen(server, o.host, o.port, "recording proxy");
+  } catch (error) {
+    await recording?.close();
+    await plan.file?.close();
+    forwarder.close();
+    throw error;
+  }
+
+  let closing: Promise<{ recorded: number }> | undefined;
+  const close = async () => {
+    await closeServer(server, 10_000);
+    await inFlight.idle();
+    const recorded = (await recording?.close()) ?? 0;
+    await plan.file?.close();
+    forwarder.close();
+    return { recorded };
+  };
+  return Object.freeze({
+    url,
+    notificationUrl: `${url}${o.notificationPath}`,
+    cassette: o.cassette,
+    state: plan.file ? ("recording" as const) : ("replaying" as const),
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  });
+}

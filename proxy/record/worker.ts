@@ -1,0 +1,69 @@
+/**
+ * The recording worker thread: decodes, redacts, serialises and appends every captured exchange, so that
+ * the proxy's own thread only streams bytes. Started by `worker-host.ts`; messages are `ToWorker` and
+ * `FromWorker` there.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { DocumentWriter } from "../cassette/writer.js";
+import type { ProxyEvent } from "../events.js";
+import { createRedactor } from "../redaction/redact.js";
+import type { CapturedNotification } from "./capture.js";
+import { RecordingPipeline } from "./recorder.js";
+import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
+
+function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
+  const events: ProxyEvent[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  const send = (message: FromWorker) => port.postMessage(message);
+  const report = (event: ProxyEvent) => {
+    if (!init.events && (event.kind === "recorded" || event.kind === "notification")) return;
+    events.push(event);
+    scheduled ??= setImmediate(() => {
+      scheduled = undefined;
+      send({ kind: "events", events: events.splice(0) });
+    });
+  };
+  const writer = new DocumentWriter(init.fd, init.nextId, (error) =>
+    report({
+      kind: "write-error",
+      message: `writing the cassette failed, recording stopped: ${error.message}`,
+    }),
+  );
+  const pipeline = new RecordingPipeline(
+    writer,
+    createRedactor(init.salt, init.pii, true),
+    init.signatureKeys,
+    report,
+  );
+  port.on("message", (message: ToWorker) => {
+    if (message.kind === "batch") {
+      const metas = JSON.parse(message.metas) as WireMeta[];
+      const body = (n: number) => {
+        const start = message.bounds[n] ?? 0;
+        return Buffer.from(message.bodies, start, (message.bounds[n + 1] ?? start) - start);
+      };
+      metas.forEach((meta, i) => {
+        const { notification, startedAt, ...rest } = meta;
+        const exchange: CapturedNotification = {
+          ...rest,
+          startedAt: new Date(startedAt),
+          requestBody: body(4 * i),
+          responseBody: body(4 * i + 2),
+        };
+        pipeline.enqueue(exchange, notification ? exchange : undefined);
+      });
+      const bytes = message.bodies.byteLength + message.metas.length;
+      pipeline.idle().then(() => send({ kind: "progress", bytes }));
+      return;
+    }
+    pipeline.idle().then(() => {
+      writer.flush();
+      if (scheduled) clearImmediate(scheduled);
+      send({ kind: "closed", recorded: writer.count, events: events.splice(0) });
+      port.close();
+    });
+  });
+  send({ kind: "ready" });
+}
+
+if (parentPort) run(parentPort, workerData as WorkerInit);

@@ -1,0 +1,59 @@
+import { createHmac } from "node:crypto";
+
+const PII_KEY = "assopay-cassette/1 personal data";
+const CONSONANTS = "bcdfghjklmnprstvz";
+const VOWELS = "aeiou";
+
+/** Which personal field a name denotes: payer and user first and last names, e-mail addresses. */
+export function piiKind(name: string): "name" | "email" | undefined {
+  const key = name.toLowerCase().replace(/[-_]/g, "");
+  if (key.endsWith("firstname") || key.endsWith("lastname")) return "name";
+  if (key === "email" || key.endsWith("email")) return "email";
+  return undefined;
+}
+
+function digits(value: string, salt: string | undefined): Buffer {
+  return createHmac("sha256", salt ?? PII_KEY)
+    .update(value, "utf8")
+    .digest();
+}
+
+/** Letters become pronounceable letters of the same case, digits stay digits, the rest stays. */
+function reshape(value: string, hash: Buffer, lowerOnly: boolean): string {
+  let out = "";
+  let position = 0;
+  let inWord = 0;
+  for (const char of value) {
+    const byte = hash[position % hash.length] ?? 0;
+    position++;
+    if (/\p{L}/u.test(char)) {
+      const pool = inWord % 2 === 0 ? CONSONANTS : VOWELS;
+      const letter = pool[byte % pool.length] ?? "a";
+      const upper = !lowerOnly && char !== char.toLowerCase();
+      out += upper ? letter.toUpperCase() : letter;
+      inWord++;
+    } else if (/\p{N}/u.test(char)) {
+      out += String(byte % 10);
+      inWord = 0;
+    } else {
+      out += char;
+      inWord = 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * A stable fake of the same shape: "Jean-Marie" → "Mode-Hejus"; "jean.dupont42@gmail.com" →
+ * "moce.mamina55@example.com" (without a salt). The same value always gives the same fake.
+ *
+ * @example fakePii("Dupont", "name") // "Sicefo"
+ */
+export function fakePii(value: string, kind: "name" | "email", salt?: string): string {
+  if (value === "") return value;
+  const hash = digits(value, salt);
+  if (kind === "name") return reshape(value, hash, false);
+  const at = value.lastIndexOf("@");
+  if (at < 0) return reshape(value, hash, true);
+  return `${reshape(value.slice(0, at), hash, true)}@example.com`;
+}

@@ -1,0 +1,113 @@
+import { createHmac } from "node:crypto";
+
+/**
+ * The key of the placeholder HMAC when the user gives no salt. It is public: a placeholder only hides
+ * a secret that cannot be guessed. A short or common secret (a password, "test") can be found by trying
+ * candidates, so pass a salt of your own (`ASSOPAY_CASSETTE_SALT`) when that matters.
+ */
+const PUBLIC_KEY = "assopay-cassette/1 secret placeholder";
+
+/** A placeholder, alone or inside a larger value (`Bearer <secret:…>`). */
+export const PLACEHOLDER = /<secret:[0-9a-f]{16}>/;
+const WHOLE_PLACEHOLDER = /^<secret:[0-9a-f]{16}>$/;
+
+/** Secrets shorter than this are replaced where they are named, but not searched for everywhere. */
+const MIN_SCRUB_LENGTH = 8;
+
+/**
+ * The stable placeholder of a secret: `<secret:` + the first 16 hex digits of HMAC-SHA256(salt, secret)
+ * + `>`. The same secret always gives the same placeholder, in every cassette recorded with the same salt.
+ *
+ * @example placeholderFor("s3cr3t-value") // "<secret:…16 hex digits…>"
+ */
+export function placeholderFor(secret: string, salt?: string): string {
+  const digest = createHmac("sha256", salt ?? PUBLIC_KEY)
+    .update(secret, "utf8")
+    .digest("hex");
+  return `<secret:${digest.slice(0, 16)}>`;
+}
+
+/** Field names whose values are secrets, compared without case, `_` or `-`. */
+const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  "accesstoken",
+  "refreshtoken",
+  "idtoken",
+  "clientsecret",
+  "signaturekey",
+  "password",
+  "codeverifier",
+  "apikey",
+]);
+
+/** Whether a JSON, form or query field named `name` holds a secret (`access_token`, `signatureKey` …). */
+export function isSecretField(name: string): boolean {
+  return SECRET_FIELDS.has(name.toLowerCase().replace(/[-_]/g, ""));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Replaces secrets by placeholders and remembers every secret it replaced, so that the same secret is
+ * also replaced where it appears unnamed (echoed in an error text, in a URL). One book per recorder.
+ */
+export class SecretBook {
+  private readonly salt: string | undefined;
+  private readonly learn: boolean;
+  private readonly known = new Map<string, string>();
+  private readonly signing = new Map<string, string>();
+  private pattern: RegExp | undefined;
+  private stale = false;
+
+  /** `learn: false` (replay) replaces named secrets without remembering them. */
+  constructor(salt: string | undefined, learn = true) {
+    this.salt = salt;
+    this.learn = learn;
+  }
+
+  /**
+   * The placeholder of `secret` (a placeholder or an empty value is returned as it is). `field` is the
+   * name it was found under: the values of `signatureKey` fields are kept as notification signing keys.
+   */
+  redact(secret: string, field?: string): string {
+    if (secret === "" || WHOLE_PLACEHOLDER.test(secret)) return secret;
+    const known = this.known.get(secret);
+    if (known && field === undefined) return known;
+    const placeholder = known ?? placeholderFor(secret, this.salt);
+    if (this.learn && field !== undefined && field.toLowerCase().replace(/[-_]/g, "") === "signaturekey") {
+      this.signing.set(secret, placeholder);
+    }
+    if (known) return known;
+    if (this.learn && secret.length >= MIN_SCRUB_LENGTH) {
+      this.known.set(secret, placeholder);
+      const encoded = encodeURIComponent(secret);
+      if (encoded !== secret) this.known.set(encoded, placeholder);
+      this.stale = true;
+    }
+    return placeholder;
+  }
+
+  /** Every secret met so far (and its URL-encoded form). */
+  knownSecrets(): Iterable<string> {
+    return this.known.keys();
+  }
+
+  /** Signing keys met so far (in `signatureKey` fields), each with its placeholder. */
+  signingKeys(): ReadonlyMap<string, string> {
+    return this.signing;
+  }
+
+  /** `text` with every secret met so far replaced by its placeholder. */
+  scrub(text: string): string {
+    if (this.known.size === 0 || text.length < MIN_SCRUB_LENGTH) return text;
+    if (this.stale || !this.pattern) {
+      const alternatives = [...this.known.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+      this.pattern = new RegExp(alternatives.join("|"), "g");
+      this.stale = false;
+    }
+    this.pattern.lastIndex = 0;
+    if (!this.pattern.test(text)) return text;
+    return text.replace(this.pattern, (found) => this.known.get(found) ?? found);
+  }
+}

@@ -1,0 +1,134 @@
+import { createHash } from "node:crypto";
+import { isFormType, isJsonType, utf8Text } from "../cassette/body.js";
+import type { StoredBody, StoredRequest } from "../cassette/format.js";
+import { firstHeader } from "../http/message.js";
+
+/** A request body reduced to what matching compares. */
+export type CanonicalBody =
+  | { kind: "none" }
+  | { kind: "json"; value: unknown; text: string }
+  | { kind: "form"; pairs: readonly (readonly [string, string])[]; text: string }
+  | { kind: "bytes"; length: number; digest: string; preview: string | undefined };
+
+/**
+ * A request reduced to what matching compares: method, path (percent-encoding normalised), query
+ * (names without case, in any order, repeated names kept, their values in any order) and body (JSON by
+ * value, forms as sorted pairs, anything else by bytes). `key` hashes all of it.
+ */
+export interface CanonicalRequest {
+  method: string;
+  path: string;
+  /** Lower-cased names, sorted, each with its sorted values. */
+  query: readonly (readonly [string, readonly string[]])[];
+  /** The names as they were written, for messages. */
+  queryNames: ReadonlyMap<string, string>;
+  body: CanonicalBody;
+  key: string;
+}
+
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** `%7e` and `~` are the same path; `%2F` and `/` are not. */
+export function normalizePath(path: string): string {
+  return path.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+/** JSON text with the keys of every object sorted: equal values give equal texts. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+function canonicalBody(body: StoredBody | undefined, contentType: string | undefined): CanonicalBody {
+  if (!body) return { kind: "none" };
+  if ("json" in body) return { kind: "json", value: body.json, text: stableJson(body.json) };
+  if ("text" in body) {
+    if (body.text === "") return { kind: "none" };
+    if (isFormType(contentType)) {
+      const pairs = [...new URLSearchParams(body.text)]
+        .map(([k, v]) => [k, v] as const)
+        .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
+      return {
+        kind: "form",
+        pairs,
+        text: new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString(),
+      };
+    }
+    if (isJsonType(contentType)) {
+      try {
+        const value: unknown = JSON.parse(body.text);
+        return { kind: "json", value, text: stableJson(value) };
+      } catch {
+        // compared as bytes
+      }
+    }
+  }
+  const bytes =
+    "text" in body
+      ? Buffer.from(body.text, "utf8")
+      : Buffer.from((body as { base64: string }).base64, "base64");
+  if (bytes.length === 0) return { kind: "none" };
+  const text = bytes.length <= 200 ? utf8Text(bytes) : undefined;
+  return {
+    kind: "bytes",
+    length: bytes.length,
+    digest: createHash("sha256").update(bytes).digest("hex"),
+    preview: text,
+  };
+}
+
+function bodyKeyText(body: CanonicalBody): string {
+  switch (body.kind) {
+    case "none":
+      return "";
+    case "json":
+      return `json:${body.text}`;
+    case "form":
+      return `form:${body.text}`;
+    case "bytes":
+      return `bytes:${body.digest}`;
+  }
+}
+
+/** Reduces a stored request (already redacted) to its canonical form and key. */
+export function canonicalize(request: StoredRequest): CanonicalRequest {
+  const grouped = new Map<string, string[]>();
+  const queryNames = new Map<string, string>();
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    const lower = name.toLowerCase();
+    if (!queryNames.has(lower)) queryNames.set(lower, name);
+    const values = grouped.get(lower) ?? [];
+    values.push(...(Array.isArray(value) ? value : [value]));
+    grouped.set(lower, values);
+  }
+  const query = [...grouped.entries()]
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([name, values]) => [name, [...values].sort()] as const);
+  const method = request.method.toUpperCase();
+  const path = normalizePath(request.path);
+  const body = canonicalBody(request.body, firstHeader(request.headers, "content-type"));
+  const queryText = JSON.stringify(query);
+  const key = createHash("sha256")
+    .update(`${method}\n${path}\n${queryText}\n${bodyKeyText(body)}`)
+    .digest("base64url");
+  return { method, path, query, queryNames, body, key };
+}
+
+/** `GET /path?a=1` for messages (the query re-encoded from its decoded, redacted values). */
+export function describeRequest(request: Pick<StoredRequest, "method" | "path" | "query">): string {
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) pairs.push([name, v]);
+  }
+  const query = pairs.length > 0 ? `?${new URLSearchParams(pairs).toString()}` : "";
+  return `${request.method.toUpperCase()} ${request.path}${query}`;
+}

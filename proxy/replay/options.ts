@@ -1,0 +1,92 @@
+import type { Contract } from "../../contracts/types.js";
+import { type IsoDay, parseIsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { ignoreEvents, type ProxyEventSink } from "../events.js";
+import { checkMaxBody, checkPort } from "../options.js";
+import type { TimelineView } from "./timeline.js";
+
+/** Options of {@link startReplay}. */
+export interface ReplayOptions {
+  /**
+   * The cassette file(s) to serve. Interactions of several cassettes are merged, in the order given.
+   * @example { cassettes: ["recordings/pagination-crawl.yaml", "recordings/public-form.yaml"] }
+   */
+  cassettes: string | readonly string[];
+  /**
+   * The port to listen on; 0 (the default) takes any free port.
+   * @example { port: 8471 }
+   */
+  port?: number;
+  /**
+   * The address to listen on (default `127.0.0.1`).
+   * @example { host: "0.0.0.0" }
+   */
+  host?: string;
+  /**
+   * Serve what the service answers at this date (`YYYY-MM-DD`): counts removed or -1 on the count
+   * deprecation routes, v3 routes answering 404 after their switch-off. Default: responses as recorded.
+   * @example { at: "2025-07-01" }
+   */
+  at?: string;
+  /**
+   * The contract whose route catalogue and timeline `at` applies (default: the package's own contract,
+   * loaded when `at` is given).
+   * @example { at: "2025-07-01", contract: loadContract({ timelineFile: "my-timeline.yaml" }) }
+   */
+  contract?: Pick<Contract, "routes" | "timeline">;
+  /**
+   * The salt the cassettes were recorded with, if any (see `docs/cassettes.md`, "Secrets").
+   * @example { secretSalt: process.env.ASSOPAY_CASSETTE_SALT }
+   */
+  secretSalt?: string;
+  /**
+   * Largest request body accepted, in bytes (default 50 MB); larger ones get a 413 problem.
+   * @example { maxBodyBytes: 1_000_000 }
+   */
+  maxBodyBytes?: number;
+  /**
+   * Called for every replayed request, miss and warning.
+   * @example { onEvent: (event) => console.error(event.message) }
+   */
+  onEvent?: ProxyEventSink;
+}
+
+/** The options once checked: frozen, with every default filled in. */
+export interface ResolvedReplayOptions {
+  readonly cassettes: readonly string[];
+  readonly port: number;
+  readonly host: string;
+  readonly at: IsoDay | undefined;
+  readonly contract: Pick<Contract, "routes" | "timeline"> | undefined;
+  readonly secretSalt: string | undefined;
+  readonly maxBodyBytes: number;
+  readonly onEvent: ProxyEventSink;
+}
+
+/** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
+export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOptions {
+  const cassettes = typeof options.cassettes === "string" ? [options.cassettes] : [...options.cassettes];
+  if (cassettes.length === 0) {
+    throw new AssopayError("usage", "replay needs at least one cassette", {
+      hint: "pass --cassette PATH (several may be given)",
+    });
+  }
+  return Object.freeze({
+    cassettes: Object.freeze(cassettes),
+    port: checkPort(options.port, 0),
+    host: options.host ?? "127.0.0.1",
+    at: options.at === undefined ? undefined : parseIsoDay(options.at),
+    contract: options.contract,
+    secretSalt: options.secretSalt || undefined,
+    maxBodyBytes: checkMaxBody(options.maxBodyBytes),
+    onEvent: options.onEvent ?? ignoreEvents,
+  });
+}
+
+/** The contract view `at` needs: the given one, else the package's own. */
+export async function timelineView(options: ResolvedReplayOptions): Promise<TimelineView | undefined> {
+  if (options.at === undefined) return undefined;
+  if (options.contract) return options.contract;
+  const { loadContract } = await import("../../contracts/index.js");
+  return loadContract();
+}

@@ -1,0 +1,82 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { loadCassette } from "../cassette/reader.js";
+import { createCassetteValidator } from "../cassette/schema.js";
+import type { ProxyEventSink } from "../events.js";
+import { readBody, tooLargeDetail } from "../http/body.js";
+import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
+import { closeServer, listen } from "../http/listen.js";
+import { problem, sendProblem } from "../http/problem.js";
+import { type ReplayOptions, resolveReplayOptions, timelineView } from "./options.js";
+import { cassetteWarnings, Replayer } from "./replayer.js";
+import { incomingRequest, sendStored } from "./serve.js";
+
+/** A running replay server. */
+export interface RunningReplay {
+  /** Its base URL, `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  /** Interactions it can serve (notifications excluded). */
+  readonly interactions: number;
+  /** Warnings from loading the cassettes (skipped incomplete documents, salt mismatch). */
+  readonly warnings: readonly string[];
+  /** Stops it; requests in progress finish first. */
+  close(): Promise<void>;
+}
+
+async function answer(
+  replayer: Replayer,
+  maxBodyBytes: number,
+  onEvent: ProxyEventSink,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  if (refuseNonOriginForm(req, res, "replay server")) return;
+  const body = await readBody(req, maxBodyBytes);
+  if (!body.ok) {
+    res.setHeader("connection", "close");
+    const detail = tooLargeDetail("request", maxBodyBytes, body.length);
+    sendProblem(res, problem("body-too-large", 413, "Request body too large", detail));
+    return;
+  }
+  const request = await incomingRequest(req, body.bytes);
+  const result = replayer.answer(request);
+  await sendStored(res, request.method, result.response, result.headers);
+  onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
+}
+
+/**
+ * Serves recorded cassettes over HTTP: each request gets the recorded response of the matching
+ * interaction (method, path, query, body), identical requests in recorded order, and a miss gets a 501
+ * problem naming the closest recorded requests and what differs. With `at`, the timeline is applied.
+ *
+ * @example
+ * const replay = await startReplay({ cassettes: "recordings/pagination-crawl.yaml", at: "2025-07-01" });
+ * const page = await fetch(`${replay.url}/v5/organizations/asso/forms/Event/gala/items`);
+ * await replay.close();
+ */
+export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
+  const resolved = resolveReplayOptions(options);
+  const validator = createCassetteValidator();
+  const cassettes = await Promise.all(resolved.cassettes.map((file) => loadCassette(file, validator)));
+  const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
+  for (const message of warnings) resolved.onEvent({ kind: "warning", message });
+  const replayer = new Replayer(cassettes, {
+    at: resolved.at,
+    view: await timelineView(resolved),
+    secretSalt: resolved.secretSalt,
+  });
+  const server = createServer((req, res) => {
+    answer(replayer, resolved.maxBodyBytes, resolved.onEvent, req, res).catch((error: unknown) => {
+      resolved.onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  refuseConnect(server, "replay server");
+  const url = await listen(server, resolved.host, resolved.port, "replay server");
+  return Object.freeze({
+    url,
+    interactions: replayer.index.size,
+    warnings: Object.freeze(warnings),
+    close: () => closeServer(server, 5000),
+  });
+}

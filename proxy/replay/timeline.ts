@@ -1,0 +1,97 @@
+import { expectedCounts, queryBoolean } from "../../contracts/index.js";
+import type { RouteCatalogue, RouteRules, Timeline } from "../../contracts/types.js";
+import type { IsoDay } from "../../core/dates.js";
+import { isJsonType } from "../cassette/body.js";
+import type { StoredBody, StoredQuery, StoredRequest, StoredResponse } from "../cassette/format.js";
+import { firstHeader } from "../http/message.js";
+
+/** The part of the contract replay needs for `--at`: route matching and the timeline. */
+export interface TimelineView {
+  routes: Pick<RouteCatalogue, "match">;
+  timeline: Pick<Timeline, "rulesAt">;
+}
+
+/** The rules in force for a request at the date, or undefined for a path the catalogue does not know. */
+export function rulesFor(
+  view: TimelineView,
+  at: IsoDay,
+  method: string,
+  path: string,
+): RouteRules | undefined {
+  const match = view.routes.match(method, path);
+  return match ? view.timeline.rulesAt(match.route, at) : undefined;
+}
+
+/** What the service answers on a route whose version is switched off at the date (as the sandbox does). */
+export function goneResponse(rules: RouteRules): StoredResponse {
+  const off = rules.inForce.find((entry) => entry.effect === "v3-switch-off");
+  const detail = `The ${rules.route.version} API is switched off${off ? ` since ${off.date}` : ""}: ${rules.route.method} ${rules.route.path} no longer exists.`;
+  return {
+    status: 404,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "x-assopay-timeline": `${rules.date} ${off?.id ?? "switched-off"}`,
+    },
+    body: {
+      json: {
+        type: "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+        title: "Not Found",
+        status: 404,
+        detail,
+        errors: [{ code: "NotFound", message: detail }],
+      },
+    },
+  };
+}
+
+function toSearchParams(query: StoredQuery | undefined): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(name, v);
+  }
+  return params;
+}
+
+function jsonOf(body: StoredBody | undefined, contentType: string | undefined): unknown {
+  if (!body) return undefined;
+  if ("json" in body) return body.json;
+  if ("text" in body && isJsonType(contentType)) {
+    try {
+      return JSON.parse(body.text);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A recorded response as the service answers it at the date: on a count-deprecation route the
+ * pagination counts are removed (`absent`) or set to -1 (`minus-one`, unless the request asked
+ * `withCount=true`). Real counts cannot be invented: a response recorded with -1 stays so at an earlier
+ * date. Responses that are not a JSON object with a `pagination` object are returned unchanged.
+ */
+export function applyCounts(
+  rules: RouteRules,
+  request: StoredRequest,
+  response: StoredResponse,
+): StoredResponse {
+  const withCount = queryBoolean(toSearchParams(request.query), "withCount");
+  const expected = expectedCounts(rules, withCount ?? undefined);
+  if (expected !== "absent" && expected !== "minus-one") return response;
+  const value = jsonOf(response.body, firstHeader(response.headers, "content-type"));
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return response;
+  const pagination = (value as Record<string, unknown>).pagination;
+  if (pagination === null || typeof pagination !== "object" || Array.isArray(pagination)) return response;
+  const counts = { ...(pagination as Record<string, unknown>) };
+  if (expected === "absent") {
+    delete counts.totalCount;
+    delete counts.totalPages;
+  } else {
+    counts.totalCount = -1;
+    counts.totalPages = -1;
+  }
+  const json = { ...(value as Record<string, unknown>), pagination: counts };
+  const encoding = response.body?.encoding;
+  return { ...response, body: encoding ? { json, encoding } : { json } };
+}

@@ -1,0 +1,158 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFile, stat } from "node:fs/promises";
+import { Agent } from "node:http";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commands } from "../../cli/registry.js";
+import { packageRoot } from "../../core/paths.js";
+import { loadCassette } from "../../proxy/cassette/reader.js";
+import { startRecorder } from "../../proxy/record/server.js";
+import { startReplay } from "../../proxy/replay/server.js";
+import { send, tempDir } from "./support/http.js";
+import { startUpstream } from "./support/upstream.js";
+
+const CLIENTS = 200;
+
+function body(i: number): string {
+  return JSON.stringify({ client: i, filler: "x".repeat(200 + (i % 7) * 500) });
+}
+
+/**
+ * The recorder command in a child process: `node --import tsx cli/bin.ts record …` once the verb
+ * registry has the real command, else the same command through `support/record-cli.ts`.
+ */
+function recorderEntry(): string {
+  const real = commands()
+    .find((c) => c.name === "record")
+    ?.help.includes("--upstream");
+  return real ? join(packageRoot(), "cli", "bin.ts") : join(import.meta.dirname, "support", "record-cli.ts");
+}
+
+/** Starts the recorder command in a child process; resolves once it prints where it listens. */
+function spawnRecorder(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", recorderEntry(), "record", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/[^\s,]+)/.exec(out);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`recorder exited with ${code}: ${err}`)));
+  });
+}
+
+describe("200 concurrent clients", () => {
+  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let temp: Awaited<ReturnType<typeof tempDir>>;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    temp = await tempDir();
+  });
+
+  afterAll(async () => {
+    await upstream.close();
+    await temp.remove();
+  });
+
+  it("records every exchange whole, none lost, none interleaved, and replays each to its own client", async () => {
+    const cassette = temp.file("concurrent.yaml");
+    const recorder = await startRecorder({ upstream: upstream.url, cassette });
+    const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+    const live = await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) =>
+        send(`${recorder.url}/echo?client=${i}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: body(i),
+          agent,
+        }),
+      ),
+    );
+    agent.destroy();
+    expect((await recorder.close()).recorded).toBe(CLIENTS);
+    for (const [i, reply] of live.entries()) expect(reply.json()).toMatchObject({ received: body(i) });
+
+    const loaded = await loadCassette(cassette);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.interactions).toHaveLength(CLIENTS);
+    expect(new Set(loaded.interactions.map((i) => i.id)).size).toBe(CLIENTS);
+    for (const interaction of loaded.interactions) {
+      const client = Number(interaction.request.query?.client);
+      expect(interaction.request.body).toEqual({ json: JSON.parse(body(client)) });
+      expect(interaction.response.body).toMatchObject({ json: { received: body(client) } });
+    }
+    const text = await readFile(cassette, "utf8");
+    expect(text.match(/^---$/gm)).toHaveLength(CLIENTS + 1);
+    expect(text.match(/^\.\.\.$/gm)).toHaveLength(CLIENTS + 1);
+
+    const replay = await startReplay({ cassettes: cassette });
+    const replayed = await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) =>
+        send(`${replay.url}/echo?client=${i}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: body(i),
+        }),
+      ),
+    );
+    await replay.close();
+    for (const [i, reply] of replayed.entries())
+      expect(reply.body.equals(live[i]?.body as Buffer)).toBe(true);
+  });
+
+  it("after SIGKILL in the middle of the exchanges, the cassette loads with every finished document", async () => {
+    const cassette = temp.file("killed.yaml");
+    const { child, url } = await spawnRecorder([
+      "--upstream",
+      upstream.url,
+      "--cassette",
+      cassette,
+      "--port",
+      "0",
+      "--quiet",
+    ]);
+    let answered = 0;
+    const requests = Array.from({ length: CLIENTS }, (_, i) =>
+      send(`${url}/echo/kill?client=${i}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: body(i),
+      }).then(
+        () => {
+          answered++;
+        },
+        () => undefined,
+      ),
+    );
+    const headerOnly = (await stat(cassette)).size;
+    while (answered < CLIENTS / 2 || (await stat(cassette)).size === headerOnly)
+      await new Promise((r) => setTimeout(r, 2));
+    child.kill("SIGKILL");
+    await Promise.all(requests);
+    await new Promise((resolve) => child.once("exit", resolve));
+
+    const loaded = await loadCassette(cassette);
+    expect(loaded.warnings.length).toBeLessThanOrEqual(1);
+    expect(loaded.interactions.length).toBeGreaterThan(0);
+    expect(loaded.interactions.length).toBeLessThanOrEqual(upstream.hits.get("POST /echo/kill") ?? 0);
+    for (const interaction of loaded.interactions) {
+      const client = Number(interaction.request.query?.client);
+      expect(interaction.response.body).toMatchObject({ json: { received: body(client) } });
+    }
+
+    const again = await startRecorder({ upstream: upstream.url, cassette, mode: "new" });
+    await send(`${again.url}/echo?client=after`, { method: "POST", body: "after the crash" });
+    await again.close();
+    const reloaded = await loadCassette(cassette);
+    expect(reloaded.interactions.length).toBe(loaded.interactions.length + 1);
+    expect(reloaded.interactions.at(-1)?.request.query).toEqual({ client: "after" });
+  });
+});
