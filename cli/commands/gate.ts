@@ -1,0 +1,123 @@
+import { AssopayError } from "../../core/errors.js";
+import { loadConsumerRules } from "../../gate/consumer-rules.js";
+import { DEFAULT_ENTRIES, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_SECONDS } from "../../gate/options.js";
+import { formatGateReport } from "../../gate/report/format.js";
+import { parseReporter } from "../../gate/report/reporter.js";
+import { runGate } from "../../gate/run.js";
+import { SCENARIOS } from "../../gate/scenarios.js";
+import type { Command } from "../command.js";
+import { listFlag, parseFlags, stringFlag } from "../flags.js";
+
+const width = Math.max(...SCENARIOS.map((s) => s.name.length));
+
+const HELP = `assopay gate: judge an SDK's traffic against the consumer rules
+
+Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD] [--scenario NAME...]
+                    [--reporter pretty|json|junit] [--max-requests N] [--timeout SECONDS]
+                    [--entries N] [--seed N] -- <command> [args...]
+
+For each scenario, starts a server (a fresh sandbox, or a replay of cassettes) behind a scenario layer,
+runs <command> (no shell) with these variables set, records every request it makes and judges them:
+  ASSOPAY_BASE_URL      the server (token at /oauth2/token, API under /v5)
+  ASSOPAY_API_URL       ASSOPAY_BASE_URL/v5
+  ASSOPAY_TOKEN_URL     ASSOPAY_BASE_URL/oauth2/token
+  ASSOPAY_CLIENT_ID, ASSOPAY_CLIENT_SECRET              a client that reads
+  ASSOPAY_ADMIN_CLIENT_ID, ASSOPAY_ADMIN_CLIENT_SECRET  a client with organization_admin
+  ASSOPAY_ORG, ASSOPAY_FORM_TYPE, ASSOPAY_FORM_SLUG     a form whose listings have entries
+  ASSOPAY_AT, ASSOPAY_SCENARIO                          the server's date and the scenario
+
+Scenarios (default: all):
+${SCENARIOS.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`).join("\n")}
+
+Flags:
+  --sandbox             a fresh sandbox per scenario (the default)
+  --cassette PATH       replay these cassettes instead (repeat for several)
+  --at YYYY-MM-DD       the date of the undated scenarios (default: today)
+  --scenario NAME       run only these scenarios (repeat, or separate with commas)
+  --reporter NAME       pretty (default), json or junit, written to stdout
+  --max-requests N      requests allowed per scenario (default ${DEFAULT_MAX_REQUESTS}); then the command is stopped
+  --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}); then the command is stopped
+  --entries N           entries of the sandbox's form (default ${DEFAULT_ENTRIES})
+  --seed N              seed of the sandbox's data and of the gate's tokens (default 1)
+  -h, --help            this text
+
+The command's own output goes to stderr, each line prefixed with its scenario.
+Exit codes: 0 every rule holds in every scenario, 1 a rule is broken (or the command failed, looped or
+made no listing call), 2 bad usage or bad input.
+
+Examples:
+  assopay gate -- node scripts/crawl-all.mjs
+  assopay gate --scenario tricky-tokens,token-expiry -- npm run test:live
+  assopay gate --reporter junit --max-requests 300 -- python -m mysdk.examples.crawl > gate.xml
+  assopay gate --cassette recordings/crawl.yaml --scenario uniform -- node scripts/crawl-all.mjs
+`;
+
+function wholeFlag(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) {
+    throw new AssopayError("usage", `assopay gate: --${name} must be a whole number, got "${text}"`, {
+      hint: `for example --${name} ${name === "timeout" ? DEFAULT_TIMEOUT_SECONDS : DEFAULT_MAX_REQUESTS}`,
+    });
+  }
+  return Number(text);
+}
+
+/** Splits `gate`'s own flags from the command after `--`. */
+function splitCommand(argv: readonly string[]): { own: readonly string[]; command: readonly string[] } {
+  const dash = argv.indexOf("--");
+  if (dash === -1) {
+    throw new AssopayError("usage", "assopay gate: no command to run", {
+      hint: "put the command after --, e.g. assopay gate -- node scripts/crawl.mjs",
+    });
+  }
+  return { own: argv.slice(0, dash), command: argv.slice(dash + 1) };
+}
+
+export const gateCommand: Command = {
+  name: "gate",
+  summary: "Judge an SDK's traffic against the consumer rules",
+  help: HELP,
+  async run(context) {
+    const { own, command } = splitCommand(context.argv);
+    const flags = parseFlags("gate", own, {
+      sandbox: { type: "boolean" },
+      cassette: { type: "string", multiple: true },
+      at: { type: "string" },
+      scenario: { type: "string", multiple: true },
+      reporter: { type: "string" },
+      "max-requests": { type: "string" },
+      timeout: { type: "string" },
+      entries: { type: "string" },
+      seed: { type: "string" },
+    });
+    const cassettes = listFlag(flags, "cassette");
+    if (flags.values.sandbox === true && cassettes.length > 0) {
+      throw new AssopayError("usage", "assopay gate: --sandbox and --cassette exclude each other", {
+        hint: "drop --sandbox to replay the cassettes",
+      });
+    }
+    const reporter = parseReporter("gate", stringFlag(flags, "reporter"));
+    const rules = loadConsumerRules();
+    const at = stringFlag(flags, "at");
+    const maxRequests = wholeFlag("max-requests", stringFlag(flags, "max-requests"));
+    const timeoutSeconds = wholeFlag("timeout", stringFlag(flags, "timeout"));
+    const entries = wholeFlag("entries", stringFlag(flags, "entries"));
+    const seed = wholeFlag("seed", stringFlag(flags, "seed"));
+    const report = await runGate({
+      command,
+      cassettes,
+      scenarios: listFlag(flags, "scenario"),
+      env: context.env,
+      signal: context.signal,
+      rules,
+      onOutput: (line, scenario) => context.stderr.write(`[${scenario}] ${line}\n`),
+      at,
+      maxRequests,
+      timeoutSeconds,
+      entries,
+      seed,
+    });
+    context.stdout.write(formatGateReport(report, rules, reporter));
+    return report.passed ? 0 : 1;
+  },
+};

@@ -1,0 +1,166 @@
+import { join } from "node:path";
+import { createAjv } from "../contracts/ajv.js";
+import { dataError, readDataFile } from "../contracts/data-file.js";
+import { contractsDir } from "../core/paths.js";
+
+/** Rules `assopay gate` judges an SDK's traffic by. A closed union: the judges switch on it. */
+export type GateRuleId =
+  | "crawl.first-call-without-token"
+  | "crawl.token-echoed"
+  | "crawl.no-call-after-empty-page"
+  | "crawl.reaches-empty-page"
+  | "crawl.no-invented-token"
+  | "versions.no-v3-after-switch-off"
+  | "counts.no-withcount-after-removal"
+  | "counts.withcount-when-needed"
+  | "auth.fresh-token-after-401"
+  | "run.bounded"
+  | "run.command-succeeds"
+  | "run.traffic-seen";
+
+/** Rules `assopay notify` judges a webhook receiver by. */
+export type NotifyRuleId =
+  | "notify.accepts-signed"
+  | "notify.tolerates-unknown-type"
+  | "notify.verifies-raw-bytes"
+  | "notify.rejects-forged"
+  | "notify.idempotent"
+  | "notify.signature-case";
+
+export type ConsumerRuleId = GateRuleId | NotifyRuleId;
+
+/** `error` findings fail a run; `advice` findings are reported only. */
+export type Severity = "error" | "advice";
+
+/** One rule of `contracts/consumer-rules.yaml`. */
+export interface ConsumerRule {
+  readonly id: ConsumerRuleId;
+  readonly applies: "gate" | "notify";
+  readonly severity: Severity;
+  /** The seed section (or reference fact) the rule comes from. */
+  readonly seed: string;
+  readonly summary: string;
+  /** What the consumer should do instead, one sentence. */
+  readonly fix: string;
+  readonly limits: Readonly<Record<string, number>>;
+}
+
+/** The loaded rules, in file order. */
+export interface ConsumerRules {
+  readonly all: readonly ConsumerRule[];
+  readonly file: string;
+  byId(id: ConsumerRuleId): ConsumerRule;
+  /** A numeric limit of a rule (`limits:` in the file), or the fallback when the file gives none. */
+  limit(id: ConsumerRuleId, name: string, fallback: number): number;
+}
+
+/** Every id the code emits, in the order reports list them. */
+export const GATE_RULE_IDS: readonly GateRuleId[] = Object.freeze([
+  "crawl.first-call-without-token",
+  "crawl.token-echoed",
+  "crawl.no-call-after-empty-page",
+  "crawl.reaches-empty-page",
+  "crawl.no-invented-token",
+  "versions.no-v3-after-switch-off",
+  "counts.no-withcount-after-removal",
+  "counts.withcount-when-needed",
+  "auth.fresh-token-after-401",
+  "run.bounded",
+  "run.command-succeeds",
+  "run.traffic-seen",
+]);
+
+export const NOTIFY_RULE_IDS: readonly NotifyRuleId[] = Object.freeze([
+  "notify.accepts-signed",
+  "notify.tolerates-unknown-type",
+  "notify.verifies-raw-bytes",
+  "notify.rejects-forged",
+  "notify.idempotent",
+  "notify.signature-case",
+]);
+
+interface RawRule {
+  id: string;
+  applies: "gate" | "notify";
+  severity: Severity;
+  seed: string;
+  summary: string;
+  fix: string;
+  limits?: Record<string, number>;
+}
+
+/**
+ * Reads `contracts/consumer-rules.yaml` (or your own copy), checks it against its meta-schema and checks
+ * that it names exactly the rules the code judges by. A bad file is an `AssopayError` (`bad-contract`,
+ * exit 2) with the file and a hint.
+ *
+ * @example
+ * const rules = loadConsumerRules();
+ * rules.byId("crawl.token-echoed").fix; // "Percent-encode the token exactly once …"
+ */
+export function loadConsumerRules(file: string = join(contractsDir(), "consumer-rules.yaml")): ConsumerRules {
+  const ajv = createAjv();
+  const metaDir = join(contractsDir(), "meta");
+  const raw = (readDataFile(ajv, metaDir, "consumer-rules", file, "consumer rules") as { rules: RawRule[] })
+    .rules;
+  const known: readonly string[] = [...GATE_RULE_IDS, ...NOTIFY_RULE_IDS];
+  const seen = new Set<string>();
+  for (const rule of raw) {
+    if (!known.includes(rule.id)) {
+      throw dataError(
+        file,
+        undefined,
+        `unknown consumer rule "${rule.id}"`,
+        `known rules: ${known.join(", ")}`,
+      );
+    }
+    if (seen.has(rule.id)) {
+      throw dataError(file, undefined, `consumer rule "${rule.id}" appears twice`, "each id appears once");
+    }
+    const expected = (GATE_RULE_IDS as readonly string[]).includes(rule.id) ? "gate" : "notify";
+    if (rule.applies !== expected) {
+      throw dataError(
+        file,
+        undefined,
+        `consumer rule "${rule.id}" applies to ${expected}`,
+        `write applies: ${expected}`,
+      );
+    }
+    seen.add(rule.id);
+  }
+  const missing = known.filter((id) => !seen.has(id));
+  if (missing.length > 0) {
+    throw dataError(
+      file,
+      undefined,
+      `consumer rules missing: ${missing.join(", ")}`,
+      "every rule the code judges by needs an entry",
+    );
+  }
+  const all = Object.freeze(
+    raw.map((r) =>
+      Object.freeze({
+        id: r.id as ConsumerRuleId,
+        applies: r.applies,
+        severity: r.severity,
+        seed: r.seed,
+        summary: r.summary,
+        fix: r.fix,
+        limits: Object.freeze({ ...(r.limits ?? {}) }),
+      }),
+    ),
+  );
+  const byId = new Map(all.map((r) => [r.id, r]));
+  return Object.freeze({
+    all,
+    file,
+    byId(id: ConsumerRuleId): ConsumerRule {
+      const rule = byId.get(id);
+      if (!rule) throw new Error(`consumer rule ${id} not loaded`);
+      return rule;
+    },
+    limit(id: ConsumerRuleId, name: string, fallback: number): number {
+      return byId.get(id)?.limits[name] ?? fallback;
+    },
+  });
+}

@@ -1,0 +1,65 @@
+import type { Contract } from "../../contracts/index.js";
+import type { IsoDay } from "../../core/dates.js";
+import type { ConsumerRules } from "../consumer-rules.js";
+import type { RecordedExchange } from "../exchange.js";
+import type { CommandOutcome } from "../run-command.js";
+import type { Finding } from "../verdict.js";
+import { judgeAuth } from "./auth.js";
+import { judgeCrawls } from "./crawls.js";
+import { judgeDated } from "./dated.js";
+import { createFindingCollector } from "./findings.js";
+import { judgeRun } from "./run.js";
+
+/** Everything a scenario's judgement depends on besides the traffic. */
+export interface JudgeContext {
+  readonly contract: Contract;
+  readonly rules: ConsumerRules;
+  /** The date the server ran at. */
+  readonly at: IsoDay;
+  readonly outcome: CommandOutcome;
+  readonly maxRequests: number;
+  readonly timeoutMs: number;
+  readonly budgetSpent: boolean;
+}
+
+export interface Judgement {
+  readonly findings: readonly Finding[];
+  readonly crawls: number;
+}
+
+/**
+ * Judges one scenario's recorded traffic against the consumer rules. A pure function of its inputs:
+ * the same traffic always gives the same findings.
+ *
+ * @example
+ * const { findings } = judgeTraffic(layer.exchanges(), { contract, rules, at, outcome, maxRequests: 500,
+ *   timeoutMs: 60_000, budgetSpent: layer.budgetSpent });
+ */
+export function judgeTraffic(exchanges: readonly RecordedExchange[], context: JudgeContext): Judgement {
+  const collector = createFindingCollector(context.rules);
+  const { contract, at } = context;
+  const removal = contract.timeline.entry("count-fields-removed");
+  const crawls = judgeCrawls(exchanges, collector, {
+    commandStopped: context.outcome.stoppedBy !== undefined || context.budgetSpent,
+    countsNote: (exchange) => {
+      if (!exchange.route || !removal) return undefined;
+      const rules = contract.timeline.rulesAt(contract.routes.byId(exchange.route.id), at);
+      return rules.countMode === "absent"
+        ? `totalCount and totalPages are removed since ${removal.date}`
+        : undefined;
+    },
+  });
+  judgeAuth(exchanges, collector, context.rules);
+  judgeDated(exchanges, collector, contract, at);
+  judgeRun(
+    context.outcome,
+    {
+      maxRequests: context.maxRequests,
+      timeoutMs: context.timeoutMs,
+      budgetSpent: context.budgetSpent,
+      listingRequests: exchanges.filter((e) => e.listingKey !== undefined).length,
+    },
+    collector,
+  );
+  return { findings: collector.findings(), crawls };
+}

@@ -1,0 +1,226 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import type { Contract } from "../../contracts/index.js";
+import type { ExchangeResponse, GateAnswer, RecordedExchange } from "../exchange.js";
+import { replaceParam } from "../raw-query.js";
+import type { Scenario } from "../scenarios.js";
+import { createTokenMint } from "../token-mint.js";
+import { type AccessGuard, createExpiringAccess, openAccess } from "./access.js";
+import { sendGateAnswer, sendJson } from "./answers.js";
+import { type Cursor, type CursorTable, createCursorTable } from "./cursors.js";
+import { decodedBody, endToEndHeaders, forward, type UpstreamAnswer } from "./forward.js";
+import { recordMalformed } from "./malformed.js";
+import { cutPage } from "./pages.js";
+import { createRecorder, type Recorder } from "./recorder.js";
+import { requestFacts } from "./request-facts.js";
+
+/** How to start the scenario layer (resolved by the gate; not a public surface). */
+export interface LayerOptions {
+  /** Base URL of the sandbox or replay server behind the layer. */
+  readonly upstream: string;
+  readonly scenario: Scenario;
+  readonly contract: Contract;
+  /** Requests served at most; the next one gets 503 and `onBudgetSpent` is called once. */
+  readonly maxRequests: number;
+  /** Seed of the tokens the layer mints (deterministic reports). */
+  readonly seed: string;
+  readonly upstreamTimeoutMs: number;
+  readonly onBudgetSpent: () => void;
+}
+
+/** A running scenario layer: a transforming reverse proxy that records every request. */
+export interface RunningLayer {
+  readonly url: string;
+  exchanges(): readonly RecordedExchange[];
+  /** Whether the command asked for more than the request budget. */
+  readonly budgetSpent: boolean;
+  close(): Promise<void>;
+}
+
+interface LayerContext {
+  readonly options: LayerOptions;
+  readonly recorder: Recorder;
+  readonly cursors: CursorTable;
+  readonly access: AccessGuard;
+  budgetReported: boolean;
+}
+
+const MAX_BODY = 1_048_576;
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+function reply(res: ServerResponse, answer: UpstreamAnswer, body?: Buffer): void {
+  const headers = endToEndHeaders(answer.headers);
+  const bytes = body ?? answer.body;
+  if (body) delete headers["content-encoding"];
+  res.writeHead(answer.status, { ...headers, "content-length": String(bytes.length) });
+  res.end(bytes);
+}
+
+function parseJson(bytes: Buffer | undefined): unknown {
+  if (bytes === undefined) return undefined;
+  try {
+    return JSON.parse(bytes.toString("utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { options } = ctx;
+  const method = (req.method ?? "GET").toUpperCase();
+  const rawUrl = req.url ?? "/";
+  const { match, route, listingKey, path, query, tokenParam, token } = requestFacts(
+    options.contract,
+    method,
+    rawUrl,
+  );
+  const authorization = String(req.headers.authorization ?? "");
+  const seq = ctx.recorder.begin({
+    method,
+    rawUrl,
+    headers: { ...req.headers },
+    route,
+    listingKey,
+    token,
+    authorization,
+  });
+  const body = await readBody(req);
+  const finish = (response: Omit<ExchangeResponse, "reason" | "page"> & Partial<ExchangeResponse>) => {
+    if (seq !== undefined) ctx.recorder.finish(seq, { reason: undefined, page: undefined, ...response });
+  };
+  const gateAnswer = (reason: GateAnswer, detail?: string) =>
+    finish({ status: sendGateAnswer(res, reason, detail), madeBy: "gate", reason });
+  if (seq === undefined) {
+    sendGateAnswer(res, "request-budget", `the request budget of ${options.maxRequests} is spent`);
+    if (!ctx.budgetReported) {
+      ctx.budgetReported = true;
+      options.onBudgetSpent();
+    }
+    return;
+  }
+  if (route && route.id !== "token" && ctx.access.refuses(authorization)) {
+    gateAnswer("expired-access-token");
+    return;
+  }
+
+  let cursor: Cursor | undefined;
+  let target = rawUrl;
+  if (listingKey !== undefined) {
+    if (token) {
+      cursor = ctx.cursors.find(token.decoded);
+      if (!cursor || cursor.listingKey !== listingKey) {
+        const why = cursor ? "it belongs to another listing" : "it is not a token this service issued";
+        gateAnswer("unknown-token", why);
+        return;
+      }
+      if (options.scenario.expireOnce && ctx.access.expireOnce(authorization)) {
+        gateAnswer("expired-access-token");
+        return;
+      }
+    } else {
+      cursor = { listingKey, upstreamToken: undefined, skip: 0, pageIndex: 1 };
+    }
+    if (tokenParam) {
+      const rewritten = replaceParam(query, tokenParam, cursor.upstreamToken);
+      target = rewritten === "" ? path : `${path}?${rewritten}`;
+    }
+  }
+
+  const headers = endToEndHeaders(req.headers);
+  if (authorization !== "") headers.authorization = ctx.access.upstreamAuthorization(authorization);
+  let answer: UpstreamAnswer;
+  try {
+    answer = await forward(options.upstream, method, target, headers, body, options.upstreamTimeoutMs);
+  } catch (error) {
+    const detail = `the upstream ${options.upstream} failed: ${(error as Error).message}`;
+    gateAnswer("upstream-failed", detail);
+    return;
+  }
+
+  if (route?.id === "token" && answer.status === 200) {
+    const parsed = parseJson(decodedBody(answer));
+    const rewritten = ctx.access.issued(parsed);
+    if (rewritten !== parsed) {
+      reply(res, answer, Buffer.from(JSON.stringify(rewritten), "utf8"));
+      finish({ status: answer.status, madeBy: "upstream" });
+      return;
+    }
+  }
+  if (cursor && match?.route.pagination && answer.status >= 200 && answer.status < 300) {
+    const cut = cutPage({
+      body: parseJson(decodedBody(answer)),
+      resultArray: match.route.pagination.resultArray,
+      cursor,
+      sentToken: token?.decoded,
+      cut: options.scenario.pages,
+      finalToken: options.scenario.finalToken,
+      issue: (next) => ctx.cursors.issue(next),
+    });
+    if (cut) {
+      reply(res, answer, Buffer.from(JSON.stringify(cut.body), "utf8"));
+      finish({ status: answer.status, madeBy: "upstream", page: cut.page });
+      return;
+    }
+  }
+  reply(res, answer);
+  finish({ status: answer.status, madeBy: "upstream" });
+}
+
+/**
+ * Starts the scenario layer in front of an upstream (sandbox or replay): it records every request as
+ * received, re-cuts listing pages and re-issues continuation tokens the scenario's way (mapping them
+ * back to the upstream's own), and answers the scenario's 401 once.
+ *
+ * @example
+ * const layer = await startScenarioLayer({ upstream: sandbox.url, scenario, contract, maxRequests: 500,
+ *   seed: "uniform", upstreamTimeoutMs: 10_000, onBudgetSpent: () => command.stop("request-budget") });
+ */
+export async function startScenarioLayer(options: LayerOptions): Promise<RunningLayer> {
+  const ctx: LayerContext = {
+    options,
+    recorder: createRecorder(options.maxRequests),
+    cursors: createCursorTable(
+      createTokenMint(options.scenario.tokens, `${options.seed}:${options.scenario.name}`),
+    ),
+    access: options.scenario.expireOnce ? createExpiringAccess(options.seed) : openAccess,
+    budgetReported: false,
+  };
+  const server = createServer((req, res) => {
+    serve(ctx, req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { errors: [{ code: "GateFailed", message: String(error) }] });
+      else res.destroy();
+    });
+  });
+  server.on("clientError", (error: Error & { rawPacket?: Buffer }, socket: Socket) =>
+    recordMalformed(options.contract, ctx.recorder, error, socket),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exchanges: () => ctx.recorder.exchanges(),
+    get budgetSpent() {
+      return ctx.recorder.exhausted;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

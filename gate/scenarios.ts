@@ -1,0 +1,176 @@
+import type { Contract, TimelineEffect } from "../contracts/index.js";
+import { dayStart, type IsoDay, todayIso } from "../core/dates.js";
+import { AssopayError } from "../core/errors.js";
+
+/** The server variants the command runs against, in turn. A closed union. */
+export type ScenarioName =
+  | "uniform"
+  | "varying-pages"
+  | "final-token-echo"
+  | "final-token-absent"
+  | "tricky-tokens"
+  | "token-expiry"
+  | "before-count-removal"
+  | "after-count-removal"
+  | "before-v3-switch-off"
+  | "after-v3-switch-off";
+
+/** How pages are cut: as the upstream serves them, or into pieces of varying size (short pages mid-crawl). */
+export type PageCut = "upstream" | "varying";
+
+/**
+ * What the final, empty page carries: a fresh token (one that resumes later), the token just sent back
+ * (as the service is reported to do), or none. All three are legal (seed: Pagination object).
+ */
+export type FinalToken = "fresh" | "echo" | "absent";
+
+/** What continuation tokens look like: base64-like as the service's (`+`, `/`, `=`), or full of `+/=%&` and spaces. */
+export type TokenStyle = "service" | "tricky";
+
+/** When the scenario runs: at the gate's `--at` date, or the day before / the day of a dated change. */
+export type ScenarioDate =
+  | { kind: "given" }
+  | { kind: "day-before"; effect: TimelineEffect }
+  | { kind: "day-of"; effect: TimelineEffect };
+
+export interface Scenario {
+  readonly name: ScenarioName;
+  readonly summary: string;
+  readonly pages: PageCut;
+  readonly finalToken: FinalToken;
+  readonly tokens: TokenStyle;
+  /** Whether the access token in use expires once, mid-crawl (401 on the first call carrying a token). */
+  readonly expireOnce: boolean;
+  readonly date: ScenarioDate;
+}
+
+const base = {
+  pages: "upstream",
+  finalToken: "fresh",
+  tokens: "service",
+  expireOnce: false,
+  date: { kind: "given" },
+} as const satisfies Omit<Scenario, "name" | "summary">;
+
+/** Every scenario, in the order they run. */
+export const SCENARIOS: readonly Scenario[] = Object.freeze([
+  {
+    ...base,
+    name: "uniform",
+    summary: "pages of the server's size; the final empty page carries a fresh token",
+  },
+  {
+    ...base,
+    name: "varying-pages",
+    pages: "varying",
+    summary: "pages of varying size (short pages before the end, a page of one entry)",
+  },
+  {
+    ...base,
+    name: "final-token-echo",
+    finalToken: "echo",
+    summary: "the final empty page carries the very token that was sent",
+  },
+  {
+    ...base,
+    name: "final-token-absent",
+    finalToken: "absent",
+    summary: "the final empty page carries no token",
+  },
+  {
+    ...base,
+    name: "tricky-tokens",
+    tokens: "tricky",
+    summary: "tokens full of + / = % & and spaces",
+  },
+  {
+    ...base,
+    name: "token-expiry",
+    expireOnce: true,
+    summary: "the access token expires mid-crawl: 401 once, then a fresh token must work",
+  },
+  {
+    ...base,
+    name: "before-count-removal",
+    date: { kind: "day-before", effect: "count-fields-removed" },
+    summary: "the day before totalCount/totalPages are removed (-1 unless withCount=true)",
+  },
+  {
+    ...base,
+    name: "after-count-removal",
+    date: { kind: "day-of", effect: "count-fields-removed" },
+    summary: "the day totalCount/totalPages are removed",
+  },
+  {
+    ...base,
+    name: "before-v3-switch-off",
+    date: { kind: "day-before", effect: "v3-switch-off" },
+    summary: "the day before v3 is switched off",
+  },
+  {
+    ...base,
+    name: "after-v3-switch-off",
+    date: { kind: "day-of", effect: "v3-switch-off" },
+    summary: "the day v3 is switched off",
+  },
+] satisfies Scenario[]).map((s) => Object.freeze(s));
+
+export const SCENARIO_NAMES: readonly ScenarioName[] = Object.freeze(SCENARIOS.map((s) => s.name));
+
+/** Parses scenario names (repeated flags or comma lists); an unknown one is a usage error. */
+export function parseScenarioNames(texts: readonly string[]): readonly ScenarioName[] {
+  const names = texts
+    .flatMap((t) => t.split(","))
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+  if (names.length === 0) return SCENARIO_NAMES;
+  const known = SCENARIO_NAMES as readonly string[];
+  for (const name of names) {
+    if (!known.includes(name)) {
+      throw new AssopayError("usage", `assopay gate: unknown scenario "${name}"`, {
+        hint: `scenarios: ${SCENARIO_NAMES.join(", ")}`,
+      });
+    }
+  }
+  return SCENARIO_NAMES.filter((n) => names.includes(n));
+}
+
+export function scenarioByName(name: ScenarioName): Scenario {
+  const found = SCENARIOS.find((s) => s.name === name);
+  if (!found) throw new Error(`unknown scenario ${name}`);
+  return found;
+}
+
+/** The day a scenario runs at: `given` for undated ones, else from the contract's timeline. */
+export function scenarioDay(scenario: Scenario, contract: Contract, given: IsoDay): IsoDay {
+  const date = scenario.date;
+  switch (date.kind) {
+    case "given":
+      return given;
+    case "day-before":
+    case "day-of": {
+      const entry = contract.timeline.entry(date.effect);
+      if (!entry) {
+        throw new AssopayError("bad-contract", `the timeline has no "${date.effect}" entry`, {
+          location: { file: contract.timeline.source },
+          hint: `scenario ${scenario.name} needs it; leave it out with --scenario`,
+        });
+      }
+      if (date.kind === "day-of") return entry.date;
+      return todayIso(new Date(dayStart(entry.date).getTime() - 86_400_000));
+    }
+  }
+}
+
+/** Sizes of the pages of the `varying` cut, by page index (cycled). */
+const VARYING_SIZES = [7, 1, 13, 20, 3, 11, 5, 17, 2] as const;
+
+/** How many entries page `pageIndex` (1-based) of a crawl holds at most, or `undefined` for "all the upstream gave". */
+export function pageLimit(cut: PageCut, pageIndex: number): number | undefined {
+  switch (cut) {
+    case "upstream":
+      return undefined;
+    case "varying":
+      return VARYING_SIZES[(pageIndex - 1) % VARYING_SIZES.length];
+  }
+}

@@ -1,0 +1,53 @@
+import type { Contract } from "../contracts/index.js";
+import type { IsoDay } from "../core/dates.js";
+import { startReplay } from "../proxy/index.js";
+import { startSandbox } from "../sandbox/index.js";
+import { cassetteEnv } from "./cassette-env.js";
+
+/** What the layer stands in front of: a fresh sandbox per scenario, or a replay of cassettes. */
+export type UpstreamSpec =
+  | { readonly kind: "sandbox"; readonly entries: number; readonly seed: number }
+  | { readonly kind: "replay"; readonly cassettes: readonly string[] };
+
+/** A running upstream and the login details the command gets (`ASSOPAY_*` without the URLs). */
+export interface RunningUpstream {
+  readonly url: string;
+  readonly login: Readonly<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the upstream of one scenario at its date. The sandbox announces its own credentials; a replay
+ * takes them from the caller's environment (`ASSOPAY_CLIENT_ID` …), else from what the cassettes show.
+ */
+export async function startUpstream(
+  spec: UpstreamSpec,
+  at: IsoDay,
+  contract: Contract,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<RunningUpstream> {
+  switch (spec.kind) {
+    case "sandbox": {
+      const sandbox = await startSandbox({ port: 0, at, entries: spec.entries, seed: spec.seed, contract });
+      const c = sandbox.credentials;
+      return {
+        url: sandbox.url,
+        login: {
+          ASSOPAY_CLIENT_ID: c.reader.clientId,
+          ASSOPAY_CLIENT_SECRET: c.reader.clientSecret,
+          ASSOPAY_ADMIN_CLIENT_ID: c.admin.clientId,
+          ASSOPAY_ADMIN_CLIENT_SECRET: c.admin.clientSecret,
+          ASSOPAY_ORG: c.organizationSlug,
+          ASSOPAY_FORM_TYPE: c.formType,
+          ASSOPAY_FORM_SLUG: c.formSlug,
+        },
+        close: () => sandbox.close(),
+      };
+    }
+    case "replay": {
+      const replay = await startReplay({ cassettes: spec.cassettes, port: 0, at, contract });
+      const login = await cassetteEnv(spec.cassettes, contract, env);
+      return { url: replay.url, login, close: () => replay.close() };
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import type { IsoDay } from "../core/dates.js";
+import type { GateRuleId, Severity } from "./consumer-rules.js";
+import type { CommandOutcome } from "./run-command.js";
+import type { ScenarioName } from "./scenarios.js";
+
+/** The request a finding points at, as the command sent it. */
+export interface RequestEvidence {
+  /** Its arrival order in the scenario (1-based). */
+  readonly seq: number;
+  readonly method: string;
+  /** The request target exactly as received. */
+  readonly url: string;
+  readonly status: number | undefined;
+}
+
+/** One broken rule (or one piece of advice), with the first offending request. */
+export interface Finding {
+  readonly rule: GateRuleId;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly request: RequestEvidence | undefined;
+  /** Lines of evidence: the token given and the token sent, the likely cause … */
+  readonly details: readonly string[];
+  /** Further requests that broke the rule the same way, not listed. */
+  readonly more: number;
+}
+
+/** The verdict of one scenario. Verdicts are data: nothing here throws. */
+export interface ScenarioVerdict {
+  readonly scenario: ScenarioName;
+  readonly summary: string;
+  /** The date the server ran at. */
+  readonly at: IsoDay;
+  /** True when no finding of severity `error`. */
+  readonly passed: boolean;
+  readonly findings: readonly Finding[];
+  readonly requests: number;
+  readonly crawls: number;
+  readonly command: CommandOutcome;
+}
+
+/** The whole run: every scenario, in the order run. */
+export interface GateReport {
+  readonly command: readonly string[];
+  readonly upstream: "sandbox" | "replay";
+  readonly passed: boolean;
+  readonly scenarios: readonly ScenarioVerdict[];
+}

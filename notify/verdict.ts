@@ -1,0 +1,25 @@
+import type { NotifyRuleId } from "../gate/consumer-rules.js";
+import type { Expectation } from "./cases.js";
+import type { DeliveryResult } from "./deliver.js";
+
+/** `pass` and `fail` judge a rule; `note` reports what an advice case saw, never failing. */
+export type CaseOutcome = "pass" | "fail" | "note";
+
+export interface CaseVerdict {
+  readonly id: string;
+  readonly rule: NotifyRuleId;
+  readonly title: string;
+  readonly expect: Expectation;
+  readonly outcome: CaseOutcome;
+  /** One sentence: what the receiver did and, on a failure, why it is wrong. */
+  readonly reason: string;
+  readonly results: readonly DeliveryResult[];
+}
+
+export interface NotifyReport {
+  readonly to: string;
+  readonly passed: boolean;
+  readonly cases: readonly CaseVerdict[];
+  /** What the failures together say ("it verifies a re-serialisation" …). */
+  readonly diagnosis: readonly string[];
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { SCENARIO_NAMES } from "../../gate/scenarios.js";
+import { brokenRules, gateClient, verdictOf } from "./support.js";
+
+describe("assopay gate on the test clients", () => {
+  it("passes the correct client in every scenario, with no finding at all", async () => {
+    const report = await gateClient("correct", SCENARIO_NAMES);
+    expect(report.scenarios.map((v) => v.scenario)).toEqual(SCENARIO_NAMES);
+    for (const verdict of report.scenarios) {
+      expect(verdict.findings, `${verdict.scenario}\n${report.output.join("\n")}`).toEqual([]);
+      expect(verdict.passed).toBe(true);
+      expect(verdict.command.exitCode).toBe(0);
+      expect(verdict.crawls).toBe(2);
+    }
+    expect(report.passed).toBe(true);
+    expect(report.output).toContain("[varying-pages] crawled 45 items and 45 orders");
+  });
+
+  it("stops a client that loops while a token is present, and names the rule; a final page without token lets it pass", async () => {
+    const report = await gateClient("loop-while-token", [
+      "final-token-echo",
+      "uniform",
+      "final-token-absent",
+    ]);
+    for (const scenario of ["final-token-echo", "uniform"] as const) {
+      const verdict = verdictOf(report, scenario);
+      expect(brokenRules(verdict)).toEqual(["crawl.no-call-after-empty-page", "run.bounded"]);
+      expect(verdict.command.stoppedBy).toBe("request-budget");
+      const finding = verdict.findings.find((f) => f.rule === "crawl.no-call-after-empty-page");
+      expect(finding?.request?.url).toMatch(
+        /^\/v5\/organizations\/amis-du-bac-a-sable\/forms\/Event\/gala-annuel\/items\?continuationToken=/,
+      );
+      expect(finding?.more).toBeGreaterThan(10);
+    }
+    expect(verdictOf(report, "final-token-absent").findings).toEqual([]);
+  });
+
+  it("fails a client that trusts totalPages: -1 before the removal, absent after", async () => {
+    const report = await gateClient("trust-total-pages", ["before-count-removal", "after-count-removal"]);
+    const before = verdictOf(report, "before-count-removal");
+    expect(brokenRules(before)).toEqual(["crawl.reaches-empty-page"]);
+    expect(before.findings[0]?.details.join("\n")).toContain("totalPages -1");
+    expect(before.findings[0]?.request?.seq).toBe(2);
+    const after = verdictOf(report, "after-count-removal");
+    expect(brokenRules(after)).toEqual(["crawl.reaches-empty-page"]);
+    expect(after.findings[0]?.details.join("\n")).toContain("removed since 2025-05-05");
+  });
+
+  it("fails a client that encodes the token twice, naming the token given and the token sent", async () => {
+    const report = await gateClient("double-encode", ["tricky-tokens", "uniform"]);
+    for (const verdict of report.scenarios) {
+      expect(brokenRules(verdict)).toEqual(["crawl.token-echoed", "run.command-succeeds"]);
+      const finding = verdict.findings.find((f) => f.rule === "crawl.token-echoed");
+      expect(finding?.details.join("\n")).toContain("percent-encoded twice");
+      expect(finding?.request?.url).toContain("%25");
+      expect(finding?.request?.status).toBe(400);
+    }
+  });
+
+  it("fails a client that does not encode the token, already in uniform (service tokens hold + / =)", async () => {
+    const report = await gateClient("no-encode", ["tricky-tokens", "uniform"]);
+    for (const verdict of report.scenarios) {
+      expect(brokenRules(verdict)).toEqual(["crawl.token-echoed", "run.command-succeeds"]);
+      const finding = verdict.findings.find((f) => f.rule === "crawl.token-echoed");
+      expect(finding?.details.join("\n")).toContain("without percent-encoding");
+    }
+  });
+
+  it("fails a client that stops on a short page", async () => {
+    const report = await gateClient("stop-short-page", ["varying-pages"]);
+    const verdict = verdictOf(report, "varying-pages");
+    expect(brokenRules(verdict)).toEqual(["crawl.reaches-empty-page"]);
+    expect(verdict.findings[0]?.details.join("\n")).toContain("fewer than pageSize 20");
+  });
+
+  it("fails a client that calls v3 after the switch-off, and only advises it before", async () => {
+    const report = await gateClient("v3-forever", ["before-v3-switch-off", "after-v3-switch-off"]);
+    const before = verdictOf(report, "before-v3-switch-off");
+    expect(before.passed).toBe(true);
+    expect(before.findings.map((f) => [f.rule, f.severity])).toEqual([
+      ["versions.no-v3-after-switch-off", "advice"],
+    ]);
+    const after = verdictOf(report, "after-v3-switch-off");
+    expect(brokenRules(after)).toEqual(["run.command-succeeds", "versions.no-v3-after-switch-off"]);
+    expect(after.findings.find((f) => f.rule === "versions.no-v3-after-switch-off")?.request?.status).toBe(
+      404,
+    );
+  });
+
+  it("fails a client that sends withCount=true after the removal, and only advises before", async () => {
+    const report = await gateClient("withcount-always", ["before-count-removal", "after-count-removal"]);
+    const before = verdictOf(report, "before-count-removal");
+    expect(before.passed).toBe(true);
+    expect(before.findings.map((f) => [f.rule, f.severity])).toEqual([
+      ["counts.withcount-when-needed", "advice"],
+    ]);
+    expect(brokenRules(verdictOf(report, "after-count-removal"))).toEqual([
+      "counts.no-withcount-after-removal",
+    ]);
+  });
+
+  it("stops a client that loops on a 401 without a fresh token", async () => {
+    const report = await gateClient("loop-on-401", ["token-expiry", "uniform"]);
+    const verdict = verdictOf(report, "token-expiry");
+    expect(brokenRules(verdict)).toEqual(["auth.fresh-token-after-401", "run.bounded"]);
+    expect(verdict.command.stoppedBy).toBe("request-budget");
+    expect(verdictOf(report, "uniform").passed).toBe(true);
+  });
+});

@@ -1,0 +1,257 @@
+import { describe, expect, it } from "vitest";
+import type { IsoDay } from "../../core/dates.js";
+import type { ExchangeResponse, PageSeen, RecordedExchange } from "../../gate/exchange.js";
+import { judgeTraffic } from "../../gate/judge/index.js";
+import { requestFacts } from "../../gate/layer/request-facts.js";
+import type { CommandOutcome } from "../../gate/run-command.js";
+import { contract, rules } from "./support.js";
+
+const ITEMS = "/v5/organizations/asso/forms/Event/gala/items";
+const ORDERS = "/v5/organizations/asso/orders";
+const BEARER = "Bearer good";
+
+const exited: CommandOutcome = {
+  exitCode: 0,
+  signal: null,
+  stoppedBy: undefined,
+  durationMs: 5,
+  startError: undefined,
+};
+
+interface Call {
+  url: string;
+  method?: string;
+  status?: number;
+  authorization?: string;
+  page?: { entries: number; token?: string; pageSize?: number; pageIndex?: number; totalPages?: number };
+}
+
+/** Builds recorded exchanges the way the layer does, from raw URLs. */
+function traffic(calls: readonly Call[]): RecordedExchange[] {
+  return calls.map((call, i) => {
+    const method = call.method ?? "GET";
+    const facts = requestFacts(contract, method, call.url);
+    const page: PageSeen | undefined = call.page && {
+      entries: call.page.entries,
+      token: call.page.token,
+      pageSize: call.page.pageSize ?? 20,
+      pageIndex: call.page.pageIndex,
+      totalCount: undefined,
+      totalPages: call.page.totalPages,
+    };
+    const response: ExchangeResponse = {
+      status: call.status ?? 200,
+      madeBy: "upstream",
+      reason: undefined,
+      page,
+    };
+    return {
+      seq: i + 1,
+      method,
+      rawUrl: call.url,
+      headers: {},
+      route: facts.route,
+      listingKey: facts.listingKey,
+      token: facts.token,
+      authorization: call.authorization ?? BEARER,
+      response,
+    };
+  });
+}
+
+const login: Call = { url: "/oauth2/token", method: "POST" };
+const full = (token: string) => ({ entries: 20, token });
+const empty = (token?: string) => (token === undefined ? { entries: 0 } : { entries: 0, token });
+
+function judge(calls: readonly Call[], at = "2026-01-10", outcome = exited) {
+  return judgeTraffic(traffic(calls), {
+    contract,
+    rules,
+    at: at as IsoDay,
+    outcome,
+    maxRequests: 500,
+    timeoutMs: 60_000,
+    budgetSpent: false,
+  }).findings;
+}
+
+const rulesOf = (findings: ReturnType<typeof judge>) => findings.map((f) => f.rule);
+
+describe("the judge accepts every legal behaviour", () => {
+  it("a token with spaces and '+' encoded as %2B, spaces as '+' or %20, the parameter name in any case", () => {
+    const token = "a+b c/=&%";
+    expect(
+      judge([
+        login,
+        { url: ITEMS, page: full(token) },
+        { url: `${ITEMS}?continuationtoken=a%2Bb+c%2F%3D%26%25`, page: full("second token") },
+        { url: `${ITEMS}?pageSize=20&ContinuationToken=second%20token`, page: empty("second token") },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("stopping on a non-empty page without a token (seed rule 7), and a final page without a token", () => {
+    expect(
+      judge([
+        { url: ITEMS, page: full("t1") },
+        { url: `${ITEMS}?continuationToken=t1`, page: { entries: 5 } },
+        { url: ORDERS, page: full("o1") },
+        { url: `${ORDERS}?continuationToken=o1`, page: empty() },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("two crawls of one listing interleaved, each sending back its own tokens", () => {
+    expect(
+      judge([
+        { url: ITEMS, page: full("a1") },
+        { url: ITEMS, page: full("b1") },
+        { url: `${ITEMS}?continuationToken=b1`, page: full("b2") },
+        { url: `${ITEMS}?continuationToken=a1`, page: full("a2") },
+        { url: `${ITEMS}?continuationToken=a2`, page: empty("a2") },
+        { url: `${ITEMS}?continuationToken=b2`, page: empty("b2") },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("'Bearer undefined' first, then a login; one retry with a refused token, then a fresh one", () => {
+    expect(
+      judge([
+        { url: ITEMS, status: 401, authorization: "Bearer undefined" },
+        login,
+        { url: ITEMS, page: full("t1") },
+        { url: `${ITEMS}?continuationToken=t1`, status: 401 },
+        { url: `${ITEMS}?continuationToken=t1`, status: 401 },
+        login,
+        { url: `${ITEMS}?continuationToken=t1`, authorization: "Bearer fresh", page: empty("t1") },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("a crawl restarted from the first page after a 401", () => {
+    expect(
+      judge([
+        { url: ITEMS, page: full("t1") },
+        { url: `${ITEMS}?continuationToken=t1`, status: 401 },
+        login,
+        { url: ITEMS, authorization: "Bearer fresh", page: full("t2") },
+        { url: `${ITEMS}?continuationToken=t2`, authorization: "Bearer fresh", page: empty() },
+      ]),
+    ).toEqual([]);
+  });
+
+  it("withCount=true on the first page only, while counts exist", () => {
+    expect(
+      judge(
+        [
+          { url: `${ITEMS}?withCount=true`, page: full("t1") },
+          { url: `${ITEMS}?continuationToken=t1`, page: empty("t1") },
+        ],
+        "2025-04-01",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("the judge flags every broken rule, with the offending request", () => {
+  it("a '+' sent unencoded, read as a space", () => {
+    const findings = judge([
+      { url: ITEMS, page: full("ab+cd==") },
+      { url: `${ITEMS}?continuationToken=ab+cd==`, status: 400 },
+    ]);
+    expect(rulesOf(findings)).toEqual(["crawl.token-echoed"]);
+    expect(findings[0]?.request).toMatchObject({
+      seq: 2,
+      url: `${ITEMS}?continuationToken=ab+cd==`,
+      status: 400,
+    });
+    expect(findings[0]?.details.join("\n")).toContain("without percent-encoding");
+  });
+
+  it("a token pasted raw, cut short by its '&'", () => {
+    const findings = judge([
+      { url: ITEMS, page: full("ab&cd") },
+      { url: `${ITEMS}?continuationToken=ab&cd`, status: 400 },
+    ]);
+    expect(rulesOf(findings)).toEqual(["crawl.token-echoed"]);
+    expect(findings[0]?.details.join("\n")).toContain("without percent-encoding");
+  });
+
+  it("an older token of the same crawl", () => {
+    const findings = judge([
+      { url: ITEMS, page: full("t1") },
+      { url: `${ITEMS}?continuationToken=t1`, page: full("t2") },
+      { url: `${ITEMS}?continuationToken=t1`, page: full("t3") },
+      { url: `${ITEMS}?continuationToken=t3`, page: empty("t3") },
+    ]);
+    expect(rulesOf(findings)).toEqual(["crawl.token-echoed"]);
+    expect(findings[0]?.message).toContain("another token");
+  });
+
+  it("a crawl that starts with a token of another listing, and one with a token never issued", () => {
+    const findings = judge([
+      { url: ORDERS, page: full("o1") },
+      { url: `${ORDERS}?continuationToken=o1`, page: empty() },
+      { url: `${ITEMS}?continuationToken=o1`, status: 400 },
+      { url: "/v5/organizations/asso/payments?continuationToken=20180215135600_1914333", status: 400 },
+    ]);
+    expect(rulesOf(findings)).toEqual(["crawl.first-call-without-token", "crawl.no-invented-token"]);
+    expect(findings[1]?.request?.seq).toBe(4);
+  });
+
+  it("a call after the empty page, counted once with the number of repeats", () => {
+    const findings = judge([
+      { url: ITEMS, page: full("t1") },
+      { url: `${ITEMS}?continuationToken=t1`, page: empty("t1") },
+      { url: `${ITEMS}?continuationToken=t1`, page: empty("t1") },
+      { url: `${ITEMS}?continuationToken=t1`, page: empty("t1") },
+    ]);
+    expect(rulesOf(findings)).toEqual(["crawl.no-call-after-empty-page"]);
+    expect(findings[0]).toMatchObject({ more: 1, request: { seq: 3 } });
+  });
+
+  it("a stop at totalPages while real counts said so; giving up after a 401, renewed or not", () => {
+    const findings = judge([
+      { url: ITEMS, page: { entries: 20, token: "t1", pageIndex: 1, totalPages: 1 } },
+      { url: ORDERS, page: full("o1") },
+      { url: `${ORDERS}?continuationToken=o1`, status: 401 },
+    ]);
+    expect(rulesOf(findings)).toEqual(["crawl.reaches-empty-page", "auth.fresh-token-after-401"]);
+    expect(findings[0]?.details.join("\n")).toContain("totalPages");
+    const renewed = judge([
+      { url: ORDERS, page: full("o1") },
+      { url: `${ORDERS}?continuationToken=o1`, status: 401 },
+      login,
+    ]);
+    expect(rulesOf(renewed)).toEqual(["crawl.reaches-empty-page"]);
+    expect(renewed[0]?.message).toContain("never resumed");
+  });
+
+  it("re-authenticating in a loop", () => {
+    const findings = judge([
+      login,
+      { url: ITEMS, status: 401 },
+      login,
+      { url: ITEMS, status: 401 },
+      login,
+      login,
+    ]);
+    expect(rulesOf(findings)).toContain("auth.fresh-token-after-401");
+    expect(findings.find((f) => f.message.includes("in a row"))?.request?.seq).toBe(6);
+  });
+
+  it("no listing call at all, and a command that exits non-zero", () => {
+    const findings = judge([login], "2026-01-10", { ...exited, exitCode: 3 });
+    expect(rulesOf(findings).sort()).toEqual(["run.command-succeeds", "run.traffic-seen"]);
+  });
+
+  it("nothing is called stopped early when the gate stopped the command", () => {
+    const findings = judge([{ url: ITEMS, page: full("t1") }], "2026-01-10", {
+      ...exited,
+      exitCode: null,
+      signal: "SIGTERM",
+      stoppedBy: "time-limit",
+    });
+    expect(rulesOf(findings)).toEqual(["run.bounded"]);
+  });
+});

@@ -1,0 +1,49 @@
+import { join } from "node:path";
+import { loadContract } from "../../contracts/index.js";
+import { packageRoot } from "../../core/paths.js";
+import { loadConsumerRules } from "../../gate/consumer-rules.js";
+import type { GateOptions } from "../../gate/options.js";
+import { runGate } from "../../gate/run.js";
+import type { ScenarioName } from "../../gate/scenarios.js";
+import type { GateReport, ScenarioVerdict } from "../../gate/verdict.js";
+
+/** Loaded once per test file. */
+export const contract = loadContract();
+export const rules = loadConsumerRules();
+
+export function clientPath(name: string): string {
+  return join(packageRoot(), "test", "gate", "fixtures", "clients", `${name}.mjs`);
+}
+
+/** Runs the gate on a test client: small data, a small budget, output kept for failure messages. */
+export async function gateClient(
+  name: string,
+  scenarios: readonly ScenarioName[],
+  extra: Partial<GateOptions> = {},
+): Promise<GateReport & { output: string[] }> {
+  const output: string[] = [];
+  const report = await runGate({
+    command: [process.execPath, clientPath(name)],
+    scenarios,
+    entries: 45,
+    maxRequests: 60,
+    timeoutSeconds: 20,
+    contract,
+    rules,
+    onOutput: (line, scenario) => output.push(`[${scenario}] ${line}`),
+    ...extra,
+  });
+  return { ...report, output };
+}
+
+/** The verdict of one scenario of a report. */
+export function verdictOf(report: GateReport, scenario: ScenarioName): ScenarioVerdict {
+  const found = report.scenarios.find((v) => v.scenario === scenario);
+  if (!found) throw new Error(`no verdict for ${scenario}`);
+  return found;
+}
+
+/** The rule ids of a verdict's error findings. */
+export function brokenRules(verdict: ScenarioVerdict): string[] {
+  return [...new Set(verdict.findings.filter((f) => f.severity === "error").map((f) => f.rule))].sort();
+}
