@@ -8,7 +8,6 @@ export type ErrorCode =
   | "bad-cassette"
   | "bad-input"
   | "unreachable"
-  | "not-built"
   | "conflict"
   | "internal";
 
