@@ -65,11 +65,23 @@ try {
   for (const name of only) {
     ctx.log(`\n== ${name}`);
     const suite = SUITES[name];
-    if (suite) sections.push(...(await suite(ctx)));
+    try {
+      if (suite) sections.push(...(await suite(ctx)));
+    } catch (error) {
+      const message = (error as Error).message.split("\n").slice(0, 3).join(" ");
+      ctx.log(`  ${name} failed: ${message}`);
+      sections.push({
+        title: `${name} (did not complete)`,
+        command: `npm run bench -- --only ${name}`,
+        table: { header: ["error"], rows: [[message]] },
+        targets: [],
+        notes: [],
+      });
+    }
     await ctx.closeAll();
   }
 } finally {
-  await ctx.closeAll();
+  await ctx.dispose();
 }
 
 for (const section of sections) {

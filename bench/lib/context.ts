@@ -24,7 +24,10 @@ export interface BenchContext {
   assopay(args: string[]): ChildSpec;
   /** A bench system script run with tsx. */
   system(name: string, args: string[]): ChildSpec;
+  /** Stops every child started so far (between suites). */
   closeAll(): Promise<void>;
+  /** Stops the children and removes the scratch folder (at the very end). */
+  dispose(): Promise<void>;
 }
 
 export function createContext(options: BenchOptions): BenchContext {
@@ -47,6 +50,9 @@ export function createContext(options: BenchOptions): BenchContext {
       args: ["--import", "tsx", join(root, "bench", "systems", `${name}.ts`), ...args],
     }),
     async closeAll() {
+      await Promise.all(running.splice(0).map((c) => c.close()));
+    },
+    async dispose() {
       await Promise.all(running.splice(0).map((c) => c.close()));
       rmSync(scratch, { recursive: true, force: true });
     },

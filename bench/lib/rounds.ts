@@ -29,6 +29,11 @@ export interface RoundOptions {
   log: (line: string) => void;
 }
 
+/** True when every response of every round was a 2xx: only then is its throughput a figure to compare. */
+export function answeredCleanly(m: Medians | undefined): boolean {
+  return m !== undefined && m.errors + m.non2xx === 0;
+}
+
 /**
  * Measures every contender `rounds` times in alternation (A B C A B C …), so drift of the machine hits
  * all of them alike, and returns the medians of each.

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
 import { recordCassette, sendDistinct } from "../lib/prepare.js";
 import type { Section } from "../lib/report.js";
-import { alternate, type Contender, type Medians } from "../lib/rounds.js";
+import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
 import { percent, whole } from "../lib/stats.js";
 import { jsonBody } from "../systems/body.js";
 
@@ -99,12 +99,15 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   const oursLarge = find("assopay replay (10,000)");
   const ratio = (a?: Medians, b?: Medians) => (a && b ? a.rps / b.rps : Number.NaN);
   const ahead = (peer: string) => {
-    const r = ratio(ours, find(peer));
-    return {
-      target: `ahead of ${peer}`,
-      measured: Number.isFinite(r) ? `${r.toFixed(2)}×` : "peer did not run",
-      met: Number.isFinite(r) ? r > 1 : ("n/a" as const),
-    };
+    const other = find(peer);
+    if (!answeredCleanly(other)) {
+      const why = other
+        ? `peer answered ${other.errors + other.non2xx} errors or non-2xx`
+        : "peer did not run";
+      return { target: `ahead of ${peer}`, measured: why, met: "n/a" as const };
+    }
+    const r = ratio(ours, other);
+    return { target: `ahead of ${peer}`, measured: `${r.toFixed(2)}×`, met: r > 1 };
   };
   return [
     {
