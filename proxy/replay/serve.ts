@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { storeBody, wireBytes } from "../cassette/body.js";
-import type { StoredRequest, StoredResponse } from "../cassette/format.js";
+import type { StoredBody, StoredRequest, StoredResponse } from "../cassette/format.js";
 import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest } from "../redaction/redact.js";
 import type { IndexedInteraction, ReplayIndex } from "./index.js";
@@ -60,6 +60,27 @@ export function lookup(
   return first ?? { entry: undefined, canonical: canonicalize(request), redacted: request };
 }
 
+/** Turns a stored body into the bytes to send. */
+export type WireEncoder = (body: StoredBody | undefined) => Promise<Buffer>;
+
+/**
+ * A `wireBytes` that remembers its answer per stored body, so a server replaying the same recorded
+ * response many times serialises (and re-compresses) it once. Bodies rewritten per request (the
+ * timeline's count changes) are new objects and simply miss the cache.
+ */
+export function cachedWireBytes(): WireEncoder {
+  const cache = new WeakMap<StoredBody, Promise<Buffer>>();
+  return (body) => {
+    if (!body) return wireBytes(body);
+    let bytes = cache.get(body);
+    if (!bytes) {
+      bytes = wireBytes(body);
+      cache.set(body, bytes);
+    }
+    return bytes;
+  };
+}
+
 /**
  * Writes a stored response: its status and headers, a fresh `content-length`, and the body restored byte
  * for byte (re-compressed when it was recorded compressed). `HEAD` gets no body.
@@ -69,8 +90,9 @@ export async function sendStored(
   method: string,
   response: StoredResponse,
   extraHeaders: Record<string, string> = {},
+  encode: WireEncoder = wireBytes,
 ): Promise<void> {
-  const bytes = await wireBytes(response.body);
+  const bytes = await encode(response.body);
   const headers: Record<string, string | string[] | number> = { ...response.headers, ...extraHeaders };
   headers["content-length"] = bytes.length;
   res.writeHead(response.status, headers);

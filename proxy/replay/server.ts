@@ -8,7 +8,7 @@ import { closeServer, listen } from "../http/listen.js";
 import { problem, sendProblem } from "../http/problem.js";
 import { type ReplayOptions, resolveReplayOptions, timelineView } from "./options.js";
 import { cassetteWarnings, Replayer } from "./replayer.js";
-import { incomingRequest, sendStored } from "./serve.js";
+import { cachedWireBytes, incomingRequest, sendStored, type WireEncoder } from "./serve.js";
 
 /** A running replay server. */
 export interface RunningReplay {
@@ -24,6 +24,7 @@ export interface RunningReplay {
 
 async function answer(
   replayer: Replayer,
+  encode: WireEncoder,
   maxBodyBytes: number,
   onEvent: ProxyEventSink,
   req: IncomingMessage,
@@ -39,7 +40,7 @@ async function answer(
   }
   const request = await incomingRequest(req, body.bytes);
   const result = replayer.answer(request);
-  await sendStored(res, request.method, result.response, result.headers);
+  await sendStored(res, request.method, result.response, result.headers, encode);
   onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
 }
 
@@ -64,8 +65,9 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     view: await timelineView(resolved),
     secretSalt: resolved.secretSalt,
   });
+  const encode = cachedWireBytes();
   const server = createServer((req, res) => {
-    answer(replayer, resolved.maxBodyBytes, resolved.onEvent, req, res).catch((error: unknown) => {
+    answer(replayer, encode, resolved.maxBodyBytes, resolved.onEvent, req, res).catch((error: unknown) => {
       resolved.onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
