@@ -1,4 +1,5 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { problem, sendProblem } from "./problem.js";
 
 /** A body read whole, or the news that it is over the limit (what was read is dropped). */
 export type ReadBody = { ok: true; bytes: Buffer } | { ok: false; length: number | undefined };
@@ -48,4 +49,22 @@ export function tooLargeDetail(
 ): string {
   const size = length === undefined ? `over ${limit} bytes` : `${length} bytes, over the limit of ${limit}`;
   return `the ${what} body is ${size}; raise the limit with --max-body (maxBodyBytes) if this is expected`;
+}
+
+/**
+ * Reads a request body whole, or refuses it: answers 413 with a problem+json body titled `title`, closes
+ * the connection, and resolves to the sentence it sent.
+ */
+export async function readBodyOrRefuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  title: string,
+): Promise<{ ok: true; bytes: Buffer } | { ok: false; detail: string }> {
+  const body = await readBody(req, limit);
+  if (body.ok) return body;
+  const detail = tooLargeDetail("request", limit, body.length);
+  res.setHeader("connection", "close");
+  sendProblem(res, problem("body-too-large", 413, title, detail));
+  return { ok: false, detail };
 }

@@ -7,7 +7,7 @@ import {
 } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { ProxyEventSink } from "../events.js";
-import { readBody, tooLargeDetail } from "../http/body.js";
+import { readBodyOrRefuse, tooLargeDetail } from "../http/body.js";
 import { problem, sendProblem } from "../http/problem.js";
 import type { CapturedNotification } from "./capture.js";
 
@@ -114,22 +114,9 @@ export async function relayNotification(
   res: ServerResponse,
 ): Promise<CapturedNotification | undefined> {
   const startedAt = new Date();
-  const body = await readBody(req, options.maxBodyBytes);
+  const body = await readBodyOrRefuse(req, res, options.maxBodyBytes, "Notification body too large");
   if (!body.ok) {
-    res.setHeader("connection", "close");
-    sendProblem(
-      res,
-      problem(
-        "body-too-large",
-        413,
-        "Notification body too large",
-        tooLargeDetail("request", options.maxBodyBytes, body.length),
-      ),
-    );
-    options.onEvent({
-      kind: "refused",
-      message: `notification refused: ${tooLargeDetail("request", options.maxBodyBytes, body.length)}`,
-    });
+    options.onEvent({ kind: "refused", message: `notification refused: ${body.detail}` });
     return undefined;
   }
   const method = req.method ?? "POST";

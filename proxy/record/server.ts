@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { basename } from "node:path";
-import { readBody, tooLargeDetail } from "../http/body.js";
+import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { InFlight } from "../http/in-flight.js";
 import { closeServer, listen } from "../http/listen.js";
-import { problem, sendProblem } from "../http/problem.js";
+import { sendProblem } from "../http/problem.js";
 import { ReplayIndex } from "../replay/index.js";
 import { describeRequest } from "../replay/key.js";
 import { explainMiss } from "../replay/miss.js";
@@ -71,20 +71,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
 
   /** Serves the request from the existing cassette when it can; otherwise resolves to its body, to forward. */
   const fromCassette = async (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => {
-    const body = await readBody(req, o.maxBodyBytes);
-    if (!body.ok) {
-      res.setHeader("connection", "close");
-      sendProblem(
-        res,
-        problem(
-          "body-too-large",
-          413,
-          "Request body too large",
-          tooLargeDetail("request", o.maxBodyBytes, body.length),
-        ),
-      );
-      return undefined;
-    }
+    const body = await readBodyOrRefuse(req, res, o.maxBodyBytes, "Request body too large");
+    if (!body.ok) return undefined;
     if (!index) return body.bytes;
     const request = await incomingRequest(req, body.bytes);
     const found = lookup(index, profiles, request, recording === undefined);

@@ -2,10 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import type { ProxyEventSink } from "../events.js";
-import { readBody, tooLargeDetail } from "../http/body.js";
+import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { closeServer, listen } from "../http/listen.js";
-import { problem, sendProblem } from "../http/problem.js";
 import { type ReplayOptions, resolveReplayOptions, timelineView } from "./options.js";
 import { cassetteWarnings, Replayer } from "./replayer.js";
 import { cachedWireBytes, incomingRequest, sendStored, type WireEncoder } from "./serve.js";
@@ -31,13 +30,8 @@ async function answer(
   res: ServerResponse,
 ): Promise<void> {
   if (refuseNonOriginForm(req, res, "replay server")) return;
-  const body = await readBody(req, maxBodyBytes);
-  if (!body.ok) {
-    res.setHeader("connection", "close");
-    const detail = tooLargeDetail("request", maxBodyBytes, body.length);
-    sendProblem(res, problem("body-too-large", 413, "Request body too large", detail));
-    return;
-  }
+  const body = await readBodyOrRefuse(req, res, maxBodyBytes, "Request body too large");
+  if (!body.ok) return;
   const request = await incomingRequest(req, body.bytes);
   const result = replayer.answer(request);
   await sendStored(res, request.method, result.response, result.headers, encode);
