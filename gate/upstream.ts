@@ -1,7 +1,7 @@
 import type { Contract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { startReplay } from "../proxy/index.js";
-import { startSandbox } from "../sandbox/index.js";
+import { credentialsEnv, startSandbox } from "../sandbox/index.js";
 import { cassetteEnv } from "./cassette-env.js";
 
 /** What the layer stands in front of: a fresh sandbox per scenario, or a replay of cassettes. */
@@ -29,18 +29,9 @@ export async function startUpstream(
   switch (spec.kind) {
     case "sandbox": {
       const sandbox = await startSandbox({ port: 0, at, entries: spec.entries, seed: spec.seed, contract });
-      const c = sandbox.credentials;
       return {
         url: sandbox.url,
-        login: {
-          ASSOPAY_CLIENT_ID: c.reader.clientId,
-          ASSOPAY_CLIENT_SECRET: c.reader.clientSecret,
-          ASSOPAY_ADMIN_CLIENT_ID: c.admin.clientId,
-          ASSOPAY_ADMIN_CLIENT_SECRET: c.admin.clientSecret,
-          ASSOPAY_ORG: c.organizationSlug,
-          ASSOPAY_FORM_TYPE: c.formType,
-          ASSOPAY_FORM_SLUG: c.formSlug,
-        },
+        login: credentialsEnv(sandbox.credentials),
         close: () => sandbox.close(),
       };
     }

@@ -14,6 +14,7 @@ import { createRouter } from "./router.js";
 import { createSandboxServer } from "./server.js";
 import { createStore } from "./store.js";
 
+export { credentialsEnv } from "./credentials-env.js";
 export type { FaultName } from "./faults.js";
 export { faults } from "./faults.js";
 

@@ -4,21 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../cli/commands/verify.js";
 import type { IsoDay } from "../../core/dates.js";
-import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import { credentialsEnv, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { runVerifyCli } from "./support/cli.js";
 import { contract } from "./support/harness.js";
 
 function targetEnv(sandbox: RunningSandbox): Record<string, string> {
-  const c = sandbox.credentials;
   return {
     ASSOPAY_TARGET: sandbox.url,
-    ASSOPAY_CLIENT_ID: c.reader.clientId,
-    ASSOPAY_CLIENT_SECRET: c.reader.clientSecret,
-    ASSOPAY_ADMIN_CLIENT_ID: c.admin.clientId,
-    ASSOPAY_ADMIN_CLIENT_SECRET: c.admin.clientSecret,
-    ASSOPAY_ORG: c.organizationSlug,
-    ASSOPAY_FORM_TYPE: c.formType,
-    ASSOPAY_FORM_SLUG: c.formSlug,
+    ...credentialsEnv(sandbox.credentials),
     ASSOPAY_STATE_URL: sandbox.stateUrl,
   };
 }
