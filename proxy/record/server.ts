@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { basename } from "node:path";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { InFlight } from "../http/in-flight.js";
@@ -9,7 +8,8 @@ import { ReplayIndex } from "../replay/index.js";
 import { describeRequest } from "../replay/key.js";
 import { explainMiss } from "../replay/miss.js";
 import { incomingProfiles } from "../replay/replayer.js";
-import { incomingRequest, lookup, sendStored } from "../replay/serve.js";
+import { sendStored } from "../replay/respond.js";
+import { incomingRequest, lookup } from "../replay/serve.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
 import { isNotificationPath, relayNotification } from "./notifications.js";
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from "./options.js";
@@ -77,9 +77,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     const request = await incomingRequest(req, body.bytes);
     const found = lookup(index, profiles, request, recording === undefined);
     if (found.entry) {
-      const { interaction } = found.entry;
-      await sendStored(res, request.method, interaction.response, {
-        "x-assopay-replayed-from": `${basename(interaction.source.file)}:${interaction.source.line}`,
+      await sendStored(res, request.method, found.entry.interaction.response, {
+        "x-assopay-replayed-from": found.entry.origin,
       });
       return undefined;
     }

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import type { LoadedInteraction } from "../cassette/format.js";
 import { type CanonicalRequest, canonicalize } from "./key.js";
 
@@ -5,6 +6,8 @@ import { type CanonicalRequest, canonicalize } from "./key.js";
 export interface IndexedInteraction {
   readonly interaction: LoadedInteraction;
   readonly canonical: CanonicalRequest;
+  /** Where it was recorded, `file.yaml:LINE` (sent as `x-assopay-replayed-from`). */
+  readonly origin: string;
 }
 
 interface Slot {
@@ -39,7 +42,12 @@ export class ReplayIndex {
 
   /** Adds one interaction (the recorder adds what it records in `new` mode). */
   add(interaction: LoadedInteraction): void {
-    const entry = { interaction, canonical: canonicalize(interaction.request) };
+    const { file, line } = interaction.source;
+    const entry = {
+      interaction,
+      canonical: canonicalize(interaction.request),
+      origin: `${basename(file)}:${line}`,
+    };
     const { key, method, path } = entry.canonical;
     const slot = this.byKey.get(key);
     if (slot) slot.entries.push(entry);

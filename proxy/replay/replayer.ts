@@ -1,9 +1,10 @@
-import { basename } from "node:path";
+import type { RouteRules } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
 import type { Cassette, StoredRequest, StoredResponse } from "../cassette/format.js";
 import { createRedactor, type Redactor } from "../redaction/redact.js";
-import { ReplayIndex } from "./index.js";
+import { type IndexedInteraction, ReplayIndex } from "./index.js";
 import { describeRequest } from "./key.js";
+import { KeyMemo } from "./key-memo.js";
 import { explainMiss } from "./miss.js";
 import { lookup } from "./serve.js";
 import { applyCounts, goneResponse, rulesFor, type TimelineView } from "./timeline.js";
@@ -51,6 +52,9 @@ export class Replayer {
   readonly index: ReplayIndex;
   private readonly profiles: readonly Redactor[];
   private readonly options: ReplayerOptions;
+  private readonly memo = new KeyMemo();
+  /** The `x-assopay-replayed-from` header of each interaction, one object each (servers cache by it). */
+  private readonly origins = new WeakMap<IndexedInteraction, Record<string, string>>();
 
   constructor(cassettes: readonly Cassette[], options: ReplayerOptions) {
     this.index = new ReplayIndex(cassettes.flatMap((c) => c.interactions));
@@ -58,48 +62,81 @@ export class Replayer {
     this.options = options;
   }
 
-  answer(request: StoredRequest): ReplayAnswer {
-    const { at, view } = this.options;
-    const rules = view && at ? rulesFor(view, at, request.method, request.path) : undefined;
+  /**
+   * The answer to a bodyless request whose request line was seen before and matches a recording, found
+   * from the line alone (no decoding, redaction or hashing); undefined sends the caller to `answer`.
+   */
+  answerSeen(method: string, url: string): ReplayAnswer | undefined {
+    const keys = this.memo.get(KeyMemo.line(method, url));
+    if (!keys) return undefined;
+    const mark = url.indexOf("?");
+    const path = mark < 0 ? url : url.slice(0, mark);
+    const rules = this.rules(method, path);
+    if (rules && !rules.served) return undefined;
+    for (const key of keys) {
+      const entry = this.index.take(key, true);
+      if (entry) return this.hit(entry, rules, method, path);
+    }
+    return undefined;
+  }
+
+  /**
+   * The answer to a request. `line` (the request line as sent, for a request without a body) lets the
+   * next identical request be answered by `answerSeen`.
+   */
+  answer(request: StoredRequest, line?: string): ReplayAnswer {
+    const rules = this.rules(request.method, request.path);
     if (rules && !rules.served) {
       return {
         kind: "gone",
         response: goneResponse(rules),
         headers: {},
-        message: `${request.method} ${request.path} → 404 (switched off at ${at})`,
+        message: `${request.method} ${request.path} → 404 (switched off at ${this.options.at})`,
       };
     }
     const found = lookup(this.index, this.profiles, request, true);
-    if (!found.entry) {
-      const shown = describeRequest(found.redacted);
-      const miss = explainMiss(
-        found.canonical,
-        shown,
-        this.index.candidates(found.canonical),
-        this.index.size,
-      );
-      const text = JSON.stringify(miss);
-      return {
-        kind: "miss",
-        response: {
-          status: miss.status,
-          headers: { "content-type": "application/problem+json" },
-          body: { text },
-        },
-        headers: {},
-        message: miss.detail,
-      };
-    }
-    const { interaction } = found.entry;
+    if (line !== undefined) this.memo.set(line, found.keys);
+    if (found.entry) return this.hit(found.entry, rules, request.method, request.path);
+    const shown = describeRequest(found.redacted);
+    const miss = explainMiss(found.canonical, shown, this.index.candidates(found.canonical), this.index.size);
+    const text = JSON.stringify(miss);
+    return {
+      kind: "miss",
+      response: {
+        status: miss.status,
+        headers: { "content-type": "application/problem+json" },
+        body: { text },
+      },
+      headers: {},
+      message: miss.detail,
+    };
+  }
+
+  private rules(method: string, path: string): RouteRules | undefined {
+    const { at, view } = this.options;
+    return view && at ? rulesFor(view, at, method, path) : undefined;
+  }
+
+  private hit(
+    entry: IndexedInteraction,
+    rules: RouteRules | undefined,
+    method: string,
+    path: string,
+  ): ReplayAnswer {
+    const { interaction } = entry;
     const response = rules
       ? applyCounts(rules, interaction.request, interaction.response)
       : interaction.response;
-    const from = `${basename(interaction.source.file)}:${interaction.source.line}`;
+    let headers = this.origins.get(entry);
+    if (!headers) {
+      headers = Object.freeze({ "x-assopay-replayed-from": entry.origin });
+      this.origins.set(entry, headers);
+    }
     return {
       kind: "hit",
       response,
-      headers: { "x-assopay-replayed-from": from },
-      message: `${request.method} ${request.path} → ${response.status} (${from})`,
+      headers,
+      message: `${method} ${path} → ${response.status} (${entry.origin})`,
     };
   }
 }

@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { storeBody, wireBytes } from "../cassette/body.js";
-import type { StoredBody, StoredRequest, StoredResponse } from "../cassette/format.js";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import { storeBody } from "../cassette/body.js";
+import type { StoredRequest } from "../cassette/format.js";
 import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest } from "../redaction/redact.js";
 import type { IndexedInteraction, ReplayIndex } from "./index.js";
@@ -36,6 +36,8 @@ export interface Lookup {
   entry: IndexedInteraction | undefined;
   canonical: CanonicalRequest;
   redacted: StoredRequest;
+  /** The request's canonical key under each redaction profile, in the order tried. */
+  keys: readonly string[];
 }
 
 /**
@@ -48,53 +50,16 @@ export function lookup(
   request: StoredRequest,
   repeatLast: boolean,
 ): Lookup {
-  let first: Lookup | undefined;
-  for (const profile of profiles) {
-    // Redaction changes JSON bodies in place: each way of redacting gets its own copy.
+  // Redaction changes JSON bodies in place: each way of redacting gets its own copy.
+  const forms = profiles.map((profile) => {
     const redacted = redactRequest(profiles.length > 1 ? structuredClone(request) : request, profile);
-    const canonical = canonicalize(redacted);
-    const entry = index.take(canonical.key, repeatLast);
-    if (entry) return { entry, canonical, redacted };
-    first ??= { entry: undefined, canonical, redacted };
+    return { redacted, canonical: canonicalize(redacted) };
+  });
+  const first = forms[0] ?? { redacted: request, canonical: canonicalize(request) };
+  const keys = forms.length > 0 ? forms.map((form) => form.canonical.key) : [first.canonical.key];
+  for (const form of forms) {
+    const entry = index.take(form.canonical.key, repeatLast);
+    if (entry) return { entry, ...form, keys };
   }
-  return first ?? { entry: undefined, canonical: canonicalize(request), redacted: request };
-}
-
-/** Turns a stored body into the bytes to send. */
-export type WireEncoder = (body: StoredBody | undefined) => Promise<Buffer>;
-
-/**
- * A `wireBytes` that remembers its answer per stored body, so a server replaying the same recorded
- * response many times serialises (and re-compresses) it once. Bodies rewritten per request (the
- * timeline's count changes) are new objects and simply miss the cache.
- */
-export function cachedWireBytes(): WireEncoder {
-  const cache = new WeakMap<StoredBody, Promise<Buffer>>();
-  return (body) => {
-    if (!body) return wireBytes(body);
-    let bytes = cache.get(body);
-    if (!bytes) {
-      bytes = wireBytes(body);
-      cache.set(body, bytes);
-    }
-    return bytes;
-  };
-}
-
-/**
- * Writes a stored response: its status and headers, a fresh `content-length`, and the body restored byte
- * for byte (re-compressed when it was recorded compressed). `HEAD` gets no body.
- */
-export async function sendStored(
-  res: ServerResponse,
-  method: string,
-  response: StoredResponse,
-  extraHeaders: Record<string, string> = {},
-  encode: WireEncoder = wireBytes,
-): Promise<void> {
-  const bytes = await encode(response.body);
-  const headers: Record<string, string | string[] | number> = { ...response.headers, ...extraHeaders };
-  headers["content-length"] = bytes.length;
-  res.writeHead(response.status, headers);
-  res.end(method === "HEAD" ? undefined : bytes);
+  return { entry: undefined, ...first, keys };
 }

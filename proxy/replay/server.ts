@@ -5,9 +5,11 @@ import type { ProxyEventSink } from "../events.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { closeServer, listen } from "../http/listen.js";
+import { KeyMemo } from "./key-memo.js";
 import { type ReplayOptions, resolveReplayOptions, timelineView } from "./options.js";
 import { cassetteWarnings, Replayer } from "./replayer.js";
-import { cachedWireBytes, incomingRequest, sendStored, type WireEncoder } from "./serve.js";
+import { cachedResponder, type Responder } from "./respond.js";
+import { incomingRequest } from "./serve.js";
 
 /** A running replay server. */
 export interface RunningReplay {
@@ -21,21 +23,45 @@ export interface RunningReplay {
   close(): Promise<void>;
 }
 
-async function answer(
-  replayer: Replayer,
-  encode: WireEncoder,
-  maxBodyBytes: number,
-  onEvent: ProxyEventSink,
+/** True when a request declares no body (no length, or zero, and no chunked transfer). */
+function bodyless(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return (length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined;
+}
+
+interface Answering {
+  replayer: Replayer;
+  respond: Responder;
+  maxBodyBytes: number;
+  onEvent: ProxyEventSink;
+}
+
+/** Answers one request; returns a promise only when it has to wait (a body to read, a response to prepare). */
+function answer(a: Answering, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
+  if (refuseNonOriginForm(req, res, "replay server")) return undefined;
+  const method = req.method ?? "GET";
+  const url = req.url ?? "/";
+  const line = bodyless(req) ? KeyMemo.line(method, url) : undefined;
+  const seen = line === undefined ? undefined : a.replayer.answerSeen(method, url);
+  if (seen) {
+    a.onEvent({ kind: "replayed", message: seen.message });
+    return a.respond(res, method, seen.response, seen.headers);
+  }
+  return answerInFull(a, req, res, line);
+}
+
+async function answerInFull(
+  a: Answering,
   req: IncomingMessage,
   res: ServerResponse,
+  line: string | undefined,
 ): Promise<void> {
-  if (refuseNonOriginForm(req, res, "replay server")) return;
-  const body = await readBodyOrRefuse(req, res, maxBodyBytes, "Request body too large");
+  const body = await readBodyOrRefuse(req, res, a.maxBodyBytes, "Request body too large");
   if (!body.ok) return;
   const request = await incomingRequest(req, body.bytes);
-  const result = replayer.answer(request);
-  await sendStored(res, request.method, result.response, result.headers, encode);
-  onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
+  const result = a.replayer.answer(request, line);
+  await a.respond(res, request.method, result.response, result.headers);
+  a.onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
 }
 
 /**
@@ -59,13 +85,23 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     view: await timelineView(resolved),
     secretSalt: resolved.secretSalt,
   });
-  const encode = cachedWireBytes();
+  const answering: Answering = {
+    replayer,
+    respond: cachedResponder(),
+    maxBodyBytes: resolved.maxBodyBytes,
+    onEvent: resolved.onEvent,
+  };
+  const failed = (res: ServerResponse, error: unknown) => {
+    resolved.onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
+    if (!res.headersSent) res.writeHead(500).end();
+    else res.destroy();
+  };
   const server = createServer((req, res) => {
-    answer(replayer, encode, resolved.maxBodyBytes, resolved.onEvent, req, res).catch((error: unknown) => {
-      resolved.onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
-      if (!res.headersSent) res.writeHead(500).end();
-      else res.destroy();
-    });
+    try {
+      answer(answering, req, res)?.catch((error: unknown) => failed(res, error));
+    } catch (error) {
+      failed(res, error);
+    }
   });
   refuseConnect(server, "replay server");
   const url = await listen(server, resolved.host, resolved.port, "replay server");
