@@ -107,6 +107,20 @@ export function classifyBody(
 }
 
 /**
+ * Whether `classifyBody` would try to keep a body as JSON (a JSON type, no content coding, valid UTF-8,
+ * not too long, no `"__proto__"`). Whether it is kept as JSON then depends on the text being canonical;
+ * the recorder's fast path (`JsonToYaml`) decides that without parsing.
+ */
+export function isJsonCandidate(
+  wire: Buffer,
+  contentType: string | undefined,
+  contentEncoding: string | undefined,
+): boolean {
+  if (contentEncoding !== undefined || wire.length === 0 || wire.length > JSON_MAP_LIMIT) return false;
+  return isJsonType(contentType) && isUtf8(wire) && !wire.includes('"__proto__"');
+}
+
+/**
  * The stored form of wire bytes when no decompression is needed (undefined for an empty body), or
  * `"decode"` when the bytes must first be decompressed (see {@link storeBody}).
  */

@@ -7,45 +7,12 @@
  * 8 KB document.
  */
 
+import { YamlBlock } from "./json-yaml.js";
 import { RawText } from "./raw-text.js";
-
-/** Strings YAML 1.1 or 1.2 would read as null or a boolean. */
-const RESERVED =
-  /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
-
-/**
- * A string safe to write unquoted: starts with a letter, `_`, `/` or `<letter` (placeholders), then
- * letters, digits and `_.-/<>@+=,;()~`, a `:` followed by a word character, `/` or `<`, or a single
- * space followed by a character other than space and `#`.
- */
-const PLAIN = /^(?:[A-Za-z_/]|<(?=[A-Za-z]))(?:[\w.\-/<>@+=,;()~]|:(?=[\w/<])| (?=[^ #]))*$/;
-
-/** Characters YAML wants escaped that JSON.stringify leaves as they are. */
-const NON_PRINTABLE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
-
-/** Characters that keep a multi-line string out of a literal block. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters must be quoted
-const NOT_LITERAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[ \t]\n|[ \t]$/;
-
-function escapeChar(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
+import { pad, stringEntry, yamlNumber, yamlString } from "./yaml-scalar.js";
 
 /** Where the bytes of a `RawText` go in the emitted text (a NUL never appears in emitted YAML). */
 const RAW_MARK = "\u0000raw\u0000";
-
-/** Indentation strings, computed once. */
-const PADS: readonly string[] = Array.from({ length: 41 }, (_, i) => " ".repeat(i));
-
-function pad(indent: number): string {
-  return PADS[indent] ?? " ".repeat(indent);
-}
-
-/** A string as a one-line YAML scalar. */
-export function yamlString(text: string): string {
-  if (PLAIN.test(text) && (text.length > 5 || !RESERVED.test(text))) return text;
-  return JSON.stringify(text).replace(NON_PRINTABLE, escapeChar);
-}
 
 function scalar(value: unknown): string | undefined {
   if (value === null) return "null";
@@ -53,8 +20,7 @@ function scalar(value: unknown): string | undefined {
     case "string":
       return yamlString(value);
     case "number":
-      if (Number.isFinite(value)) return Object.is(value, -0) ? "-0.0" : String(value);
-      return Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
+      return yamlNumber(value);
     case "boolean":
       return value ? "true" : "false";
     case "bigint":
@@ -62,28 +28,6 @@ function scalar(value: unknown): string | undefined {
     default:
       return undefined;
   }
-}
-
-/** Single-line strings at least this long are written as literal blocks too: no escaping to do or read. */
-const LONG_LINE = 1024;
-
-/**
- * Lines of a literal block (a multi-line string, or a long single line), or undefined when the string
- * must be quoted instead.
- */
-function literalBlock(text: string): { header: string; lines: string[] } | undefined {
-  if (!text.includes("\n") && (text.length < LONG_LINE || PLAIN.test(text))) return undefined;
-  if (text.startsWith("\n") || text.startsWith(" ") || text.startsWith("\t")) return undefined;
-  if (NOT_LITERAL.test(text)) return undefined;
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end--;
-  if (end === 0) return undefined;
-  const trailing = text.length - end;
-  const header = trailing === 0 ? "|-" : trailing === 1 ? "|" : "|+";
-  const body = trailing === 0 ? text : text.slice(0, end);
-  const lines = body.includes("\n") ? body.split("\n") : [body];
-  for (let i = 1; i < trailing; i++) lines.push("");
-  return { header, lines };
 }
 
 /** Whether a map has an entry to write (undefined values are skipped, as JSON does). */
@@ -105,7 +49,7 @@ const KEY_CACHE_LIMIT = 5000;
  */
 export class YamlEmitter {
   private out = "";
-  private raw: RawText[] = [];
+  private raw: (RawText | YamlBlock)[] = [];
   private readonly keys = new Map<string, string>();
 
   /**
@@ -115,7 +59,9 @@ export class YamlEmitter {
    * @example new YamlEmitter().document({ id: 1, request: { method: "GET" } }) // "---\nid: 1\nrequest:\n  method: GET\n...\n"
    */
   document(value: Record<string, unknown>): string {
-    return this.pieces(value) as string;
+    const written = this.pieces(value);
+    if (typeof written === "string") return written;
+    return written.map((piece) => (typeof piece === "string" ? piece : piece.toString("utf8"))).join("");
   }
 
   /**
@@ -153,14 +99,12 @@ export class YamlEmitter {
       return;
     }
     if (typeof value === "string") {
-      const block = value.length > 0 ? literalBlock(value) : undefined;
-      if (!block) {
-        this.out += `${lead} ${yamlString(value)}\n`;
-        return;
-      }
-      this.out += `${lead} ${block.header}\n`;
-      const spaces = pad(indent);
-      for (const line of block.lines) this.out += line === "" ? "\n" : `${spaces}${line}\n`;
+      this.out += stringEntry(lead, value, indent);
+      return;
+    }
+    if (value instanceof YamlBlock) {
+      this.out += `${lead}${RAW_MARK}`;
+      this.raw.push(value.shifted(indent));
       return;
     }
     if (value instanceof Date) {

@@ -1,10 +1,25 @@
-import { bodyBytes, isJsonType, JSON_MAP_LIMIT, storeBody, storeBodyNow } from "../cassette/body.js";
-import type { NotificationRecord, StoredRequest, StoredResponse } from "../cassette/format.js";
+import {
+  bodyBytes,
+  classifyBody,
+  isJsonCandidate,
+  isJsonType,
+  JSON_MAP_LIMIT,
+  storeBody,
+  storeBodyNow,
+} from "../cassette/body.js";
+import type {
+  NotificationRecord,
+  StoredBody,
+  StoredHeaders,
+  StoredRequest,
+  StoredResponse,
+} from "../cassette/format.js";
+import { JsonToYaml } from "../cassette/json-yaml.js";
 import { type RawText, rawLine } from "../cassette/raw-text.js";
 import type { DocumentWriter } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
 import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
-import { type Redactor, redactRequest, redactResponse } from "../redaction/redact.js";
+import { type Redactor, redactBody, redactRequest, redactResponse } from "../redaction/redact.js";
 import type { CapturedExchange, CapturedNotification } from "./capture.js";
 import { SIGNATURE_HEADER, signature, verifySignature } from "./notifications.js";
 
@@ -13,15 +28,34 @@ type Stored<T> = T | Promise<T>;
 /** Finds whether a large body can be written as its raw bytes (see `RawText`). */
 type RawCheck = (bytes: Buffer) => RawText | undefined;
 
+/** A JSON body whose YAML the pipeline first tries to write straight from its text (see `JsonToYaml`). */
+class JsonText {
+  constructor(readonly wire: Buffer) {}
+}
+
+/** A message as captured: its body stored, or a `JsonText` still to be written. */
+type Captured<T extends { body?: StoredBody }> = Omit<T, "body"> & { body?: StoredBody | JsonText };
+
+/** Where `request.body.json` and `response.body.json` sit in a cassette document. */
+const BODY_INDENT = 6;
+
 /**
  * A body in stored form: at once, unless it must be decompressed first. A large textual body that needs
- * no redaction is kept as its raw bytes.
+ * no redaction is kept as its raw bytes; with `fast`, a JSON body is kept as its text for `JsonToYaml`.
  */
-function stored(wire: Buffer, type: string | undefined, coding: string | undefined, raw: RawCheck) {
+function stored(
+  wire: Buffer,
+  headers: StoredHeaders,
+  raw: RawCheck,
+  fast: boolean,
+): Stored<StoredBody | JsonText | undefined> {
+  const type = firstHeader(headers, "content-type");
+  const coding = firstHeader(headers, "content-encoding");
   if (wire.length > JSON_MAP_LIMIT && coding === undefined && isTextual(type)) {
     const text = raw(wire);
     if (text) return { text: text as unknown as string };
   }
+  if (fast && isJsonCandidate(wire, type, coding)) return new JsonText(wire);
   const now = storeBodyNow(wire, type, coding);
   return now === "decode" ? storeBody(wire, type, coding) : now;
 }
@@ -30,34 +64,23 @@ function isTextual(type: string | undefined): boolean {
   return type !== undefined && (isJsonType(type) || type.toLowerCase().startsWith("text/"));
 }
 
-function storedRequest(x: CapturedExchange, raw: RawCheck): Stored<StoredRequest> {
-  const target = parseTarget(x.url) ?? { path: "/", query: undefined };
-  const headers = storedHeaders(x.requestHeaders);
-  const request: StoredRequest = { method: x.method.toUpperCase(), path: target.path, headers };
-  if (target.query) request.query = target.query;
-  const body = stored(
-    x.requestBody,
-    firstHeader(headers, "content-type"),
-    firstHeader(headers, "content-encoding"),
-    raw,
-  );
-  if (body instanceof Promise) return body.then((b) => (b ? { ...request, body: b } : request));
-  if (body) request.body = body;
-  return request;
+function withBody<T extends object>(message: T, body: StoredBody | JsonText | undefined) {
+  return body ? { ...message, body } : message;
 }
 
-function storedResponse(x: CapturedExchange, raw: RawCheck): Stored<StoredResponse> {
-  const headers = storedHeaders(x.responseHeaders);
-  const response: StoredResponse = { status: x.status, headers };
-  const body = stored(
-    x.responseBody,
-    firstHeader(headers, "content-type"),
-    firstHeader(headers, "content-encoding"),
-    raw,
-  );
-  if (body instanceof Promise) return body.then((b) => (b ? { ...response, body: b } : response));
-  if (body) response.body = body;
-  return response;
+function storedRequest(x: CapturedExchange, raw: RawCheck, fast: boolean): Stored<Captured<StoredRequest>> {
+  const target = parseTarget(x.url) ?? { path: "/", query: undefined };
+  const headers = storedHeaders(x.requestHeaders);
+  const request: Captured<StoredRequest> = { method: x.method.toUpperCase(), path: target.path, headers };
+  if (target.query) request.query = target.query;
+  const body = stored(x.requestBody, headers, raw, fast);
+  return body instanceof Promise ? body.then((b) => withBody(request, b)) : withBody(request, body);
+}
+
+function storedResponse(x: CapturedExchange, raw: RawCheck, fast: boolean): Stored<Captured<StoredResponse>> {
+  const response: Captured<StoredResponse> = { status: x.status, headers: storedHeaders(x.responseHeaders) };
+  const body = stored(x.responseBody, response.headers, raw, fast);
+  return body instanceof Promise ? body.then((b) => withBody(response, b)) : withBody(response, body);
 }
 
 interface Queued {
@@ -74,14 +97,14 @@ export class RecordingPipeline {
   private readonly redactor: Redactor;
   private readonly onEvent: ProxyEventSink;
   private readonly queue: Queued[] = [];
-  private readonly rawCheck: RawCheck = (bytes) => {
-    const { fields, pii, secrets } = this.redactor;
-    const sensitive = (key: string) => {
-      const kind = fields.kind(key);
-      return kind === "secret" || (pii && kind !== "plain");
-    };
-    return rawLine(bytes, secrets.knownSecrets(), sensitive, pii);
+  /** Whether values under a field name must be redacted: secrets, and personal data with `pii`. */
+  private readonly sensitive = (key: string): boolean => {
+    const kind = this.redactor.fields.kind(key);
+    return kind === "secret" || (this.redactor.pii && kind !== "plain");
   };
+  private readonly rawCheck: RawCheck = (bytes) =>
+    rawLine(bytes, this.redactor.secrets.knownSecrets(), this.sensitive, this.redactor.pii);
+  private readonly yaml = new JsonToYaml(this.sensitive);
   private running = false;
   private waiters: (() => void)[] = [];
 
@@ -118,8 +141,8 @@ export class RecordingPipeline {
       const source = item.notification ?? item.exchange;
       const isNotification = item.notification !== undefined;
       try {
-        const request = storedRequest(source, this.rawCheck);
-        const response = storedResponse(source, this.rawCheck);
+        const request = storedRequest(source, this.rawCheck, !isNotification);
+        const response = storedResponse(source, this.rawCheck, !isNotification);
         if (request instanceof Promise || response instanceof Promise) {
           const exchange = item.exchange;
           Promise.all([request, response])
@@ -135,6 +158,19 @@ export class RecordingPipeline {
     }
     this.running = false;
     for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /**
+   * A body redacted. A `JsonText` is written straight to YAML when it is canonical JSON with nothing to
+   * redact (secrets met so far included: the headers are redacted first); otherwise it goes the general
+   * way, parsed and redacted.
+   */
+  private body(body: StoredBody | JsonText | undefined, headers: StoredHeaders): StoredBody | undefined {
+    const type = firstHeader(headers, "content-type");
+    if (!(body instanceof JsonText)) return redactBody(body, type, this.redactor);
+    const yaml = this.yaml.transcode(body.wire, BODY_INDENT, this.redactor.secrets.knownSecrets());
+    if (yaml) return { json: yaml };
+    return redactBody(classifyBody(body.wire, type), type, this.redactor);
   }
 
   private failed(exchange: CapturedExchange, error: unknown): void {
@@ -181,13 +217,19 @@ export class RecordingPipeline {
 
   private record(
     x: CapturedExchange | CapturedNotification,
-    rawRequest: StoredRequest,
-    rawResponse: StoredResponse,
+    rawRequest: Captured<StoredRequest>,
+    rawResponse: Captured<StoredResponse>,
     isNotification: boolean,
   ): void {
     const verdict = isNotification ? this.notificationRecord(x as CapturedNotification) : undefined;
-    const request = redactRequest(rawRequest, this.redactor);
-    const response = redactResponse(rawResponse, this.redactor);
+    const { body: requestBody, ...requestHead } = rawRequest;
+    const request = redactRequest(requestHead, this.redactor);
+    const redactedRequestBody = this.body(requestBody, requestHead.headers);
+    if (redactedRequestBody) request.body = redactedRequestBody;
+    const { body: responseBody, ...responseHead } = rawResponse;
+    const response = redactResponse(responseHead, this.redactor);
+    const redactedResponseBody = this.body(responseBody, responseHead.headers);
+    if (redactedResponseBody) response.body = redactedResponseBody;
     if (verdict?.key !== undefined) {
       const placeholderKey = this.redactor.secrets.redact(verdict.key, "signatureKey");
       request.headers[SIGNATURE_HEADER] = signature(placeholderKey, bodyBytes(request.body));
