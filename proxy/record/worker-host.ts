@@ -27,10 +27,13 @@ const START_TIMEOUT_MS = 30_000;
 const BATCH_LIMIT = 64;
 /** Body bytes that make a batch leave at once. */
 const BATCH_BYTES = 4 * 1024 * 1024;
-/** Bytes handed over but not yet written above which the proxy stops taking new requests… */
-const HIGH_WATER = 64 * 1024 * 1024;
+/**
+ * Bytes handed over but not yet written above which the proxy stops taking new requests… (small: what
+ * waits here is lost on a crash, and a recorder that keeps up for a few megabytes keeps up)
+ */
+const HIGH_WATER = 8 * 1024 * 1024;
 /** …until the worker is back below this. */
-const LOW_WATER = 16 * 1024 * 1024;
+const LOW_WATER = 2 * 1024 * 1024;
 /** How long an exchange may wait for others to share its message. */
 const BATCH_WAIT_MS = 10;
 

@@ -3,6 +3,7 @@
  * the proxy's own thread only streams bytes. Started by `worker-host.ts`; messages are `ToWorker` and
  * `FromWorker` there.
  */
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { DocumentWriter } from "../cassette/writer.js";
 import type { ProxyEvent } from "../events.js";
@@ -11,7 +12,23 @@ import type { CapturedNotification } from "./capture.js";
 import { RecordingPipeline } from "./recorder.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
+/**
+ * Lowers this thread's scheduling priority (on Linux a priority is per thread: the proxy's own thread
+ * keeps its own). Recording then takes the CPU time the clients' requests leave over instead of taking
+ * turns with them, which on a machine with few cores is what their latency depends on; when it falls
+ * behind, the high-water mark of `worker-host.ts` slows the clients down. Where the system refuses,
+ * recording simply runs at normal priority.
+ */
+function yieldToTheProxy(): void {
+  try {
+    setPriority(10);
+  } catch {
+    // not permitted here: normal priority
+  }
+}
+
 function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
+  yieldToTheProxy();
   const events: ProxyEvent[] = [];
   let scheduled: NodeJS.Immediate | undefined;
   const send = (message: FromWorker) => port.postMessage(message);
