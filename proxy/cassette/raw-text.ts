@@ -1,4 +1,4 @@
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 
 /**
  * A long single line of text written into the cassette as the very bytes it came as, never decoded nor
@@ -16,6 +16,10 @@ export class RawText {
 /** Bytes a literal block cannot hold as they are: control characters, C1 controls, U+2028/9, BOM, U+FFFE/F. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const UNSAFE = /[\x00-\x08\x0a-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\xef\xbb\xbf|\xef\xbf[\xbe\xbf]/;
+
+/** The same for ASCII text (a test of one character class runs about twice as fast). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+const UNSAFE_ASCII = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /** Words of a field name that may need redacting (see `redaction/json-text.ts`). */
 const SECRET_WORDS = /token|secret|key|password|verifier/gi;
@@ -65,9 +69,14 @@ export function rawLine(
   const last = line[line.length - 1];
   if (first === undefined || first === 0x20 || first === 0x09 || last === 0x20 || last === 0x09)
     return undefined;
-  if (!isUtf8(line)) return undefined;
+  const ascii = isAscii(line);
+  if (!ascii && !isUtf8(line)) return undefined;
   const view = line.toString("latin1");
-  if (UNSAFE.test(view) || hasSensitiveKey(view, pii ? PII_WORDS : SECRET_WORDS, sensitive)) return undefined;
+  if (
+    (ascii ? UNSAFE_ASCII : UNSAFE).test(view) ||
+    hasSensitiveKey(view, pii ? PII_WORDS : SECRET_WORDS, sensitive)
+  )
+    return undefined;
   for (const secret of knownSecrets) if (line.includes(secret)) return undefined;
   return new RawText(line, trailingNewline);
 }

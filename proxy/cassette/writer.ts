@@ -1,4 +1,4 @@
-import { writeSync } from "node:fs";
+import { writeSync, writevSync } from "node:fs";
 import { type FileHandle, open, rename, stat } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
 import { emitDocument, YamlEmitter } from "./emit.js";
@@ -24,6 +24,29 @@ async function exists(path: string): Promise<boolean> {
 function writeAllSync(fd: number, bytes: Buffer): void {
   let offset = 0;
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+/**
+ * Writes text and byte pieces in order with one `writev(2)`: adjacent texts are encoded together, bytes
+ * (raw bodies, bodies written straight to YAML) go as they are, never copied into one buffer first.
+ */
+function writePiecesSync(fd: number, pieces: readonly (string | Buffer)[]): void {
+  const buffers: Buffer[] = [];
+  let text = "";
+  for (const piece of pieces) {
+    if (typeof piece === "string") text += piece;
+    else {
+      if (text !== "") buffers.push(Buffer.from(text, "utf8"));
+      text = "";
+      buffers.push(piece);
+    }
+  }
+  if (text !== "") buffers.push(Buffer.from(text, "utf8"));
+  if (buffers.length === 1) return writeAllSync(fd, buffers[0] as Buffer);
+  let total = 0;
+  for (const buffer of buffers) total += buffer.length;
+  const written = writevSync(fd, buffers);
+  if (written < total) writeAllSync(fd, Buffer.concat(buffers).subarray(written));
 }
 
 /** Whether a file's last byte is a newline (true for an empty file). */
@@ -139,13 +162,11 @@ export class DocumentWriter {
   private writePending(): void {
     this.scheduled = undefined;
     if (this.failed || this.pending.length === 0) return;
-    const batch = this.pending.every((p) => typeof p === "string")
-      ? Buffer.from(this.pending.join(""), "utf8")
-      : Buffer.concat(this.pending.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p)));
+    const batch = this.pending;
     this.pending = [];
     this.pendingLength = 0;
     try {
-      writeAllSync(this.fd, batch);
+      writePiecesSync(this.fd, batch);
     } catch (error) {
       this.failed = error as Error;
       this.onError(this.failed);

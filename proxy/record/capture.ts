@@ -36,23 +36,42 @@ export class BoundedCapture {
     if (this.chunks.length === 1) return this.chunks[0] as Buffer;
     return Buffer.concat(this.chunks, this.size);
   }
+
+  /** Everything kept, as the chunks it came in (nothing copied). */
+  parts(): readonly Buffer[] {
+    return this.chunks;
+  }
 }
 
-/** One exchange as it crossed the proxy, before anything is decoded or redacted. */
-export interface CapturedExchange {
+/** Body bytes as captured: one buffer, or the chunks as they streamed by (not joined: that is a copy). */
+export type CapturedBody = Buffer | readonly Buffer[];
+
+/** The length of a captured body. */
+export function bodyLength(body: CapturedBody): number {
+  if (Buffer.isBuffer(body)) return body.length;
+  let length = 0;
+  for (const chunk of body) length += chunk.length;
+  return length;
+}
+
+/**
+ * One exchange as it crossed the proxy, before anything is decoded or redacted. On the proxy's thread the
+ * bodies may still be chunks (`CapturedBody`); the recording worker gets them as single buffers.
+ */
+export interface CapturedExchange<Body extends CapturedBody = Buffer> {
   startedAt: Date;
   method: string;
   /** The request target as the client sent it (`/path?query`). */
   url: string;
   requestHeaders: IncomingHttpHeaders;
-  requestBody: Buffer;
+  requestBody: Body;
   status: number;
   responseHeaders: IncomingHttpHeaders;
-  responseBody: Buffer;
+  responseBody: Body;
 }
 
 /** A notification the service sent to the proxy's notification path, with what became of it. */
-export interface CapturedNotification extends CapturedExchange {
+export interface CapturedNotification<Body extends CapturedBody = Buffer> extends CapturedExchange<Body> {
   forwardedTo?: string;
   forwardStatus?: number;
   forwardError?: string;

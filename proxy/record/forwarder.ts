@@ -5,11 +5,11 @@ import httpProxy from "http-proxy";
 import type { ProxyEventSink } from "../events.js";
 import { tooLargeDetail } from "../http/body.js";
 import { type Problem, problem, sendProblem } from "../http/problem.js";
-import { BoundedCapture, type CapturedExchange } from "./capture.js";
+import { BoundedCapture, type CapturedBody, type CapturedExchange } from "./capture.js";
 import { UpstreamTimeout, upstreamProblem } from "./upstream-errors.js";
 
 /** What became of one forwarded request: a complete exchange to record, or a failure already answered. */
-export type ForwardOutcome = { ok: true; exchange: CapturedExchange } | { ok: false };
+export type ForwardOutcome = { ok: true; exchange: CapturedExchange<CapturedBody> } | { ok: false };
 
 /** Streams requests to the one upstream and responses back, keeping a bounded copy of both bodies. */
 export interface Forwarder {
@@ -113,10 +113,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         method: x.req.method ?? "GET",
         url: x.req.url ?? "/",
         requestHeaders: x.req.headers,
-        requestBody: x.request.bytes(),
+        requestBody: x.request.parts(),
         status: proxyRes.statusCode ?? 502,
         responseHeaders: proxyRes.headers,
-        responseBody: x.response.bytes(),
+        responseBody: x.response.parts(),
       },
     });
   };

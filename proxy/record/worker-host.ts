@@ -4,7 +4,12 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ProxyEventSink } from "../events.js";
 import { BodyArena } from "./arena.js";
-import type { CapturedExchange, CapturedNotification } from "./capture.js";
+import {
+  bodyLength,
+  type CapturedBody,
+  type CapturedExchange,
+  type CapturedNotification,
+} from "./capture.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
 /** The worker, from the built `.js` files, or from the TypeScript sources through tsx (tests, `npm run assopay`). */
@@ -88,9 +93,13 @@ export class RecordingWorker {
   }
 
   /** Queues an exchange (or a relayed notification) for the cassette. */
-  enqueue(exchange: CapturedExchange, notification?: CapturedNotification): void {
+  enqueue(exchange: CapturedExchange<CapturedBody>, notification?: CapturedNotification<CapturedBody>): void {
     if (this.failed || this.closed) return;
-    const x: CapturedNotification = notification ?? exchange;
+    const x: CapturedNotification<CapturedBody> = notification ?? exchange;
+    // Large bodies start a batch of their own rather than make the arena grow (and copy) under them.
+    const length = bodyLength(x.requestBody) + bodyLength(x.responseBody);
+    if (!this.arena.fits(length) && this.metas.length > 0) this.send();
+    this.arena.reserve(length);
     this.metas.push({
       startedAt: x.startedAt.getTime(),
       method: x.method,
