@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { LineCounter, parseDocument } from "yaml";
 import { AssopayError } from "../../core/errors.js";
+import { readBlockDocument } from "./block-reader.js";
 import {
   CASSETTE_FORMAT,
   type Cassette,
@@ -98,6 +99,17 @@ function parseRaw(doc: RawDocument, file: string): ParsedDocument {
   return { data, lineOf };
 }
 
+/**
+ * A document's data: read by the fast reader when it is in the emitter's style, else by the `yaml`
+ * package. `parsed` (with line numbers, for messages) is there when the `yaml` package read it.
+ */
+function readDocument(doc: RawDocument, file: string): { data: unknown; parsed?: ParsedDocument } {
+  const data = readBlockDocument(doc.lines);
+  if (data !== undefined) return { data };
+  const parsed = parseRaw(doc, file);
+  return { data: parsed.data, parsed };
+}
+
 function schemaError(
   file: string,
   parsed: ParsedDocument,
@@ -173,17 +185,17 @@ export function parseCassette(text: string, file: string, validator = createCass
       });
       continue;
     }
-    const parsed = parseRaw(doc, file);
-    const problem = validator.interaction(parsed.data);
-    if (problem) throw schemaError(file, parsed, problem, "interaction");
-    const interaction = parsed.data as Interaction;
+    const read = readDocument(doc, file);
+    const problem = validator.interaction(read.data);
+    if (problem) throw schemaError(file, read.parsed ?? parseRaw(doc, file), problem, "interaction");
+    const interaction = read.data as Interaction;
     const seen = ids.get(interaction.id);
     if (seen !== undefined) {
       throw new AssopayError(
         "bad-cassette",
         `interaction id ${interaction.id} is already used at line ${seen}`,
         {
-          location: { file, line: parsed.lineOf(["id"]) },
+          location: { file, line: (read.parsed ?? parseRaw(doc, file)).lineOf(["id"]) },
           hint: "give every interaction its own id",
         },
       );
