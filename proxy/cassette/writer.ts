@@ -42,7 +42,10 @@ function writePiecesSync(fd: number, pieces: readonly (string | Buffer)[]): void
     }
   }
   if (text !== "") buffers.push(Buffer.from(text, "utf8"));
-  if (buffers.length === 1) return writeAllSync(fd, buffers[0] as Buffer);
+  if (buffers.length === 1) {
+    writeAllSync(fd, buffers[0] as Buffer);
+    return;
+  }
   let total = 0;
   for (const buffer of buffers) total += buffer.length;
   const written = writevSync(fd, buffers);
