@@ -35,8 +35,9 @@ export function answeredCleanly(m: Medians | undefined): boolean {
 }
 
 /**
- * Measures every contender `rounds` times in alternation (A B C A B C …), so drift of the machine hits
- * all of them alike, and returns the medians of each.
+ * Measures every contender `rounds` times in alternation, so drift of the machine hits all of them
+ * alike, and returns the medians of each. Each round starts one place further along (A B C, B C A,
+ * C A B …): no contender always runs first, or right after the same neighbour.
  */
 export async function alternate(contenders: readonly Contender[], options: RoundOptions): Promise<Medians[]> {
   const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
@@ -51,7 +52,8 @@ export async function alternate(contenders: readonly Contender[], options: Round
     if (options.warmupSeconds > 0) await runLoad(spec(contender, options.warmupSeconds));
   }
   for (let round = 1; round <= options.rounds; round++) {
-    for (const contender of contenders) {
+    const shift = (round - 1) % contenders.length;
+    for (const contender of [...contenders.slice(shift), ...contenders.slice(0, shift)]) {
       const result = await runLoad(spec(contender, options.durationSeconds));
       runs.get(contender.name)?.push(result);
       options.log(
