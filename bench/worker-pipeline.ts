@@ -1,0 +1,58 @@
+// The recording worker's pipeline alone, in this process (no network, no other processes): CPU time per
+// captured exchange to decode, redact, serialise and append it. The "worker CPU per exchange" figures of
+// docs/performance-log.md. Usage: node --import tsx bench/worker-pipeline.ts [--size BYTES] [--count N]
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { DocumentWriter } from "../proxy/cassette/writer.js";
+import type { CapturedExchange } from "../proxy/record/capture.js";
+import { RecordingPipeline } from "../proxy/record/recorder.js";
+import { createRedactor } from "../proxy/redaction/redact.js";
+import { jsonBody } from "./systems/body.js";
+
+const { values } = parseArgs({
+  options: { size: { type: "string", default: "2048" }, count: { type: "string", default: "100000" } },
+});
+const body = jsonBody(Number(values.size));
+const count = Number(values.count);
+const folder = mkdtempSync(join(tmpdir(), "assopay-pipeline-"));
+const fd = openSync(join(folder, "cassette.yaml"), "w");
+const writer = new DocumentWriter(fd, 1, (error) => {
+  throw error;
+});
+const pipeline = new RecordingPipeline(writer, createRedactor(undefined, false, true), [], () => undefined);
+const exchange = (i: number): CapturedExchange => ({
+  startedAt: new Date(),
+  method: "GET",
+  url: `/v5/organizations/bench/items?pageSize=20&i=${i}`,
+  requestHeaders: { host: "127.0.0.1:8080", connection: "keep-alive", "user-agent": "autocannon" },
+  requestBody: Buffer.alloc(0),
+  status: 200,
+  responseHeaders: {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(body.length),
+    date: new Date().toUTCString(),
+  },
+  responseBody: body,
+});
+try {
+  for (let round = 1; round <= 3; round++) {
+    const cpu = process.cpuUsage();
+    for (let i = 0; i < count; i++) {
+      pipeline.enqueue(exchange(i));
+      // Batches of 64, as the proxy hands them over, with a turn of the event loop between them.
+      if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await pipeline.idle();
+    writer.flush();
+    const used = process.cpuUsage(cpu);
+    const per = (micros: number) => (micros / count).toFixed(1);
+    process.stdout.write(
+      `round ${round}: ${per(used.user)} µs user + ${per(used.system)} µs system per exchange (${body.length} B body)\n`,
+    );
+  }
+} finally {
+  closeSync(fd);
+  rmSync(folder, { recursive: true, force: true });
+}
