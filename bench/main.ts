@@ -22,7 +22,7 @@ const HELP = `npm run bench -- [flags]
 Runs the benchmarks side by side, in one run, and rewrites docs/benchmarks.md.
 
   --duration S   seconds per load run (default 10)
-  --rounds N     rounds of alternation A B A B … per suite (default 3)
+  --rounds N     rounds of alternation (A B C, B C A, …) per suite (default 3)
   --warmup S     warm-up seconds per system before the rounds (default 2)
   --only NAME    run only this suite (repeatable): ${Object.keys(SUITES).join(", ")}
   --no-write     print the tables, leave docs/benchmarks.md alone
@@ -112,7 +112,7 @@ if (ctx.options.write) {
     "Written by `npm run bench` (bench/main.ts); every figure below was measured in the run described here.",
     "The load generator (autocannon), the upstream and the system under test run as separate processes and",
     "share the machine's cores, so the figures that matter are the ratios, measured side by side in one run:",
-    `systems are measured in alternation (A B A B …), ${ctx.options.rounds} rounds of ${ctx.options.durationSeconds} s each after a ${ctx.options.warmupSeconds} s warm-up, and each figure is the median of its rounds.`,
+    `systems are measured in alternation, each round starting one place further along (A B C, B C A, …), ${ctx.options.rounds} rounds of ${ctx.options.durationSeconds} s each after a ${ctx.options.warmupSeconds} s warm-up, and each figure is the median of its rounds.`,
     "",
     `- Run: ${started.toISOString()}, suites: ${only.join(", ")}`,
     `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
