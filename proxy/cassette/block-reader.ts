@@ -6,11 +6,8 @@
  * Whatever it does read, it reads as the `yaml` package would (`test/proxy/block-reader.test.ts`).
  */
 
-/** The emitter's plain strings (see `yaml-scalar.ts`): anything else plain is a number, a word, or ours to refuse. */
-const PLAIN = /^(?:[A-Za-z_/]|<(?=[A-Za-z]))(?:[\w.\-/<>@+=,;()~]|:(?=[\w/<])| (?=[^ #]))*$/;
-/** Words YAML reads as something other than a string. */
-const RESERVED =
-  /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
+import { isPlainString } from "./yaml-scalar.js";
+
 /** Numbers as JSON writes them (YAML's core schema reads them as the same number). */
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
@@ -45,8 +42,9 @@ function nextIndent(c: Cursor): number {
   return indent;
 }
 
+/** A plain scalar the emitter would have written plain: a string. Anything else plain is not ours. */
 function plainString(text: string): string {
-  if (!PLAIN.test(text) || (text.length <= 5 && RESERVED.test(text))) throw NOT_OURS;
+  if (!isPlainString(text)) throw NOT_OURS;
   return text;
 }
 

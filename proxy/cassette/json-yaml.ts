@@ -1,4 +1,4 @@
-import { yamlString } from "./yaml-scalar.js";
+import { RESERVED, yamlString } from "./yaml-scalar.js";
 
 /**
  * A JSON value already written as the YAML the emitter would write for it, with its lines at `indent`:
@@ -27,13 +27,7 @@ const KEY_CACHE_LIMIT = 5000;
 const SCAN_KEYS = 16;
 /** Strings this long (in bytes) may become literal blocks: left to the general path. */
 const LONG_STRING = 1024;
-/** Words YAML reads as null or a boolean: quoted even though they look plain (see `yaml-scalar.ts`). */
-const RESERVED: ReadonlySet<string> = new Set(
-  "null Null NULL true True TRUE false False FALSE y Y yes Yes YES n N no No NO on On ON off Off OFF".split(
-    " ",
-  ),
-);
-/** The longest of them. */
+/** Plain strings this short may be one of the words YAML reads as null or a boolean (`RESERVED`). */
 const SHORT = 5;
 /** Byte runs shorter than this are copied by a loop: cheaper than a call into the runtime. */
 const SMALL_COPY = 64;
@@ -240,7 +234,7 @@ export class JsonToYaml {
     this.i = end + 1;
     const { s } = this;
     let plain = plainBytes(s, start, end);
-    if (plain && end - start <= SHORT) plain = !RESERVED.has(String.fromCharCode(...s.subarray(start, end)));
+    if (plain && end - start <= SHORT) plain = !RESERVED.test(String.fromCharCode(...s.subarray(start, end)));
     if (!plain && needsEscape(s, start, end)) return false;
     this.room(end - start + 4);
     this.out[this.o++] = SPACE;

@@ -4,7 +4,7 @@
  */
 
 /** Strings YAML 1.1 or 1.2 would read as null or a boolean. */
-const RESERVED =
+export const RESERVED =
   /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
 
 /**
@@ -33,9 +33,17 @@ export function pad(indent: number): string {
   return PADS[indent] ?? " ".repeat(indent);
 }
 
+/**
+ * Whether a string is written plain (unquoted), and so whether a plain scalar read back is a string the
+ * emitter wrote: it matches `PLAIN` and is not one of the `RESERVED` words.
+ */
+export function isPlainString(text: string): boolean {
+  return PLAIN.test(text) && (text.length > 5 || !RESERVED.test(text));
+}
+
 /** A string as a one-line YAML scalar. */
 export function yamlString(text: string): string {
-  if (PLAIN.test(text) && (text.length > 5 || !RESERVED.test(text))) return text;
+  if (isPlainString(text)) return text;
   return JSON.stringify(text).replace(NON_PRINTABLE, escapeChar);
 }
 
