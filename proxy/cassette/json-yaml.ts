@@ -80,6 +80,13 @@ function plainBytes(s: Buffer, start: number, end: number): boolean {
   return true;
 }
 
+/** The ASCII bytes `[start, end)` of a short run as a string (no view object, no call into the runtime). */
+function shortText(s: Buffer, start: number, end: number): string {
+  let text = "";
+  for (let k = start; k < end; k++) text += String.fromCharCode(s[k] as number);
+  return text;
+}
+
 function sameBytes(a: Buffer, s: Buffer, start: number, end: number): boolean {
   if (a.length !== end - start) return false;
   for (let k = 0; k < a.length; k++) if (a[k] !== s[start + k]) return false;
@@ -234,12 +241,12 @@ export class JsonToYaml {
     this.i = end + 1;
     const { s } = this;
     let plain = plainBytes(s, start, end);
-    if (plain && end - start <= SHORT) plain = !RESERVED.test(String.fromCharCode(...s.subarray(start, end)));
+    if (plain && end - start <= SHORT) plain = !RESERVED.test(shortText(s, start, end));
     if (!plain && needsEscape(s, start, end)) return false;
     this.room(end - start + 4);
     this.out[this.o++] = SPACE;
     if (!plain) this.out[this.o++] = QUOTE;
-    this.o += s.copy(this.out, this.o, start, end);
+    this.copy(s, start, end);
     if (!plain) this.out[this.o++] = QUOTE;
     this.out[this.o++] = NEWLINE;
     return true;
