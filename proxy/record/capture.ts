@@ -31,12 +31,6 @@ export class BoundedCapture {
     return this.over;
   }
 
-  /** Everything kept, in one buffer. */
-  bytes(): Buffer {
-    if (this.chunks.length === 1) return this.chunks[0] as Buffer;
-    return Buffer.concat(this.chunks, this.size);
-  }
-
   /** Everything kept, as the chunks it came in (nothing copied). */
   parts(): readonly Buffer[] {
     return this.chunks;
