@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from "node:buffer";
+import { isKeyChar, PII_WORDS, SECRET_WORDS } from "../redaction/json-text.js";
 
 /**
  * A long single line of text written into the cassette as the very bytes it came as, never decoded nor
@@ -21,19 +22,9 @@ const UNSAFE = /[\x00-\x08\x0a-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\xef
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const UNSAFE_ASCII = /[\x00-\x08\x0a-\x1f\x7f]/;
 
-/** Words of a field name that may need redacting (see `redaction/json-text.ts`). */
-const SECRET_WORDS = /token|secret|key|password|verifier/gi;
-const PII_WORDS = /token|secret|key|password|verifier|name|mail/gi;
-
-function isKeyChar(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a) ||
-    code === 0x5f ||
-    code === 0x2d
-  );
-}
+/** Words of a field name that may need redacting: the same as redacting JSON text looks for. */
+const SECRET_KEY_WORDS = new RegExp(SECRET_WORDS, "gi");
+const PII_KEY_WORDS = new RegExp(`${SECRET_WORDS}|${PII_WORDS}`, "gi");
 
 /** Whether some key of the JSON-like text, holding one of the words, is one `sensitive` says needs redacting. */
 function hasSensitiveKey(view: string, words: RegExp, sensitive: (key: string) => boolean): boolean {
@@ -74,7 +65,7 @@ export function rawLine(
   const view = line.toString("latin1");
   if (
     (ascii ? UNSAFE_ASCII : UNSAFE).test(view) ||
-    hasSensitiveKey(view, pii ? PII_WORDS : SECRET_WORDS, sensitive)
+    hasSensitiveKey(view, pii ? PII_KEY_WORDS : SECRET_KEY_WORDS, sensitive)
   )
     return undefined;
   for (const secret of knownSecrets) if (line.includes(secret)) return undefined;

@@ -2,13 +2,14 @@ import type { Redactor } from "./redactor.js";
 import { fieldValue } from "./redactor.js";
 
 /** Words a key must contain to be looked at: it may hold a secret (or, with `pii`, a name or e-mail). */
-const SECRET_WORDS = "token|secret|key|password|verifier";
-const PII_WORDS = "name|mail";
+export const SECRET_WORDS = "token|secret|key|password|verifier";
+export const PII_WORDS = "name|mail";
 
 /** `"key": "value"` at a given position (sticky): both JSON strings. */
 const KEY_VALUE = /"([\w-]*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/y;
 
-function isKeyChar(code: number): boolean {
+/** Characters of the keys the words are looked for in: letters, digits, `_` and `-`. */
+export function isKeyChar(code: number): boolean {
   return (
     (code >= 0x30 && code <= 0x39) ||
     (code >= 0x41 && code <= 0x5a) ||
