@@ -43,6 +43,21 @@ function orderSummary(n: number): Body {
   };
 }
 
+/** The fields of payment `n` a payment notification and an order's `payments` entry share, in that order. */
+function paymentFields(n: number, state: string): Body {
+  return {
+    cashOutState: "Transfered",
+    paymentReceiptUrl: `https://www.helloasso.com/associations/amis-du-bac-a-sable/adhesions/adhesion-2025/paiement-attestation/${30_000 + n}`,
+    id: 70_000 + n,
+    amount: 2500,
+    date: stamp(n, 51),
+    paymentMeans: "Card",
+    installmentNumber: 1,
+    state,
+    meta: { createdAt: stamp(n, 31), updatedAt: stamp(n, 52) },
+  };
+}
+
 function payment(n: number, state: string): Body {
   return {
     order: orderSummary(n),
@@ -58,15 +73,7 @@ function payment(n: number, state: string): Body {
         name: "Adhésion annuelle",
       },
     ],
-    cashOutState: "Transfered",
-    paymentReceiptUrl: `https://www.helloasso.com/associations/amis-du-bac-a-sable/adhesions/adhesion-2025/paiement-attestation/${30_000 + n}`,
-    id: 70_000 + n,
-    amount: 2500,
-    date: stamp(n, 51),
-    paymentMeans: "Card",
-    installmentNumber: 1,
-    state,
-    meta: { createdAt: stamp(n, 31), updatedAt: stamp(n, 52) },
+    ...paymentFields(n, state),
     refundOperations: [],
   };
 }
@@ -96,15 +103,7 @@ function order(n: number): Body {
     payments: [
       {
         items: [{ id: 50_000 + n, shareAmount: 2500, shareItemAmount: 2500 }],
-        cashOutState: "Transfered",
-        paymentReceiptUrl: `https://www.helloasso.com/associations/amis-du-bac-a-sable/adhesions/adhesion-2025/paiement-attestation/${30_000 + n}`,
-        id: 70_000 + n,
-        amount: 2500,
-        date: stamp(n, 51),
-        paymentMeans: "Card",
-        installmentNumber: 1,
-        state: "Authorized",
-        meta: { createdAt: stamp(n, 31), updatedAt: stamp(n, 52) },
+        ...paymentFields(n, "Authorized"),
       },
     ],
     amount: { total: 2500, vat: 0, discount: 0 },
