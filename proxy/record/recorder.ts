@@ -160,6 +160,18 @@ export class RecordingPipeline {
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
+  /** A message redacted: all but its body by `redactHead` (headers first), then its body. */
+  private redacted<T extends StoredRequest | StoredResponse>(
+    raw: Captured<T>,
+    redactHead: (message: T, r: Redactor) => T,
+  ): T {
+    const { body, ...head } = raw;
+    const message = redactHead(head as T, this.redactor);
+    const redactedBody = this.body(body, head.headers);
+    if (redactedBody) message.body = redactedBody;
+    return message;
+  }
+
   /**
    * A body redacted. A `JsonText` is written straight to YAML when it is canonical JSON with nothing to
    * redact (secrets met so far included: the headers are redacted first); otherwise it goes the general
@@ -222,14 +234,8 @@ export class RecordingPipeline {
     isNotification: boolean,
   ): void {
     const verdict = isNotification ? this.notificationRecord(x as CapturedNotification) : undefined;
-    const { body: requestBody, ...requestHead } = rawRequest;
-    const request = redactRequest(requestHead, this.redactor);
-    const redactedRequestBody = this.body(requestBody, requestHead.headers);
-    if (redactedRequestBody) request.body = redactedRequestBody;
-    const { body: responseBody, ...responseHead } = rawResponse;
-    const response = redactResponse(responseHead, this.redactor);
-    const redactedResponseBody = this.body(responseBody, responseHead.headers);
-    if (redactedResponseBody) response.body = redactedResponseBody;
+    const request = this.redacted(rawRequest, redactRequest);
+    const response = this.redacted(rawResponse, redactResponse);
     if (verdict?.key !== undefined) {
       const placeholderKey = this.redactor.secrets.redact(verdict.key, "signatureKey");
       request.headers[SIGNATURE_HEADER] = signature(placeholderKey, bodyBytes(request.body));
