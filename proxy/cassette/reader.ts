@@ -101,13 +101,18 @@ function parseRaw(doc: RawDocument, file: string): ParsedDocument {
 
 /**
  * A document's data: read by the fast reader when it is in the emitter's style, else by the `yaml`
- * package. `parsed` (with line numbers, for messages) is there when the `yaml` package read it.
+ * package. `located()` gives it with line numbers, for messages (parsed by the `yaml` package then, once).
  */
-function readDocument(doc: RawDocument, file: string): { data: unknown; parsed?: ParsedDocument } {
+function readDocument(doc: RawDocument, file: string): { data: unknown; located(): ParsedDocument } {
   const data = readBlockDocument(doc.lines);
-  if (data !== undefined) return { data };
-  const parsed = parseRaw(doc, file);
-  return { data: parsed.data, parsed };
+  let parsed = data === undefined ? parseRaw(doc, file) : undefined;
+  return {
+    data: parsed ? parsed.data : data,
+    located: () => {
+      parsed ??= parseRaw(doc, file);
+      return parsed;
+    },
+  };
 }
 
 function schemaError(
@@ -187,7 +192,7 @@ export function parseCassette(text: string, file: string, validator = createCass
     }
     const read = readDocument(doc, file);
     const problem = validator.interaction(read.data);
-    if (problem) throw schemaError(file, read.parsed ?? parseRaw(doc, file), problem, "interaction");
+    if (problem) throw schemaError(file, read.located(), problem, "interaction");
     const interaction = read.data as Interaction;
     const seen = ids.get(interaction.id);
     if (seen !== undefined) {
@@ -195,7 +200,7 @@ export function parseCassette(text: string, file: string, validator = createCass
         "bad-cassette",
         `interaction id ${interaction.id} is already used at line ${seen}`,
         {
-          location: { file, line: (read.parsed ?? parseRaw(doc, file)).lineOf(["id"]) },
+          location: { file, line: read.located().lineOf(["id"]) },
           hint: "give every interaction its own id",
         },
       );
