@@ -65,9 +65,10 @@ export class Replayer {
   /**
    * The answer to a bodyless request whose request line was seen before and matches a recording, found
    * from the line alone (no decoding, redaction or hashing); undefined sends the caller to `answer`.
+   * `line` is `KeyMemo.line(method, url)`, made once by the caller, who passes it to `answer` too.
    */
-  answerSeen(method: string, url: string): ReplayAnswer | undefined {
-    const keys = this.memo.get(KeyMemo.line(method, url));
+  answerSeen(line: string, method: string, url: string): ReplayAnswer | undefined {
+    const keys = this.memo.get(line);
     if (!keys) return undefined;
     const mark = url.indexOf("?");
     const path = mark < 0 ? url : url.slice(0, mark);

@@ -42,7 +42,7 @@ function answer(a: Answering, req: IncomingMessage, res: ServerResponse): Promis
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
   const line = bodyless(req) ? KeyMemo.line(method, url) : undefined;
-  const seen = line === undefined ? undefined : a.replayer.answerSeen(method, url);
+  const seen = line === undefined ? undefined : a.replayer.answerSeen(line, method, url);
   if (seen) {
     a.onEvent({ kind: "replayed", message: seen.message });
     return a.respond(res, method, seen.response, seen.headers);
