@@ -7,8 +7,9 @@ import nock from "nock";
 import type { Contract } from "../contracts/types.js";
 import { type IsoDay, parseIsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
-import { isJsonType, wireBytes } from "./cassette/body.js";
+import { isJsonType } from "./cassette/body.js";
 import { loadCassette } from "./cassette/reader.js";
+import { heldWireBytes } from "./replay/held.js";
 import { cassetteWarnings, Replayer } from "./replay/replayer.js";
 import { requestFrom } from "./replay/serve.js";
 import type { TimelineView } from "./replay/timeline.js";
@@ -108,7 +109,7 @@ export async function loadCassetteIntoNock(
       const request = await requestFrom(method, uri, headers, bodyBuffer(body, headers));
       const result = replayer.answer(request);
       if (result.kind === "miss") misses.push(result.message);
-      const bytes = await wireBytes(result.response.body);
+      const bytes = await heldWireBytes(result.response);
       const replyHeaders: Record<string, string | string[]> = {
         ...result.response.headers,
         ...result.headers,

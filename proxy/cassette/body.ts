@@ -167,9 +167,3 @@ export function bodyBytes(body: StoredBody | undefined): Buffer {
   }
   return Buffer.from(body.base64, "base64");
 }
-
-/** The bytes to send for a stored body: decoded bytes, re-compressed when `encoding` says so. */
-export async function wireBytes(body: StoredBody | undefined): Promise<Buffer> {
-  const bytes = bodyBytes(body);
-  return body?.encoding ? compress(bytes, body.encoding) : bytes;
-}

@@ -8,7 +8,7 @@ import { ReplayIndex } from "../replay/index.js";
 import { describeRequest } from "../replay/key.js";
 import { explainMiss } from "../replay/miss.js";
 import { incomingProfiles } from "../replay/replayer.js";
-import { sendStored } from "../replay/respond.js";
+import { sendHeld } from "../replay/respond.js";
 import { incomingRequest, lookup } from "../replay/serve.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
 import { isNotificationPath, relayNotification } from "./notifications.js";
@@ -77,7 +77,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     const request = await incomingRequest(req, body.bytes);
     const found = lookup(index, profiles, request, recording === undefined);
     if (found.entry) {
-      await sendStored(res, request.method, found.entry.interaction.response, {
+      await sendHeld(res, request.method, found.entry.interaction.response, {
         "x-assopay-replayed-from": found.entry.origin,
       });
       return undefined;

@@ -1,10 +1,12 @@
 import { basename } from "node:path";
 import type { LoadedInteraction } from "../cassette/format.js";
+import { type HeldInteraction, holdInteraction } from "./held.js";
 import { type CanonicalRequest, canonicalize } from "./key.js";
 
 /** An interaction with its canonical request, computed once when the index is built. */
 export interface IndexedInteraction {
-  readonly interaction: LoadedInteraction;
+  /** The interaction, held apart from the loaded cassette (its response body as bytes). */
+  readonly interaction: HeldInteraction;
   readonly canonical: CanonicalRequest;
   /** Where it was recorded, `file.yaml:LINE` (sent as `x-assopay-replayed-from`). */
   readonly origin: string;
@@ -40,8 +42,12 @@ export class ReplayIndex {
     return this.all.length;
   }
 
-  /** Adds one interaction (the recorder adds what it records in `new` mode). */
-  add(interaction: LoadedInteraction): void {
+  /**
+   * Adds one interaction (the recorder adds what it records in `new` mode). The index keeps nothing of
+   * the loaded document: the cassette can be collected once it is indexed.
+   */
+  add(loaded: LoadedInteraction): void {
+    const interaction = holdInteraction(loaded);
     const { file, line } = interaction.source;
     const entry = {
       interaction,

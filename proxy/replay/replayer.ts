@@ -1,7 +1,8 @@
 import type { RouteRules } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
-import type { Cassette, StoredRequest, StoredResponse } from "../cassette/format.js";
+import type { Cassette, StoredRequest } from "../cassette/format.js";
 import { createRedactor, type Redactor } from "../redaction/redact.js";
+import { type HeldResponse, hold } from "./held.js";
 import { type IndexedInteraction, ReplayIndex } from "./index.js";
 import { describeRequest } from "./key.js";
 import { KeyMemo } from "./key-memo.js";
@@ -31,7 +32,7 @@ export function cassetteWarnings(cassettes: readonly Cassette[], salt: string | 
 /** What replay answers one request with. */
 export interface ReplayAnswer {
   kind: "hit" | "miss" | "gone";
-  response: StoredResponse;
+  response: HeldResponse;
   /** Extra headers (where the interaction came from). */
   headers: Record<string, string>;
   /** One line for the event log. */
@@ -90,7 +91,7 @@ export class Replayer {
     if (rules && !rules.served) {
       return {
         kind: "gone",
-        response: goneResponse(rules),
+        response: hold(goneResponse(rules)),
         headers: {},
         message: `${request.method} ${request.path} → 404 (switched off at ${this.options.at})`,
       };
@@ -103,11 +104,11 @@ export class Replayer {
     const text = JSON.stringify(miss);
     return {
       kind: "miss",
-      response: {
+      response: hold({
         status: miss.status,
         headers: { "content-type": "application/problem+json" },
         body: { text },
-      },
+      }),
       headers: {},
       message: miss.detail,
     };

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { collectGarbage } from "../../core/collect.js";
 import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import type { ProxyEventSink } from "../events.js";
@@ -6,7 +7,12 @@ import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { closeServer, listen } from "../http/listen.js";
 import { KeyMemo } from "./key-memo.js";
-import { type ReplayOptions, resolveReplayOptions, timelineView } from "./options.js";
+import {
+  type ReplayOptions,
+  type ResolvedReplayOptions,
+  resolveReplayOptions,
+  timelineView,
+} from "./options.js";
 import { cassetteWarnings, Replayer } from "./replayer.js";
 import { cachedResponder, type Responder } from "./respond.js";
 import { incomingRequest } from "./serve.js";
@@ -64,6 +70,22 @@ async function answerInFull(
   a.onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
 }
 
+/** Loads the cassettes and indexes them; nothing else of what was loaded is kept. */
+async function loadReplayer(
+  resolved: ResolvedReplayOptions,
+): Promise<{ replayer: Replayer; warnings: string[] }> {
+  const validator = createCassetteValidator();
+  const cassettes = await Promise.all(resolved.cassettes.map((file) => loadCassette(file, validator)));
+  const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
+  for (const message of warnings) resolved.onEvent({ kind: "warning", message });
+  const replayer = new Replayer(cassettes, {
+    at: resolved.at,
+    view: await timelineView(resolved),
+    secretSalt: resolved.secretSalt,
+  });
+  return { replayer, warnings };
+}
+
 /**
  * Serves recorded cassettes over HTTP: each request gets the recorded response of the matching
  * interaction (method, path, query, body), identical requests in recorded order, and a miss gets a 501
@@ -76,15 +98,10 @@ async function answerInFull(
  */
 export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
   const resolved = resolveReplayOptions(options);
-  const validator = createCassetteValidator();
-  const cassettes = await Promise.all(resolved.cassettes.map((file) => loadCassette(file, validator)));
-  const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
-  for (const message of warnings) resolved.onEvent({ kind: "warning", message });
-  const replayer = new Replayer(cassettes, {
-    at: resolved.at,
-    view: await timelineView(resolved),
-    secretSalt: resolved.secretSalt,
-  });
+  const { replayer, warnings } = await loadReplayer(resolved);
+  // What was loaded and not indexed (the parsed documents, the files' text) is garbage now: reclaimed
+  // once here, rather than carried in the old generation for as long as the server runs.
+  collectGarbage();
   const answering: Answering = {
     replayer,
     respond: cachedResponder(),

@@ -2,8 +2,9 @@ import { expectedCounts, queryBoolean } from "../../contracts/index.js";
 import type { RouteCatalogue, RouteRules, Timeline } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
 import { isJsonType } from "../cassette/body.js";
-import type { StoredBody, StoredQuery, StoredRequest, StoredResponse } from "../cassette/format.js";
+import type { StoredQuery, StoredRequest, StoredResponse } from "../cassette/format.js";
 import { firstHeader } from "../http/message.js";
+import type { HeldResponse } from "./held.js";
 
 /** The part of the contract replay needs for `--at`: route matching and the timeline. */
 export interface TimelineView {
@@ -52,34 +53,29 @@ function toSearchParams(query: StoredQuery | undefined): URLSearchParams {
   return params;
 }
 
-function jsonOf(body: StoredBody | undefined, contentType: string | undefined): unknown {
-  if (!body) return undefined;
-  if ("json" in body) return body.json;
-  if ("text" in body && isJsonType(contentType)) {
-    try {
-      return JSON.parse(body.text);
-    } catch {
-      return undefined;
-    }
+/** The body of a held JSON response as data (a JSON type's text too), or undefined. */
+function jsonOf(held: HeldResponse): unknown {
+  if (held.bytes.length === 0) return undefined;
+  if (!held.json && !isJsonType(firstHeader(held.headers, "content-type"))) return undefined;
+  try {
+    return JSON.parse(held.bytes.toString("utf8"));
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 /**
  * A recorded response as the service answers it at the date: on a count-deprecation route the
  * pagination counts are removed (`absent`) or set to -1 (`minus-one`, unless the request asked
  * `withCount=true`). Real counts cannot be invented: a response recorded with -1 stays so at an earlier
- * date. Responses that are not a JSON object with a `pagination` object are returned unchanged.
+ * date. Responses that are not a JSON object with a `pagination` object are returned unchanged (the same
+ * object, so what was prepared for it is used again).
  */
-export function applyCounts(
-  rules: RouteRules,
-  request: StoredRequest,
-  response: StoredResponse,
-): StoredResponse {
+export function applyCounts(rules: RouteRules, request: StoredRequest, response: HeldResponse): HeldResponse {
   const withCount = queryBoolean(toSearchParams(request.query), "withCount");
   const expected = expectedCounts(rules, withCount ?? undefined);
   if (expected !== "absent" && expected !== "minus-one") return response;
-  const value = jsonOf(response.body, firstHeader(response.headers, "content-type"));
+  const value = jsonOf(response);
   if (value === null || typeof value !== "object" || Array.isArray(value)) return response;
   const pagination = (value as Record<string, unknown>).pagination;
   if (pagination === null || typeof pagination !== "object" || Array.isArray(pagination)) return response;
@@ -92,6 +88,5 @@ export function applyCounts(
     counts.totalPages = -1;
   }
   const json = { ...(value as Record<string, unknown>), pagination: counts };
-  const encoding = response.body?.encoding;
-  return { ...response, body: encoding ? { json, encoding } : { json } };
+  return { ...response, bytes: Buffer.from(JSON.stringify(json), "utf8"), json: true };
 }

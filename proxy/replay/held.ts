@@ -1,0 +1,71 @@
+import { bodyBytes, compress } from "../cassette/body.js";
+import type {
+  ContentCoding,
+  DocumentSource,
+  LoadedInteraction,
+  StoredBody,
+  StoredHeaders,
+  StoredRequest,
+  StoredResponse,
+} from "../cassette/format.js";
+
+/**
+ * A recorded response as replay keeps it while serving: its body as the decoded bytes in a `Buffer`,
+ * outside the JavaScript heap, rather than as the parsed data a cassette loads into (a hundred objects
+ * for a page of twenty entries). A replay of 10,000 pages then keeps a heap of a few megabytes, not a
+ * hundred, and the garbage collector has nothing of it to walk.
+ */
+export interface HeldResponse {
+  readonly status: number;
+  readonly headers: StoredHeaders;
+  /** The body's bytes before any content coding (empty for no body). */
+  readonly bytes: Buffer;
+  /** The content coding the body had on the wire, re-applied when it is sent. */
+  readonly encoding: ContentCoding | undefined;
+  /** Whether the body was stored as JSON data: only then may the timeline rewrite it. */
+  readonly json: boolean;
+}
+
+/** A recorded interaction as replay keeps it (notifications are never served, so none is held). */
+export interface HeldInteraction {
+  readonly id: number;
+  readonly source: DocumentSource;
+  readonly request: StoredRequest;
+  readonly response: HeldResponse;
+}
+
+/**
+ * A deep copy that shares no memory with the cassette's text. Strings read from a file are slices of the
+ * whole text in V8, and one kept slice keeps all of it (36 MB for 10,000 pages); JSON's parser makes
+ * every string anew.
+ */
+function detached<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** A stored response held as bytes. */
+export function hold(response: StoredResponse): HeldResponse {
+  const body: StoredBody | undefined = response.body;
+  return Object.freeze({
+    status: response.status,
+    headers: detached(response.headers),
+    bytes: bodyBytes(body),
+    encoding: body?.encoding,
+    json: body !== undefined && "json" in body,
+  });
+}
+
+/** A loaded interaction as replay keeps it: its request and response head, and the response body as bytes. */
+export function holdInteraction(interaction: LoadedInteraction): HeldInteraction {
+  return Object.freeze({
+    id: interaction.id,
+    source: { file: interaction.source.file, line: interaction.source.line },
+    request: detached(interaction.request),
+    response: hold(interaction.response),
+  });
+}
+
+/** The bytes to send for a held response: its body, re-compressed when it was recorded compressed. */
+export function heldWireBytes(held: HeldResponse): Promise<Buffer> | Buffer {
+  return held.encoding ? compress(held.bytes, held.encoding) : held.bytes;
+}
