@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { createContext } from "./lib/context.js";
 import { recordCassette } from "./lib/prepare.js";
 import { alternate, type Contender } from "./lib/rounds.js";
-import { percent, whole } from "./lib/stats.js";
+import { cpuPerRequest, percent, whole } from "./lib/stats.js";
 
 const HELP = `Usage: node --import tsx bench/compare.ts record|replay DIST [DIST ...] [options]
 
@@ -70,7 +70,7 @@ try {
   const contenders: Contender[] = [];
   if (suite === "replay") {
     const paths = Array.from({ length: 10 }, (_, i) => `${PATH}&i=${i + 1}`);
-    contenders.push({ name: "node:http (fixed body)", url: upstream.url, paths });
+    contenders.push({ name: "node:http (fixed body)", url: upstream.url, paths, pid: upstream.pid });
     for (const count of (values.interactions ?? ["10"]).map(Number)) {
       const cassette = join(ctx.scratch, `replay-${count}.yaml`);
       await recordCassette(ctx, upstream.url, cassette, PATH, count);
@@ -78,17 +78,17 @@ try {
         const replay = await ctx.start(
           built(dist, ["replay", "--cassette", cassette, "--port", "0", "--quiet"]),
         );
-        contenders.push({ name: `${dist} (${count})`, url: replay.url, paths });
+        contenders.push({ name: `${dist} (${count})`, url: replay.url, paths, pid: replay.pid });
       }
     }
   } else {
     const bare = await ctx.start(ctx.system("bare-proxy", ["--upstream", upstream.url]));
-    contenders.push({ name: "http-proxy (bare, keep-alive)", url: `${bare.url}${PATH}` });
+    contenders.push({ name: "http-proxy (bare, keep-alive)", url: `${bare.url}${PATH}`, pid: bare.pid });
     for (const [i, dist] of dists.entries()) {
       const cassette = join(ctx.scratch, `record-${i}.yaml`);
       const args = ["record", "--upstream", upstream.url, "--cassette", cassette, "--port", "0"];
       const recorder = await ctx.start(built(dist, [...args, "--mode", "all", "--quiet"]));
-      contenders.push({ name: dist, url: `${recorder.url}${PATH}` });
+      contenders.push({ name: dist, url: `${recorder.url}${PATH}`, pid: recorder.pid });
     }
   }
   const results = await alternate(contenders, {
@@ -104,7 +104,7 @@ try {
     const ratio = base ? percent(m.rps / base.rps) : "n/a";
     const errors = m.errors + m.non2xx;
     process.stdout.write(
-      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  ${ratio}  errors ${errors}\n`,
+      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  cpu ${cpuPerRequest(m)} µs/req  ${ratio}  errors ${errors}\n`,
     );
   }
 } finally {

@@ -5,6 +5,8 @@ const require = createRequire(new URL("../package.json", import.meta.url));
 /** What one load run measured. */
 export interface LoadResult {
   rps: number;
+  /** Requests answered in the run. */
+  total: number;
   p50: number;
   p99: number;
   errors: number;
@@ -23,7 +25,7 @@ export interface LoadSpec {
 }
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   throughput: { average: number };
   errors: number;
@@ -67,6 +69,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
         if (error) return reject(error);
         resolve({
           rps: result.requests.average,
+          total: result.requests.total,
           p50: result.latency.p50,
           p99: result.latency.p99,
           errors: result.errors + result.timeouts,

@@ -1,3 +1,4 @@
+import { cpuSeconds } from "./cpu.js";
 import { type LoadResult, type LoadSpec, runLoad } from "./load.js";
 import { median } from "./stats.js";
 
@@ -7,6 +8,8 @@ export interface Contender {
   url: string;
   /** Paths to request (default: the URL's own). */
   paths?: string[];
+  /** The process serving it: its CPU time (threads and children included) is measured per request. */
+  pid?: number;
 }
 
 export interface Medians {
@@ -15,9 +18,20 @@ export interface Medians {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU time the system under test spent per request, in µs (NaN when its process is not known). */
+  cpuUs: number;
   errors: number;
   non2xx: number;
   runs: number;
+}
+
+/** A load run, with the CPU time its system under test spent per request. */
+async function measured(spec: LoadSpec, pid: number | undefined): Promise<LoadResult & { cpuUs: number }> {
+  const before = pid ? cpuSeconds(pid) : undefined;
+  const result = await runLoad(spec);
+  const after = pid ? cpuSeconds(pid) : undefined;
+  const cpu = before !== undefined && after !== undefined ? after - before : Number.NaN;
+  return { ...result, cpuUs: result.total > 0 ? (cpu * 1e6) / result.total : Number.NaN };
 }
 
 export interface RoundOptions {
@@ -40,7 +54,7 @@ export function answeredCleanly(m: Medians | undefined): boolean {
  * C A B …): no contender always runs first, or right after the same neighbour.
  */
 export async function alternate(contenders: readonly Contender[], options: RoundOptions): Promise<Medians[]> {
-  const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  const runs = new Map<string, (LoadResult & { cpuUs: number })[]>(contenders.map((c) => [c.name, []]));
   const spec = (c: Contender, durationSeconds: number): LoadSpec => ({
     url: c.url,
     connections: options.connections,
@@ -54,10 +68,10 @@ export async function alternate(contenders: readonly Contender[], options: Round
   for (let round = 1; round <= options.rounds; round++) {
     const shift = (round - 1) % contenders.length;
     for (const contender of [...contenders.slice(shift), ...contenders.slice(0, shift)]) {
-      const result = await runLoad(spec(contender, options.durationSeconds));
+      const result = await measured(spec(contender, options.durationSeconds), contender.pid);
       runs.get(contender.name)?.push(result);
       options.log(
-        `  round ${round}/${options.rounds} ${contender.name.padEnd(28)} c=${options.connections} ${Math.round(result.rps)} req/s p99 ${result.p99} ms${result.errors + result.non2xx > 0 ? ` (${result.errors} errors, ${result.non2xx} non-2xx)` : ""}`,
+        `  round ${round}/${options.rounds} ${contender.name.padEnd(28)} c=${options.connections} ${Math.round(result.rps)} req/s p99 ${result.p99} ms${Number.isFinite(result.cpuUs) ? ` cpu ${result.cpuUs.toFixed(1)} µs/req` : ""}${result.errors + result.non2xx > 0 ? ` (${result.errors} errors, ${result.non2xx} non-2xx)` : ""}`,
       );
     }
   }
@@ -69,6 +83,7 @@ export async function alternate(contenders: readonly Contender[], options: Round
       rps: median(list.map((r) => r.rps)),
       p50: median(list.map((r) => r.p50)),
       p99: median(list.map((r) => r.p99)),
+      cpuUs: median(list.map((r) => r.cpuUs)),
       errors: list.reduce((sum, r) => sum + r.errors, 0),
       non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
       runs: list.length,

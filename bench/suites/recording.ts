@@ -3,19 +3,20 @@ import type { BenchContext } from "../lib/context.js";
 import { diskWriteMBps } from "../lib/disk.js";
 import type { Section } from "../lib/report.js";
 import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
-import { percent, whole } from "../lib/stats.js";
+import { cpuPerRequest, percent, whole } from "../lib/stats.js";
 
 const PATH = "/v5/organizations/bench/items?pageSize=20";
 
 async function tryStart(
   ctx: BenchContext,
   name: string,
-  start: () => Promise<{ url: string }>,
+  start: () => Promise<{ url: string; pid: number }>,
   skipped: string[],
 ) {
   try {
     const child = await start();
-    return { name, url: `${child.url}${PATH}` } satisfies Contender;
+    const contender: Contender = { name, url: `${child.url}${PATH}`, pid: child.pid };
+    return contender;
   } catch (error) {
     skipped.push(`${name} could not run here: ${(error as Error).message.split("\n")[0]}`);
     ctx.log(`  ${name}: skipped (${(error as Error).message.split("\n")[0]})`);
@@ -141,8 +142,8 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   );
   const big = await alternate(
     [
-      { name: "http-proxy (bare, keep-alive)", url: `${bigBare.url}${PATH}` },
-      { name: "assopay record", url: `${bigAssopay.url}${PATH}` },
+      { name: "http-proxy (bare, keep-alive)", url: `${bigBare.url}${PATH}`, pid: bigBare.pid },
+      { name: "assopay record", url: `${bigAssopay.url}${PATH}`, pid: bigAssopay.pid },
     ],
     { ...round, connections: 10, rounds: Math.max(2, Math.ceil(options.rounds / 2)) },
   );
@@ -165,10 +166,20 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
     whole(m.rps),
     `${m.p50}`,
     `${m.p99}`,
+    cpuPerRequest(m),
     percent(ratio(m, base)),
     String(m.errors + m.non2xx),
   ];
-  const header = ["system", "connections", "req/s (median)", "p50 ms", "p99 ms", "vs bare proxy", "errors"];
+  const header = [
+    "system",
+    "connections",
+    "req/s (median)",
+    "p50 ms",
+    "p99 ms",
+    "CPU µs/req",
+    "vs bare proxy",
+    "errors",
+  ];
   const p99Ratio = (a?: Medians, b?: Medians) => (a && b && b.p99 > 0 ? a.p99 / b.p99 : Number.NaN);
   const targets = [
     {

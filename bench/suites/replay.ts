@@ -4,7 +4,7 @@ import type { BenchContext } from "../lib/context.js";
 import { recordCassette, sendDistinct } from "../lib/prepare.js";
 import type { Section } from "../lib/report.js";
 import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
-import { percent, whole } from "../lib/stats.js";
+import { cpuPerRequest, percent, whole } from "../lib/stats.js";
 import { jsonBody } from "../systems/body.js";
 
 const PATH = "/v5/organizations/bench/items?pageSize=20";
@@ -39,11 +39,13 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   const large = join(ctx.scratch, "replay-10000.yaml");
   await recordCassette(ctx, upstream.url, small, PATH, 10);
   await recordCassette(ctx, upstream.url, large, PATH, 10_000);
-  const contenders: Contender[] = [{ name: "node:http (fixed body)", url: upstream.url, paths: PATHS }];
-  const add = async (name: string, start: () => Promise<{ url: string }>) => {
+  const contenders: Contender[] = [
+    { name: "node:http (fixed body)", url: upstream.url, paths: PATHS, pid: upstream.pid },
+  ];
+  const add = async (name: string, start: () => Promise<{ url: string; pid: number }>) => {
     try {
       const child = await start();
-      contenders.push({ name, url: child.url, paths: PATHS });
+      contenders.push({ name, url: child.url, paths: PATHS, pid: child.pid });
     } catch (error) {
       skipped.push(`${name} could not run here: ${(error as Error).message.split("\n")[0]}`);
     }
@@ -114,12 +116,13 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
       title: "Replay",
       command: "npm run bench -- --only replay",
       table: {
-        header: ["system", "req/s (median)", "p50 ms", "p99 ms", "vs node:http", "errors"],
+        header: ["system", "req/s (median)", "p50 ms", "p99 ms", "CPU µs/req", "vs node:http", "errors"],
         rows: results.map((m) => [
           m.name,
           whole(m.rps),
           `${m.p50}`,
           `${m.p99}`,
+          cpuPerRequest(m),
           percent(ratio(m, plain)),
           String(m.errors + m.non2xx),
         ]),
