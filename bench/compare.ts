@@ -23,8 +23,11 @@ Options:
   --help            this text
 
 Example:
-  npm run build && cp -r dist /tmp/before   # then change the code
-  npm run build && node --import tsx bench/compare.ts replay /tmp/before dist`;
+  npm run build && rm -rf .scratch/before && cp -r dist .scratch/before   # then change the code
+  npm run build && node --import tsx bench/compare.ts replay .scratch/before dist
+
+A copy must stay inside the checkout (.scratch/ is ignored by git): the recorder finds its package.json,
+and the copy its node_modules, by walking up from where it lies.`;
 
 const PATH = "/v5/organizations/bench/items?pageSize=20";
 
@@ -104,7 +107,7 @@ try {
     const ratio = base ? percent(m.rps / base.rps) : "n/a";
     const errors = m.errors + m.non2xx;
     process.stdout.write(
-      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  cpu ${cpuPerRequest(m)} µs/req  ${ratio}  errors ${errors}\n`,
+      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  cpu ${cpuPerRequest(m)} µs/req (main thread ${cpuPerRequest({ cpuUs: m.mainCpuUs })})  ${ratio}  errors ${errors}\n`,
     );
   }
 } finally {

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from "node:fs";
 /** Clock ticks per second of `/proc/PID/stat` (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-function ownTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+function ticks(statFile: string): number {
+  const stat = readFileSync(statFile, "utf8");
   // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
@@ -19,20 +19,27 @@ function children(pid: number): number[] {
   return out;
 }
 
-/**
- * CPU seconds used so far by a process, all its threads and all its descendants (Prism and WireMock run
- * their server in a child of the script the bench starts). Undefined where `/proc` cannot tell (not
- * Linux, or the process is gone).
- */
-export function cpuSeconds(pid: number): number | undefined {
+/** CPU seconds a process has used so far: in all, and on its main thread alone. */
+export interface CpuTime {
+  /** The process, all its threads and all its descendants (Prism and WireMock serve from a child). */
+  total: number;
+  /** The process's main thread alone (for Node: the event loop, without workers and GC helpers). */
+  main: number;
+}
+
+/** CPU time used so far by a process; undefined where `/proc` cannot tell (not Linux, process gone). */
+export function cpuTime(pid: number): CpuTime | undefined {
   try {
-    let ticks = 0;
+    let total = 0;
     const pending = [pid];
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      ticks += ownTicks(next);
+      total += ticks(`/proc/${next}/stat`);
       pending.push(...children(next));
     }
-    return ticks / TICKS_PER_SECOND;
+    return {
+      total: total / TICKS_PER_SECOND,
+      main: ticks(`/proc/${pid}/task/${pid}/stat`) / TICKS_PER_SECOND,
+    };
   } catch {
     return undefined;
   }

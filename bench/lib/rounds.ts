@@ -1,4 +1,4 @@
-import { cpuSeconds } from "./cpu.js";
+import { cpuTime } from "./cpu.js";
 import { type LoadResult, type LoadSpec, runLoad } from "./load.js";
 import { median } from "./stats.js";
 
@@ -20,19 +20,28 @@ export interface Medians {
   p99: number;
   /** CPU time the system under test spent per request, in µs (NaN when its process is not known). */
   cpuUs: number;
+  /** The part of it spent on the main thread (the event loop of a Node server). */
+  mainCpuUs: number;
   errors: number;
   non2xx: number;
   runs: number;
 }
 
-/** A load run, with the CPU time its system under test spent per request. */
-async function measured(spec: LoadSpec, pid: number | undefined): Promise<LoadResult & { cpuUs: number }> {
-  const before = pid ? cpuSeconds(pid) : undefined;
+/** A load run, with the CPU time its system under test spent per request (in all, on its main thread). */
+async function measured(spec: LoadSpec, pid: number | undefined): Promise<Measured> {
+  const before = pid ? cpuTime(pid) : undefined;
   const result = await runLoad(spec);
-  const after = pid ? cpuSeconds(pid) : undefined;
-  const cpu = before !== undefined && after !== undefined ? after - before : Number.NaN;
-  return { ...result, cpuUs: result.total > 0 ? (cpu * 1e6) / result.total : Number.NaN };
+  const after = pid ? cpuTime(pid) : undefined;
+  const per = (seconds: number | undefined) =>
+    seconds !== undefined && result.total > 0 ? (seconds * 1e6) / result.total : Number.NaN;
+  return {
+    ...result,
+    cpuUs: per(after && before && after.total - before.total),
+    mainCpuUs: per(after && before && after.main - before.main),
+  };
 }
+
+type Measured = LoadResult & { cpuUs: number; mainCpuUs: number };
 
 export interface RoundOptions {
   connections: number;
@@ -54,7 +63,7 @@ export function answeredCleanly(m: Medians | undefined): boolean {
  * C A B …): no contender always runs first, or right after the same neighbour.
  */
 export async function alternate(contenders: readonly Contender[], options: RoundOptions): Promise<Medians[]> {
-  const runs = new Map<string, (LoadResult & { cpuUs: number })[]>(contenders.map((c) => [c.name, []]));
+  const runs = new Map<string, Measured[]>(contenders.map((c) => [c.name, []]));
   const spec = (c: Contender, durationSeconds: number): LoadSpec => ({
     url: c.url,
     connections: options.connections,
@@ -84,6 +93,7 @@ export async function alternate(contenders: readonly Contender[], options: Round
       p50: median(list.map((r) => r.p50)),
       p99: median(list.map((r) => r.p99)),
       cpuUs: median(list.map((r) => r.cpuUs)),
+      mainCpuUs: median(list.map((r) => r.mainCpuUs)),
       errors: list.reduce((sum, r) => sum + r.errors, 0),
       non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
       runs: list.length,

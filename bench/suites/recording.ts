@@ -27,6 +27,17 @@ async function tryStart(
 const find = (list: Medians[], name: string) => list.find((m) => m.name === name);
 const ratio = (a: Medians | undefined, b: Medians | undefined) => (a && b ? a.rps / b.rps : Number.NaN);
 
+/** Where each Node system's CPU time per request went: its event loop, and its other threads. */
+function cpuSplit(list: readonly (Medians | undefined)[]): string[] {
+  return list.flatMap((m) =>
+    m && Number.isFinite(m.mainCpuUs)
+      ? [
+          `${m.name} at ${m.connections} connections: ${m.mainCpuUs.toFixed(1)} µs/req on its main thread (the event loop), ${(m.cpuUs - m.mainCpuUs).toFixed(1)} µs/req on its other threads (for assopay record: the recording worker; for both: V8's garbage-collection helpers).`,
+        ]
+      : [],
+  );
+}
+
 /** Recording throughput: assopay record against a bare http-proxy and the recording peers, in one run. */
 export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   const { options } = ctx;
@@ -237,6 +248,8 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
       targets,
       notes: [
         "Every request carries a unique `?i=N`, so each recorder records every exchange (talkback and WireMock would otherwise answer repeats from their tapes).",
+        "CPU µs/req is the CPU time the system's own processes (all threads, and children) spent per request answered, from `/proc`; the upstream and the load generator are not counted.",
+        ...cpuSplit([bare10, ours10, bare50, ours50]),
         "assopay record runs with its defaults: secrets redacted, every exchange appended to the YAML cassette.",
         "assopay record writes from a worker thread at a lower priority; when a round ends at most 8 MB of exchanges (about 3,000 of the 2 KB ones) may still wait to be written: they are not left out of the count, but they are a few percent of a round.",
         `The disk under the cassettes sustains ${whole(disk)} MB/s (512 MB written in 1 MB blocks, then fsync). A 1 MB exchange adds about 1 MB of cassette, so once the page cache is full any recorder of such bodies is held to about ${whole(disk)} exchanges/s here: ${percent(disk / bigBareRate)} of the bare proxy's 1 MB rate in this run.`,

@@ -100,6 +100,7 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   const ours = find("assopay replay (10)");
   const oursLarge = find("assopay replay (10,000)");
   const ratio = (a?: Medians, b?: Medians) => (a && b ? a.rps / b.rps : Number.NaN);
+  const cpuRatio = oursLarge && ours ? oursLarge.cpuUs / ours.cpuUs : Number.NaN;
   const ahead = (peer: string) => {
     const other = find(peer);
     if (!answeredCleanly(other)) {
@@ -141,9 +142,15 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
           measured: percent(ratio(oursLarge, ours)),
           met: ratio(oursLarge, ours) >= 0.95,
         },
+        {
+          target: "same: CPU per request, 10,000 against 10 interactions (≤ 1.05×)",
+          measured: `${cpuRatio.toFixed(2)}×`,
+          met: Number.isFinite(cpuRatio) ? cpuRatio <= 1.05 : ("n/a" as const),
+        },
       ],
       notes: [
         "Every system answers the same ten requests (`?i=1..10`) with the same 2 KB JSON body.",
+        "CPU µs/req is the CPU time the system's own processes (all threads, and children) spent per request answered, from `/proc`; the load generator is not counted. It moves far less with the machine's drift than req/s, so it is the steadier measure of what a larger cassette costs per request.",
         ...skipped,
       ],
     },
