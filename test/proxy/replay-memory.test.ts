@@ -2,8 +2,10 @@ import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
+import { collectGarbage } from "../../core/collect.js";
 import { parseIsoDay } from "../../core/dates.js";
 import type { Cassette } from "../../proxy/cassette/format.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
@@ -123,5 +125,10 @@ describe("what replay keeps of a loaded cassette", () => {
     const served = JSON.parse(answer.response.bytes.toString("utf8"));
     expect(served.data[0].id).toBe(700);
     expect(served.pagination).toEqual({ pageSize: 20, totalCount: -1, totalPages: -1 });
+  });
+
+  it("collects without leaving gc exposed to the contexts made after it", () => {
+    collectGarbage();
+    expect(runInNewContext("typeof gc")).toBe("undefined");
   });
 });
