@@ -7,13 +7,14 @@ import { createServer } from "node:http";
 import { ignoreEvents } from "../../proxy/events.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../proxy/options.js";
 import { createForwarder } from "../../proxy/record/forwarder.js";
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from "../../proxy/record/options.js";
 import { closeOnSignal, listenAndAnnounce } from "./listen.js";
 
 const upstream = new URL(process.argv[process.argv.indexOf("--upstream") + 1] ?? "");
 const forwarder = createForwarder({
   upstream,
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-  upstreamTimeoutMs: 30_000,
+  upstreamTimeoutMs: DEFAULT_UPSTREAM_TIMEOUT_MS,
   onEvent: ignoreEvents,
 });
 const drop = () => undefined;

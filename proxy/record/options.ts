@@ -17,6 +17,9 @@ export const RECORD_MODES: readonly RecordMode[] = ["once", "new", "all"];
 /** The path of the proxy that relays notifications, when none is given. */
 export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";
 
+/** How long the upstream may stay silent before the recorder answers 504, unless told otherwise. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
 /** Options of {@link startRecorder}. */
 export interface RecorderOptions {
   /**
@@ -130,7 +133,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
       hint: `for example ${DEFAULT_NOTIFICATION_PATH}`,
     });
   }
-  const timeout = options.upstreamTimeoutMs ?? 30_000;
+  const timeout = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   if (!Number.isInteger(timeout) || timeout <= 0) {
     throw new AssopayError(
       "usage",
