@@ -107,7 +107,7 @@ try {
     const ratio = base ? percent(m.rps / base.rps) : "n/a";
     const errors = m.errors + m.non2xx;
     process.stdout.write(
-      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  cpu ${cpuPerRequest(m)} µs/req (main thread ${cpuPerRequest({ cpuUs: m.mainCpuUs })})  ${ratio}  errors ${errors}\n`,
+      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  cpu ${cpuPerRequest(m.cpuUs)} µs/req (main thread ${cpuPerRequest(m.mainCpuUs)})  ${ratio}  errors ${errors}\n`,
     );
   }
 } finally {

@@ -18,7 +18,7 @@ export function whole(value: number): string {
   return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "n/a";
 }
 
-/** A system's CPU time per request for a table cell: `23.4`, or `n/a` where it was not measured. */
-export function cpuPerRequest(m: { cpuUs: number }): string {
-  return Number.isFinite(m.cpuUs) ? m.cpuUs.toFixed(1) : "n/a";
+/** CPU time per request (µs) for a table cell: `23.4`, or `n/a` where it was not measured. */
+export function cpuPerRequest(microseconds: number): string {
+  return Number.isFinite(microseconds) ? microseconds.toFixed(1) : "n/a";
 }

@@ -123,7 +123,7 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
           whole(m.rps),
           `${m.p50}`,
           `${m.p99}`,
-          cpuPerRequest(m),
+          cpuPerRequest(m.cpuUs),
           percent(ratio(m, plain)),
           String(m.errors + m.non2xx),
         ]),
