@@ -1,3 +1,4 @@
+import type { IsoDay } from "../../core/dates.js";
 import type { GateReport } from "../../gate/verdict.js";
 import type { NotifyReport } from "../../notify/verdict.js";
 import type { RunReport } from "../../specs/runner/types.js";
@@ -81,7 +82,7 @@ export const gateReport: GateReport = {
     {
       scenario: "uniform",
       summary: "one form, every page full",
-      at: "2025-06-15",
+      at: "2025-06-15" as IsoDay,
       passed: true,
       findings: [],
       requests: 7,
@@ -91,7 +92,7 @@ export const gateReport: GateReport = {
     {
       scenario: "tricky-tokens",
       summary: "tokens with + / = and %",
-      at: "2025-06-15",
+      at: "2025-06-15" as IsoDay,
       passed: false,
       findings: [
         {
