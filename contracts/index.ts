@@ -8,6 +8,17 @@ import { createSchemaRegistry } from "./schema-registry.js";
 import { buildTimeline } from "./timeline.js";
 import type { Contract, NotificationType, ProviderState, Rule } from "./types.js";
 
+export {
+  type ConsumerRule,
+  type ConsumerRuleId,
+  type ConsumerRules,
+  GATE_RULE_IDS,
+  type GateRuleId,
+  loadConsumerRules,
+  NOTIFY_RULE_IDS,
+  type NotifyRuleId,
+  type Severity,
+} from "./consumer-rules.js";
 export { compileTemplate } from "./path-template.js";
 export { queryBoolean, queryValue, queryValues } from "./query.js";
 export { expectedCounts } from "./timeline.js";

@@ -1,7 +1,7 @@
+import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
 import { type Contract, loadContract } from "../contracts/index.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
-import { type ConsumerRules, loadConsumerRules } from "./consumer-rules.js";
 import type { CommandLine } from "./run-command.js";
 import { parseScenarioNames, type Scenario, type ScenarioName, scenarioByName } from "./scenarios.js";
 import type { UpstreamSpec } from "./upstream.js";

@@ -1,5 +1,5 @@
+import type { GateRuleId, Severity } from "../contracts/consumer-rules.js";
 import type { IsoDay } from "../core/dates.js";
-import type { GateRuleId, Severity } from "./consumer-rules.js";
 import type { CommandOutcome } from "./run-command.js";
 import type { ScenarioName } from "./scenarios.js";
 
@@ -13,8 +13,9 @@ export interface RequestEvidence {
   readonly status: number | undefined;
 }
 
-/** One broken rule (or one piece of advice), with the first offending request. */
-export interface Finding {
+/** One broken gate rule (or one piece of advice), with the first offending request. Not to be confused with
+ * verify's per-subject `Finding` (specs/runner/verdicts.ts): both end up as cases of report/. */
+export interface RuleFinding {
   readonly rule: GateRuleId;
   readonly severity: Severity;
   readonly message: string;
@@ -33,7 +34,7 @@ export interface ScenarioVerdict {
   readonly at: IsoDay;
   /** True when no finding of severity `error`. */
   readonly passed: boolean;
-  readonly findings: readonly Finding[];
+  readonly findings: readonly RuleFinding[];
   readonly requests: number;
   readonly crawls: number;
   readonly command: CommandOutcome;

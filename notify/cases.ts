@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
+import type { NotifyRuleId } from "../contracts/consumer-rules.js";
 import type { NotificationType } from "../contracts/index.js";
-import type { NotifyRuleId } from "../gate/consumer-rules.js";
 import { notificationBody } from "./bodies.js";
 import { type RawForm, serialise } from "./raw-forms.js";
 import { sign } from "./signature.js";

@@ -1,4 +1,4 @@
-import type { NotifyRuleId } from "../gate/consumer-rules.js";
+import type { NotifyRuleId } from "../contracts/consumer-rules.js";
 import type { Expectation } from "./cases.js";
 import type { DeliveryResult } from "./deliver.js";
 

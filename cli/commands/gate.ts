@@ -1,10 +1,10 @@
+import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { AssopayError } from "../../core/errors.js";
-import { loadConsumerRules } from "../../gate/consumer-rules.js";
 import { DEFAULT_ENTRIES, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_SECONDS } from "../../gate/options.js";
 import { formatGateReport } from "../../gate/report/format.js";
-import { parseReporter } from "../../gate/report/reporter.js";
 import { runGate } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
+import { parseReporter, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { listFlag, parseFlags, stringFlag } from "../flags.js";
 
@@ -117,7 +117,8 @@ export const gateCommand: Command = {
       entries,
       seed,
     });
-    context.stdout.write(formatGateReport(report, rules, reporter));
+    const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    context.stdout.write(formatGateReport(report, rules, reporter, { color }));
     return report.passed ? 0 : 1;
   },
 };

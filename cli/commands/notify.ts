@@ -1,9 +1,9 @@
+import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { AssopayError } from "../../core/errors.js";
-import { loadConsumerRules } from "../../gate/consumer-rules.js";
-import { parseReporter } from "../../gate/report/reporter.js";
 import { DEFAULT_NOTIFY_TIMEOUT_SECONDS } from "../../notify/options.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { runNotify } from "../../notify/run.js";
+import { parseReporter, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { listFlag, parseFlags, stringFlag } from "../flags.js";
 
@@ -81,7 +81,8 @@ export const notifyCommand: Command = {
       types: listFlag(flags, "types"),
       timeoutSeconds: timeout === undefined ? undefined : Number(timeout),
     });
-    context.stdout.write(formatNotifyReport(report, rules, reporter));
+    const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    context.stdout.write(formatNotifyReport(report, rules, reporter, { color }));
     return report.passed ? 0 : 1;
   },
 };

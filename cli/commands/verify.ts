@@ -2,10 +2,17 @@ import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import {
+  parseReporter,
+  prettyCaseLine,
+  prettyFailures,
+  prettySummary,
+  type ReporterName,
+  useColor,
+} from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
-import { formatReport, REPORTERS, type ReporterName } from "../../specs/report/index.js";
-import { formatFailures, formatHeader, formatOutcomeLine, formatSummary } from "../../specs/report/pretty.js";
+import { formatReport, outcomeCase, verifyHeader, verifyReport } from "../../specs/report/index.js";
 import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
@@ -115,7 +122,7 @@ function parse(context: CommandContext): Parsed {
     env,
     only: [...only, ...flags.positionals],
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
-    reporter: choiceFlag("verify", "reporter", stringFlag(flags, "reporter"), REPORTERS, "pretty"),
+    reporter: parseReporter("verify", stringFlag(flags, "reporter")),
     output: stringFlag(flags, "output"),
   };
 }
@@ -208,20 +215,20 @@ export const verifyCommand: Command = {
       if (parsed.target === undefined) sandbox = await startSandbox({ port: 0, at: parsed.at });
       const options = sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? "");
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
-      const color =
-        (context.stdout as Writable & { isTTY?: boolean }).isTTY === true && !context.env.NO_COLOR;
-      if (live) write(context.stdout, `${formatHeader(options)}\n\n`);
+      const color = useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
+      if (live) write(context.stdout, `${verifyHeader(options)}\n\n`);
       const report = await runVerify(options, allChecks(), {
         stderr: context.stderr,
         signal: context.signal,
         onOutcome: (outcome) => {
-          if (live) write(context.stdout, `${formatOutcomeLine(outcome, { color })}\n`);
+          if (live) write(context.stdout, `${prettyCaseLine(outcomeCase(outcome), { color })}\n`);
         },
       });
       if (live) {
+        const model = verifyReport(report);
         write(
           context.stdout,
-          `${[...formatFailures(report, { color }), "", formatSummary(report)].join("\n")}\n`,
+          `${[...prettyFailures(model, { color }), "", prettySummary(model)].join("\n")}\n`,
         );
       }
       if (parsed.output !== undefined) {

@@ -1,4 +1,4 @@
-import type { ConsumerRules, GateRuleId } from "../consumer-rules.js";
+import type { ConsumerRules, GateRuleId } from "../../contracts/consumer-rules.js";
 import { type RecordedExchange, shortAuthorization } from "../exchange.js";
 import type { FindingCollector } from "./findings.js";
 

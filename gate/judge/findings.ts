@@ -1,6 +1,6 @@
-import type { ConsumerRules, GateRuleId, Severity } from "../consumer-rules.js";
+import type { ConsumerRules, GateRuleId, Severity } from "../../contracts/consumer-rules.js";
 import type { RecordedExchange } from "../exchange.js";
-import type { Finding, RequestEvidence } from "../verdict.js";
+import type { RequestEvidence, RuleFinding } from "../verdict.js";
 
 /** The longest URL a report shows whole. */
 const URL_SHOWN = 400;
@@ -25,11 +25,11 @@ export interface FindingInput {
  */
 export interface FindingCollector {
   add(rule: GateRuleId, group: string, input: FindingInput): void;
-  findings(): readonly Finding[];
+  findings(): readonly RuleFinding[];
 }
 
 export function createFindingCollector(rules: ConsumerRules): FindingCollector {
-  const found = new Map<string, { finding: Finding; more: number }>();
+  const found = new Map<string, { finding: RuleFinding; more: number }>();
   return {
     add(rule, group, input) {
       const key = `${rule}\u0000${group}`;

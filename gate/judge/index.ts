@@ -1,9 +1,9 @@
+import type { ConsumerRules } from "../../contracts/consumer-rules.js";
 import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import type { ConsumerRules } from "../consumer-rules.js";
 import type { RecordedExchange } from "../exchange.js";
 import type { CommandOutcome } from "../run-command.js";
-import type { Finding } from "../verdict.js";
+import type { RuleFinding } from "../verdict.js";
 import { judgeAuth } from "./auth.js";
 import { judgeCrawls } from "./crawls.js";
 import { judgeDated } from "./dated.js";
@@ -23,7 +23,7 @@ export interface JudgeContext {
 }
 
 export interface Judgement {
-  readonly findings: readonly Finding[];
+  readonly findings: readonly RuleFinding[];
   readonly crawls: number;
 }
 

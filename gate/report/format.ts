@@ -1,26 +1,104 @@
-import type { ConsumerRules } from "../consumer-rules.js";
-import type { GateReport } from "../verdict.js";
-import { junitGateReport } from "./junit.js";
-import { prettyGateReport } from "./pretty.js";
-import type { ReporterName } from "./reporter.js";
+import { type ConsumerRules, GATE_RULE_IDS, type GateRuleId } from "../../contracts/consumer-rules.js";
+import {
+  type PrettyOptions,
+  type Report,
+  type ReportCase,
+  type ReportEvidence,
+  type ReporterName,
+  type ReportSuite,
+  writeReport,
+} from "../../report/index.js";
+import type { CommandOutcome } from "../run-command.js";
+import type { GateReport, RuleFinding, ScenarioVerdict } from "../verdict.js";
 
-/** The JSON report: the verdicts as they are, each finding with its rule's fix. */
-export function jsonGateReport(report: GateReport, rules: ConsumerRules): string {
+function ending(outcome: CommandOutcome): string {
+  if (outcome.stoppedBy !== undefined) return `stopped (${outcome.stoppedBy})`;
+  if (outcome.exitCode !== null) return `exit ${outcome.exitCode}`;
+  return `ended by ${outcome.signal ?? "a signal"}`;
+}
+
+/** Another finding of the same rule, told in one line. */
+function alsoLine(finding: RuleFinding): string {
+  const r = finding.request;
+  return `also: ${finding.message}${r ? ` (#${r.seq} ${r.method} ${r.url}${r.status === undefined ? "" : ` → ${r.status}`})` : ""}`;
+}
+
+function evidenceOf(findings: readonly RuleFinding[]): ReportEvidence {
+  const [first, ...others] = findings;
+  const r = first?.request;
+  const diagnostics = [
+    ...(first?.details ?? []),
+    ...(first && first.more > 0 ? [`(${first.more} more like it)`] : []),
+    ...others.map(alsoLine),
+  ];
+  return {
+    ...(r ? { request: { method: r.method, url: r.url, seq: r.seq } } : {}),
+    ...(r?.status === undefined ? {} : { response: { status: r.status } }),
+    ...(diagnostics.length > 0 ? { diagnostics } : {}),
+  };
+}
+
+/** One rule in one scenario: failed by an `error` finding, warned by advice, passed otherwise. */
+function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict, rules: ConsumerRules): ReportCase {
+  const base = { id: rule, rule, group: verdict.scenario };
+  const errors = verdict.findings.filter((f) => f.rule === rule && f.severity === "error");
+  const advice = verdict.findings.filter((f) => f.rule === rule && f.severity === "advice");
+  const first = errors[0] ?? advice[0];
+  if (!first) return { ...base, verdict: "pass", reason: "holds" };
+  if (errors.length > 0) {
+    return {
+      ...base,
+      verdict: "fail",
+      reason: first.message,
+      evidence: evidenceOf(errors),
+      fix: rules.byId(rule).fix,
+    };
+  }
+  return { ...base, verdict: "warn", reason: `(advice) ${first.message}`, evidence: evidenceOf(advice) };
+}
+
+function scenarioSuite(verdict: ScenarioVerdict, rules: ConsumerRules): ReportSuite {
+  const crawls = `${verdict.crawls} crawl${verdict.crawls === 1 ? "" : "s"}`;
+  return {
+    name: `gate ${verdict.scenario}`,
+    heading: [
+      `${verdict.passed ? "PASS" : "FAIL"} ${verdict.scenario} (${verdict.at}): ${verdict.requests} requests, ${crawls}, ${ending(verdict.command)}`,
+      `     ${verdict.summary}`,
+    ],
+    properties: { at: verdict.at, summary: verdict.summary, requests: String(verdict.requests) },
+    cases: GATE_RULE_IDS.map((rule) => ruleCase(rule, verdict, rules)),
+    notes: [],
+    durationMs: verdict.command.durationMs,
+  };
+}
+
+/** A gate run as the shared report model: one suite per scenario, one case per gate rule. */
+export function gateReportModel(report: GateReport, rules: ConsumerRules): Report {
+  const count = report.scenarios.length;
+  const failed = report.scenarios.filter((v) => !v.passed).length;
+  return {
+    tool: "assopay gate",
+    name: `assopay gate: ${report.command.join(" ")}`,
+    header: `assopay gate: ${report.command.join(" ")} (against the ${report.upstream})`,
+    result:
+      failed === 0
+        ? `Result: every rule holds in ${count} scenario${count === 1 ? "" : "s"}.`
+        : `Result: ${failed} of ${count} scenarios break a rule.`,
+    passed: report.passed,
+    suites: report.scenarios.map((verdict) => scenarioSuite(verdict, rules)),
+  };
+}
+
+/** Writes a gate report the chosen way; the JSON keeps gate's own `scenarios`, each finding with its fix. */
+export function formatGateReport(
+  report: GateReport,
+  rules: ConsumerRules,
+  reporter: ReporterName,
+  options: PrettyOptions = { color: false },
+): string {
   const scenarios = report.scenarios.map((v) => ({
     ...v,
     findings: v.findings.map((f) => ({ ...f, fix: rules.byId(f.rule).fix })),
   }));
-  return `${JSON.stringify({ tool: "assopay gate", ...report, scenarios }, null, 2)}\n`;
-}
-
-/** Writes a gate report the chosen way. */
-export function formatGateReport(report: GateReport, rules: ConsumerRules, reporter: ReporterName): string {
-  switch (reporter) {
-    case "pretty":
-      return prettyGateReport(report, rules);
-    case "json":
-      return jsonGateReport(report, rules);
-    case "junit":
-      return junitGateReport(report, rules);
-  }
+  return writeReport(gateReportModel(report, rules), reporter, options, { ...report, scenarios });
 }

@@ -1,19 +1,62 @@
-import type { RunReport } from "../runner/types.js";
-import { formatJson } from "./json.js";
-import { formatJunit } from "./junit.js";
-import { formatPretty } from "./pretty.js";
+import {
+  type PrettyOptions,
+  type Report,
+  type ReportCase,
+  type ReporterName,
+  type ReportSuite,
+  writeReport,
+} from "../../report/index.js";
+import { CHECK_GROUPS, type CheckOutcome, exitCodeOf, type RunReport } from "../runner/types.js";
 
-export type ReporterName = "pretty" | "json" | "junit";
-export const REPORTERS: readonly ReporterName[] = Object.freeze(["pretty", "json", "junit"]);
+/** The first line of verify's report: the target, the date and the planned-change policy. */
+export function verifyHeader(report: Pick<RunReport, "target" | "embedded" | "at" | "planned">): string {
+  const where = report.embedded ? `the embedded sandbox at ${report.target}` : report.target;
+  return `assopay verify: ${where}, as of ${report.at} (planned changes: ${report.planned})`;
+}
 
-/** The whole report in a format. */
-export function formatReport(report: RunReport, reporter: ReporterName, color = false): string {
-  switch (reporter) {
-    case "pretty":
-      return formatPretty(report, { color });
-    case "json":
-      return formatJson(report);
-    case "junit":
-      return formatJunit(report);
-  }
+/** A check's outcome as a case of the shared report model. */
+export function outcomeCase(outcome: CheckOutcome): ReportCase {
+  return {
+    id: outcome.id,
+    title: outcome.title,
+    rule: outcome.rule,
+    group: outcome.group,
+    verdict: outcome.verdict,
+    reason: outcome.reason ?? "",
+    ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
+    durationMs: outcome.durationMs,
+  };
+}
+
+/** A verify run as the shared report model: one suite per check group, one case per check. */
+export function verifyReport(run: RunReport): Report {
+  const suites: ReportSuite[] = CHECK_GROUPS.map((group) => run.outcomes.filter((o) => o.group === group))
+    .filter((outcomes) => outcomes.length > 0)
+    .map((outcomes) => ({
+      name: `assopay verify: ${outcomes[0]?.group ?? ""}`,
+      properties: { target: run.target, at: run.at },
+      cases: outcomes.map(outcomeCase),
+      notes: [],
+      durationMs: outcomes.reduce((total, o) => total + o.durationMs, 0),
+      timestamp: run.startedAt,
+    }));
+  const where = run.embedded ? `the embedded sandbox (${run.target})` : run.target;
+  return {
+    tool: "assopay verify",
+    name: "assopay verify",
+    header: verifyHeader(run),
+    result: `${where} as of ${run.at} in ${(run.durationMs / 1000).toFixed(1)} s`,
+    passed: exitCodeOf(run.summary) === 0,
+    suites,
+    durationMs: run.durationMs,
+  };
+}
+
+/** The whole verify report in a format; the JSON keeps verify's own fields (`outcomes`, `target` …). */
+export function formatReport(
+  run: RunReport,
+  reporter: ReporterName,
+  options: PrettyOptions = { color: false },
+): string {
+  return writeReport(verifyReport(run), reporter, options, { ...run });
 }

@@ -54,9 +54,9 @@ describe("assopay gate on the command line", () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^FAIL tricky-tokens /m);
-    expect(result.stdout).toContain("✗ crawl.token-echoed: sent back a token that differs");
+    expect(result.stdout).toMatch(/✘ FAIL\s+crawl.token-echoed\s+sent back a token that differs/);
     expect(result.stdout).toMatch(
-      /request #3: GET \/v5\/organizations\/[^ ]+\?continuationToken=%252B[^ ]* → 400/,
+      /request: {2}#3 GET \/v5\/organizations\/[^ ]+\?continuationToken=%252B[^ ]*\n\s+response: 400/,
     );
     expect(result.stdout).toContain("likely: it was percent-encoded twice");
     expect(result.stdout).toContain("fix: Percent-encode the token exactly once");

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { GATE_RULE_IDS, loadConsumerRules, NOTIFY_RULE_IDS } from "../../contracts/consumer-rules.js";
 import { isAssopayError } from "../../core/errors.js";
 import { contractsDir } from "../../core/paths.js";
-import { GATE_RULE_IDS, loadConsumerRules, NOTIFY_RULE_IDS } from "../../gate/consumer-rules.js";
 
 const dir = mkdtempSync(join(tmpdir(), "assopay-rules-"));
 const original = readFileSync(join(contractsDir(), "consumer-rules.yaml"), "utf8");

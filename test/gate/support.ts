@@ -1,7 +1,7 @@
 import { join } from "node:path";
+import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { loadContract } from "../../contracts/index.js";
 import { packageRoot } from "../../core/paths.js";
-import { loadConsumerRules } from "../../gate/consumer-rules.js";
 import type { GateOptions } from "../../gate/options.js";
 import { runGate } from "../../gate/run.js";
 import type { ScenarioName } from "../../gate/scenarios.js";

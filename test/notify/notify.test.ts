@@ -152,8 +152,8 @@ describe("assopay notify on the command line", () => {
     closers.push(bad.close, good.close);
     const failing = await runVerb(notifyCommand, ["--to", bad.url, "--key", KEY, "--types", "Order,Payment"]);
     expect(failing.code).toBe(1);
-    expect(failing.stdout).toContain("FAIL raw:escaped:");
-    expect(failing.stdout).toContain("rule notify.verifies-raw-bytes; fix:");
+    expect(failing.stdout).toMatch(/✘ FAIL\s+raw:escaped /);
+    expect(failing.stdout).toMatch(/rule: +notify.verifies-raw-bytes\n.*\n {4}fix: /);
     expect(failing.stdout).not.toContain("signed:Form");
     const passing = await runVerb(notifyCommand, ["--to", good.url, "--reporter", "junit"], {
       ASSOPAY_SIGNATURE_KEY: KEY,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConsumerRules } from "../../gate/consumer-rules.js";
+import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { formatReport } from "../../specs/report/index.js";

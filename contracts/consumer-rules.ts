@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { createAjv } from "../contracts/ajv.js";
-import { dataError, readDataFile } from "../contracts/data-file.js";
 import { contractsDir } from "../core/paths.js";
+import { createAjv } from "./ajv.js";
+import { dataError, readDataFile } from "./data-file.js";
 
 /** Rules `assopay gate` judges an SDK's traffic by. A closed union: the judges switch on it. */
 export type GateRuleId =

@@ -1,0 +1,115 @@
+import { requestLine } from "./evidence.js";
+import { casesOf, type Report, type ReportCase, summarize, type Verdict } from "./model.js";
+
+/** How the pretty report is written. */
+export interface PrettyOptions {
+  /**
+   * Colour the verdicts with ANSI codes (decide with `useColor`).
+   * @example { color: useColor(process.stdout, process.env) }
+   */
+  readonly color: boolean;
+}
+
+const MARK: Readonly<Record<Verdict, string>> = {
+  pass: "✔ pass",
+  fail: "✘ FAIL",
+  skip: "- skip",
+  warn: "! warn",
+  error: "✘ ERROR",
+};
+
+const COLOR: Readonly<Record<Verdict, string>> = {
+  pass: "\x1b[32m",
+  fail: "\x1b[31m",
+  skip: "\x1b[90m",
+  warn: "\x1b[33m",
+  error: "\x1b[31m",
+};
+
+const paint = (text: string, verdict: Verdict, options: PrettyOptions) =>
+  options.color ? `${COLOR[verdict]}${text}\x1b[0m` : text;
+
+/**
+ * Whether to colour a stream: never with `NO_COLOR` set (https://no-color.org), always with
+ * `FORCE_COLOR` set to anything but `0`, otherwise only on a terminal.
+ *
+ * @example
+ * useColor(process.stdout, process.env); // true in a terminal without NO_COLOR
+ */
+export function useColor(
+  stream: { readonly isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "" && env.FORCE_COLOR !== "0") return true;
+  return stream.isTTY === true;
+}
+
+/** One line per case: verdict, id, and the reason cut to a line. */
+export function prettyCaseLine(item: ReportCase, options: PrettyOptions, indent = ""): string {
+  const reason = item.reason.replace(/\s+/g, " ");
+  const short = reason.length > 150 ? `${reason.slice(0, 149)}…` : reason;
+  return `${indent}${paint(MARK[item.verdict].padEnd(7), item.verdict, options)} ${item.id.padEnd(42)} ${short}`.trimEnd();
+}
+
+function explain(item: ReportCase): string[] {
+  const lines = [`    rule:     ${item.rule}`, `    why:      ${item.reason}`];
+  const evidence = item.evidence;
+  if (evidence) {
+    const request = requestLine(evidence);
+    if (request) lines.push(`    request:  ${request}`);
+    for (const [name, value] of Object.entries(evidence.request?.headers ?? {}))
+      lines.push(`              ${name}: ${value}`);
+    if (evidence.response) {
+      lines.push(`    response: ${evidence.response.status}`);
+      if (evidence.response.excerpt !== undefined)
+        lines.push(`    offending part: ${evidence.response.excerpt}`);
+    }
+    for (const line of evidence.diagnostics ?? []) lines.push(`      - ${line}`);
+  }
+  if (item.fix !== undefined) lines.push(`    fix: ${item.fix}`);
+  return lines;
+}
+
+/** For each failure and error: the rule, why, the request, the offending part, the fix. */
+export function prettyFailures(report: Report, options: PrettyOptions): string[] {
+  const failed = casesOf(report).filter(({ item }) => item.verdict === "fail" || item.verdict === "error");
+  if (failed.length === 0) return [];
+  const lines = ["", "Failures:"];
+  failed.forEach(({ suite, item }, index) => {
+    const where = suite.heading === undefined ? "" : `${suite.name} › `;
+    const title = item.title === undefined ? "" : `: ${item.title}`;
+    lines.push(
+      "",
+      paint(`${index + 1}) ${where}${item.id}${title}`, item.verdict, options),
+      ...explain(item),
+    );
+  });
+  return lines;
+}
+
+/** The counts of each verdict, then the report's result sentence. */
+export function prettySummary(report: Report): string {
+  const s = summarize(report.suites);
+  const parts = [`${s.pass} passed`, `${s.fail} failed`, `${s.warn} warned`, `${s.skip} skipped`];
+  if (s.error > 0) parts.push(`${s.error} errored`);
+  return `${parts.join(", ")} — ${report.result}`;
+}
+
+/** The whole report for people: the header, each suite's cases, the failures explained, notes, counts. */
+export function writePretty(report: Report, options: PrettyOptions): string {
+  const lines = [report.header, ""];
+  for (const suite of report.suites) {
+    if (suite.heading === undefined) {
+      lines.push(...suite.cases.map((item) => prettyCaseLine(item, options)));
+      continue;
+    }
+    if (lines.at(-1) !== "") lines.push("");
+    lines.push(...suite.heading, ...suite.cases.map((item) => prettyCaseLine(item, options, "  ")));
+  }
+  lines.push(...prettyFailures(report, options));
+  const notes = report.suites.flatMap((suite) => suite.notes);
+  if (notes.length > 0) lines.push("", "Notes:", ...notes.map((note) => `  ${note}`));
+  lines.push("", prettySummary(report), "");
+  return lines.join("\n");
+}

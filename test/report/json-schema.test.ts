@@ -1,0 +1,54 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createAjv } from "../../contracts/ajv.js";
+import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { packageRoot } from "../../core/paths.js";
+import { formatGateReport } from "../../gate/report/format.js";
+import { formatNotifyReport } from "../../notify/report/format.js";
+import { REPORT_FORMAT, REPORT_SCHEMA_VERSION } from "../../report/index.js";
+import { formatReport } from "../../specs/report/index.js";
+import { gateReport, notifyReport, verifyReport } from "./fixtures.js";
+
+const schema = JSON.parse(readFileSync(join(packageRoot(), "report", "report.schema.json"), "utf8"));
+const validate = createAjv().compile(schema);
+const rules = loadConsumerRules();
+
+const reports: Record<string, unknown> = {
+  verify: JSON.parse(formatReport(verifyReport, "json")),
+  gate: JSON.parse(formatGateReport(gateReport, rules, "json")),
+  notify: JSON.parse(formatNotifyReport(notifyReport, rules, "json")),
+};
+
+describe("the JSON report schema (report/report.schema.json)", () => {
+  it.each(Object.entries(reports))("%s's JSON report is valid", (_verb, document) => {
+    expect(validate(document), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    expect(document).toMatchObject({ format: REPORT_FORMAT, schemaVersion: REPORT_SCHEMA_VERSION });
+  });
+
+  it("the shared summary counts every case of every suite", () => {
+    const gate = reports.gate as { summary: Record<string, number>; suites: { cases: unknown[] }[] };
+    expect(gate.summary).toEqual({ pass: 22, fail: 1, warn: 1, skip: 0, error: 0 });
+    expect(gate.suites.flatMap((s) => s.cases)).toHaveLength(24);
+    expect((reports.notify as { summary: unknown }).summary).toEqual({
+      pass: 1,
+      fail: 1,
+      warn: 1,
+      skip: 0,
+      error: 0,
+    });
+  });
+
+  it("refuses a report of another version, an unknown verdict, or a case without its rule", () => {
+    const verify = reports.verify as { suites: { cases: Record<string, unknown>[] }[] };
+    const firstCase = verify.suites[0]?.cases[0] ?? {};
+    const { rule: _rule, ...ruleless } = firstCase;
+    const variants = [
+      { ...verify, schemaVersion: 2 },
+      { ...verify, suites: [{ ...verify.suites[0], cases: [{ ...firstCase, verdict: "flaky" }] }] },
+      { ...verify, suites: [{ ...verify.suites[0], cases: [ruleless] }] },
+      { ...verify, surprise: true },
+    ];
+    for (const variant of variants) expect(validate(variant)).toBe(false);
+  });
+});
