@@ -1,73 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { formatReport } from "../../specs/report/index.js";
 import type { RunReport } from "../../specs/runner/types.js";
+import { verifyReport } from "../report/fixtures.js";
 
-const report: RunReport = {
-  target: "http://127.0.0.1:1234",
-  embedded: false,
-  at: "2025-06-15",
-  planned: "fail",
-  startedAt: "2026-01-01T00:00:00.000Z",
-  durationMs: 1234,
-  summary: { pass: 1, fail: 1, skip: 1, warn: 1, error: 1 },
-  outcomes: [
-    {
-      id: "pagination/token-echoed",
-      group: "pagination",
-      rule: "pagination.token-echoed",
-      title: "Tokens",
-      verdict: "pass",
-      reason: "12 listings",
-      durationMs: 10,
-    },
-    {
-      id: "counts/absent-after-removal",
-      group: "counts",
-      rule: "counts.absent-after-removal",
-      title: "No counts <after> removal & co",
-      verdict: "fail",
-      reason: 'totalCount must be absent, got "1"',
-      evidence: {
-        request: {
-          method: "GET",
-          url: "http://127.0.0.1:1234/v5/x?withCount=true",
-          headers: { authorization: "Bearer abcdef…" },
-        },
-        response: { status: 200, excerpt: '{"totalCount":45}' },
-        diagnostics: ["response.pagination.totalCount must be absent, got integer 45"],
-      },
-      durationMs: 20,
-    },
-    {
-      id: "versions/v3-switched-off",
-      group: "versions",
-      rule: "versions.v3-switched-off",
-      title: "v3 off",
-      verdict: "skip",
-      reason: "not in force",
-      durationMs: 0,
-    },
-    {
-      id: "counts/real-with-withcount",
-      group: "counts",
-      rule: "counts.real-with-withcount",
-      title: "real",
-      verdict: "warn",
-      reason: "planned",
-      downgraded: true,
-      durationMs: 0,
-    },
-    {
-      id: "rights/auth-tokens",
-      group: "rights",
-      rule: "auth.tokens",
-      title: "tokens",
-      verdict: "error",
-      reason: "the check could not run: boom",
-      durationMs: 0,
-    },
-  ],
-};
+const report = verifyReport;
 
 describe("reporters", () => {
   it("pretty: one line per check, then each failure's rule, request and offending part, then a summary", () => {
@@ -100,7 +36,9 @@ describe("reporters", () => {
     expect(xml).toContain('<error message="the check could not run: boom" type="auth.tokens">');
     expect(xml).toContain('<skipped message="not in force"/>');
     expect(xml).toContain("No counts &lt;after&gt; removal &amp; co");
-    expect(xml).toContain("<system-out>warning: planned\nrule: counts.real-with-withcount");
+    expect(xml).toContain(
+      "<system-out>warning: totalCount is -1 (planned change)\nrule: counts.real-with-withcount",
+    );
     expect(xml.match(/<testsuite /g)).toHaveLength(4);
   });
 });
