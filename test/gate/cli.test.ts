@@ -82,6 +82,26 @@ describe("assopay gate on the command line", () => {
     expect(verdict.findings[0].fix).toContain("command's own output");
   });
 
+  it("leads the verdict with a crash: the exit code and the last lines of its stderr, before the rules it left broken", async () => {
+    const result = await runVerb(gateCommand, [
+      ...small,
+      "--scenario",
+      "uniform",
+      "--",
+      node,
+      clientPath("crash-mid-crawl"),
+    ]);
+    expect(result.code).toBe(1);
+    const findings = result.stdout.split("\n").filter((line) => /^ {4}[✗•] /.test(line));
+    expect(findings[0]).toContain("run.command-succeeds: the command crashed: it exited with code 1");
+    expect(findings[1]).toContain("crawl.reaches-empty-page");
+    const crash = result.stdout.slice(
+      result.stdout.indexOf("the command crashed"),
+      result.stdout.indexOf("crawl.reaches-empty-page"),
+    );
+    expect(crash).toMatch(/\| TypeError: Cannot read properties of undefined \(reading 'date'\)/);
+  });
+
   it("stops a command past its time limit, with everything it started, and says so", async () => {
     const result = await runVerb(gateCommand, [
       "--timeout",

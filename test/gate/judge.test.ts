@@ -16,6 +16,7 @@ const exited: CommandOutcome = {
   stoppedBy: undefined,
   durationMs: 5,
   startError: undefined,
+  stderrTail: [],
 };
 
 interface Call {
@@ -285,6 +286,36 @@ describe("the judge flags every broken rule, with the offending request", () => 
   it("no listing call at all, and a command that exits non-zero", () => {
     const findings = judge([login], "2026-01-10", { ...exited, exitCode: 3 });
     expect(rulesOf(findings).sort()).toEqual(["run.command-succeeds", "run.traffic-seen"]);
+  });
+
+  it("a crash leads the verdict, with its exit code and the last lines of its stderr", () => {
+    const findings = judge(
+      [
+        { url: ITEMS, page: full("t1") },
+        { url: `${ITEMS}?continuationToken=t1`, page: full("t2") },
+      ],
+      "2026-01-10",
+      {
+        ...exited,
+        exitCode: 1,
+        stderrTail: [
+          "TypeError: Cannot read properties of undefined (reading 'date')",
+          "    at crawl (sdk.js:12:30)",
+        ],
+      },
+    );
+    expect(rulesOf(findings)).toEqual(["run.command-succeeds", "crawl.reaches-empty-page"]);
+    expect(findings[0]?.message).toBe("the command crashed: it exited with code 1");
+    expect(findings[0]?.details.join("\n")).toContain(
+      "  | TypeError: Cannot read properties of undefined (reading 'date')",
+    );
+    const signalled = judge([{ url: ITEMS, page: empty() }], "2026-01-10", {
+      ...exited,
+      exitCode: null,
+      signal: "SIGSEGV",
+    });
+    expect(signalled[0]?.message).toBe("the command crashed: ended by signal SIGSEGV");
+    expect(signalled[0]?.details[0]).toBe("it wrote nothing to stderr");
   });
 
   it("nothing is called stopped early when the gate stopped the command", () => {
