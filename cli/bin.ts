@@ -16,8 +16,10 @@ main(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error: unknown) => {
+    // main() turns every error into a message; this is the last guard, still without a stack trace.
+    const debug = process.env.ASSOPAY_DEBUG === "1" && error instanceof Error ? `\n${error.stack}` : "";
     process.stderr.write(
-      `error[internal]: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      `error[internal]: ${error instanceof Error ? error.message : String(error)}${debug}\n`,
     );
     process.exitCode = 2;
   },

@@ -20,7 +20,7 @@ export function parseFlags(
 ): ParsedFlags {
   try {
     const parsed = parseArgs({
-      args: [...argv],
+      args: attachNegativeNumbers(argv, options),
       options: { help: { type: "boolean", short: "h" }, ...options },
       strict: true,
       allowPositionals,
@@ -30,6 +30,30 @@ export function parseFlags(
     const message = error instanceof Error ? error.message.replace(/\. To specify.*$/s, "") : String(error);
     throw new AssopayError("usage", `assopay ${verb}: ${message}`, { hint: `run 'assopay ${verb} --help'` });
   }
+}
+
+/**
+ * `--port -1` as `--port=-1`: Node's parser takes a value starting with a dash for a flag and calls it
+ * ambiguous, so the verb's own check (with its sentence and hint) never saw the number.
+ */
+function attachNegativeNumbers(argv: readonly string[], options: FlagSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    const next = argv[i + 1];
+    if (arg === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = arg.startsWith("--") ? arg.slice(2) : undefined;
+    if (name !== undefined && options[name]?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** A string flag, or the environment variable standing in for it, or the default. */

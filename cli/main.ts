@@ -1,4 +1,4 @@
-import { formatError, isAssopayError } from "../core/errors.js";
+import { AssopayError, formatError, formatLocation, isAssopayError } from "../core/errors.js";
 import { packageVersion } from "../core/paths.js";
 import type { Command, CommandContext } from "./command.js";
 import { commands } from "./registry.js";
@@ -48,10 +48,44 @@ export async function main(argv: readonly string[], context: Omit<CommandContext
   try {
     return await command.run({ ...context, argv: rest });
   } catch (error) {
-    if (isAssopayError(error)) {
-      context.stderr.write(`${formatError(error)}\n`);
-      return error.exitCode;
-    }
-    throw error;
+    const known = isAssopayError(error) ? error : internalError(error, context.env);
+    context.stderr.write(`${formatError(known)}\n`);
+    if (wantsJson(ownFlags)) context.stdout.write(`${JSON.stringify(errorDocument(command.name, known))}\n`);
+    return known.exitCode;
   }
+}
+
+/** True when the verb was asked for a JSON report (`--reporter json`, `--reporter=json`) or line (`--json`). */
+function wantsJson(flags: readonly string[]): boolean {
+  return flags.some(
+    (flag, i) =>
+      flag === "--json" || flag === "--reporter=json" || (flag === "--reporter" && flags[i + 1] === "json"),
+  );
+}
+
+/**
+ * A mistake, as JSON on stdout where a JSON report was asked, so a CI step that parses the report reads
+ * why there is none. The same text goes to stderr for people.
+ */
+function errorDocument(verb: string, error: AssopayError) {
+  return {
+    tool: `assopay ${verb}`,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+      ...(error.location === undefined ? {} : { location: formatLocation(error.location) }),
+    },
+    exitCode: error.exitCode,
+  };
+}
+
+/** A fault of assopay itself: one line and a hint, the stack trace only with ASSOPAY_DEBUG=1. */
+function internalError(error: unknown, env: CommandContext["env"]): AssopayError {
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = error instanceof Error && env.ASSOPAY_DEBUG === "1" ? `\n${error.stack ?? ""}` : "";
+  return new AssopayError("internal", `${message}${stack}`, {
+    hint: "this is a fault of assopay, not of your input: please report it with the command line (ASSOPAY_DEBUG=1 shows the stack trace)",
+    cause: error,
+  });
 }

@@ -20,7 +20,12 @@ export interface CommandOutcome {
   readonly durationMs: number;
   /** Set when it could not start at all (`ENOENT` …). */
   readonly startError: string | undefined;
+  /** The last lines it wrote to stderr (at most `STDERR_TAIL_LINES`), for a verdict that leads with a crash. */
+  readonly stderrTail: readonly string[];
 }
+
+/** How many of the command's last stderr lines a verdict quotes. */
+export const STDERR_TAIL_LINES = 12;
 
 export interface RunningCommand {
   /** Stops the command and every process it started (once; later calls are ignored). */
@@ -82,8 +87,13 @@ export function runCommand(line: CommandLine, options: RunCommandOptions): Runni
     detached: true,
     shell: false,
   });
+  const tail: string[] = [];
   lines(child.stdout, (text) => options.onLine(text, "stdout"));
-  lines(child.stderr, (text) => options.onLine(text, "stderr"));
+  lines(child.stderr, (text) => {
+    tail.push(text);
+    if (tail.length > STDERR_TAIL_LINES) tail.shift();
+    options.onLine(text, "stderr");
+  });
 
   let killTimer: NodeJS.Timeout | undefined;
   const stop = (reason: StopReason) => {
@@ -108,7 +118,16 @@ export function runCommand(line: CommandLine, options: RunCommandOptions): Runni
         killGroup(child.pid, "SIGKILL");
         if (killTimer) clearTimeout(killTimer);
       }
-      resolve(Object.freeze({ exitCode, signal, stoppedBy, durationMs: Date.now() - started, startError }));
+      resolve(
+        Object.freeze({
+          exitCode,
+          signal,
+          stoppedBy,
+          durationMs: Date.now() - started,
+          startError,
+          stderrTail: Object.freeze([...tail]),
+        }),
+      );
     };
     child.once("error", (error) => finish(null, null, error.message));
     child.once("exit", (code, signal) => {

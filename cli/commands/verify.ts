@@ -26,6 +26,7 @@ Usage:
                  [--client-id ID --client-secret S] [--admin-client-id ID --admin-client-secret S]
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE]
+                 [--request-timeout SECONDS] [--timeout SECONDS]
 
 Without --target, the embedded sandbox is started at the --at date and verified with its own
 credentials, organization, form and provider states.
@@ -50,6 +51,12 @@ What to judge:
                              ${CHECK_GROUPS.join(", ")}
   --planned fail|warn        A failure resting only on a planned timeline entry (count removal):
                              fail (default) or warn.
+
+Time limits:
+  --request-timeout SECONDS  Longest one request may take, to its body's last byte (default 30). A
+                             target that takes the connection and never answers fails within it.
+  --timeout SECONDS          Longest the whole run may take (default: no limit). Checks it leaves
+                             unrun get an error verdict saying so.
 
 Reports:
   --reporter pretty|json|junit   Terminal text (default), JSON, or JUnit XML (one test case per check).
@@ -81,6 +88,8 @@ const FLAGS: FlagSpec = {
   planned: { type: "string" },
   reporter: { type: "string" },
   output: { type: "string" },
+  "request-timeout": { type: "string" },
+  timeout: { type: "string" },
 };
 
 const SANDBOX_ONLY = [
@@ -103,6 +112,24 @@ interface Parsed {
   planned: PlannedPolicy;
   reporter: ReporterName;
   output: string | undefined;
+  /** The run's time limits, in milliseconds. */
+  limits: { requestTimeoutMs: number | undefined; runTimeoutMs: number | undefined };
+}
+
+/** A number of seconds above 0 (fractions allowed), in milliseconds; a usage error otherwise. */
+function secondsFlag(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = Number(text);
+  if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new AssopayError(
+      "usage",
+      `assopay verify: --${flag} must be a number of seconds above 0, got "${text}"`,
+      {
+        hint: `for example --${flag} 30`,
+      },
+    );
+  }
+  return Math.max(1, Math.round(seconds * 1000));
 }
 
 function parse(context: CommandContext): Parsed {
@@ -124,6 +151,19 @@ function parse(context: CommandContext): Parsed {
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: parseReporter("verify", stringFlag(flags, "reporter")),
     output: stringFlag(flags, "output"),
+    limits: {
+      requestTimeoutMs: secondsFlag("request-timeout", stringFlag(flags, "request-timeout")),
+      runTimeoutMs: secondsFlag("timeout", stringFlag(flags, "timeout")),
+    },
+  };
+}
+
+/** The time limits as options: only those given, so the defaults apply to the rest. */
+function limitOptions(parsed: Parsed): { requestTimeoutMs?: number; runTimeoutMs?: number } {
+  const { requestTimeoutMs, runTimeoutMs } = parsed.limits;
+  return {
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+    ...(runTimeoutMs === undefined ? {} : { runTimeoutMs }),
   };
 }
 
@@ -171,6 +211,7 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     stateUrl: read("state-url", "ASSOPAY_STATE_URL"),
     only: parsed.only,
     planned: parsed.planned,
+    ...limitOptions(parsed),
   });
 }
 
@@ -189,6 +230,7 @@ function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyOptions 
     stateUrl: sandbox.stateUrl,
     only: parsed.only,
     planned: parsed.planned,
+    ...limitOptions(parsed),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { PageSeen, RecordedExchange, SentToken } from "../exchange.js";
-import { formDecode } from "../raw-query.js";
+import { findParam, formDecode, rawQueryOf, splitRawQuery } from "../raw-query.js";
 import type { FindingCollector } from "./findings.js";
 
 /** One crawl of one listing: from a first call to its empty page (or to where the command left it). */
@@ -23,6 +23,13 @@ export interface CrawlContext {
 }
 
 const quote = (text: string) => JSON.stringify(text);
+
+/** `continuationToken=` as written, when a request carried the parameter with an empty value. */
+function emptyTokenParam(exchange: RecordedExchange): string | undefined {
+  const param = findParam(splitRawQuery(rawQueryOf(exchange.rawUrl)), "continuationToken");
+  if (param === undefined || param.value !== "") return undefined;
+  return param.rawValue === undefined ? param.rawName : `${param.rawName}=${param.rawValue}`;
+}
 
 /** A guess at how a sent token came from the given one, for the report. */
 export function howAltered(sent: SentToken, given: string): string | undefined {
@@ -110,6 +117,16 @@ export function judgeCrawls(
     };
     if (sent === undefined) {
       crawl = start();
+      const blank = emptyTokenParam(exchange);
+      if (blank !== undefined) {
+        collector.add("crawl.first-call-without-token", `crawl ${crawl.id}`, {
+          message: `started a crawl with an empty continuationToken (${blank}): the first call carries no token at all`,
+          exchange,
+          details: [
+            "whatever the server answers, an empty token is not the absence of one; leave the parameter out",
+          ],
+        });
+      }
     } else {
       crawl = latest(key, (c) => c.lastGiven === sent.decoded);
       if (crawl?.ended) {

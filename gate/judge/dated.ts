@@ -6,8 +6,8 @@ import type { FindingCollector } from "./findings.js";
 
 /**
  * Judges the dated changes (seed Versioning 2 and 4): no v3 route on or after its switch-off (before
- * it, v3 use is advice), no `withCount=true` once the counts are removed, and `withCount=true` only on
- * the first page of a crawl before that (advice).
+ * it, v3 use is advice). `withCount=true` is legal at every date: once the counts are removed it has
+ * no effect, and before that it belongs on the first page of a crawl; both are advice, never failures.
  */
 export function judgeDated(
   exchanges: readonly RecordedExchange[],
@@ -40,11 +40,12 @@ export function judgeDated(
     if (withCount !== true) continue;
     if (rules.countMode === "absent") {
       collector.add("counts.no-withcount-after-removal", "withcount", {
-        message: `sent withCount=true after totalCount and totalPages were removed (${removal ?? "removal date"})`,
+        message: `sent withCount=true after totalCount and totalPages were removed (${removal ?? "removal date"}): legal, but it has no effect`,
         exchange,
         details: [
           "the counts no longer come back: nothing may rely on them; count the entries collected instead",
         ],
+        severity: "advice",
       });
     } else if (exchange.token !== undefined) {
       collector.add("counts.withcount-when-needed", "withcount-pages", {

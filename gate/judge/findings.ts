@@ -17,6 +17,8 @@ export interface FindingInput {
   readonly details?: readonly string[];
   /** Overrides the rule's own severity (v3 use before the switch-off is advice). */
   readonly severity?: Severity;
+  /** Listed before every other finding (a crash explains the rest). */
+  readonly leads?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface FindingCollector {
 }
 
 export function createFindingCollector(rules: ConsumerRules): FindingCollector {
-  const found = new Map<string, { finding: RuleFinding; more: number }>();
+  const found = new Map<string, { finding: RuleFinding; more: number; leads: boolean }>();
   return {
     add(rule, group, input) {
       const key = `${rule}\u0000${group}`;
@@ -40,6 +42,7 @@ export function createFindingCollector(rules: ConsumerRules): FindingCollector {
       }
       found.set(key, {
         more: 0,
+        leads: input.leads === true,
         finding: {
           rule,
           severity: input.severity ?? rules.byId(rule).severity,
@@ -50,14 +53,14 @@ export function createFindingCollector(rules: ConsumerRules): FindingCollector {
         },
       });
     },
-    findings: () =>
-      Object.freeze(
+    findings: () => {
+      const order = ({ finding, leads }: { finding: RuleFinding; leads: boolean }) =>
+        leads ? 0 : (finding.request?.seq ?? Number.MAX_SAFE_INTEGER);
+      return Object.freeze(
         [...found.values()]
-          .map(({ finding, more }) => Object.freeze({ ...finding, more }))
-          .sort(
-            (a, b) =>
-              (a.request?.seq ?? Number.MAX_SAFE_INTEGER) - (b.request?.seq ?? Number.MAX_SAFE_INTEGER),
-          ),
-      ),
+          .sort((a, b) => order(a) - order(b))
+          .map(({ finding, more }) => Object.freeze({ ...finding, more })),
+      );
+    },
   };
 }

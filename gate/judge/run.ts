@@ -11,6 +11,21 @@ export interface RunLimits {
   readonly listingRequests: number;
 }
 
+/** The last lines of the command's stderr, then what the other findings of the run mean beside it. */
+function crashDetails(outcome: CommandOutcome): string[] {
+  const lines =
+    outcome.stderrTail.length === 0
+      ? ["it wrote nothing to stderr"]
+      : [
+          `the last ${outcome.stderrTail.length} lines of its stderr:`,
+          ...outcome.stderrTail.map((l) => `  | ${l}`),
+        ];
+  return [
+    ...lines,
+    "its traffic was judged all the same: a rule broken below may only be where its early end left it",
+  ];
+}
+
 /** Judges the run itself: bounded, exit code 0, and some traffic to judge. */
 export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: FindingCollector): void {
   switch (outcome.stoppedBy) {
@@ -40,9 +55,10 @@ export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: 
         collector.add("run.command-succeeds", "exit", {
           message:
             outcome.exitCode === null
-              ? `the command was ended by signal ${outcome.signal ?? "?"}`
-              : `the command exited with code ${outcome.exitCode}`,
-          details: ["its traffic was judged all the same"],
+              ? `the command crashed: ended by signal ${outcome.signal ?? "?"}`
+              : `the command crashed: it exited with code ${outcome.exitCode}`,
+          details: crashDetails(outcome),
+          leads: true,
         });
       }
       break;

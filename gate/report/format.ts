@@ -11,10 +11,21 @@ import {
 import type { CommandOutcome } from "../run-command.js";
 import type { GateReport, RuleFinding, ScenarioVerdict } from "../verdict.js";
 
+/** The command ended by itself with a failure: its crash leads the scenario's verdict. */
+const crashed = (outcome: CommandOutcome) =>
+  outcome.stoppedBy === undefined && outcome.startError === undefined && outcome.exitCode !== 0;
+
 function ending(outcome: CommandOutcome): string {
   if (outcome.stoppedBy !== undefined) return `stopped (${outcome.stoppedBy})`;
-  if (outcome.exitCode !== null) return `exit ${outcome.exitCode}`;
-  return `ended by ${outcome.signal ?? "a signal"}`;
+  const how =
+    outcome.exitCode !== null ? `exit ${outcome.exitCode}` : `ended by ${outcome.signal ?? "a signal"}`;
+  return crashed(outcome) ? `crashed (${how})` : how;
+}
+
+/** The rules in report order; a crash first, since the rules after it may only be where it stopped. */
+function ruleOrder(outcome: CommandOutcome): readonly GateRuleId[] {
+  if (!crashed(outcome)) return GATE_RULE_IDS;
+  return ["run.command-succeeds", ...GATE_RULE_IDS.filter((rule) => rule !== "run.command-succeeds")];
 }
 
 /** Another finding of the same rule, told in one line. */
@@ -66,7 +77,7 @@ function scenarioSuite(verdict: ScenarioVerdict, rules: ConsumerRules): ReportSu
       `     ${verdict.summary}`,
     ],
     properties: { at: verdict.at, summary: verdict.summary, requests: String(verdict.requests) },
-    cases: GATE_RULE_IDS.map((rule) => ruleCase(rule, verdict, rules)),
+    cases: ruleOrder(verdict.command).map((rule) => ruleCase(rule, verdict, rules)),
     notes: [],
     durationMs: verdict.command.durationMs,
   };

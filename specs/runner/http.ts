@@ -1,4 +1,5 @@
 import type { HttpMethod } from "../../contracts/index.js";
+import { withDeadline } from "./deadline.js";
 import type { EvidenceRequest } from "./types.js";
 
 /** One request a check sends. The URL is used exactly as given: callers encode its query once. */
@@ -29,21 +30,34 @@ export interface HttpClient {
 /** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
 export class TransportError extends Error {
   readonly url: string;
+  /** True when the target took the connection but did not answer in time. */
+  readonly timedOut: boolean;
   constructor(url: string, cause: unknown) {
     super(`no answer from ${url}: ${describeCause(cause)}`, { cause });
     this.name = "TransportError";
     this.url = url;
+    this.timedOut = cause instanceof RequestTimeout;
   }
 }
 
+/** The reason a request was given up: verify's own timer ran out. */
+export class RequestTimeout extends Error {
+  constructor(timeoutMs: number) {
+    super(`no complete answer within ${formatSeconds(timeoutMs)} (--request-timeout)`);
+    this.name = "RequestTimeout";
+  }
+}
+
+const formatSeconds = (ms: number) => `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
+
 function describeCause(cause: unknown): string {
+  if (cause instanceof RequestTimeout) return cause.message;
   if (cause instanceof Error) {
     const inner = (cause as Error & { cause?: unknown }).cause;
     if (inner instanceof Error) {
       const code = (inner as Error & { code?: string }).code;
       return code ? `${code} (${inner.message})` : inner.message;
     }
-    if (cause.name === "TimeoutError") return "timed out";
     return cause.message;
   }
   return String(cause);
@@ -63,7 +77,7 @@ export interface HttpClientOptions {
   userAgent: string;
 }
 
-/** A fetch-based client: every call bounded by a timeout and by the run's abort signal. */
+/** A fetch-based client: every call, headers and body, bounded by a timer and by the run's abort signal. */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     async send(request) {
@@ -84,23 +98,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const evidence: EvidenceRequest = Object.keys(shown).length
         ? { method: request.method, url: request.url, headers: shown }
         : { method: request.method, url: request.url };
+      const bound = withDeadline(
+        options.signal,
+        options.timeoutMs,
+        () => new RequestTimeout(options.timeoutMs),
+      );
       let response: Response;
+      let bytes: Buffer;
       try {
         response = await fetch(request.url, {
           method: request.method,
           headers,
           body: request.body?.text,
           redirect: "manual",
-          signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]),
+          signal: bound.signal,
         });
-      } catch (error) {
-        throw new TransportError(request.url, error);
-      }
-      let bytes: Buffer;
-      try {
         bytes = Buffer.from(await response.arrayBuffer());
       } catch (error) {
-        throw new TransportError(request.url, error);
+        throw new TransportError(request.url, bound.expired() ? bound.signal.reason : error);
+      } finally {
+        bound.done();
       }
       return {
         request: evidence,

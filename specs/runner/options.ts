@@ -33,7 +33,10 @@ export interface VerifyOptions {
   maxPages: number;
   /** Longest one crawl may take. */
   crawlTimeLimitMs: number;
+  /** Longest one request may take, from sending it to its body's last byte (`--request-timeout`). */
   requestTimeoutMs: number;
+  /** Longest the whole run may take (`--timeout`); absent: no bound beyond each request's. */
+  runTimeoutMs: number | undefined;
   /** How long to wait for each expected notification. */
   notificationTimeoutMs: number;
   /** Page size asked for during crawls; absent lets the provider choose (its default, 20). */
@@ -117,6 +120,7 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     maxPages: positive("maxPages", input.maxPages ?? DEFAULTS.maxPages),
     crawlTimeLimitMs: positive("crawlTimeLimitMs", input.crawlTimeLimitMs ?? DEFAULTS.crawlTimeLimitMs),
     requestTimeoutMs: positive("requestTimeoutMs", input.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
+    runTimeoutMs: input.runTimeoutMs === undefined ? undefined : positive("runTimeoutMs", input.runTimeoutMs),
     notificationTimeoutMs: positive(
       "notificationTimeoutMs",
       input.notificationTimeoutMs ?? DEFAULTS.notificationTimeoutMs,

@@ -3,6 +3,7 @@ import { type Contract, loadContract, type Timeline } from "../../contracts/inde
 import { AssopayError } from "../../core/errors.js";
 import { packageVersion } from "../../core/paths.js";
 import { createContext } from "./context.js";
+import { type Deadline, withDeadline } from "./deadline.js";
 import { createHttpClient, TransportError } from "./http.js";
 import { createMemo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";
@@ -66,7 +67,31 @@ export async function runVerify(
 ): Promise<RunReport> {
   const selected = selectChecks(checks, options.only);
   const contract = io.contract ?? loadContract();
-  const signal = io.signal ?? new AbortController().signal;
+  const deadline = withDeadline(
+    io.signal ?? new AbortController().signal,
+    options.runTimeoutMs,
+    () => new Error(notRun(options)),
+  );
+  try {
+    return await runWithin(options, selected, contract, deadline, io);
+  } finally {
+    deadline.done();
+  }
+}
+
+/** The sentence for checks the run's time limit left unrun. */
+function notRun(options: VerifyOptions): string {
+  return `not run: the whole run's time limit (--timeout ${(options.runTimeoutMs ?? 0) / 1000} s) ran out first; raise --timeout, or run fewer checks with --only`;
+}
+
+async function runWithin(
+  options: VerifyOptions,
+  selected: readonly SpecCheck[],
+  contract: Contract,
+  deadline: Deadline,
+  io: RunIo,
+): Promise<RunReport> {
+  const signal = deadline.signal;
   const progress = io.progress ?? (io.stderr ? createProgress(io.stderr) : silentProgress);
   const http = createHttpClient({
     timeoutMs: options.requestTimeoutMs,
@@ -137,6 +162,21 @@ export async function runVerify(
     }
   } finally {
     for (const close of closers.reverse()) await close();
+  }
+  if (deadline.expired()) {
+    for (const check of selected.slice(outcomes.length)) {
+      const outcome: CheckOutcome = {
+        id: check.id,
+        group: check.group,
+        rule: check.rule,
+        title: check.title,
+        verdict: "error",
+        reason: notRun(options),
+        durationMs: 0,
+      };
+      outcomes.push(outcome);
+      io.onOutcome?.(outcome);
+    }
   }
   return {
     target: options.target,

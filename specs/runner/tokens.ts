@@ -62,7 +62,9 @@ export function createTokenSource(
     } catch (error) {
       if (error instanceof TransportError) {
         throw new AssopayError("unreachable", `the target does not answer: ${error.message}`, {
-          hint: "check --target (or ASSOPAY_TARGET) and that the provider is running",
+          hint: error.timedOut
+            ? "the target took the connection but sent no answer: check that it is the provider, or raise --request-timeout"
+            : "check --target (or ASSOPAY_TARGET) and that the provider is running",
           cause: error,
         });
       }

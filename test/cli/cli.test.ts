@@ -65,3 +65,71 @@ describe("assopay", () => {
     expect(run.status).toBe(0);
   });
 });
+
+describe("assopay: mistakes are messages, never stack traces", () => {
+  it.each([
+    [["sandbox", "--port", "-1"], /--port must be a whole number from 0 to 65535, got "-1"/],
+    [
+      ["verify", "--request-timeout", "-5"],
+      /--request-timeout must be a number of seconds above 0, got "-5"/,
+    ],
+  ])("a negative number reaches the verb's own check: %j", async (argv, message) => {
+    const result = await runCli(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain("ambiguous");
+  });
+
+  it("a number that is not negative but starts with a dash elsewhere is left to the parser", async () => {
+    const result = await runCli(["verify", "--only", "-x"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error\[usage\]: assopay verify:/);
+  });
+
+  it.each([
+    [["verify", "--reporter", "json", "--at", "2025-13-01"]],
+    [["verify", "--reporter=json", "--planned", "maybe"]],
+  ])("with a JSON report asked, a mistake is also a JSON document on stdout: %j", async (argv) => {
+    const result = await runCli(argv);
+    expect(result.code).toBe(2);
+    const document = JSON.parse(result.stdout) as {
+      tool: string;
+      error: { code: string; message: string };
+      exitCode: number;
+    };
+    expect(document).toMatchObject({ tool: "assopay verify", error: { code: "usage" }, exitCode: 2 });
+    expect(result.stderr).toContain(document.error.message);
+  });
+
+  it("a pretty report's mistake stays text only", async () => {
+    const result = await runCli(["verify", "--at", "2025-13-01"]);
+    expect(result.stdout).toBe("");
+  });
+
+  it("a fault of assopay itself is one line and a hint; the stack only with ASSOPAY_DEBUG=1", async () => {
+    const { main } = await import("../../cli/main.js");
+    const { captureStream } = await import("../support/streams.js");
+    const run = async (env: Record<string, string>) => {
+      const stderr = captureStream();
+      // A context whose env getter throws inside the verb: a fault no input explains.
+      const code = await main(["verify", "--at", "2025-01-01", "--only", "versions"], {
+        stdout: captureStream().stream,
+        stderr: stderr.stream,
+        env: new Proxy(env, {
+          get: (target, key) => {
+            if (key === "ASSOPAY_TARGET") throw new Error("boom inside assopay");
+            return target[key as string];
+          },
+        }),
+        signal: new AbortController().signal,
+      });
+      return { code, stderr: stderr.text() };
+    };
+    const plain = await run({});
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/^error\[internal\]: boom inside assopay\nhint: this is a fault of assopay/);
+    expect(plain.stderr).not.toMatch(/\n\s+at /);
+    const debug = await run({ ASSOPAY_DEBUG: "1" });
+    expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+});

@@ -82,6 +82,27 @@ describe("assopay gate on the command line", () => {
     expect(verdict.findings[0].fix).toContain("command's own output");
   });
 
+  it("leads the verdict with a crash: the exit code and the last lines of its stderr, before the rules it left broken", async () => {
+    const result = await runVerb(gateCommand, [
+      ...small,
+      "--scenario",
+      "uniform",
+      "--",
+      node,
+      clientPath("crash-mid-crawl"),
+    ]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split("\n");
+    expect(lines.find((line) => line.startsWith("FAIL uniform"))).toMatch(/crashed \(exit 1\)$/);
+    const cases = lines.filter((line) => /^ {2}[✔✘!-] /.test(line));
+    expect(cases[0]).toMatch(/FAIL\s+run\.command-succeeds\s+the command crashed: it exited with code 1/);
+    const failures = result.stdout.slice(result.stdout.indexOf("Failures:"));
+    expect(failures.indexOf("run.command-succeeds")).toBeLessThan(
+      failures.indexOf("crawl.reaches-empty-page"),
+    );
+    expect(failures).toMatch(/\| TypeError: Cannot read properties of undefined \(reading 'date'\)/);
+  });
+
   it("stops a command past its time limit, with everything it started, and says so", async () => {
     const result = await runVerb(gateCommand, [
       "--timeout",

@@ -16,6 +16,7 @@ const exited: CommandOutcome = {
   stoppedBy: undefined,
   durationMs: 5,
   startError: undefined,
+  stderrTail: [],
 };
 
 interface Call {
@@ -140,6 +141,34 @@ describe("the judge accepts every legal behaviour", () => {
     ).toEqual([]);
   });
 
+  it("withCount=true at every date: advice at most, never an error", () => {
+    for (const at of ["2024-12-20", "2025-04-01", "2025-06-01", "2026-01-10"]) {
+      const findings = judge(
+        [
+          { url: `${ITEMS}?withCount=true`, page: full("t1") },
+          { url: `${ITEMS}?continuationToken=t1&withCount=true`, page: empty("t1") },
+        ],
+        at,
+      );
+      expect(
+        findings.filter((f) => f.severity === "error"),
+        at,
+      ).toEqual([]);
+    }
+    const after = judge([{ url: `${ITEMS}?withCount=true`, page: empty() }], "2026-01-10");
+    expect(after.map((f) => [f.rule, f.severity])).toEqual([["counts.no-withcount-after-removal", "advice"]]);
+    expect(after[0]?.message).toContain("no effect");
+  });
+
+  it("a token parameter left out of the first call, whatever its neighbours", () => {
+    expect(
+      judge([
+        { url: `${ITEMS}?pageSize=20`, page: full("t1") },
+        { url: `${ITEMS}?pageSize=20&continuationToken=t1`, page: empty() },
+      ]),
+    ).toEqual([]);
+  });
+
   it("withCount=true on the first page only, while counts exist", () => {
     expect(
       judge(
@@ -199,6 +228,20 @@ describe("the judge flags every broken rule, with the offending request", () => 
     expect(findings[1]?.request?.seq).toBe(4);
   });
 
+  it.each([
+    ["continuationToken=", "continuationToken="],
+    ["pageSize=20&ContinuationToken=", "ContinuationToken="],
+    ["continuationToken", "continuationToken"],
+  ])("a first call that sends an empty token (%s), even when the server serves page 1", (query, shown) => {
+    const findings = judge([
+      { url: `${ITEMS}?${query}`, page: full("t1") },
+      { url: `${ITEMS}?continuationToken=t1`, page: empty() },
+    ]);
+    expect(rulesOf(findings)).toEqual(["crawl.first-call-without-token"]);
+    expect(findings[0]).toMatchObject({ severity: "error", request: { seq: 1 } });
+    expect(findings[0]?.message).toContain(`empty continuationToken (${shown})`);
+  });
+
   it("a call after the empty page, counted once with the number of repeats", () => {
     const findings = judge([
       { url: ITEMS, page: full("t1") },
@@ -243,6 +286,36 @@ describe("the judge flags every broken rule, with the offending request", () => 
   it("no listing call at all, and a command that exits non-zero", () => {
     const findings = judge([login], "2026-01-10", { ...exited, exitCode: 3 });
     expect(rulesOf(findings).sort()).toEqual(["run.command-succeeds", "run.traffic-seen"]);
+  });
+
+  it("a crash leads the verdict, with its exit code and the last lines of its stderr", () => {
+    const findings = judge(
+      [
+        { url: ITEMS, page: full("t1") },
+        { url: `${ITEMS}?continuationToken=t1`, page: full("t2") },
+      ],
+      "2026-01-10",
+      {
+        ...exited,
+        exitCode: 1,
+        stderrTail: [
+          "TypeError: Cannot read properties of undefined (reading 'date')",
+          "    at crawl (sdk.js:12:30)",
+        ],
+      },
+    );
+    expect(rulesOf(findings)).toEqual(["run.command-succeeds", "crawl.reaches-empty-page"]);
+    expect(findings[0]?.message).toBe("the command crashed: it exited with code 1");
+    expect(findings[0]?.details.join("\n")).toContain(
+      "  | TypeError: Cannot read properties of undefined (reading 'date')",
+    );
+    const signalled = judge([{ url: ITEMS, page: empty() }], "2026-01-10", {
+      ...exited,
+      exitCode: null,
+      signal: "SIGSEGV",
+    });
+    expect(signalled[0]?.message).toBe("the command crashed: ended by signal SIGSEGV");
+    expect(signalled[0]?.details[0]).toBe("it wrote nothing to stderr");
   });
 
   it("nothing is called stopped early when the gate stopped the command", () => {

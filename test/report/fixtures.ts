@@ -71,7 +71,14 @@ export const verifyReport: RunReport = {
   ],
 };
 
-const ended = { exitCode: 0, signal: null, stoppedBy: undefined, durationMs: 1500, startError: undefined };
+const ended = {
+  exitCode: 0,
+  signal: null,
+  stoppedBy: undefined,
+  durationMs: 1500,
+  startError: undefined,
+  stderrTail: [],
+};
 
 /** A gate report: one clean scenario, one with a broken rule (request, details, more) and one piece of advice. */
 export const gateReport: GateReport = {

@@ -1,0 +1,51 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { packageRoot, packageVersion } from "../../core/paths.js";
+
+const run = promisify(execFile);
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/**
+ * The package as a user gets it: `npm pack` (which builds dist/ through `prepare`), the tarball installed
+ * into an empty project, and `npx assopay` run there. Dependencies come from the npm registry (the
+ * local cache first), as they would for the user.
+ */
+describe("the packed tarball installs into an empty project and runs", () => {
+  const work = mkdtempSync(join(tmpdir(), "assopay-pack-"));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it("npm pack, npm install ./tarball, npx assopay verify", async () => {
+    const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false" };
+    await run(npm, ["pack", "--pack-destination", work], { cwd: packageRoot(), env, maxBuffer: 1 << 26 });
+    const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
+    expect(tarball).toBe(`assopay-contract-${packageVersion()}.tgz`);
+
+    const project = join(work, "project");
+    await run("mkdir", ["-p", project]);
+    writeFileSync(
+      join(project, "package.json"),
+      `${JSON.stringify({ name: "uses-assopay", private: true })}\n`,
+    );
+    await run(npm, ["install", "--prefer-offline", join(work, tarball ?? "")], {
+      cwd: project,
+      env,
+      maxBuffer: 1 << 26,
+    });
+
+    const version = await run(npm, ["exec", "--no", "--", "assopay", "--version"], { cwd: project, env });
+    expect(version.stdout.trim()).toBe(packageVersion());
+
+    const verify = await run(
+      npm,
+      ["exec", "--no", "--", "assopay", "verify", "--only", "versions", "--reporter", "json"],
+      { cwd: project, env, maxBuffer: 1 << 26 },
+    );
+    const report = JSON.parse(verify.stdout) as { outcomes: { id: string; verdict: string }[] };
+    expect(report.outcomes.map((o) => o.id)).toContain("versions/v5-unaffected");
+    expect(report.outcomes.every((o) => o.verdict === "pass" || o.verdict === "skip")).toBe(true);
+  }, 600_000);
+});
