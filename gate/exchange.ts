@@ -33,7 +33,8 @@ export type GateAnswer =
   | "expired-access-token"
   | "request-budget"
   | "upstream-failed"
-  | "malformed-request";
+  | "malformed-request"
+  | "body-too-large";
 
 export interface ExchangeResponse {
   readonly status: number;

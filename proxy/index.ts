@@ -4,6 +4,8 @@
  * @example
  * import { startRecorder, startReplay, loadCassette } from "assopay-contract/proxy";
  */
+
+export type { Problem } from "../core/http/problem.js";
 export type {
   Cassette,
   CassetteHeader,
@@ -22,7 +24,6 @@ export { CASSETTE_FORMAT } from "./cassette/format.js";
 export { loadCassette, parseCassette } from "./cassette/reader.js";
 export { cassetteSchema } from "./cassette/schema.js";
 export type { ProxyEvent, ProxyEventSink } from "./events.js";
-export type { Problem } from "./http/problem.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./options.js";
 export { DEFAULT_NOTIFICATION_PATH, type RecorderOptions, type RecordMode } from "./record/options.js";
 export { type RunningRecorder, startRecorder } from "./record/server.js";

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBody } from "../core/http/body.js";
 
 /** The largest request body the sandbox reads. */
 export const MAX_BODY_BYTES = 1_048_576;
@@ -36,18 +37,10 @@ export function createExchange(req: IncomingMessage, res: ServerResponse): Excha
     pathname: pathname.startsWith("/") ? pathname : `/${pathname}`,
     query: new URLSearchParams(mark === -1 ? "" : target.slice(mark + 1)),
     body() {
-      cached ??= new Promise((resolve) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let tooLarge = false;
-        req.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_BODY_BYTES) tooLarge = true;
-          else chunks.push(chunk);
-        });
-        req.on("end", () => resolve(tooLarge ? undefined : Buffer.concat(chunks)));
-        req.on("error", () => resolve(undefined));
-      });
+      cached ??= readBody(req, MAX_BODY_BYTES).then(
+        (body) => (body.ok ? body.bytes : undefined),
+        () => undefined,
+      );
       return cached;
     },
   };

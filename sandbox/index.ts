@@ -1,7 +1,7 @@
-import type { AddressInfo } from "node:net";
 import { type Contract, loadContract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import { startServer } from "../core/http/server.js";
 import { ADMIN_PATHS } from "./admin.js";
 import { createAuth } from "./auth.js";
 import { createClock } from "./clock.js";
@@ -92,11 +92,6 @@ function checkOptions(options: SandboxOptions): { entries: number; seed: number;
   return { entries, seed, ttl };
 }
 
-const urlHost = (host: string) => {
-  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
-};
-
 /** Starts a sandbox and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const { entries, seed, ttl } = checkOptions(options);
@@ -122,24 +117,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: "",
   };
   const server = createSandboxServer(createRouter(core));
-  const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error) =>
-      reject(
-        new AssopayError(
-          "usage",
-          `the sandbox cannot listen on ${host}:${options.port ?? 0}: ${error.message}`,
-          {
-            hint: "choose another --port, or --port 0 for any free port",
-            cause: error,
-          },
-        ),
-      ),
-    );
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  core.baseUrl = `http://${urlHost(host)}:${port}`;
+  const running = await startServer(server, { what: "sandbox", host: options.host, port: options.port });
+  core.baseUrl = running.url;
   const { admin, reader } = core.auth;
   return {
     url: core.baseUrl,
@@ -153,11 +132,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     at: options.at ?? clock.day(),
     core,
-    close: () =>
-      new Promise<void>((resolve) => {
-        core.notifier.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      core.notifier.close();
+      return running.close();
+    },
   };
 }

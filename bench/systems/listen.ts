@@ -1,15 +1,11 @@
 import type { Server } from "node:http";
+import { startServer } from "../../core/http/server.js";
 
 /** Listens on 127.0.0.1 at a free port and prints `READY <url>`, the line the bench waits for. */
-export function listenAndAnnounce(server: Server, port = 0): Promise<string> {
-  return new Promise((resolve) => {
-    server.listen(port, "127.0.0.1", () => {
-      const address = server.address();
-      const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : port}`;
-      process.stdout.write(`READY ${url}\n`);
-      resolve(url);
-    });
-  });
+export async function listenAndAnnounce(server: Server, port = 0): Promise<string> {
+  const { url } = await startServer(server, { what: "bench system", port });
+  process.stdout.write(`READY ${url}\n`);
+  return url;
 }
 
 /** Closes on SIGTERM/SIGINT. */

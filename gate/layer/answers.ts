@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { refuseTooLarge } from "../../core/http/body.js";
 import type { GateAnswer } from "../exchange.js";
 
 /** A JSON answer made by the gate itself. */
@@ -18,7 +19,10 @@ export function sendJson(
   res.end(bytes);
 }
 
-/** The status and body the gate answers for each of its reasons, in the service's own shapes. */
+/**
+ * The status and body the gate answers for each of its reasons: in the service's own shapes, except a
+ * request body over the layer's limit, which gets the project's 413 problem (the service states no limit).
+ */
 export function sendGateAnswer(res: ServerResponse, reason: GateAnswer, detail = ""): number {
   switch (reason) {
     case "unknown-token":
@@ -50,5 +54,8 @@ export function sendGateAnswer(res: ServerResponse, reason: GateAnswer, detail =
     case "malformed-request":
       if (!res.headersSent) res.writeHead(400, { "content-length": "0", connection: "close" }).end();
       return 400;
+    case "body-too-large":
+      refuseTooLarge(res, "Request body too large", `assopay gate: ${detail}`);
+      return 413;
   }
 }

@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import type { Contract } from "../../contracts/index.js";
+import { readBody, tooLargeDetail } from "../../core/http/body.js";
+import { endToEndHeaders } from "../../core/http/headers.js";
+import { startServer } from "../../core/http/server.js";
 import type { ExchangeResponse, GateAnswer, RecordedExchange } from "../exchange.js";
 import { replaceParam } from "../raw-query.js";
 import type { Scenario } from "../scenarios.js";
@@ -8,7 +11,7 @@ import { createTokenMint } from "../token-mint.js";
 import { type AccessGuard, createExpiringAccess, openAccess } from "./access.js";
 import { sendGateAnswer, sendJson } from "./answers.js";
 import { type Cursor, type CursorTable, createCursorTable } from "./cursors.js";
-import { decodedBody, endToEndHeaders, forward, type UpstreamAnswer } from "./forward.js";
+import { decodedBody, forward, type UpstreamAnswer } from "./forward.js";
 import { recordMalformed } from "./malformed.js";
 import { cutPage } from "./pages.js";
 import { createRecorder, type Recorder } from "./recorder.js";
@@ -45,20 +48,8 @@ interface LayerContext {
   budgetReported: boolean;
 }
 
-const MAX_BODY = 1_048_576;
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", () => resolve(Buffer.concat(chunks)));
-  });
-}
+/** The largest request body the layer reads and forwards; a larger one gets 413 and is not forwarded. */
+export const LAYER_MAX_BODY_BYTES = 1_048_576;
 
 function reply(res: ServerResponse, answer: UpstreamAnswer, body?: Buffer): void {
   const headers = endToEndHeaders(answer.headers);
@@ -96,7 +87,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     token,
     authorization,
   });
-  const body = await readBody(req);
+  const body = await readBody(req, LAYER_MAX_BODY_BYTES);
   const finish = (response: Omit<ExchangeResponse, "reason" | "page"> & Partial<ExchangeResponse>) => {
     if (seq !== undefined) ctx.recorder.finish(seq, { reason: undefined, page: undefined, ...response });
   };
@@ -108,6 +99,10 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
       ctx.budgetReported = true;
       options.onBudgetSpent();
     }
+    return;
+  }
+  if (!body.ok) {
+    gateAnswer("body-too-large", tooLargeDetail("request", LAYER_MAX_BODY_BYTES, body.length));
     return;
   }
   if (route && route.id !== "token" && ctx.access.refuses(authorization)) {
@@ -142,7 +137,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   if (authorization !== "") headers.authorization = ctx.access.upstreamAuthorization(authorization);
   let answer: UpstreamAnswer;
   try {
-    answer = await forward(options.upstream, method, target, headers, body, options.upstreamTimeoutMs);
+    answer = await forward(options.upstream, method, target, headers, body.bytes, options.upstreamTimeoutMs);
   } catch (error) {
     const detail = `the upstream ${options.upstream} failed: ${(error as Error).message}`;
     gateAnswer("upstream-failed", detail);
@@ -150,7 +145,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   }
 
   if (route?.id === "token" && answer.status === 200) {
-    const parsed = parseJson(decodedBody(answer));
+    const parsed = parseJson(await decodedBody(answer));
     const rewritten = ctx.access.issued(parsed);
     if (rewritten !== parsed) {
       reply(res, answer, Buffer.from(JSON.stringify(rewritten), "utf8"));
@@ -160,7 +155,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   }
   if (cursor && match?.route.pagination && answer.status >= 200 && answer.status < 300) {
     const cut = cutPage({
-      body: parseJson(decodedBody(answer)),
+      body: parseJson(await decodedBody(answer)),
       resultArray: match.route.pagination.resultArray,
       cursor,
       sentToken: token?.decoded,
@@ -206,21 +201,13 @@ export async function startScenarioLayer(options: LayerOptions): Promise<Running
   server.on("clientError", (error: Error & { rawPacket?: Buffer }, socket: Socket) =>
     recordMalformed(options.contract, ctx.recorder, error, socket),
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const running = await startServer(server, { what: "gate's scenario layer" });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: running.url,
     exchanges: () => ctx.recorder.exchanges(),
     get budgetSpent() {
       return ctx.recorder.exhausted;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: running.close,
   };
 }

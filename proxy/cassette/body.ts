@@ -1,37 +1,13 @@
 import { isUtf8 } from "node:buffer";
 import { promisify } from "node:util";
 import * as zlib from "node:zlib";
+import { contentCoding, decompress } from "../../core/http/coding.js";
 import type { ContentCoding, StoredBody } from "./format.js";
 import { RawText } from "./raw-text.js";
 
-const gunzip = promisify(zlib.gunzip);
 const gzip = promisify(zlib.gzip);
-const inflate = promisify(zlib.inflate);
-const inflateRaw = promisify(zlib.inflateRaw);
 const deflate = promisify(zlib.deflate);
-const brotliDecompress = promisify(zlib.brotliDecompress);
 const brotliCompress = promisify(zlib.brotliCompress);
-
-/** The content coding named by a `content-encoding` header, if it is one we store decoded. */
-export function contentCoding(header: string | undefined): ContentCoding | undefined {
-  const value = header?.trim().toLowerCase();
-  if (value === "gzip" || value === "x-gzip") return "gzip";
-  if (value === "deflate") return "deflate";
-  if (value === "br") return "br";
-  return undefined;
-}
-
-/** Undoes a content coding. */
-export async function decompress(bytes: Buffer, coding: ContentCoding): Promise<Buffer> {
-  switch (coding) {
-    case "gzip":
-      return gunzip(bytes);
-    case "deflate":
-      return inflate(bytes).catch(() => inflateRaw(bytes));
-    case "br":
-      return brotliDecompress(bytes);
-  }
-}
 
 /** Applies a content coding (the bytes differ from the recorded ones; the decoded content does not). */
 export async function compress(bytes: Buffer, coding: ContentCoding): Promise<Buffer> {

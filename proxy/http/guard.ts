@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { problem, sendProblem } from "../../core/http/problem.js";
 import { isOriginForm } from "./message.js";
-import { problem, sendProblem } from "./problem.js";
 
 function refusal(what: string, detail: string, status = 400) {
   return problem("not-a-reverse-proxy", status, `The ${what} is not an open proxy`, detail);

@@ -1,27 +1,13 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { endToEndHeaders } from "../../core/http/headers.js";
 import type { StoredHeaders, StoredQuery } from "../cassette/format.js";
 
-/** Headers that describe one connection or one transfer, never stored: replay sets its own. */
-const NOT_STORED: ReadonlySet<string> = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "te",
-  "trailer",
-  "upgrade",
-  "content-length",
-  "host",
-]);
-
-/** Node's parsed headers as stored: lower-case names, connection-level headers left out. */
+/**
+ * Node's parsed headers as stored: lower-case names; headers that describe one connection or one
+ * transfer (hop-by-hop, `content-length`, `host`) left out, since replay sets its own.
+ */
 export function storedHeaders(headers: IncomingHttpHeaders): StoredHeaders {
-  const out: StoredHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || NOT_STORED.has(name)) continue;
-    out[name] = Array.isArray(value) ? [...value] : value;
-  }
-  return out;
+  return endToEndHeaders(headers);
 }
 
 /** The first value of a stored or parsed header. */

@@ -2,9 +2,9 @@ import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, type Serv
 import { Agent as HttpsAgent } from "node:https";
 import { Readable } from "node:stream";
 import httpProxy from "http-proxy";
+import { type Problem, problem, sendProblem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
 import { tooLargeDetail } from "../http/body.js";
-import { type Problem, problem, sendProblem } from "../http/problem.js";
 import { BoundedCapture, type CapturedBody, type CapturedExchange } from "./capture.js";
 import { UpstreamTimeout, upstreamProblem } from "./upstream-errors.js";
 

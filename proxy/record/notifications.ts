@@ -6,9 +6,10 @@ import {
   type ServerResponse,
 } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { endToEndHeaders } from "../../core/http/headers.js";
+import { problem, sendProblem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
 import { readBodyOrRefuse, tooLargeDetail } from "../http/body.js";
-import { problem, sendProblem } from "../http/problem.js";
 import type { CapturedNotification } from "./capture.js";
 
 /** The header the service signs notifications in (SERVICE-FACTS: Notifications). */
@@ -34,23 +35,6 @@ export function isNotificationPath(url: string | undefined, path: string): boole
   if (!url) return false;
   const pathname = url.split("?")[0] ?? "";
   return pathname === path || pathname.startsWith(`${path}/`);
-}
-
-const NOT_RELAYED: ReadonlySet<string> = new Set([
-  "connection",
-  "keep-alive",
-  "transfer-encoding",
-  "host",
-  "content-length",
-  "te",
-  "upgrade",
-]);
-
-function relayedHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined && !NOT_RELAYED.has(name)) out[name] = value;
-  return out;
 }
 
 interface Answer {
@@ -139,12 +123,12 @@ export async function relayNotification(
     const answer = await send(
       forwardUrl,
       method,
-      relayedHeaders(req.headers),
+      endToEndHeaders(req.headers),
       body.bytes,
       options.maxBodyBytes,
       options.upstreamTimeoutMs,
     );
-    const headers = relayedHeaders(answer.headers);
+    const headers = endToEndHeaders(answer.headers);
     res.writeHead(answer.status, { ...headers, "content-length": answer.body.length });
     res.end(answer.body);
     return {

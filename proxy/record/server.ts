@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { sendProblem } from "../../core/http/problem.js";
+import { type RunningServer, startServer } from "../../core/http/server.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { InFlight } from "../http/in-flight.js";
-import { closeServer, listen } from "../http/listen.js";
-import { sendProblem } from "../http/problem.js";
 import { ReplayIndex } from "../replay/index.js";
 import { describeRequest } from "../replay/key.js";
 import { explainMiss } from "../replay/miss.js";
@@ -146,9 +146,14 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   });
   server.keepAliveTimeout = 5000;
   refuseConnect(server, "recording proxy");
-  let url: string;
+  let running: RunningServer;
   try {
-    url = await listen(server, o.host, o.port, "recording proxy");
+    running = await startServer(server, {
+      what: "recording proxy",
+      host: o.host,
+      port: o.port,
+      graceMs: 10_000,
+    });
   } catch (error) {
     await recording?.close();
     await plan.file?.close();
@@ -156,9 +161,10 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     throw error;
   }
 
+  const { url } = running;
   let closing: Promise<{ recorded: number }> | undefined;
   const close = async () => {
-    await closeServer(server, 10_000);
+    await running.close();
     await inFlight.idle();
     const recorded = (await recording?.close()) ?? 0;
     await plan.file?.close();

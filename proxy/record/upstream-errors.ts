@@ -1,4 +1,4 @@
-import { type Problem, problem } from "../http/problem.js";
+import { type Problem, problem } from "../../core/http/problem.js";
 
 /** The error a timed-out upstream request is destroyed with. */
 export class UpstreamTimeout extends Error {

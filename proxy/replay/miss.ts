@@ -1,4 +1,4 @@
-import { type Problem, problem } from "../http/problem.js";
+import { type Problem, problem } from "../../core/http/problem.js";
 import type { IndexedInteraction } from "./index.js";
 import type { CanonicalBody, CanonicalRequest } from "./key.js";
 import { describeRequest } from "./key.js";

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { collectGarbage } from "../../core/collect.js";
+import { startServer } from "../../core/http/server.js";
 import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import type { ProxyEventSink } from "../events.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
-import { closeServer, listen } from "../http/listen.js";
 import { KeyMemo } from "./key-memo.js";
 import {
   type ReplayOptions,
@@ -121,11 +121,16 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     }
   });
   refuseConnect(server, "replay server");
-  const url = await listen(server, resolved.host, resolved.port, "replay server");
+  const running = await startServer(server, {
+    what: "replay server",
+    host: resolved.host,
+    port: resolved.port,
+    graceMs: 5000,
+  });
   return Object.freeze({
-    url,
+    url: running.url,
     interactions: replayer.index.size,
     warnings: Object.freeze(warnings),
-    close: () => closeServer(server, 5000),
+    close: running.close,
   });
 }

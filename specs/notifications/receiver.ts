@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { readBodyOrRefuse } from "../../core/http/body.js";
+import { startServer } from "../../core/http/server.js";
 
 /** One notification as it arrived: the raw bytes the signature covers, and the headers. */
 export interface Delivery {
@@ -22,44 +23,41 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 1_048_576;
+/** The largest notification body the receiver keeps; a larger one gets 413 and is not kept. */
+export const RECEIVER_MAX_BODY_BYTES = 1_048_576;
 
 /** A webhook receiver on 127.0.0.1:0 that answers 200 to every POST and keeps what it got. */
 export async function startReceiver(): Promise<Receiver> {
   const path = `/assopay-receiver/${randomBytes(8).toString("hex")}`;
   const received: Delivery[] = [];
   const waiters = new Set<() => void>();
+  const receive = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readBodyOrRefuse(req, res, {
+      bytes: RECEIVER_MAX_BODY_BYTES,
+      title: "Notification body too large",
+    });
+    if (!body.ok) return;
+    if (req.method === "POST" && (req.url ?? "").split("?")[0] === path) {
+      received.push({
+        n: received.length + 1,
+        receivedAt: Date.now(),
+        method: req.method,
+        path: req.url ?? "",
+        headers: req.headers,
+        body: body.bytes,
+      });
+      for (const wake of waiters) wake();
+      res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
+    } else {
+      res.writeHead(404).end();
+    }
+  };
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY) chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (req.method === "POST" && (req.url ?? "").split("?")[0] === path) {
-        received.push({
-          n: received.length + 1,
-          receivedAt: Date.now(),
-          method: req.method,
-          path: req.url ?? "",
-          headers: req.headers,
-          body: Buffer.concat(chunks),
-        });
-        for (const wake of waiters) wake();
-        res.writeHead(200, { "content-type": "application/json" }).end('{"received":true}');
-      } else {
-        res.writeHead(404).end();
-      }
-    });
+    receive(req, res).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const running = await startServer(server, { what: "notification receiver" });
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `${running.url}${path}`,
     deliveries: () => received,
     waitFor(count, timeoutMs, signal) {
       if (received.length >= count) return Promise.resolve(true);
@@ -79,10 +77,6 @@ export async function startReceiver(): Promise<Receiver> {
         signal?.addEventListener("abort", abort, { once: true });
       });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: running.close,
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type Contract, loadContract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
+import { startServer } from "../../core/http/server.js";
 import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../sandbox/index.js";
 
 /** The dates every dated behaviour is tested at: both sides of every timeline entry. */
@@ -164,12 +164,10 @@ export async function receiver(): Promise<Receiver> {
         await new Promise((r) => setTimeout(r, 10));
       }
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      for (const res of hanging) res.destroy();
+      return running.close();
+    },
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -189,8 +187,8 @@ export async function receiver(): Promise<Receiver> {
       res.writeHead(status).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  result.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const running = await startServer(server, { what: "test receiver" });
+  result.url = `${running.url}/hook`;
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startServer } from "../../../core/http/server.js";
 
 /** How the fixture listing misbehaves (or not). */
 export type ListingBehaviour =
@@ -74,15 +74,10 @@ export async function startListingServer(
     };
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
+  const running = await startServer(server, { what: "listing fixture" });
   return {
-    url: `http://127.0.0.1:${port}/v5/organizations/o/forms/Event/f/items`,
+    url: `${running.url}/v5/organizations/o/forms/Event/f/items`,
     queries,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: running.close,
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { type Contract, queryValue } from "../../../contracts/index.js";
+import { startServer } from "../../../core/http/server.js";
 import { addUnknownFields, reoffsetDates } from "./transforms.js";
 
 /** The legal variations the proxy puts between a client and a clean provider. */
@@ -228,15 +228,6 @@ export async function startTransformingProxy(
       res.end(`proxy error: ${String(error)}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stats,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const running = await startServer(server, { what: "transforming proxy" });
+  return { url: running.url, stats, close: running.close };
 }

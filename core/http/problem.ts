@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 
-/** An RFC 9457 problem document, as the proxy and the replay server answer their own errors. */
+/** An RFC 9457 problem document: how the project's own servers answer their own errors. */
 export interface Problem {
   type: string;
   title: string;
