@@ -142,8 +142,6 @@ export function redactBody(body: StoredBody | undefined, contentType: string | u
   if (!body) return body;
   if ("json" in body) return { ...body, json: redactJson(body.json, r) };
   if ("text" in body) {
-    // Text kept as raw bytes (a `RawText`) was checked to need no redaction when it was captured.
-    if (typeof body.text !== "string") return body;
     return {
       ...body,
       text: isFormType(contentType)
