@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { Contract } from "../../contracts/index.js";
-import type { TrafficLog } from "./traffic-log.js";
 import { requestFacts } from "./request-facts.js";
+import type { TrafficLog } from "./traffic-log.js";
 
 /**
  * A request the HTTP parser refused (a raw space in the target …) is still the client's request: it

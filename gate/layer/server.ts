@@ -11,8 +11,8 @@ import { type Cursor, type CursorTable, createCursorTable } from "./cursors.js";
 import { decodedBody, endToEndHeaders, forward, type UpstreamAnswer } from "./forward.js";
 import { recordMalformed } from "./malformed.js";
 import { cutPage } from "./pages.js";
-import { createTrafficLog, type TrafficLog } from "./traffic-log.js";
 import { requestFacts } from "./request-facts.js";
+import { createTrafficLog, type TrafficLog } from "./traffic-log.js";
 
 /** How to start the scenario layer (resolved by the gate; not a public surface). */
 export interface LayerOptions {
