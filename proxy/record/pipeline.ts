@@ -58,8 +58,8 @@ interface Queued {
 
 /**
  * Turns captured exchanges into cassette documents, one after the other (so the file keeps the order in
- * which exchanges finished), off the clients' path: decompress, redact (heads first, then bodies, by the
- * `BodyEncoder`), serialise, queue for the writer.
+ * which exchanges finished), off the clients' path: decompress, redact (each message's head, then its
+ * body, encoded by the `BodyEncoder`), serialise, queue for the writer.
  */
 export class RecordingPipeline {
   private readonly writer: DocumentWriter;
