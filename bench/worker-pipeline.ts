@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DocumentWriter } from "../proxy/cassette/writer.js";
 import type { CapturedExchange } from "../proxy/record/capture.js";
-import { RecordingPipeline } from "../proxy/record/recorder.js";
+import { RecordingPipeline } from "../proxy/record/pipeline.js";
 import { createRedactor } from "../proxy/redaction/redact.js";
 import { jsonBody } from "./systems/body.js";
 

@@ -28,5 +28,4 @@ export { DEFAULT_MAX_BODY_BYTES } from "./options.js";
 export { DEFAULT_NOTIFICATION_PATH, type RecorderOptions, type RecordMode } from "./record/options.js";
 export { type RunningRecorder, startRecorder } from "./record/server.js";
 export { placeholderFor } from "./redaction/secrets.js";
-export type { ReplayOptions } from "./replay/options.js";
-export { type RunningReplay, startReplay } from "./replay/server.js";
+export { type ReplayOptions, type RunningReplay, startReplay } from "./replay/index.js";

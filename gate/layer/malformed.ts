@@ -1,7 +1,7 @@
 import type { Socket } from "node:net";
 import type { Contract } from "../../contracts/index.js";
-import type { Recorder } from "./recorder.js";
 import { requestFacts } from "./request-facts.js";
+import type { TrafficLog } from "./traffic-log.js";
 
 /**
  * A request the HTTP parser refused (a raw space in the target …) is still the client's request: it
@@ -9,7 +9,7 @@ import { requestFacts } from "./request-facts.js";
  */
 export function recordMalformed(
   contract: Contract,
-  recorder: Recorder,
+  traffic: TrafficLog,
   error: Error & { rawPacket?: Buffer },
   socket: Socket,
 ): void {
@@ -19,7 +19,7 @@ export function recordMalformed(
     const method = parts[0]?.toUpperCase() ?? "GET";
     const rawUrl = parts.slice(1, -1).join(" ");
     const facts = requestFacts(contract, method, rawUrl);
-    const seq = recorder.begin({
+    const seq = traffic.begin({
       method,
       rawUrl,
       headers: {},
@@ -29,7 +29,7 @@ export function recordMalformed(
       authorization: "",
     });
     if (seq !== undefined)
-      recorder.finish(seq, { status: 400, madeBy: "gate", reason: "malformed-request", page: undefined });
+      traffic.finish(seq, { status: 400, madeBy: "gate", reason: "malformed-request", page: undefined });
   }
   if (socket.writable)
     socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");

@@ -14,8 +14,8 @@ import { type Cursor, type CursorTable, createCursorTable } from "./cursors.js";
 import { decodedBody, forward, type UpstreamAnswer } from "./forward.js";
 import { recordMalformed } from "./malformed.js";
 import { cutPage } from "./pages.js";
-import { createRecorder, type Recorder } from "./recorder.js";
 import { requestFacts } from "./request-facts.js";
+import { createTrafficLog, type TrafficLog } from "./traffic-log.js";
 
 /** How to start the scenario layer (resolved by the gate; not a public surface). */
 export interface LayerOptions {
@@ -42,7 +42,7 @@ export interface RunningLayer {
 
 interface LayerContext {
   readonly options: LayerOptions;
-  readonly recorder: Recorder;
+  readonly traffic: TrafficLog;
   readonly cursors: CursorTable;
   readonly access: AccessGuard;
   budgetReported: boolean;
@@ -78,7 +78,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     rawUrl,
   );
   const authorization = String(req.headers.authorization ?? "");
-  const seq = ctx.recorder.begin({
+  const seq = ctx.traffic.begin({
     method,
     rawUrl,
     headers: { ...req.headers },
@@ -89,7 +89,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   });
   const body = await readBody(req, LAYER_MAX_BODY_BYTES);
   const finish = (response: Omit<ExchangeResponse, "reason" | "page"> & Partial<ExchangeResponse>) => {
-    if (seq !== undefined) ctx.recorder.finish(seq, { reason: undefined, page: undefined, ...response });
+    if (seq !== undefined) ctx.traffic.finish(seq, { reason: undefined, page: undefined, ...response });
   };
   const gateAnswer = (reason: GateAnswer, detail?: string) =>
     finish({ status: sendGateAnswer(res, reason, detail), madeBy: "gate", reason });
@@ -185,7 +185,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
 export async function startScenarioLayer(options: LayerOptions): Promise<RunningLayer> {
   const ctx: LayerContext = {
     options,
-    recorder: createRecorder(options.maxRequests),
+    traffic: createTrafficLog(options.maxRequests),
     cursors: createCursorTable(
       createTokenMint(options.scenario.tokens, `${options.seed}:${options.scenario.name}`),
     ),
@@ -199,14 +199,14 @@ export async function startScenarioLayer(options: LayerOptions): Promise<Running
     });
   });
   server.on("clientError", (error: Error & { rawPacket?: Buffer }, socket: Socket) =>
-    recordMalformed(options.contract, ctx.recorder, error, socket),
+    recordMalformed(options.contract, ctx.traffic, error, socket),
   );
   const running = await startServer(server, { what: "gate's scenario layer" });
   return {
     url: running.url,
-    exchanges: () => ctx.recorder.exchanges(),
+    exchanges: () => ctx.traffic.exchanges(),
     get budgetSpent() {
-      return ctx.recorder.exhausted;
+      return ctx.traffic.exhausted;
     },
     close: running.close,
   };

@@ -3,7 +3,6 @@ import { promisify } from "node:util";
 import * as zlib from "node:zlib";
 import { contentCoding, decompress } from "../../core/http/coding.js";
 import type { ContentCoding, StoredBody } from "./format.js";
-import { RawText } from "./raw-text.js";
 
 const gzip = promisify(zlib.gzip);
 const deflate = promisify(zlib.deflate);
@@ -135,11 +134,6 @@ export async function storeBody(
 export function bodyBytes(body: StoredBody | undefined): Buffer {
   if (!body) return Buffer.alloc(0);
   if ("json" in body) return Buffer.from(JSON.stringify(body.json), "utf8");
-  if ("text" in body) {
-    const text: unknown = body.text;
-    if (text instanceof RawText)
-      return text.trailingNewline ? Buffer.concat([text.bytes, Buffer.from("\n")]) : text.bytes;
-    return Buffer.from(body.text, "utf8");
-  }
+  if ("text" in body) return Buffer.from(body.text, "utf8");
   return Buffer.from(body.base64, "base64");
 }

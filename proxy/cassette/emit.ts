@@ -7,11 +7,10 @@
  * 8 KB document.
  */
 
-import { YamlBlock } from "./json-yaml.js";
-import { RawText } from "./raw-text.js";
+import { YamlBlock } from "./yaml-block.js";
 import { pad, stringEntry, yamlNumber, yamlString } from "./yaml-scalar.js";
 
-/** Where the bytes of a `RawText` go in the emitted text (a NUL never appears in emitted YAML). */
+/** Where the bytes of a `YamlBlock` go in the emitted text (a NUL never appears in emitted YAML). */
 const RAW_MARK = "\u0000raw\u0000";
 
 function scalar(value: unknown): string | undefined {
@@ -49,7 +48,7 @@ const KEY_CACHE_LIMIT = 5000;
  */
 export class YamlEmitter {
   private out = "";
-  private raw: (RawText | YamlBlock)[] = [];
+  private raw: YamlBlock[] = [];
   private readonly keys = new Map<string, string>();
 
   /**
@@ -65,8 +64,8 @@ export class YamlEmitter {
   }
 
   /**
-   * A document as text, or, when it holds `RawText` values, as the pieces to write one after the other
-   * (text around the raw bytes).
+   * A document as text, or, when it holds `YamlBlock` values, as the pieces to write one after the other
+   * (text around the blocks' bytes).
    */
   pieces(value: Record<string, unknown>): string | (string | Buffer)[] {
     this.out = "---\n";
@@ -77,7 +76,7 @@ export class YamlEmitter {
     if (this.raw.length === 0) return text;
     const parts = text.split(RAW_MARK);
     const pieces: (string | Buffer)[] = [parts[0] ?? ""];
-    for (const [i, raw] of this.raw.entries()) pieces.push(raw.bytes, parts[i + 1] ?? "");
+    for (const [i, raw] of this.raw.entries()) pieces.push(...raw.parts, parts[i + 1] ?? "");
     this.raw = [];
     return pieces;
   }
@@ -93,11 +92,6 @@ export class YamlEmitter {
 
   /** Writes what follows `key:` or `-` (the `lead`), then the value's own lines at `indent`. */
   private value(value: unknown, lead: string, indent: number): void {
-    if (value instanceof RawText) {
-      this.out += `${lead} ${value.trailingNewline ? "|" : "|-"}\n${pad(indent)}${RAW_MARK}\n`;
-      this.raw.push(value);
-      return;
-    }
     if (typeof value === "string") {
       this.out += stringEntry(lead, value, indent);
       return;

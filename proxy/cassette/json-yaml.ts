@@ -1,24 +1,6 @@
+import { YamlBlock } from "./yaml-block.js";
 import { isPlainBytes, needsEscape, sameBytes } from "./yaml-bytes.js";
 import { yamlString } from "./yaml-scalar.js";
-
-/**
- * A JSON value already written as the YAML the emitter would write for it, with its lines at `indent`:
- * the bytes that follow `key:` (a space and a scalar, or a newline and the block lines), newline-ended.
- */
-export class YamlBlock {
-  constructor(
-    readonly bytes: Buffer,
-    readonly indent: number,
-  ) {}
-
-  /** The same value with its lines at another indent (every line is shifted alike). */
-  shifted(indent: number): YamlBlock {
-    if (indent === this.indent) return this;
-    const text = this.bytes.toString("utf8");
-    const moved = text.replaceAll(`\n${" ".repeat(this.indent)}`, `\n${" ".repeat(indent)}`);
-    return new YamlBlock(Buffer.from(moved, "utf8"), indent);
-  }
-}
 
 /** Nesting deeper than this is left to the general path. */
 const MAX_DEPTH = 64;

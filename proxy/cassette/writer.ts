@@ -2,8 +2,21 @@ import { writeSync, writevSync } from "node:fs";
 import { type FileHandle, open, rename, stat } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
 import { emitDocument, YamlEmitter } from "./emit.js";
-import type { CassetteHeader, Interaction } from "./format.js";
+import type { CassetteHeader, Interaction, StoredBody, StoredRequest, StoredResponse } from "./format.js";
 import { acquireLock } from "./lock.js";
+import type { YamlBlock } from "./yaml-block.js";
+
+/**
+ * A body as the writer takes it: its stored form, or its value already written as YAML (`json` from
+ * JSON text, `text` from a long line kept as its bytes), which the writer copies as it is.
+ */
+export type WritableBody = StoredBody | { json: YamlBlock } | { text: YamlBlock };
+
+/** An interaction as the writer takes it (it gives the id): bodies may be already written as YAML. */
+export interface WritableInteraction extends Omit<Interaction, "id" | "request" | "response"> {
+  request: Omit<StoredRequest, "body"> & { body?: WritableBody };
+  response: Omit<StoredResponse, "body"> & { body?: WritableBody };
+}
 
 /**
  * How to open a cassette for writing:
@@ -146,7 +159,7 @@ export class DocumentWriter {
   }
 
   /** Gives the interaction the next id, serialises it and queues it; returns the id. */
-  append(interaction: Omit<Interaction, "id">): number {
+  append(interaction: WritableInteraction): number {
     const id = this.nextId++;
     this.written++;
     if (this.failed) return id;

@@ -4,12 +4,9 @@ import { type RunningServer, startServer } from "../../core/http/server.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { InFlight } from "../http/in-flight.js";
-import { ReplayIndex } from "../replay/index.js";
-import { describeRequest } from "../replay/key.js";
-import { explainMiss } from "../replay/miss.js";
-import { incomingProfiles } from "../replay/replayer.js";
-import { sendHeld } from "../replay/respond.js";
-import { incomingRequest, lookup } from "../replay/serve.js";
+import { Replayer } from "../replay/index.js";
+import { cachedResponder } from "../replay/respond.js";
+import { incomingRequest } from "../replay/serve.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
 import { isNotificationPath, relayNotification } from "./notifications.js";
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from "./options.js";
@@ -65,33 +62,29 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     throw error;
   }
   const forwarder = createForwarder(o);
-  const index = plan.existing ? new ReplayIndex(plan.existing.interactions) : undefined;
-  const profiles = plan.existing ? incomingProfiles([plan.existing], o.secretSalt) : [];
+  // Modes `once` and `new` serve the existing cassette as replay does: in `new`, each recording once,
+  // and a miss is forwarded (and recorded); in `once`, a miss gets replay's own answer.
+  const replayer = plan.existing
+    ? new Replayer([plan.existing], {
+        at: undefined,
+        view: undefined,
+        secretSalt: o.secretSalt,
+        exhausted: recording ? "miss" : "repeat-last",
+      })
+    : undefined;
+  const respond = cachedResponder();
   const inFlight = new InFlight();
 
   /** Serves the request from the existing cassette when it can; otherwise resolves to its body, to forward. */
   const fromCassette = async (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => {
     const body = await readBodyOrRefuse(req, res, o.maxBodyBytes, "Request body too large");
     if (!body.ok) return undefined;
-    if (!index) return body.bytes;
+    if (!replayer) return body.bytes;
     const request = await incomingRequest(req, body.bytes);
-    const found = lookup(index, profiles, request, recording === undefined);
-    if (found.entry) {
-      await sendHeld(res, request.method, found.entry.interaction.response, {
-        "x-assopay-replayed-from": found.entry.origin,
-      });
-      return undefined;
-    }
-    if (recording) return body.bytes;
-    const miss = explainMiss(
-      found.canonical,
-      describeRequest(found.redacted),
-      index.candidates(found.canonical),
-      index.size,
-    );
-    miss.detail = `${miss.detail} (${ONCE_HINT})`;
-    o.onEvent({ kind: "miss", message: miss.detail });
-    sendProblem(res, miss);
+    const answer = recording ? replayer.served(request) : replayer.answer(request);
+    if (!answer) return body.bytes;
+    await respond(res, request.method, answer.response, answer.headers);
+    if (answer.kind === "miss") o.onEvent({ kind: "miss", message: `${answer.message} (${ONCE_HINT})` });
     return undefined;
   };
 
@@ -114,7 +107,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
 
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     // The common path, kept free of promises: stream to the upstream, record when done.
-    if (!index && !isNotificationPath(req.url, o.notificationPath)) {
+    if (!replayer && !isNotificationPath(req.url, o.notificationPath)) {
       inFlight.start();
       forwarder.forward(req, res, recorded);
       return;

@@ -9,7 +9,7 @@ import { DocumentWriter } from "../cassette/writer.js";
 import type { ProxyEvent } from "../events.js";
 import { createRedactor } from "../redaction/redact.js";
 import type { CapturedNotification } from "./capture.js";
-import { RecordingPipeline } from "./recorder.js";
+import { RecordingPipeline } from "./pipeline.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
 /**

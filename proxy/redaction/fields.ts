@@ -1,5 +1,5 @@
-import { piiKind } from "./pii.js";
-import { isSecretField } from "./secrets.js";
+import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
+import { normalFieldName, SECRET_FIELD_NAMES } from "./secrets.js";
 
 /** What a field's value is, judged by the field's name. */
 export type FieldKind = "secret" | "name" | "email" | "plain";
@@ -7,18 +7,66 @@ export type FieldKind = "secret" | "name" | "email" | "plain";
 /** How many distinct field names a classifier remembers. */
 const CACHE_LIMIT = 10_000;
 
+/** Characters of field names as the fast paths read them in JSON text: letters, digits, `_` and `-`. */
+export function isKeyChar(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f ||
+    code === 0x2d
+  );
+}
+
+/** A listed name as a pattern that finds it in any spelling the lists accept: any case, `_`/`-` anywhere. */
+function spelled(name: string): string {
+  return [...name].join("[-_]*");
+}
+
 /**
  * Classifies field names (JSON keys, form and query names), remembering its answers: a recorder meets
- * the same few hundred names again and again.
+ * the same few hundred names again and again. It also gives the fast paths their key filter, computed
+ * from the same lists, so that whatever it calls a secret (or personal data) the filter finds.
  */
 export class FieldClassifier {
   private readonly cache = new Map<string, FieldKind>();
+  private readonly secretNames: ReadonlySet<string>;
+  /** Patterns of the filter, without and with personal data. */
+  private readonly filters: { readonly secrets: string; readonly pii: string };
+
+  /**
+   * `secretNames`: the list of secret field names (normalised, see `SECRET_FIELD_NAMES`); tests pass a
+   * longer one to show that a name added to the list is covered everywhere.
+   */
+  constructor(secretNames: readonly string[] = SECRET_FIELD_NAMES) {
+    const names = secretNames.map(normalFieldName);
+    this.secretNames = new Set(names);
+    const secrets = names.map(spelled).join("|");
+    const pii = Object.keys(PII_FIELD_ENDINGS).map(spelled).join("|");
+    this.filters = { secrets, pii: `${secrets}|${pii}` };
+  }
 
   kind(name: string): FieldKind {
     const known = this.cache.get(name);
     if (known !== undefined) return known;
-    const kind: FieldKind = isSecretField(name) ? "secret" : (piiKind(name) ?? "plain");
+    const secret = this.secretNames.has(normalFieldName(name));
+    const kind: FieldKind = secret ? "secret" : (piiKind(name) ?? "plain");
     if (this.cache.size < CACHE_LIMIT) this.cache.set(name, kind);
     return kind;
+  }
+
+  /** Whether values under `name` must be replaced: secrets always, personal data with `pii`. */
+  sensitive(name: string, pii: boolean): boolean {
+    const kind = this.kind(name);
+    return kind === "secret" || (pii && kind !== "plain");
+  }
+
+  /**
+   * A fresh global, case-insensitive pattern that matches inside every field name `sensitive` may call
+   * sensitive (a necessary condition, computed from the lists): the fast paths look for keys only where
+   * it matches, then ask `sensitive` about the whole key.
+   */
+  keyFilter(pii: boolean): RegExp {
+    return new RegExp(pii ? this.filters.pii : this.filters.secrets, "gi");
   }
 }

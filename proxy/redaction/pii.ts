@@ -1,14 +1,25 @@
 import { createHmac } from "node:crypto";
+import { normalFieldName } from "./secrets.js";
 
 const PII_KEY = "assopay-cassette/1 personal data";
 const CONSONANTS = "bcdfghjklmnprstvz";
 const VOWELS = "aeiou";
 
-/** Which personal field a name denotes: payer and user first and last names, e-mail addresses. */
+/**
+ * The endings of field names that hold personal data, written without case, `_` or `-`, with the kind of
+ * each: payer and user first and last names (`firstName`, `payerLastName`), e-mail addresses (`email`,
+ * `payerEmail`). The classifier and the fast paths' key filter are both computed from it (`fields.ts`).
+ */
+export const PII_FIELD_ENDINGS: Readonly<Record<string, "name" | "email">> = Object.freeze({
+  firstname: "name",
+  lastname: "name",
+  email: "email",
+});
+
+/** Which personal field a name denotes (see {@link PII_FIELD_ENDINGS}). */
 export function piiKind(name: string): "name" | "email" | undefined {
-  const key = name.toLowerCase().replace(/[-_]/g, "");
-  if (key.endsWith("firstname") || key.endsWith("lastname")) return "name";
-  if (key === "email" || key.endsWith("email")) return "email";
+  const key = normalFieldName(name);
+  for (const [ending, kind] of Object.entries(PII_FIELD_ENDINGS)) if (key.endsWith(ending)) return kind;
   return undefined;
 }
 

@@ -52,11 +52,14 @@ function headerValue(name: string, value: string, r: Redactor): string {
   if (name === "authorization" || name === "proxy-authorization") return authorization(value, r);
   if (name === "cookie") return cookiePairs(value, "; ", r);
   if (name === "set-cookie") return setCookie(value, r);
-  if (CREDENTIAL_HEADERS.has(name)) return r.secrets.redact(value);
+  if (CREDENTIAL_HEADERS.has(name) || r.fields.kind(name) === "secret") return r.secrets.redact(value);
   return r.secrets.scrub(value);
 }
 
-/** Credentials in headers become placeholders; other values are scrubbed of known secrets. */
+/**
+ * Credentials in headers become placeholders (`authorization`, cookies, the credential headers, and any
+ * header named like a secret field: `api-key`, `client-secret`); other values are scrubbed of known secrets.
+ */
 export function redactHeaders(headers: StoredHeaders, r: Redactor): StoredHeaders {
   const out: StoredHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -142,8 +145,6 @@ export function redactBody(body: StoredBody | undefined, contentType: string | u
   if (!body) return body;
   if ("json" in body) return { ...body, json: redactJson(body.json, r) };
   if ("text" in body) {
-    // Text kept as raw bytes (a `RawText`) was checked to need no redaction when it was captured.
-    if (typeof body.text !== "string") return body;
     return {
       ...body,
       text: isFormType(contentType)

@@ -12,10 +12,21 @@ export interface Redactor {
 
 /**
  * A redactor. `learn: true` (recording) remembers every secret it replaces, to replace it wherever
- * else it appears; replay (`learn: false`) only replaces what is named.
+ * else it appears; replay (`learn: false`) only replaces what is named. `fields` classifies field names
+ * (by default from the project's own lists).
  */
-export function createRedactor(salt: string | undefined, pii: boolean, learn: boolean): Redactor {
-  return { secrets: new SecretBook(salt, learn), pii, salt, fields: new FieldClassifier() };
+export function createRedactor(
+  salt: string | undefined,
+  pii: boolean,
+  learn: boolean,
+  fields: FieldClassifier = new FieldClassifier(),
+): Redactor {
+  return { secrets: new SecretBook(salt, learn), pii, salt, fields };
+}
+
+/** Whether values under a field named `key` must be replaced: secrets, and personal data with `pii`. */
+export function isSensitiveField(key: string, r: Redactor): boolean {
+  return r.fields.sensitive(key, r.pii);
 }
 
 /** The value to write for a field named `name`: a placeholder, a fake, or the value scrubbed. */

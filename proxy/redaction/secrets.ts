@@ -27,8 +27,13 @@ export function placeholderFor(secret: string, salt?: string): string {
   return `<secret:${digest.slice(0, 16)}>`;
 }
 
-/** Field names whose values are secrets, compared without case, `_` or `-`. */
-const SECRET_FIELDS: ReadonlySet<string> = new Set([
+/**
+ * The one list of field names whose values are secrets, written without case, `_` or `-`: a JSON, form or
+ * query field is a secret when its name is one of these once lower-cased and stripped of `_` and `-`
+ * (`access_token`, `accessToken`, `ACCESS-TOKEN`). The classifier and the fast paths' key filter are both
+ * computed from it (`fields.ts`): a name added here is redacted on every path.
+ */
+export const SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
   "accesstoken",
   "refreshtoken",
   "idtoken",
@@ -39,9 +44,9 @@ const SECRET_FIELDS: ReadonlySet<string> = new Set([
   "apikey",
 ]);
 
-/** Whether a JSON, form or query field named `name` holds a secret (`access_token`, `signatureKey` …). */
-export function isSecretField(name: string): boolean {
-  return SECRET_FIELDS.has(name.toLowerCase().replace(/[-_]/g, ""));
+/** A field name as the lists compare it: lower case, without `_` or `-`. */
+export function normalFieldName(name: string): string {
+  return name.toLowerCase().replace(/[-_]/g, "");
 }
 
 function escapeRegExp(text: string): string {
@@ -75,7 +80,7 @@ export class SecretBook {
     const known = this.known.get(secret);
     if (known && field === undefined) return known;
     const placeholder = known ?? placeholderFor(secret, this.salt);
-    if (this.learn && field !== undefined && field.toLowerCase().replace(/[-_]/g, "") === "signaturekey") {
+    if (this.learn && field !== undefined && normalFieldName(field) === "signaturekey") {
       this.signing.set(secret, placeholder);
     }
     if (known) return known;

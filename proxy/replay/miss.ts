@@ -1,7 +1,7 @@
 import { type Problem, problem } from "../../core/http/problem.js";
-import type { IndexedInteraction } from "./index.js";
 import type { CanonicalBody, CanonicalRequest } from "./key.js";
 import { describeRequest } from "./key.js";
+import type { IndexedInteraction } from "./replay-index.js";
 
 /** One field in which a recorded request differs from the one received. */
 export interface Difference {

@@ -3,11 +3,11 @@ import type { IsoDay } from "../../core/dates.js";
 import type { Cassette, StoredRequest } from "../cassette/format.js";
 import { createRedactor, type Redactor } from "../redaction/redact.js";
 import { type HeldResponse, hold } from "./held.js";
-import { type IndexedInteraction, ReplayIndex } from "./index.js";
 import { describeRequest } from "./key.js";
 import { KeyMemo } from "./key-memo.js";
 import { explainMiss } from "./miss.js";
-import { lookup } from "./serve.js";
+import { type IndexedInteraction, ReplayIndex } from "./replay-index.js";
+import { type Lookup, lookup } from "./serve.js";
 import { applyCounts, goneResponse, rulesFor, type TimelineView } from "./timeline.js";
 
 /** The redactions to apply to incoming requests: one per way the cassettes were recorded. */
@@ -39,10 +39,21 @@ export interface ReplayAnswer {
   message: string;
 }
 
+/**
+ * What a request gets once every recording of it has been served: the last one again (replay, and the
+ * recorder in mode `once`), or a miss (the recorder in mode `new`, which then forwards and records it).
+ */
+export type WhenExhausted = "repeat-last" | "miss";
+
 export interface ReplayerOptions {
   at: IsoDay | undefined;
   view: TimelineView | undefined;
   secretSalt: string | undefined;
+  /**
+   * See {@link WhenExhausted} (default `repeat-last`).
+   * @example { at: undefined, view: undefined, secretSalt: undefined, exhausted: "miss" }
+   */
+  exhausted?: WhenExhausted;
 }
 
 /**
@@ -53,6 +64,7 @@ export class Replayer {
   readonly index: ReplayIndex;
   private readonly profiles: readonly Redactor[];
   private readonly options: ReplayerOptions;
+  private readonly repeatLast: boolean;
   private readonly memo = new KeyMemo();
   /** The `x-assopay-replayed-from` header of each interaction, one object each (servers cache by it). */
   private readonly origins = new WeakMap<IndexedInteraction, Record<string, string>>();
@@ -61,6 +73,7 @@ export class Replayer {
     this.index = new ReplayIndex(cassettes.flatMap((c) => c.interactions));
     this.profiles = incomingProfiles(cassettes, options.secretSalt);
     this.options = options;
+    this.repeatLast = repeatsLast(options.exhausted ?? "repeat-last");
   }
 
   /**
@@ -76,17 +89,33 @@ export class Replayer {
     const rules = this.rules(method, path);
     if (rules && !rules.served) return undefined;
     for (const key of keys) {
-      const entry = this.index.take(key, true);
+      const entry = this.index.take(key, this.repeatLast);
       if (entry) return this.hit(entry, rules, method, path);
     }
     return undefined;
   }
 
   /**
-   * The answer to a request. `line` (the request line as sent, for a request without a body) lets the
-   * next identical request be answered by `answerSeen`.
+   * The answer to a request: the recorded response, the timeline's 404, or the miss problem (status 501,
+   * the closest recordings and each difference). `line` (the request line as sent, for a request without
+   * a body) lets the next identical request be answered by `answerSeen`.
    */
   answer(request: StoredRequest, line?: string): ReplayAnswer {
+    const served = this.serve(request, line);
+    return "kind" in served ? served : this.miss(served);
+  }
+
+  /**
+   * The answer to a request when the cassettes hold one (a hit, or the timeline's 404); undefined for a
+   * miss, left to the caller (the recorder in mode `new` forwards it), unexplained.
+   */
+  served(request: StoredRequest): ReplayAnswer | undefined {
+    const served = this.serve(request, undefined);
+    return "kind" in served ? served : undefined;
+  }
+
+  /** The answer when there is one, else the lookup that found nothing (to explain it). */
+  private serve(request: StoredRequest, line: string | undefined): ReplayAnswer | Lookup {
     const rules = this.rules(request.method, request.path);
     if (rules && !rules.served) {
       return {
@@ -96,9 +125,13 @@ export class Replayer {
         message: `${request.method} ${request.path} → 404 (switched off at ${this.options.at})`,
       };
     }
-    const found = lookup(this.index, this.profiles, request, true);
+    const found = lookup(this.index, this.profiles, request, this.repeatLast);
     if (line !== undefined) this.memo.set(line, found.keys);
-    if (found.entry) return this.hit(found.entry, rules, request.method, request.path);
+    return found.entry ? this.hit(found.entry, rules, request.method, request.path) : found;
+  }
+
+  /** The one answer to a miss: a problem naming the closest recordings and how each differs. */
+  private miss(found: Lookup): ReplayAnswer {
     const shown = describeRequest(found.redacted);
     const miss = explainMiss(found.canonical, shown, this.index.candidates(found.canonical), this.index.size);
     const text = JSON.stringify(miss);
@@ -140,5 +173,14 @@ export class Replayer {
       headers,
       message: `${method} ${path} → ${response.status} (${entry.origin})`,
     };
+  }
+}
+
+function repeatsLast(exhausted: WhenExhausted): boolean {
+  switch (exhausted) {
+    case "repeat-last":
+      return true;
+    case "miss":
+      return false;
   }
 }

@@ -3,8 +3,8 @@ import { storeBody } from "../cassette/body.js";
 import type { StoredRequest } from "../cassette/format.js";
 import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest } from "../redaction/redact.js";
-import type { IndexedInteraction, ReplayIndex } from "./index.js";
 import { type CanonicalRequest, canonicalize } from "./key.js";
+import type { IndexedInteraction, ReplayIndex } from "./replay-index.js";
 
 /** An incoming request in stored form (not yet redacted). The target must be in origin form. */
 export function incomingRequest(req: IncomingMessage, body: Buffer): Promise<StoredRequest> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ReplayIndex } from "../../proxy/replay/index.js";
 import { canonicalize } from "../../proxy/replay/key.js";
+import { ReplayIndex } from "../../proxy/replay/replay-index.js";
 import { type RunningReplay, startReplay } from "../../proxy/replay/server.js";
 import { interactions, writeCassette } from "./support/cassettes.js";
 import { send, tempDir } from "./support/http.js";

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
+import type { ProxyEvent } from "../../proxy/events.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { send, tempDir } from "./support/http.js";
 import { startUpstream } from "./support/upstream.js";
@@ -31,14 +32,22 @@ describe("record modes", () => {
 
   it("once: serves an existing cassette without calling the upstream, refuses the rest and writes nothing", async () => {
     const before = await readFile(file);
-    const recorder = await startRecorder({ upstream: upstream.url, cassette: file });
+    const events: ProxyEvent[] = [];
+    const recorder = await startRecorder({
+      upstream: upstream.url,
+      cassette: file,
+      onEvent: (event) => events.push(event),
+    });
     expect(recorder.state).toBe("replaying");
     expect((await send(`${recorder.url}/counter`)).json()).toEqual({ hit: 1 });
     const miss = await send(`${recorder.url}/chunked`);
     expect(miss.status).toBe(501);
     expect(miss.json<{ detail: string }>().detail).toBe(
-      "no recorded request matches GET /chunked; the closest differs in path (mode once: the cassette exists, so nothing new is recorded; use --mode new to add unseen requests)",
+      "no recorded request matches GET /chunked; the closest differs in path",
     );
+    expect(events.filter((e) => e.kind === "miss").map((e) => e.message)).toEqual([
+      "no recorded request matches GET /chunked; the closest differs in path (mode once: the cassette exists, so nothing new is recorded; use --mode new to add unseen requests)",
+    ]);
     await recorder.close();
     expect(hits("/counter")).toBe(1);
     expect(hits("/chunked")).toBe(0);

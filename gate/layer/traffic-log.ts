@@ -6,7 +6,7 @@ type Pending = Omit<RecordedExchange, "seq" | "response">;
  * The traffic of one scenario, in arrival order, bounded by the request budget: past it nothing more is
  * kept, and `exhausted` turns true.
  */
-export interface Recorder {
+export interface TrafficLog {
   /** Records a request; `undefined` when the budget is spent (the request must not be served). */
   begin(request: Pending): number | undefined;
   finish(seq: number, response: ExchangeResponse): void;
@@ -16,7 +16,7 @@ export interface Recorder {
   exchanges(): readonly RecordedExchange[];
 }
 
-export function createRecorder(maxRequests: number): Recorder {
+export function createTrafficLog(maxRequests: number): TrafficLog {
   const kept: RecordedExchange[] = [];
   let exhausted = false;
   return {

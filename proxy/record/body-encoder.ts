@@ -1,0 +1,84 @@
+/**
+ * How a recorded body goes into a cassette, in one place: record → encode (with redaction) → cassette.
+ * A body is first made ready (decompressed when its `content-encoding` says so: the one step that may
+ * wait), then, once the rest of its message is redacted (so that the secrets of its headers are known),
+ * encoded: written straight to YAML by a fast path when it has nothing to redact, else stored, redacted.
+ */
+import { contentCoding } from "../../core/http/coding.js";
+import { isJsonCandidate, isJsonType, JSON_MAP_LIMIT, storeBody, storeBodyNow } from "../cassette/body.js";
+import type { StoredBody, StoredHeaders } from "../cassette/format.js";
+import { JsonToYaml } from "../cassette/json-yaml.js";
+import { rawLine } from "../cassette/raw-text.js";
+import type { WritableBody } from "../cassette/writer.js";
+import { firstHeader } from "../http/message.js";
+import { redactBody } from "../redaction/redact.js";
+import { isSensitiveField, type Redactor } from "../redaction/redactor.js";
+
+/** A body made ready: its bytes as they came, or its stored form when they had to be decompressed first. */
+export type ReadyBody = { readonly wire: Buffer } | { readonly stored: StoredBody | undefined };
+
+/** Where `request.body.json` and `response.body.json` sit in a cassette document. */
+const BODY_INDENT = 6;
+
+function isTextual(type: string | undefined): boolean {
+  return type !== undefined && (isJsonType(type) || type.toLowerCase().startsWith("text/"));
+}
+
+/**
+ * Makes a captured body ready for encoding: its bytes as they came when no decompression is needed, else
+ * (once decoded) its stored form; bytes that fail to decode are stored as they came.
+ */
+export function readyBody(wire: Buffer, headers: StoredHeaders): ReadyBody | Promise<ReadyBody> {
+  const coding = firstHeader(headers, "content-encoding");
+  if (contentCoding(coding) === undefined) return { wire };
+  return storeBody(wire, firstHeader(headers, "content-type"), coding).then((stored) => ({ stored }));
+}
+
+/**
+ * Encodes bodies for the cassette with one redactor, the recorder's: it owns the fast paths (a large
+ * single line kept as its bytes, `raw-text.ts`; canonical JSON written straight to YAML, `json-yaml.ts`)
+ * and falls back to the general one (stored, then redacted) whenever a fast path declines.
+ */
+export class BodyEncoder {
+  private readonly redactor: Redactor;
+  private readonly yaml: JsonToYaml;
+
+  constructor(redactor: Redactor) {
+    this.redactor = redactor;
+    this.yaml = new JsonToYaml((key) => isSensitiveField(key, redactor));
+  }
+
+  /**
+   * A body as the cassette gets it, redacted. Call it once the message's headers are redacted: the fast
+   * paths decline bodies holding a secret met so far, theirs included. `headers` are the message's own.
+   */
+  encode(body: ReadyBody, headers: StoredHeaders): WritableBody | undefined {
+    if ("stored" in body) return this.redacted(body.stored, headers);
+    const { wire } = body;
+    const type = firstHeader(headers, "content-type");
+    const coding = firstHeader(headers, "content-encoding");
+    if (wire.length > JSON_MAP_LIMIT && coding === undefined && isTextual(type)) {
+      const raw = rawLine(wire, this.redactor, BODY_INDENT);
+      if (raw) return { text: raw };
+    }
+    if (isJsonCandidate(wire, type, coding)) {
+      const yaml = this.yaml.transcode(wire, BODY_INDENT, this.redactor.secrets.knownSecrets());
+      if (yaml) return { json: yaml };
+    }
+    return this.store(body, headers);
+  }
+
+  /** A body in stored form, redacted, never by a fast path (a notification's body is re-signed from it). */
+  store(body: ReadyBody, headers: StoredHeaders): StoredBody | undefined {
+    if ("stored" in body) return this.redacted(body.stored, headers);
+    const type = firstHeader(headers, "content-type");
+    const now = storeBodyNow(body.wire, type, firstHeader(headers, "content-encoding"));
+    // `readyBody` decompresses every body that needs it: what is left is stored as it is.
+    if (now === "decode") throw new Error("a compressed body reached the encoder undecoded");
+    return this.redacted(now, headers);
+  }
+
+  private redacted(body: StoredBody | undefined, headers: StoredHeaders): StoredBody | undefined {
+    return redactBody(body, firstHeader(headers, "content-type"), this.redactor);
+  }
+}

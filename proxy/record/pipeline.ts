@@ -1,0 +1,225 @@
+import { bodyBytes } from "../cassette/body.js";
+import type { NotificationRecord, StoredRequest, StoredResponse } from "../cassette/format.js";
+import type { DocumentWriter, WritableBody } from "../cassette/writer.js";
+import type { ProxyEventSink } from "../events.js";
+import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
+import { type Redactor, redactRequest, redactResponse } from "../redaction/redact.js";
+import { BodyEncoder, type ReadyBody, readyBody } from "./body-encoder.js";
+import type { CapturedExchange, CapturedNotification } from "./capture.js";
+import { SIGNATURE_HEADER, signature, verifySignature } from "./notifications.js";
+
+/** A message as captured: all but its body in stored form (not yet redacted), and its body made ready. */
+interface Captured<T extends StoredRequest | StoredResponse> {
+  head: Omit<T, "body">;
+  body: ReadyBody;
+}
+
+interface CapturedPair {
+  request: Captured<StoredRequest>;
+  response: Captured<StoredResponse>;
+}
+
+function captured<T extends StoredRequest | StoredResponse>(
+  head: Omit<T, "body">,
+  wire: Buffer,
+): Captured<T> | Promise<Captured<T>> {
+  const body = readyBody(wire, head.headers);
+  return body instanceof Promise ? body.then((b) => ({ head, body: b })) : { head, body };
+}
+
+/** An exchange's request and response, their bodies made ready (decompressed when they must be). */
+function capturedPair(x: CapturedExchange): CapturedPair | Promise<CapturedPair> {
+  const target = parseTarget(x.url) ?? { path: "/", query: undefined };
+  const requestHead: Omit<StoredRequest, "body"> = {
+    method: x.method.toUpperCase(),
+    path: target.path,
+    headers: storedHeaders(x.requestHeaders),
+  };
+  if (target.query) requestHead.query = target.query;
+  const request = captured<StoredRequest>(requestHead, x.requestBody);
+  const response = captured<StoredResponse>(
+    { status: x.status, headers: storedHeaders(x.responseHeaders) },
+    x.responseBody,
+  );
+  if (request instanceof Promise || response instanceof Promise) {
+    return Promise.all([request, response]).then(([req, res]) => ({ request: req, response: res }));
+  }
+  return { request, response };
+}
+
+function withBody<T extends object, B>(message: T, body: B | undefined): T & { body?: B } {
+  return body === undefined ? message : { ...message, body };
+}
+
+interface Queued {
+  exchange: CapturedExchange;
+  notification: CapturedNotification | undefined;
+}
+
+/**
+ * Turns captured exchanges into cassette documents, one after the other (so the file keeps the order in
+ * which exchanges finished), off the clients' path: decompress, redact (each message's head, then its
+ * body, encoded by the `BodyEncoder`), serialise, queue for the writer.
+ */
+export class RecordingPipeline {
+  private readonly writer: DocumentWriter;
+  private readonly redactor: Redactor;
+  private readonly encoder: BodyEncoder;
+  private readonly onEvent: ProxyEventSink;
+  private readonly queue: Queued[] = [];
+  private running = false;
+  private waiters: (() => void)[] = [];
+
+  constructor(
+    writer: DocumentWriter,
+    redactor: Redactor,
+    extraKeys: readonly string[],
+    onEvent: ProxyEventSink,
+  ) {
+    this.writer = writer;
+    this.redactor = redactor;
+    this.encoder = new BodyEncoder(redactor);
+    this.onEvent = onEvent;
+    for (const key of extraKeys) redactor.secrets.redact(key, "signatureKey");
+  }
+
+  /**
+   * Queues an exchange (or a relayed notification) for the cassette. Exchanges are written in the order
+   * they are queued; those that need no decompression are handled at once.
+   */
+  enqueue(exchange: CapturedExchange, notification?: CapturedNotification): void {
+    this.queue.push({ exchange, notification });
+    if (!this.running) this.run();
+  }
+
+  /** Resolves once everything queued has been handed to the writer. */
+  idle(): Promise<void> {
+    if (!this.running && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private run(): void {
+    this.running = true;
+    for (let item = this.queue.shift(); item; item = this.queue.shift()) {
+      const { exchange, notification } = item;
+      try {
+        const pair = capturedPair(notification ?? exchange);
+        if (pair instanceof Promise) {
+          pair
+            .then((ready) => this.record(exchange, notification, ready))
+            .catch((error: unknown) => this.failed(exchange, error))
+            .finally(() => this.run());
+          return;
+        }
+        this.record(exchange, notification, pair);
+      } catch (error) {
+        this.failed(exchange, error);
+      }
+    }
+    this.running = false;
+    for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  private failed(exchange: CapturedExchange, error: unknown): void {
+    this.onEvent({
+      kind: "write-error",
+      message: `could not record ${exchange.method} ${exchange.url}: ${(error as Error).message}`,
+    });
+  }
+
+  private notificationRecord(x: CapturedNotification): {
+    record: NotificationRecord;
+    key: string | undefined;
+  } {
+    const header = firstHeader(x.requestHeaders, SIGNATURE_HEADER);
+    const forward = {
+      ...(x.forwardedTo === undefined ? {} : { forwardedTo: x.forwardedTo }),
+      ...(x.forwardStatus === undefined ? {} : { forwardStatus: x.forwardStatus }),
+      ...(x.forwardError === undefined ? {} : { forwardError: x.forwardError }),
+    };
+    if (header === undefined) {
+      return {
+        record: { signature: { header: null, verified: null, note: "unsigned notification" }, ...forward },
+        key: undefined,
+      };
+    }
+    const keys = [...this.redactor.secrets.signingKeys().keys()];
+    if (keys.length === 0) {
+      const note =
+        "no signing key known: fetch GET /v5/partners/me through the recorder first, or pass signatureKeys";
+      return {
+        record: { signature: { header: SIGNATURE_HEADER, verified: null, note }, ...forward },
+        key: undefined,
+      };
+    }
+    const key = verifySignature(x.requestBody, header, keys);
+    const note = key
+      ? "verified; re-signed with the placeholder of its signing key"
+      : "matches none of the known signing keys";
+    return {
+      record: { signature: { header: SIGNATURE_HEADER, verified: key !== undefined, note }, ...forward },
+      key,
+    };
+  }
+
+  /**
+   * Writes one exchange. Everything is redacted in the order it is written, request (head, then body)
+   * before response, so that a secret met anywhere earlier is scrubbed from everything after it.
+   */
+  private record(
+    exchange: CapturedExchange,
+    notification: CapturedNotification | undefined,
+    x: CapturedPair,
+  ) {
+    const { startedAt } = notification ?? exchange;
+    if (notification === undefined) {
+      const request = this.encoded(x.request, redactRequest);
+      const response = this.encoded(x.response, redactResponse);
+      const id = this.writer.append({ recordedAt: startedAt.toISOString(), request, response });
+      this.reported("recorded", id, request, response);
+      return;
+    }
+    const verdict = this.notificationRecord(notification);
+    const request = this.stored(x.request, redactRequest);
+    const response = this.stored(x.response, redactResponse);
+    if (verdict.key !== undefined) {
+      const placeholderKey = this.redactor.secrets.redact(verdict.key, "signatureKey");
+      request.headers[SIGNATURE_HEADER] = signature(placeholderKey, bodyBytes(request.body));
+    }
+    const id = this.writer.append({
+      recordedAt: startedAt.toISOString(),
+      request,
+      response,
+      notification: verdict.record,
+    });
+    this.reported("notification", id, request, response);
+  }
+
+  /** A message for the cassette: its head redacted, then its body encoded (see `BodyEncoder.encode`). */
+  private encoded<T extends StoredRequest | StoredResponse>(
+    message: Captured<T>,
+    redactHead: (head: T, r: Redactor) => T,
+  ): Omit<T, "body"> & { body?: WritableBody } {
+    const head: Omit<T, "body"> = redactHead(message.head as T, this.redactor);
+    return withBody(head, this.encoder.encode(message.body, message.head.headers));
+  }
+
+  /** The same with its body in stored form, never by a fast path (see `BodyEncoder.store`). */
+  private stored<T extends StoredRequest | StoredResponse>(
+    message: Captured<T>,
+    redactHead: (head: T, r: Redactor) => T,
+  ): T {
+    const head = redactHead(message.head as T, this.redactor);
+    return withBody(head, this.encoder.store(message.body, message.head.headers));
+  }
+
+  private reported(
+    kind: "recorded" | "notification",
+    id: number,
+    request: Pick<StoredRequest, "method" | "path">,
+    response: Pick<StoredResponse, "status">,
+  ): void {
+    const what = kind === "notification" ? "notification" : "recorded";
+    this.onEvent({ kind, message: `${what} #${id}: ${request.method} ${request.path} → ${response.status}` });
+  }
+}
