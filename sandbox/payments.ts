@@ -67,6 +67,8 @@ export function addPaidOrder(core: SandboxCore, paid: PaidOrder): OrderRecord {
       payer: paid.payer,
       itemName: paid.itemName,
       itemType: paid.itemType,
+      initialAmount: paid.amount,
+      options: [],
       amount: paid.amount,
       payments,
       answers: paid.answers ?? [],

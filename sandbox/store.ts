@@ -71,7 +71,7 @@ export function createStore(seed: number, entries: number): Store {
       tierName: "Entrée gala",
       itemType: "Registration",
       priceMin: 1500,
-      priceMax: 6000,
+      priceMax: 1500,
       count: entries,
       from: "2023-09-01T08:00:00Z",
       to: "2024-11-30T20:00:00Z",

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
+import { type ContractShapes, loadContract } from "../../contracts/index.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
@@ -43,6 +44,9 @@ What to judge:
                              ${CHECK_GROUPS.join(", ")}
   --planned fail|warn        A failure resting only on a planned timeline entry (count removal):
                              fail (default) or warn.
+  --shapes seed|document     Where the seed and the provider's document disagree (docs/contracts.md,
+                             "Known divergences"), judge by the seed's shape (default) or the document's.
+                             The embedded sandbox then serves that shape too.
 
 Reports:
   --reporter pretty|json|junit   Terminal text (default), JSON, or JUnit XML (one test case per check).
@@ -74,7 +78,10 @@ const FLAGS: FlagSpec = {
   planned: { type: "string" },
   reporter: { type: "string" },
   output: { type: "string" },
+  shapes: { type: "string" },
 };
+
+const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];
 
 const SANDBOX_ONLY = [
   "client-id",
@@ -96,6 +103,7 @@ interface Parsed {
   planned: PlannedPolicy;
   reporter: ReporterName;
   output: string | undefined;
+  shapes: ContractShapes;
 }
 
 function parse(context: CommandContext): Parsed {
@@ -117,6 +125,7 @@ function parse(context: CommandContext): Parsed {
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: choiceFlag("verify", "reporter", stringFlag(flags, "reporter"), REPORTERS, "pretty"),
     output: stringFlag(flags, "output"),
+    shapes: choiceFlag("verify", "shapes", stringFlag(flags, "shapes"), SHAPES, "seed"),
   };
 }
 
@@ -205,13 +214,16 @@ export const verifyCommand: Command = {
     }
     let sandbox: RunningSandbox | undefined;
     try {
-      if (parsed.target === undefined) sandbox = await startSandbox({ port: 0, at: parsed.at });
+      const contract = loadContract({ shapes: parsed.shapes });
+      if (parsed.target === undefined)
+        sandbox = await startSandbox({ port: 0, at: parsed.at, shapes: parsed.shapes, contract });
       const options = sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? "");
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color =
         (context.stdout as Writable & { isTTY?: boolean }).isTTY === true && !context.env.NO_COLOR;
       if (live) write(context.stdout, `${formatHeader(options)}\n\n`);
       const report = await runVerify(options, allChecks(), {
+        contract,
         stderr: context.stderr,
         signal: context.signal,
         onOutcome: (outcome) => {
