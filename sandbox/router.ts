@@ -7,10 +7,20 @@ import { publicFormHandler } from "./handlers/forms.js";
 import { listingHandler } from "./handlers/listings.js";
 import { attachedFileHandler, orderDetailHandler } from "./handlers/orders.js";
 import {
+  formTypesHandler,
+  organizationFormsHandler,
+  organizationHandler,
+  partnerOrganizationsHandler,
+  userOrganizationsHandler,
+} from "./handlers/organizations.js";
+import {
+  deleteNotificationUrlHandler,
+  deleteOrganizationNotificationUrlHandler,
   notificationUrlHandler,
   organizationNotificationUrlHandler,
   partnerInfoHandler,
 } from "./handlers/partners.js";
+import { cancelHandler, itemHandler, paymentHandler, refundHandler } from "./handlers/payments.js";
 import { tokenHandler } from "./handlers/token.js";
 import { type Exchange, sendErrors, sendNotFound } from "./http.js";
 
@@ -28,6 +38,17 @@ const handlers: Readonly<Record<string, RouteHandler>> = {
   "v5.notification-url-org": organizationNotificationUrlHandler,
   "v5.checkout-create": checkoutCreateHandler,
   "v5.checkout-read": checkoutReadHandler,
+  "v5.organization": organizationHandler,
+  "v5.organization-forms": organizationFormsHandler,
+  "v5.organization-form-types": formTypesHandler,
+  "v5.item": itemHandler,
+  "v5.payment": paymentHandler,
+  "v5.payment-refund": refundHandler,
+  "v5.order-cancel": cancelHandler,
+  "v5.user-organizations": userOrganizationsHandler,
+  "v5.partner-organizations": partnerOrganizationsHandler,
+  "v5.notification-url-delete": deleteNotificationUrlHandler,
+  "v5.notification-url-org-delete": deleteOrganizationNotificationUrlHandler,
 };
 
 /** The handler of a catalogue route, or `undefined` when the sandbox does not serve it. */

@@ -149,7 +149,16 @@ export function orderView(ctx: ViewContext, record: OrderRecord, detail = false)
 
 /** A payment (listings and notifications); `changes` adjusts state or refund operations. */
 export function paymentView(ctx: ViewContext, record: OrderRecord, changes: Json = {}): Json {
-  const payment = record.payments[0] as PaymentRecord;
+  return paymentDetailView(ctx, record, record.payments[0] as PaymentRecord, changes);
+}
+
+/** One payment of an order (PaymentDetail: `GET /v5/payments/{paymentId}`, listings, notifications). */
+export function paymentDetailView(
+  ctx: ViewContext,
+  record: OrderRecord,
+  payment: PaymentRecord,
+  changes: Json = {},
+): Json {
   return {
     order: orderLightView(ctx, record),
     payer: { ...record.payer },
@@ -183,6 +192,7 @@ export function organizationView(ctx: ViewContext, organization: Organization): 
   return {
     name: organization.name,
     slug: organization.slug,
+    organizationSlug: organization.slug,
     type: organization.type,
     isAuthenticated: organization.verified,
     isCashInCompliant: organization.verified,
