@@ -6,7 +6,7 @@ import { buildNotificationTypes } from "./notification-types.js";
 import { buildRouteCatalogue } from "./route-catalogue.js";
 import { createSchemaRegistry } from "./schema-registry.js";
 import { buildTimeline } from "./timeline.js";
-import type { Contract, NotificationType, ProviderState, Rule } from "./types.js";
+import type { Contract, ContractShapes, NotificationType, ProviderState, Rule } from "./types.js";
 
 export {
   type ConsumerRule,
@@ -41,6 +41,13 @@ export interface ContractOptions {
    * @example { dir: "./contracts" }
    */
   dir?: string;
+  /**
+   * Whose shape the schemas judge by where the seed and the provider's document disagree: `seed` (the
+   * default) or `document` (each `NAME.document.schema.json` then stands in for `NAME`; docs/contracts.md,
+   * "Known divergences").
+   * @example { shapes: "document" }
+   */
+  shapes?: ContractShapes;
 }
 
 /**
@@ -57,7 +64,7 @@ export function loadContract(options: ContractOptions = {}): Contract {
   const dir = options.dir ?? contractsDir();
   const meta = join(dir, "meta");
   const ajv = createAjv();
-  const schemas = createSchemaRegistry(ajv, join(dir, "schemas"));
+  const schemas = createSchemaRegistry(ajv, join(dir, "schemas"), options.shapes);
 
   const routesFile = join(dir, "routes.yaml");
   const routes = buildRouteCatalogue(
@@ -91,5 +98,6 @@ export function loadContract(options: ContractOptions = {}): Contract {
   const rulesFile = join(dir, "rules.yaml");
   const rules = (readDataFile(ajv, meta, "rules", rulesFile, "rules file") as { rules: Rule[] }).rules;
 
-  return Object.freeze({ routes, rules, timeline, schemas, notificationTypes, providerStates });
+  const shapes = options.shapes ?? "seed";
+  return Object.freeze({ routes, rules, timeline, schemas, shapes, notificationTypes, providerStates });
 }

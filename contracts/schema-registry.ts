@@ -4,9 +4,11 @@ import type { AnySchema, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { AssopayError } from "../core/errors.js";
 import { toDiagnostics } from "./error-sentences.js";
-import type { Diagnostic, ExpectedCounts, Route, SchemaRegistry } from "./types.js";
+import type { ContractShapes, Diagnostic, ExpectedCounts, Route, SchemaRegistry } from "./types.js";
 
 const SUFFIX = ".schema.json";
+/** `NAME.document.schema.json` is NAME in the document's shape, where it disagrees with the seed's. */
+const DOCUMENT_VARIANT = ".document";
 const BASE = "https://assopay-contract.dev/schemas/";
 
 function readSchemaFile(file: string): Record<string, unknown> {
@@ -40,7 +42,11 @@ function countsSchema(counts: ExpectedCounts): AnySchema | undefined {
  * Loads every `*.schema.json` of a folder into one AJV instance and compiles validators on first use,
  * caching them. A schema that does not compile is a `bad-contract` error naming the file.
  */
-export function createSchemaRegistry(ajv: Ajv2020, dir: string): SchemaRegistry {
+export function createSchemaRegistry(
+  ajv: Ajv2020,
+  dir: string,
+  shapes: ContractShapes = "seed",
+): SchemaRegistry {
   const sources = new Map<string, { file: string; schema: Record<string, unknown> }>();
   for (const entry of readdirSync(dir).sort()) {
     if (!entry.endsWith(SUFFIX)) continue;
@@ -101,6 +107,16 @@ export function createSchemaRegistry(ajv: Ajv2020, dir: string): SchemaRegistry 
     return source;
   };
 
+  /** The schema that judges `name` under the chosen shapes. */
+  const judge = (name: string): string => {
+    switch (shapes) {
+      case "seed":
+        return name;
+      case "document":
+        return sources.has(`${name}${DOCUMENT_VARIANT}`) ? `${name}${DOCUMENT_VARIANT}` : name;
+    }
+  };
+
   const validator = (name: string): ValidateFunction => {
     const source = known(name);
     return compile(name, () => ({ $ref: `${BASE}${name}${SUFFIX}` }), source.file);
@@ -113,15 +129,16 @@ export function createSchemaRegistry(ajv: Ajv2020, dir: string): SchemaRegistry 
     names: () => [...sources.keys()],
     schema: (name) => known(name).schema,
     validate(name, value, root = "response") {
-      const validate = validator(name);
+      const validate = validator(judge(name));
       return validate(value) ? [] : toDiagnostics(validate.errors, value, root);
     },
     validatePage(route: Route, value: unknown, counts: ExpectedCounts, root = "response"): Diagnostic[] {
       const pagination = route.pagination;
       if (!pagination) return this.validate(route.response.schema ?? "", value, root);
-      const entry = known(pagination.entrySchema);
+      const entrySchema = judge(pagination.entrySchema);
+      const entry = known(entrySchema);
       const countRule = countsSchema(counts);
-      const key = `page:${pagination.resultArray}:${pagination.entrySchema}:${counts}`;
+      const key = `page:${pagination.resultArray}:${entrySchema}:${counts}`;
       const validate = compile(
         key,
         () => ({
@@ -130,7 +147,7 @@ export function createSchemaRegistry(ajv: Ajv2020, dir: string): SchemaRegistry 
           properties: {
             [pagination.resultArray]: {
               type: "array",
-              items: { $ref: `${BASE}${pagination.entrySchema}${SUFFIX}` },
+              items: { $ref: `${BASE}${entrySchema}${SUFFIX}` },
             },
             pagination: countRule
               ? { allOf: [{ $ref: `${BASE}pagination${SUFFIX}` }, countRule] }

@@ -160,6 +160,9 @@ export interface Diagnostic {
   keyword: string;
 }
 
+/** Whose shape wins where the seed and the provider's published document disagree. */
+export type ContractShapes = "seed" | "document";
+
 export interface SchemaRegistry {
   /** Names of the loaded schema files (`payer`, `list-entry` …). */
   names(): readonly string[];
@@ -183,6 +186,8 @@ export interface Contract {
   rules: readonly Rule[];
   timeline: Timeline;
   schemas: SchemaRegistry;
+  /** Whose shape the schemas judge by where the seed and the document disagree. */
+  shapes: ContractShapes;
   notificationTypes: readonly NotificationType[];
   providerStates: readonly ProviderState[];
 }

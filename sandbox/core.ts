@@ -3,7 +3,7 @@ import { compileTemplate } from "../contracts/index.js";
 import type { Auth, Client } from "./auth.js";
 import type { SandboxClock } from "./clock.js";
 import type { TokenCodec } from "./continuation-token.js";
-import type { ViewContext } from "./data/views.js";
+import type { Shapes, ViewContext } from "./data/views.js";
 import type { FaultName } from "./faults.js";
 import type { Exchange } from "./http.js";
 import type { Notifier } from "./notifier.js";
@@ -21,6 +21,8 @@ export interface SandboxCore {
   readonly notifier: Notifier;
   readonly tokens: TokenCodec;
   readonly fault: FaultName | undefined;
+  /** Whose shape wins where the seed and the published document disagree. */
+  readonly shapes: Shapes;
   /** What the sandbox's own notification receiver (`/_sink`) got, oldest first. */
   readonly sink: SinkEntry[];
   /** `http://host:port`, known once the server listens. */
@@ -52,6 +54,7 @@ export function apiViews(core: SandboxCore): ViewContext {
     baseUrl: core.baseUrl,
     dateStyle: core.fault === "bad-dates" ? "bare" : "service",
     exposeFiles: core.fault !== "no-file-urls",
+    shapes: core.shapes,
     fileUrl: (orderId, fileId) => `${core.baseUrl}${fileRoute.expand({ orderId, fileId })}`,
   };
 }

@@ -8,6 +8,7 @@ import { createClock } from "./clock.js";
 import { createTokenCodec } from "./continuation-token.js";
 import type { SandboxCore } from "./core.js";
 import { MAX_ENTRIES } from "./data/generate.js";
+import type { Shapes } from "./data/views.js";
 import type { FaultName } from "./faults.js";
 import { createNotifier } from "./notifier.js";
 import { createRouter } from "./router.js";
@@ -15,6 +16,7 @@ import { createSandboxServer } from "./server.js";
 import { createStore } from "./store.js";
 
 export { credentialsEnv } from "./credentials-env.js";
+export type { Shapes } from "./data/views.js";
 export type { FaultName } from "./faults.js";
 export { faults } from "./faults.js";
 
@@ -42,6 +44,14 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Waits between notification delivery attempts (default 200, 700, 2000 ms). */
   notificationRetryDelaysMs?: readonly number[];
+  /**
+   * Whose shape wins where the seed and the provider's published document disagree (docs/contracts.md,
+   * "Known divergences"): `seed` (the default) or `document`, for clients written against the live service.
+   *
+   * @example
+   * await startSandbox({ shapes: "document" }); // an items-listing entry's `amount` is integer cents
+   */
+  shapes?: Shapes;
 }
 
 /** The ready-made credentials and names printed on start. */
@@ -113,6 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
     }),
     fault,
+    shapes: options.shapes ?? "seed",
     sink: [],
     baseUrl: "",
   };

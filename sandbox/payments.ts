@@ -1,3 +1,4 @@
+import { termDateMs } from "./checkout-request.js";
 import { emitType, notificationViews, type SandboxCore } from "./core.js";
 import { PAYMENT_ID_OFFSET } from "./data/generate.js";
 import type { Answer, FormDef, OrderRecord, Organization, Payer, PaymentRecord } from "./data/model.js";
@@ -52,7 +53,7 @@ export function addPaidOrder(core: SandboxCore, paid: PaidOrder): OrderRecord {
       ...(paid.terms ?? []).map((term, n) => ({
         id: id + PAYMENT_ID_OFFSET + 100_000 * (n + 1),
         amount: term.amount,
-        at: { ms: Date.parse(term.date) || at.ms, ticks: 0 },
+        at: { ms: termDateMs(term.date, at.ms), ticks: 0 },
         installmentNumber: n + 2,
         state: "Pending",
       })),
@@ -66,6 +67,8 @@ export function addPaidOrder(core: SandboxCore, paid: PaidOrder): OrderRecord {
       payer: paid.payer,
       itemName: paid.itemName,
       itemType: paid.itemType,
+      initialAmount: paid.amount,
+      options: [],
       amount: paid.amount,
       payments,
       answers: paid.answers ?? [],

@@ -48,4 +48,5 @@ export const Purpose = {
   token: 9,
   file: 10,
   cashOut: 11,
+  option: 12,
 } as const;

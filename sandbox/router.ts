@@ -7,10 +7,20 @@ import { publicFormHandler } from "./handlers/forms.js";
 import { listingHandler } from "./handlers/listings.js";
 import { attachedFileHandler, orderDetailHandler } from "./handlers/orders.js";
 import {
+  formTypesHandler,
+  organizationFormsHandler,
+  organizationHandler,
+  partnerOrganizationsHandler,
+  userOrganizationsHandler,
+} from "./handlers/organizations.js";
+import {
+  deleteNotificationUrlHandler,
+  deleteOrganizationNotificationUrlHandler,
   notificationUrlHandler,
   organizationNotificationUrlHandler,
   partnerInfoHandler,
 } from "./handlers/partners.js";
+import { cancelHandler, itemHandler, paymentHandler, refundHandler } from "./handlers/payments.js";
 import { tokenHandler } from "./handlers/token.js";
 import { type Exchange, sendErrors, sendNotFound } from "./http.js";
 
@@ -28,6 +38,17 @@ const handlers: Readonly<Record<string, RouteHandler>> = {
   "v5.notification-url-org": organizationNotificationUrlHandler,
   "v5.checkout-create": checkoutCreateHandler,
   "v5.checkout-read": checkoutReadHandler,
+  "v5.organization": organizationHandler,
+  "v5.organization-forms": organizationFormsHandler,
+  "v5.organization-form-types": formTypesHandler,
+  "v5.item": itemHandler,
+  "v5.payment": paymentHandler,
+  "v5.payment-refund": refundHandler,
+  "v5.order-cancel": cancelHandler,
+  "v5.user-organizations": userOrganizationsHandler,
+  "v5.partner-organizations": partnerOrganizationsHandler,
+  "v5.notification-url-delete": deleteNotificationUrlHandler,
+  "v5.notification-url-org-delete": deleteOrganizationNotificationUrlHandler,
 };
 
 /** The handler of a catalogue route, or `undefined` when the sandbox does not serve it. */
@@ -58,20 +79,32 @@ const UNAUTHORIZED: Readonly<Record<"missing" | "invalid" | "expired", string>> 
   expired: "The access token has expired: refresh it (grant_type=refresh_token) or ask for a new one.",
 };
 
-/** Authenticates a call; answers 401/403 itself and returns `undefined` when the call may not go on. */
-function authorize(core: SandboxCore, ex: Exchange, route: Route): Client | undefined | "open" {
-  if (route.auth === "none") return "open";
-  if (core.fault === "open-files" && route.id === "v5.attached-file") return "open";
+/** Whether a path lies under the authenticated API prefix `/v5` (any case, as the service matches). */
+function underV5(pathname: string): boolean {
+  return /^\/v5(\/|$)/i.test(pathname);
+}
+
+/** Authenticates a call (401 when the bearer is missing, unknown or expired); `undefined` when answered. */
+function authenticate(core: SandboxCore, ex: Exchange): Client | undefined {
   const result = core.auth.authenticate(ex.req.headers.authorization);
-  let client: Client;
-  if (result.ok) client = result.client;
-  else if (core.fault === "lenient-tokens" && result.reason !== "missing") client = core.auth.reader;
-  else {
-    sendErrors(ex, 401, "Unauthorized", UNAUTHORIZED[result.reason], {
-      "www-authenticate": `Bearer error="invalid_token", error_description="${result.reason}"`,
-    });
-    return undefined;
-  }
+  if (result.ok) return result.client;
+  if (core.fault === "lenient-tokens" && result.reason !== "missing") return core.auth.reader;
+  sendErrors(ex, 401, "Unauthorized", UNAUTHORIZED[result.reason], {
+    "www-authenticate": `Bearer error="invalid_token", error_description="${result.reason}"`,
+  });
+  return undefined;
+}
+
+/** Checks a route's right; answers 401/403 itself and returns `undefined` when the call may not go on. */
+function authorize(
+  core: SandboxCore,
+  ex: Exchange,
+  route: Route,
+  known: Client | undefined,
+): Client | undefined | "open" {
+  if (opensWithoutToken(core, route)) return "open";
+  const client = known ?? authenticate(core, ex);
+  if (client === undefined) return undefined;
   if (!core.auth.allows(client, route.auth)) {
     sendErrors(
       ex,
@@ -84,12 +117,24 @@ function authorize(core: SandboxCore, ex: Exchange, route: Route): Client | unde
   return client;
 }
 
+/** Whether a route answers without any token (no right, or the `open-files` fault). */
+function opensWithoutToken(core: SandboxCore, route: Route): boolean {
+  return route.auth === "none" || (core.fault === "open-files" && route.id === "v5.attached-file");
+}
+
 /** A request, top to bottom: the sandbox's own endpoints, then the catalogue route, its date, its right. */
 export function createRouter(core: SandboxCore): (ex: Exchange) => Promise<void> {
   const routeHandlers = new Map(core.contract.routes.all.map((r) => [r.id, handlerFor(r)]));
   return async (ex) => {
     if (await handleAdmin(core, ex)) return;
     const match = core.contract.routes.match(ex.method, ex.pathname);
+    // The service checks the bearer before it looks the route up: under /v5 a missing or invalid token
+    // is a 401 on any path, so a client can log in again; only a valid token learns a route is unknown.
+    let known: Client | undefined;
+    if (underV5(ex.pathname) && !(match && opensWithoutToken(core, match.route))) {
+      known = authenticate(core, ex);
+      if (known === undefined) return;
+    }
     if (!match) {
       sendNotFound(ex, `No route ${ex.method} ${ex.pathname}.`);
       return;
@@ -103,7 +148,7 @@ export function createRouter(core: SandboxCore): (ex: Exchange) => Promise<void>
       );
       return;
     }
-    const client = authorize(core, ex, route);
+    const client = authorize(core, ex, route, known);
     if (client === undefined) return;
     const handler = routeHandlers.get(route.id);
     if (!handler) {

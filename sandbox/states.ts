@@ -125,6 +125,7 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
       formType,
       formSlug,
       orderId: order.id,
+      itemId: order.itemId,
       paymentId: order.payments[0]?.id,
       notifications,
     };

@@ -7,6 +7,7 @@ import {
   FORM_ID_SPAN,
   type FormSpec,
   generatedOrder,
+  PAYMENT_ID_OFFSET,
 } from "./data/generate.js";
 import type {
   AttachedFile,
@@ -14,6 +15,7 @@ import type {
   FormDef,
   OrderRecord,
   Organization,
+  PaymentRecord,
   Registration,
 } from "./data/model.js";
 import { createSequence, type Segment, type Sequence, withinDates } from "./data/sequence.js";
@@ -40,6 +42,14 @@ export interface Store {
   order(id: number): OrderRecord | undefined;
   /** Stores an order made now; `build` receives its id. */
   addOrder(build: (id: number) => OrderRecord): OrderRecord;
+  /** Replaces an order (refund, cancellation): every later read and listing sees the new record. */
+  replaceOrder(order: OrderRecord): void;
+  /** The order holding a payment, and that payment. */
+  payment(paymentId: number): { order: OrderRecord; payment: PaymentRecord } | undefined;
+  /** Every organization of the sandbox. */
+  organizations(): readonly Organization[];
+  /** Every form of an organization. */
+  forms(organizationSlug: string): readonly FormDef[];
   attachedFile(orderId: number, fileId: number): AttachedFile | undefined;
   readonly intents: Map<number, CheckoutIntent>;
   nextIntentId(): number;
@@ -71,7 +81,7 @@ export function createStore(seed: number, entries: number): Store {
       tierName: "Entrée gala",
       itemType: "Registration",
       priceMin: 1500,
-      priceMax: 6000,
+      priceMax: 1500,
       count: entries,
       from: "2023-09-01T08:00:00Z",
       to: "2024-11-30T20:00:00Z",
@@ -97,6 +107,8 @@ export function createStore(seed: number, entries: number): Store {
   let organizations = new Map<string, Organization>();
   let forms: FormDef[] = [];
   let orders = new Map<number, OrderRecord>();
+  /** Seeded orders changed since the start (refunded, canceled), by id. */
+  let changed = new Map<number, OrderRecord>();
   let nextOrderId = DYNAMIC_ID_BASE;
   let intentCounter = 30_674;
   const intents = new Map<number, CheckoutIntent>();
@@ -137,7 +149,7 @@ export function createStore(seed: number, entries: number): Store {
         const seededSegment: Segment = {
           firstId: f.firstId,
           count: f.count,
-          at: (index) => generatedOrder(seed, organization, f, index),
+          at: (index) => changed.get(f.firstId + index) ?? generatedOrder(seed, organization, f, index),
         };
         segments.push(withinDates(seededSegment, fromMs, toMs));
       }
@@ -152,6 +164,8 @@ export function createStore(seed: number, entries: number): Store {
     order(id) {
       if (!Number.isSafeInteger(id) || id <= 0) return undefined;
       if (id >= DYNAMIC_ID_BASE) return orders.get(id);
+      const replaced = changed.get(id);
+      if (replaced) return replaced;
       const form = forms[Math.floor(id / FORM_ID_SPAN) - 1];
       const index = id % FORM_ID_SPAN;
       if (!form || index >= form.count) return undefined;
@@ -163,6 +177,21 @@ export function createStore(seed: number, entries: number): Store {
       orders.set(order.id, order);
       return order;
     },
+    replaceOrder(order) {
+      if (order.id >= DYNAMIC_ID_BASE) orders.set(order.id, order);
+      else changed.set(order.id, order);
+    },
+    payment(paymentId) {
+      // A payment's id is its order's plus PAYMENT_ID_OFFSET, plus 100,000 per later term.
+      for (let term = 0; term <= 12; term++) {
+        const order = store.order(paymentId - PAYMENT_ID_OFFSET - term * 100_000);
+        const payment = order?.payments.find((p) => p.id === paymentId);
+        if (order && payment) return { order, payment };
+      }
+      return undefined;
+    },
+    organizations: () => [...organizations.values()],
+    forms: (organizationSlug) => forms.filter((f) => same(f.organizationSlug, organizationSlug)),
     attachedFile(orderId, fileId) {
       const order = store.order(orderId);
       const answer = order?.answers.find((a) => a.fileId === fileId);
@@ -184,6 +213,7 @@ export function createStore(seed: number, entries: number): Store {
       organizations = new Map([[slug, mainOrganization]]);
       forms = [...seeded];
       orders = new Map();
+      changed = new Map();
       nextOrderId = DYNAMIC_ID_BASE;
       intentCounter = 30_674;
       intents.clear();

@@ -18,6 +18,7 @@ import { authTokensCheck } from "./rights/auth-tokens.js";
 import { fileNeedsOrganizationAdminCheck } from "./rights/file-needs-organization-admin.js";
 import { orderDetailExposesFilesCheck } from "./rights/order-detail-exposes-files.js";
 import type { SpecCheck } from "./runner/verdicts.js";
+import { documentRoutesCheck } from "./schemas/document-routes.js";
 import { listingPagesCheck } from "./schemas/listing-pages.js";
 import { resourcesCheck } from "./schemas/resources.js";
 import { v3ServedCheck } from "./versions/v3-served-before-switch-off.js";
@@ -37,6 +38,7 @@ export function allChecks(): readonly SpecCheck[] {
   return Object.freeze([
     listingPagesCheck,
     resourcesCheck,
+    documentRoutesCheck,
     resultArrayCheck,
     endIsEmptyArrayCheck,
     tokenEchoedCheck,

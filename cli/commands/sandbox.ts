@@ -4,7 +4,7 @@ import { AssopayError } from "../../core/errors.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
 import { DEFAULT_ENTRIES, DEFAULT_SEED, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import type { Command, CommandContext } from "../command.js";
-import { parseFlags, portFlag, stringFlag } from "../flags.js";
+import { choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
 export const DEFAULT_SANDBOX_PORT = 4545;
@@ -26,6 +26,8 @@ Flags:
   --seed N                 seed of the generated data, secrets and keys (default ${DEFAULT_SEED})
   --entries N              entries of the ready-made form, 0 to 1000000 (default ${DEFAULT_ENTRIES})
   --fault NAME             break exactly one rule (see --list-faults)
+  --shapes seed|document   where the seed and the provider's document disagree, serve the seed's shape
+                           (default) or the document's (docs/contracts.md, "Known divergences")
   --timeline FILE          your own timeline of dated changes (default: contracts/timeline.yaml)
   --notification-types FILE  your own notification types (default: contracts/notification-types.yaml)
   --json                   print one JSON line with the URL and credentials instead of the text
@@ -123,6 +125,7 @@ async function run(context: CommandContext): Promise<number> {
     fault: { type: "string" },
     timeline: { type: "string" },
     "notification-types": { type: "string" },
+    shapes: { type: "string" },
     json: { type: "boolean" },
     "list-faults": { type: "boolean" },
   });
@@ -138,7 +141,15 @@ async function run(context: CommandContext): Promise<number> {
   const fault = faultFlag(stringFlag(flags, "fault"));
   const timelineFile = stringFlag(flags, "timeline");
   const notificationTypesFile = stringFlag(flags, "notification-types");
+  const shapes = choiceFlag(
+    "sandbox",
+    "shapes",
+    stringFlag(flags, "shapes"),
+    ["seed", "document"] as const,
+    "seed",
+  );
   const contract = loadContract({
+    shapes,
     ...(timelineFile ? { timelineFile } : {}),
     ...(notificationTypesFile ? { notificationTypesFile } : {}),
   });
@@ -148,6 +159,7 @@ async function run(context: CommandContext): Promise<number> {
     seed,
     entries,
     contract,
+    shapes,
     ...(at ? { at } : {}),
     ...(fault ? { fault } : {}),
   });

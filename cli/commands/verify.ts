@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
+import { type ContractShapes, loadContract } from "../../contracts/index.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import {
@@ -51,6 +52,9 @@ What to judge:
                              ${CHECK_GROUPS.join(", ")}
   --planned fail|warn        A failure resting only on a planned timeline entry (count removal):
                              fail (default) or warn.
+  --shapes seed|document     Where the seed and the provider's document disagree (docs/contracts.md,
+                             "Known divergences"), judge by the seed's shape (default) or the document's.
+                             The embedded sandbox then serves that shape too.
 
 Time limits:
   --request-timeout SECONDS  Longest one request may take, to its body's last byte (default 30). A
@@ -90,7 +94,10 @@ const FLAGS: FlagSpec = {
   output: { type: "string" },
   "request-timeout": { type: "string" },
   timeout: { type: "string" },
+  shapes: { type: "string" },
 };
+
+const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];
 
 const SANDBOX_ONLY = [
   "client-id",
@@ -114,6 +121,7 @@ interface Parsed {
   output: string | undefined;
   /** The run's time limits, in milliseconds. */
   limits: { requestTimeoutMs: number | undefined; runTimeoutMs: number | undefined };
+  shapes: ContractShapes;
 }
 
 /** A number of seconds above 0 (fractions allowed), in milliseconds; a usage error otherwise. */
@@ -155,6 +163,7 @@ function parse(context: CommandContext): Parsed {
       requestTimeoutMs: secondsFlag("request-timeout", stringFlag(flags, "request-timeout")),
       runTimeoutMs: secondsFlag("timeout", stringFlag(flags, "timeout")),
     },
+    shapes: choiceFlag("verify", "shapes", stringFlag(flags, "shapes"), SHAPES, "seed"),
   };
 }
 
@@ -254,12 +263,15 @@ export const verifyCommand: Command = {
     }
     let sandbox: RunningSandbox | undefined;
     try {
-      if (parsed.target === undefined) sandbox = await startSandbox({ port: 0, at: parsed.at });
+      const contract = loadContract({ shapes: parsed.shapes });
+      if (parsed.target === undefined)
+        sandbox = await startSandbox({ port: 0, at: parsed.at, shapes: parsed.shapes, contract });
       const options = sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? "");
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color = useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
       if (live) write(context.stdout, `${verifyHeader(options)}\n\n`);
       const report = await runVerify(options, allChecks(), {
+        contract,
         stderr: context.stderr,
         signal: context.signal,
         onOutcome: (outcome) => {

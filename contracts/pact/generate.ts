@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
 import type { Contract } from "../types.js";
+import { documentInteractions } from "./document-interactions.js";
 import { listingInteractions } from "./listing-interactions.js";
 import { messageInteractions } from "./message-interactions.js";
 import { resourceInteractions } from "./resource-interactions.js";
@@ -40,6 +41,7 @@ export function buildPact(contract: Contract, asOf: IsoDay): Record<string, unkn
   const interactions = [
     ...contract.routes.listings().flatMap((route) => listingInteractions(contract, route, asOf)),
     ...resourceInteractions(contract, asOf),
+    ...documentInteractions(contract),
     ...messageInteractions(contract),
   ];
   const inForce = contract.timeline.entries.filter((e) => e.date <= asOf).map((e) => e.id);

@@ -8,6 +8,8 @@ export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
   orderId: "1001",
   fileId: "f-1001-1",
   checkoutIntentId: "2001",
+  paymentId: "3001",
+  itemId: "1001",
 };
 
 /** Placeholder bearer tokens; the verifier swaps each for a real token of that role. */

@@ -72,6 +72,7 @@ export function defineForm(spec: FormSpec): FormDef {
     tierId: 8_925_000 + spec.key,
     tierName: spec.tierName,
     itemType: spec.itemType,
+    priceCategory: spec.priceMin === spec.priceMax ? "Fixed" : "Pwyw",
     priceMin: spec.priceMin,
     priceMax: spec.priceMax,
     count: spec.count,
@@ -138,7 +139,14 @@ export function generatedOrder(
   );
   const ticks = hash32(seed, form.key, index, Purpose.fraction) % 10_000;
   const steps = Math.max(1, Math.floor((form.priceMax - form.priceMin) / 100) + 1);
-  const amount = form.priceMin + (hash32(seed, form.key, index, Purpose.amount) % steps) * 100;
+  const initialAmount =
+    form.priceCategory === "Fixed"
+      ? form.priceMin
+      : form.priceMin + (hash32(seed, form.key, index, Purpose.amount) % steps) * 100;
+  const options = form.extraOptions.filter(
+    (_, n) => hash32(seed, form.key, index, Purpose.option, n) % 3 === 0,
+  );
+  const amount = initialAmount + options.reduce((sum, option) => sum + option.price, 0);
   return {
     id,
     itemId: id,
@@ -148,6 +156,8 @@ export function generatedOrder(
     payer: seededPayer(seed, form.key, index),
     itemName: form.tierName,
     itemType: form.itemType,
+    initialAmount,
+    options,
     amount,
     payments: [
       {

@@ -21,6 +21,9 @@ export interface CustomFieldDef {
   values?: readonly string[];
 }
 
+/** How a tier is priced (the document's `PriceCategory`, the two values the sandbox uses). */
+export type PriceCategory = "Fixed" | "Pwyw";
+
 export interface ExtraOptionDef {
   id: number;
   label: string;
@@ -43,6 +46,8 @@ export interface FormDef {
   tierId: number;
   tierName: string;
   itemType: string;
+  /** `Fixed`: every item costs `priceMin`; `Pwyw` (pay what you want): from `priceMin` to `priceMax`. */
+  priceCategory: PriceCategory;
   priceMin: number;
   priceMax: number;
   count: number;
@@ -77,6 +82,16 @@ export interface PaymentRecord {
   at: ServiceInstant;
   installmentNumber: number;
   state: string;
+  /** Refunds made on this payment (`POST /v5/payments/{id}/refund`), oldest first. */
+  refundOperations?: readonly RefundRecord[];
+}
+
+/** A refund operation on a payment. */
+export interface RefundRecord {
+  id: number;
+  amount: number;
+  at: ServiceInstant;
+  state: string;
 }
 
 /** One order with one item, generated or stored. Every view (entry, order, payment) reads from it. */
@@ -89,10 +104,17 @@ export interface OrderRecord {
   payer: Payer;
   itemName: string;
   itemType: string;
+  /** The tier's part of the item: its price (`Fixed`) or what the payer chose (`Pwyw`). */
+  initialAmount: number;
+  /** The extra options the payer took; each adds its price. */
+  options: readonly ExtraOptionDef[];
+  /** `initialAmount` plus the options: the item's amount, the order's total and its payments' sum. */
   amount: number;
   payments: readonly PaymentRecord[];
   answers: readonly Answer[];
   cashOutState: string;
+  /** Set once the order is canceled (`POST /v5/orders/{id}/cancel`). */
+  canceled?: boolean;
   checkoutIntentId?: number;
   metadata?: unknown;
 }

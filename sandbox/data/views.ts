@@ -9,7 +9,18 @@ export interface ViewContext {
   fileUrl(orderId: number, fileId: number): string;
   /** False under the `no-file-urls` fault: order detail leaves out the File custom fields. */
   exposeFiles: boolean;
+  /** Whose shape wins where the seed and the published document disagree (`seed` by default). */
+  shapes: Shapes;
 }
+
+/**
+ * `seed`: where the seed and the provider's document disagree on a field, the seed's shape (the default);
+ * `document`: the document's shape, for clients written against the live service.
+ *
+ * @example
+ * startSandbox({ shapes: "document" }); // items-listing entries carry `amount` as integer cents
+ */
+export type Shapes = "seed" | "document";
 
 type Json = Record<string, unknown>;
 
@@ -45,30 +56,19 @@ function receiptUrl(ctx: ViewContext, record: OrderRecord): string {
   return `${formUrl(ctx, record.form)}/paiement-attestation/${record.id}`;
 }
 
-/** `answers`: File answers only in order detail, and only when files are exposed. */
-function customFieldAnswers(ctx: ViewContext, record: OrderRecord, detail: boolean): Json[] {
+/** `answers`: File answers (the file's URL) only with `withFiles`, and only when files are exposed. */
+export function customFieldAnswers(ctx: ViewContext, record: OrderRecord, withFiles: boolean): Json[] {
   const views: Json[] = [];
   for (const answer of record.answers as Answer[]) {
     const base = { id: answer.field.id, name: answer.field.label, type: answer.field.type };
     if (answer.fileId !== undefined) {
-      if (detail && ctx.exposeFiles) views.push({ ...base, answer: ctx.fileUrl(record.id, answer.fileId) });
+      if (withFiles && ctx.exposeFiles)
+        views.push({ ...base, answer: ctx.fileUrl(record.id, answer.fileId) });
     } else {
       views.push({ ...base, answer: answer.answer ?? "" });
     }
   }
   return views;
-}
-
-/** An element of `data` on the items listings (the seed's "form item list entry"). */
-export function listEntryView(ctx: ViewContext, record: OrderRecord): Json {
-  const { email, firstName, lastName } = record.payer;
-  return {
-    payer: { email, firstName, lastName },
-    items: [{ id: record.itemId, amount: record.amount, type: record.itemType, state: "Processed" }],
-    amount: { total: record.amount, vat: 0 },
-    id: record.id,
-    date: date(ctx, record.at),
-  };
 }
 
 /** The `order` object a payment points at (OrderLight). */
@@ -90,8 +90,20 @@ export function orderLightView(ctx: ViewContext, record: OrderRecord): Json {
   };
 }
 
-function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment: PaymentRecord): Json {
-  const settled = payment.state === "Authorized";
+/** The refund operations of a payment (RefundOperationLightModel). */
+export function refundOperationsView(ctx: ViewContext, payment: PaymentRecord): Json[] {
+  return (payment.refundOperations ?? []).map((refund) => ({
+    id: refund.id,
+    amount: refund.amount,
+    amountTip: 0,
+    status: refund.state,
+    meta: meta(ctx, refund.at),
+  }));
+}
+
+/** A payment inside an order or an item (the document's ItemPayment, with the share of the item). */
+export function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment: PaymentRecord): Json {
+  const settled = payment.state !== "Pending";
   return {
     items: [{ id: record.itemId, shareAmount: payment.amount, shareItemAmount: payment.amount }],
     ...(settled ? { cashOutState: record.cashOutState, paymentReceiptUrl: receiptUrl(ctx, record) } : {}),
@@ -101,7 +113,8 @@ function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment: Paymen
     paymentMeans: "Card",
     installmentNumber: payment.installmentNumber,
     state: payment.state,
-    ...(settled ? { meta: meta(ctx, payment.at), refundOperations: [] } : {}),
+    ...(settled ? { meta: meta(ctx, payment.at) } : {}),
+    refundOperations: refundOperationsView(ctx, payment),
   };
 }
 
@@ -116,15 +129,16 @@ export function orderView(ctx: ViewContext, record: OrderRecord, detail = false)
         payments: record.payments.map((p) => ({ id: p.id, shareAmount: p.amount })),
         name: record.itemName,
         user: { firstName, lastName },
-        priceCategory: "Fixed",
+        priceCategory: record.form.priceCategory,
         customFields: customFieldAnswers(ctx, record, detail),
+        options: record.options.map((o) => ({ name: o.label, amount: o.price, optionId: o.id })),
         qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64"),
         tierId: record.form.tierId,
         id: record.itemId,
         amount: record.amount,
         type: record.itemType,
-        initialAmount: record.amount,
-        state: "Processed",
+        initialAmount: record.initialAmount,
+        state: record.canceled ? "Canceled" : "Processed",
       },
     ],
     payments: record.payments.map((p) => orderPaymentView(ctx, record, p)),
@@ -135,7 +149,16 @@ export function orderView(ctx: ViewContext, record: OrderRecord, detail = false)
 
 /** A payment (listings and notifications); `changes` adjusts state or refund operations. */
 export function paymentView(ctx: ViewContext, record: OrderRecord, changes: Json = {}): Json {
-  const payment = record.payments[0] as PaymentRecord;
+  return paymentDetailView(ctx, record, record.payments[0] as PaymentRecord, changes);
+}
+
+/** One payment of an order (PaymentDetail: `GET /v5/payments/{paymentId}`, listings, notifications). */
+export function paymentDetailView(
+  ctx: ViewContext,
+  record: OrderRecord,
+  payment: PaymentRecord,
+  changes: Json = {},
+): Json {
   return {
     order: orderLightView(ctx, record),
     payer: { ...record.payer },
@@ -159,7 +182,7 @@ export function paymentView(ctx: ViewContext, record: OrderRecord, changes: Json
     installmentNumber: payment.installmentNumber,
     state: payment.state,
     meta: meta(ctx, payment.at),
-    refundOperations: [],
+    refundOperations: refundOperationsView(ctx, payment),
     ...changes,
   };
 }
@@ -169,6 +192,7 @@ export function organizationView(ctx: ViewContext, organization: Organization): 
   return {
     name: organization.name,
     slug: organization.slug,
+    organizationSlug: organization.slug,
     type: organization.type,
     isAuthenticated: organization.verified,
     isCashInCompliant: organization.verified,

@@ -1,17 +1,16 @@
 import { createIntent, intentView, redirectUrl } from "../checkout.js";
+import { readCheckoutRequest, sendServiceErrors, serviceError } from "../checkout-request.js";
 import type { RouteHandler } from "../core.js";
-import type { CheckoutRequest } from "../data/model.js";
-import { sendErrors, sendJson, sendValidation } from "../http.js";
-import { readRequestBody } from "../request-body.js";
+import { sendErrors, sendJson } from "../http.js";
 
 /** `POST /v5/organizations/{organizationSlug}/checkout-intents`. */
 export const checkoutCreateHandler: RouteHandler = async (core, ex, call) => {
   const route = core.contract.routes.byId("v5.checkout-create");
-  const request = await readRequestBody<CheckoutRequest>(core, ex, route);
+  const request = await readCheckoutRequest(core, ex, route);
   if (!request) return;
   const created = createIntent(core, call.params.organizationSlug ?? "", request, call.rules);
   if (!created.ok) {
-    if (created.code === "InvalidAmount") sendValidation(ex, { totalAmount: [created.message] });
+    if (created.status === 400) sendServiceErrors(ex, 400, [serviceError(created.code, created.message)]);
     else sendErrors(ex, created.status, created.code, created.message);
     return;
   }

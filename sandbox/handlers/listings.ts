@@ -1,7 +1,8 @@
 import type { Route } from "../../contracts/index.js";
 import { apiViews, type RouteHandler } from "../core.js";
+import { listEntryView } from "../data/item-view.js";
 import type { FormDef, OrderRecord } from "../data/model.js";
-import { listEntryView, orderView, paymentView, type ViewContext } from "../data/views.js";
+import { orderView, paymentView, type ViewContext } from "../data/views.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
 import { listingScope, listPage } from "../listing.js";
 import { checkQuery } from "../query-check.js";

@@ -89,3 +89,29 @@ export const organizationNotificationUrlHandler: RouteHandler = (core, ex, call)
   }
   return registerFromBody(core, ex, organization.slug);
 };
+
+/** Removes the registrations of one scope: every type, or only `notificationType`. */
+function unregister(core: SandboxCore, ex: Exchange, organizationSlug: string | null): void {
+  const type = ex.query.get("notificationType")?.toLowerCase();
+  core.store.registrations = core.store.registrations.filter(
+    (r) =>
+      !(
+        r.organizationSlug === organizationSlug &&
+        (type === undefined || (r.notificationType ?? "").toLowerCase() === type)
+      ),
+  );
+  sendJson(ex, 200, {});
+}
+
+/** `DELETE /v5/partners/me/api-notifications`: the partner-wide URLs stop receiving notifications. */
+export const deleteNotificationUrlHandler: RouteHandler = (core, ex) => unregister(core, ex, null);
+
+/** `DELETE /v5/partners/me/api-notifications/organizations/{organizationSlug}`. */
+export const deleteOrganizationNotificationUrlHandler: RouteHandler = (core, ex, call) => {
+  const organization = core.store.organization(call.params.organizationSlug ?? "");
+  if (!organization) {
+    sendErrors(ex, 404, "NotFound", `No organization with slug "${call.params.organizationSlug}".`);
+    return;
+  }
+  unregister(core, ex, organization.slug);
+};

@@ -17,7 +17,8 @@ const DELEGATED: readonly RegExp[] = [
   /customFields\[\d+\]\.answer$/,
 ];
 
-function judge(
+/** Judges one answer against a schema of the contract (skips an answer that was not a success). */
+export function judge(
   ctx: CheckContext,
   subject: string,
   schema: string,

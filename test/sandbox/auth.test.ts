@@ -108,6 +108,40 @@ describe("sandbox authentication", () => {
     expect((await h.get(String(order.orderDetailPath), "admin")).status).toBe(200);
   });
 
+  it("checks the bearer before the route under /v5: 401 with WWW-Authenticate on any path without a valid token", async () => {
+    const unknown = ["/v5/nothing", "/v5/organizations/nobody/anything", "/V5/Orders/abc", "/v5"];
+    for (const path of unknown) {
+      for (const header of [undefined, "Bearer undefined", "Bearer abc.def.ghi", ""]) {
+        const response = await fetch(`${h.url}${path}`, {
+          headers: header === undefined ? {} : { authorization: header },
+        });
+        expect(response.status, `${path} with ${String(header)}`).toBe(401);
+        expect(response.headers.get("www-authenticate"), path).toMatch(/^Bearer /);
+        expect(contract().schemas.validate("error", await response.json())).toEqual([]);
+      }
+    }
+    const wrongMethod = await fetch(`${h.url}${h.formPath("items")}`, {
+      method: "DELETE",
+      headers: { authorization: "Bearer undefined" },
+    });
+    expect(wrongMethod.status).toBe(401);
+  });
+
+  it("answers 404 for an unknown /v5 route only to a valid token, and 404 outside /v5 without one", async () => {
+    for (const path of ["/v5/nothing", "/v5/organizations/nobody/anything", "/V5/Nothing/abc"]) {
+      for (const role of ["reader", "admin"] as const) {
+        const response = await h.get(path, role);
+        expect(response.status, `${path} as ${role}`).toBe(404);
+        expect(response.headers.get("www-authenticate")).toBeNull();
+      }
+    }
+    for (const path of ["/", "/v4/organizations/x/items", "/v55/x"]) {
+      expect((await h.get(path, "none")).status, path).toBe(404);
+    }
+    const token = await fetch(`${h.url}/oauth2/token`, form({ grant_type: "password" }));
+    expect(token.status).toBe(400);
+  });
+
   it("lets access tokens expire on the sandbox clock", async () => {
     const expiring = await harness({ at: day("2025-06-15"), entries: 3, tokenTtlSeconds: 60 });
     try {

@@ -134,6 +134,82 @@ describe("sandbox checkout", () => {
     expect(paid.headers.get("location")).toMatch(/^https:\/\/integrator\.example\/return\?/);
   });
 
+  it("accepts a term's date as the service does: plain date, date-time with or without offset or fraction", async () => {
+    const base = `/v5/organizations/${slug}/checkout-intents`;
+    for (const date of [
+      "2026-12-23",
+      "2026-12-23T00:00:00",
+      "2026-12-23T10:30",
+      "2026-12-23T10:30:00.1234567",
+      "2026-12-23T00:00:00Z",
+      "2026-12-23T00:00:00+01:00",
+    ]) {
+      const body = {
+        ...request,
+        terms: [
+          { amount: 1000, date },
+          { amount: 1000, date: "2027-01-23" },
+        ],
+      };
+      const response = await h.send("POST", base, body);
+      expect(response.status, date).toBe(200);
+      const created = (await response.json()) as { id: number };
+      const read = await h.json<{ terms?: unknown }>(`${base}/${created.id}`);
+      expect(read.status).toBe(200);
+    }
+  });
+
+  it("refuses a term's date that is no date at all, in the service's error envelope", async () => {
+    const base = `/v5/organizations/${slug}/checkout-intents`;
+    for (const date of ["23/12/2026", "2026-12-23 10:00", "tomorrow", "2026-12-23T10"]) {
+      const body = {
+        ...request,
+        terms: [
+          { amount: 1000, date },
+          { amount: 1000, date: "2027-01-23" },
+        ],
+      };
+      const response = await h.send("POST", base, body);
+      expect(response.status, date).toBe(400);
+      const error = (await response.json()) as { errors: { code: string; message: string }[] };
+      expect(error.errors[0]?.code, date).toBe("Error");
+      expect(error.errors[0]?.message, date).toMatch(/^Code : InvalidRequest - .*date/);
+    }
+  });
+
+  it("checks amounts first: totalAmount must be initialAmount plus the terms, whatever else is wrong", async () => {
+    const base = `/v5/organizations/${slug}/checkout-intents`;
+    const wrong = [
+      { ...request, totalAmount: 2999 },
+      {
+        ...request,
+        totalAmount: 3001,
+        terms: [
+          { amount: 1000, date: "not a date" },
+          { amount: 1000, date: "x" },
+        ],
+      },
+      { ...request, initialAmount: 3000, itemName: "" },
+      { ...request, terms: null },
+      { ...request, totalAmount: 1000, terms: [{ amount: 1, date: "2026-12-23" }], backUrl: "nope" },
+    ];
+    for (const body of wrong) {
+      const response = await h.send("POST", base, body);
+      expect(response.status).toBe(400);
+      const error = (await response.json()) as { errors: { code: string; message: string }[] };
+      expect(error.errors).toHaveLength(1);
+      expect(error.errors[0]?.message).toMatch(/^Code : InvalidAmount - totalAmount \(\d+\) must equal/);
+    }
+    const legal = [
+      request,
+      { ...request, totalAmount: 1000, terms: null },
+      { ...request, totalAmount: 1000, terms: [] },
+      { ...request, totalAmount: 1000, initialAmount: 1000, terms: undefined },
+      { ...request, totalAmount: 1500, terms: [{ amount: 500, date: "2026-12-23" }] },
+    ];
+    for (const body of legal) expect((await h.send("POST", base, body)).status).toBe(200);
+  });
+
   it("refuses bad intents with the service's error shapes", async () => {
     const base = `/v5/organizations/${slug}/checkout-intents`;
     const cases: [unknown, number][] = [
@@ -146,7 +222,9 @@ describe("sandbox checkout", () => {
     for (const [body, status] of cases) {
       const response = await h.send("POST", base, body);
       expect(response.status).toBe(status);
-      expect(contract().schemas.validate("error", await response.json())).toEqual([]);
+      const error = (await response.json()) as { errors: { code: string }[] };
+      expect(contract().schemas.validate("error", error)).toEqual([]);
+      if (typeof body !== "string") expect(error.errors.map((e) => e.code)).toContain("Error");
     }
     expect((await h.send("POST", "/v5/organizations/nobody/checkout-intents", request)).status).toBe(404);
     expect((await h.get(`${base}/1`)).status).toBe(404);

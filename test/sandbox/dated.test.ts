@@ -109,7 +109,8 @@ describe.each(DATES)("sandbox on %s", (date) => {
     expect(fresh.status).toBe(needs ? 400 : 200);
     if (needs) {
       const error = (await fresh.json()) as { errors: { code: string; message: string }[] };
-      expect(error.errors[0]?.code).toBe("OrganizationNotVerified");
+      expect(error.errors[0]?.code).toBe("Error");
+      expect(error.errors[0]?.message).toMatch(/^Code : OrganizationNotVerified - /);
       expect(error.errors[0]?.message).toMatch(/must be verified before it can receive a payment/);
       await h.state("a verified association", { organizationSlug: created.organizationSlug });
       expect((await h.send("POST", String(created.checkoutPath), body)).status).toBe(200);

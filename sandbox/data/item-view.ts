@@ -1,0 +1,80 @@
+import { formatServiceDate } from "../service-dates.js";
+import type { OrderRecord } from "./model.js";
+import { customFieldAnswers, orderLightView, orderPaymentView, type ViewContext } from "./views.js";
+
+type Json = Record<string, unknown>;
+
+/** The options an item's payer took (the document's ItemOption), each with its own amount. */
+function optionsView(record: OrderRecord): Json[] {
+  return record.options.map((option) => ({
+    name: option.label,
+    amount: option.price,
+    priceCategory: "Fixed",
+    isRequired: option.isRequired,
+    customFields: [],
+    optionId: option.id,
+  }));
+}
+
+/**
+ * One item as the provider's document gives it (ItemDetail, also each entry of the items listings): its
+ * order, payer, payments (with their refund operations), the user it is for, custom field answers (a
+ * File answer is the file's URL), options and tier. `amount` is the tier part plus the options.
+ */
+export function itemDetailView(ctx: ViewContext, record: OrderRecord): Json {
+  const { firstName, lastName } = record.payer;
+  return {
+    order: orderLightView(ctx, record),
+    payer: { ...record.payer },
+    payments: record.payments.map((payment) => ({
+      ...orderPaymentView(ctx, record, payment),
+      shareAmount: payment.amount,
+    })),
+    name: record.itemName,
+    user: { firstName, lastName },
+    priceCategory: record.form.priceCategory,
+    ...(record.form.priceCategory === "Pwyw" ? { minAmount: record.form.priceMin } : {}),
+    customFields: customFieldAnswers(ctx, record, true),
+    options: optionsView(record),
+    qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64"),
+    tierDescription: record.form.tierName,
+    tierId: record.form.tierId,
+    id: record.itemId,
+    amount: record.amount,
+    type: record.itemType,
+    initialAmount: record.initialAmount,
+    state: itemState(record),
+  };
+}
+
+/** An item is `Canceled` once its order is, else `Processed`. */
+function itemState(record: OrderRecord): string {
+  return record.canceled ? "Canceled" : "Processed";
+}
+
+/**
+ * An element of `data` on the items listings: the seed's five fields (payer, items, amount, id, date)
+ * and, beside them, the document's item fields. Where they disagree (`amount`: `{total, vat}` in the
+ * seed, integer cents in the document) `ctx.shapes` picks the shape.
+ */
+export function listEntryView(ctx: ViewContext, record: OrderRecord): Json {
+  const { email, firstName, lastName } = record.payer;
+  const detail = itemDetailView(ctx, record);
+  return {
+    ...detail,
+    payer: { ...record.payer, email, firstName, lastName },
+    items: [{ id: record.itemId, amount: record.amount, type: record.itemType, state: itemState(record) }],
+    amount: seedOrDocumentAmount(ctx, record.amount),
+    id: record.id,
+    date: formatServiceDate(record.at, ctx.dateStyle),
+  };
+}
+
+function seedOrDocumentAmount(ctx: ViewContext, amount: number): unknown {
+  switch (ctx.shapes) {
+    case "seed":
+      return { total: amount, vat: 0 };
+    case "document":
+      return amount;
+  }
+}

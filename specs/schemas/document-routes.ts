@@ -1,0 +1,66 @@
+import type { CheckContext } from "../runner/context.js";
+import { parseJson } from "../runner/http.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { judge } from "./resources.js";
+
+/** The read-only routes the document adds that a reader token may call, with their schema. */
+const READER_ROUTES = [
+  ["v5.organization", "organization"],
+  ["v5.organization-forms", "form-page"],
+  ["v5.organization-form-types", "form-types"],
+  ["v5.user-organizations", "organization-list"],
+  ["v5.partner-organizations", "organization-page"],
+] as const;
+
+async function get(ctx: CheckContext, routeId: string, role: "reader" | "admin", params = {}) {
+  return ctx.http.send({
+    method: "GET",
+    url: await ctx.urlOf(ctx.contract.routes.byId(routeId), params),
+    authorization: await ctx.authorization(role),
+  });
+}
+
+/** The item and payment ids of the first entry of the form's items listing, when it has any. */
+async function firstItem(ctx: CheckContext): Promise<{ itemId?: number; paymentId?: number }> {
+  const listing = await get(ctx, "v5.form-items", "reader");
+  const parsed = parseJson(listing);
+  if (!parsed.ok) return {};
+  const entry = (parsed.value as { data?: { id?: number; payments?: { id?: number }[] }[] }).data?.[0];
+  return { itemId: entry?.id, paymentId: entry?.payments?.[0]?.id };
+}
+
+/**
+ * The routes of the provider's document that real clients call validate against their schemas: the
+ * organization, its forms and form types, the caller's and the partner's organizations, and, with the
+ * organization_admin client, an item and a payment of the form's items listing. Refunds and
+ * cancellations change the provider's data, so verify never calls them.
+ */
+export const documentRoutesCheck: SpecCheck = {
+  id: "schemas/document-routes",
+  group: "schemas",
+  rule: "schema.responses",
+  title: "Organization, forms, form types, organizations, item and payment responses validate",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const [routeId, schema] of READER_ROUTES) {
+      findings.push(judge(ctx, routeId, schema, await get(ctx, routeId, "reader")));
+    }
+    if (!ctx.tokens.has("admin")) {
+      const reason = "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
+      findings.push({ kind: "skip", subject: "item and payment", reason });
+      return combine(findings, "responses valid");
+    }
+    const { itemId, paymentId } = await firstItem(ctx);
+    findings.push(
+      itemId === undefined
+        ? { kind: "skip", subject: "v5.item", reason: "the form's items listing has no entry" }
+        : judge(ctx, "v5.item", "item-detail", await get(ctx, "v5.item", "admin", { itemId })),
+    );
+    findings.push(
+      paymentId === undefined
+        ? { kind: "skip", subject: "v5.payment", reason: "the first entry names no payment" }
+        : judge(ctx, "v5.payment", "payment", await get(ctx, "v5.payment", "admin", { paymentId })),
+    );
+    return combine(findings, "responses valid");
+  },
+};
