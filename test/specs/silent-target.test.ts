@@ -122,27 +122,31 @@ describe("verify --timeout bounds the whole run", () => {
       }),
   });
 
-  const run = (runTimeoutMs: number) =>
+  const run = (runTimeoutMs: number, secondMs = 10_000) =>
     runVerify(
       resolveOptions(sandboxInput(sandbox, at, { only: [], runTimeoutMs })),
-      [slow("versions/first", 50), slow("versions/second", 5_000), slow("versions/third", 50)],
+      [slow("versions/first", 50), slow("versions/second", secondMs), slow("versions/third", 50)],
       { contract: contract() },
     );
 
   it("stops the check under way and reports the ones left unrun as errors that say why", async () => {
     const started = Date.now();
-    const report = await run(400);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect(report.outcomes.map((o) => o.verdict)).toEqual(["pass", "fail", "error"]);
+    const report = await run(1_500);
+    expect(Date.now() - started).toBeLessThan(6_000);
+    // The first check may or may not fit, depending on how long logging in took on a loaded machine;
+    // the 10-second one never does, and the one after it is never run.
+    expect(report.outcomes).toHaveLength(3);
+    expect(report.outcomes[1]?.verdict).not.toBe("pass");
+    expect(report.outcomes[2]).toMatchObject({ id: "versions/third", verdict: "error" });
     expect(report.outcomes[2]?.reason).toMatch(
-      /^not run: the whole run's time limit \(--timeout 0\.4 s\) ran out first; raise --timeout/,
+      /^not run: the whole run's time limit \(--timeout 1\.5 s\) ran out first; raise --timeout/,
     );
   });
 
   it("leaves a run that fits within its limit alone", async () => {
-    const report = await run(60_000);
+    const report = await run(60_000, 200);
     expect(report.outcomes.map((o) => o.verdict)).toEqual(["pass", "pass", "pass"]);
-  }, 15_000);
+  });
 
   it("is a flag of the command line", () => {
     expect(verifyCommand.help).toMatch(/--timeout SECONDS/);
