@@ -1,4 +1,5 @@
 import type { Route } from "../../contracts/types.js";
+import type { SandboxCredentials } from "../../sandbox/index.js";
 import type { Harness, Role } from "../sandbox/helpers.js";
 
 /** One request sent through the proxy and what came back. */
@@ -45,18 +46,18 @@ const PARAMS: Readonly<Record<string, ParamSource>> = {
     const response = await h.send(
       "POST",
       `/v5/organizations/${h.sandbox.credentials.organizationSlug}/checkout-intents`,
-      BODIES["checkout-intent-request"]?.(h),
+      BODIES["checkout-intent-request"]?.(h.sandbox.credentials),
     );
     return String(((await response.json()) as { id: number }).id);
   },
 };
 
 /** A legal request body for each request schema the catalogue uses. */
-const BODIES: Readonly<Record<string, (h: Harness) => unknown>> = {
-  "token-request": (h) => ({
+const BODIES: Readonly<Record<string, (c: SandboxCredentials) => unknown>> = {
+  "token-request": (c) => ({
     grant_type: "client_credentials",
-    client_id: h.sandbox.credentials.admin.clientId,
-    client_secret: h.sandbox.credentials.admin.clientSecret,
+    client_id: c.admin.clientId,
+    client_secret: c.admin.clientSecret,
   }),
   "notification-url-request": () => ({ url: "https://partner.example/hooks/assopay" }),
   "checkout-intent-request": () => ({
@@ -85,14 +86,18 @@ export async function concretePath(h: Harness, route: Route): Promise<string> {
   return path;
 }
 
-function requestBody(h: Harness, route: Route): { headers: Record<string, string>; body?: string } {
+/** A legal body for a route that takes one, with its content type; an unknown schema fails loudly. */
+export function requestBody(
+  credentials: SandboxCredentials,
+  route: Route,
+): { headers: Record<string, string>; body?: string } {
   if (!route.requestBody) return { headers: {} };
   const make = BODIES[route.requestBody.schema];
   if (!make)
     throw new Error(
       `route ${route.id}: no example body for "${route.requestBody.schema}"; add one to BODIES`,
     );
-  const value = make(h) as Record<string, string>;
+  const value = make(credentials) as Record<string, string>;
   const type = route.requestBody.contentType;
   const body =
     type === "application/x-www-form-urlencoded" ? String(new URLSearchParams(value)) : JSON.stringify(value);
@@ -107,7 +112,7 @@ async function send(
   path: string,
   role: Role | "none",
 ): Promise<Exchange> {
-  const { headers, body } = requestBody(h, route);
+  const { headers, body } = requestBody(h.sandbox.credentials, route);
   if (role !== "none") headers.authorization = `Bearer ${await h.token(role)}`;
   const response = await fetch(`${proxy}${path}`, { method: route.method, headers, body });
   return {
