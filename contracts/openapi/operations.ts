@@ -1,7 +1,7 @@
 import type { IsoDay } from "../../core/dates.js";
 import type { QueryParam, QueryParamType, Route, Timeline } from "../types.js";
 import { componentRef, type JsonSchema } from "./schemas.js";
-import { COUNT_EFFECTS, operationTimeline, timelineMarks } from "./timeline.js";
+import { countMarks, operationTimeline } from "./timeline.js";
 
 /** The name of the security scheme every protected route uses. */
 export const BEARER_SCHEME = "bearer";
@@ -38,7 +38,7 @@ function queryParameter(timeline: Timeline, route: Route, param: QueryParam, at:
   const out: JsonSchema = { name: param.name, in: "query", required: param.required, schema };
   if (param.type === "string[]") out.explode = true;
   if (param.name === "withCount" && route.countDeprecation) {
-    const marks = timelineMarks(timeline, COUNT_EFFECTS, at);
+    const marks = countMarks(timeline, at);
     out.description =
       "Whether the page carries real totalCount and totalPages. Part of the count deprecation: see x-assopay-timeline.";
     out.deprecated = marks.find((m) => m.effect === "count-fields-removed")?.inForce ?? false;
@@ -136,7 +136,7 @@ export function deprecatedCountsPagination(timeline: Timeline, at: IsoDay): Json
   const field = (text: string) => ({
     deprecated: true,
     description: `${text} Deprecated: see x-assopay-timeline for when it holds -1 and when it leaves the response.`,
-    "x-assopay-timeline": timelineMarks(timeline, COUNT_EFFECTS, at),
+    "x-assopay-timeline": countMarks(timeline, at),
   });
   return {
     allOf: [componentRef("pagination")],

@@ -13,7 +13,7 @@ export interface TimelineMark {
 }
 
 /** The extension value: every entry of `effects` that the timeline has, with whether it holds at `at`. */
-export function timelineMarks(
+function timelineMarks(
   timeline: Timeline,
   effects: readonly TimelineEntry["effect"][],
   at: IsoDay,
@@ -32,12 +32,11 @@ export function timelineMarks(
     }));
 }
 
-/** The steps of the count deprecation, in order. */
-export const COUNT_EFFECTS = [
-  "withcount-introduced",
-  "withcount-default-false",
-  "count-fields-removed",
-] as const;
+/** Every dated change of the count deprecation (`affects: count-deprecation`), in the timeline's order. */
+export function countMarks(timeline: Timeline, at: IsoDay): TimelineMark[] {
+  const effects = timeline.entries.filter((e) => e.affects === "count-deprecation").map((e) => e.effect);
+  return timelineMarks(timeline, effects, at);
+}
 
 /**
  * What the timeline says about a route at `at`, as OpenAPI keeps it: `deprecated` on the operation once its
