@@ -2,6 +2,7 @@ import type { Command } from "./command.js";
 import { contractsCommand } from "./commands/contracts.js";
 import { gateCommand } from "./commands/gate.js";
 import { notifyCommand } from "./commands/notify.js";
+import { openapiCommand } from "./commands/openapi.js";
 import { recordCommand } from "./commands/record.js";
 import { replayCommand } from "./commands/replay.js";
 import { sandboxCommand } from "./commands/sandbox.js";
@@ -17,5 +18,6 @@ export function commands(): readonly Command[] {
     gateCommand,
     notifyCommand,
     contractsCommand,
+    openapiCommand,
   ];
 }

@@ -1,0 +1,100 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { loadContract } from "../../contracts/index.js";
+import { exportOpenApi } from "../../contracts/openapi/export.js";
+import {
+  formatOfFile,
+  isAssopayExport,
+  type OpenApiFormat,
+  serializeOpenApi,
+} from "../../contracts/openapi/serialize.js";
+import { assertValidOpenApi } from "../../contracts/openapi/validate.js";
+import { parseIsoDay, todayIso } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import type { Command } from "../command.js";
+import { choiceFlag, parseFlags, stringFlag } from "../flags.js";
+
+const HELP = `assopay openapi: export the contract as an OpenAPI 3.1 document
+
+Usage: assopay openapi [--out FILE] [--format yaml|json] [--at YYYY-MM-DD] [--timeline FILE]
+
+Writes every route of contracts/routes.yaml as an operation (parameters, bodies, responses, rights,
+pagination), every JSON Schema as a component, the timeline as 'deprecated' plus x-assopay-timeline
+extensions read at --at, and the notification types as webhooks with the x-ha-signature header. The
+document is checked with @readme/openapi-parser before it is written.
+
+Flags:
+  --out FILE        where to write it (default: standard output). An existing FILE is overwritten only
+                    if assopay wrote it (info.x-generated-by: "assopay openapi").
+  --format FORMAT   yaml or json (default: from the extension of --out; yaml on standard output)
+  --at YYYY-MM-DD   the date the timeline is read at (default: today)
+  --timeline FILE   your own timeline file instead of contracts/timeline.yaml
+  -h, --help        this text
+
+Exit codes: 0 written, 2 bad usage, a file that assopay did not write, or a bad contract file.
+
+Examples:
+  assopay openapi --out openapi.yaml
+  assopay openapi --at 2025-01-15 --format json > openapi-2025-01.json
+  npx prism mock openapi.yaml
+`;
+
+function outputFormat(out: string | undefined, flag: string | undefined): OpenApiFormat {
+  if (flag !== undefined) return choiceFlag("openapi", "format", flag, ["yaml", "json"] as const, "yaml");
+  if (out === undefined) return "yaml";
+  const format = formatOfFile(out);
+  if (format === undefined) {
+    throw new AssopayError(
+      "usage",
+      `assopay openapi: cannot tell the format of "${out}" from its extension`,
+      {
+        hint: "name it .yaml, .yml or .json, or pass --format yaml|json",
+      },
+    );
+  }
+  return format;
+}
+
+function refuseForeignFile(out: string): void {
+  if (!existsSync(out)) return;
+  if (isAssopayExport(readFileSync(out, "utf8"))) return;
+  throw new AssopayError(
+    "usage",
+    `assopay openapi: ${out} exists and is not an OpenAPI document assopay wrote`,
+    {
+      location: { file: out },
+      hint: "choose another --out, or move that file away first: it is never overwritten",
+    },
+  );
+}
+
+export const openapiCommand: Command = {
+  name: "openapi",
+  summary: "Export the contract as an OpenAPI 3.1 document (routes, schemas, timeline, webhooks)",
+  help: HELP,
+  async run(context) {
+    const flags = parseFlags("openapi", context.argv, {
+      out: { type: "string" },
+      format: { type: "string" },
+      at: { type: "string" },
+      timeline: { type: "string" },
+    });
+    const out = stringFlag(flags, "out");
+    const format = outputFormat(out, stringFlag(flags, "format"));
+    const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
+    const timelineFile = stringFlag(flags, "timeline");
+    if (out !== undefined) refuseForeignFile(out);
+    const contract = loadContract(timelineFile ? { timelineFile } : {});
+    const document = exportOpenApi(contract, { at });
+    await assertValidOpenApi(document);
+    const text = serializeOpenApi(document, format);
+    if (out === undefined) {
+      context.stdout.write(text);
+      return 0;
+    }
+    writeFileSync(out, text);
+    context.stderr.write(
+      `Wrote the OpenAPI 3.1 document (${Object.keys(document.paths).length} paths, timeline at ${at}) to ${out}\n`,
+    );
+    return 0;
+  },
+};

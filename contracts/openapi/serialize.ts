@@ -1,0 +1,32 @@
+import { parse, stringify } from "yaml";
+import { GENERATED_BY } from "./export.js";
+
+/** The two formats the document is written in. */
+export type OpenApiFormat = "json" | "yaml";
+
+/** The document as text: YAML without anchors (every tool reads it), or JSON, both ending in a newline. */
+export function serializeOpenApi(document: unknown, format: OpenApiFormat): string {
+  switch (format) {
+    case "json":
+      return `${JSON.stringify(document, null, 2)}\n`;
+    case "yaml":
+      return stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  }
+}
+
+/** The format a file name implies, if its extension tells. */
+export function formatOfFile(file: string): OpenApiFormat | undefined {
+  if (/\.json$/i.test(file)) return "json";
+  if (/\.ya?ml$/i.test(file)) return "yaml";
+  return undefined;
+}
+
+/** Whether a text is an OpenAPI document that `assopay openapi` wrote (its `info.x-generated-by`). */
+export function isAssopayExport(text: string): boolean {
+  try {
+    const document = parse(text) as { openapi?: unknown; info?: Record<string, unknown> } | null;
+    return typeof document?.openapi === "string" && document.info?.["x-generated-by"] === GENERATED_BY;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,63 @@
+import type { IsoDay } from "../../core/dates.js";
+import type { Route, Timeline, TimelineEntry } from "../types.js";
+
+/** One dated change as the `x-assopay-timeline` extension lists it. */
+export interface TimelineMark {
+  id: string;
+  date: IsoDay;
+  effect: TimelineEntry["effect"];
+  status: TimelineEntry["status"];
+  approximate: boolean;
+  inForce: boolean;
+  summary: string;
+}
+
+/** The extension value: every entry of `effects` that the timeline has, with whether it holds at `at`. */
+function timelineMarks(
+  timeline: Timeline,
+  effects: readonly TimelineEntry["effect"][],
+  at: IsoDay,
+): TimelineMark[] {
+  return effects
+    .map((effect) => timeline.entry(effect))
+    .filter((entry) => entry !== undefined)
+    .map((entry) => ({
+      id: entry.id,
+      date: entry.date,
+      effect: entry.effect,
+      status: entry.status,
+      approximate: entry.approximate,
+      inForce: at >= entry.date,
+      summary: entry.summary,
+    }));
+}
+
+/** Every dated change of the count deprecation (`affects: count-deprecation`), in the timeline's order. */
+export function countMarks(timeline: Timeline, at: IsoDay): TimelineMark[] {
+  const effects = timeline.entries.filter((e) => e.affects === "count-deprecation").map((e) => e.effect);
+  return timelineMarks(timeline, effects, at);
+}
+
+/**
+ * What the timeline says about a route at `at`, as OpenAPI keeps it: `deprecated` on the operation once its
+ * version is switched off, and the `x-assopay-*` extensions with the dates.
+ */
+export function operationTimeline(timeline: Timeline, route: Route, at: IsoDay): Record<string, unknown> {
+  const rules = timeline.rulesAt(route, at);
+  const out: Record<string, unknown> = {};
+  if (!rules.served) out.deprecated = true;
+  out["x-assopay-served"] = rules.served;
+  if (route.countDeprecation) out["x-assopay-count-mode"] = rules.countMode;
+  const marks = timelineMarks(
+    timeline,
+    timeline.entries.filter((entry) => affects(timeline, route, entry)).map((entry) => entry.effect),
+    at,
+  );
+  if (marks.length > 0) out["x-assopay-timeline"] = marks;
+  return out;
+}
+
+/** Whether an entry affects the route (from its own date on). */
+function affects(timeline: Timeline, route: Route, entry: TimelineEntry): boolean {
+  return timeline.rulesAt(route, entry.date).inForce.includes(entry);
+}
