@@ -4,11 +4,13 @@ import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
+import { type ReplayOptions, resolveReplayOptions } from "../../specs/replay/options.js";
+import { runReplay } from "../../specs/replay/run.js";
 import { formatReport, REPORTERS, type ReporterName } from "../../specs/report/index.js";
 import { formatFailures, formatHeader, formatOutcomeLine, formatSummary } from "../../specs/report/pretty.js";
 import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
-import { CHECK_GROUPS, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
+import { CHECK_GROUPS, type CheckOutcome, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
 
@@ -20,6 +22,7 @@ Usage:
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE]
                  [--request-timeout SECONDS] [--timeout SECONDS]
+  assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
 Without --target, the embedded sandbox is started at the --at date and verified with its own
 credentials, organization, form and provider states.
@@ -44,6 +47,11 @@ What to judge:
                              ${CHECK_GROUPS.join(", ")}
   --planned fail|warn        A failure resting only on a planned timeline entry (count removal):
                              fail (default) or warn.
+
+Replay (docs/verify.md, "Replaying recorded sessions"):
+  --cassette FILE...         Send every recorded request of the cassettes to the target, in order, with
+                             its own tokens and ids, and judge each answer (one outcome per interaction).
+                             Needs only --client-id/--client-secret (and the admin pair) with --target.
 
 Time limits:
   --request-timeout SECONDS  Longest one request may take, to its body's last byte (default 30). A
@@ -83,6 +91,7 @@ const FLAGS: FlagSpec = {
   output: { type: "string" },
   "request-timeout": { type: "string" },
   timeout: { type: "string" },
+  cassette: { type: "string", multiple: true },
 };
 
 const SANDBOX_ONLY = [
@@ -102,6 +111,8 @@ interface Parsed {
   flags: ParsedFlags;
   env: CommandContext["env"];
   only: string[];
+  /** Cassettes to replay (`--cassette`, and the arguments after it); empty for a plain verify. */
+  cassettes: string[];
   planned: PlannedPolicy;
   reporter: ReporterName;
   output: string | undefined;
@@ -128,7 +139,8 @@ function secondsFlag(flag: string, text: string | undefined): number | undefined
 function parse(context: CommandContext): Parsed {
   const flags = parseFlags("verify", context.argv, FLAGS, true);
   const only = listFlag(flags, "only");
-  if (flags.positionals.length > 0 && only.length === 0) {
+  const cassettes = listFlag(flags, "cassette");
+  if (flags.positionals.length > 0 && only.length === 0 && cassettes.length === 0) {
     throw new AssopayError("usage", `assopay verify: unexpected argument "${flags.positionals[0]}"`, {
       hint: "run 'assopay verify --help'",
     });
@@ -140,7 +152,8 @@ function parse(context: CommandContext): Parsed {
     at: atText === undefined ? todayIso() : parseIsoDay(atText),
     flags,
     env,
-    only: [...only, ...flags.positionals],
+    only: cassettes.length > 0 ? only : [...only, ...flags.positionals],
+    cassettes: cassettes.length > 0 ? [...cassettes, ...flags.positionals] : [],
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: choiceFlag("verify", "reporter", stringFlag(flags, "reporter"), REPORTERS, "pretty"),
     output: stringFlag(flags, "output"),
@@ -208,6 +221,45 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
   });
 }
 
+/** Options of a replay: the target and its clients (the embedded sandbox's when no target is given). */
+function replayOptions(parsed: Parsed, sandbox: RunningSandbox | undefined): ReplayOptions {
+  const read = (flag: string, name: string) => stringFlag(parsed.flags, flag, { vars: parsed.env, name });
+  const given = (flag: string, name: string) => read(flag, name) ?? "";
+  const adminId = read("admin-client-id", "ASSOPAY_ADMIN_CLIENT_ID");
+  const adminSecret = read("admin-client-secret", "ASSOPAY_ADMIN_CLIENT_SECRET");
+  if (
+    !sandbox &&
+    (!read("client-id", "ASSOPAY_CLIENT_ID") || !read("client-secret", "ASSOPAY_CLIENT_SECRET"))
+  ) {
+    throw new AssopayError(
+      "usage",
+      "assopay verify --cassette --target needs --client-id and --client-secret",
+      {
+        hint: "give them as flags or as ASSOPAY_CLIENT_ID, ASSOPAY_CLIENT_SECRET",
+      },
+    );
+  }
+  return resolveReplayOptions({
+    cassettes: parsed.cassettes,
+    target: sandbox?.url ?? parsed.target ?? "",
+    embedded: sandbox !== undefined,
+    at: parsed.at,
+    reader: sandbox
+      ? sandbox.credentials.reader
+      : {
+          clientId: given("client-id", "ASSOPAY_CLIENT_ID"),
+          clientSecret: given("client-secret", "ASSOPAY_CLIENT_SECRET"),
+        },
+    admin: sandbox
+      ? sandbox.credentials.admin
+      : adminId && adminSecret
+        ? { clientId: adminId, clientSecret: adminSecret }
+        : undefined,
+    planned: parsed.planned,
+    ...limitOptions(parsed),
+  });
+}
+
 /** Options for the embedded sandbox: its own credentials, names and state URL. */
 function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyOptions {
   const { credentials } = sandbox;
@@ -248,18 +300,27 @@ export const verifyCommand: Command = {
     let sandbox: RunningSandbox | undefined;
     try {
       if (parsed.target === undefined) sandbox = await startSandbox({ port: 0, at: parsed.at });
-      const options = sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? "");
+      const replay = parsed.cassettes.length > 0 ? replayOptions(parsed, sandbox) : undefined;
+      const options =
+        replay ?? (sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? ""));
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color =
         (context.stdout as Writable & { isTTY?: boolean }).isTTY === true && !context.env.NO_COLOR;
       if (live) write(context.stdout, `${formatHeader(options)}\n\n`);
-      const report = await runVerify(options, allChecks(), {
-        stderr: context.stderr,
-        signal: context.signal,
-        onOutcome: (outcome) => {
-          if (live) write(context.stdout, `${formatOutcomeLine(outcome, { color })}\n`);
-        },
-      });
+      const onOutcome = (outcome: CheckOutcome) => {
+        if (live) write(context.stdout, `${formatOutcomeLine(outcome, { color })}\n`);
+      };
+      const report = replay
+        ? await runReplay(replay, {
+            signal: context.signal,
+            onOutcome,
+            onNote: (note) => write(context.stderr, `warning: ${note}\n`),
+          })
+        : await runVerify(options as VerifyOptions, allChecks(), {
+            stderr: context.stderr,
+            signal: context.signal,
+            onOutcome,
+          });
       if (live) {
         write(
           context.stdout,
