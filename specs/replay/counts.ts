@@ -46,6 +46,14 @@ function modesFor(seen: Seen, withCount: boolean | undefined): CountMode[] {
   }
 }
 
+/** The timeline entry the counts expected at a date rest on: the one that began the count mode in force. */
+export function countTimeline(rules: RouteRules, timeline: Timeline): string[] {
+  const mode = rules.countMode;
+  const effect = mode === "not-applicable" ? undefined : STARTED_BY[mode];
+  const entry = effect ? timeline.entry(effect) : undefined;
+  return entry ? [entry.id] : [];
+}
+
 /** The rule each expectation of counts belongs to. */
 export function countRule(expected: ExpectedCounts): string {
   switch (expected) {

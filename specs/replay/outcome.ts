@@ -100,9 +100,10 @@ export function judgedOutcome(
   parts.push(...judgement.notes);
   const reason = parts.length > 0 ? parts.join("; ") : "holds, same structure as recorded";
   const rule = judgement.dated[0]?.rule ?? "schema.responses";
-  const result: CheckResult =
-    context.length > 0
-      ? { status: "pass", reason, evidence: { request, diagnostics: context } }
-      : { status: "pass", reason };
+  const result: CheckResult = {
+    status: "pass",
+    reason,
+    evidence: context.length > 0 ? { request, diagnostics: context } : { request },
+  };
   return outcome(step, rule, result, durationMs);
 }

@@ -1,7 +1,6 @@
 import { type Contract, expectedCounts, queryBoolean } from "../../contracts/index.js";
-import { timelineIds } from "../counts/first-page.js";
 import { evidenceOf } from "../runner/excerpt.js";
-import { countRule, datedCountChange } from "./counts.js";
+import { countRule, countTimeline, datedCountChange } from "./counts.js";
 import type { ListingCrawl } from "./listings.js";
 import type { Exchange, Judgement, PageCounts, TargetPage } from "./types.js";
 
@@ -56,7 +55,7 @@ export function judgeListingPage(
   const countFindings = diagnostics.filter((d) => COUNT_PATH.test(d.path));
   const arrayFindings = diagnostics.filter((d) => d.path === `response.${name}`);
   const others = diagnostics.filter((d) => !countFindings.includes(d) && !arrayFindings.includes(d));
-  const timeline = timelineIds(rules);
+  const timeline = countTimeline(rules, contract.timeline);
   if (countFindings.length > 0) {
     judgement.breaches.push({
       rule: countRule(expected),
