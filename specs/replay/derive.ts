@@ -139,6 +139,11 @@ function deriveBody(step: ReplayStep, ctx: DeriveContext): HttpRequest["body"] {
   throw new Underivable("binary request bodies are not replayed");
 }
 
+/** A query string with each name and value encoded exactly once. */
+export function encodeQuery(query: URLSearchParams): string {
+  return [...query].map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&");
+}
+
 /**
  * The recorded request as it must reach the target: ids and tokens the target issued in place of the
  * recorded ones, the target's own continuation token, a token request with the given client. Headers
@@ -158,7 +163,7 @@ export async function deriveRequest(step: ReplayStep, ctx: DeriveContext): Promi
       const value = header(request.headers, name);
       if (value !== undefined) headers[name] = value;
     }
-    const search = [...query].map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&");
+    const search = encodeQuery(query);
     return {
       ok: true,
       sentQuery: query,

@@ -1,20 +1,29 @@
 import { type Contract, loadContract } from "../../contracts/index.js";
 import { packageVersion } from "../../core/paths.js";
 import { withDeadline } from "../runner/deadline.js";
-import { createHttpClient, type HttpClient, isSuccess, parseJson, TransportError } from "../runner/http.js";
+import {
+  createHttpClient,
+  type HttpClient,
+  type HttpRequest,
+  isSuccess,
+  parseJson,
+  TransportError,
+} from "../runner/http.js";
 import { summarize } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { CheckOutcome, RunReport } from "../runner/types.js";
+import { countTimeline } from "./counts.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
-import { createListings, type Listings } from "./listings.js";
+import { followToEnd } from "./extend.js";
+import { createListings, type ListingCrawl, type Listings } from "./listings.js";
 import type { ReplayOptions } from "./options.js";
 import { erroredOutcome, judgedOutcome, skippedOutcome } from "./outcome.js";
-import { judgeListingPage } from "./page.js";
+import { judgeListingPage, judgeTotals } from "./page.js";
 import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
 import { judgeStatus } from "./status.js";
 import { loadSteps, type ReplayStep } from "./steps.js";
-import { type Exchange, emptyJudgement } from "./types.js";
+import { type Exchange, emptyJudgement, type Judgement } from "./types.js";
 import { createLearntValues, type LearntValues } from "./values.js";
 
 export interface ReplayIo {
@@ -39,6 +48,27 @@ interface Session {
 function recordedJson(step: ReplayStep): unknown {
   const body = step.interaction.response.body;
   return body && "json" in body ? body.json : undefined;
+}
+
+/** A page of a listing; where the recording ended, the target's end too, then the totals of the crawl. */
+async function judgeListing(
+  session: Session,
+  exchange: Exchange,
+  request: HttpRequest,
+  crawl: ListingCrawl,
+  judgement: Judgement,
+): Promise<void> {
+  const page = judgeListingPage(exchange, judgement, crawl, session.contract);
+  if (!page || !exchange.rules) return;
+  const name = exchange.route?.pagination?.resultArray ?? "data";
+  const recorded = (exchange.recorded.body as Record<string, unknown> | null)?.[name];
+  const recordedEnd = Array.isArray(recorded) && recorded.length === 0;
+  let ended = page.size === 0;
+  if (recordedEnd && !ended) {
+    ended = await followToEnd(session.http, exchange, request, page, crawl, judgement);
+  }
+  if (ended)
+    judgeTotals(exchange, judgement, crawl, countTimeline(exchange.rules, session.contract.timeline));
 }
 
 /** Sends one step, judges the answer by the rules at `--at` and compares it with the recording. */
@@ -71,11 +101,12 @@ async function replayStep(session: Session, step: ReplayStep): Promise<CheckOutc
     target,
     targetBody,
     query: derived.sentQuery,
+    sameResource: derived.request.url.split("?")[0] === `${options.target}${step.interaction.request.path}`,
   };
   const judgement = emptyJudgement();
   const crawl = route?.pagination ? listings.crawlFor(step) : undefined;
   const served = judgeStatus(exchange, judgement, contract.timeline.entries);
-  if (served && crawl) judgeListingPage(exchange, judgement, crawl, contract);
+  if (served && crawl) await judgeListing(session, exchange, derived.request, crawl, judgement);
   else if (served) judgeResource(exchange, judgement, contract);
   else if (crawl) crawl.broken = `(${step.id}) was refused with ${target.status}`;
   const comparable = isSuccess(target.status) === isSuccess(exchange.recorded.status);

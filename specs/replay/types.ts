@@ -36,6 +36,8 @@ export interface Exchange {
   targetBody: unknown;
   /** The query sent to the target. */
   query: URLSearchParams;
+  /** True when the path sent is the recorded one (no id replaced): the same resource as recorded. */
+  sameResource: boolean;
 }
 
 /** What judging one exchange found. */
