@@ -93,6 +93,18 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     expect(report.outcomes.some((o) => /dated change/.test(o.reason ?? ""))).toBe(false);
   }, 60_000);
 
+  it("follows a longer listing of the target to its own empty page, and compares no other order's contents", async () => {
+    const report = await replayAgainst([session.cassette], RECORDED_AT, { entries: 130 });
+    expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
+    const ends = report.outcomes.filter((o) =>
+      /listing is longer than the recording's: it ended on an empty page/.test(o.reason ?? ""),
+    );
+    expect(ends.length).toBe(2);
+    expect(
+      report.outcomes.some((o) => /another resource: its contents are not compared/.test(o.reason ?? "")),
+    ).toBe(true);
+  }, 60_000);
+
   it("at a later date, reports the count removal and the v3 switch-off as dated changes", async () => {
     const report = await replayAgainst([session.cassette], "2026-01-01" as IsoDay);
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);

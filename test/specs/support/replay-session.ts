@@ -132,6 +132,8 @@ export interface TargetSetup {
   /** Something between the replay and the sandbox (a proxy that varies the answers legally). */
   through?: (sandbox: RunningSandbox) => Promise<{ url: string; close(): Promise<void> }>;
   planned?: "fail" | "warn";
+  /** Entries of the target's form (default: as many as recorded). */
+  entries?: number;
 }
 
 /** Replays cassettes against a fresh sandbox at `at`, with the sandbox's own clients. */
@@ -143,7 +145,7 @@ export async function replayAgainst(
   const sandbox = await startSandbox({
     port: 0,
     at,
-    entries: ENTRIES,
+    entries: setup.entries ?? ENTRIES,
     seed: setup.seed ?? 2,
     contract: contract(),
     ...(setup.fault ? { fault: setup.fault } : {}),
