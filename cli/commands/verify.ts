@@ -140,6 +140,11 @@ function parse(context: CommandContext): Parsed {
   const flags = parseFlags("verify", context.argv, FLAGS, true);
   const only = listFlag(flags, "only");
   const cassettes = listFlag(flags, "cassette");
+  if (cassettes.length > 0 && only.length > 0) {
+    throw new AssopayError("usage", "assopay verify: --only does not apply to --cassette", {
+      hint: "a replay judges every recorded interaction; drop --only, or run them apart",
+    });
+  }
   if (flags.positionals.length > 0 && only.length === 0 && cassettes.length === 0) {
     throw new AssopayError("usage", `assopay verify: unexpected argument "${flags.positionals[0]}"`, {
       hint: "run 'assopay verify --help'",

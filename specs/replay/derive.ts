@@ -45,7 +45,8 @@ function derivePath(step: ReplayStep, values: LearntValues): string {
   const template = step.match?.route.path.split("/");
   return parts
     .map((part, i) => {
-      const isParam = template ? /^\{.+\}$/.test(template[i] ?? "") : true;
+      const param = /^\{(.+)\}$/.exec(template?.[i] ?? "")?.[1];
+      const isParam = template ? param !== undefined && isIdKey(param) : true;
       if (!isParam || part === "") return part;
       let decoded: string;
       try {

@@ -18,6 +18,10 @@ export function groupOf(rule: string): CheckGroup {
   return allChecks().find((check) => check.rule === rule)?.group ?? "schemas";
 }
 
+function titleOf(step: ReplayStep): string {
+  return `${TITLE}: ${step.match?.route.summary ?? "a route outside the contract (status and structure only)"}`;
+}
+
 /** `dated change count-fields-removed (2025-05-05, planned): …`. */
 export function describeDated(change: DatedChange): string {
   const { entry } = change;
@@ -36,7 +40,7 @@ function outcome(
     id: step.id,
     group: groupOf(rule),
     rule,
-    title: `${TITLE}: ${step.match?.route.summary ?? "a route outside the contract (status and structure only)"}`,
+    title: titleOf(step),
     verdict: result.status,
     ...(result.reason === undefined ? {} : { reason: result.reason }),
     ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
@@ -50,9 +54,17 @@ export function skippedOutcome(step: ReplayStep, reason: string): CheckOutcome {
   return outcome(step, "schema.responses", { status: "skip", reason }, 0);
 }
 
-/** An interaction whose exchange failed for another reason than a verdict (no answer). */
+/** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
 export function erroredOutcome(step: ReplayStep, reason: string, durationMs: number): CheckOutcome {
-  return { ...outcome(step, "schema.responses", { status: "pass" }, durationMs), verdict: "error", reason };
+  return {
+    id: step.id,
+    group: groupOf("schema.responses"),
+    rule: "schema.responses",
+    title: titleOf(step),
+    verdict: "error",
+    reason,
+    durationMs,
+  };
 }
 
 /**

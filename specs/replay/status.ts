@@ -95,6 +95,7 @@ export function judgeStatus(
         inForce: false,
         what: `v3 ${versus}: --at is before the switch-off, the recording after it`,
       });
+      return true;
     }
   }
   if (served === wasServed) {

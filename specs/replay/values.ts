@@ -34,8 +34,8 @@ export interface LearntValues {
 /** Keys whose values are identifiers or credentials the target issues. */
 const ID_KEY = /^(id|.+Id|.+_id|access_token|refresh_token|continuationToken)$/;
 
-/** URL path segments worth remembering: numbers and long opaque strings, never words. */
-const OPAQUE_SEGMENT = /^(?=.*\d)[A-Za-z0-9_-]{3,}$/;
+/** URL path segments worth remembering: numbers and long opaque strings, never slugs or words. */
+const OPAQUE_SEGMENT = /^(\d+|(?=.*\d)[A-Za-z0-9_-]{16,})$/;
 
 export function isIdKey(key: string): boolean {
   return ID_KEY.test(key);

@@ -81,6 +81,12 @@ describe("assopay verify --cassette", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("refuses --only with --cassette (exit 2)", async () => {
+    const run = await runVerifyCli(["--cassette", session.cassette, "--only", "pagination"], env(clean));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--only does not apply to --cassette/);
+  });
+
   it("needs the client with a target (exit 2)", async () => {
     const run = await runVerifyCli(["--cassette", session.cassette, "--target", clean.url]);
     expect(run.code).toBe(2);

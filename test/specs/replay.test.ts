@@ -105,6 +105,19 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     ).toBe(true);
   }, 60_000);
 
+  it("without the admin client, skips what needs it and says which flags would run it", async () => {
+    const report = await replayAgainst([session.cassette], RECORDED_AT, { withoutAdmin: true });
+    expect(failures(report)).toEqual([]);
+    const skipped = report.outcomes.filter((o) => o.verdict === "skip");
+    expect(skipped.map((o) => o.id)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/#2 POST \/oauth2\/token$/),
+        expect.stringMatching(/GET \/v5\/orders\/\d+$/),
+      ]),
+    );
+    expect(skipped[0]?.reason).toMatch(/--admin-client-id and --admin-client-secret/);
+  }, 60_000);
+
   it("at a later date, reports the count removal and the v3 switch-off as dated changes", async () => {
     const report = await replayAgainst([session.cassette], "2026-01-01" as IsoDay);
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);

@@ -132,6 +132,8 @@ export interface TargetSetup {
   /** Something between the replay and the sandbox (a proxy that varies the answers legally). */
   through?: (sandbox: RunningSandbox) => Promise<{ url: string; close(): Promise<void> }>;
   planned?: "fail" | "warn";
+  /** Replay without the admin client. */
+  withoutAdmin?: boolean;
   /** Entries of the target's form (default: as many as recorded). */
   entries?: number;
 }
@@ -159,7 +161,7 @@ export async function replayAgainst(
       ...(setup.planned ? { planned: setup.planned } : {}),
       at,
       reader: sandbox.credentials.reader,
-      admin: sandbox.credentials.admin,
+      ...(setup.withoutAdmin ? {} : { admin: sandbox.credentials.admin }),
     });
     return await runReplay(options, { contract: contract() });
   } finally {
