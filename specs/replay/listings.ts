@@ -37,6 +37,7 @@ function listingKey(step: ReplayStep): string {
   return `${step.match?.route.id ?? ""} ${step.interaction.request.path.toLowerCase()}?${query.join("&")}`;
 }
 
+/** The crawls of one replay, keyed by listing. */
 export function createListings(): Listings {
   const crawls = new Map<string, ListingCrawl>();
   const fresh = (fromFirstPage: boolean): ListingCrawl => ({

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import type { Contract, RouteMatch } from "../../contracts/index.js";
+import { AssopayError } from "../../core/errors.js";
 import { type LoadedInteraction, loadCassette } from "../../proxy/index.js";
 
 /** One recorded request to send again, with what the contract knows of its route. */
@@ -29,7 +30,8 @@ function labels(files: readonly string[]): string[] {
 /**
  * Reads the cassettes with the project's own loader (a file that is not a cassette is an `AssopayError`
  * with its file and line, exit 2) and lists their requests in order. Notification documents are left
- * out: the service sent those requests, not the client.
+ * out: the service sent those requests, not the client. Cassettes holding no client request at all are
+ * an `AssopayError` too: a replay of nothing would pass without judging anything.
  */
 export async function loadSteps(files: readonly string[], contract: Contract): Promise<LoadedSteps> {
   const steps: ReplayStep[] = [];
@@ -55,6 +57,12 @@ export async function loadSteps(files: readonly string[], contract: Contract): P
     }
     if (skipped > 0)
       notes.push(`${file}: ${skipped} notification document(s) left out (the service sent them)`);
+  }
+  if (steps.length === 0) {
+    throw new AssopayError("bad-input", "the cassettes hold no request a client made: nothing to replay", {
+      location: { file: files[0] ?? "" },
+      hint: "record a session with 'assopay record' and run your client through it",
+    });
   }
   return { steps, notes };
 }

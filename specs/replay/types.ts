@@ -52,6 +52,7 @@ export interface Judgement {
   notes: string[];
 }
 
+/** A judgement that found nothing yet. */
 export function emptyJudgement(): Judgement {
   return { breaches: [], dated: [], explained: [], differences: [], notes: [] };
 }

@@ -37,6 +37,7 @@ const ID_KEY = /^(id|.+Id|.+_id|access_token|refresh_token|continuationToken)$/;
 /** URL path segments worth remembering: numbers and long opaque strings, never slugs or words. */
 const OPAQUE_SEGMENT = /^(\d+|(?=.*\d)[A-Za-z0-9_-]{16,})$/;
 
+/** True for a field or parameter name that holds an id or a token (`id`, `orderId`, `access_token`). */
 export function isIdKey(key: string): boolean {
   return ID_KEY.test(key);
 }
@@ -89,6 +90,7 @@ export function formatPath(path: JsonPath): string {
   return path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? key : `.${key}`)).join("");
 }
 
+/** The values learnt in one replay; `describe` names a step in the reasons it gives. */
 export function createLearntValues(
   describe: (step: number) => string = (step) => `step ${step + 1}`,
 ): LearntValues {

@@ -81,6 +81,15 @@ describe("assopay verify --cassette", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("refuses cassettes that hold no request to replay (exit 2)", async () => {
+    const empty = join(session.dir, "header-only.yaml");
+    const header = readFileSync(session.cassette, "utf8").split("\n...\n")[0];
+    writeFileSync(empty, `${header}\n...\n`);
+    const run = await runVerifyCli(["--cassette", empty], env(clean));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`error[bad-input]: ${empty}: the cassettes hold no request`);
+  });
+
   it("refuses --only with --cassette (exit 2)", async () => {
     const run = await runVerifyCli(["--cassette", session.cassette, "--only", "pagination"], env(clean));
     expect(run.code).toBe(2);
