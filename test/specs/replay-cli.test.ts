@@ -96,6 +96,16 @@ describe("assopay verify --cassette", () => {
     expect(run.stderr).toMatch(/--only does not apply to --cassette/);
   });
 
+  it("stops before replaying when the target refuses the given client (exit 2)", async () => {
+    const run = await runVerifyCli(["--cassette", session.cassette], {
+      ...env(clean),
+      ASSOPAY_CLIENT_SECRET: "not-the-secret",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/the target refused the reader credentials/);
+    expect(run.stdout).not.toMatch(/cassette\/session\.yaml#/);
+  });
+
   it("needs the client with a target (exit 2)", async () => {
     const run = await runVerifyCli(["--cassette", session.cassette, "--target", clean.url]);
     expect(run.code).toBe(2);
