@@ -4,8 +4,8 @@ import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
-import { type ReplayOptions, resolveReplayOptions } from "../../specs/replay/options.js";
 import { runReplay } from "../../specs/replay/run.js";
+import { replayOptionsFrom } from "../../specs/replay/settings.js";
 import { formatReport, REPORTERS, type ReporterName } from "../../specs/report/index.js";
 import { formatFailures, formatHeader, formatOutcomeLine, formatSummary } from "../../specs/report/pretty.js";
 import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
@@ -226,45 +226,6 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
   });
 }
 
-/** Options of a replay: the target and its clients (the embedded sandbox's when no target is given). */
-function replayOptions(parsed: Parsed, sandbox: RunningSandbox | undefined): ReplayOptions {
-  const read = (flag: string, name: string) => stringFlag(parsed.flags, flag, { vars: parsed.env, name });
-  const given = (flag: string, name: string) => read(flag, name) ?? "";
-  const adminId = read("admin-client-id", "ASSOPAY_ADMIN_CLIENT_ID");
-  const adminSecret = read("admin-client-secret", "ASSOPAY_ADMIN_CLIENT_SECRET");
-  if (
-    !sandbox &&
-    (!read("client-id", "ASSOPAY_CLIENT_ID") || !read("client-secret", "ASSOPAY_CLIENT_SECRET"))
-  ) {
-    throw new AssopayError(
-      "usage",
-      "assopay verify --cassette --target needs --client-id and --client-secret",
-      {
-        hint: "give them as flags or as ASSOPAY_CLIENT_ID, ASSOPAY_CLIENT_SECRET",
-      },
-    );
-  }
-  return resolveReplayOptions({
-    cassettes: parsed.cassettes,
-    target: sandbox?.url ?? parsed.target ?? "",
-    embedded: sandbox !== undefined,
-    at: parsed.at,
-    reader: sandbox
-      ? sandbox.credentials.reader
-      : {
-          clientId: given("client-id", "ASSOPAY_CLIENT_ID"),
-          clientSecret: given("client-secret", "ASSOPAY_CLIENT_SECRET"),
-        },
-    admin: sandbox
-      ? sandbox.credentials.admin
-      : adminId && adminSecret
-        ? { clientId: adminId, clientSecret: adminSecret }
-        : undefined,
-    planned: parsed.planned,
-    ...limitOptions(parsed),
-  });
-}
-
 /** Options for the embedded sandbox: its own credentials, names and state URL. */
 function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyOptions {
   const { credentials } = sandbox;
@@ -305,7 +266,15 @@ export const verifyCommand: Command = {
     let sandbox: RunningSandbox | undefined;
     try {
       if (parsed.target === undefined) sandbox = await startSandbox({ port: 0, at: parsed.at });
-      const replay = parsed.cassettes.length > 0 ? replayOptions(parsed, sandbox) : undefined;
+      const replay =
+        parsed.cassettes.length > 0
+          ? replayOptionsFrom({
+              ...parsed,
+              limits: limitOptions(parsed),
+              read: (flag, name) => stringFlag(parsed.flags, flag, { vars: parsed.env, name }),
+              sandbox,
+            })
+          : undefined;
       const options =
         replay ?? (sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? ""));
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
