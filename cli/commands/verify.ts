@@ -13,10 +13,12 @@ import {
 } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
+import { runReplay } from "../../specs/replay/run.js";
+import { replayOptionsFrom } from "../../specs/replay/settings.js";
 import { formatReport, outcomeCase, verifyHeader, verifyReport } from "../../specs/report/index.js";
 import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
-import { CHECK_GROUPS, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
+import { CHECK_GROUPS, type CheckOutcome, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
 
@@ -28,6 +30,7 @@ Usage:
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE]
                  [--request-timeout SECONDS] [--timeout SECONDS]
+  assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
 Without --target, the embedded sandbox is started at the --at date and verified with its own
 credentials, organization, form and provider states.
@@ -55,6 +58,11 @@ What to judge:
   --shapes seed|document     Where the seed and the provider's document disagree (docs/contracts.md,
                              "Known divergences"), judge by the seed's shape (default) or the document's.
                              The embedded sandbox then serves that shape too.
+
+Replay (docs/verify.md, "Replaying recorded sessions"):
+  --cassette FILE...         Send every recorded request of the cassettes to the target, in order, with
+                             its own tokens and ids, and judge each answer (one outcome per interaction).
+                             Needs only --client-id/--client-secret (and the admin pair) with --target.
 
 Time limits:
   --request-timeout SECONDS  Longest one request may take, to its body's last byte (default 30). A
@@ -95,6 +103,7 @@ const FLAGS: FlagSpec = {
   "request-timeout": { type: "string" },
   timeout: { type: "string" },
   shapes: { type: "string" },
+  cassette: { type: "string", multiple: true },
 };
 
 const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];
@@ -116,6 +125,8 @@ interface Parsed {
   flags: ParsedFlags;
   env: CommandContext["env"];
   only: string[];
+  /** Cassettes to replay (`--cassette`, and the arguments after it); empty for a plain verify. */
+  cassettes: string[];
   planned: PlannedPolicy;
   reporter: ReporterName;
   output: string | undefined;
@@ -143,7 +154,13 @@ function secondsFlag(flag: string, text: string | undefined): number | undefined
 function parse(context: CommandContext): Parsed {
   const flags = parseFlags("verify", context.argv, FLAGS, true);
   const only = listFlag(flags, "only");
-  if (flags.positionals.length > 0 && only.length === 0) {
+  const cassettes = listFlag(flags, "cassette");
+  if (cassettes.length > 0 && only.length > 0) {
+    throw new AssopayError("usage", "assopay verify: --only does not apply to --cassette", {
+      hint: "a replay judges every recorded interaction; drop --only, or run them apart",
+    });
+  }
+  if (flags.positionals.length > 0 && only.length === 0 && cassettes.length === 0) {
     throw new AssopayError("usage", `assopay verify: unexpected argument "${flags.positionals[0]}"`, {
       hint: "run 'assopay verify --help'",
     });
@@ -155,7 +172,8 @@ function parse(context: CommandContext): Parsed {
     at: atText === undefined ? todayIso() : parseIsoDay(atText),
     flags,
     env,
-    only: [...only, ...flags.positionals],
+    only: cassettes.length > 0 ? only : [...only, ...flags.positionals],
+    cassettes: cassettes.length > 0 ? [...cassettes, ...flags.positionals] : [],
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: parseReporter("verify", stringFlag(flags, "reporter")),
     output: stringFlag(flags, "output"),
@@ -266,18 +284,35 @@ export const verifyCommand: Command = {
       const contract = loadContract({ shapes: parsed.shapes });
       if (parsed.target === undefined)
         sandbox = await startSandbox({ port: 0, at: parsed.at, shapes: parsed.shapes, contract });
-      const options = sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? "");
+      const replay =
+        parsed.cassettes.length > 0
+          ? replayOptionsFrom({
+              ...parsed,
+              limits: limitOptions(parsed),
+              read: (flag, name) => stringFlag(parsed.flags, flag, { vars: parsed.env, name }),
+              sandbox,
+            })
+          : undefined;
+      const options =
+        replay ?? (sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? ""));
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color = useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
       if (live) write(context.stdout, `${verifyHeader(options)}\n\n`);
-      const report = await runVerify(options, allChecks(), {
-        contract,
-        stderr: context.stderr,
-        signal: context.signal,
-        onOutcome: (outcome) => {
-          if (live) write(context.stdout, `${prettyCaseLine(outcomeCase(outcome), { color })}\n`);
-        },
-      });
+      const onOutcome = (outcome: CheckOutcome) => {
+        if (live) write(context.stdout, `${prettyCaseLine(outcomeCase(outcome), { color })}\n`);
+      };
+      const report = replay
+        ? await runReplay(replay, {
+            signal: context.signal,
+            onOutcome,
+            onNote: (note) => write(context.stderr, `warning: ${note}\n`),
+          })
+        : await runVerify(options as VerifyOptions, allChecks(), {
+            contract,
+            stderr: context.stderr,
+            signal: context.signal,
+            onOutcome,
+          });
       if (live) {
         const model = verifyReport(report);
         write(

@@ -1,0 +1,78 @@
+import type { StoredQuery } from "../../proxy/index.js";
+import type { ReplayStep } from "./steps.js";
+import type { TargetPage } from "./types.js";
+
+/** The query parameter that carries the continuation token (names match without case, as the service does). */
+export const TOKEN_PARAM = "continuationtoken";
+
+/** The crawl of one listing as the target answered it, since its first page. */
+export interface ListingCrawl {
+  pages: TargetPage[];
+  /** Distinct entry ids the target gave so far. */
+  seen: Set<number>;
+  /** True when the crawl began with a first page (no token) in this replay. */
+  fromFirstPage: boolean;
+  /** Why the target's last answer cannot lead further (refused, not a list), when it cannot. */
+  broken: string | undefined;
+}
+
+export interface Listings {
+  /** The crawl a listing request belongs to; a first page (no token) starts a new one. */
+  crawlFor(step: ReplayStep): ListingCrawl;
+  /** The token to send for a continuation request: the target's own, from its previous page. */
+  nextToken(step: ReplayStep): { ok: true; token: string } | { ok: false; reason: string };
+}
+
+/** True when the recorded request carried a continuation token. */
+export function isContinuation(query: StoredQuery | undefined): boolean {
+  return Object.keys(query ?? {}).some((name) => name.toLowerCase() === TOKEN_PARAM);
+}
+
+/** Same route, same path, same query but the token: the same listing. */
+function listingKey(step: ReplayStep): string {
+  const query = Object.entries(step.interaction.request.query ?? {})
+    .filter(([name]) => name.toLowerCase() !== TOKEN_PARAM)
+    .map(([name, value]) => `${name.toLowerCase()}=${JSON.stringify(value)}`)
+    .sort();
+  return `${step.match?.route.id ?? ""} ${step.interaction.request.path.toLowerCase()}?${query.join("&")}`;
+}
+
+/** The crawls of one replay, keyed by listing. */
+export function createListings(): Listings {
+  const crawls = new Map<string, ListingCrawl>();
+  const fresh = (fromFirstPage: boolean): ListingCrawl => ({
+    pages: [],
+    seen: new Set(),
+    fromFirstPage,
+    broken: undefined,
+  });
+  return {
+    crawlFor(step) {
+      const key = listingKey(step);
+      const existing = crawls.get(key);
+      if (existing && isContinuation(step.interaction.request.query)) return existing;
+      const crawl = fresh(!isContinuation(step.interaction.request.query));
+      crawls.set(key, crawl);
+      return crawl;
+    },
+    nextToken(step) {
+      const crawl = crawls.get(listingKey(step));
+      const last = crawl?.pages[crawl.pages.length - 1];
+      if (!crawl || (!last && !crawl.broken)) {
+        return {
+          ok: false,
+          reason:
+            "no earlier page of this listing in the cassettes to take the target's token from (recorded tokens are never sent)",
+        };
+      }
+      if (crawl.broken) return { ok: false, reason: `the target's previous page ${crawl.broken}` };
+      if (!last || last.size === 0 || last.token === undefined) {
+        return {
+          ok: false,
+          reason: `the target's listing ended on its page ${crawl.pages.length} (${last?.size === 0 ? "empty" : "no token"}), before the recording's: nothing to continue from`,
+        };
+      }
+      return { ok: true, token: last.token };
+    },
+  };
+}

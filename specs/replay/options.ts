@@ -1,0 +1,53 @@
+import type { IsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { type Credentials, DEFAULTS, normalizeTarget } from "../runner/options.js";
+import type { PlannedPolicy } from "../runner/types.js";
+
+/** Everything a replay needs, resolved once and frozen. */
+export interface ReplayOptions {
+  /** The cassette files, replayed in this order. */
+  cassettes: readonly string[];
+  /** Host root of the target, without a trailing slash. */
+  target: string;
+  /** True when the target is the embedded sandbox started by the run. */
+  embedded: boolean;
+  /** The date whose rules the target's answers are judged by. */
+  at: IsoDay;
+  /** Client whose tokens replace the recorded ones (and serve requests without a recorded token). */
+  reader: Credentials;
+  /** Client with `organization_admin`, for recorded token requests of such a client. */
+  admin: Credentials | undefined;
+  planned: PlannedPolicy;
+  /** Longest one request may take (`--request-timeout`). */
+  requestTimeoutMs: number;
+  /** Longest the whole replay may take (`--timeout`). */
+  runTimeoutMs: number | undefined;
+}
+
+/**
+ * What a caller gives; the rest has defaults.
+ *
+ * @example
+ * resolveReplayOptions({ cassettes: ["session.yaml"], target: "http://127.0.0.1:8080", at: "2025-07-01" as IsoDay,
+ *   reader: { clientId: "id", clientSecret: "secret" } });
+ */
+export type ReplayOptionsInput = Pick<ReplayOptions, "cassettes" | "target" | "at" | "reader"> &
+  Partial<Omit<ReplayOptions, "cassettes" | "target" | "at" | "reader">>;
+
+/** Fills the defaults, checks the target and freezes the result. */
+export function resolveReplayOptions(input: ReplayOptionsInput): ReplayOptions {
+  if (input.cassettes.length === 0) {
+    throw new AssopayError("usage", "no cassette to replay", { hint: "give --cassette FILE" });
+  }
+  return Object.freeze({
+    cassettes: Object.freeze([...input.cassettes]),
+    target: normalizeTarget(input.target),
+    embedded: input.embedded ?? false,
+    at: input.at,
+    reader: Object.freeze({ ...input.reader }),
+    admin: input.admin ? Object.freeze({ ...input.admin }) : undefined,
+    planned: input.planned ?? "fail",
+    requestTimeoutMs: input.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    runTimeoutMs: input.runTimeoutMs,
+  });
+}

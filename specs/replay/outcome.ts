@@ -1,0 +1,121 @@
+import type { Timeline } from "../../contracts/index.js";
+import { allChecks } from "../index.js";
+import { applyPlanned } from "../runner/run.js";
+import type {
+  CheckGroup,
+  CheckOutcome,
+  CheckResult,
+  EvidenceRequest,
+  PlannedPolicy,
+} from "../runner/types.js";
+import type { ReplayStep } from "./steps.js";
+import type { DatedChange, Judgement } from "./types.js";
+
+const TITLE = "Replayed request holds against the target";
+
+/** The group of the check that owns a rule in a verify run, so reporters file replays beside it. */
+export function groupOf(rule: string): CheckGroup {
+  return allChecks().find((check) => check.rule === rule)?.group ?? "schemas";
+}
+
+function titleOf(step: ReplayStep): string {
+  return `${TITLE}: ${step.match?.route.summary ?? "a route outside the contract (status and structure only)"}`;
+}
+
+/** `dated change count-fields-removed (2025-05-05, planned): …`. */
+export function describeDated(change: DatedChange): string {
+  const { entry } = change;
+  const when = `${entry.date}${entry.approximate ? " approx." : ""}${entry.status === "planned" ? ", planned" : ""}`;
+  const side = change.inForce ? "" : "not yet in force at --at; ";
+  return `dated change ${entry.id} (${when}): ${side}${change.what}`;
+}
+
+function outcome(
+  step: ReplayStep,
+  rule: string,
+  result: CheckResult & { downgraded?: boolean },
+  durationMs: number,
+): CheckOutcome {
+  return {
+    id: step.id,
+    group: groupOf(rule),
+    rule,
+    title: titleOf(step),
+    verdict: result.status,
+    ...(result.reason === undefined ? {} : { reason: result.reason }),
+    ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
+    ...(result.downgraded ? { downgraded: true } : {}),
+    durationMs,
+  };
+}
+
+/** An interaction that could not be sent: skipped with the reason. */
+export function skippedOutcome(step: ReplayStep, reason: string): CheckOutcome {
+  return outcome(step, "schema.responses", { status: "skip", reason }, 0);
+}
+
+/** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
+export function erroredOutcome(step: ReplayStep, reason: string, durationMs: number): CheckOutcome {
+  return {
+    id: step.id,
+    group: groupOf("schema.responses"),
+    rule: "schema.responses",
+    title: titleOf(step),
+    verdict: "error",
+    reason,
+    durationMs,
+  };
+}
+
+/**
+ * One outcome per interaction: the first rule broken (the others listed with it), else a pass that
+ * names the dated changes and the plain differences of structure from the recording.
+ */
+export function judgedOutcome(
+  step: ReplayStep,
+  request: EvidenceRequest,
+  judgement: Judgement,
+  shape: readonly string[],
+  policy: PlannedPolicy,
+  timeline: Timeline,
+  durationMs: number,
+): CheckOutcome {
+  const [first, ...rest] = judgement.breaches;
+  const dated = judgement.dated.map(describeDated);
+  const differences = [...judgement.differences, ...shape];
+  const context = [...dated, ...differences.map((d) => `structure: ${d}`)];
+  if (first) {
+    const others = rest.map((b) => `also ${b.rule}: ${b.reason}`);
+    const result = applyPlanned(
+      {
+        status: "fail",
+        reason: `${first.reason}${rest.length > 0 ? ` (and ${rest.length} more)` : ""}`,
+        evidence: {
+          ...first.evidence,
+          diagnostics: [...(first.evidence.diagnostics ?? []), ...others, ...context],
+        },
+        ...(first.timeline && first.timeline.length > 0 ? { timeline: first.timeline } : {}),
+      },
+      policy,
+      timeline,
+    );
+    return outcome(step, first.rule, result, durationMs);
+  }
+  const parts: string[] = [];
+  if (dated.length > 0) parts.push(dated.join("; "));
+  if (differences.length > 0) {
+    const shown = differences.slice(0, 3).join("; ");
+    parts.push(
+      `structure differs from the recording: ${shown}${differences.length > 3 ? ` (and ${differences.length - 3} more)` : ""}`,
+    );
+  }
+  parts.push(...judgement.notes);
+  const reason = parts.length > 0 ? parts.join("; ") : "holds, same structure as recorded";
+  const rule = judgement.dated[0]?.rule ?? "schema.responses";
+  const result: CheckResult = {
+    status: "pass",
+    reason,
+    evidence: context.length > 0 ? { request, diagnostics: context } : { request },
+  };
+  return outcome(step, rule, result, durationMs);
+}

@@ -1,0 +1,168 @@
+import { type Contract, expectedCounts, queryBoolean } from "../../contracts/index.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { countRule, countTimeline, datedCountChange } from "./counts.js";
+import type { ListingCrawl } from "./listings.js";
+import type { Exchange, Judgement, PageCounts, TargetPage } from "./types.js";
+
+const COUNT_PATH = /^response\.pagination\.total(Count|Pages)\b/;
+
+function countsOf(body: unknown): PageCounts | undefined {
+  const pagination = (body as { pagination?: unknown } | null)?.pagination;
+  if (pagination === null || typeof pagination !== "object") return undefined;
+  const p = pagination as Record<string, unknown>;
+  return { totalCount: p.totalCount, totalPages: p.totalPages, pageSize: p.pageSize };
+}
+
+function idsOf(list: readonly unknown[]): number[] {
+  return list
+    .map((entry) =>
+      entry !== null && typeof entry === "object" ? (entry as { id?: unknown }).id : undefined,
+    )
+    .filter((id): id is number => typeof id === "number" && Number.isInteger(id));
+}
+
+/**
+ * Judges one page of a listing by the pagination and count rules, as verify's crawl does: the result
+ * array, the schema at the date, the page size, no entry twice, the token leading on. Adds the page to its
+ * crawl and returns it (`undefined` when it is no page).
+ */
+export function judgeListingPage(
+  exchange: Exchange,
+  judgement: Judgement,
+  crawl: ListingCrawl,
+  contract: Contract,
+): TargetPage | undefined {
+  const { route, rules, target, targetBody: body, step } = exchange;
+  if (!route?.pagination || !rules) return undefined;
+  const name = route.pagination.resultArray;
+  const list =
+    body !== null && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
+  if (!Array.isArray(list)) {
+    judgement.breaches.push({
+      rule: "pagination.result-array",
+      reason:
+        body === undefined ? "the page is not JSON" : `the result array "${name}" is missing or not a list`,
+      evidence: evidenceOf(target),
+    });
+    crawl.broken = `(${step.id}) had no result array`;
+    return undefined;
+  }
+  const asked = queryBoolean(exchange.query, "withCount");
+  const withCount = asked === null ? undefined : asked;
+  const expected = expectedCounts(rules, withCount);
+  const counts = countsOf(body);
+  const diagnostics = contract.schemas.validatePage(route, body, expected);
+  const countFindings = diagnostics.filter((d) => COUNT_PATH.test(d.path));
+  const arrayFindings = diagnostics.filter((d) => d.path === `response.${name}`);
+  const others = diagnostics.filter((d) => !countFindings.includes(d) && !arrayFindings.includes(d));
+  const timeline = countTimeline(rules, contract.timeline);
+  if (countFindings.length > 0) {
+    judgement.breaches.push({
+      rule: countRule(expected),
+      reason: `counts must be ${expected} at ${rules.date}: ${countFindings[0]?.message ?? ""}`,
+      evidence: evidenceOf(
+        target,
+        counts,
+        countFindings.map((d) => d.message),
+      ),
+      timeline,
+    });
+  } else if (route.countDeprecation) {
+    const change = datedCountChange(
+      rules,
+      expected,
+      countsOf(exchange.recorded.body),
+      withCount,
+      contract.timeline,
+    );
+    if (change) {
+      judgement.dated.push(change);
+      judgement.explained.push("pagination.totalCount", "pagination.totalPages");
+    }
+  }
+  if (arrayFindings.length > 0) {
+    judgement.breaches.push({
+      rule: "pagination.result-array",
+      reason: arrayFindings[0]?.message ?? "",
+      evidence: evidenceOf(
+        target,
+        undefined,
+        arrayFindings.map((d) => d.message),
+      ),
+    });
+  }
+  if (others.length > 0) {
+    judgement.breaches.push({
+      rule: "schema.responses",
+      reason: `the page does not validate: ${others[0]?.message ?? ""}`,
+      evidence: evidenceOf(
+        target,
+        undefined,
+        others.slice(0, 8).map((d) => d.message),
+      ),
+    });
+  }
+  const requested = Number(exchange.query.get("pageSize") ?? Number.NaN);
+  const limits = [counts?.pageSize, requested].filter(
+    (n): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0,
+  );
+  if (limits.length > 0 && list.length > Math.min(...limits)) {
+    judgement.breaches.push({
+      rule: "pagination.page-size",
+      reason: `the page holds ${list.length} entries, more than its page size ${Math.min(...limits)}`,
+      evidence: evidenceOf(target, { entries: list.length, pagination: counts }),
+    });
+  }
+  const ids = idsOf(list);
+  const again = ids.filter((id) => crawl.seen.has(id));
+  if (again.length > 0) {
+    judgement.breaches.push({
+      rule: "pagination.no-duplicates",
+      reason: `entry id ${again[0]} was already given earlier in this crawl${again.length > 1 ? ` (and ${again.length - 1} more)` : ""}`,
+      evidence: evidenceOf(target, { ids: again.slice(0, 20) }),
+    });
+  }
+  const first = crawl.pages[0];
+  if (crawl.pages.length === 1 && first && ids.length > 0 && ids.join(",") === first.ids.join(",")) {
+    judgement.breaches.push({
+      rule: "pagination.token-echoed",
+      reason: "the first continuation token led back to the first page's entries, not to the next page",
+      evidence: evidenceOf(target, { ids: ids.slice(0, 20) }),
+    });
+  }
+  for (const id of ids) crawl.seen.add(id);
+  const token = (body as { pagination?: { continuationToken?: unknown } }).pagination?.continuationToken;
+  const page: TargetPage = {
+    step,
+    ids,
+    token: typeof token === "string" && token !== "" ? token : undefined,
+    size: list.length,
+    counts: counts ?? { totalCount: undefined, totalPages: undefined, pageSize: undefined },
+    expected,
+  };
+  crawl.pages.push(page);
+  return page;
+}
+
+/** At the end of a crawl that began with its first page: real totals agree with what the crawl counted. */
+export function judgeTotals(
+  exchange: Exchange,
+  judgement: Judgement,
+  crawl: ListingCrawl,
+  timeline: readonly string[],
+): void {
+  const first = crawl.pages[0];
+  if (!crawl.fromFirstPage || !first || first.expected !== "real") return;
+  const { totalCount, totalPages, pageSize } = first.counts;
+  if (typeof totalCount !== "number") return;
+  const size = typeof pageSize === "number" && pageSize > 0 ? pageSize : undefined;
+  const pages = size === undefined ? undefined : Math.ceil(totalCount / size);
+  if (totalCount !== crawl.seen.size || (pages !== undefined && totalPages !== pages)) {
+    judgement.breaches.push({
+      rule: "counts.real-with-withcount",
+      reason: `the first page (${first.step.id}) declared totalCount ${totalCount} and totalPages ${String(totalPages)}; the crawl counted ${crawl.seen.size} entries${pages === undefined ? "" : ` (${Math.ceil(crawl.seen.size / (size ?? 1))} pages)`}`,
+      evidence: evidenceOf(exchange.target, first.counts),
+      timeline,
+    });
+  }
+}

@@ -1,0 +1,190 @@
+import { type Contract, loadContract } from "../../contracts/index.js";
+import { packageVersion } from "../../core/paths.js";
+import { withDeadline } from "../runner/deadline.js";
+import {
+  createHttpClient,
+  type HttpClient,
+  type HttpRequest,
+  isSuccess,
+  parseJson,
+  TransportError,
+} from "../runner/http.js";
+import { summarize } from "../runner/run.js";
+import { createTokenSource, type TokenSource } from "../runner/tokens.js";
+import type { CheckOutcome, RunReport } from "../runner/types.js";
+import { countTimeline } from "./counts.js";
+import { type DeriveContext, deriveRequest } from "./derive.js";
+import { followToEnd } from "./extend.js";
+import { createListings, type ListingCrawl, type Listings } from "./listings.js";
+import type { ReplayOptions } from "./options.js";
+import { erroredOutcome, judgedOutcome, skippedOutcome } from "./outcome.js";
+import { judgeListingPage, judgeTotals } from "./page.js";
+import { judgeResource } from "./resource.js";
+import { compareShapes } from "./shape.js";
+import { judgeStatus } from "./status.js";
+import { loadSteps, type ReplayStep } from "./steps.js";
+import { type Exchange, emptyJudgement, type Judgement } from "./types.js";
+import { createLearntValues, type LearntValues } from "./values.js";
+
+export interface ReplayIo {
+  signal?: AbortSignal;
+  /** A contract already loaded (tests load it once). */
+  contract?: Contract;
+  /** Called as each interaction is judged, for live output. */
+  onOutcome?: (outcome: CheckOutcome) => void;
+  /** Called with what loading left out (documents cut short, notifications). */
+  onNote?: (note: string) => void;
+}
+
+interface Session {
+  options: ReplayOptions;
+  contract: Contract;
+  http: HttpClient;
+  values: LearntValues;
+  listings: Listings;
+  derive: DeriveContext;
+}
+
+function recordedJson(step: ReplayStep): unknown {
+  const body = step.interaction.response.body;
+  return body && "json" in body ? body.json : undefined;
+}
+
+/** A page of a listing; where the recording ended, the target's end too, then the totals of the crawl. */
+async function judgeListing(
+  session: Session,
+  exchange: Exchange,
+  request: HttpRequest,
+  crawl: ListingCrawl,
+  judgement: Judgement,
+): Promise<void> {
+  const page = judgeListingPage(exchange, judgement, crawl, session.contract);
+  if (!page || !exchange.rules) return;
+  const name = exchange.route?.pagination?.resultArray ?? "data";
+  const recorded = (exchange.recorded.body as Record<string, unknown> | null)?.[name];
+  const recordedEnd = Array.isArray(recorded) && recorded.length === 0;
+  let ended = page.size === 0;
+  if (recordedEnd && !ended) {
+    ended = await followToEnd(session.http, exchange, request, page, crawl, judgement);
+  }
+  if (ended)
+    judgeTotals(exchange, judgement, crawl, countTimeline(exchange.rules, session.contract.timeline));
+}
+
+/** Sends one step, judges the answer by the rules at `--at` and compares it with the recording. */
+async function replayStep(session: Session, step: ReplayStep): Promise<CheckOutcome> {
+  const { contract, options, values, listings } = session;
+  const recordedBody = recordedJson(step);
+  const derived = await deriveRequest(step, session.derive);
+  if (!derived.ok) {
+    values.learn(step.index, recordedBody);
+    if (step.match?.route.pagination) listings.crawlFor(step).broken ??= `(${step.id}) was not replayed`;
+    return skippedOutcome(step, `not replayed: ${derived.reason}`);
+  }
+  const begin = Date.now();
+  let target: Exchange["target"];
+  try {
+    target = await session.http.send(derived.request);
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    values.learn(step.index, recordedBody);
+    return erroredOutcome(step, `no answer: ${error.message}`, Date.now() - begin);
+  }
+  const parsed = parseJson(target);
+  const targetBody = parsed.ok ? parsed.value : undefined;
+  const route = step.match?.route;
+  const exchange: Exchange = {
+    step,
+    route,
+    rules: route ? contract.timeline.rulesAt(route, options.at) : undefined,
+    recorded: { status: step.interaction.response.status, body: recordedBody },
+    target,
+    targetBody,
+    query: derived.sentQuery,
+    sameResource: derived.request.url.split("?")[0] === `${options.target}${step.interaction.request.path}`,
+  };
+  const judgement = emptyJudgement();
+  const crawl = route?.pagination ? listings.crawlFor(step) : undefined;
+  const served = judgeStatus(exchange, judgement, contract.timeline.entries);
+  if (served && crawl) await judgeListing(session, exchange, derived.request, crawl, judgement);
+  else if (served) judgeResource(exchange, judgement, contract);
+  else if (crawl) crawl.broken = `(${step.id}) was refused with ${target.status}`;
+  const comparable = isSuccess(target.status) === isSuccess(exchange.recorded.status);
+  const shape =
+    comparable && recordedBody !== undefined && targetBody !== undefined
+      ? compareShapes(recordedBody, targetBody, judgement.explained)
+      : [];
+  values.learn(step.index, recordedBody);
+  values.answer(step.index, targetBody);
+  return judgedOutcome(
+    step,
+    target.request,
+    judgement,
+    shape,
+    options.planned,
+    contract.timeline,
+    Date.now() - begin,
+  );
+}
+
+/** Fetches the given clients' tokens once: refused credentials or a silent target end the run (exit 2). */
+async function checkCredentials(tokens: TokenSource): Promise<void> {
+  await tokens.token("reader");
+  if (tokens.has("admin")) await tokens.token("admin");
+}
+
+/**
+ * Replays every recorded request of the cassettes against the target, in order, and judges each
+ * answer: the contract's rules at `--at`, dated changes since the recording named after their timeline
+ * entry, and differences of structure from the recorded answer. One outcome per interaction, in the
+ * report shape verify's reporters read. Bad cassettes, refused credentials and an unreachable target
+ * throw an `AssopayError` (exit 2).
+ *
+ * @example
+ * const report = await runReplay(resolveReplayOptions({ cassettes: ["session.yaml"], target, at, reader }));
+ */
+export async function runReplay(options: ReplayOptions, io: ReplayIo = {}): Promise<RunReport> {
+  const contract = io.contract ?? loadContract();
+  const { steps, notes } = await loadSteps(options.cassettes, contract);
+  for (const note of notes) io.onNote?.(note);
+  const deadline = withDeadline(
+    io.signal ?? new AbortController().signal,
+    options.runTimeoutMs,
+    () => new Error("the replay's time limit (--timeout) ran out"),
+  );
+  try {
+    const http = createHttpClient({
+      timeoutMs: options.requestTimeoutMs,
+      signal: deadline.signal,
+      userAgent: `assopay-contract/${packageVersion()} (verify --cassette)`,
+    });
+    const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
+    await checkCredentials(tokens);
+    const values = createLearntValues((index) => steps[index]?.id ?? `step ${index + 1}`);
+    const listings = createListings();
+    const clients = { reader: options.reader, admin: options.admin };
+    const derive: DeriveContext = { target: options.target, steps, values, listings, clients, tokens };
+    const session: Session = { options, contract, http, values, listings, derive };
+    const started = Date.now();
+    const outcomes: CheckOutcome[] = [];
+    for (const step of steps) {
+      const outcome = deadline.signal.aborted
+        ? erroredOutcome(step, "not run: the replay's time limit (--timeout) ran out first", 0)
+        : await replayStep(session, step);
+      outcomes.push(outcome);
+      io.onOutcome?.(outcome);
+    }
+    return {
+      target: options.target,
+      embedded: options.embedded,
+      at: options.at,
+      planned: options.planned,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      outcomes,
+      summary: summarize(outcomes),
+    };
+  } finally {
+    deadline.done();
+  }
+}

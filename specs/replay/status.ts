@@ -1,0 +1,128 @@
+import type { Route, TimelineEntry } from "../../contracts/index.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess } from "../runner/http.js";
+import { isContinuation } from "./listings.js";
+import type { Exchange, Judgement } from "./types.js";
+
+/** The rule that owns a refusal where the recording was served, by the kind of route. */
+function refusalRule(route: Route, exchange: Exchange): string {
+  if (route.pagination) {
+    return isContinuation(exchange.step.interaction.request.query)
+      ? "pagination.token-echoed"
+      : "versions.v5-unaffected";
+  }
+  switch (route.id) {
+    case "token":
+      return "auth.tokens";
+    case "v5.order-detail":
+      return "rights.order-detail-exposes-files";
+    case "v5.attached-file":
+      return "rights.file-needs-organization-admin";
+    case "v5.public-form":
+      return "public-form.custom-fields-and-options";
+    default:
+      return "versions.v5-unaffected";
+  }
+}
+
+/** The rule that owns an answer where the recording was refused, if a rule owns it. */
+function acceptanceRule(route: Route, recordedStatus: number, exchange: Exchange): string | undefined {
+  if (recordedStatus === 401)
+    return route.id === "v5.attached-file" ? "rights.file-needs-organization-admin" : "auth.tokens";
+  if (recordedStatus === 403) {
+    return route.id === "v5.attached-file" ? "rights.file-needs-organization-admin" : "auth.tokens";
+  }
+  const pageSize = Number(exchange.query.get("pageSize") ?? Number.NaN);
+  if (recordedStatus === 400 && route.pagination && pageSize > route.pagination.maxPageSize) {
+    return "pagination.page-size";
+  }
+  return undefined;
+}
+
+function v3Entry(exchange: Exchange): TimelineEntry | undefined {
+  return exchange.rules?.inForce.find((e) => e.effect === "v3-switch-off");
+}
+
+/**
+ * Judges the target's status against the recorded one and the rules at `--at`. Returns false when
+ * the body is not worth judging further (the target refused, or a v3 route is switched off).
+ */
+export function judgeStatus(
+  exchange: Exchange,
+  judgement: Judgement,
+  entries: readonly TimelineEntry[],
+): boolean {
+  const { route, rules, target, recorded } = exchange;
+  const served = isSuccess(target.status);
+  const wasServed = isSuccess(recorded.status);
+  const versus = `answered ${target.status} where the recording had ${recorded.status}`;
+  if (route && rules && route.version === "v3") {
+    const entry = v3Entry(exchange) ?? entries.find((e) => e.effect === "v3-switch-off");
+    const ids = entry ? [entry.id] : [];
+    if (!rules.served) {
+      if (served) {
+        judgement.breaches.push({
+          rule: "versions.v3-switched-off",
+          reason: `a v3 route ${versus}, after its switch-off (${entry?.date ?? "?"}): it must not answer`,
+          evidence: evidenceOf(target),
+          timeline: ids,
+        });
+        return false;
+      }
+      if (wasServed && entry) {
+        judgement.dated.push({
+          entry,
+          rule: "versions.v3-switched-off",
+          inForce: true,
+          what: `v3 ${versus}`,
+        });
+      }
+      return false;
+    }
+    if (!served && wasServed) {
+      judgement.breaches.push({
+        rule: "versions.v3-served-before-switch-off",
+        reason: `a v3 route ${versus}, before its switch-off (${entry?.date ?? "?"})`,
+        evidence: evidenceOf(target),
+        timeline: ids,
+      });
+      return false;
+    }
+    if (served && !wasServed && recorded.status === 404 && entry) {
+      judgement.dated.push({
+        entry,
+        rule: "versions.v3-served-before-switch-off",
+        inForce: false,
+        what: `v3 ${versus}: --at is before the switch-off, the recording after it`,
+      });
+      return true;
+    }
+  }
+  if (served === wasServed) {
+    if (target.status !== recorded.status) judgement.differences.push(`status: ${versus}`);
+    return served;
+  }
+  if (!route) {
+    judgement.differences.push(`status: ${versus}`);
+    return served;
+  }
+  if (wasServed) {
+    judgement.breaches.push({
+      rule: refusalRule(route, exchange),
+      reason: `${route.id} ${versus}`,
+      evidence: evidenceOf(target),
+    });
+    return false;
+  }
+  const rule = acceptanceRule(route, recorded.status, exchange);
+  if (rule) {
+    judgement.breaches.push({
+      rule,
+      reason: `${route.id} ${versus}: it must be refused as the recording was`,
+      evidence: evidenceOf(target),
+    });
+  } else {
+    judgement.differences.push(`status: ${versus}`);
+  }
+  return served;
+}

@@ -1,0 +1,68 @@
+import { basename } from "node:path";
+import type { Contract, RouteMatch } from "../../contracts/index.js";
+import { AssopayError } from "../../core/errors.js";
+import { type LoadedInteraction, loadCassette } from "../../proxy/index.js";
+
+/** One recorded request to send again, with what the contract knows of its route. */
+export interface ReplayStep {
+  /** Position in the whole replay (0-based), the key of every value learnt from its answers. */
+  index: number;
+  /** `cassette/<file>#<id> GET /v5/…`: the outcome's id. */
+  id: string;
+  interaction: LoadedInteraction;
+  /** The contract's route for the recorded method and path, when it has one. */
+  match: RouteMatch | undefined;
+}
+
+/** What loading the cassettes gave: the steps in order, and what was left out. */
+export interface LoadedSteps {
+  steps: readonly ReplayStep[];
+  /** Warnings of the cassette reader (documents cut short) and notification documents left out. */
+  notes: readonly string[];
+}
+
+/** The label of each file: its name, or the path as given when two files share a name. */
+function labels(files: readonly string[]): string[] {
+  const names = files.map((file) => basename(file));
+  return files.map((file, i) => (names.filter((n) => n === names[i]).length > 1 ? file : (names[i] ?? file)));
+}
+
+/**
+ * Reads the cassettes with the project's own loader (a file that is not a cassette is an `AssopayError`
+ * with its file and line, exit 2) and lists their requests in order. Notification documents are left
+ * out: the service sent those requests, not the client. Cassettes holding no client request at all are
+ * an `AssopayError` too: a replay of nothing would pass without judging anything.
+ */
+export async function loadSteps(files: readonly string[], contract: Contract): Promise<LoadedSteps> {
+  const steps: ReplayStep[] = [];
+  const notes: string[] = [];
+  const names = labels(files);
+  for (const [i, file] of files.entries()) {
+    const cassette = await loadCassette(file);
+    for (const warning of cassette.warnings)
+      notes.push(`${warning.file}:${warning.line}: ${warning.message}`);
+    let skipped = 0;
+    for (const interaction of cassette.interactions) {
+      if (interaction.notification) {
+        skipped++;
+        continue;
+      }
+      const { method, path } = interaction.request;
+      steps.push({
+        index: steps.length,
+        id: `cassette/${names[i] ?? file}#${interaction.id} ${method} ${path}`,
+        interaction,
+        match: contract.routes.match(method, path),
+      });
+    }
+    if (skipped > 0)
+      notes.push(`${file}: ${skipped} notification document(s) left out (the service sent them)`);
+  }
+  if (steps.length === 0) {
+    throw new AssopayError("bad-input", "the cassettes hold no request a client made: nothing to replay", {
+      location: { file: files[0] ?? "" },
+      hint: "record a session with 'assopay record' and run your client through it",
+    });
+  }
+  return { steps, notes };
+}

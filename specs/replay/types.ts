@@ -1,0 +1,76 @@
+import type { ExpectedCounts, Route, RouteRules, TimelineEntry } from "../../contracts/index.js";
+import type { HttpExchange } from "../runner/http.js";
+import type { Evidence } from "../runner/types.js";
+import type { ReplayStep } from "./steps.js";
+
+/** A rule the target's answer breaks. */
+export interface Breach {
+  rule: string;
+  reason: string;
+  evidence: Evidence;
+  /** Timeline entries the expectation rests on (`--planned warn` downgrades planned ones). */
+  timeline?: readonly string[];
+}
+
+/**
+ * A difference from the recording that a timeline entry explains: the entry came into force between
+ * the recording and `--at` (`inForce`), or the recording was made after it and `--at` is before it.
+ */
+export interface DatedChange {
+  entry: TimelineEntry;
+  /** The rule that holds thanks to the change. */
+  rule: string;
+  inForce: boolean;
+  what: string;
+}
+
+/** A recorded exchange and the target's answer to the same request, parsed once. */
+export interface Exchange {
+  step: ReplayStep;
+  route: Route | undefined;
+  /** The rules at `--at` for the route. */
+  rules: RouteRules | undefined;
+  recorded: { status: number; body: unknown };
+  target: HttpExchange;
+  /** The target's body as JSON, `undefined` when it is not JSON. */
+  targetBody: unknown;
+  /** The query sent to the target. */
+  query: URLSearchParams;
+  /** True when the path sent is the recorded one (no id replaced): the same resource as recorded. */
+  sameResource: boolean;
+}
+
+/** What judging one exchange found. */
+export interface Judgement {
+  breaches: Breach[];
+  dated: DatedChange[];
+  /** JSON paths whose difference from the recording a dated change explains (`pagination.totalCount`). */
+  explained: string[];
+  /** Differences of status that no rule owns. */
+  differences: string[];
+  /** Anything else worth a word in the reason. */
+  notes: string[];
+}
+
+/** A judgement that found nothing yet. */
+export function emptyJudgement(): Judgement {
+  return { breaches: [], dated: [], explained: [], differences: [], notes: [] };
+}
+
+/** What counts a page declared, read loosely. */
+export interface PageCounts {
+  totalCount: unknown;
+  totalPages: unknown;
+  pageSize: unknown;
+}
+
+/** One page of a listing as the target answered it. */
+export interface TargetPage {
+  step: ReplayStep;
+  ids: readonly number[];
+  /** The token for the next page, `undefined` when the page gave none. */
+  token: string | undefined;
+  size: number;
+  counts: PageCounts;
+  expected: ExpectedCounts;
+}
