@@ -21,6 +21,8 @@ export interface SandboxCore {
   readonly notifier: Notifier;
   readonly tokens: TokenCodec;
   readonly fault: FaultName | undefined;
+  /** False with `hooks: false`: the sandbox's own endpoints (states, clock, sink …) do not answer. */
+  readonly hooks: boolean;
   /** What the sandbox's own notification receiver (`/_sink`) got, oldest first. */
   readonly sink: SinkEntry[];
   /** `http://host:port`, known once the server listens. */

@@ -42,6 +42,12 @@ export interface SandboxOptions {
   tokenTtlSeconds?: number;
   /** Waits between notification delivery attempts (default 200, 700, 2000 ms). */
   notificationRetryDelaysMs?: readonly number[];
+  /**
+   * The sandbox's own endpoints (provider states, clock, notification log, sink, integrator site).
+   * `false` plays a provider without our hooks: only the service's routes and its hosted checkout page.
+   * @example startSandbox({ hooks: false }) // what `assopay sandbox --no-hooks` runs
+   */
+  hooks?: boolean;
 }
 
 /** The ready-made credentials and names printed on start. */
@@ -58,8 +64,10 @@ export interface SandboxCredentials {
 export interface RunningSandbox {
   /** Base URL of the service (`http://127.0.0.1:PORT`): `/v5/…`, `/v3/…`, `/oauth2/token`. */
   url: string;
-  /** Where provider states are set up (`POST` with `{state, params, action}`). */
-  stateUrl: string;
+  /** Where provider states are set up (`POST` with `{state, params, action}`); absent with `hooks: false`. */
+  stateUrl: string | undefined;
+  /** False when started with `hooks: false`: no state URL, no clock, no admin endpoints. */
+  hooks: boolean;
   credentials: SandboxCredentials;
   /** The day the sandbox started at. */
   at: IsoDay;
@@ -114,10 +122,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       registrations: () => store.registrations,
       envelope: fault === "bad-notification-envelope" ? "bad" : "service",
       defaultKey: store.derive("default-signature-key").slice(0, 32),
-      signing: fault === "wrong-signing-key" ? "wrong-key" : "service",
+      signing:
+        fault === "wrong-signing-key" ? "wrong-key" : fault === "other-url-key" ? "other-url-key" : "service",
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
     }),
     fault,
+    hooks: options.hooks ?? true,
     sink: [],
     baseUrl: "",
   };
@@ -143,7 +153,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const { admin, reader } = core.auth;
   return {
     url: core.baseUrl,
-    stateUrl: `${core.baseUrl}${ADMIN_PATHS.states}`,
+    stateUrl: core.hooks ? `${core.baseUrl}${ADMIN_PATHS.states}` : undefined,
+    hooks: core.hooks,
     credentials: {
       admin: { clientId: admin.id, clientSecret: admin.secret },
       reader: { clientId: reader.id, clientSecret: reader.secret },

@@ -72,6 +72,7 @@ function authorize(core: SandboxCore, ex: Exchange, route: Route): Client | unde
     });
     return undefined;
   }
+  if (core.fault === "files-for-readers" && route.id === "v5.attached-file") return client;
   if (!core.auth.allows(client, route.auth)) {
     sendErrors(
       ex,
