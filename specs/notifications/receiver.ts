@@ -14,8 +14,12 @@ export interface Delivery {
 }
 
 export interface Receiver {
-  /** The URL to register (a random path, so stray traffic is told apart). */
+  /** The base URL to register (a random path, so stray traffic is told apart). */
   url: string;
+  /** The URL to register for one registration: the base URL and `/name`. */
+  urlFor(name: string): string;
+  /** The registration name a delivery came for (`urlFor`'s name), or `""` for the base URL. */
+  nameOf(delivery: Delivery): string;
   deliveries(): readonly Delivery[];
   /** Resolves once `count` deliveries in all have arrived, or at the deadline. */
   waitFor(count: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
@@ -24,9 +28,21 @@ export interface Receiver {
 
 const MAX_BODY = 1_048_576;
 
-/** A webhook receiver on 127.0.0.1:0 that answers 200 to every POST and keeps what it got. */
-export async function startReceiver(): Promise<Receiver> {
+/** Where the receiver listens, and the address a remote provider reaches it at. */
+export interface ReceiverOptions {
+  /** Port on 127.0.0.1 (default: any free port). */
+  port?: number | undefined;
+  /** Public address forwarding to that port (a tunnel); the receiver's paths are appended to it. */
+  publicUrl?: string | undefined;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 that answers 200 to every POST under its random path and keeps what
+ * it got. Behind a tunnel (`publicUrl`), whatever path prefix the tunnel adds is accepted.
+ */
+export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const path = `/assopay-receiver/${randomBytes(8).toString("hex")}`;
+  const ours = (url: string) => url.split("?")[0]?.includes(path) === true;
   const received: Delivery[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((req, res) => {
@@ -37,7 +53,7 @@ export async function startReceiver(): Promise<Receiver> {
       if (size <= MAX_BODY) chunks.push(chunk);
     });
     req.on("end", () => {
-      if (req.method === "POST" && (req.url ?? "").split("?")[0] === path) {
+      if (req.method === "POST" && ours(req.url ?? "")) {
         received.push({
           n: received.length + 1,
           receivedAt: Date.now(),
@@ -55,11 +71,17 @@ export async function startReceiver(): Promise<Receiver> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const base = `${options.publicUrl ?? `http://127.0.0.1:${port}`}${path}`;
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: base,
+    urlFor: (name) => `${base}/${name}`,
+    nameOf: (delivery) => {
+      const rest = (delivery.path.split("?")[0] ?? "").split(path)[1] ?? "";
+      return rest.replace(/^\//, "");
+    },
     deliveries: () => received,
     waitFor(count, timeoutMs, signal) {
       if (received.length >= count) return Promise.resolve(true);
