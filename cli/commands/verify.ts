@@ -45,8 +45,9 @@ Target:
 Without provider states (each helps a check that would otherwise skip part of its work):
   --order-id ID              An order with an attached file (rights); default: the organization's
                              orders are read, at most 50 details, for one.
-  --empty-form [TYPE/]SLUG   A form without orders (public form "before the first order"); default:
-                             one found in GET /v5/organizations/{slug}/forms. TYPE defaults to --form-type.
+  --empty-form [TYPE/]SLUG   A form offering custom fields and options, without orders yet (public
+                             form "before the first order"); default: a form without orders found in
+                             GET /v5/organizations/{slug}/forms. TYPE defaults to --form-type.
   --unverified-org SLUG      A newly registered, unverified association (association verification).
   --receiver-url URL         Public address (a tunnel) forwarding to the notification receiver, for a
                              target off this machine; without it notifications need a local target.

@@ -32,7 +32,9 @@ describe("checks that need what the target does not offer are skipped with the r
       expect(byId(report, id)?.verdict, id).toBe("pass");
     }
     expect(byId(report, "rights/order-detail-exposes-files")?.reason).toMatch(/found among the orders of /);
-    expect(byId(report, "notifications/signature")?.reason).toMatch(/a checkout paid through the hosted page/);
+    expect(byId(report, "notifications/signature")?.reason).toMatch(
+      /a checkout paid through the hosted page/,
+    );
     expect(byId(report, "public-form/custom-fields-and-options")?.reason).toMatch(
       /1 skipped \(before the first order: .*--empty-form/,
     );

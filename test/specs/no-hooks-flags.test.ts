@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { IsoDay } from "../../core/dates.js";
+import { type FaultName, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import { allChecks } from "../../specs/index.js";
+import { resolveOptions, type VerifyOptionsInput } from "../../specs/runner/options.js";
+import { runVerify } from "../../specs/runner/run.js";
+import { byId, contract, problems, sandboxInput } from "./support/harness.js";
+
+const AT = "2025-07-01" as IsoDay;
+let running: RunningSandbox | undefined;
+
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function hookless(fault?: FaultName): Promise<RunningSandbox> {
+  running = await startSandbox({
+    port: 0,
+    at: AT,
+    entries: 50,
+    contract: contract(),
+    hooks: false,
+    ...(fault ? { fault } : {}),
+  });
+  return running;
+}
+
+async function verify(sandbox: RunningSandbox, extra: Partial<VerifyOptionsInput>) {
+  const input = sandboxInput(sandbox, AT, { stateUrl: undefined, ...extra });
+  return runVerify(resolveOptions(input), allChecks(), { contract: contract() });
+}
+
+/** The id of an order of the main form that holds an attached file (what an integrator would know). */
+function orderWithFile(sandbox: RunningSandbox): string {
+  const form = sandbox.core.store.mainForm;
+  for (let index = 0; index < form.count; index++) {
+    const order = sandbox.core.store.order(form.firstId + index);
+    if (order?.answers.some((a) => a.fileId !== undefined)) return String(order.id);
+  }
+  throw new Error("the sandbox's main form has no order with a file");
+}
+
+/** An association registered today and not verified, as the provider's back office would make it. */
+function addUnverified(sandbox: RunningSandbox): string {
+  const slug = "toute-nouvelle-association";
+  sandbox.core.store.addOrganization({
+    slug,
+    name: "Toute nouvelle association",
+    type: "Association1901",
+    registeredOn: AT,
+    verified: false,
+  });
+  return slug;
+}
+
+describe("the flags that help verify a provider without our hooks", () => {
+  it("the sandbox's hooks are off: no state URL, no clock, no admin endpoints", async () => {
+    const sandbox = await hookless();
+    expect(sandbox.stateUrl).toBeUndefined();
+    for (const path of ["/_states", "/_clock", "/_notifications", "/_sink", "/_site/back"]) {
+      expect((await fetch(`${sandbox.url}${path}`)).status, path).toBe(404);
+    }
+    expect((await fetch(`${sandbox.url}/_clock`, { method: "POST", body: "{}" })).status).toBe(404);
+  });
+
+  it("--order-id names the order with a file: a detail leaving the file out is caught", async () => {
+    const broken = await hookless("no-file-urls");
+    const report = await verify(broken, { only: ["rights"], orderId: orderWithFile(broken) });
+    expect(byId(report, "rights/order-detail-exposes-files")).toMatchObject({
+      verdict: "fail",
+      reason: expect.stringMatching(/--order-id/),
+    });
+    await broken.close();
+    const clean = await hookless();
+    const passed = await verify(clean, { only: ["rights"], orderId: orderWithFile(clean) });
+    expect(problems(passed)).toEqual([]);
+    expect(byId(passed, "rights/order-detail-exposes-files")?.reason).toMatch(/--order-id/);
+  });
+
+  it("--unverified-org names a new association: payments to it are judged at the date", async () => {
+    const broken = await hookless("unverified-payments");
+    const report = await verify(broken, {
+      only: ["checkout/associations-verification"],
+      unverifiedOrg: addUnverified(broken),
+    });
+    expect(byId(report, "checkout/associations-verification")).toMatchObject({
+      verdict: "fail",
+      reason: expect.stringMatching(/toute-nouvelle-association.*was accepted/),
+    });
+    await broken.close();
+    const clean = await hookless();
+    const passed = await verify(clean, {
+      only: ["checkout/associations-verification"],
+      unverifiedOrg: addUnverified(clean),
+    });
+    expect(byId(passed, "checkout/associations-verification")).toMatchObject({
+      verdict: "pass",
+      reason: expect.stringMatching(/^2 associations judged/),
+    });
+  });
+
+  it("--empty-form names a form without orders; a form with orders is refused for that part, with the reason", async () => {
+    const broken = await hookless("no-custom-fields");
+    const report = await verify(broken, {
+      only: ["public-form"],
+      emptyForm: { formType: "Membership", formSlug: "adhesion-2025" },
+    });
+    expect(byId(report, "public-form/custom-fields-and-options")).toMatchObject({
+      verdict: "fail",
+      reason: expect.stringMatching(
+        /^before the first order \(a form without orders, --empty-form\): .*empty customFields/,
+      ),
+    });
+    await broken.close();
+    const clean = await hookless();
+    const passed = await verify(clean, {
+      only: ["public-form"],
+      emptyForm: { formType: "Membership", formSlug: "adhesion-2025" },
+    });
+    expect(byId(passed, "public-form/custom-fields-and-options")).toMatchObject({
+      verdict: "pass",
+      reason: expect.stringMatching(/^3 public forms judged/),
+    });
+    const withOrders = await verify(clean, {
+      only: ["public-form"],
+      emptyForm: { formType: "Event", formSlug: "gala-annuel" },
+    });
+    expect(byId(withOrders, "public-form/custom-fields-and-options")?.reason).toMatch(
+      /--empty-form Event\/gala-annuel has orders/,
+    );
+  });
+
+  it("--receiver-url and --receiver-port: the receiver is registered at the public address given", async () => {
+    const sandbox = await hookless();
+    const port = await freePort();
+    const report = await verify(sandbox, {
+      only: ["notifications"],
+      receiverPort: port,
+      receiverUrl: `http://127.0.0.1:${port}/tunnel`,
+    });
+    expect(problems(report)).toEqual([]);
+    expect(byId(report, "notifications/signature")?.verdict).toBe("pass");
+    const registered = sandbox.core.store.registrations.map((r) => r.url);
+    expect(
+      registered.every((url) => url.startsWith(`http://127.0.0.1:${port}/tunnel/assopay-receiver/`)),
+    ).toBe(true);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
