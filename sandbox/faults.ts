@@ -121,7 +121,7 @@ export const faults: readonly Fault[] = Object.freeze([
     name: "other-url-key",
     rule: "notifications.signature",
     description:
-      "With several notification URLs registered, each notification is signed with another URL's signatureKey.",
+      "Each notification is signed with the signatureKey of another of the partner's URLs (its default key when it has one URL).",
   },
   {
     name: "bad-notification-envelope",

@@ -153,7 +153,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
           case "wrong-key":
             return `${key}-previous`;
           case "other-url-key":
-            return keys.find((k) => k !== key) ?? key;
+            return (
+              [...keys, ...options.registrations().map((r) => r.signatureKey)].find((k) => k !== key) ??
+              options.defaultKey
+            );
         }
       };
       const firstKey = keys[0] ?? options.defaultKey;
