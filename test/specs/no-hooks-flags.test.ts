@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import { type FaultName, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
+import { notificationPrerequisites } from "../../specs/notifications/session.js";
+import type { CheckContext } from "../../specs/runner/context.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import { byId, contract, problems, sandboxInput } from "./support/harness.js";
@@ -145,6 +147,66 @@ describe("the flags that help verify a provider without our hooks", () => {
     expect(
       registered.every((url) => url.startsWith(`http://127.0.0.1:${port}/tunnel/assopay-receiver/`)),
     ).toBe(true);
+  });
+});
+
+describe("the integrator's notification URLs", () => {
+  it("are put back after verify registered its receiver in their place", async () => {
+    const sandbox = await hookless();
+    const { clientId, clientSecret } = sandbox.credentials.reader;
+    const token = (await (
+      await fetch(`${sandbox.url}/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
+      })
+    ).json()) as { access_token: string };
+    const put = (path: string, url: string) =>
+      fetch(`${sandbox.url}/v5/partners/me/api-notifications${path}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+        body: JSON.stringify({ url }),
+      });
+    const slug = sandbox.credentials.organizationSlug;
+    expect((await put("", "https://integrator.example/hooks/all")).status).toBe(200);
+    expect((await put(`/organizations/${slug}`, "https://integrator.example/hooks/org")).status).toBe(200);
+    const report = await verify(sandbox, { only: ["notifications"] });
+    expect(problems(report)).toEqual([]);
+    expect(byId(report, "notifications/signature")?.reason).toMatch(
+      /restored https:\/\/integrator\.example\/hooks\/all partner-wide; restored https:\/\/integrator\.example\/hooks\/org for /,
+    );
+    expect(sandbox.core.store.registrations.map((r) => [r.organizationSlug, r.url]).sort()).toEqual(
+      [
+        [slug, "https://integrator.example/hooks/org"],
+        [null, "https://integrator.example/hooks/all"],
+      ].sort(),
+    );
+  });
+});
+
+describe("notifications against a target off this machine", () => {
+  const options = (extra: Partial<VerifyOptionsInput>) =>
+    ({
+      options: resolveOptions({
+        target: "https://api.provider.example",
+        at: AT,
+        reader: { clientId: "a", clientSecret: "b" },
+        organizationSlug: "o",
+        formType: "Event",
+        formSlug: "f",
+        ...extra,
+      }),
+    }) as CheckContext;
+
+  it("skip naming --receiver-url without it, and run with it", () => {
+    expect(notificationPrerequisites(options({}))).toMatch(
+      /api\.provider\.example cannot reach: give --receiver-url/,
+    );
+    expect(notificationPrerequisites(options({ receiverUrl: "https://tunnel.example" }))).toBeUndefined();
   });
 });
 
