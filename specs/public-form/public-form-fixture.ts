@@ -76,6 +76,11 @@ async function findEmptyForm(
   const named = ctx.options.emptyForm;
   if (named) {
     const orders = await firstOrders(ctx, organizationSlug, named, 1);
+    if (!orders.served) {
+      return {
+        missing: `the orders of --empty-form ${named.formType}/${named.formSlug} could not be read (${orders.exchange.status}), so it cannot be told to have none: check its type and slug`,
+      };
+    }
     if (orders.entries.length > 0) {
       return {
         missing: `--empty-form ${named.formType}/${named.formSlug} has orders, so "before the first order" cannot be judged on it`,

@@ -131,6 +131,14 @@ describe("the flags that help verify a provider without our hooks", () => {
     expect(byId(withOrders, "public-form/custom-fields-and-options")?.reason).toMatch(
       /--empty-form Event\/gala-annuel has orders/,
     );
+    const unknown = await verify(clean, {
+      only: ["public-form"],
+      emptyForm: { formType: "Membership", formSlug: "no-such-form" },
+    });
+    expect(problems(unknown)).toEqual([]);
+    expect(byId(unknown, "public-form/custom-fields-and-options")?.reason).toMatch(
+      /--empty-form Membership\/no-such-form could not be read \(404\).*check its type and slug/,
+    );
   });
 
   it("--receiver-url and --receiver-port: the receiver is registered at the public address given", async () => {
