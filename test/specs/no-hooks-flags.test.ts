@@ -6,6 +6,7 @@ import { notificationPrerequisites } from "../../specs/notifications/session.js"
 import type { CheckContext } from "../../specs/runner/context.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
+import { startFormsListingProxy } from "./support/forms-listing-proxy.js";
 import { byId, contract, problems, sandboxInput } from "./support/harness.js";
 
 const AT = "2025-07-01" as IsoDay;
@@ -155,6 +156,40 @@ describe("the flags that help verify a provider without our hooks", () => {
     expect(
       registered.every((url) => url.startsWith(`http://127.0.0.1:${port}/tunnel/assopay-receiver/`)),
     ).toBe(true);
+  });
+});
+
+describe("a form without orders found in the organization's forms", () => {
+  const FORMS = [
+    { formType: "Event", formSlug: "gala-annuel" },
+    { formType: "Membership", formSlug: "adhesion-2025" },
+  ];
+
+  it("is judged for 'before the first order' without a flag; a stripped form is still caught", async () => {
+    const clean = await hookless();
+    const proxy = await startFormsListingProxy(clean.url, FORMS);
+    try {
+      const report = await verify(clean, { only: ["public-form", "schemas"], target: proxy.url });
+      expect(problems(report)).toEqual([]);
+      expect(proxy.asked).toBeGreaterThan(0);
+      expect(byId(report, "public-form/custom-fields-and-options")?.reason).toMatch(
+        /^3 public forms judged .*on Membership\/adhesion-2025/,
+      );
+    } finally {
+      await proxy.close();
+    }
+    await clean.close();
+    const broken = await hookless("no-custom-fields");
+    const front = await startFormsListingProxy(broken.url, FORMS);
+    try {
+      const report = await verify(broken, { only: ["public-form"], target: front.url });
+      expect(byId(report, "public-form/custom-fields-and-options")).toMatchObject({
+        verdict: "fail",
+        reason: expect.stringMatching(/which its orders answered/),
+      });
+    } finally {
+      await front.close();
+    }
   });
 });
 
