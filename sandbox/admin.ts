@@ -113,12 +113,13 @@ function site(ex: Exchange, which: string): void {
 }
 
 /**
- * The sandbox's own endpoints and the hosted checkout page. Returns false when the path is none of
- * them, so the router goes on to the service's routes.
+ * The sandbox's own endpoints (only with its hooks on) and the hosted checkout page. Returns false when
+ * the path is none of them, so the router goes on to the service's routes.
  */
 export async function handleAdmin(core: SandboxCore, ex: Exchange): Promise<boolean> {
   const sink = core.sink;
   const path = ex.pathname;
+  if (!core.hooks) return handleCheckoutPage(core, ex);
   if (path === ADMIN_PATHS.states && (ex.method === "POST" || ex.method === "GET")) await states(core, ex);
   else if (path === ADMIN_PATHS.clock && (ex.method === "POST" || ex.method === "GET")) await clock(core, ex);
   else if (path === ADMIN_PATHS.notifications && ex.method === "GET")
@@ -139,14 +140,18 @@ export async function handleAdmin(core: SandboxCore, ex: Exchange): Promise<bool
     }
   } else if (path.startsWith(`${ADMIN_PATHS.site}/`) && ex.method === "GET")
     site(ex, path.slice(ADMIN_PATHS.site.length + 1));
-  else {
-    const page = /^\/associations\/([^/]+)\/checkout\/([0-9a-f]{32})(\/pay)?\/?$/.exec(path);
-    if (!page) return false;
-    const intent = findIntentByKey(core, page[1] ?? "", page[2] ?? "");
-    if (!intent) sendNotFound(ex, "No checkout page at this address.");
-    else if (page[3] && ex.method === "POST") await payOnCheckoutPage(core, ex, intent);
-    else if (!page[3] && ex.method === "GET") showCheckoutPage(core, ex, intent);
-    else sendNotFound(ex, `No ${ex.method} on this checkout address.`);
-  }
+  else return handleCheckoutPage(core, ex);
+  return true;
+}
+
+/** The hosted checkout page: part of the service, so it answers with or without the hooks. */
+async function handleCheckoutPage(core: SandboxCore, ex: Exchange): Promise<boolean> {
+  const page = /^\/associations\/([^/]+)\/checkout\/([0-9a-f]{32})(\/pay)?\/?$/.exec(ex.pathname);
+  if (!page) return false;
+  const intent = findIntentByKey(core, page[1] ?? "", page[2] ?? "");
+  if (!intent) sendNotFound(ex, "No checkout page at this address.");
+  else if (page[3] && ex.method === "POST") await payOnCheckoutPage(core, ex, intent);
+  else if (!page[3] && ex.method === "GET") showCheckoutPage(core, ex, intent);
+  else sendNotFound(ex, `No ${ex.method} on this checkout address.`);
   return true;
 }

@@ -23,6 +23,8 @@ export interface SandboxCore {
   readonly fault: FaultName | undefined;
   /** Whose shape wins where the seed and the published document disagree. */
   readonly shapes: Shapes;
+  /** False with `hooks: false`: the sandbox's own endpoints (states, clock, sink …) do not answer. */
+  readonly hooks: boolean;
   /** What the sandbox's own notification receiver (`/_sink`) got, oldest first. */
   readonly sink: SinkEntry[];
   /** `http://host:port`, known once the server listens. */

@@ -15,9 +15,11 @@ export type FaultName =
   | "v5-off-with-v3"
   | "bad-dates"
   | "open-files"
+  | "files-for-readers"
   | "no-file-urls"
   | "no-custom-fields"
   | "wrong-signing-key"
+  | "other-url-key"
   | "bad-notification-envelope"
   | "unverified-payments"
   | "short-checkout-window"
@@ -95,6 +97,12 @@ export const faults: readonly Fault[] = Object.freeze([
     description: "Attached files download without a token or without the organization_admin right.",
   },
   {
+    name: "files-for-readers",
+    rule: "rights.file-needs-organization-admin",
+    description:
+      "Attached files are refused without a token but download with any valid token, organization_admin or not.",
+  },
+  {
     name: "no-file-urls",
     rule: "rights.order-detail-exposes-files",
     description: "Order detail leaves out the custom fields of type File, so no attached file URL is given.",
@@ -108,6 +116,12 @@ export const faults: readonly Fault[] = Object.freeze([
     name: "wrong-signing-key",
     rule: "notifications.signature",
     description: "Notifications are signed with a key other than the URL's signatureKey.",
+  },
+  {
+    name: "other-url-key",
+    rule: "notifications.signature",
+    description:
+      "Each notification is signed with the signatureKey of another of the partner's URLs (its default key when it has one URL).",
   },
   {
     name: "bad-notification-envelope",

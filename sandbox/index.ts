@@ -52,6 +52,12 @@ export interface SandboxOptions {
    * await startSandbox({ shapes: "document" }); // an items-listing entry's `amount` is integer cents
    */
   shapes?: Shapes;
+  /**
+   * The sandbox's own endpoints (provider states, clock, notification log, sink, integrator site).
+   * `false` plays a provider without our hooks: only the service's routes and its hosted checkout page.
+   * @example startSandbox({ hooks: false }) // what `assopay sandbox --no-hooks` runs
+   */
+  hooks?: boolean;
 }
 
 /** The ready-made credentials and names printed on start. */
@@ -68,8 +74,10 @@ export interface SandboxCredentials {
 export interface RunningSandbox {
   /** Base URL of the service (`http://127.0.0.1:PORT`): `/v5/…`, `/v3/…`, `/oauth2/token`. */
   url: string;
-  /** Where provider states are set up (`POST` with `{state, params, action}`). */
-  stateUrl: string;
+  /** Where provider states are set up (`POST` with `{state, params, action}`); absent with `hooks: false`. */
+  stateUrl: string | undefined;
+  /** False when started with `hooks: false`: no state URL, no clock, no admin endpoints. */
+  hooks: boolean;
   credentials: SandboxCredentials;
   /** The day the sandbox started at. */
   at: IsoDay;
@@ -119,11 +127,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       registrations: () => store.registrations,
       envelope: fault === "bad-notification-envelope" ? "bad" : "service",
       defaultKey: store.derive("default-signature-key").slice(0, 32),
-      signing: fault === "wrong-signing-key" ? "wrong-key" : "service",
+      signing:
+        fault === "wrong-signing-key" ? "wrong-key" : fault === "other-url-key" ? "other-url-key" : "service",
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
     }),
     fault,
     shapes: options.shapes ?? "seed",
+    hooks: options.hooks ?? true,
     sink: [],
     baseUrl: "",
   };
@@ -133,7 +143,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const { admin, reader } = core.auth;
   return {
     url: core.baseUrl,
-    stateUrl: `${core.baseUrl}${ADMIN_PATHS.states}`,
+    stateUrl: core.hooks ? `${core.baseUrl}${ADMIN_PATHS.states}` : undefined,
+    hooks: core.hooks,
     credentials: {
       admin: { clientId: admin.id, clientSecret: admin.secret },
       reader: { clientId: reader.id, clientSecret: reader.secret },

@@ -34,13 +34,13 @@ export interface Emission {
   signatureKey: string;
 }
 
-/** How notifications are written and signed; the two faults that touch them. */
+/** How notifications are written and signed; the three faults that touch them. */
 export interface NotifierOptions {
   registrations(): readonly Registration[];
   envelope: "service" | "bad";
   /** The key that signs a notification emitted while no URL is registered (the `emitted` log). */
   defaultKey: string;
-  signing: "service" | "wrong-key";
+  signing: "service" | "wrong-key" | "other-url-key";
   retryDelaysMs?: readonly number[];
 }
 
@@ -145,8 +145,21 @@ export function createNotifier(options: NotifierOptions): Notifier {
           ? { data, eventType, ...(metadata === undefined ? {} : { metadata }) }
           : { type: eventType, payload: data };
       const body = JSON.stringify(envelope);
-      const signingKey = (key: string) => (options.signing === "service" ? key : `${key}-previous`);
-      const firstKey = [...targets.values()][0]?.signatureKey ?? options.defaultKey;
+      const keys = [...targets.values()].map((t) => t.signatureKey);
+      const signingKey = (key: string) => {
+        switch (options.signing) {
+          case "service":
+            return key;
+          case "wrong-key":
+            return `${key}-previous`;
+          case "other-url-key":
+            return (
+              [...keys, ...options.registrations().map((r) => r.signatureKey)].find((k) => k !== key) ??
+              options.defaultKey
+            );
+        }
+      };
+      const firstKey = keys[0] ?? options.defaultKey;
       emissions.push({
         eventType,
         organizationSlug,

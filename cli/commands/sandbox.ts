@@ -30,11 +30,13 @@ Flags:
                            (default) or the document's (docs/contracts.md, "Known divergences")
   --timeline FILE          your own timeline of dated changes (default: contracts/timeline.yaml)
   --notification-types FILE  your own notification types (default: contracts/notification-types.yaml)
+  --no-hooks               play a provider without our hooks: no provider states, no clock, none of
+                           the endpoints below (verify then finds what it needs through the API)
   --json                   print one JSON line with the URL and credentials instead of the text
   --list-faults            list the faults and the rule each one breaks, then exit
   -h, --help               show this help
 
-Endpoints of the sandbox itself (no token needed):
+Endpoints of the sandbox itself (no token needed; absent with --no-hooks):
   POST /_states            provider states, Pact convention {state, params, action: setup|teardown}
   GET|POST /_clock         read the clock, or move it: {"advanceMinutes": 16}, {"day": "2025-07-01"}
   GET /_notifications      every notification sent, with attempts and signatures
@@ -107,8 +109,9 @@ function banner(
     `  organization      ${c.organizationSlug}`,
     `  form              ${c.formType}/${c.formSlug} (${entries} entries)`,
     `  listing           GET ${sandbox.url}/v5/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}/items`,
-    `  provider states   POST ${sandbox.stateUrl}`,
-    `  clock             GET|POST ${sandbox.url}/_clock`,
+    ...(sandbox.stateUrl
+      ? [`  provider states   POST ${sandbox.stateUrl}`, `  clock             GET|POST ${sandbox.url}/_clock`]
+      : ["  hooks             off (no provider states, no clock, no admin endpoints)"]),
     "",
     "Press Ctrl-C to stop.",
     "",
@@ -128,6 +131,7 @@ async function run(context: CommandContext): Promise<number> {
     shapes: { type: "string" },
     json: { type: "boolean" },
     "list-faults": { type: "boolean" },
+    "no-hooks": { type: "boolean" },
   });
   const json = flags.values.json === true;
   if (flags.values["list-faults"] === true) {
@@ -162,13 +166,14 @@ async function run(context: CommandContext): Promise<number> {
     shapes,
     ...(at ? { at } : {}),
     ...(fault ? { fault } : {}),
+    hooks: flags.values["no-hooks"] !== true,
   });
   const c = sandbox.credentials;
   context.stdout.write(
     json
       ? `${JSON.stringify({
           url: sandbox.url,
-          stateUrl: sandbox.stateUrl,
+          stateUrl: sandbox.stateUrl ?? null,
           at: sandbox.at,
           entries,
           seed,

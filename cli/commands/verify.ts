@@ -21,6 +21,7 @@ import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, type CheckOutcome, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
+import { discoveryOptions } from "./verify-discovery.js";
 
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
 
@@ -28,6 +29,8 @@ Usage:
   assopay verify [--target URL] [--at YYYY-MM-DD]
                  [--client-id ID --client-secret S] [--admin-client-id ID --admin-client-secret S]
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
+                 [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
+                 [--receiver-url URL] [--receiver-port N]
                  [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE]
                  [--request-timeout SECONDS] [--timeout SECONDS]
   assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
@@ -47,7 +50,19 @@ Target:
   --form-type T              Form type (Event, Membership, Donation…).    env ASSOPAY_FORM_TYPE
   --form-slug S              Form slug.                                   env ASSOPAY_FORM_SLUG
   --state-url URL            Provider-state setup URL (Pact convention, POST {state, params, action}).
-                             env ASSOPAY_STATE_URL. Without it, checks that need states are skipped.
+                             env ASSOPAY_STATE_URL. Without it, verify finds what it needs through
+                             the public API (orders, forms, a checkout it pays) and says what it used.
+
+Without provider states (each helps a check that would otherwise skip part of its work):
+  --order-id ID              An order with an attached file (rights); default: the organization's
+                             orders are read, at most 50 details, for one.
+  --empty-form [TYPE/]SLUG   A form offering custom fields and options, without orders yet (public
+                             form "before the first order"); default: a form without orders found in
+                             GET /v5/organizations/{slug}/forms. TYPE defaults to --form-type.
+  --unverified-org SLUG      A newly registered, unverified association (association verification).
+  --receiver-url URL         Public address (a tunnel) forwarding to the notification receiver, for a
+                             target off this machine; without it notifications need a local target.
+  --receiver-port N          Port the receiver listens on, on 127.0.0.1 (default: any free port).
 
 What to judge:
   --at YYYY-MM-DD            Judge the rules in force at that date (default: today). env ASSOPAY_AT
@@ -96,6 +111,11 @@ const FLAGS: FlagSpec = {
   "form-type": { type: "string" },
   "form-slug": { type: "string" },
   "state-url": { type: "string" },
+  "order-id": { type: "string" },
+  "empty-form": { type: "string" },
+  "unverified-org": { type: "string" },
+  "receiver-url": { type: "string" },
+  "receiver-port": { type: "string" },
   only: { type: "string", multiple: true },
   planned: { type: "string" },
   reporter: { type: "string" },
@@ -117,6 +137,11 @@ const SANDBOX_ONLY = [
   "form-type",
   "form-slug",
   "state-url",
+  "order-id",
+  "empty-form",
+  "unverified-org",
+  "receiver-url",
+  "receiver-port",
 ];
 
 interface Parsed {
@@ -236,6 +261,7 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     formType: read("form-type", "ASSOPAY_FORM_TYPE") ?? "",
     formSlug: read("form-slug", "ASSOPAY_FORM_SLUG") ?? "",
     stateUrl: read("state-url", "ASSOPAY_STATE_URL"),
+    ...discoveryOptions(flags, read("form-type", "ASSOPAY_FORM_TYPE") ?? ""),
     only: parsed.only,
     planned: parsed.planned,
     ...limitOptions(parsed),

@@ -16,7 +16,6 @@ export const backUrlCheck: SpecCheck = {
   rule: RULE,
   title: "Leaving the checkout page leads to backUrl",
   async run(ctx) {
-    if (!ctx.states) return skip("the target offers no provider states (--state-url)");
     const intent = await freshIntent(ctx);
     if (!intent.ok) return skip(intent.reason);
     const page = await openPage(ctx, intent.redirectUrl);

@@ -16,7 +16,6 @@ export const unlimitedRetriesCheck: SpecCheck = {
   rule: RULE,
   title: "Failed payments can be retried without limit or redirection",
   async run(ctx) {
-    if (!ctx.states) return skip("the target offers no provider states (--state-url)");
     const intent = await freshIntent(ctx);
     if (!intent.ok) return skip(intent.reason);
     const page = await openPage(ctx, intent.redirectUrl);

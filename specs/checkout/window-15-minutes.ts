@@ -18,9 +18,14 @@ export const window15MinutesCheck: SpecCheck = {
   rule: RULE,
   title: "A checkout can be paid during 15 minutes and not after",
   async run(ctx) {
-    if (!ctx.states) return skip("the target offers no provider states (--state-url)");
     const clock = await targetClock(ctx);
-    if (!clock) return skip("the target offers no movable clock next to its state URL (/_clock)");
+    if (!clock) {
+      return skip(
+        ctx.states
+          ? "the target offers no movable clock next to its state URL (/_clock): 15 minutes cannot be waited out"
+          : "needs a movable clock to let 15 minutes pass: the target offers none (a clock at /_clock next to --state-url, as the sandbox has)",
+      );
+    }
     const early = await freshIntent(ctx);
     const late = await freshIntent(ctx);
     if (!early.ok) return skip(early.reason);

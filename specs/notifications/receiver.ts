@@ -15,8 +15,12 @@ export interface Delivery {
 }
 
 export interface Receiver {
-  /** The URL to register (a random path, so stray traffic is told apart). */
+  /** The base URL to register (a random path, so stray traffic is told apart). */
   url: string;
+  /** The URL to register for one registration: the base URL and `/name`. */
+  urlFor(name: string): string;
+  /** The registration name a delivery came for (`urlFor`'s name), or `""` for the base URL. */
+  nameOf(delivery: Delivery): string;
   deliveries(): readonly Delivery[];
   /** Resolves once `count` deliveries in all have arrived, or at the deadline. */
   waitFor(count: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
@@ -26,9 +30,21 @@ export interface Receiver {
 /** The largest notification body the receiver keeps; a larger one gets 413 and is not kept. */
 export const RECEIVER_MAX_BODY_BYTES = 1_048_576;
 
-/** A webhook receiver on 127.0.0.1:0 that answers 200 to every POST and keeps what it got. */
-export async function startReceiver(): Promise<Receiver> {
+/** Where the receiver listens, and the address a remote provider reaches it at. */
+export interface ReceiverOptions {
+  /** Port on 127.0.0.1 (default: any free port). */
+  port?: number | undefined;
+  /** Public address forwarding to that port (a tunnel); the receiver's paths are appended to it. */
+  publicUrl?: string | undefined;
+}
+
+/**
+ * A webhook receiver on 127.0.0.1 that answers 200 to every POST under its random path and keeps what
+ * it got. Behind a tunnel (`publicUrl`), whatever path prefix the tunnel adds is accepted.
+ */
+export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const path = `/assopay-receiver/${randomBytes(8).toString("hex")}`;
+  const ours = (url: string) => url.split("?")[0]?.includes(path) === true;
   const received: Delivery[] = [];
   const waiters = new Set<() => void>();
   const receive = async (req: IncomingMessage, res: ServerResponse) => {
@@ -37,7 +53,7 @@ export async function startReceiver(): Promise<Receiver> {
       title: "Notification body too large",
     });
     if (!body.ok) return;
-    if (req.method === "POST" && (req.url ?? "").split("?")[0] === path) {
+    if (req.method === "POST" && ours(req.url ?? "")) {
       received.push({
         n: received.length + 1,
         receivedAt: Date.now(),
@@ -55,9 +71,15 @@ export async function startReceiver(): Promise<Receiver> {
   const server = createServer((req, res) => {
     receive(req, res).catch(() => res.destroy());
   });
-  const running = await startServer(server, { what: "notification receiver" });
+  const running = await startServer(server, { what: "notification receiver", port: options.port ?? 0 });
+  const base = `${options.publicUrl ?? running.url}${path}`;
   return {
-    url: `${running.url}${path}`,
+    url: base,
+    urlFor: (name) => `${base}/${name}`,
+    nameOf: (delivery) => {
+      const rest = (delivery.path.split("?")[0] ?? "").split(path)[1] ?? "";
+      return rest.replace(/^\//, "");
+    },
     deliveries: () => received,
     waitFor(count, timeoutMs, signal) {
       if (received.length >= count) return Promise.resolve(true);

@@ -11,7 +11,8 @@ export function expectedSignature(body: Buffer, key: string): string {
 
 /**
  * Authentication 4: every notification carries `x-ha-signature`, the lowercase hex HMAC-SHA256 of its
- * raw body with the signing key partner information gives for the URL (never over re-serialised JSON).
+ * raw body with the signing key partner information gives for the URL it was sent to (never over
+ * re-serialised JSON). Two URLs are registered, so a key of another URL is told apart from the right one.
  */
 export const signatureCheck: SpecCheck = {
   id: "notifications/signature",
@@ -23,10 +24,17 @@ export const signatureCheck: SpecCheck = {
     if (!session.ok) {
       return session.failure ? fail(session.failure.reason, session.failure.evidence) : skip(session.reason);
     }
-    if (session.keyProblem || session.key === undefined) {
-      return fail(session.keyProblem?.reason ?? "no signing key", session.keyProblem?.evidence);
+    const keyless = session.registered.find((r) => r.key === undefined);
+    if (keyless) {
+      return fail(
+        `partner information gives no signatureKey for the registered URL ${keyless.url}`,
+        keyless.keyEvidence,
+      );
     }
-    const deliveries = session.triggers.flatMap((t) => t.deliveries);
+    const byName = new Map(session.registered.map((r) => [r.name, r]));
+    const deliveries = session.triggers
+      .flatMap((t) => t.deliveries)
+      .filter((d) => byName.has(session.receiver.nameOf(d)));
     if (deliveries.length === 0) {
       return skip("no notification arrived to check (see notifications.payload-schema)");
     }
@@ -34,16 +42,22 @@ export const signatureCheck: SpecCheck = {
     let first: ReturnType<typeof deliveryEvidence> | undefined;
     let firstReason = "";
     for (const delivery of deliveries) {
+      const own = byName.get(session.receiver.nameOf(delivery));
+      const expected = expectedSignature(delivery.body, own?.key ?? "");
       const header = delivery.headers["x-ha-signature"];
-      const expected = expectedSignature(delivery.body, session.key);
+      const other = session.registered.find(
+        (r) => r !== own && r.key !== undefined && header === expectedSignature(delivery.body, r.key),
+      );
       const reason =
         typeof header !== "string" || header === ""
           ? "no x-ha-signature header"
-          : header !== expected
-            ? header.toLowerCase() === expected
+          : header === expected
+            ? undefined
+            : header.toLowerCase() === expected
               ? "x-ha-signature is not lowercase hex"
-              : "x-ha-signature does not match the HMAC-SHA256 of the raw body with the URL's signatureKey"
-            : undefined;
+              : other
+                ? `x-ha-signature is made with the signatureKey of another URL (${other.url}), not of the URL it was sent to`
+                : "x-ha-signature does not match the HMAC-SHA256 of the raw body with the URL's signatureKey";
       if (reason === undefined) continue;
       bad++;
       if (!first) {
@@ -52,6 +66,10 @@ export const signatureCheck: SpecCheck = {
       }
     }
     if (first) return fail(`${bad} of ${deliveries.length} notifications: ${firstReason}`, first);
-    return pass(`${deliveries.length} notifications, each signed with the URL's key`);
+    const urls = session.registered.length;
+    const restored = session.restored === "" ? "" : `; ${session.restored}`;
+    return pass(
+      `${deliveries.length} notifications to ${urls} URL(s), each signed with its URL's key (${session.triggers.map((t) => t.state).join("; ")})${restored}`,
+    );
   },
 };

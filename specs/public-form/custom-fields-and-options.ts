@@ -1,7 +1,7 @@
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
-import { fail, pass, type SpecCheck } from "../runner/verdicts.js";
-import { readPublicForm } from "./public-form-fixture.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { type FormRead, type PublicFormRead, readPublicForm } from "./public-form-fixture.js";
 
 const RULE = "public-form.custom-fields-and-options";
 
@@ -30,9 +30,91 @@ function offers(body: unknown): Offer[] {
   return found;
 }
 
+/** Every custom field the form offers: on the form, its tiers and their extra options. */
+function offeredFields(all: readonly Offer[]): Record<string, unknown>[] {
+  const fields: Record<string, unknown>[] = [];
+  const add = (list: unknown) => {
+    if (Array.isArray(list))
+      for (const f of list)
+        if (f !== null && typeof f === "object") fields.push(f as Record<string, unknown>);
+  };
+  for (const offer of all) {
+    add(offer.customFields);
+    if (Array.isArray(offer.extraOptions))
+      for (const option of offer.extraOptions) add((option as Record<string, unknown> | null)?.customFields);
+  }
+  return fields;
+}
+
+const name = (read: FormRead) => `${read.form.formType}/${read.form.formSlug}`;
+
+/** The form is served and carries both lists; `filled` also asks that both hold something. */
+function judgeLists(read: FormRead, subject: string, filled: boolean): Finding {
+  const { exchange } = read;
+  if (!isSuccess(exchange.status) || read.body === undefined) {
+    return {
+      kind: "fail",
+      subject,
+      reason: `the public form was not served (${exchange.status})`,
+      evidence: evidenceOf(exchange),
+    };
+  }
+  const all = offers(read.body);
+  const lists = all.filter((o) => Array.isArray(o.customFields) && Array.isArray(o.extraOptions));
+  if (lists.length === 0) {
+    return {
+      kind: "fail",
+      subject,
+      reason: "the public form has no customFields and extraOptions lists (on the form or on a tier)",
+      evidence: evidenceOf(exchange, all.length > 0 ? all : read.body),
+    };
+  }
+  const full = lists.filter(
+    (o) => (o.customFields as unknown[]).length > 0 && (o.extraOptions as unknown[]).length > 0,
+  );
+  if (filled && full.length === 0) {
+    return {
+      kind: "fail",
+      subject,
+      reason:
+        "the form given as offering custom fields and options (provider state or --empty-form) shows empty customFields or extraOptions",
+      evidence: evidenceOf(exchange, lists[0]),
+    };
+  }
+  const first = full[0] ?? lists[0];
+  const counts = first
+    ? `${(first.customFields as unknown[]).length} customFields, ${(first.extraOptions as unknown[]).length} extraOptions`
+    : "";
+  return { kind: "pass", subject, note: `${counts} on ${name(read)}` };
+}
+
+/** Custom fields the form's orders answered must be offered by its public form. */
+function judgeAnswered(read: PublicFormRead): Finding | undefined {
+  const { given, answered } = read;
+  if (answered.length === 0 || !isSuccess(given.exchange.status) || given.body === undefined)
+    return undefined;
+  const offered = offeredFields(offers(given.body));
+  const ids = new Set(offered.map((f) => String(f.id)));
+  const labels = new Set(offered.map((f) => String(f.label)));
+  const missing = answered.filter(
+    (a) => !(a.id !== undefined && ids.has(a.id)) && !(a.label !== undefined && labels.has(a.label)),
+  );
+  const subject = `the custom fields the orders of ${name(given)} answered`;
+  if (missing.length === 0)
+    return { kind: "pass", subject, note: `${answered.length} answered custom field(s) offered` };
+  return {
+    kind: "fail",
+    subject,
+    reason: `the public form does not offer ${missing.map((m) => `"${m.label ?? m.id}"`).join(", ")}, which its orders answered`,
+    evidence: evidenceOf(given.exchange, { offered: offered.length, answered, missing }),
+  };
+}
+
 /**
  * Public form route (Versioning 5): `customFields` and `extraOptions`, as presented to users, are there
- * before the first order. When a provider state made a form offering them, both must be non-empty.
+ * before the first order. Judged on a form without orders (a provider state's, `--empty-form`'s, or one
+ * found in the organization's forms), and on the given form: the custom fields its orders answered must
+ * be offered.
  */
 export const customFieldsAndOptionsCheck: SpecCheck = {
   id: "public-form/custom-fields-and-options",
@@ -41,34 +123,25 @@ export const customFieldsAndOptionsCheck: SpecCheck = {
   title: "The public form carries customFields and extraOptions before the first order",
   async run(ctx) {
     const read = await readPublicForm(ctx);
-    const { exchange } = read;
-    if (!isSuccess(exchange.status) || read.body === undefined) {
-      return fail(`the public form was not served (${exchange.status})`, evidenceOf(exchange));
-    }
-    const all = offers(read.body);
-    const lists = all.filter((o) => Array.isArray(o.customFields) && Array.isArray(o.extraOptions));
-    if (lists.length === 0) {
-      return fail(
-        "the public form has no customFields and extraOptions lists (on the form or on a tier)",
-        evidenceOf(exchange, all.length > 0 ? all : read.body),
+    const findings: Finding[] = [];
+    const before = "before the first order";
+    if ("missing" in read.empty) findings.push({ kind: "skip", subject: before, reason: read.empty.missing });
+    else {
+      const { source } = read.empty;
+      const origin =
+        source === "state"
+          ? "provider state"
+          : source === "empty-form"
+            ? "--empty-form"
+            : "found in the forms listing";
+      // The state and --empty-form promise a form offering both; a form found in the listing may offer none.
+      findings.push(
+        judgeLists(read.empty.read, `${before} (a form without orders, ${origin})`, source !== "listing"),
       );
     }
-    const filled = lists.filter(
-      (o) => (o.customFields as unknown[]).length > 0 && (o.extraOptions as unknown[]).length > 0,
-    );
-    if (read.seeded && filled.length === 0) {
-      return fail(
-        "the form the provider state made with custom fields and options shows empty customFields or extraOptions",
-        evidenceOf(exchange, lists[0]),
-      );
-    }
-    const first = filled[0] ?? lists[0];
-    const counts = first
-      ? `${(first.customFields as unknown[]).length} customFields, ${(first.extraOptions as unknown[]).length} extraOptions`
-      : "";
-    const origin = read.seeded
-      ? "a form without orders (provider state)"
-      : `form ${ctx.options.formSlug}${read.note ? `; ${read.note}` : ""}`;
-    return pass(`${counts} on ${origin}`);
+    findings.push(judgeLists(read.given, `form ${name(read.given)}`, false));
+    const answered = judgeAnswered(read);
+    if (answered) findings.push(answered);
+    return combine(findings, "public forms judged");
   },
 };

@@ -30,7 +30,9 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
     const given = fixture.fileUrls[0] ?? fixture.stateFileUrl;
     if (!given) {
       return skip(
-        "no attached file URL to try: neither the order detail nor the state gave one (see rights.order-detail-exposes-files)",
+        fixture.source === "crawl"
+          ? `no attached file URL to try: ${fixture.note}`
+          : "no attached file URL to try: neither the order detail nor the state gave one (see rights.order-detail-exposes-files)",
       );
     }
     const url = new URL(given, `${ctx.options.target}/`).toString();
@@ -76,6 +78,9 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
             evidence: evidenceOf(reader, `${reader.bytes.length} bytes: ${reader.text.slice(0, 120)}`),
           },
     );
-    return combine(findings, "ways of asking for the file judged");
+    return combine(
+      findings,
+      `ways of asking for the file of order ${fixture.orderId} judged (${fixture.note})`,
+    );
   },
 };

@@ -1,21 +1,28 @@
 import { compileTemplate } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
+import { entryId, sampleListing } from "../runner/discovery.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
 
 const STATE = "an order with an attached file";
 
-/** The order the "an order with an attached file" state made, and its detail read with the admin token. */
+/** Where the order came from: the provider state, `--order-id`, or the crawl of the organization's orders. */
+export type OrderSource = "state" | "order-id" | "crawl";
+
+/** An order with (as far as verify knows) an attached file, and its detail read with the admin token. */
 export type OrderFixture =
   | {
       ok: true;
       orderId: string;
+      source: OrderSource;
       /** The file URL the state answered, if any. */
       stateFileUrl: string | undefined;
       detail: HttpExchange;
       body: unknown;
       /** URLs of the attached files the detail gives (custom fields of type File). */
       fileUrls: readonly string[];
+      /** How the order was found, for the verdict's reason. */
+      note: string;
     }
   | { ok: false; reason: string };
 
@@ -34,36 +41,92 @@ export function attachedFileUrls(value: unknown, found: string[] = []): string[]
 
 /** What a run needs for the rights checks, or why they cannot run against this target. */
 export function rightsPrerequisites(ctx: CheckContext): string | undefined {
-  if (!ctx.states) return "the target offers no provider states (--state-url) to create an order with a file";
   if (!ctx.tokens.has("admin"))
     return "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
   return undefined;
 }
 
-/** Sets up the state once per run and reads the order detail with the admin token. */
+async function readDetail(ctx: CheckContext, orderId: string) {
+  const route = ctx.contract.routes.byId("v5.order-detail");
+  const detail = await ctx.http.send({
+    method: "GET",
+    url: `${ctx.options.target}${compileTemplate(route.path).expand({ orderId })}`,
+    authorization: await ctx.authorization("admin"),
+  });
+  const parsed = isSuccess(detail.status) ? parseJson(detail) : undefined;
+  const body = parsed?.ok ? parsed.value : undefined;
+  return { detail, body, fileUrls: [...new Set(attachedFileUrls(body))] };
+}
+
+async function fromState(ctx: CheckContext): Promise<OrderFixture | undefined> {
+  if (!ctx.states) return undefined;
+  const answer = await ctx.states.setup(STATE);
+  if (!answer.ok) return { ok: false, reason: answer.reason };
+  const orderId = stateString(answer.values, "orderId");
+  if (!orderId) return { ok: false, reason: `the state "${STATE}" did not answer an orderId` };
+  const read = await readDetail(ctx, orderId);
+  const stateFileUrl = stateString(answer.values, "fileUrl");
+  return { ok: true, orderId, source: "state", stateFileUrl, ...read, note: `provider state "${STATE}"` };
+}
+
+/**
+ * Without states, as an integrator would: the organization's orders (first pages, reader token), then
+ * the detail of each (admin token) until one gives an attached file, at most `maxOrderDetails` of them.
+ * When none does, the first order read stands in (the rights checks that need a file then skip).
+ */
+async function fromCrawl(ctx: CheckContext): Promise<OrderFixture> {
+  const limit = ctx.options.maxOrderDetails;
+  const where = await ctx.coordinates();
+  const url = await ctx.urlOf(ctx.contract.routes.byId("v5.org-orders"));
+  const sample = await sampleListing(ctx, url, limit, await ctx.authorization("reader"));
+  const ids = sample.entries.map(entryId).filter((id): id is string => id !== undefined);
+  if (ids.length === 0) {
+    return {
+      ok: false,
+      reason: `the orders of ${where.organizationSlug} gave no order to read (${sample.exchange.status}); name an order with an attached file with --order-id`,
+    };
+  }
+  let first: Extract<OrderFixture, { ok: true }> | undefined;
+  for (const [n, orderId] of ids.entries()) {
+    ctx.progress.update("looking for an attached file", `order detail ${n + 1} of at most ${ids.length}`);
+    const read = await readDetail(ctx, orderId);
+    const found: Extract<OrderFixture, { ok: true }> = {
+      ok: true,
+      orderId,
+      source: "crawl",
+      stateFileUrl: undefined,
+      ...read,
+      note: `found among the orders of ${where.organizationSlug} (${n + 1} order detail(s) read)`,
+    };
+    first ??= found;
+    if (read.fileUrls.length > 0 || !isSuccess(read.detail.status)) {
+      ctx.progress.done();
+      return found;
+    }
+  }
+  ctx.progress.done();
+  return {
+    ...(first as Extract<OrderFixture, { ok: true }>),
+    note: `no attached file in the detail of the ${ids.length} first orders of ${where.organizationSlug}; name an order with an attached file with --order-id`,
+  };
+}
+
+/** The order the rights checks use, found once per run: provider state, `--order-id`, or a crawl. */
 export function orderFixture(ctx: CheckContext): Promise<OrderFixture> {
   return ctx.memo.get<OrderFixture>("fixture:order-with-file", async () => {
     const missing = rightsPrerequisites(ctx);
-    if (missing || !ctx.states) return { ok: false, reason: missing ?? "no provider states" };
-    const answer = await ctx.states.setup(STATE);
-    if (!answer.ok) return { ok: false, reason: answer.reason };
-    const orderId = stateString(answer.values, "orderId");
-    if (!orderId) return { ok: false, reason: `the state "${STATE}" did not answer an orderId` };
-    const route = ctx.contract.routes.byId("v5.order-detail");
-    const detail = await ctx.http.send({
-      method: "GET",
-      url: `${ctx.options.target}${compileTemplate(route.path).expand({ orderId })}`,
-      authorization: await ctx.authorization("admin"),
-    });
-    const parsed = isSuccess(detail.status) ? parseJson(detail) : undefined;
-    const body = parsed?.ok ? parsed.value : undefined;
-    return {
-      ok: true,
-      orderId,
-      stateFileUrl: stateString(answer.values, "fileUrl"),
-      detail,
-      body,
-      fileUrls: [...new Set(attachedFileUrls(body))],
-    };
+    if (missing) return { ok: false, reason: missing };
+    const given = ctx.options.orderId;
+    if (given !== undefined) {
+      return {
+        ok: true,
+        orderId: given,
+        source: "order-id",
+        stateFileUrl: undefined,
+        ...(await readDetail(ctx, given)),
+        note: "--order-id",
+      };
+    }
+    return (await fromState(ctx)) ?? fromCrawl(ctx);
   });
 }

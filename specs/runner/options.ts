@@ -10,6 +10,12 @@ export interface Credentials {
   clientSecret: string;
 }
 
+/** A form named by its type and slug. */
+export interface FormRef {
+  formType: string;
+  formSlug: string;
+}
+
 /** Everything a run needs, resolved once and frozen. */
 export interface VerifyOptions {
   /** Base address of the target, without a trailing slash (the token endpoint sits at its root). */
@@ -45,6 +51,20 @@ export interface VerifyOptions {
   seededEntries: number;
   /** Folder holding the Pact files. */
   pactDir: string;
+  /** Without states: an order with an attached file (`--order-id`); else the orders are crawled for one. */
+  orderId: string | undefined;
+  /** Without states: a form of the organization without orders (`--empty-form`); else the forms are listed. */
+  emptyForm: FormRef | undefined;
+  /** Without states: an association registered recently and not verified (`--unverified-org`). */
+  unverifiedOrg: string | undefined;
+  /** Public address that reaches the runner's receiver (a tunnel), for a target off this machine. */
+  receiverUrl: string | undefined;
+  /** Port the runner's receiver listens on (default: any free port). */
+  receiverPort: number | undefined;
+  /** Without states, when no event can be caused: how long to wait for any notification. */
+  eventWaitMs: number;
+  /** Without states: most orders whose detail is read while looking for an attached file. */
+  maxOrderDetails: number;
 }
 
 export type VerifyOptionsInput = Pick<
@@ -59,6 +79,8 @@ export const DEFAULTS = Object.freeze({
   requestTimeoutMs: 30_000,
   notificationTimeoutMs: 5_000,
   seededEntries: 45,
+  eventWaitMs: 30_000,
+  maxOrderDetails: 50,
 });
 
 /** The target's base URL without a trailing slash; a usage error for anything but an http(s) host root. */
@@ -85,6 +107,33 @@ export function normalizeTarget(text: string): string {
   return base;
 }
 
+/**
+ * `--empty-form TYPE/SLUG`, or `SLUG` alone for a form of the `--form-type` type.
+ * @example parseFormRef("Membership/adhesion-2025", "Event") // {formType: "Membership", formSlug: "adhesion-2025"}
+ */
+export function parseFormRef(text: string, defaultType: string): FormRef {
+  const parts = text.split("/");
+  const [first, second] = parts;
+  if (parts.length === 1 && first) return { formType: defaultType, formSlug: first };
+  if (parts.length === 2 && first && second) return { formType: first, formSlug: second };
+  throw new AssopayError("usage", `--empty-form must be TYPE/SLUG or SLUG, got "${text}"`, {
+    hint: "for example --empty-form Membership/adhesion-2025",
+  });
+}
+
+function normalizeReceiverUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const url = new URL(text);
+    if (url.protocol === "http:" || url.protocol === "https:") return url.toString().replace(/\/+$/, "");
+  } catch {
+    // reported below
+  }
+  throw new AssopayError("usage", `--receiver-url must be an http(s) URL, got "${text}"`, {
+    hint: "the public address of a tunnel to --receiver-port, for example --receiver-url https://abc.example-tunnel.dev",
+  });
+}
+
 function normalizeStateUrl(text: string): string {
   try {
     const url = new URL(text);
@@ -102,6 +151,12 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
   const positive = (name: string, value: number) => {
     if (!Number.isInteger(value) || value < 1) {
       throw new AssopayError("usage", `${name} must be a whole number above 0, got ${value}`);
+    }
+    return value;
+  };
+  const port = (value: number) => {
+    if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+      throw new AssopayError("usage", `--receiver-port must be a port from 0 to 65535, got ${value}`);
     }
     return value;
   };
@@ -128,6 +183,13 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     pageSize: input.pageSize === undefined ? undefined : positive("pageSize", input.pageSize),
     seededEntries: positive("seededEntries", input.seededEntries ?? DEFAULTS.seededEntries),
     pactDir: input.pactDir ?? join(contractsDir(), "pacts"),
+    orderId: input.orderId,
+    emptyForm: input.emptyForm ? Object.freeze({ ...input.emptyForm }) : undefined,
+    unverifiedOrg: input.unverifiedOrg,
+    receiverUrl: normalizeReceiverUrl(input.receiverUrl),
+    receiverPort: input.receiverPort === undefined ? undefined : port(input.receiverPort),
+    eventWaitMs: positive("eventWaitMs", input.eventWaitMs ?? DEFAULTS.eventWaitMs),
+    maxOrderDetails: positive("maxOrderDetails", input.maxOrderDetails ?? DEFAULTS.maxOrderDetails),
   };
   return Object.freeze(resolved);
 }

@@ -80,7 +80,11 @@ export const resourcesCheck: SpecCheck = {
     findings.push(judge(ctx, "partner information", "partner", partner));
 
     const form = await readPublicForm(ctx);
-    findings.push(judge(ctx, "public form", "public-form", form.exchange, form.body));
+    findings.push(judge(ctx, "public form", "public-form", form.given.exchange, form.given.body));
+    if ("read" in form.empty) {
+      const { exchange, body } = form.empty.read;
+      findings.push(judge(ctx, "public form without orders", "public-form", exchange, body));
+    }
 
     const order = await orderFixture(ctx);
     findings.push(

@@ -12,7 +12,7 @@ function targetEnv(sandbox: RunningSandbox): Record<string, string> {
   return {
     ASSOPAY_TARGET: sandbox.url,
     ...credentialsEnv(sandbox.credentials),
-    ASSOPAY_STATE_URL: sandbox.stateUrl,
+    ...(sandbox.stateUrl ? { ASSOPAY_STATE_URL: sandbox.stateUrl } : {}),
   };
 }
 

@@ -21,6 +21,7 @@ export const REFERENCE_CASSETTES = {
 } as const;
 
 async function state(sandbox: RunningSandbox, name: string, params: Record<string, unknown> = {}) {
+  if (!sandbox.stateUrl) throw new Error("the reference sandbox runs with its hooks on");
   const response = await fetch(sandbox.stateUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -40,6 +40,7 @@ export function sandboxInput(
     formType: sandbox.credentials.formType,
     formSlug: sandbox.credentials.formSlug,
     stateUrl: sandbox.stateUrl,
+    eventWaitMs: 2_000,
     only: GROUPS_BUT_PACT,
     maxPages: 100,
     notificationTimeoutMs: 3_000,
@@ -52,6 +53,8 @@ export async function verifySandbox(
   at: IsoDay,
   options: {
     fault?: FaultName;
+    /** False plays a provider without our hooks: no state URL, no clock, no admin endpoints. */
+    hooks?: boolean;
     extra?: Partial<VerifyOptionsInput>;
     through?: (sandbox: RunningSandbox) => Promise<{ url: string; close(): Promise<void> }>;
   } = {},
@@ -62,6 +65,7 @@ export async function verifySandbox(
     entries: 50,
     contract: contract(),
     ...(options.fault ? { fault: options.fault } : {}),
+    hooks: options.hooks ?? true,
   });
   const front = options.through ? await options.through(sandbox) : undefined;
   try {

@@ -1,0 +1,140 @@
+import type { CheckContext } from "../runner/context.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
+import type { Evidence } from "../runner/types.js";
+
+/** One entry of partner information's `urlNotificationList`. */
+export interface Listed {
+  url: string;
+  notificationType: string | undefined;
+  signatureKey: string | undefined;
+}
+
+/** Where a notification URL is registered: partner-wide, or for one organization. */
+export type Scope = { kind: "partner" } | { kind: "organization"; organizationSlug: string };
+
+/** A URL verify registered, the key partner information gives for it, and what it replaced. */
+export interface Registered {
+  name: string;
+  url: string;
+  scope: Scope;
+  key: string | undefined;
+  /** Partner information as read when it gave no key for `url`. */
+  keyEvidence?: Evidence;
+  replaced: readonly Listed[];
+}
+
+const sameEntry = (a: Listed, b: Listed) => a.url === b.url && a.notificationType === b.notificationType;
+
+/** `GET /v5/partners/me`: the notification URLs and their keys. */
+export async function readPartner(ctx: CheckContext): Promise<{ exchange: HttpExchange; list: Listed[] }> {
+  const exchange = await ctx.http.send({
+    method: "GET",
+    url: await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")),
+    authorization: await ctx.authorization("reader"),
+  });
+  const parsed = isSuccess(exchange.status) ? parseJson(exchange) : undefined;
+  const raw = parsed?.ok
+    ? (parsed.value as { urlNotificationList?: unknown } | null)?.urlNotificationList
+    : undefined;
+  const list: Listed[] = [];
+  if (Array.isArray(raw)) {
+    for (const entry of raw as Record<string, unknown>[]) {
+      if (typeof entry?.url !== "string") continue;
+      list.push({
+        url: entry.url,
+        notificationType:
+          typeof entry.apiNotificationType === "string" ? entry.apiNotificationType : undefined,
+        signatureKey:
+          typeof entry.signatureKey === "string" && entry.signatureKey !== ""
+            ? entry.signatureKey
+            : undefined,
+      });
+    }
+  }
+  return { exchange, list };
+}
+
+/** `PUT` a notification URL for a scope (`notificationType` kept when restoring a typed one). */
+export async function putUrl(ctx: CheckContext, scope: Scope, url: string, notificationType?: string) {
+  const route =
+    scope.kind === "partner"
+      ? ctx.contract.routes.byId("v5.notification-url")
+      : ctx.contract.routes.byId("v5.notification-url-org");
+  return ctx.http.send({
+    method: "PUT",
+    url: await ctx.urlOf(
+      route,
+      scope.kind === "organization" ? { organizationSlug: scope.organizationSlug } : {},
+    ),
+    authorization: await ctx.authorization("reader"),
+    body: {
+      contentType: "application/json",
+      text: JSON.stringify(notificationType === undefined ? { url } : { url, notificationType }),
+    },
+  });
+}
+
+export type RegisterResult =
+  | { ok: true; registered: Registered; partner: HttpExchange }
+  | { ok: false; reason: string; evidence: Evidence };
+
+/**
+ * Registers `url` for a scope, then reads partner information: the key it gives for `url`, and the
+ * entries that disappeared (the registration `url` replaced, to be put back afterwards).
+ */
+export async function register(
+  ctx: CheckContext,
+  name: string,
+  url: string,
+  scope: Scope,
+): Promise<RegisterResult> {
+  const before = await readPartner(ctx);
+  const put = await putUrl(ctx, scope, url);
+  const where = scope.kind === "partner" ? "partner-wide" : `for ${scope.organizationSlug}`;
+  if (!isSuccess(put.status)) {
+    return {
+      ok: false,
+      reason: `registering the receiver ${where} was refused with ${put.status}`,
+      evidence: evidenceOf(put),
+    };
+  }
+  const after = await readPartner(ctx);
+  const key = after.list.find((e) => e.url === url)?.signatureKey;
+  const replaced = before.list.filter(
+    (old) => old.url !== url && !after.list.some((now) => sameEntry(now, old)),
+  );
+  const registered: Registered =
+    key === undefined
+      ? { name, url, scope, key, replaced, keyEvidence: evidenceOf(after.exchange, after.list) }
+      : { name, url, scope, key, replaced };
+  return { ok: true, registered, partner: after.exchange };
+}
+
+/**
+ * Puts back what verify's registrations replaced; says what it did. The catalogue has no route to
+ * delete a URL, so a scope that had none keeps the receiver's (dead) URL, which the sentence says.
+ */
+export async function restore(ctx: CheckContext, registrations: readonly Registered[]): Promise<string> {
+  const notes: string[] = [];
+  for (const r of registrations) {
+    const where = r.scope.kind === "partner" ? "partner-wide" : `for ${r.scope.organizationSlug}`;
+    if (r.replaced.length === 0) {
+      notes.push(`no earlier URL ${where} to restore (the receiver's URL stays registered)`);
+      continue;
+    }
+    for (const old of r.replaced) {
+      try {
+        const put = await putUrl(ctx, r.scope, old.url, old.notificationType);
+        notes.push(
+          isSuccess(put.status)
+            ? `restored ${old.url} ${where}`
+            : `restoring ${old.url} ${where} was refused (${put.status})`,
+        );
+      } catch (error) {
+        notes.push(`restoring ${old.url} ${where} failed: ${(error as Error).message}`);
+      }
+    }
+  }
+  return notes.join("; ");
+}
