@@ -11,7 +11,7 @@ export interface FormsListingProxy {
 /**
  * Stands in front of a provider that cannot list forms and answers `GET /v5/organizations/{slug}/forms`
  * itself with the forms given (one page, then an empty one); everything else goes upstream unchanged.
- * For testing verify's discovery before the sandbox serves that route.
+ * It decides which forms verify discovers, whatever forms the sandbox itself lists.
  */
 export async function startFormsListingProxy(
   upstream: string,
@@ -20,11 +20,13 @@ export async function startFormsListingProxy(
   const state = { asked: 0 };
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", upstream);
-    if (req.method === "GET" && /^\/v5\/organizations\/[^/]+\/forms$/.test(url.pathname)) {
+    const listing = /^\/v5\/organizations\/([^/]+)\/forms$/.exec(url.pathname);
+    if (req.method === "GET" && listing) {
       state.asked++;
+      const organizationSlug = decodeURIComponent(listing[1] ?? "");
       const last = url.searchParams.has("continuationToken");
       const body = {
-        data: last ? [] : forms.map((f) => ({ ...f, title: f.formSlug, state: "Public" })),
+        data: last ? [] : forms.map((f) => ({ ...f, organizationSlug, title: f.formSlug, state: "Public" })),
         pagination: { pageSize: 20, pageIndex: last ? 2 : 1, continuationToken: "next" },
       };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
