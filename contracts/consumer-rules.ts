@@ -29,8 +29,23 @@ export type NotifyRuleId =
 
 export type ConsumerRuleId = GateRuleId | NotifyRuleId;
 
-/** `error` findings fail a run; `advice` findings are reported only. */
-export type Severity = "error" | "advice";
+/**
+ * How much a broken rule weighs. `error`: a rule of the seed is broken, the run fails. `robustness`:
+ * advice about surviving the real service (renewing a token after a 401, answering a repeat), reported as
+ * a warning unless the run is `--strict`, where it fails. `advice`: reported only, never a failure.
+ */
+export type Severity = "error" | "robustness" | "advice";
+
+/** The severity a finding takes in a run: `--strict` makes robustness advice an error. */
+export function effectiveSeverity(severity: Severity, strict: boolean): Severity {
+  switch (severity) {
+    case "robustness":
+      return strict ? "error" : "robustness";
+    case "error":
+    case "advice":
+      return severity;
+  }
+}
 
 /** One rule of `contracts/consumer-rules.yaml`. */
 export interface ConsumerRule {

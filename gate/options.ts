@@ -39,6 +39,11 @@ export interface GateOptions {
    */
   timeoutSeconds?: number;
   /**
+   * Robustness advice (renewing a token after a 401 …) fails the run instead of warning.
+   * @example { strict: true }
+   */
+  strict?: boolean;
+  /**
    * Entries of the sandbox's ready-made form (default 65: three full pages, a short one, the empty one).
    * @example { entries: 45 }
    */
@@ -89,6 +94,7 @@ export interface ResolvedGateOptions {
   readonly signal: AbortSignal | undefined;
   readonly contract: Contract;
   readonly rules: ConsumerRules;
+  readonly strict: boolean;
 }
 
 export const DEFAULT_MAX_REQUESTS = 500;
@@ -146,5 +152,6 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
     signal: options.signal,
     contract: options.contract ?? loadContract(),
     rules: options.rules ?? loadConsumerRules(),
+    strict: options.strict ?? false,
   });
 }

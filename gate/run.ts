@@ -69,6 +69,7 @@ async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<
     maxRequests: o.maxRequests,
     timeoutMs: o.timeoutMs,
     budgetSpent: budgetSpent || layer.budgetSpent,
+    strict: o.strict,
   });
   return Object.freeze({
     scenario: scenario.name,

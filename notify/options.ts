@@ -1,3 +1,4 @@
+import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
 import { type Contract, loadContract, type NotificationType } from "../contracts/index.js";
 import { AssopayError } from "../core/errors.js";
 
@@ -33,6 +34,16 @@ export interface NotifyOptions {
    * @example { contract: loadContract({ notificationTypesFile: "published-types.yaml" }) }
    */
   contract?: Contract;
+  /**
+   * The consumer rules whose severities weigh each failed case (default: `loadConsumerRules()`).
+   * @example { rules: loadConsumerRules("my-rules.yaml") }
+   */
+  rules?: ConsumerRules;
+  /**
+   * Robustness advice (accepting a repeated delivery) fails the run instead of warning.
+   * @example { strict: true }
+   */
+  strict?: boolean;
 }
 
 export interface ResolvedNotifyOptions {
@@ -41,6 +52,8 @@ export interface ResolvedNotifyOptions {
   readonly types: readonly NotificationType[];
   readonly timeoutMs: number;
   readonly unknownEventType: string;
+  readonly rules: ConsumerRules;
+  readonly strict: boolean;
 }
 
 export const DEFAULT_NOTIFY_TIMEOUT_SECONDS = 15;
@@ -111,5 +124,7 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
     types: Object.freeze(types.length > 0 ? [...new Set(types)] : [...all]),
     timeoutMs: timeout * 1000,
     unknownEventType,
+    rules: options.rules ?? loadConsumerRules(),
+    strict: options.strict ?? false,
   });
 }

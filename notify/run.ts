@@ -1,10 +1,25 @@
+import { effectiveSeverity } from "../contracts/consumer-rules.js";
 import { AssopayError } from "../core/errors.js";
 import { buildBattery } from "./cases.js";
 import { type DeliveryResult, deliver } from "./deliver.js";
 import { diagnose } from "./diagnose.js";
 import { judgeCase } from "./judge.js";
-import { type NotifyOptions, resolveNotifyOptions } from "./options.js";
+import { type NotifyOptions, type ResolvedNotifyOptions, resolveNotifyOptions } from "./options.js";
 import type { CaseVerdict, NotifyReport } from "./verdict.js";
+
+/**
+ * A failed case of a robustness rule (beyond the seed: surviving the real service) is a warning unless
+ * the run is strict; a failed case of a seed rule stays a failure.
+ */
+function weigh(verdict: CaseVerdict, o: ResolvedNotifyOptions): CaseVerdict {
+  if (verdict.outcome !== "fail") return verdict;
+  if (effectiveSeverity(o.rules.byId(verdict.rule).severity, o.strict) !== "robustness") return verdict;
+  return Object.freeze({
+    ...verdict,
+    outcome: "note" as const,
+    reason: `(robustness, an error with --strict) ${verdict.reason}`,
+  });
+}
 
 /**
  * Sends the battery to a receiver, one delivery at a time, and judges each case from its answers.
@@ -39,7 +54,7 @@ export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
       }
       results.push(result);
     }
-    verdicts.push(judgeCase(c, results));
+    verdicts.push(weigh(judgeCase(c, results), o));
   }
   return Object.freeze({
     to: o.to,

@@ -14,7 +14,7 @@ const HELP = `assopay gate: judge an SDK's traffic against the consumer rules
 
 Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD] [--scenario NAME...]
                     [--reporter pretty|json|junit] [--max-requests N] [--timeout SECONDS]
-                    [--entries N] [--seed N] -- <command> [args...]
+                    [--entries N] [--seed N] [--strict] -- <command> [args...]
 
 For each scenario, starts a server (a fresh sandbox, or a replay of cassettes) behind a scenario layer,
 runs <command> (no shell) with these variables set, records every request it makes and judges them:
@@ -39,7 +39,18 @@ Flags:
   --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}); then the command is stopped
   --entries N           entries of the sandbox's form (default ${DEFAULT_ENTRIES})
   --seed N              seed of the sandbox's data and of the gate's tokens (default 1)
+  --strict              robustness advice fails the run too (see "Rules" below)
   -h, --help            this text
+
+Rules (contracts/consumer-rules.yaml; docs/gate.md says what each judges):
+  errors, where a rule of the seed is broken (the run fails):
+    crawl.first-call-without-token, crawl.token-echoed, crawl.no-call-after-empty-page,
+    crawl.reaches-empty-page, crawl.no-invented-token, versions.no-v3-after-switch-off (advice
+    before the switch-off), run.bounded, run.command-succeeds, run.traffic-seen
+  robustness, a warning unless --strict (surviving the real service, beyond the seed):
+    auth.fresh-token-after-401
+  advice, reported only (legal behaviour worth knowing about):
+    counts.no-withcount-after-removal (withCount=true has no effect then), counts.withcount-when-needed
 
 The command's own output goes to stderr, each line prefixed with its scenario.
 Exit codes: 0 every rule holds in every scenario, 1 a rule is broken (or the command failed, looped or
@@ -89,6 +100,7 @@ export const gateCommand: Command = {
       timeout: { type: "string" },
       entries: { type: "string" },
       seed: { type: "string" },
+      strict: { type: "boolean" },
     });
     const cassettes = listFlag(flags, "cassette");
     if (flags.values.sandbox === true && cassettes.length > 0) {
@@ -116,6 +128,7 @@ export const gateCommand: Command = {
       timeoutSeconds,
       entries,
       seed,
+      strict: flags.values.strict === true,
     });
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
     context.stdout.write(formatGateReport(report, rules, reporter, { color }));

@@ -10,6 +10,7 @@ import { listFlag, parseFlags, stringFlag } from "../flags.js";
 const HELP = `assopay notify: send a battery of notifications to a webhook receiver and judge its answers
 
 Usage: assopay notify --to URL --key KEY [--types TYPE...] [--reporter pretty|json|junit] [--timeout SECONDS]
+                      [--strict]
 
 Cases, sent one at a time:
   signed:<Type>      a correctly signed notification of each type             expects 2xx
@@ -21,6 +22,11 @@ Cases, sent one at a time:
   forged:*           bad signature, another key, no or empty header,
                      body altered after signing                               expects 4xx
   duplicate          the same notification twice                              expects 2xx twice
+                     (robustness: a warning unless --strict)
+
+Rules: every case judges a rule of the seed (an error when broken), except duplicate
+(notify.idempotent: the service retries until it gets a 2xx, a fact beyond the seed, so a warning
+unless --strict) and uppercase-hex (notify.signature-case: reported only).
 
 The signature is x-ha-signature: the lowercase hex HMAC-SHA256 of the raw body, keyed with KEY.
 
@@ -30,6 +36,7 @@ Flags:
   --types TYPE        send only these types signed (repeat, or separate with commas; default: all)
   --reporter NAME     pretty (default), json or junit, written to stdout
   --timeout SECONDS   time to wait for each answer (default ${DEFAULT_NOTIFY_TIMEOUT_SECONDS})
+  --strict            robustness advice (duplicate) fails the run too
   -h, --help          this text
 
 Exit codes: 0 every case answered as it should, 1 a case failed, 2 bad usage or nothing listens at URL.
@@ -50,6 +57,7 @@ export const notifyCommand: Command = {
       types: { type: "string", multiple: true },
       reporter: { type: "string" },
       timeout: { type: "string" },
+      strict: { type: "boolean" },
     });
     const to = stringFlag(flags, "to");
     if (to === undefined) {
@@ -80,6 +88,8 @@ export const notifyCommand: Command = {
       key,
       types: listFlag(flags, "types"),
       timeoutSeconds: timeout === undefined ? undefined : Number(timeout),
+      rules,
+      strict: flags.values.strict === true,
     });
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
     context.stdout.write(formatNotifyReport(report, rules, reporter, { color }));

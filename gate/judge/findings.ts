@@ -1,4 +1,9 @@
-import type { ConsumerRules, GateRuleId, Severity } from "../../contracts/consumer-rules.js";
+import {
+  type ConsumerRules,
+  effectiveSeverity,
+  type GateRuleId,
+  type Severity,
+} from "../../contracts/consumer-rules.js";
 import type { RecordedExchange } from "../exchange.js";
 import type { RequestEvidence, RuleFinding } from "../verdict.js";
 
@@ -30,7 +35,8 @@ export interface FindingCollector {
   findings(): readonly RuleFinding[];
 }
 
-export function createFindingCollector(rules: ConsumerRules): FindingCollector {
+/** Collects findings; `strict` makes robustness advice an error (`--strict`). */
+export function createFindingCollector(rules: ConsumerRules, strict = false): FindingCollector {
   const found = new Map<string, { finding: RuleFinding; more: number; leads: boolean }>();
   return {
     add(rule, group, input) {
@@ -45,7 +51,7 @@ export function createFindingCollector(rules: ConsumerRules): FindingCollector {
         leads: input.leads === true,
         finding: {
           rule,
-          severity: input.severity ?? rules.byId(rule).severity,
+          severity: effectiveSeverity(input.severity ?? rules.byId(rule).severity, strict),
           message: input.message,
           request: input.exchange ? evidence(input.exchange) : undefined,
           details: Object.freeze([...(input.details ?? [])]),

@@ -20,6 +20,8 @@ export interface JudgeContext {
   readonly maxRequests: number;
   readonly timeoutMs: number;
   readonly budgetSpent: boolean;
+  /** `--strict`: robustness advice (a fresh token after a 401 …) fails the run. */
+  readonly strict?: boolean;
 }
 
 export interface Judgement {
@@ -36,7 +38,7 @@ export interface Judgement {
  *   timeoutMs: 60_000, budgetSpent: layer.budgetSpent });
  */
 export function judgeTraffic(exchanges: readonly RecordedExchange[], context: JudgeContext): Judgement {
-  const collector = createFindingCollector(context.rules);
+  const collector = createFindingCollector(context.rules, context.strict === true);
   const { contract, at } = context;
   const removal = contract.timeline.entry("count-fields-removed");
   const crawls = judgeCrawls(exchanges, collector, {

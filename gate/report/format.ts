@@ -53,7 +53,7 @@ function evidenceOf(findings: readonly RuleFinding[]): ReportEvidence {
 function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict, rules: ConsumerRules): ReportCase {
   const base = { id: rule, rule, group: verdict.scenario };
   const errors = verdict.findings.filter((f) => f.rule === rule && f.severity === "error");
-  const advice = verdict.findings.filter((f) => f.rule === rule && f.severity === "advice");
+  const advice = verdict.findings.filter((f) => f.rule === rule && f.severity !== "error");
   const first = errors[0] ?? advice[0];
   if (!first) return { ...base, verdict: "pass", reason: "holds" };
   if (errors.length > 0) {
@@ -65,7 +65,14 @@ function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict, rules: ConsumerRul
       fix: rules.byId(rule).fix,
     };
   }
-  return { ...base, verdict: "warn", reason: `(advice) ${first.message}`, evidence: evidenceOf(advice) };
+  const label = first.severity === "robustness" ? "robustness, an error with --strict" : "advice";
+  return {
+    ...base,
+    verdict: "warn",
+    reason: `(${label}) ${first.message}`,
+    evidence: evidenceOf(advice),
+    ...(first.severity === "robustness" ? { fix: rules.byId(rule).fix } : {}),
+  };
 }
 
 function scenarioSuite(verdict: ScenarioVerdict, rules: ConsumerRules): ReportSuite {

@@ -109,11 +109,22 @@ describe("assopay gate on the test clients", () => {
     ]);
   });
 
-  it("stops a client that loops on a 401 without a fresh token", async () => {
+  it("stops a client that loops on a 401 without a fresh token: the loop fails, the missing renewal warns", async () => {
     const report = await gateClient("loop-on-401", ["token-expiry", "uniform"]);
     const verdict = verdictOf(report, "token-expiry");
-    expect(brokenRules(verdict)).toEqual(["auth.fresh-token-after-401", "run.bounded"]);
+    expect(brokenRules(verdict)).toEqual(["run.bounded"]);
+    expect(verdict.findings.find((f) => f.rule === "auth.fresh-token-after-401")?.severity).toBe(
+      "robustness",
+    );
     expect(verdict.command.stoppedBy).toBe("request-budget");
     expect(verdictOf(report, "uniform").passed).toBe(true);
+  });
+
+  it("with --strict, the missing renewal after a 401 fails too", async () => {
+    const report = await gateClient("loop-on-401", ["token-expiry"], { strict: true });
+    expect(brokenRules(verdictOf(report, "token-expiry"))).toEqual([
+      "auth.fresh-token-after-401",
+      "run.bounded",
+    ]);
   });
 });

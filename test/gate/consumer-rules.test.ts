@@ -47,3 +47,22 @@ describe("contracts/consumer-rules.yaml", () => {
     expect(isAssopayError(bad) && bad.location?.line).toBeGreaterThan(1);
   });
 });
+
+describe("the severities --help states", () => {
+  it("match contracts/consumer-rules.yaml, rule by rule", async () => {
+    const { gateCommand } = await import("../../cli/commands/gate.js");
+    const help = gateCommand.help;
+    const section = (title: string, next: string) => {
+      const start = help.indexOf(title);
+      const end = help.indexOf(next, start + title.length);
+      return help.slice(start, end === -1 ? undefined : end);
+    };
+    const errors = section("  errors, where", "  robustness,");
+    const robustness = section("  robustness,", "  advice,");
+    const advice = section("  advice, reported", "\n\n");
+    for (const rule of loadConsumerRules().all.filter((r) => r.applies === "gate")) {
+      const where = rule.severity === "error" ? errors : rule.severity === "robustness" ? robustness : advice;
+      expect(where, `${rule.id} is ${rule.severity}`).toContain(rule.id);
+    }
+  });
+});

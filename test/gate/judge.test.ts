@@ -64,7 +64,7 @@ const login: Call = { url: "/oauth2/token", method: "POST" };
 const full = (token: string) => ({ entries: 20, token });
 const empty = (token?: string) => (token === undefined ? { entries: 0 } : { entries: 0, token });
 
-function judge(calls: readonly Call[], at = "2026-01-10", outcome = exited) {
+function judge(calls: readonly Call[], at = "2026-01-10", outcome = exited, strict = false) {
   return judgeTraffic(traffic(calls), {
     contract,
     rules,
@@ -73,6 +73,7 @@ function judge(calls: readonly Call[], at = "2026-01-10", outcome = exited) {
     maxRequests: 500,
     timeoutMs: 60_000,
     budgetSpent: false,
+    strict,
   }).findings;
 }
 
@@ -268,6 +269,26 @@ describe("the judge flags every broken rule, with the offending request", () => 
     ]);
     expect(rulesOf(renewed)).toEqual(["crawl.reaches-empty-page"]);
     expect(renewed[0]?.message).toContain("never resumed");
+  });
+
+  it("robustness advice is a warning, and an error under --strict; seed rules are errors either way", () => {
+    const calls: Call[] = [
+      { url: ITEMS, page: { entries: 20, token: "t1", pageIndex: 1, totalPages: 1 } },
+      { url: ORDERS, page: full("o1") },
+      { url: `${ORDERS}?continuationToken=o1`, status: 401 },
+    ];
+    const severities = (strict: boolean) =>
+      judge(calls, "2026-01-10", exited, strict).map((f) => [f.rule, f.severity]);
+    expect(severities(false)).toEqual([
+      ["crawl.reaches-empty-page", "error"],
+      ["auth.fresh-token-after-401", "robustness"],
+    ]);
+    expect(severities(true)).toEqual([
+      ["crawl.reaches-empty-page", "error"],
+      ["auth.fresh-token-after-401", "error"],
+    ]);
+    const advice = judge([{ url: `${ITEMS}?withCount=true`, page: empty() }], "2026-01-10", exited, true);
+    expect(advice.map((f) => f.severity)).toEqual(["advice"]);
   });
 
   it("re-authenticating in a loop", () => {
