@@ -1,27 +1,20 @@
 import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
-import { type ContractShapes, loadContract } from "../../contracts/index.js";
-import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
+import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
-import {
-  parseReporter,
-  prettyCaseLine,
-  prettyFailures,
-  prettySummary,
-  type ReporterName,
-  useColor,
-} from "../../report/index.js";
+import { prettyCaseLine, prettyFailures, prettySummary, useColor } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { runReplay } from "../../specs/replay/run.js";
 import { replayOptionsFrom } from "../../specs/replay/settings.js";
 import { formatReport, outcomeCase, verifyHeader, verifyReport } from "../../specs/report/index.js";
-import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
+import type { VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
-import { CHECK_GROUPS, type CheckOutcome, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
-import type { Command, CommandContext } from "../command.js";
-import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
-import { discoveryOptions } from "./verify-discovery.js";
+import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/types.js";
+import type { Command } from "../command.js";
+import { stringFlag } from "../flags.js";
+
+import { limitOptions, parse, SANDBOX_ONLY, sandboxOptions, targetOptions } from "./verify-options.js";
 
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
 
@@ -99,193 +92,6 @@ Examples:
   assopay verify --target https://api.helloasso-sandbox.com --client-id … --client-secret … \\
     --organization my-asso --form-type Event --form-slug gala --reporter junit --output verify.xml
 `;
-
-const FLAGS: FlagSpec = {
-  target: { type: "string" },
-  at: { type: "string" },
-  "client-id": { type: "string" },
-  "client-secret": { type: "string" },
-  "admin-client-id": { type: "string" },
-  "admin-client-secret": { type: "string" },
-  organization: { type: "string" },
-  "form-type": { type: "string" },
-  "form-slug": { type: "string" },
-  "state-url": { type: "string" },
-  "order-id": { type: "string" },
-  "empty-form": { type: "string" },
-  "unverified-org": { type: "string" },
-  "receiver-url": { type: "string" },
-  "receiver-port": { type: "string" },
-  only: { type: "string", multiple: true },
-  planned: { type: "string" },
-  reporter: { type: "string" },
-  output: { type: "string" },
-  "request-timeout": { type: "string" },
-  timeout: { type: "string" },
-  shapes: { type: "string" },
-  cassette: { type: "string", multiple: true },
-};
-
-const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];
-
-const SANDBOX_ONLY = [
-  "client-id",
-  "client-secret",
-  "admin-client-id",
-  "admin-client-secret",
-  "organization",
-  "form-type",
-  "form-slug",
-  "state-url",
-  "order-id",
-  "empty-form",
-  "unverified-org",
-  "receiver-url",
-  "receiver-port",
-];
-
-interface Parsed {
-  target: string | undefined;
-  at: IsoDay;
-  flags: ParsedFlags;
-  env: CommandContext["env"];
-  only: string[];
-  /** Cassettes to replay (`--cassette`, and the arguments after it); empty for a plain verify. */
-  cassettes: string[];
-  planned: PlannedPolicy;
-  reporter: ReporterName;
-  output: string | undefined;
-  /** The run's time limits, in milliseconds. */
-  limits: { requestTimeoutMs: number | undefined; runTimeoutMs: number | undefined };
-  shapes: ContractShapes;
-}
-
-/** A number of seconds above 0 (fractions allowed), in milliseconds; a usage error otherwise. */
-function secondsFlag(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const seconds = Number(text);
-  if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) {
-    throw new AssopayError(
-      "usage",
-      `assopay verify: --${flag} must be a number of seconds above 0, got "${text}"`,
-      {
-        hint: `for example --${flag} 30`,
-      },
-    );
-  }
-  return Math.max(1, Math.round(seconds * 1000));
-}
-
-function parse(context: CommandContext): Parsed {
-  const flags = parseFlags("verify", context.argv, FLAGS, true);
-  const only = listFlag(flags, "only");
-  const cassettes = listFlag(flags, "cassette");
-  if (cassettes.length > 0 && only.length > 0) {
-    throw new AssopayError("usage", "assopay verify: --only does not apply to --cassette", {
-      hint: "a replay judges every recorded interaction; drop --only, or run them apart",
-    });
-  }
-  if (flags.positionals.length > 0 && only.length === 0 && cassettes.length === 0) {
-    throw new AssopayError("usage", `assopay verify: unexpected argument "${flags.positionals[0]}"`, {
-      hint: "run 'assopay verify --help'",
-    });
-  }
-  const env = context.env;
-  const atText = stringFlag(flags, "at", { vars: env, name: "ASSOPAY_AT" });
-  return {
-    target: stringFlag(flags, "target", { vars: env, name: "ASSOPAY_TARGET" }),
-    at: atText === undefined ? todayIso() : parseIsoDay(atText),
-    flags,
-    env,
-    only: cassettes.length > 0 ? only : [...only, ...flags.positionals],
-    cassettes: cassettes.length > 0 ? [...cassettes, ...flags.positionals] : [],
-    planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
-    reporter: parseReporter("verify", stringFlag(flags, "reporter")),
-    output: stringFlag(flags, "output"),
-    limits: {
-      requestTimeoutMs: secondsFlag("request-timeout", stringFlag(flags, "request-timeout")),
-      runTimeoutMs: secondsFlag("timeout", stringFlag(flags, "timeout")),
-    },
-    shapes: choiceFlag("verify", "shapes", stringFlag(flags, "shapes"), SHAPES, "seed"),
-  };
-}
-
-/** The time limits as options: only those given, so the defaults apply to the rest. */
-function limitOptions(parsed: Parsed): { requestTimeoutMs?: number; runTimeoutMs?: number } {
-  const { requestTimeoutMs, runTimeoutMs } = parsed.limits;
-  return {
-    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
-    ...(runTimeoutMs === undefined ? {} : { runTimeoutMs }),
-  };
-}
-
-/** Options for a target given by the user: every missing setting is named with its environment variable. */
-function targetOptions(parsed: Parsed, target: string): VerifyOptions {
-  const { flags, env } = parsed;
-  normalizeTarget(target);
-  const read = (flag: string, name: string) => stringFlag(flags, flag, { vars: env, name });
-  const required: [string, string][] = [
-    ["client-id", "ASSOPAY_CLIENT_ID"],
-    ["client-secret", "ASSOPAY_CLIENT_SECRET"],
-    ["organization", "ASSOPAY_ORG"],
-    ["form-type", "ASSOPAY_FORM_TYPE"],
-    ["form-slug", "ASSOPAY_FORM_SLUG"],
-  ];
-  const missing = required.filter(([flag, name]) => !read(flag, name));
-  if (missing.length > 0) {
-    throw new AssopayError(
-      "usage",
-      `assopay verify --target needs ${missing.map(([flag]) => `--${flag}`).join(", ")}`,
-      {
-        hint: `give them as flags or as ${missing.map(([, name]) => name).join(", ")}`,
-      },
-    );
-  }
-  const adminId = read("admin-client-id", "ASSOPAY_ADMIN_CLIENT_ID");
-  const adminSecret = read("admin-client-secret", "ASSOPAY_ADMIN_CLIENT_SECRET");
-  if ((adminId === undefined) !== (adminSecret === undefined)) {
-    throw new AssopayError(
-      "usage",
-      "assopay verify: give both --admin-client-id and --admin-client-secret, or neither",
-    );
-  }
-  return resolveOptions({
-    target,
-    at: parsed.at,
-    reader: {
-      clientId: read("client-id", "ASSOPAY_CLIENT_ID") ?? "",
-      clientSecret: read("client-secret", "ASSOPAY_CLIENT_SECRET") ?? "",
-    },
-    admin: adminId && adminSecret ? { clientId: adminId, clientSecret: adminSecret } : undefined,
-    organizationSlug: read("organization", "ASSOPAY_ORG") ?? "",
-    formType: read("form-type", "ASSOPAY_FORM_TYPE") ?? "",
-    formSlug: read("form-slug", "ASSOPAY_FORM_SLUG") ?? "",
-    stateUrl: read("state-url", "ASSOPAY_STATE_URL"),
-    ...discoveryOptions(flags, read("form-type", "ASSOPAY_FORM_TYPE") ?? ""),
-    only: parsed.only,
-    planned: parsed.planned,
-    ...limitOptions(parsed),
-  });
-}
-
-/** Options for the embedded sandbox: its own credentials, names and state URL. */
-function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyOptions {
-  const { credentials } = sandbox;
-  return resolveOptions({
-    target: sandbox.url,
-    embedded: true,
-    at: parsed.at,
-    reader: credentials.reader,
-    admin: credentials.admin,
-    organizationSlug: credentials.organizationSlug,
-    formType: credentials.formType,
-    formSlug: credentials.formSlug,
-    stateUrl: sandbox.stateUrl,
-    only: parsed.only,
-    planned: parsed.planned,
-    ...limitOptions(parsed),
-  });
-}
 
 function write(stream: Writable, text: string) {
   stream.write(text);
