@@ -23,6 +23,7 @@ async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<
     maxRequests: o.maxRequests,
     seed: `assopay-gate:${o.seed}`,
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
+    tokenBody: upstream.tokenBody,
     onBudgetSpent: () => {
       budgetSpent = true;
       command?.stop("request-budget");

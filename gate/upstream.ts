@@ -13,6 +13,8 @@ export type UpstreamSpec =
 export interface RunningUpstream {
   readonly url: string;
   readonly login: Readonly<Record<string, string>>;
+  /** Rewrites a token request's body before it goes upstream (a replay swaps the stand-in secret). */
+  readonly tokenBody: (body: Buffer) => Buffer;
   close(): Promise<void>;
 }
 
@@ -32,13 +34,14 @@ export async function startUpstream(
       return {
         url: sandbox.url,
         login: credentialsEnv(sandbox.credentials),
+        tokenBody: (body) => body,
         close: () => sandbox.close(),
       };
     }
     case "replay": {
       const replay = await startReplay({ cassettes: spec.cassettes, port: 0, at, contract });
       const login = await cassetteEnv(spec.cassettes, contract, env);
-      return { url: replay.url, login, close: () => replay.close() };
+      return { url: replay.url, login: login.env, tokenBody: login.tokenBody, close: () => replay.close() };
     }
   }
 }

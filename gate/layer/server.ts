@@ -29,6 +29,8 @@ export interface LayerOptions {
   readonly seed: string;
   readonly upstreamTimeoutMs: number;
   readonly onBudgetSpent: () => void;
+  /** Rewrites a token request's body on its way upstream (default: as sent). */
+  readonly tokenBody?: (body: Buffer) => Buffer;
 }
 
 /** A running scenario layer: a transforming reverse proxy that records every request. */
@@ -137,7 +139,8 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   if (authorization !== "") headers.authorization = ctx.access.upstreamAuthorization(authorization);
   let answer: UpstreamAnswer;
   try {
-    answer = await forward(options.upstream, method, target, headers, body.bytes, options.upstreamTimeoutMs);
+    const sent = route?.id === "token" && options.tokenBody ? options.tokenBody(body.bytes) : body.bytes;
+    answer = await forward(options.upstream, method, target, headers, sent, options.upstreamTimeoutMs);
   } catch (error) {
     const detail = `the upstream ${options.upstream} failed: ${(error as Error).message}`;
     gateAnswer("upstream-failed", detail);

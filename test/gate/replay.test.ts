@@ -12,6 +12,8 @@ import { brokenRules, clientPath, contract, gateClient, verdictOf } from "./supp
 const dir = mkdtempSync(join(tmpdir(), "assopay-gate-"));
 const cassette = join(dir, "crawl.yaml");
 let secret = "";
+let readerId = "";
+let adminId = "";
 
 beforeAll(async () => {
   const sandbox = await startSandbox({ port: 0, entries: 45, contract, at: "2025-04-01" as IsoDay });
@@ -28,6 +30,20 @@ beforeAll(async () => {
       ASSOPAY_FORM_SLUG: c.formSlug,
     },
   });
+  // The admin client logs in and opens an organization_admin route: the cassette shows who is admin.
+  const admin = await fetch(`${recorder.url}/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: c.admin.clientId,
+      client_secret: c.admin.clientSecret,
+    }),
+  });
+  const { access_token } = (await admin.json()) as { access_token: string };
+  await fetch(`${recorder.url}/v5/orders/1`, { headers: { authorization: `Bearer ${access_token}` } });
+  readerId = c.reader.clientId;
+  adminId = c.admin.clientId;
   await recorder.close();
   await sandbox.close();
 });
@@ -35,6 +51,27 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("assopay gate --cassette", () => {
+  it("sets every login variable docs/gate.md lists, the admin client included, from the cassette alone", async () => {
+    const report = await gateClient("admin-and-reader", ["uniform"], {
+      cassettes: [cassette],
+      at: "2025-04-01",
+      env: {},
+    });
+    const verdict = verdictOf(report, "uniform");
+    expect(verdict.findings).toEqual([]);
+    expect(report.output).toContain(`[uniform] admin ${adminId} logged in`);
+    expect(readerId).not.toBe(adminId);
+  });
+
+  it("still refuses a wrong secret the caller gives: only the stand-in is swapped", async () => {
+    const report = await gateClient("correct", ["uniform"], {
+      cassettes: [cassette],
+      at: "2025-04-01",
+      env: { ASSOPAY_CLIENT_SECRET: "not-the-recorded-secret" },
+    });
+    expect(brokenRules(verdictOf(report, "uniform"))).toContain("run.command-succeeds");
+  });
+
   it("judges a client against a replay: the scenarios re-cut the recorded pages and tokens", async () => {
     const scenarios = ["uniform", "varying-pages", "tricky-tokens", "token-expiry"] as const;
     const options = { cassettes: [cassette], at: "2025-04-01", env: { ASSOPAY_CLIENT_SECRET: secret } };
