@@ -3,6 +3,7 @@ import { findIntentByKey } from "./checkout.js";
 import { payOnCheckoutPage, showCheckoutPage } from "./checkout-page.js";
 import type { SandboxCore } from "./core.js";
 import { type Exchange, readJson, sendErrors, sendHtml, sendJson, sendNotFound } from "./http.js";
+import { answerPactMessage, PACT_MESSAGE_PATH } from "./pact-messages.js";
 import { formatServiceDate } from "./service-dates.js";
 import { StateError, setUpState, tearDown } from "./states.js";
 
@@ -120,6 +121,7 @@ export async function handleAdmin(core: SandboxCore, ex: Exchange): Promise<bool
   const sink = core.sink;
   const path = ex.pathname;
   if (path === ADMIN_PATHS.states && (ex.method === "POST" || ex.method === "GET")) await states(core, ex);
+  else if (path === PACT_MESSAGE_PATH && ex.method === "POST") await answerPactMessage(core, ex);
   else if (path === ADMIN_PATHS.clock && (ex.method === "POST" || ex.method === "GET")) await clock(core, ex);
   else if (path === ADMIN_PATHS.notifications && ex.method === "GET")
     sendJson(ex, 200, { deliveries: core.notifier.deliveries(), emitted: core.notifier.emitted() });

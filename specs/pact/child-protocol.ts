@@ -4,11 +4,7 @@ export interface PactChildConfig {
   provider: string;
   providerBaseUrl: string;
   stateUrl: string;
-  /** `Bearer …` values replacing the pact's `Bearer assopay:reader` / `Bearer assopay:admin` placeholders. */
-  authorization: { reader: string; admin: string | undefined };
   /** Message contents by interaction description, captured from the target's real notifications. */
   messages: Record<string, { content: unknown; metadata: Record<string, string> }>;
   timeoutMs: number;
 }
-
-export const PLACEHOLDERS = Object.freeze({ reader: "Bearer assopay:reader", admin: "Bearer assopay:admin" });

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { providerWithMetadata, Verifier } from "@pact-foundation/pact";
-import { type PactChildConfig, PLACEHOLDERS } from "./child-protocol.js";
+import type { PactChildConfig } from "./child-protocol.js";
 
 /**
  * Pact's verifier proxy parses form-encoded bodies and would forward them re-serialised as JSON (the
@@ -39,11 +39,6 @@ async function main(configFile: string): Promise<number> {
     logLevel: "warn",
     timeout: config.timeoutMs,
     requestFilter: (req: IncomingMessage, _res: ServerResponse, next: () => void) => {
-      const given = req.headers.authorization;
-      if (given === PLACEHOLDERS.reader) req.headers.authorization = config.authorization.reader;
-      if (given === PLACEHOLDERS.admin && config.authorization.admin) {
-        req.headers.authorization = config.authorization.admin;
-      }
       restoreFormBody(req as IncomingMessage & { body?: unknown });
       next();
     },

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HttpMethod } from "../../contracts/index.js";
+import { ACCESS_TOKEN_STATE } from "../../contracts/pact/interaction.js";
 import { notificationSession } from "../notifications/session.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
 import type { Evidence } from "../runner/types.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
-import { type PactChildConfig, PLACEHOLDERS } from "./child-protocol.js";
+import type { PactChildConfig } from "./child-protocol.js";
 import { type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
 import { runPactChild } from "./run-child.js";
 
@@ -36,9 +37,11 @@ async function capturedMessages(
   return found;
 }
 
+/** Whether the interaction asks the provider state for an `organization_admin` access token. */
 function usesAdmin(interaction: PactInteraction): boolean {
-  const header = interaction.request?.headers?.Authorization ?? interaction.request?.headers?.authorization;
-  return (Array.isArray(header) ? header : [header]).includes(PLACEHOLDERS.admin);
+  return (interaction.providerStates ?? []).some(
+    (s) => s.name === ACCESS_TOKEN_STATE && s.params?.role === "admin",
+  );
 }
 
 /** The failure section of the verifier's output, a line each. */
@@ -93,10 +96,6 @@ export const verifyPactsCheck: SpecCheck = {
     if (pacts.length === 0) return skip(`no Pact files in ${ctx.options.pactDir}`);
     const messages = await capturedMessages(ctx);
     const hasAdmin = ctx.tokens.has("admin");
-    const authorization = {
-      reader: await ctx.authorization("reader"),
-      admin: hasAdmin ? await ctx.authorization("admin") : undefined,
-    };
     const notes: string[] = [];
     let verified = 0;
     for (const pact of pacts) {
@@ -129,7 +128,6 @@ export const verifyPactsCheck: SpecCheck = {
           provider: pact.provider,
           providerBaseUrl: ctx.options.target,
           stateUrl: ctx.states.url,
-          authorization,
           messages: answers,
           timeoutMs: ctx.options.requestTimeoutMs,
         };

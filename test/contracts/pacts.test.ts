@@ -11,13 +11,13 @@ const pactsDir = join(contractsDir(), "pacts");
 interface Interaction {
   type: string;
   description: string;
-  providerStates: { name: string }[];
+  providerStates: { name: string; params?: Record<string, unknown> }[];
   request?: {
     method: string;
     path: string;
     query?: Record<string, string[]>;
     headers?: Record<string, string[]>;
-    generators?: { query?: object };
+    generators?: { query?: object; header?: object };
   };
   response?: { status: number; body?: { content: Record<string, unknown> } };
   contents?: { content: { eventType: string } };
@@ -97,11 +97,19 @@ describe("what the pacts say", () => {
     expect(byDescription("2025-06-01")("v3.org-items: first page")[0]?.response?.status).toBe(200);
     expect(byDescription("2025-06-30")("v3.org-items: switched off")[0]?.response?.status).toBe(404);
     const file = byDescription("2025-06-30")("attached file");
-    expect(file.map((i) => [i.request?.headers?.Authorization?.[0] ?? "none", i.response?.status])).toEqual([
-      ["Bearer assopay:admin", 200],
-      ["Bearer assopay:reader", 403],
+    const role = (i: Interaction) =>
+      (i.providerStates.find((s) => s.name === "an access token")?.params?.role as string) ?? "none";
+    expect(file.map((i) => [role(i), i.response?.status])).toEqual([
+      ["admin", 200],
+      ["reader", 403],
       ["none", 401],
     ]);
+    for (const i of file.filter((f) => role(f) !== "none")) {
+      expect(i.request?.generators?.header).toEqual({
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact expressions use ${…} literally
+        Authorization: { type: "ProviderState", expression: "Bearer ${accessToken}", dataType: "STRING" },
+      });
+    }
   });
 
   it("generation is deterministic", () => {
