@@ -4,6 +4,7 @@ import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
+import type { BrokerSource } from "../../specs/pact/child-protocol.js";
 import { formatReport, REPORTERS, type ReporterName } from "../../specs/report/index.js";
 import { formatFailures, formatHeader, formatOutcomeLine, formatSummary } from "../../specs/report/pretty.js";
 import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
@@ -11,6 +12,7 @@ import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, exitCodeOf, type PlannedPolicy } from "../../specs/runner/types.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
+import { PUBLISH_FLAGS, PUBLISH_HELP, publishOptions } from "./verify-publish.js";
 
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
 
@@ -44,6 +46,8 @@ What to judge:
   --planned fail|warn        A failure resting only on a planned timeline entry (count removal):
                              fail (default) or warn.
 
+Pact Broker:
+${PUBLISH_HELP}
 Reports:
   --reporter pretty|json|junit   Terminal text (default), JSON, or JUnit XML (one test case per check).
   --output FILE              Write the report to FILE (the terminal then shows the pretty lines).
@@ -74,6 +78,7 @@ const FLAGS: FlagSpec = {
   planned: { type: "string" },
   reporter: { type: "string" },
   output: { type: "string" },
+  ...PUBLISH_FLAGS,
 };
 
 const SANDBOX_ONLY = [
@@ -96,6 +101,7 @@ interface Parsed {
   planned: PlannedPolicy;
   reporter: ReporterName;
   output: string | undefined;
+  pactBroker: BrokerSource | undefined;
 }
 
 function parse(context: CommandContext): Parsed {
@@ -117,6 +123,7 @@ function parse(context: CommandContext): Parsed {
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: choiceFlag("verify", "reporter", stringFlag(flags, "reporter"), REPORTERS, "pretty"),
     output: stringFlag(flags, "output"),
+    pactBroker: publishOptions(flags, env),
   };
 }
 
@@ -164,6 +171,7 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     stateUrl: read("state-url", "ASSOPAY_STATE_URL"),
     only: parsed.only,
     planned: parsed.planned,
+    pactBroker: parsed.pactBroker,
   });
 }
 
@@ -182,6 +190,7 @@ function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyOptions 
     stateUrl: sandbox.stateUrl,
     only: parsed.only,
     planned: parsed.planned,
+    pactBroker: parsed.pactBroker,
   });
 }
 

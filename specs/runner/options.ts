@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { contractsDir } from "../../core/paths.js";
+import type { BrokerSource } from "../pact/child-protocol.js";
 import type { PlannedPolicy } from "./types.js";
 
 /** A client of the target's token endpoint. */
@@ -42,6 +43,8 @@ export interface VerifyOptions {
   seededEntries: number;
   /** Folder holding the Pact files. */
   pactDir: string;
+  /** With `--publish-results`: the pacts come from this broker and the verification results go back to it. */
+  pactBroker: BrokerSource | undefined;
 }
 
 export type VerifyOptionsInput = Pick<
@@ -124,6 +127,7 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     pageSize: input.pageSize === undefined ? undefined : positive("pageSize", input.pageSize),
     seededEntries: positive("seededEntries", input.seededEntries ?? DEFAULTS.seededEntries),
     pactDir: input.pactDir ?? join(contractsDir(), "pacts"),
+    pactBroker: input.pactBroker ? Object.freeze({ ...input.pactBroker }) : undefined,
   };
   return Object.freeze(resolved);
 }
