@@ -24,9 +24,9 @@ export function writePact(options: { partnerStatus: number }): string {
           headers: { Authorization: ["Bearer example-access-token"] },
           generators: {
             header: {
-              // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact expressions use ${…} literally
               Authorization: {
                 type: "ProviderState",
+                // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact expressions use ${…} literally
                 expression: "Bearer ${accessToken}",
                 dataType: "STRING",
               },
