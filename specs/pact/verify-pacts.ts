@@ -82,14 +82,17 @@ function failureEvidence(ctx: CheckContext, pact: PactFile, output: string): Evi
 
 type Verdict = ReturnType<typeof pass>;
 
-/** Runs the child on a config; the verdict of a failed run, or undefined when every interaction held. */
+/**
+ * Runs the child on a config: the verdict of a failed run (undefined when every interaction held) and
+ * the verifier's output.
+ */
 async function runChild(
   ctx: CheckContext,
   config: PactChildConfig,
   label: string,
   count: string,
   pact: PactFile | undefined,
-): Promise<Verdict | undefined> {
+): Promise<{ failed: Verdict | undefined; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
   try {
     const configFile = join(dir, "config.json");
@@ -104,16 +107,23 @@ async function runChild(
             request: { method: "GET", url: `${ctx.options.target} (${label})` },
             diagnostics: failureLines(outcome.output),
           };
+    const output = outcome.output;
     if (outcome.timedOut)
-      return fail(`Pact's verifier did not finish within ${TIMEOUT_MS / 1000} s`, evidence());
+      return {
+        failed: fail(`Pact's verifier did not finish within ${TIMEOUT_MS / 1000} s`, evidence()),
+        output,
+      };
     if (outcome.code !== 0) {
       const failed = /There (?:were|was) (\d+) pact failures?/.exec(outcome.output)?.[1];
-      return fail(
-        `${failed ?? "some"} of ${count} interactions of ${label} failed Pact verification`,
-        evidence(),
-      );
+      return {
+        failed: fail(
+          `${failed ?? "some"} of ${count} interactions of ${label} failed Pact verification`,
+          evidence(),
+        ),
+        output,
+      };
     }
-    return undefined;
+    return { failed: undefined, output };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -147,10 +157,18 @@ async function verifyFromBroker(ctx: CheckContext, stateUrl: string, broker: Bro
     timeoutMs: ctx.options.requestTimeoutMs,
   };
   const label = `the pacts of ${broker.url}`;
-  const failed = await runChild(ctx, config, label, "the", undefined);
-  return (
-    failed ??
-    pass(`the broker's pacts verified; results published as ${PROVIDER} version ${broker.providerVersion}`)
+  const { failed, output } = await runChild(ctx, config, label, "the", undefined);
+  if (failed) return failed;
+  // The verifier only logs a failed publication; the run must not claim what did not happen.
+  const refused = /Publishing of verification results failed[^\n]*/.exec(output);
+  if (refused) {
+    return fail(`the pacts held, but the broker did not take the results`, {
+      request: { method: "POST", url: broker.url },
+      diagnostics: [refused[0]],
+    });
+  }
+  return pass(
+    `the broker's pacts verified; results published as ${PROVIDER} version ${broker.providerVersion}`,
   );
 }
 
@@ -210,7 +228,7 @@ export const verifyPactsCheck: SpecCheck = {
           messagesByPrefix: [],
           timeoutMs: ctx.options.requestTimeoutMs,
         };
-        const failed = await runChild(ctx, config, basename(pact.file), String(kept.length), pact);
+        const { failed } = await runChild(ctx, config, basename(pact.file), String(kept.length), pact);
         if (failed) return failed;
         verified += kept.length;
       } finally {

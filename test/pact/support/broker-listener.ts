@@ -20,6 +20,8 @@ export interface ListenerOptions {
   pacts?: readonly Record<string, unknown>[];
   /** Status answering a contract publication (201 by default). */
   publishStatus?: number;
+  /** Status answering verification results (201 by default). */
+  resultsStatus?: number;
 }
 
 const link = (href: string, name: string, title: string) => ({ href, name, title });
@@ -70,7 +72,11 @@ export async function brokerListener(options: ListenerOptions = {}): Promise<Bro
         },
       });
     }
-    if (req.method === "POST" && /^\/pacts\/provider\/[^/]+\/for-verification$/.test(path)) {
+    const forVerification = /^\/pacts\/provider\/[^/]+\/for-verification$/.test(path);
+    if (req.method === "GET" && forVerification) {
+      return json(200, { _links: { self: { href: `${base}${path}` } } });
+    }
+    if (req.method === "POST" && forVerification) {
       return json(200, {
         _embedded: {
           pacts: pacts.map((_, i) => ({
@@ -93,11 +99,30 @@ export async function brokerListener(options: ListenerOptions = {}): Promise<Bro
             "results",
             "Publish",
           ),
+          "pb:provider": link(`${base}/pacticipants/provider`, "provider", "Provider"),
         },
       });
     }
+    if (req.method === "GET" && path === "/pacticipants/provider") {
+      const branchVersion = `${base}/pacticipants/provider/branches/{branch}/versions/{version}`;
+      return json(200, {
+        _links: {
+          "pb:branch-version": {
+            ...link(branchVersion, "branch version", "Branch version"),
+            templated: true,
+          },
+        },
+      });
+    }
+    if (req.method === "PUT" && /^\/pacticipants\/provider\/branches\/[^/]+\/versions\/[^/]+$/.test(path)) {
+      return json(200, { _links: { self: { href: `${base}${path}` } } });
+    }
     if (req.method === "POST" && /^\/pacts\/\d+\/verification-results$/.test(path)) {
-      return json(201, { _links: { self: { href: `${base}${path}/1` } } });
+      const status = options.resultsStatus ?? 201;
+      return json(
+        status,
+        status < 400 ? { _links: { self: { href: `${base}${path}/1` } } } : { error: "refused" },
+      );
     }
     return json(404, { error: `no ${req.method} ${path} here` });
   };
