@@ -104,7 +104,13 @@ export function generatePacts(contract: Contract): PactFile[] {
  */
 export function writePacts(contract: Contract, dir: string): PactFile[] {
   checkOutDir(dir, true);
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new AssopayError("usage", `--out ${dir}: cannot create the folder (${(error as Error).message})`, {
+      hint: "give a folder you can write to",
+    });
+  }
   const previous = new Set(readManifest(dir).map((e) => e.name));
   const files = generatePacts(contract);
   for (const file of files) {
@@ -120,8 +126,18 @@ export function writePacts(contract: Contract, dir: string): PactFile[] {
   for (const name of previous) {
     if (!keep.has(name)) rmSync(join(dir, name), { force: true });
   }
-  for (const file of files) writeFileSync(join(dir, file.name), file.text);
-  writeFileSync(join(dir, MANIFEST_NAME), manifestText(files));
+  try {
+    for (const file of files) writeFileSync(join(dir, file.name), file.text);
+    writeFileSync(join(dir, MANIFEST_NAME), manifestText(files));
+  } catch (error) {
+    throw new AssopayError(
+      "usage",
+      `--out ${dir}: cannot write the pact files (${(error as Error).message})`,
+      {
+        hint: "give a folder you can write to",
+      },
+    );
+  }
   return files;
 }
 

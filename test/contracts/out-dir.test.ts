@@ -132,5 +132,8 @@ describe("contracts --out DIR writes only its own files and keeps a manifest", (
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/no such folder/) });
     noStack(missing.stderr);
     expect(readdirSync(scratch)).not.toContain("nowhere");
+    const under = await runCli(["contracts", "--out", join(file, "pacts")]);
+    expect(under).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot create the folder/) });
+    noStack(under.stderr);
   });
 });
