@@ -50,11 +50,7 @@ function organizationResult(core: SandboxCore, organization: Organization): Resu
   };
 }
 
-/**
- * The tokens a clean crawl of a listing meets at its default page size, newest first: the one leading to
- * the second page and the one leading to the final empty page. Organization listings cover the
- * organization's every form.
- */
+/** Tokens of a clean crawl of a listing, newest first: to the second page and to the final empty page. */
 function listingTokens(core: SandboxCore, routeId: string, form: FormDef, pageSize: number) {
   const route = core.contract.routes.all.find((r) => r.id === routeId && r.pagination);
   if (!route) throw new StateError(`listing must name a paginated route of the catalogue, got "${routeId}"`);
@@ -70,13 +66,9 @@ function listingTokens(core: SandboxCore, routeId: string, form: FormDef, pageSi
       pageIndex: last ? page + 1 : 1,
     });
   };
-  const values = {
-    organizationSlug: form.organizationSlug,
-    formType: form.formType,
-    formSlug: form.formSlug,
-  };
+  const { organizationSlug, formType, formSlug } = form;
   return {
-    listingPath: path(core, route.id, values),
+    listingPath: path(core, route.id, { organizationSlug, formType, formSlug }),
     secondPageToken: tokenAfter(1),
     finalPageToken: tokenAfter(pages),
   };
