@@ -15,12 +15,26 @@ export function pactScript(): string {
   return script;
 }
 
+/**
+ * Ends a `pact` run and its native child: the npm entry script runs the binary as a child of its own,
+ * so the whole process group is signalled (the run is started `detached`, in a group of its own).
+ */
+function stopGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+}
+
 /** Runs `pact ARGS…` to its end; stdout and stderr together. */
 export function runPact(args: string[], timeoutMs = 240_000): Promise<PactRun> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [pactScript(), ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1" },
+      detached: true,
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -29,7 +43,7 @@ export function runPact(args: string[], timeoutMs = 240_000): Promise<PactRun> {
     child.stderr.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8");
     });
-    const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
+    const timer = setTimeout(() => stopGroup(child.pid), timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);
       resolve({ code, output });
@@ -55,13 +69,14 @@ export async function startStub(file: string): Promise<{ url: string; stop: () =
   const port = await freePort();
   const child = spawn(process.execPath, [pactScript(), "stub", "-f", file, "-p", String(port)], {
     stdio: ["ignore", "ignore", "ignore"],
+    detached: true,
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once("close", () => resolve());
-      child.kill("SIGTERM");
+      stopGroup(child.pid);
     });
   for (let attempt = 0; attempt < 150; attempt++) {
     try {
