@@ -1,3 +1,4 @@
+import { ACCESS_TOKEN_STATE } from "../contracts/pact/interaction.js";
 import { isIsoDay } from "../core/dates.js";
 import { findIntentByKey } from "./checkout.js";
 import { payOnCheckoutPage, showCheckoutPage } from "./checkout-page.js";
@@ -42,7 +43,8 @@ async function states(core: SandboxCore, ex: Exchange): Promise<void> {
   };
   const action = body.action ?? "setup";
   if (action === "teardown") {
-    tearDown(core);
+    // An access token changes nothing to undo; the interaction's other states reset everything.
+    if (body.state !== ACCESS_TOKEN_STATE) tearDown(core);
     sendJson(ex, 200, {});
     return;
   }
