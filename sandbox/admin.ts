@@ -1,8 +1,10 @@
+import { ACCESS_TOKEN_STATE } from "../contracts/pact/interaction.js";
 import { isIsoDay } from "../core/dates.js";
 import { findIntentByKey } from "./checkout.js";
 import { payOnCheckoutPage, showCheckoutPage } from "./checkout-page.js";
 import type { SandboxCore } from "./core.js";
 import { type Exchange, readJson, sendErrors, sendHtml, sendJson, sendNotFound } from "./http.js";
+import { answerPactMessage, PACT_MESSAGE_PATH } from "./pact-messages.js";
 import { formatServiceDate } from "./service-dates.js";
 import { StateError, setUpState, tearDown } from "./states.js";
 
@@ -41,7 +43,8 @@ async function states(core: SandboxCore, ex: Exchange): Promise<void> {
   };
   const action = body.action ?? "setup";
   if (action === "teardown") {
-    tearDown(core);
+    // An access token changes nothing to undo; the interaction's other states reset everything.
+    if (body.state !== ACCESS_TOKEN_STATE) tearDown(core);
     sendJson(ex, 200, {});
     return;
   }
@@ -121,6 +124,7 @@ export async function handleAdmin(core: SandboxCore, ex: Exchange): Promise<bool
   const path = ex.pathname;
   if (!core.hooks) return handleCheckoutPage(core, ex);
   if (path === ADMIN_PATHS.states && (ex.method === "POST" || ex.method === "GET")) await states(core, ex);
+  else if (path === PACT_MESSAGE_PATH && ex.method === "POST") await answerPactMessage(core, ex);
   else if (path === ADMIN_PATHS.clock && (ex.method === "POST" || ex.method === "GET")) await clock(core, ex);
   else if (path === ADMIN_PATHS.notifications && ex.method === "GET")
     sendJson(ex, 200, { deliveries: core.notifier.deliveries(), emitted: core.notifier.emitted() });

@@ -1,12 +1,14 @@
 import { compileTemplate } from "../contracts/index.js";
+import { isIsoDay } from "../core/dates.js";
 import { createIntent, redirectUrl } from "./checkout.js";
 import { emitType, notificationViews, type SandboxCore } from "./core.js";
 import { MAX_ENTRIES, PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
-import type { CheckoutRequest, Organization } from "./data/model.js";
+import type { CheckoutRequest, FormDef, Organization } from "./data/model.js";
 import { publicFormView } from "./data/public-form.js";
+import { START } from "./data/sequence.js";
 import { organizationView, paymentView } from "./data/views.js";
 import { register } from "./handlers/partners.js";
-import { crawlTokens } from "./listing.js";
+import { listingScope } from "./listing.js";
 import { addPaidOrder, emitPaid } from "./payments.js";
 import { formatServiceDate } from "./service-dates.js";
 import { StateError } from "./state-error.js";
@@ -48,6 +50,30 @@ function organizationResult(core: SandboxCore, organization: Organization): Resu
   };
 }
 
+/** Tokens of a clean crawl of a listing, newest first: to the second page and to the final empty page. */
+function listingTokens(core: SandboxCore, routeId: string, form: FormDef, pageSize: number) {
+  const route = core.contract.routes.all.find((r) => r.id === routeId && r.pagination);
+  if (!route) throw new StateError(`listing must name a paginated route of the catalogue, got "${routeId}"`);
+  const ofForm = route.path.includes("{formSlug}") ? form : undefined;
+  const scope = listingScope(route, form.organizationSlug, ofForm);
+  const sequence = core.store.sequence(form.organizationSlug, ofForm);
+  const pages = Math.max(1, Math.ceil(sequence.total / pageSize));
+  const tokenAfter = (page: number) => {
+    const last = sequence.slice((page - 1) * pageSize, "desc", pageSize).at(-1);
+    return core.tokens.encode(scope, {
+      direction: "desc",
+      afterId: last ? last.id : START.desc,
+      pageIndex: last ? page + 1 : 1,
+    });
+  };
+  const { organizationSlug, formType, formSlug } = form;
+  return {
+    listingPath: path(core, route.id, { organizationSlug, formType, formSlug }),
+    secondPageToken: tokenAfter(1),
+    finalPageToken: tokenAfter(pages),
+  };
+}
+
 /** Every provider state the sandbox implements, by the name the contract gives it. */
 const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Result>> = {
   "a form with entries": (core, params) => {
@@ -57,6 +83,7 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
         `count must be a whole number from 0 to ${MAX_ENTRIES}, got ${String(params.count)}`,
       );
     }
+    const listing = text(params, "listing") ?? "v5.form-items";
     const route = core.contract.routes.byId("v5.form-items");
     const pageSize = Number(params.pageSize ?? route.pagination?.defaultPageSize ?? 20);
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > (route.pagination?.maxPageSize ?? 100)) {
@@ -78,8 +105,22 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
     });
     const { organizationSlug, formType, formSlug } = form;
     const itemsPath = path(core, "v5.form-items", { organizationSlug, formType, formSlug });
-    const tokens = crawlTokens(core, route, form, pageSize);
+    const tokens = listingTokens(core, listing, form, pageSize);
     return { organizationSlug, formType, formSlug, count, pageSize, itemsPath, ...tokens };
+  },
+  "the service date": (core, params) => {
+    const day = params.day ?? core.clock.day();
+    if (typeof day !== "string" || !isIsoDay(day))
+      throw new StateError(`day must be a date YYYY-MM-DD, got ${JSON.stringify(day)}`);
+    if (core.clock.day() !== day) core.clock.set(day);
+    return { day };
+  },
+  "an access token": (core, params) => {
+    const role = params.role ?? "reader";
+    if (role !== "reader" && role !== "admin")
+      throw new StateError(`role must be "reader" or "admin", got ${JSON.stringify(params.role)}`);
+    const client = role === "admin" ? core.auth.admin : core.auth.reader;
+    return { accessToken: core.auth.issue(client).access_token, role };
   },
   "an API client": (core, params) => {
     const clientId = text(params, "clientId") ?? "assopay-pact-client";

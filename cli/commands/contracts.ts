@@ -1,23 +1,28 @@
 import { join } from "node:path";
 import { loadContract } from "../../contracts/index.js";
 import { stalePacts, writePacts } from "../../contracts/pact/generate.js";
+import { MANIFEST_NAME } from "../../contracts/pact/manifest.js";
 import type { Contract } from "../../contracts/types.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { contractsDir } from "../../core/paths.js";
 import type { Command } from "../command.js";
 import { parseFlags, stringFlag } from "../flags.js";
+import { PUBLISH_CONTRACTS_HELP, publishContracts } from "./contracts-publish.js";
 
 const HELP = `assopay contracts: summarise the contract and write its Pact files
 
 Usage: assopay contracts [--at YYYY-MM-DD] [--timeline FILE] [--out DIR] [--check]
+       assopay contracts publish --broker-url URL [--consumer-app-version V] [--branch B] [--dir DIR]
 
 Reads contracts/ (routes, JSON Schemas, timeline, notification types, provider states), checks every
-file, prints what holds at the date, and writes one Pact V4 file per era of the timeline.
+file, prints what holds at the date, and writes one Pact V4 file per era of the timeline, with a
+manifest (${MANIFEST_NAME}) of what it wrote: a later run replaces or removes only those files and
+refuses to overwrite any other.
 
 Flags:
   --at YYYY-MM-DD   the date of the summary (default: today)
   --timeline FILE   your own timeline file instead of contracts/timeline.yaml
-  --out DIR         where to write the pact files (default: contracts/pacts)
+  --out DIR         the folder to write the pact files to (default: contracts/pacts)
   --check           write nothing; exit 1 if the files in --out differ from what the contract generates
   -h, --help        this text
 
@@ -27,7 +32,9 @@ Examples:
   npm run contracts
   assopay contracts --check
   assopay contracts --at 2025-06-15 --timeline ./announced.yaml --out /tmp/pacts
-`;
+  assopay contracts publish --broker-url https://broker.example --consumer-app-version "$GIT_SHA" --branch main
+
+${PUBLISH_CONTRACTS_HELP}`;
 
 function summary(contract: Contract, at: IsoDay): string {
   const lines: string[] = [];
@@ -66,6 +73,7 @@ export const contractsCommand: Command = {
   summary: "Summarise the contract and write the Pact files to contracts/pacts/",
   help: HELP,
   async run(context) {
+    if (context.argv[0] === "publish") return publishContracts(context, context.argv.slice(1));
     const flags = parseFlags("contracts", context.argv, {
       at: { type: "string" },
       timeline: { type: "string" },

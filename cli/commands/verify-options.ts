@@ -3,11 +3,13 @@ import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { parseReporter, type ReporterName } from "../../report/index.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
+import type { BrokerSource } from "../../specs/pact/child-protocol.js";
 import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
 import type { PlannedPolicy } from "../../specs/runner/types.js";
 import type { CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
 import { discoveryOptions } from "./verify-discovery.js";
+import { PUBLISH_FLAGS, publishOptions } from "./verify-publish.js";
 
 export const FLAGS: FlagSpec = {
   target: { type: "string" },
@@ -29,6 +31,7 @@ export const FLAGS: FlagSpec = {
   planned: { type: "string" },
   reporter: { type: "string" },
   output: { type: "string" },
+  ...PUBLISH_FLAGS,
   "request-timeout": { type: "string" },
   timeout: { type: "string" },
   shapes: { type: "string" },
@@ -64,6 +67,7 @@ export interface Parsed {
   planned: PlannedPolicy;
   reporter: ReporterName;
   output: string | undefined;
+  pactBroker: BrokerSource | undefined;
   /** The run's time limits, in milliseconds. */
   limits: { requestTimeoutMs: number | undefined; runTimeoutMs: number | undefined };
   shapes: ContractShapes;
@@ -111,6 +115,7 @@ export function parse(context: CommandContext): Parsed {
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: parseReporter("verify", stringFlag(flags, "reporter")),
     output: stringFlag(flags, "output"),
+    pactBroker: publishOptions(flags, env),
     limits: {
       requestTimeoutMs: secondsFlag("request-timeout", stringFlag(flags, "request-timeout")),
       runTimeoutMs: secondsFlag("timeout", stringFlag(flags, "timeout")),
@@ -173,6 +178,7 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     ...discoveryOptions(flags, read("form-type", "ASSOPAY_FORM_TYPE") ?? ""),
     only: parsed.only,
     planned: parsed.planned,
+    pactBroker: parsed.pactBroker,
     ...limitOptions(parsed),
   });
 }
@@ -192,6 +198,7 @@ export function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyO
     stateUrl: sandbox.stateUrl,
     only: parsed.only,
     planned: parsed.planned,
+    pactBroker: parsed.pactBroker,
     ...limitOptions(parsed),
   });
 }

@@ -13,8 +13,8 @@ import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/types.js";
 import type { Command } from "../command.js";
 import { stringFlag } from "../flags.js";
-
 import { limitOptions, parse, SANDBOX_ONLY, sandboxOptions, targetOptions } from "./verify-options.js";
+import { PUBLISH_HELP } from "./verify-publish.js";
 
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
 
@@ -78,6 +78,8 @@ Time limits:
   --timeout SECONDS          Longest the whole run may take (default: no limit). Checks it leaves
                              unrun get an error verdict saying so.
 
+Pact Broker:
+${PUBLISH_HELP}
 Reports:
   --reporter pretty|json|junit   Terminal text (default), JSON, or JUnit XML (one test case per check).
   --output FILE              Write the report to FILE (the terminal then shows the pretty lines).

@@ -9,6 +9,20 @@ const PATTERN_CANDIDATES = [
   "bearer",
 ];
 
+/**
+ * Example values of the fields the provider's OpenAPI document (../shared/reference/openapi-v5.json)
+ * types as enums where our schemas keep the string open, by `schema.property`: a stub then serves values
+ * a client can meet. Enums: ItemState, TierType, PaymentState, FormType.
+ */
+const ENUM_EXAMPLES: Readonly<Record<string, string>> = {
+  "item.state": "Processed",
+  "item.type": "Registration",
+  "payment.state": "Authorized",
+  "payment.formType": "Event",
+  "public-form.formType": "Event",
+  "order.formType": "Event",
+};
+
 export type Matcher = { match: string; [key: string]: unknown };
 
 /** An example body with the Pact matching rules derived from the schema, keyed by JSON path. */
@@ -37,7 +51,15 @@ export function exampleOf(schemas: SchemaRegistry, name: string): Example {
         const properties = (node.properties ?? {}) as Record<string, Record<string, unknown>>;
         const out: Record<string, unknown> = {};
         for (const key of (node.required as string[] | undefined) ?? []) {
-          out[key] = walk({ node: properties[key] ?? {}, file }, propertyPath(path, key));
+          const child = propertyPath(path, key);
+          const known = ENUM_EXAMPLES[`${file}.${key}`];
+          if (
+            known !== undefined &&
+            primaryType(flatten(schemas, { node: properties[key] ?? {}, file }).node) === "string"
+          ) {
+            rules[child] = [{ match: "type" }];
+            out[key] = known;
+          } else out[key] = walk({ node: properties[key] ?? {}, file }, child);
         }
         return out;
       }

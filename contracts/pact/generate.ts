@@ -1,9 +1,18 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
 import type { Contract } from "../types.js";
 import { documentInteractions } from "./document-interactions.js";
 import { listingInteractions } from "./listing-interactions.js";
+import {
+  checkOutDir,
+  looksGenerated,
+  MANIFEST_NAME,
+  manifestText,
+  readManifest,
+  sha256,
+} from "./manifest.js";
 import { messageInteractions } from "./message-interactions.js";
 import { resourceInteractions } from "./resource-interactions.js";
 
@@ -36,6 +45,17 @@ export function pactFileName(asOf: IsoDay): string {
   return `${CONSUMER}-${PROVIDER}.as-of-${asOf}.json`;
 }
 
+/** The provider state every interaction of an era starts with: the provider answers as on that day. */
+export const SERVICE_DATE_STATE = "the service date";
+
+/**
+ * An interaction's description in the file of an era: the era is part of it, so descriptions are unique
+ * across every file and a broker accepts the folder published as one consumer version.
+ */
+export function eraDescription(description: string, asOf: IsoDay): string {
+  return `${description} (as of ${asOf})`;
+}
+
 /** Builds the pact of one era from the catalogue, the schemas and the timeline. */
 export function buildPact(contract: Contract, asOf: IsoDay): Record<string, unknown> {
   const interactions = [
@@ -43,7 +63,14 @@ export function buildPact(contract: Contract, asOf: IsoDay): Record<string, unkn
     ...resourceInteractions(contract, asOf),
     ...documentInteractions(contract),
     ...messageInteractions(contract),
-  ];
+  ].map((i) => ({
+    ...i,
+    description: eraDescription(String(i.description), asOf),
+    providerStates: [
+      { name: SERVICE_DATE_STATE, params: { day: asOf } },
+      ...((i.providerStates as unknown[] | undefined) ?? []),
+    ],
+  }));
   const inForce = contract.timeline.entries.filter((e) => e.date <= asOf).map((e) => e.id);
   return {
     consumer: { name: CONSUMER },
@@ -57,7 +84,7 @@ export function buildPact(contract: Contract, asOf: IsoDay): Record<string, unkn
           "contracts/routes.yaml, contracts/schemas, contracts/timeline.yaml, contracts/notification-types.yaml",
         timelineInForce: inForce,
         tokens:
-          "Authorization 'Bearer assopay:reader' and 'Bearer assopay:admin' are placeholders the verifier replaces",
+          "the Authorization header comes from the provider state 'an access token' (accessToken), Pact's fromProviderState",
       },
     },
   };
@@ -72,26 +99,69 @@ export function generatePacts(contract: Contract): PactFile[] {
   }));
 }
 
-/** Writes the pact files to a folder, removing pact files of eras that no longer exist. */
+/**
+ * Writes the pact files to a folder with a manifest of what was written. Only files the previous run
+ * listed in its manifest are removed or replaced; a file of the same name that this generator did not
+ * write is never overwritten (a usage error, exit 2).
+ */
 export function writePacts(contract: Contract, dir: string): PactFile[] {
-  mkdirSync(dir, { recursive: true });
-  const files = generatePacts(contract);
-  const keep = new Set(files.map((f) => f.name));
-  for (const entry of readdirSync(dir)) {
-    if (entry.endsWith(".json") && !keep.has(entry)) rmSync(join(dir, entry));
+  checkOutDir(dir, true);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new AssopayError("usage", `--out ${dir}: cannot create the folder (${(error as Error).message})`, {
+      hint: "give a folder you can write to",
+    });
   }
-  for (const file of files) writeFileSync(join(dir, file.name), file.text);
+  const previous = new Set(readManifest(dir).map((e) => e.name));
+  const files = generatePacts(contract);
+  for (const file of files) {
+    const target = join(dir, file.name);
+    if (previous.has(file.name) || !existsSync(target)) continue;
+    if (!looksGenerated(readFileSync(target, "utf8"), CONSUMER)) {
+      throw new AssopayError("conflict", `${target} exists and was not written by 'assopay contracts'`, {
+        hint: "move that file away or choose another --out folder; nothing was written",
+      });
+    }
+  }
+  const keep = new Set(files.map((f) => f.name));
+  for (const name of previous) {
+    if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+  }
+  try {
+    for (const file of files) writeFileSync(join(dir, file.name), file.text);
+    writeFileSync(join(dir, MANIFEST_NAME), manifestText(files));
+  } catch (error) {
+    throw new AssopayError(
+      "usage",
+      `--out ${dir}: cannot write the pact files (${(error as Error).message})`,
+      {
+        hint: "give a folder you can write to",
+      },
+    );
+  }
   return files;
 }
 
-/** Names of committed pact files that differ from what the contract generates now (missing ones included). */
+/**
+ * Names of the generated files in `dir` that differ from what the contract generates now (missing ones
+ * included), of files the manifest lists that the contract no longer generates, and the manifest itself
+ * when it is out of date. Other files of the folder are not looked at.
+ */
 export function stalePacts(contract: Contract, dir: string): string[] {
-  const present = new Set(readdirSync(dir).filter((f) => f.endsWith(".json")));
+  checkOutDir(dir, false);
+  const files = generatePacts(contract);
   const stale: string[] = [];
-  for (const file of generatePacts(contract)) {
-    if (!present.has(file.name) || readFileSync(join(dir, file.name), "utf8") !== file.text)
-      stale.push(file.name);
-    present.delete(file.name);
+  for (const file of files) {
+    const path = join(dir, file.name);
+    if (!existsSync(path) || sha256(readFileSync(path)) !== sha256(file.text)) stale.push(file.name);
   }
-  return [...stale, ...present];
+  const generated = new Set(files.map((f) => f.name));
+  for (const entry of readManifest(dir)) {
+    if (!generated.has(entry.name) && existsSync(join(dir, entry.name))) stale.push(entry.name);
+  }
+  const manifest = join(dir, MANIFEST_NAME);
+  if (!existsSync(manifest) || readFileSync(manifest, "utf8") !== manifestText(files))
+    stale.push(MANIFEST_NAME);
+  return stale;
 }

@@ -12,10 +12,25 @@ export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
   itemId: "1001",
 };
 
-/** Placeholder bearer tokens; the verifier swaps each for a real token of that role. */
-export const TOKEN_PLACEHOLDERS = { reader: "Bearer assopay:reader", admin: "Bearer assopay:admin" } as const;
+/** The two kinds of access token an interaction may need: any client's, or an `organization_admin` one. */
+export type Role = "reader" | "admin";
 
-export type Role = keyof typeof TOKEN_PLACEHOLDERS;
+/**
+ * The provider state that hands the verifier an access token (`accessToken`) of a role; the request's
+ * Authorization header is generated from it (`fromProviderState`), so no tool has to swap placeholders.
+ */
+export const ACCESS_TOKEN_STATE = "an access token";
+
+/** The Authorization header's example value: what a stub server shows and a mock server expects. */
+export const EXAMPLE_AUTHORIZATION = "Bearer example-access-token";
+
+/** One query parameter whose value a provider state gives (`expression`), with its example for stubs. */
+export interface StateValue {
+  /** The provider state value it comes from (`secondPageToken`). */
+  from: string;
+  /** The value written in the file, which a stub server matches. */
+  example: string;
+}
 
 export interface ProviderStateRef {
   name: string;
@@ -43,8 +58,8 @@ export interface HttpSpec {
   /** Path template with `{name}` parameters, taken from provider state values at verification. */
   path: string;
   query?: Record<string, string>;
-  /** Query parameters whose value comes from a provider state value (`{continuationToken: "page2Token"}`). */
-  queryFromState?: Record<string, string>;
+  /** Query parameters whose value comes from a provider state value, each with its own example. */
+  queryFromState?: Record<string, StateValue>;
   role?: Role;
   requestBody?: { contentType: string; content: unknown };
   status: number;
@@ -62,7 +77,7 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
   );
   const query: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(spec.query ?? {})) query[k] = [v];
-  for (const k of Object.keys(spec.queryFromState ?? {})) query[k] = ["example-token"];
+  for (const [k, v] of Object.entries(spec.queryFromState ?? {})) query[k] = [v.example];
   const generators: Record<string, unknown> = {};
   if (hasParams) {
     generators.path = {
@@ -75,12 +90,18 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
     generators.query = Object.fromEntries(
       Object.entries(spec.queryFromState).map(([k, v]) => [
         k,
-        { type: "ProviderState", expression: `\${${v}}`, dataType: "STRING" },
+        { type: "ProviderState", expression: `\${${v.from}}`, dataType: "STRING" },
       ]),
     );
   }
+  if (spec.role) {
+    generators.header = {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact expressions use ${…} literally
+      Authorization: { type: "ProviderState", expression: "Bearer ${accessToken}", dataType: "STRING" },
+    };
+  }
   const headers: Record<string, string[]> = {};
-  if (spec.role) headers.Authorization = [TOKEN_PLACEHOLDERS[spec.role]];
+  if (spec.role) headers.Authorization = [EXAMPLE_AUTHORIZATION];
   if (spec.requestBody) headers["Content-Type"] = [spec.requestBody.contentType];
   const request: Record<string, unknown> = { method: spec.method, path: examplePath };
   if (Object.keys(query).length > 0) request.query = query;
@@ -98,6 +119,11 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
         : { content, contentType: spec.requestBody.contentType, encoded: false };
   }
   if (Object.keys(generators).length > 0) request.generators = generators;
+  // Any bearer token matches, so a stub server answers a client holding a real one.
+  if (spec.role)
+    request.matchingRules = {
+      header: { Authorization: { combine: "AND", matchers: [{ match: "regex", regex: "^Bearer \\S+$" }] } },
+    };
   const response: Record<string, unknown> = { status: spec.status };
   const responseRules: Record<string, unknown> = {};
   if (spec.statusClass)
@@ -115,7 +141,10 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
     type: "Synchronous/HTTP",
     description: spec.description,
     pending: false,
-    providerStates: spec.states.map((s) => ({ name: s.name, ...(s.params ? { params: s.params } : {}) })),
+    providerStates: [
+      ...spec.states,
+      ...(spec.role ? [{ name: ACCESS_TOKEN_STATE, params: { role: spec.role } }] : []),
+    ].map((s) => ({ name: s.name, ...(s.params ? { params: s.params } : {}) })),
     request,
     response,
   };

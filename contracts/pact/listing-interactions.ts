@@ -5,31 +5,40 @@ import { exampleOf, type Matcher } from "./examples.js";
 import { httpInteraction, reroot } from "./interaction.js";
 
 const ENTRIES = 45;
-const PAGE_SIZE = 20;
-const STATE = { name: "a form with entries", params: { count: ENTRIES, pageSize: PAGE_SIZE } };
+/** The example token of each step: page 1 gives A, the page asked with A gives B, B asks the empty page. */
+const TOKEN_A = "example-token-a";
+const TOKEN_B = "example-token-b";
+
+/** The listing's state: the form with its entries, the tokens of this route's crawl at its default page size. */
+const stateFor = (route: Route) => ({
+  name: "a form with entries",
+  params: { count: ENTRIES, listing: route.id },
+});
 
 function pageBody(
   contract: Contract,
   route: Route,
   counts: ExpectedCounts,
-  empty: boolean,
+  nextToken: string | undefined,
 ): { content: unknown; rules: Record<string, Matcher[]> } {
   const pagination = route.pagination;
   if (!pagination) throw new Error(`route ${route.id} does not paginate`);
+  const pageSize = pagination.defaultPageSize;
+  const empty = nextToken === undefined;
   const array = pagination.resultArray;
   const rules: Record<string, Matcher[]> = {
     "$.pagination.pageSize": [{ match: "integer" }],
     "$.pagination.pageIndex": [{ match: "integer" }],
   };
-  const page: Record<string, unknown> = { pageSize: PAGE_SIZE, pageIndex: 1 };
+  const page: Record<string, unknown> = { pageSize, pageIndex: 1 };
   if (!empty) {
-    page.continuationToken = "example-token";
+    page.continuationToken = nextToken;
     rules["$.pagination.continuationToken"] = [{ match: "type" }];
   }
   switch (counts) {
     case "real":
       page.totalCount = ENTRIES;
-      page.totalPages = Math.ceil(ENTRIES / PAGE_SIZE);
+      page.totalPages = Math.ceil(ENTRIES / pageSize);
       rules["$.pagination.totalCount"] = [{ match: "integer" }];
       rules["$.pagination.totalPages"] = [{ match: "integer" }];
       break;
@@ -51,8 +60,9 @@ function pageBody(
 
 /**
  * The interactions of one listing route at a date: gone after its version's switch-off; otherwise the
- * first page without a token, with and without `withCount=true` where the parameter exists, and for the
- * seed's own listing (`v5.form-items`) the whole sequence: next page with the echoed token, final empty page.
+ * whole walk: the first page without a token (with and without `withCount=true` where the parameter
+ * exists), the next page asked with the echoed token, the final empty page. Each step has its own example
+ * token, so a stub server walks the listing to its end; optional parameters (pageSize) are left out.
  */
 export function listingInteractions(
   contract: Contract,
@@ -60,7 +70,7 @@ export function listingInteractions(
   date: IsoDay,
 ): Record<string, unknown>[] {
   const rules = contract.timeline.rulesAt(route, date);
-  const base = { states: [STATE], method: "GET", path: route.path, role: "reader" as const };
+  const base = { states: [stateFor(route)], method: "GET", path: route.path, role: "reader" as const };
   if (!rules.served) {
     return [
       httpInteraction({
@@ -75,9 +85,8 @@ export function listingInteractions(
     httpInteraction({
       ...base,
       description: `${route.id}: first page, no continuation token, withCount not sent`,
-      query: { pageSize: String(PAGE_SIZE) },
       status: 200,
-      responseBody: pageBody(contract, route, expectedCounts(rules, undefined), false),
+      responseBody: pageBody(contract, route, expectedCounts(rules, undefined), TOKEN_A),
     }),
   ];
   if (rules.withCountParam || rules.countMode === "absent") {
@@ -85,31 +94,27 @@ export function listingInteractions(
       httpInteraction({
         ...base,
         description: `${route.id}: first page with withCount=true`,
-        query: { pageSize: String(PAGE_SIZE), withCount: "true" },
+        query: { withCount: "true" },
         status: 200,
-        responseBody: pageBody(contract, route, expectedCounts(rules, true), false),
+        responseBody: pageBody(contract, route, expectedCounts(rules, true), TOKEN_A),
       }),
     );
   }
-  if (route.id === "v5.form-items") {
-    out.push(
-      httpInteraction({
-        ...base,
-        description: `${route.id}: next page, the continuation token sent back as received`,
-        query: { pageSize: String(PAGE_SIZE) },
-        queryFromState: { continuationToken: "secondPageToken" },
-        status: 200,
-        responseBody: pageBody(contract, route, expectedCounts(rules, undefined), false),
-      }),
-      httpInteraction({
-        ...base,
-        description: `${route.id}: the end is an empty result array`,
-        query: { pageSize: String(PAGE_SIZE) },
-        queryFromState: { continuationToken: "finalPageToken" },
-        status: 200,
-        responseBody: pageBody(contract, route, expectedCounts(rules, undefined), true),
-      }),
-    );
-  }
+  out.push(
+    httpInteraction({
+      ...base,
+      description: `${route.id}: next page, the continuation token sent back as received`,
+      queryFromState: { continuationToken: { from: "secondPageToken", example: TOKEN_A } },
+      status: 200,
+      responseBody: pageBody(contract, route, expectedCounts(rules, undefined), TOKEN_B),
+    }),
+    httpInteraction({
+      ...base,
+      description: `${route.id}: the end is an empty result array`,
+      queryFromState: { continuationToken: { from: "finalPageToken", example: TOKEN_B } },
+      status: 200,
+      responseBody: pageBody(contract, route, expectedCounts(rules, undefined), undefined),
+    }),
+  );
   return out;
 }

@@ -15,6 +15,11 @@ function dataFor(contract: Contract, type: NotificationType) {
   }
 }
 
+/** The description of a notification type's message interaction (before the era is added). */
+export function messageDescription(type: NotificationType): string {
+  return `a ${type.eventType} notification${type.assumed ? " (identifier assumed: not published by the provider)" : ""}`;
+}
+
 /**
  * A Pact V4 `Asynchronous/Messages` interaction per notification type: the envelope with its event type,
  * its data, and the `x-ha-signature` metadata (lowercase hex HMAC-SHA256 of the raw body).
@@ -24,7 +29,7 @@ export function messageInteractions(contract: Contract): Record<string, unknown>
     const data = dataFor(contract, type);
     return {
       type: "Asynchronous/Messages",
-      description: `a ${type.eventType} notification${type.assumed ? " (identifier assumed: not published by the provider)" : ""}`,
+      description: messageDescription(type),
       pending: false,
       providerStates: [{ name: type.trigger }],
       contents: {

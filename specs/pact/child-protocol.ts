@@ -1,14 +1,27 @@
+/** A message the target really sent, answering a pact's message interaction. */
+export interface CapturedMessage {
+  content: unknown;
+  metadata: Record<string, string>;
+}
+
+/** Where the pacts come from and where the results go when they are published to a Pact Broker. */
+export interface BrokerSource {
+  url: string;
+  providerVersion: string;
+  providerBranch: string | undefined;
+}
+
 /** What the parent hands the Pact child process (as a JSON file). */
 export interface PactChildConfig {
-  pactFile: string;
+  /** A local pact file; absent when the pacts come from a broker. */
+  pactFile: string | undefined;
+  broker: BrokerSource | undefined;
   provider: string;
   providerBaseUrl: string;
   stateUrl: string;
-  /** `Bearer …` values replacing the pact's `Bearer assopay:reader` / `Bearer assopay:admin` placeholders. */
-  authorization: { reader: string; admin: string | undefined };
   /** Message contents by interaction description, captured from the target's real notifications. */
-  messages: Record<string, { content: unknown; metadata: Record<string, string> }>;
+  messages: Record<string, CapturedMessage>;
+  /** For pacts not known in advance (a broker's): captured messages by the description's prefix. */
+  messagesByPrefix: { prefix: string; message: CapturedMessage }[];
   timeoutMs: number;
 }
-
-export const PLACEHOLDERS = Object.freeze({ reader: "Bearer assopay:reader", admin: "Bearer assopay:admin" });

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { providerWithMetadata, Verifier } from "@pact-foundation/pact";
-import { type PactChildConfig, PLACEHOLDERS } from "./child-protocol.js";
+import type { CapturedMessage, PactChildConfig } from "./child-protocol.js";
 
 /**
  * Pact's verifier proxy parses form-encoded bodies and would forward them re-serialised as JSON (the
@@ -22,28 +22,45 @@ function restoreFormBody(req: IncomingMessage & { body?: unknown }): void {
   req.headers["content-length"] = String(Buffer.byteLength(text));
 }
 
+/** The captured message answering a description: by exact description, else by its longest known prefix. */
+function messageFor(config: PactChildConfig, description: string): CapturedMessage | undefined {
+  const exact = config.messages[description];
+  if (exact) return exact;
+  const matches = config.messagesByPrefix.filter((m) => description.startsWith(m.prefix));
+  return matches.sort((a, b) => b.prefix.length - a.prefix.length)[0]?.message;
+}
+
+/** Where the verifier reads the pacts: a local file, or a broker that then receives the results. */
+function source(config: PactChildConfig): Record<string, unknown> {
+  const broker = config.broker;
+  if (!broker) return { pactUrls: [config.pactFile] };
+  return {
+    pactBrokerUrl: broker.url,
+    consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
+    publishVerificationResult: true,
+    providerVersion: broker.providerVersion,
+    ...(broker.providerBranch ? { providerVersionBranch: broker.providerBranch } : {}),
+  };
+}
+
 async function main(configFile: string): Promise<number> {
   const config = JSON.parse(readFileSync(configFile, "utf8")) as PactChildConfig;
-  const messageProviders = Object.fromEntries(
-    Object.entries(config.messages).map(([description, message]) => [
-      description,
-      providerWithMetadata(() => Promise.resolve(message.content), message.metadata),
-    ]),
-  );
+  // Looked up by description when the verifier asks, so a broker's pacts need no list made in advance.
+  const messageProviders = new Proxy({} as Record<string, unknown>, {
+    get(_target, description) {
+      const message = typeof description === "string" ? messageFor(config, description) : undefined;
+      return message && providerWithMetadata(() => Promise.resolve(message.content), message.metadata);
+    },
+  });
   const verifier = new Verifier({
     provider: config.provider,
     providerBaseUrl: config.providerBaseUrl,
-    pactUrls: [config.pactFile],
+    ...source(config),
     providerStatesSetupUrl: config.stateUrl,
     messageProviders,
     logLevel: "warn",
     timeout: config.timeoutMs,
     requestFilter: (req: IncomingMessage, _res: ServerResponse, next: () => void) => {
-      const given = req.headers.authorization;
-      if (given === PLACEHOLDERS.reader) req.headers.authorization = config.authorization.reader;
-      if (given === PLACEHOLDERS.admin && config.authorization.admin) {
-        req.headers.authorization = config.authorization.admin;
-      }
       restoreFormBody(req as IncomingMessage & { body?: unknown });
       next();
     },

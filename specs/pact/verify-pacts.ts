@@ -2,22 +2,23 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HttpMethod } from "../../contracts/index.js";
+import { PROVIDER } from "../../contracts/pact/generate.js";
+import { ACCESS_TOKEN_STATE } from "../../contracts/pact/interaction.js";
+import { messageDescription } from "../../contracts/pact/message-interactions.js";
 import { notificationSession } from "../notifications/session.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
 import type { Evidence } from "../runner/types.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
-import { type PactChildConfig, PLACEHOLDERS } from "./child-protocol.js";
+import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
 import { type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
 import { runPactChild } from "./run-child.js";
 
 const TIMEOUT_MS = 180_000;
 
 /** Real notification bodies by eventType, to answer the pact's message interactions. */
-async function capturedMessages(
-  ctx: CheckContext,
-): Promise<Map<string, PactChildConfig["messages"][string]>> {
-  const found = new Map<string, PactChildConfig["messages"][string]>();
+async function capturedMessages(ctx: CheckContext): Promise<Map<string, CapturedMessage>> {
+  const found = new Map<string, CapturedMessage>();
   const session = await notificationSession(ctx);
   if (!session.ok) return found;
   for (const delivery of session.triggers.flatMap((t) => t.deliveries)) {
@@ -36,9 +37,11 @@ async function capturedMessages(
   return found;
 }
 
+/** Whether the interaction asks the provider state for an `organization_admin` access token. */
 function usesAdmin(interaction: PactInteraction): boolean {
-  const header = interaction.request?.headers?.Authorization ?? interaction.request?.headers?.authorization;
-  return (Array.isArray(header) ? header : [header]).includes(PLACEHOLDERS.admin);
+  return (interaction.providerStates ?? []).some(
+    (s) => s.name === ACCESS_TOKEN_STATE && s.params?.role === "admin",
+  );
 }
 
 /** The failure section of the verifier's output, a line each. */
@@ -77,10 +80,103 @@ function failureEvidence(ctx: CheckContext, pact: PactFile, output: string): Evi
   };
 }
 
+type Verdict = ReturnType<typeof pass>;
+
 /**
- * The Pact files of `contracts/pacts/` for the date, verified against the target by Pact's own verifier,
- * provider states through the target's state URL. Message interactions are answered with the target's
- * real notifications when the notification receiver caught them.
+ * Runs the child on a config: the verdict of a failed run (undefined when every interaction held) and
+ * the verifier's output.
+ */
+async function runChild(
+  ctx: CheckContext,
+  config: PactChildConfig,
+  label: string,
+  count: string,
+  pact: PactFile | undefined,
+): Promise<{ failed: Verdict | undefined; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
+  try {
+    const configFile = join(dir, "config.json");
+    writeFileSync(configFile, JSON.stringify(config));
+    ctx.progress.update("pact", `verifying ${count} interactions of ${label}`);
+    const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal);
+    ctx.progress.done();
+    const evidence = (): Evidence =>
+      pact
+        ? failureEvidence(ctx, pact, outcome.output)
+        : {
+            request: { method: "GET", url: `${ctx.options.target} (${label})` },
+            diagnostics: failureLines(outcome.output),
+          };
+    const output = outcome.output;
+    if (outcome.timedOut)
+      return {
+        failed: fail(`Pact's verifier did not finish within ${TIMEOUT_MS / 1000} s`, evidence()),
+        output,
+      };
+    if (outcome.code !== 0) {
+      const failed = /There (?:were|was) (\d+) pact failures?/.exec(outcome.output)?.[1];
+      return {
+        failed: fail(
+          `${failed ?? "some"} of ${count} interactions of ${label} failed Pact verification`,
+          evidence(),
+        ),
+        output,
+      };
+    }
+    return { failed: undefined, output };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Captured notifications keyed by the prefix of the contract's message descriptions. */
+function byPrefix(
+  ctx: CheckContext,
+  messages: Map<string, CapturedMessage>,
+): PactChildConfig["messagesByPrefix"] {
+  return ctx.contract.notificationTypes.flatMap((type) => {
+    const message = messages.get(type.eventType);
+    return message ? [{ prefix: messageDescription(type), message }] : [];
+  });
+}
+
+/**
+ * The pacts a Pact Broker holds for the provider, verified against the target by Pact's own verifier,
+ * the results published back to the broker (`assopay verify --publish-results`).
+ */
+async function verifyFromBroker(ctx: CheckContext, stateUrl: string, broker: BrokerSource): Promise<Verdict> {
+  const messages = await capturedMessages(ctx);
+  const config: PactChildConfig = {
+    pactFile: undefined,
+    broker,
+    provider: PROVIDER,
+    providerBaseUrl: ctx.options.target,
+    stateUrl,
+    messages: {},
+    messagesByPrefix: byPrefix(ctx, messages),
+    timeoutMs: ctx.options.requestTimeoutMs,
+  };
+  const label = `the pacts of ${broker.url}`;
+  const { failed, output } = await runChild(ctx, config, label, "the", undefined);
+  if (failed) return failed;
+  // The verifier only logs a failed publication; the run must not claim what did not happen.
+  const refused = /Publishing of verification results failed[^\n]*/.exec(output);
+  if (refused) {
+    return fail(`the pacts held, but the broker did not take the results`, {
+      request: { method: "POST", url: broker.url },
+      diagnostics: [refused[0]],
+    });
+  }
+  return pass(
+    `the broker's pacts verified; results published as ${PROVIDER} version ${broker.providerVersion}`,
+  );
+}
+
+/**
+ * The Pact files of `contracts/pacts/` for the date (or a broker's pacts with `--publish-results`),
+ * verified against the target by Pact's own verifier, provider states (access tokens included) through
+ * the target's state URL. Message interactions are answered with the target's real notifications when
+ * the notification receiver caught them.
  */
 export const verifyPactsCheck: SpecCheck = {
   id: "pact/verify",
@@ -92,14 +188,12 @@ export const verifyPactsCheck: SpecCheck = {
     if (ctx.contract.shapes === "document") {
       return skip("the Pact files speak the seed's shapes; --shapes document is judged by the schema checks");
     }
+    const broker = ctx.options.pactBroker;
+    if (broker) return verifyFromBroker(ctx, ctx.states.url, broker);
     const pacts = pactFilesAt(ctx.options.pactDir, ctx.at);
     if (pacts.length === 0) return skip(`no Pact files in ${ctx.options.pactDir}`);
     const messages = await capturedMessages(ctx);
     const hasAdmin = ctx.tokens.has("admin");
-    const authorization = {
-      reader: await ctx.authorization("reader"),
-      admin: hasAdmin ? await ctx.authorization("admin") : undefined,
-    };
     const notes: string[] = [];
     let verified = 0;
     for (const pact of pacts) {
@@ -123,37 +217,22 @@ export const verifyPactsCheck: SpecCheck = {
           `${dropped} interactions of ${basename(pact.file)} left out (no admin client or no notification caught)`,
         );
       if (kept.length === 0) continue;
-      const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
+      const dir = mkdtempSync(join(tmpdir(), "assopay-pact-file-"));
       try {
         const pactFile = join(dir, basename(pact.file));
         writeFileSync(pactFile, JSON.stringify({ ...pact.raw, interactions: kept }));
         const config: PactChildConfig = {
           pactFile,
+          broker: undefined,
           provider: pact.provider,
           providerBaseUrl: ctx.options.target,
           stateUrl: ctx.states.url,
-          authorization,
           messages: answers,
+          messagesByPrefix: [],
           timeoutMs: ctx.options.requestTimeoutMs,
         };
-        const configFile = join(dir, "config.json");
-        writeFileSync(configFile, JSON.stringify(config));
-        ctx.progress.update("pact", `verifying ${kept.length} interactions of ${basename(pact.file)}`);
-        const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal);
-        ctx.progress.done();
-        if (outcome.timedOut) {
-          return fail(
-            `Pact's verifier did not finish within ${TIMEOUT_MS / 1000} s`,
-            failureEvidence(ctx, pact, outcome.output),
-          );
-        }
-        if (outcome.code !== 0) {
-          const count = /There (?:were|was) (\d+) pact failures?/.exec(outcome.output)?.[1];
-          return fail(
-            `${count ?? "some"} of ${kept.length} interactions of ${basename(pact.file)} failed Pact verification`,
-            failureEvidence(ctx, pact, outcome.output),
-          );
-        }
+        const { failed } = await runChild(ctx, config, basename(pact.file), String(kept.length), pact);
+        if (failed) return failed;
         verified += kept.length;
       } finally {
         rmSync(dir, { recursive: true, force: true });

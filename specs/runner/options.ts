@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { contractsDir } from "../../core/paths.js";
+import type { BrokerSource } from "../pact/child-protocol.js";
 import type { PlannedPolicy } from "./types.js";
 
 /** A client of the target's token endpoint. */
@@ -65,6 +66,8 @@ export interface VerifyOptions {
   eventWaitMs: number;
   /** Without states: most orders whose detail is read while looking for an attached file. */
   maxOrderDetails: number;
+  /** With `--publish-results`: the pacts come from this broker and the verification results go back to it. */
+  pactBroker: BrokerSource | undefined;
 }
 
 export type VerifyOptionsInput = Pick<
@@ -190,6 +193,7 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     receiverPort: input.receiverPort === undefined ? undefined : port(input.receiverPort),
     eventWaitMs: positive("eventWaitMs", input.eventWaitMs ?? DEFAULTS.eventWaitMs),
     maxOrderDetails: positive("maxOrderDetails", input.maxOrderDetails ?? DEFAULTS.maxOrderDetails),
+    pactBroker: input.pactBroker ? Object.freeze({ ...input.pactBroker }) : undefined,
   };
   return Object.freeze(resolved);
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
 import { eras, generatePacts, pactFileName, stalePacts } from "../../contracts/pact/generate.js";
 import { contractsDir } from "../../core/paths.js";
+import { referenceExample } from "../support/reference.js";
 
 const contract = loadContract();
 const pactsDir = join(contractsDir(), "pacts");
@@ -11,13 +12,13 @@ const pactsDir = join(contractsDir(), "pacts");
 interface Interaction {
   type: string;
   description: string;
-  providerStates: { name: string }[];
+  providerStates: { name: string; params?: Record<string, unknown> }[];
   request?: {
     method: string;
     path: string;
     query?: Record<string, string[]>;
     headers?: Record<string, string[]>;
-    generators?: { query?: object };
+    generators?: { query?: object; header?: object };
   };
   response?: { status: number; body?: { content: Record<string, unknown> } };
   contents?: { content: { eventType: string } };
@@ -97,11 +98,74 @@ describe("what the pacts say", () => {
     expect(byDescription("2025-06-01")("v3.org-items: first page")[0]?.response?.status).toBe(200);
     expect(byDescription("2025-06-30")("v3.org-items: switched off")[0]?.response?.status).toBe(404);
     const file = byDescription("2025-06-30")("attached file");
-    expect(file.map((i) => [i.request?.headers?.Authorization?.[0] ?? "none", i.response?.status])).toEqual([
-      ["Bearer assopay:admin", 200],
-      ["Bearer assopay:reader", 403],
+    const role = (i: Interaction) =>
+      (i.providerStates.find((s) => s.name === "an access token")?.params?.role as string) ?? "none";
+    expect(file.map((i) => [role(i), i.response?.status])).toEqual([
+      ["admin", 200],
+      ["reader", 403],
       ["none", 401],
     ]);
+    for (const i of file.filter((f) => role(f) !== "none")) {
+      expect(i.request?.generators?.header).toEqual({
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact expressions use ${…} literally
+        Authorization: { type: "ProviderState", expression: "Bearer ${accessToken}", dataType: "STRING" },
+      });
+    }
+  });
+
+  it("descriptions are unique across every file, so the folder publishes as one consumer version", () => {
+    const all = eras(contract).flatMap((asOf) =>
+      readPact(pactFileName(asOf)).interactions.map((i) => i.description),
+    );
+    expect(new Set(all).size).toBe(all.length);
+    const shared = all.map((d) => d.replace(/ \(as of [\d-]+\)$/, ""));
+    expect(new Set(shared).size).toBeLessThan(all.length);
+  });
+
+  it("every listing is walked with its own token per step: page 1 gives A, A gives B, B asks the empty page", () => {
+    for (const asOf of eras(contract)) {
+      const pact = readPact(pactFileName(asOf));
+      for (const route of contract.routes.listings()) {
+        const steps = pact.interactions.filter(
+          (i) => i.description.startsWith(`${route.id}: `) && i.response?.status === 200,
+        );
+        if (steps.length === 0) continue;
+        const token = (i: Interaction | undefined) =>
+          (i?.response?.body?.content.pagination as { continuationToken?: string } | undefined)
+            ?.continuationToken;
+        const asked = (i: Interaction | undefined) => i?.request?.query?.continuationToken?.[0];
+        const first = steps.find((i) => i.request?.query === undefined);
+        const next = steps.find((i) => i.description.includes("next page"));
+        const last = steps.find((i) => i.description.includes("the end is an empty result array"));
+        expect(first?.request?.query, `${asOf} ${route.id}`).toBeUndefined();
+        expect(asked(next)).toBe(token(first));
+        expect(asked(last)).toBe(token(next));
+        expect(token(first)).not.toBe(token(next));
+        expect(Object.values(last?.response?.body?.content ?? {}).find(Array.isArray)).toEqual([]);
+      }
+    }
+  });
+
+  it("fields the provider's document types as enums carry one of its values, not a placeholder", () => {
+    const enums = (
+      referenceExample("openapi-components.json") as { schemas: Record<string, { enum?: string[] }> }
+    ).schemas;
+    const pact = readPact(pactFileName("2025-06-30" as never));
+    const entry = pact.interactions.find((i) => i.description.startsWith("v5.form-orders: first page, no"))
+      ?.response?.body?.content.data as { items: { state: string; type: string }[] }[];
+    const payment = pact.interactions.find((i) =>
+      i.description.startsWith("v5.form-payments: first page, no"),
+    )?.response?.body?.content.data as { state: string }[];
+    expect(enums.ItemState?.enum).toContain(entry[0]?.items[0]?.state);
+    expect(enums.TierType?.enum).toContain(entry[0]?.items[0]?.type);
+    expect(enums.PaymentState?.enum).toContain(payment[0]?.state);
+  });
+
+  it("every interaction starts with the service date of its era", () => {
+    for (const asOf of eras(contract)) {
+      for (const i of readPact(pactFileName(asOf)).interactions)
+        expect(i.providerStates[0]).toEqual({ name: "the service date", params: { day: asOf } });
+    }
   });
 
   it("generation is deterministic", () => {

@@ -14,11 +14,24 @@ export function writePact(options: { partnerStatus: number }): string {
         type: "Synchronous/HTTP",
         description: "partner information with its notification URLs",
         pending: false,
-        providerStates: [{ name: "a partner with a notification URL" }],
+        providerStates: [
+          { name: "a partner with a notification URL" },
+          { name: "an access token", params: { role: "reader" } },
+        ],
         request: {
           method: "GET",
           path: "/v5/partners/me",
-          headers: { Authorization: ["Bearer assopay:reader"] },
+          headers: { Authorization: ["Bearer example-access-token"] },
+          generators: {
+            header: {
+              Authorization: {
+                type: "ProviderState",
+                // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact expressions use ${…} literally
+                expression: "Bearer ${accessToken}",
+                dataType: "STRING",
+              },
+            },
+          },
         },
         response: {
           status: options.partnerStatus,

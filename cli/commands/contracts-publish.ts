@@ -1,0 +1,135 @@
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { AssopayError } from "../../core/errors.js";
+import { contractsDir, packageRoot } from "../../core/paths.js";
+import type { CommandContext } from "../command.js";
+import { parseFlags, stringFlag } from "../flags.js";
+
+/** The help of `assopay contracts publish`, part of `assopay contracts --help`. */
+export const PUBLISH_CONTRACTS_HELP = `Publishing to a Pact Broker (PactFlow or self-hosted):
+  assopay contracts publish --broker-url URL [--consumer-app-version V] [--branch B] [--dir DIR]
+
+  Runs the official Pact client (\`pact broker publish\`, from @pact-foundation/pact-cli) on the pact
+  files of DIR (default contracts/pacts). Without --consumer-app-version the client detects the version
+  and branch from git. The broker's credentials are read by the client from PACT_BROKER_TOKEN (or
+  PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD).
+
+  --broker-url URL            the broker                                  env PACT_BROKER_BASE_URL
+  --consumer-app-version V    the consumer version (a git SHA is best)
+  --branch B                  the consumer's branch
+  --dir DIR                   the folder of pact files (default contracts/pacts)
+
+  Exit codes: 0 published, 1 the client or the broker refused, 2 bad usage or no Pact client.
+`;
+
+/**
+ * The official Pact client's entry script: the project's own `@pact-foundation/pact-cli` (from the
+ * working directory), else the one installed with assopay.
+ */
+export function pactClientScript(cwd: string): string | undefined {
+  for (const from of [join(cwd, "package.json"), join(packageRoot(), "package.json")]) {
+    try {
+      const manifest = createRequire(from).resolve("@pact-foundation/pact-cli/package.json");
+      const script = join(dirname(manifest), "bin", "pact.js");
+      if (existsSync(script)) return script;
+    } catch {
+      // not installed there; try the next place
+    }
+  }
+  return undefined;
+}
+
+function brokerUrl(text: string | undefined): string {
+  if (text === undefined) {
+    throw new AssopayError("usage", "assopay contracts publish needs --broker-url", {
+      hint: "give --broker-url https://your-broker or set PACT_BROKER_BASE_URL",
+    });
+  }
+  try {
+    const url = new URL(text);
+    if (url.protocol === "http:" || url.protocol === "https:") return text;
+  } catch {
+    // reported below
+  }
+  throw new AssopayError("usage", `--broker-url must be an http(s) URL, got "${text}"`, {
+    hint: "for example --broker-url https://broker.example",
+  });
+}
+
+function pactDir(text: string | undefined): string {
+  const dir = text ?? join(contractsDir(), "pacts");
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new AssopayError("usage", `--dir ${dir}: no such folder`, {
+      hint: "run 'assopay contracts --out DIR' to write the pact files first",
+    });
+  }
+  if (!readdirSync(dir).some((name) => name.endsWith(".json"))) {
+    throw new AssopayError("usage", `--dir ${dir}: no pact files (*.json) in it`, {
+      hint: "run 'assopay contracts --out DIR' to write the pact files first",
+    });
+  }
+  return dir;
+}
+
+/** The arguments given to `pact`: standard flags of `pact broker publish`, nothing else. */
+export function publishArguments(
+  dir: string,
+  url: string,
+  version: string | undefined,
+  branch: string | undefined,
+): string[] {
+  return [
+    "broker",
+    "publish",
+    dir,
+    "--broker-base-url",
+    url,
+    ...(version === undefined ? ["--auto-detect-version-properties"] : ["--consumer-app-version", version]),
+    ...(branch === undefined ? [] : ["--branch", branch]),
+  ];
+}
+
+/** `assopay contracts publish`: the pact files published by the official client; its exit code mapped. */
+export async function publishContracts(context: CommandContext, argv: readonly string[]): Promise<number> {
+  const flags = parseFlags("contracts publish", argv, {
+    "broker-url": { type: "string" },
+    "consumer-app-version": { type: "string" },
+    branch: { type: "string" },
+    dir: { type: "string" },
+  });
+  const url = brokerUrl(stringFlag(flags, "broker-url", { vars: context.env, name: "PACT_BROKER_BASE_URL" }));
+  const dir = pactDir(stringFlag(flags, "dir"));
+  const script = pactClientScript(process.cwd());
+  if (!script) {
+    throw new AssopayError("usage", "the official Pact client (@pact-foundation/pact-cli) is not installed", {
+      hint: "npm install --save-dev --save-exact @pact-foundation/pact-cli@18.1.2",
+    });
+  }
+  const args = publishArguments(
+    dir,
+    url,
+    stringFlag(flags, "consumer-app-version"),
+    stringFlag(flags, "branch"),
+  );
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...context.env },
+      signal: context.signal,
+    });
+    child.stdout.on("data", (chunk: Buffer) => context.stdout.write(chunk));
+    child.stderr.on("data", (chunk: Buffer) => context.stderr.write(chunk));
+    child.on("error", reject);
+    child.on("close", resolve);
+  }).catch((error: unknown) => {
+    if ((error as { name?: string }).name === "AbortError") return null;
+    throw error;
+  });
+  if (code === 0) return 0;
+  context.stderr.write(
+    `assopay contracts publish: the Pact client exited with ${code ?? "a signal"}; nothing is known to be published\n`,
+  );
+  return 1;
+}
