@@ -1,5 +1,6 @@
 import type { RouteRules } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
 import type { Cassette, MatchRule, StoredRequest } from "../cassette/format.js";
 import { createRedactor, type Redactor } from "../redaction/redact.js";
 import { type HeldResponse, hold } from "./held.js";
@@ -63,8 +64,21 @@ export interface ReplayerOptions {
   rules?: readonly MatchRule[];
 }
 
-/** The matching rules of a set of cassettes (their headers, in order) and of the options, merged. */
+/**
+ * The matching rules of a set of cassettes (their headers, in order) and of the options, merged. A
+ * header rule whose pattern is no regular expression is a malformed cassette, reported with its file.
+ */
 export function matchingRules(cassettes: readonly Cassette[], extra: readonly MatchRule[] = []): MatchRule[] {
+  for (const cassette of cassettes) {
+    try {
+      compileRules(cassette.header.matching ?? []);
+    } catch (error) {
+      throw new AssopayError("bad-cassette", `the header's matching rules: ${(error as Error).message}`, {
+        location: { file: cassette.file, line: 1 },
+        hint: "a regex rule's pattern is written without slashes, its flags in `flags`",
+      });
+    }
+  }
   return [...cassettes.flatMap((c) => c.header.matching ?? []), ...extra];
 }
 

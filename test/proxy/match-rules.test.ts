@@ -21,6 +21,8 @@ function intent(memberId: string, returnUrl: string, totalAmount: unknown = 1000
   return JSON.stringify({ totalAmount, itemName: "Gala", returnUrl, metadata: { memberId } });
 }
 
+const counterLike = { path: "/counter", body: { json: { n: 1 } } };
+
 interface Miss {
   detail: string;
   rules?: string[];
@@ -201,6 +203,31 @@ describe("matching rules", () => {
       ).toBe(501);
     } finally {
       await served.close();
+    }
+  });
+
+  it("refuses a cassette whose header holds a malformed rule, naming the file", async () => {
+    const cases: [object, RegExp][] = [
+      [{ field: "cookie.x", rule: "ignore" }, /does not match the cassette schema/],
+      [{ field: "body.x", rule: "fuzzy" }, /does not match the cassette schema/],
+      [
+        { field: "query.ref", rule: "regex", pattern: "[" },
+        /matching rules: query.ref: not a regular expression/,
+      ],
+    ];
+    for (const [rule, message] of cases) {
+      const bad = temp.file("bad-rules.yaml");
+      await writeCassette(bad, [counterLike], { ...HEADER, matching: [rule] });
+      const error = await startReplay({ cassettes: bad }).then(
+        async (r) => {
+          await r.close();
+          return undefined;
+        },
+        (e: unknown) => e,
+      );
+      expect(isAssopayError(error) && error.code).toBe("bad-cassette");
+      expect((error as Error).message).toMatch(message);
+      expect(isAssopayError(error) && error.location?.file).toBe(bad);
     }
   });
 
