@@ -2,8 +2,10 @@ import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
+import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
+import { startLine } from "../../proxy/replay/start-line.js";
 import type { Command, CommandContext } from "../command.js";
-import { choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import { choiceFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
 
 const DEFAULT_PORT = 8470;
 
@@ -11,6 +13,7 @@ const HELP = `assopay record: record traffic through a proxy into a YAML cassett
 
 Usage: assopay record --upstream URL --cassette PATH [--port N] [--mode once|new|all] [--redact-pii]
                       [--notify-forward URL] [--notify-path PATH] [--max-body BYTES] [--timeout MS] [--quiet]
+                      [--host ADDR] [--ignore FIELD]... [--match FIELD:RULE]... [--json]
 
 Starts a reverse proxy on 127.0.0.1 that forwards every request to the one upstream (never anywhere
 else: absolute URLs and CONNECT are refused) and appends each finished exchange to the cassette, one
@@ -25,15 +28,20 @@ Flags:
   --upstream URL        the service to forward to, e.g. https://api.helloasso-sandbox.com (required)
   --cassette PATH       the cassette file to write (required)
   --port N              port to listen on (default ${DEFAULT_PORT}; 0 takes any free port)
+  --host ADDR           address to bind (default 127.0.0.1)
   --mode MODE           once: record only if the cassette does not exist, else serve it and refuse
                               unseen requests (default)
-                        new:  serve what the cassette holds, forward and append the rest
+                        new:  serve what the cassette holds, forward and append the rest; a
+                              request carrying a <secret:…> placeholder is never forwarded
                         all:  record everything again (the old file is kept as PATH.previous)
   --redact-pii          replace payer and user names and e-mails with stable fakes of the same shape
   --notify-forward URL  your own notification receiver; its answer goes back to the service
   --notify-path PATH    the proxy path that takes notifications (default /__assopay/notifications)
   --max-body BYTES      largest request or response body recorded (default 52428800, 50 MB)
   --timeout MS          how long the upstream may stay silent before a 504 (default 30000)
+  --ignore FIELD        a matching rule written into the cassette header (see 'assopay replay --help')
+  --match F:RULE        match a field by type (F:type) or regex (F:/REGEX/), written into the header
+  --json                print one JSON start line (url, port, host, caPath, notificationUrl)
   --quiet               print only problems, not every recorded exchange
   -h, --help            this text
 
@@ -94,6 +102,10 @@ export const recordCommand: Command = {
       "max-body": { type: "string" },
       timeout: { type: "string" },
       quiet: { type: "boolean" },
+      host: { type: "string" },
+      ignore: { type: "string", multiple: true },
+      match: { type: "string", multiple: true },
+      json: { type: "boolean" },
     });
     const upstream = required(flags, "upstream", "https://api.helloasso-sandbox.com");
     const cassette = required(flags, "cassette", "recordings/session.yaml");
@@ -107,6 +119,8 @@ export const recordCommand: Command = {
       upstream,
       cassette,
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
+      host: stringFlag(flags, "host"),
+      rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       mode,
       redactPii: flags.values["redact-pii"] === true,
       notifyForward: stringFlag(flags, "notify-forward"),
@@ -121,11 +135,29 @@ export const recordCommand: Command = {
       recorder.state === "recording"
         ? `recording to ${recorder.cassette} (mode ${mode})`
         : `replaying ${recorder.cassette} (mode once: it exists; nothing new is recorded)`;
-    context.stdout.write(`assopay record: listening on ${recorder.url} → ${upstream}, ${doing}\n`);
-    context.stdout.write(`  notifications: ${recorder.notificationUrl}\n`);
+    const json = flags.values.json === true;
+    if (json) {
+      const { port, hostname } = new URL(recorder.url);
+      context.stdout.write(
+        startLine({
+          command: "record",
+          url: recorder.url,
+          port: Number(port),
+          host: stringFlag(flags, "host") ?? hostname,
+          caPath: null,
+          upstream,
+          cassette: recorder.cassette,
+          state: recorder.state,
+          notificationUrl: recorder.notificationUrl,
+        }),
+      );
+    } else {
+      context.stdout.write(`assopay record: listening on ${recorder.url} → ${upstream}, ${doing}\n`);
+      context.stdout.write(`  notifications: ${recorder.notificationUrl}\n`);
+    }
     await waitForAbort(context.signal);
     const { recorded } = await recorder.close();
-    context.stdout.write(
+    (json ? context.stderr : context.stdout).write(
       `assopay record: stopped; ${recorded} interaction(s) written to ${recorder.cassette}\n`,
     );
     return 0;

@@ -1,6 +1,8 @@
 import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
+import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startReplay } from "../../proxy/replay/server.js";
+import { startLine } from "../../proxy/replay/start-line.js";
 import type { Command, CommandContext } from "../command.js";
 import { listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
 
@@ -8,13 +10,24 @@ const DEFAULT_PORT = 8471;
 
 const HELP = `assopay replay: serve recorded cassettes
 
-Usage: assopay replay --cassette PATH [--cassette PATH | PATH]... [--port N] [--at YYYY-MM-DD] [--quiet]
+Usage: assopay replay --cassette PATH [--cassette PATH | PATH]... [--port N] [--host ADDR] [--at YYYY-MM-DD]
+                      [--ignore FIELD]... [--match FIELD:RULE]... [--keep-origins] [--json] [--quiet]
 
 Serves the recorded responses of one or more cassettes on 127.0.0.1. A request matches an interaction
 on method, path, query (names without case, in any order; repeated names kept) and body (JSON by value,
 forms as sorted pairs). Identical requests are answered in recorded order, then the last one repeats.
 A request that matches nothing gets a 501 problem+json listing the closest recorded requests and each
 field that differs. Requests carrying real secrets match the placeholders in the cassette.
+
+Matching rules (stored in the cassette header by 'assopay record --ignore/--match', applied without
+flags; flags given here add to them): --ignore FIELD leaves a field out, --match FIELD:type compares its
+JSON type only, --match 'FIELD:/REGEX/' accepts any value the pattern matches. FIELD is body.PATH (dots,
+* for any key or index), query.NAME or header.NAME (headers are not matched unless a rule names them).
+
+Responses point at the replay: the recorded service's origin (and its sibling hosts, as
+www.helloasso-sandbox.com next to api.helloasso-sandbox.com) in bodies, Location and Link headers is
+rewritten to the replay's own, so a client following a file or redirect URL never leaves it.
+POST /__assopay/reset starts every sequence over.
 
 With --at, responses are what the service answers at that date: on the six count-deprecation routes the
 counts become -1 (unless withCount=true) or disappear after their removal, and v3 routes answer 404
@@ -23,7 +36,12 @@ after their switch-off. Lets you try an SDK against a cutoff before it happens.
 Flags:
   --cassette PATH   a cassette to serve (repeat it, or list more paths after it)
   --port N          port to listen on (default ${DEFAULT_PORT}; 0 takes any free port)
+  --host ADDR       address to bind (default 127.0.0.1; 0.0.0.0 for every interface)
   --at YYYY-MM-DD   answer as the service will at that date (default: as recorded)
+  --ignore FIELD    leave a request field out of matching (repeatable)
+  --match F:RULE    match a field by type (F:type) or by regex (F:/REGEX/) (repeatable)
+  --keep-origins    serve the recorded service's URLs as recorded
+  --json            print one JSON start line (url, port, host, caPath) instead of the text one
   --quiet           print only misses and warnings, not every replayed request
   -h, --help        this text
 
@@ -36,6 +54,7 @@ Exit codes: 0 stopped cleanly, 2 bad usage or a malformed cassette (file:line an
 Examples:
   assopay replay --cassette recordings/pagination-crawl.yaml
   assopay replay --cassette recordings/pagination-crawl.yaml recordings/public-form.yaml --at 2025-07-01
+  assopay replay --cassette checkout.yaml --ignore body.metadata.memberId --match 'query.ref:/^[A-Z]{3}-\\d+$/' --json
 `;
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -54,7 +73,12 @@ export const replayCommand: Command = {
       {
         cassette: { type: "string", multiple: true },
         port: { type: "string" },
+        host: { type: "string" },
         at: { type: "string" },
+        ignore: { type: "string", multiple: true },
+        match: { type: "string", multiple: true },
+        "keep-origins": { type: "boolean" },
+        json: { type: "boolean" },
         quiet: { type: "boolean" },
       },
       true,
@@ -74,17 +98,30 @@ export const replayCommand: Command = {
     const replay = await startReplay({
       cassettes,
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
+      host: stringFlag(flags, "host"),
       at,
+      rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,
     });
     const when = at ? ` as of ${at}` : "";
+    const json = flags.values.json === true;
     context.stdout.write(
-      `assopay replay: listening on ${replay.url}, ${replay.interactions} interaction(s) from ${cassettes.length} cassette(s)${when}\n`,
+      json
+        ? startLine({
+            command: "replay",
+            url: replay.url,
+            port: replay.port,
+            host: replay.host,
+            caPath: null,
+            interactions: replay.interactions,
+          })
+        : `assopay replay: listening on ${replay.url}, ${replay.interactions} interaction(s) from ${cassettes.length} cassette(s)${when}\n`,
     );
     await waitForAbort(context.signal);
     await replay.close();
-    context.stdout.write("assopay replay: stopped\n");
+    (json ? context.stderr : context.stdout).write("assopay replay: stopped\n");
     return 0;
   },
 };

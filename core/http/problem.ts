@@ -17,7 +17,8 @@ export type ProblemKind =
   | "upstream-bad-response"
   | "body-too-large"
   | "not-a-reverse-proxy"
-  | "notification-forward-failed";
+  | "notification-forward-failed"
+  | "placeholder-not-forwarded";
 
 export function problem(
   kind: ProblemKind,

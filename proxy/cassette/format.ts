@@ -77,13 +77,33 @@ export interface RedactionInfo {
   pii: boolean;
 }
 
+/** Where a matching rule applies: a JSON body path (or form field), a query parameter, a header. */
+export type MatchTarget = "body" | "query" | "header";
+
+/**
+ * One matching rule (`--ignore`, `--match`): `ignore` leaves the field out of matching, `type` compares
+ * its JSON type only, `regex` accepts any value the pattern matches.
+ */
+export interface MatchRule {
+  /** `body.metadata.memberId` (`*` for any key or index), `query.ts`, `header.x-request-id`. */
+  field: string;
+  rule: "ignore" | "type" | "regex";
+  /** The pattern of a `regex` rule, without slashes. */
+  pattern?: string;
+  /** The flags of a `regex` rule (`i`, ...). */
+  flags?: string;
+}
+
 export interface CassetteHeader {
   format: typeof CASSETTE_FORMAT;
+  /** The service recorded; replay rewrites its origin in responses to its own (unless told to keep it). */
   upstream: string;
   recordedAt: string;
   /** `assopay-contract@<version>`. */
   tool: string;
   redaction: RedactionInfo;
+  /** Matching rules given when recording; replay applies them without flags. */
+  matching?: MatchRule[];
 }
 
 /** Where a document starts in its file (1-based line of its `---`). */

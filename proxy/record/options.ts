@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { AssopayError } from "../../core/errors.js";
+import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
 
@@ -92,6 +93,12 @@ export interface RecorderOptions {
    */
   reportExchanges?: boolean;
   /**
+   * Matching rules written into a new cassette's header (`--ignore`, `--match`), so that its replay
+   * applies them without flags; mode `new` applies them to what it serves too.
+   * @example { rules: [{ field: "body.returnUrl", rule: "ignore" }] }
+   */
+  rules?: readonly MatchRule[];
+  /**
    * Called for every recorded exchange, upstream failure, refusal and warning.
    * @example { onEvent: (event) => console.error(event.message) }
    */
@@ -113,6 +120,7 @@ export interface ResolvedRecorderOptions {
   readonly upstreamTimeoutMs: number;
   readonly secretSalt: string | undefined;
   readonly reportExchanges: boolean;
+  readonly rules: readonly MatchRule[];
   readonly onEvent: ProxyEventSink;
 }
 
@@ -156,6 +164,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     upstreamTimeoutMs: timeout,
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
+    rules: Object.freeze([...(options.rules ?? [])]),
     onEvent: options.onEvent ?? ignoreEvents,
   });
 }

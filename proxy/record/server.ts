@@ -5,6 +5,7 @@ import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { InFlight } from "../http/in-flight.js";
 import { Replayer } from "../replay/index.js";
+import { carriesPlaceholder, placeholderRefusal } from "../replay/placeholder.js";
 import { cachedResponder } from "../replay/respond.js";
 import { incomingRequest } from "../replay/serve.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
@@ -70,6 +71,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
         view: undefined,
         secretSalt: o.secretSalt,
         exhausted: recording ? "miss" : "repeat-last",
+        rules: o.rules,
       })
     : undefined;
   const respond = cachedResponder();
@@ -79,10 +81,17 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   const fromCassette = async (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => {
     const body = await readBodyOrRefuse(req, res, o.maxBodyBytes, "Request body too large");
     if (!body.ok) return undefined;
-    if (!replayer) return body.bytes;
+    if (!replayer && o.mode !== "new") return body.bytes;
     const request = await incomingRequest(req, body.bytes);
-    const answer = recording ? replayer.served(request) : replayer.answer(request);
-    if (!answer) return body.bytes;
+    const answer = !replayer ? undefined : recording ? replayer.served(request) : replayer.answer(request);
+    if (!answer) {
+      // Mode new: a placeholder came from the cassette; forwarded, it would only record the service's 401.
+      if (!carriesPlaceholder(request)) return body.bytes;
+      const refusal = placeholderRefusal(`${request.method} ${request.path}`);
+      sendProblem(res, refusal);
+      o.onEvent({ kind: "miss", message: refusal.detail });
+      return undefined;
+    }
     await respond(res, request.method, answer.response, answer.headers);
     if (answer.kind === "miss") o.onEvent({ kind: "miss", message: `${answer.message} (${ONCE_HINT})` });
     return undefined;
@@ -107,7 +116,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
 
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     // The common path, kept free of promises: stream to the upstream, record when done.
-    if (!replayer && !isNotificationPath(req.url, o.notificationPath)) {
+    if (!replayer && o.mode !== "new" && !isNotificationPath(req.url, o.notificationPath)) {
       inFlight.start();
       forwarder.forward(req, res, recorded);
       return;

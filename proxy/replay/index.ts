@@ -7,6 +7,8 @@
  * import { startReplay } from "./replay/index.js";
  * const replay = await startReplay({ cassettes: "recordings/pagination-crawl.yaml" });
  */
+
+export { describeRule, parseIgnore, parseMatch } from "./match-rules.js";
 export type { ReplayOptions } from "./options.js";
 export {
   cassetteWarnings,
@@ -15,4 +17,4 @@ export {
   type ReplayerOptions,
   type WhenExhausted,
 } from "./replayer.js";
-export { type RunningReplay, startReplay } from "./server.js";
+export { RESET_PATH, type RunningReplay, startReplay } from "./server.js";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { isFormType, isJsonType, utf8Text } from "../cassette/body.js";
 import type { StoredBody, StoredRequest } from "../cassette/format.js";
 import { firstHeader } from "../http/message.js";
+import { applyBodyRules, type CompiledRules, NO_RULES, ruleValue } from "./match-rules.js";
 
 /** A request body reduced to what matching compares. */
 export type CanonicalBody =
@@ -23,6 +24,8 @@ export interface CanonicalRequest {
   /** The names as they were written, for messages. */
   queryNames: ReadonlyMap<string, string>;
   body: CanonicalBody;
+  /** Headers a `type` or `regex` rule adds to matching (lower-cased names, values as the rules see them). */
+  headers: readonly (readonly [string, unknown])[];
   key: string;
 }
 
@@ -48,13 +51,36 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-function canonicalBody(body: StoredBody | undefined, contentType: string | undefined): CanonicalBody {
+function jsonBody(value: unknown, rules: CompiledRules): CanonicalBody {
+  const ruled = rules.body.length > 0 ? applyBodyRules(value, rules) : value;
+  return { kind: "json", value: ruled, text: stableJson(ruled) };
+}
+
+/** Form pairs with the body rules applied to top-level fields (`body.NAME`). */
+function ruledPairs(pairs: [string, string][], rules: CompiledRules): [string, string][] {
+  if (rules.body.length === 0) return pairs;
+  const out: [string, string][] = [];
+  for (const [name, value] of pairs) {
+    const rule = rules.body.find(
+      (r) => r.segments.length === 1 && (r.segments[0] === name || r.segments[0] === "*"),
+    );
+    const ruled = rule ? ruleValue(rule, value) : value;
+    if (ruled !== undefined) out.push([name, String(ruled)]);
+  }
+  return out;
+}
+
+function canonicalBody(
+  body: StoredBody | undefined,
+  contentType: string | undefined,
+  rules: CompiledRules,
+): CanonicalBody {
   if (!body) return { kind: "none" };
-  if ("json" in body) return { kind: "json", value: body.json, text: stableJson(body.json) };
+  if ("json" in body) return jsonBody(body.json, rules);
   if ("text" in body) {
     if (body.text === "") return { kind: "none" };
     if (isFormType(contentType)) {
-      const pairs = [...new URLSearchParams(body.text)]
+      const pairs = ruledPairs([...new URLSearchParams(body.text)], rules)
         .map(([k, v]) => [k, v] as const)
         .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
       return {
@@ -65,8 +91,7 @@ function canonicalBody(body: StoredBody | undefined, contentType: string | undef
     }
     if (isJsonType(contentType)) {
       try {
-        const value: unknown = JSON.parse(body.text);
-        return { kind: "json", value, text: stableJson(value) };
+        return jsonBody(JSON.parse(body.text) as unknown, rules);
       } catch {
         // compared as bytes
       }
@@ -99,15 +124,31 @@ function bodyKeyText(body: CanonicalBody): string {
   }
 }
 
-/** Reduces a stored request (already redacted) to its canonical form and key. */
-export function canonicalize(request: StoredRequest): CanonicalRequest {
+/** The headers the rules add to matching, each value as its rule sees it. */
+function ruledHeaders(request: StoredRequest, rules: CompiledRules): (readonly [string, unknown])[] {
+  return rules.headers.map((rule) => {
+    const name = rule.segments[0] ?? "";
+    const value = firstHeader(request.headers, name);
+    return [name, value === undefined ? null : ruleValue(rule, value)] as const;
+  });
+}
+
+/**
+ * Reduces a stored request (already redacted) to its canonical form and key, with the matching rules
+ * applied: an ignored field is left out, a `type` or `regex` field compared as its rule says.
+ */
+export function canonicalize(request: StoredRequest, rules: CompiledRules = NO_RULES): CanonicalRequest {
   const grouped = new Map<string, string[]>();
   const queryNames = new Map<string, string>();
   for (const [name, value] of Object.entries(request.query ?? {})) {
     const lower = name.toLowerCase();
+    const rule = rules.query.get(lower);
+    const list = Array.isArray(value) ? value : [value];
+    const ruled = rule ? list.map((v) => ruleValue(rule, v)) : list;
+    if (ruled.some((v) => v === undefined)) continue;
     if (!queryNames.has(lower)) queryNames.set(lower, name);
     const values = grouped.get(lower) ?? [];
-    values.push(...(Array.isArray(value) ? value : [value]));
+    values.push(...ruled.map(String));
     grouped.set(lower, values);
   }
   const query = [...grouped.entries()]
@@ -115,12 +156,14 @@ export function canonicalize(request: StoredRequest): CanonicalRequest {
     .map(([name, values]) => [name, [...values].sort()] as const);
   const method = request.method.toUpperCase();
   const path = normalizePath(request.path);
-  const body = canonicalBody(request.body, firstHeader(request.headers, "content-type"));
+  const body = canonicalBody(request.body, firstHeader(request.headers, "content-type"), rules);
+  const headers = ruledHeaders(request, rules);
   const queryText = JSON.stringify(query);
+  const headerText = headers.length > 0 ? `\n${JSON.stringify(headers)}` : "";
   const key = createHash("sha256")
-    .update(`${method}\n${path}\n${queryText}\n${bodyKeyText(body)}`)
+    .update(`${method}\n${path}\n${queryText}\n${bodyKeyText(body)}${headerText}`)
     .digest("base64url");
-  return { method, path, query, queryNames, body, key };
+  return { method, path, query, queryNames, body, headers, key };
 }
 
 /** `GET /path?a=1` for messages (the query re-encoded from its decoded, redacted values). */

@@ -106,6 +106,12 @@ export function differences(recorded: CanonicalRequest, received: CanonicalReque
     }
   }
   bodyDifferences(recorded.body, received.body, out);
+  const headers = new Map(received.headers);
+  for (const [name, value] of recorded.headers) {
+    const other = headers.get(name) ?? null;
+    if (JSON.stringify(value) !== JSON.stringify(other))
+      out.push({ field: `header ${name}`, recorded: value, received: other });
+  }
   return out;
 }
 
@@ -135,6 +141,7 @@ export function explainMiss(
   shown: string,
   candidates: readonly IndexedInteraction[],
   total: number,
+  rules: readonly string[] = [],
 ): Problem {
   const ranked = candidates
     .map((entry, order) => ({ entry, order, diff: differences(entry.canonical, received) }))
@@ -150,9 +157,10 @@ export function explainMiss(
     "no-match",
     501,
     "No recorded interaction matches",
-    `no recorded request matches ${shown}; ${why}`,
+    `no recorded request matches ${shown}; ${why}${rules.length > 0 ? ` (matching rules: ${rules.join(", ")})` : ""}`,
     {
       request: shown,
+      ...(rules.length > 0 ? { rules } : {}),
       closest: ranked.map(({ entry, diff }) => ({
         cassette: `${entry.interaction.source.file}:${entry.interaction.source.line}`,
         id: entry.interaction.id,

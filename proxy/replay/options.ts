@@ -1,6 +1,7 @@
 import type { Contract } from "../../contracts/types.js";
 import { type IsoDay, parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { checkMaxBody, checkPort } from "../options.js";
 import type { TimelineView } from "./timeline.js";
@@ -45,6 +46,18 @@ export interface ReplayOptions {
    */
   maxBodyBytes?: number;
   /**
+   * Keep the recorded service's origin in responses (bodies, `Location`, `Link`) instead of rewriting it
+   * to the replay's own, so that a client following a recorded URL goes to the service.
+   * @example { keepOrigins: true }
+   */
+  keepOrigins?: boolean;
+  /**
+   * Matching rules besides those stored in the cassette headers (`--ignore`, `--match`; see
+   * `parseIgnore` and `parseMatch`). A rule for a field the header names too wins.
+   * @example { rules: [{ field: "body.metadata.memberId", rule: "ignore" }, { field: "body.amount", rule: "type" }] }
+   */
+  rules?: readonly MatchRule[];
+  /**
    * Called for every replayed request, miss and warning.
    * @example { onEvent: (event) => console.error(event.message) }
    */
@@ -60,6 +73,8 @@ export interface ResolvedReplayOptions {
   readonly contract: Pick<Contract, "routes" | "timeline"> | undefined;
   readonly secretSalt: string | undefined;
   readonly maxBodyBytes: number;
+  readonly keepOrigins: boolean;
+  readonly rules: readonly MatchRule[];
   readonly onEvent: ProxyEventSink;
 }
 
@@ -79,6 +94,8 @@ export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOpti
     contract: options.contract,
     secretSalt: options.secretSalt || undefined,
     maxBodyBytes: checkMaxBody(options.maxBodyBytes),
+    keepOrigins: options.keepOrigins === true,
+    rules: Object.freeze([...(options.rules ?? [])]),
     onEvent: options.onEvent ?? ignoreEvents,
   });
 }

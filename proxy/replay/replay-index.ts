@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import type { LoadedInteraction } from "../cassette/format.js";
 import { type HeldInteraction, holdInteraction } from "./held.js";
 import { type CanonicalRequest, canonicalize } from "./key.js";
+import { type CompiledRules, NO_RULES } from "./match-rules.js";
 
 /** An interaction with its canonical request, computed once when the index is built. */
 export interface IndexedInteraction {
@@ -32,8 +33,11 @@ export class ReplayIndex {
   private readonly byPath = new Map<string, IndexedInteraction[]>();
   private readonly byMethod = new Map<string, IndexedInteraction[]>();
   private readonly all: IndexedInteraction[] = [];
+  /** The matching rules applied to recorded and incoming requests alike. */
+  readonly rules: CompiledRules;
 
-  constructor(interactions: Iterable<LoadedInteraction>) {
+  constructor(interactions: Iterable<LoadedInteraction>, rules: CompiledRules = NO_RULES) {
+    this.rules = rules;
     for (const interaction of interactions) if (!interaction.notification) this.add(interaction);
   }
 
@@ -51,7 +55,7 @@ export class ReplayIndex {
     const { file, line } = interaction.source;
     const entry = {
       interaction,
-      canonical: canonicalize(interaction.request),
+      canonical: canonicalize(interaction.request, this.rules),
       origin: `${basename(file)}:${line}`,
     };
     const { key, method, path } = entry.canonical;
@@ -70,6 +74,11 @@ export class ReplayIndex {
     if (!slot) return undefined;
     if (slot.next < slot.entries.length) return slot.entries[slot.next++];
     return repeatLast ? slot.entries[slot.entries.length - 1] : undefined;
+  }
+
+  /** Starts every sequence over: each request gets its first recording again. */
+  reset(): void {
+    for (const slot of this.byKey.values()) slot.next = 0;
   }
 
   /**

@@ -1,10 +1,12 @@
 import type { RouteRules } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
-import type { Cassette, StoredRequest } from "../cassette/format.js";
+import { AssopayError } from "../../core/errors.js";
+import type { Cassette, MatchRule, StoredRequest } from "../cassette/format.js";
 import { createRedactor, type Redactor } from "../redaction/redact.js";
 import { type HeldResponse, hold } from "./held.js";
 import { describeRequest } from "./key.js";
 import { KeyMemo } from "./key-memo.js";
+import { compileRules, describeRule } from "./match-rules.js";
 import { explainMiss } from "./miss.js";
 import { type IndexedInteraction, ReplayIndex } from "./replay-index.js";
 import { type Lookup, lookup } from "./serve.js";
@@ -54,6 +56,30 @@ export interface ReplayerOptions {
    * @example { at: undefined, view: undefined, secretSalt: undefined, exhausted: "miss" }
    */
   exhausted?: WhenExhausted;
+  /**
+   * Matching rules besides those stored in the cassette headers (a rule for the same field wins over the
+   * header's).
+   * @example { at: undefined, view: undefined, secretSalt: undefined, rules: [{ field: "body.returnUrl", rule: "ignore" }] }
+   */
+  rules?: readonly MatchRule[];
+}
+
+/**
+ * The matching rules of a set of cassettes (their headers, in order) and of the options, merged. A
+ * header rule whose pattern is no regular expression is a malformed cassette, reported with its file.
+ */
+export function matchingRules(cassettes: readonly Cassette[], extra: readonly MatchRule[] = []): MatchRule[] {
+  for (const cassette of cassettes) {
+    try {
+      compileRules(cassette.header.matching ?? []);
+    } catch (error) {
+      throw new AssopayError("bad-cassette", `the header's matching rules: ${(error as Error).message}`, {
+        location: { file: cassette.file, line: 1 },
+        hint: "a regex rule's pattern is written without slashes, its flags in `flags`",
+      });
+    }
+  }
+  return [...cassettes.flatMap((c) => c.header.matching ?? []), ...extra];
 }
 
 /**
@@ -66,11 +92,21 @@ export class Replayer {
   private readonly options: ReplayerOptions;
   private readonly repeatLast: boolean;
   private readonly memo = new KeyMemo();
+  /** Whether a bodyless request's keys follow from its request line (not when a header rule matches). */
+  private readonly memoizable: boolean;
+  /** The rules in force, as a miss lists them. */
+  private readonly ruleNames: readonly string[];
   /** The `x-assopay-replayed-from` header of each interaction, one object each (servers cache by it). */
   private readonly origins = new WeakMap<IndexedInteraction, Record<string, string>>();
 
   constructor(cassettes: readonly Cassette[], options: ReplayerOptions) {
-    this.index = new ReplayIndex(cassettes.flatMap((c) => c.interactions));
+    const rules = compileRules(matchingRules(cassettes, options.rules));
+    this.index = new ReplayIndex(
+      cassettes.flatMap((c) => c.interactions),
+      rules,
+    );
+    this.memoizable = rules.headers.length === 0;
+    this.ruleNames = rules.list.map(describeRule);
     this.profiles = incomingProfiles(cassettes, options.secretSalt);
     this.options = options;
     this.repeatLast = repeatsLast(options.exhausted ?? "repeat-last");
@@ -82,6 +118,7 @@ export class Replayer {
    * `line` is `KeyMemo.line(method, url)`, made once by the caller, who passes it to `answer` too.
    */
   answerSeen(line: string, method: string, url: string): ReplayAnswer | undefined {
+    if (!this.memoizable) return undefined;
     const keys = this.memo.get(line);
     if (!keys) return undefined;
     const mark = url.indexOf("?");
@@ -126,14 +163,20 @@ export class Replayer {
       };
     }
     const found = lookup(this.index, this.profiles, request, this.repeatLast);
-    if (line !== undefined) this.memo.set(line, found.keys);
+    if (line !== undefined && this.memoizable) this.memo.set(line, found.keys);
     return found.entry ? this.hit(found.entry, rules, request.method, request.path) : found;
+  }
+
+  /** Starts every sequence over: identical requests get their recordings from the first again. */
+  reset(): void {
+    this.index.reset();
   }
 
   /** The one answer to a miss: a problem naming the closest recordings and how each differs. */
   private miss(found: Lookup): ReplayAnswer {
     const shown = describeRequest(found.redacted);
-    const miss = explainMiss(found.canonical, shown, this.index.candidates(found.canonical), this.index.size);
+    const candidates = this.index.candidates(found.canonical);
+    const miss = explainMiss(found.canonical, shown, candidates, this.index.size, this.ruleNames);
     const text = JSON.stringify(miss);
     return {
       kind: "miss",

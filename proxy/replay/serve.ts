@@ -53,9 +53,9 @@ export function lookup(
   // Redaction changes JSON bodies in place: each way of redacting gets its own copy.
   const forms = profiles.map((profile) => {
     const redacted = redactRequest(profiles.length > 1 ? structuredClone(request) : request, profile);
-    return { redacted, canonical: canonicalize(redacted) };
+    return { redacted, canonical: canonicalize(redacted, index.rules) };
   });
-  const first = forms[0] ?? { redacted: request, canonical: canonicalize(request) };
+  const first = forms[0] ?? { redacted: request, canonical: canonicalize(request, index.rules) };
   const keys = forms.length > 0 ? forms.map((form) => form.canonical.key) : [first.canonical.key];
   for (const form of forms) {
     const entry = index.take(form.canonical.key, repeatLast);

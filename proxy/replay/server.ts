@@ -13,18 +13,31 @@ import {
   resolveReplayOptions,
   timelineView,
 } from "./options.js";
-import { cassetteWarnings, Replayer } from "./replayer.js";
+import { OriginRewriter, recordedOrigins } from "./origins.js";
+import { cassetteWarnings, type ReplayAnswer, Replayer } from "./replayer.js";
 import { cachedResponder, type Responder } from "./respond.js";
 import { incomingRequest } from "./serve.js";
+
+/** The path that starts every sequence over (`POST`). */
+export const RESET_PATH = "/__assopay/reset";
 
 /** A running replay server. */
 export interface RunningReplay {
   /** Its base URL, `http://127.0.0.1:PORT`. */
   readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** The address it is bound to. */
+  readonly host: string;
   /** Interactions it can serve (notifications excluded). */
   readonly interactions: number;
   /** Warnings from loading the cassettes (skipped incomplete documents, salt mismatch). */
   readonly warnings: readonly string[];
+  /**
+   * Starts every sequence over: identical requests get their recordings from the first again, as after a
+   * restart (what `POST /__assopay/reset` does).
+   */
+  reset(): void;
   /** Stops it; requests in progress finish first. */
   close(): Promise<void>;
 }
@@ -40,18 +53,52 @@ interface Answering {
   respond: Responder;
   maxBodyBytes: number;
   onEvent: ProxyEventSink;
+  /** Rewrites recorded origins to the replay's; undefined with `keepOrigins`. */
+  rewriter: OriginRewriter | undefined;
+  /** The replay's own origin for a request (its URL, or the Host the client used when bound to all addresses). */
+  origin: (req: IncomingMessage) => string;
+}
+
+function isReset(req: IncomingMessage): boolean {
+  const url = req.url ?? "";
+  return req.method === "POST" && (url === RESET_PATH || url.startsWith(`${RESET_PATH}?`));
+}
+
+function sendReset(a: Answering, res: ServerResponse): undefined {
+  a.replayer.reset();
+  a.onEvent({ kind: "replayed", message: `${RESET_PATH}: every sequence starts over` });
+  const body = JSON.stringify({ reset: true });
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+  return undefined;
+}
+
+/** Sends an answer, its recorded origins rewritten to the replay's unless they are kept. */
+function send(
+  a: Answering,
+  req: IncomingMessage,
+  res: ServerResponse,
+  method: string,
+  answered: ReplayAnswer,
+): Promise<void> | undefined {
+  const response = a.rewriter ? a.rewriter.rewrite(answered.response, a.origin(req)) : answered.response;
+  return a.respond(res, method, response, answered.headers);
 }
 
 /** Answers one request; returns a promise only when it has to wait (a body to read, a response to prepare). */
 function answer(a: Answering, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   if (refuseNonOriginForm(req, res, "replay server")) return undefined;
+  if (isReset(req)) {
+    req.resume();
+    return sendReset(a, res);
+  }
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
   const line = bodyless(req) ? KeyMemo.line(method, url) : undefined;
   const seen = line === undefined ? undefined : a.replayer.answerSeen(line, method, url);
   if (seen) {
     a.onEvent({ kind: "replayed", message: seen.message });
-    return a.respond(res, method, seen.response, seen.headers);
+    return send(a, req, res, method, seen);
   }
   return answerInFull(a, req, res, line);
 }
@@ -66,14 +113,25 @@ async function answerInFull(
   if (!body.ok) return;
   const request = await incomingRequest(req, body.bytes);
   const result = a.replayer.answer(request, line);
-  await a.respond(res, request.method, result.response, result.headers);
+  await send(a, req, res, request.method, result);
   a.onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
+}
+
+/** Addresses that bind every interface: the client's Host header says how it reached the replay. */
+const WILDCARD = new Set(["0.0.0.0", "::", "[::]"]);
+
+/** `http://` and the Host the client sent (when it is a plain host and port), else the replay's URL. */
+function hostOrigin(req: IncomingMessage, fallback: string): string {
+  const host = req.headers.host;
+  return host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host)
+    ? `http://${host}`
+    : fallback;
 }
 
 /** Loads the cassettes and indexes them; nothing else of what was loaded is kept. */
 async function loadReplayer(
   resolved: ResolvedReplayOptions,
-): Promise<{ replayer: Replayer; warnings: string[] }> {
+): Promise<{ replayer: Replayer; warnings: string[]; rewriter: OriginRewriter | undefined }> {
   const validator = createCassetteValidator();
   const cassettes = await Promise.all(resolved.cassettes.map((file) => loadCassette(file, validator)));
   const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
@@ -82,8 +140,12 @@ async function loadReplayer(
     at: resolved.at,
     view: await timelineView(resolved),
     secretSalt: resolved.secretSalt,
+    rules: resolved.rules,
   });
-  return { replayer, warnings };
+  const rewriter = resolved.keepOrigins
+    ? undefined
+    : new OriginRewriter(cassettes.flatMap((c) => recordedOrigins(c.header.upstream)));
+  return { replayer, warnings, rewriter };
 }
 
 /**
@@ -98,7 +160,7 @@ async function loadReplayer(
  */
 export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
   const resolved = resolveReplayOptions(options);
-  const { replayer, warnings } = await loadReplayer(resolved);
+  const { replayer, warnings, rewriter } = await loadReplayer(resolved);
   // What was loaded and not indexed (the parsed documents, the files' text) is garbage now: reclaimed
   // once here, rather than carried in the old generation for as long as the server runs.
   collectGarbage();
@@ -107,7 +169,11 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     respond: cachedResponder(),
     maxBodyBytes: resolved.maxBodyBytes,
     onEvent: resolved.onEvent,
+    rewriter,
+    // Set once listening: the port is known only then.
+    origin: WILDCARD.has(resolved.host) ? (req) => hostOrigin(req, own) : () => own,
   };
+  let own = "";
   const failed = (res: ServerResponse, error: unknown) => {
     resolved.onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
     if (!res.headersSent) res.writeHead(500).end();
@@ -127,8 +193,13 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     port: resolved.port,
     graceMs: 5000,
   });
+  own = running.url;
+  const port = Number(new URL(running.url).port);
   return Object.freeze({
     url: running.url,
+    port,
+    host: resolved.host,
+    reset: () => replayer.reset(),
     interactions: replayer.index.size,
     warnings: Object.freeze(warnings),
     close: running.close,

@@ -44,7 +44,8 @@ function findings(interaction: Interaction): unknown[] {
 }
 
 async function replayAll(cassette: Cassette): Promise<void> {
-  const replay = await startReplay({ cassettes: cassette.file });
+  // Byte for byte: the recorded origins are kept (rewriting them is tested in replay-origins.test.ts).
+  const replay = await startReplay({ cassettes: cassette.file, keepOrigins: true });
   try {
     for (const interaction of cassette.interactions.filter((i) => !i.notification)) {
       const { request, response } = interaction;
