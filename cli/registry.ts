@@ -1,5 +1,6 @@
 import type { Command } from "./command.js";
 import { contractsCommand } from "./commands/contracts.js";
+import { driftCommand } from "./commands/drift.js";
 import { gateCommand } from "./commands/gate.js";
 import { notifyCommand } from "./commands/notify.js";
 import { openapiCommand } from "./commands/openapi.js";
@@ -19,5 +20,6 @@ export function commands(): readonly Command[] {
     notifyCommand,
     contractsCommand,
     openapiCommand,
+    driftCommand,
   ];
 }

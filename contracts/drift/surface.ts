@@ -90,7 +90,7 @@ function paramsOf(root: unknown, item: Raw, operation: Raw): Map<string, ParamFa
   for (const entry of list) {
     const ref = (entry as Raw | null)?.$ref;
     const param = (typeof ref === "string" ? reduceRef(root, ref) : entry) as Raw | undefined;
-    if (!param || param.in !== "query" || typeof param.name !== "string") continue;
+    if (param?.in !== "query" || typeof param.name !== "string") continue;
     const schema = reduceSchema(root, param.schema);
     const items = schema.types.has("array") ? reduceSchema(root, schema.items) : undefined;
     out.set(param.name, { required: param.required === true, enum: (items ?? schema).enum });
