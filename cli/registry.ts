@@ -2,6 +2,7 @@ import type { Command } from "./command.js";
 import { contractsCommand } from "./commands/contracts.js";
 import { driftCommand } from "./commands/drift.js";
 import { gateCommand } from "./commands/gate.js";
+import { lintCommand } from "./commands/lint.js";
 import { notifyCommand } from "./commands/notify.js";
 import { openapiCommand } from "./commands/openapi.js";
 import { recordCommand } from "./commands/record.js";
@@ -21,5 +22,6 @@ export function commands(): readonly Command[] {
     contractsCommand,
     openapiCommand,
     driftCommand,
+    lintCommand,
   ];
 }
