@@ -28,6 +28,10 @@ export interface Difference {
   detail: string;
 }
 
+/** The field holding a field (`data[].payer` for `data[].payer.email`, `data` for `data[].id`). */
+const parentOf = (path: string) =>
+  path.includes(".") ? path.slice(0, path.lastIndexOf(".")).replace(/(\[\])+$/, "") : "";
+
 const list = (values: readonly string[] | undefined) => (values ? values.join("|") : "any");
 
 function compareField(
@@ -73,13 +77,13 @@ function compareOperation(was: OperationFacts, now: OperationFacts, out: Differe
   if (was.fields.size === 0 || now.fields.size === 0) return;
   for (const [path, field] of was.fields) {
     const found = now.fields.get(path);
-    const parent = path.includes(".") ? path.slice(0, path.lastIndexOf(".")) : "";
+    const parent = parentOf(path);
     if (found) compareField(op, path, field, found, out);
     else if (field.required && (parent === "" || now.fields.has(parent)))
       push("field-removed", path, "required before, not in the answer's schema now");
   }
   for (const path of now.fields.keys()) {
-    const parent = path.includes(".") ? path.slice(0, path.lastIndexOf(".")) : "";
+    const parent = parentOf(path);
     if (!was.fields.has(path) && (parent === "" || was.fields.has(parent)))
       push("field-added", path, "a field the answer now declares");
   }
