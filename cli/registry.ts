@@ -1,6 +1,8 @@
 import type { Command } from "./command.js";
 import { contractsCommand } from "./commands/contracts.js";
+import { driftCommand } from "./commands/drift.js";
 import { gateCommand } from "./commands/gate.js";
+import { lintCommand } from "./commands/lint.js";
 import { notifyCommand } from "./commands/notify.js";
 import { openapiCommand } from "./commands/openapi.js";
 import { recordCommand } from "./commands/record.js";
@@ -19,5 +21,7 @@ export function commands(): readonly Command[] {
     notifyCommand,
     contractsCommand,
     openapiCommand,
+    driftCommand,
+    lintCommand,
   ];
 }

@@ -45,7 +45,12 @@ export function buildTimeline(
     }
     effects.add(entry.effect);
   });
-  const order: TimelineEffect[] = ["withcount-introduced", "withcount-default-false", "count-fields-removed"];
+  const order: TimelineEffect[] = [
+    "withcount-introduced",
+    "withcount-default-false",
+    "count-fields-removed",
+    "withcount-left-document",
+  ];
   const dated = order
     .map((effect) => entries.find((e) => e.effect === effect))
     .filter((e) => e !== undefined);
@@ -58,7 +63,7 @@ export function buildTimeline(
         `timeline entry "${after.id}" (${after.date}) comes before "${before.id}" (${before.date})`,
         {
           location: { file, line: lineOf(entries.indexOf(after)) },
-          hint: "the count deprecation steps must be in order: introduced, default false, removed",
+          hint: "the count deprecation steps must be in order: introduced, default false, removed, left the document",
         },
       );
     }

@@ -79,6 +79,7 @@ export type TimelineEffect =
   | "withcount-introduced"
   | "withcount-default-false"
   | "count-fields-removed"
+  | "withcount-left-document"
   | "new-association-verification"
   | "v3-switch-off";
 

@@ -65,7 +65,12 @@ export interface ReportSuite {
   readonly timestamp?: string;
 }
 
-export type ReportTool = "assopay verify" | "assopay gate" | "assopay notify";
+export type ReportTool =
+  | "assopay verify"
+  | "assopay gate"
+  | "assopay notify"
+  | "assopay drift"
+  | "assopay lint";
 
 /** Counts of cases by verdict. */
 export type ReportSummary = Readonly<Record<Verdict, number>>;

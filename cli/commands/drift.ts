@@ -1,0 +1,61 @@
+import { driftReport } from "../../contracts/drift/report.js";
+import { runDrift } from "../../contracts/drift/run.js";
+import { loadContract } from "../../contracts/index.js";
+import { parseIsoDay, todayIso } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { parseReporter, useColor, writeReport } from "../../report/index.js";
+import type { Command } from "../command.js";
+import { parseFlags, stringFlag } from "../flags.js";
+
+const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
+
+Usage: assopay drift --openapi FILE [--since OLD_FILE] [--at YYYY-MM-DD] [--reporter pretty|json|junit]
+
+Compares the contract (contracts/routes.yaml and the JSON Schemas, as 'assopay openapi' exports them at
+--at) with an OpenAPI 3.0 or 3.1 document: operations, query parameters, answer fields, their types,
+required and nullable, enumerations. With --since, compares the older document OLD_FILE with FILE
+instead. Every difference is breaking for clients, additive, or known: contracts/divergences.yaml
+(drift:) and contracts/left-out.yaml give the reasons, the timeline the dates. See docs/drift.md.
+
+Flags:
+  --openapi FILE    the provider's document (JSON or YAML)
+  --since OLD_FILE  an older document: report what changed from it to FILE
+  --at YYYY-MM-DD   the date the contract's timeline is read at (default: today)
+  --reporter NAME   pretty (default), json or junit, written to stdout
+  -h, --help        this text
+
+Exit codes: 0 no breaking difference left unacknowledged, 1 one or more, 2 bad usage or a bad file.
+
+Examples:
+  assopay drift --openapi ../shared/reference/openapi-v5.json
+  assopay drift --openapi openapi-v5.json --since openapi-v5.2025-12-01.json --reporter junit > drift.xml
+  assopay openapi --out contract.yaml && assopay drift --openapi contract.yaml
+`;
+
+export const driftCommand: Command = {
+  name: "drift",
+  summary: "Compare the contract (or an older document) with a provider's OpenAPI document",
+  help: HELP,
+  async run(context) {
+    const flags = parseFlags("drift", context.argv, {
+      openapi: { type: "string" },
+      since: { type: "string" },
+      at: { type: "string" },
+      reporter: { type: "string" },
+    });
+    const reporter = parseReporter("drift", stringFlag(flags, "reporter"));
+    const openapi = stringFlag(flags, "openapi");
+    if (openapi === undefined) {
+      throw new AssopayError("usage", "assopay drift: --openapi FILE is required", {
+        hint: "for example --openapi ../shared/reference/openapi-v5.json",
+      });
+    }
+    const since = stringFlag(flags, "since");
+    const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
+    const result = runDrift(loadContract(), { openapi, at, ...(since ? { since } : {}) });
+    const report = driftReport(result);
+    const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    context.stdout.write(writeReport(report, reporter, { color }, { drift: { ...result, at } }));
+    return report.passed ? 0 : 1;
+  },
+};

@@ -1,0 +1,68 @@
+import { loadContract } from "../../contracts/index.js";
+import { parseIsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { parseReporter, useColor, writeReport } from "../../report/index.js";
+import { lintReport, runLint } from "../../specs/lint/run.js";
+import type { Command } from "../command.js";
+import { parseFlags, stringFlag } from "../flags.js";
+
+const HELP = `assopay lint: judge recorded responses against the contract
+
+Usage: assopay lint CASSETTE... [--at YYYY-MM-DD] [--reporter pretty|json|junit]
+
+Reads cassettes (assopay record, or a session recorded from the real service) and judges every recorded
+response by the contract: its JSON Schema, and the rules as of the interaction's day (the response's
+date header, else its recordedAt): counts by the count deprecation, v3 after its switch-off, the
+pagination rules across the pages of a crawl. Nothing is sent anywhere. See docs/lint.md.
+
+Flags:
+  --at YYYY-MM-DD   judge every interaction by the rules of that day instead (a sandbox recording made
+                    with its clock at that day carries the wall-clock date)
+  --reporter NAME   pretty (default), json or junit, written to stdout
+  -h, --help        this text
+
+Exit codes: 0 every recorded answer holds, 1 one breaks a rule, 2 bad usage or a file that is not a cassette.
+
+Examples:
+  assopay lint recordings/*.yaml --at 2025-04-01
+  assopay lint session.yaml --reporter junit > lint.xml
+`;
+
+export const lintCommand: Command = {
+  name: "lint",
+  summary: "Judge recorded cassettes against the contract's schemas and dated rules",
+  help: HELP,
+  async run(context) {
+    const flags = parseFlags(
+      "lint",
+      context.argv,
+      { at: { type: "string" }, reporter: { type: "string" } },
+      true,
+    );
+    const reporter = parseReporter("lint", stringFlag(flags, "reporter"));
+    if (flags.positionals.length === 0) {
+      throw new AssopayError("usage", "assopay lint: give at least one cassette", {
+        hint: "for example assopay lint recordings/pagination-crawl.yaml",
+      });
+    }
+    const atText = stringFlag(flags, "at");
+    const at = atText === undefined ? undefined : parseIsoDay(atText);
+    const result = await runLint(loadContract(), flags.positionals, at);
+    const report = lintReport(result);
+    const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    const details = {
+      cassettes: result.cassettes,
+      at: result.at ?? null,
+      interactions: result.outcomes.map((o) => ({
+        file: o.step.interaction.source.file,
+        line: o.step.interaction.source.line,
+        id: o.step.interaction.id,
+        date: o.date,
+        dateFrom: o.dateFrom,
+        rules: o.breaches.map((b) => b.rule),
+      })),
+    };
+    context.stdout.write(writeReport(report, reporter, { color }, details));
+    return report.passed ? 0 : 1;
+  },
+};

@@ -1,0 +1,108 @@
+import { join } from "node:path";
+import { contractsDir } from "../../core/paths.js";
+import { readYamlFile } from "../../core/yaml-file.js";
+import { createAjv } from "../ajv.js";
+import { dataError, readDataFile } from "../data-file.js";
+import type { LeftOutOperation } from "../document-coverage.js";
+import type { Timeline } from "../types.js";
+import type { Difference, DriftKind } from "./compare.js";
+import { operationKey } from "./surface.js";
+
+/** A difference the contract knows of (contracts/divergences.yaml, `drift:`), with its reason. */
+export interface KnownDrift {
+  id: string;
+  kinds: readonly DriftKind[];
+  /** Matches the operation's key: `GET /v5/organizations/{}/forms/{}/{}/public` (names and case left out). */
+  operation: RegExp;
+  /** Matches the parameter or field; absent: any. */
+  subject: RegExp | undefined;
+  reason: string;
+}
+
+interface RawKnown {
+  id: string;
+  kinds: DriftKind[];
+  operation: string;
+  subject?: string;
+  timeline?: string;
+  reason: string;
+}
+
+function pattern(file: string, line: number | undefined, text: string): RegExp {
+  try {
+    return new RegExp(text);
+  } catch (error) {
+    throw dataError(
+      file,
+      line,
+      `not a regular expression: ${text} (${(error as Error).message})`,
+      "fix the pattern",
+    );
+  }
+}
+
+/**
+ * Reads the known drifts of contracts/divergences.yaml (checked against contracts/meta/divergences.meta.json)
+ * and the left-out operations of contracts/left-out.yaml. An entry naming a timeline entry borrows its date
+ * and summary; one naming an entry the timeline lacks is a `bad-contract` error with its line.
+ *
+ * @example
+ * const known = loadKnownDrift(contract.timeline);
+ */
+export function loadKnownDrift(
+  timeline: Timeline,
+  dir: string = contractsDir(),
+): { known: readonly KnownDrift[]; leftOut: readonly LeftOutOperation[] } {
+  const ajv = createAjv();
+  const meta = join(dir, "meta");
+  const file = join(dir, "divergences.yaml");
+  const raw = readDataFile(ajv, meta, "divergences", file, "divergences file") as { drift: RawKnown[] };
+  const lines = readYamlFile(file, "bad-contract", "divergences file");
+  const known = raw.drift.map((entry, i): KnownDrift => {
+    const line = lines.lineOf(["drift", i]);
+    const dated = entry.timeline ? timeline.entries.find((e) => e.id === entry.timeline) : undefined;
+    if (entry.timeline && !dated) {
+      throw dataError(
+        file,
+        line,
+        `known drift "${entry.id}" names the timeline entry "${entry.timeline}", which the timeline lacks`,
+        `add it to ${timeline.source} or drop the reference`,
+      );
+    }
+    return {
+      id: entry.id,
+      kinds: entry.kinds,
+      operation: pattern(file, line, entry.operation),
+      subject: entry.subject === undefined ? undefined : pattern(file, line, entry.subject),
+      reason: dated
+        ? `${entry.reason} (timeline ${dated.id}, ${dated.date}: ${dated.summary})`
+        : entry.reason,
+    };
+  });
+  const leftOutFile = join(dir, "left-out.yaml");
+  const leftOut = (
+    readYamlFile(leftOutFile, "bad-contract", "left-out list").data as { leftOut: LeftOutOperation[] }
+  ).leftOut;
+  return { known, leftOut };
+}
+
+/** The known drift or left-out operation that explains a difference, as a reason; `undefined` when none. */
+export function explanationOf(
+  difference: Difference,
+  known: readonly KnownDrift[],
+  leftOut: readonly LeftOutOperation[],
+): { id: string; reason: string } | undefined {
+  const [method = "", path = ""] = difference.operation.split(" ");
+  const key = operationKey(method, path);
+  if (difference.kind === "operation-added") {
+    const omitted = leftOut.find((o) => operationKey(o.method, o.path) === key);
+    if (omitted) return { id: "left-out", reason: omitted.reason };
+  }
+  const found = known.find(
+    (k) =>
+      k.kinds.includes(difference.kind) &&
+      k.operation.test(key) &&
+      (k.subject === undefined || k.subject.test(difference.subject)),
+  );
+  return found ? { id: found.id, reason: found.reason } : undefined;
+}

@@ -1,0 +1,118 @@
+import type { IsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { readYamlFile } from "../../core/yaml-file.js";
+import { exportOpenApi } from "../openapi/export.js";
+import type { Contract } from "../types.js";
+import { compareSurfaces, type Difference, type DriftKind } from "./compare.js";
+import { explanationOf, loadKnownDrift } from "./known.js";
+import { type Surface, surfaceOf } from "./surface.js";
+
+/** How a difference weighs for clients. */
+export type DriftClass = "breaking" | "additive" | "known";
+
+/** One classified difference; a known one carries the entry that explains it. */
+export interface DriftFinding extends Difference {
+  class: DriftClass;
+  explainedBy?: { id: string; reason: string };
+}
+
+/** What `assopay drift` compared and found. */
+export interface DriftResult {
+  /** `contract`: the contract against a document; `since`: an older document against a newer one. */
+  mode: "contract" | "since";
+  before: string;
+  after: string;
+  findings: readonly DriftFinding[];
+}
+
+/** What a drift run needs, resolved at the boundary. */
+export interface DriftOptions {
+  /**
+   * The provider's OpenAPI document (JSON or YAML, 3.0 or 3.1).
+   * @example { openapi: "../shared/reference/openapi-v5.json" }
+   */
+  openapi: string;
+  /**
+   * An older document: compare it with `openapi` instead of comparing the contract.
+   * @example { since: "../shared/reference/openapi-v5.2025-12-01.json" }
+   */
+  since?: string;
+  /** The date the contract's timeline is read at (which parameters it still promises). */
+  at: IsoDay;
+}
+
+/** Whether a kind of difference can break a client that relies on the `before` side. */
+export function weightOf(kind: DriftKind): "breaking" | "additive" {
+  switch (kind) {
+    case "operation-removed":
+    case "parameter-removed":
+    case "parameter-now-required":
+    case "field-removed":
+    case "field-now-optional":
+    case "field-now-nullable":
+    case "type-changed":
+    case "enum-widened":
+    case "enum-removed":
+      return "breaking";
+    case "operation-added":
+    case "parameter-added":
+    case "field-added":
+    case "enum-added":
+    case "enum-narrowed":
+      return "additive";
+  }
+}
+
+/** Reads an OpenAPI document; anything else is a `bad-input` error with its file and line. */
+export function readOpenApi(file: string): unknown {
+  const yaml = readYamlFile(file, "bad-input", "OpenAPI document");
+  const doc = yaml.data as { openapi?: unknown; paths?: unknown } | null;
+  const version = doc?.openapi;
+  if (typeof version !== "string" || !/^3\.[01]\./.test(version)) {
+    throw new AssopayError(
+      "bad-input",
+      `${file} is not an OpenAPI 3.0 or 3.1 document (no "openapi: 3.x.y")`,
+      {
+        location: { file, line: yaml.lineOf(["openapi"]) ?? 1 },
+        hint: "give the provider's published OpenAPI document, or the output of 'assopay openapi'",
+      },
+    );
+  }
+  if (doc?.paths === null || typeof doc?.paths !== "object") {
+    throw new AssopayError("bad-input", `${file} has no "paths" object`, {
+      location: { file, line: yaml.lineOf(["paths"]) ?? 1 },
+      hint: "an OpenAPI document lists its operations under paths",
+    });
+  }
+  return doc;
+}
+
+/**
+ * Compares the contract (exported as the OpenAPI document `assopay openapi` writes at `at`) with a
+ * provider's document, or with `since`, an older document with a newer one, and classifies every
+ * difference: breaking for clients, additive, or known (contracts/divergences.yaml `drift:`, the
+ * timeline it cites, contracts/left-out.yaml).
+ *
+ * @example
+ * const result = runDrift(loadContract(), { openapi: "openapi-v5.json", at: "2026-01-15" as IsoDay });
+ * result.findings.filter((f) => f.class === "breaking").length;
+ */
+export function runDrift(contract: Contract, options: DriftOptions): DriftResult {
+  const after = surfaceOf(readOpenApi(options.openapi));
+  const before: Surface = options.since
+    ? surfaceOf(readOpenApi(options.since))
+    : surfaceOf(exportOpenApi(contract, { at: options.at }));
+  const { known, leftOut } = loadKnownDrift(contract.timeline);
+  const findings = compareSurfaces(before, after).map((difference): DriftFinding => {
+    const explainedBy = explanationOf(difference, known, leftOut);
+    return explainedBy
+      ? { ...difference, class: "known", explainedBy }
+      : { ...difference, class: weightOf(difference.kind) };
+  });
+  return {
+    mode: options.since ? "since" : "contract",
+    before: options.since ?? "the contract",
+    after: options.openapi,
+    findings,
+  };
+}

@@ -1,0 +1,123 @@
+import type { Contract } from "../../contracts/index.js";
+import { type IsoDay, isIsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { createListings, type Listings } from "../replay/listings.js";
+import { judgeListingPage } from "../replay/page.js";
+import { judgeResource } from "../replay/resource.js";
+import { judgeStatus } from "../replay/status.js";
+import type { ReplayStep } from "../replay/steps.js";
+import { type Breach, type Exchange, emptyJudgement } from "../replay/types.js";
+import type { HttpExchange } from "../runner/http.js";
+import type { EvidenceRequest } from "../runner/types.js";
+
+/** What lint found of one recorded interaction. */
+export interface LintOutcome {
+  step: ReplayStep;
+  /** The day whose rules judged it. */
+  date: IsoDay;
+  /** Where that day came from. */
+  dateFrom: "--at" | "response date header" | "recordedAt";
+  breaches: readonly Breach[];
+}
+
+/** The day of an interaction: `at` when given, else its response's `date` header, else `recordedAt`. */
+export function interactionDay(
+  step: ReplayStep,
+  at: IsoDay | undefined,
+): Pick<LintOutcome, "date" | "dateFrom"> {
+  if (at) return { date: at, dateFrom: "--at" };
+  const header = Object.entries(step.interaction.response.headers).find(
+    ([name]) => name.toLowerCase() === "date",
+  )?.[1];
+  const fromHeader = typeof header === "string" ? new Date(header) : undefined;
+  if (fromHeader && !Number.isNaN(fromHeader.getTime())) {
+    return { date: fromHeader.toISOString().slice(0, 10) as IsoDay, dateFrom: "response date header" };
+  }
+  const day = step.interaction.recordedAt.slice(0, 10);
+  if (!isIsoDay(day)) {
+    throw new AssopayError("bad-cassette", `interaction ${step.interaction.id} has no date to judge it by`, {
+      location: step.interaction.source,
+      hint: "give it a recordedAt (ISO 8601) or a response date header, or pass --at YYYY-MM-DD",
+    });
+  }
+  return { date: day, dateFrom: "recordedAt" };
+}
+
+/** The recorded response as the HTTP exchange the replay's judges read. */
+function recordedExchange(step: ReplayStep): { target: HttpExchange; body: unknown } {
+  const { request, response } = step.interaction;
+  const stored = response.body;
+  const body = stored && "json" in stored ? stored.json : undefined;
+  const text =
+    stored === undefined
+      ? ""
+      : "json" in stored
+        ? JSON.stringify(stored.json)
+        : "text" in stored
+          ? String(stored.text)
+          : "";
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));
+  }
+  return {
+    target: {
+      request: { method: request.method as EvidenceRequest["method"], url: request.path },
+      status: response.status,
+      headers,
+      bytes: Buffer.from(text),
+      text,
+    },
+    body,
+  };
+}
+
+function queryOf(step: ReplayStep): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(step.interaction.request.query ?? {})) {
+    for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
+  }
+  return query;
+}
+
+/**
+ * Judges one recorded interaction by the contract as of its day, with the replay's own judges: the
+ * status (v3 after its switch-off), listing pages (result array, schema, counts at that date, sizes,
+ * duplicates across the pages of a crawl) and other answers (their schema, owned by the rule that owns
+ * each sentence). The recorded answer stands for both the recording and the target.
+ */
+export function lintStep(
+  step: ReplayStep,
+  contract: Contract,
+  listings: Listings,
+  at: IsoDay | undefined,
+): LintOutcome {
+  const day = interactionDay(step, at);
+  const route = step.match?.route;
+  const { target, body } = recordedExchange(step);
+  const exchange: Exchange = {
+    step,
+    route,
+    rules: route ? contract.timeline.rulesAt(route, day.date) : undefined,
+    recorded: { status: target.status, body },
+    target,
+    targetBody: body,
+    query: queryOf(step),
+    sameResource: true,
+  };
+  const judgement = emptyJudgement();
+  const served = judgeStatus(exchange, judgement, contract.timeline.entries);
+  if (served && route?.pagination) judgeListingPage(exchange, judgement, listings.crawlFor(step), contract);
+  else if (served) judgeResource(exchange, judgement, contract);
+  return { step, ...day, breaches: judgement.breaches };
+}
+
+/** Judges every step in order (the pages of one crawl are judged together). */
+export function lintSteps(
+  steps: readonly ReplayStep[],
+  contract: Contract,
+  at: IsoDay | undefined,
+): LintOutcome[] {
+  const listings = createListings();
+  return steps.map((step) => lintStep(step, contract, listings, at));
+}

@@ -1,0 +1,97 @@
+import type { Contract } from "../../contracts/index.js";
+import type { IsoDay } from "../../core/dates.js";
+import type { Report, ReportCase, ReportSuite } from "../../report/index.js";
+import { loadSteps } from "../replay/steps.js";
+import { type LintOutcome, lintSteps } from "./judge.js";
+
+/** What `assopay lint` judged and found. */
+export interface LintResult {
+  cassettes: readonly string[];
+  /** The day given with `--at`, when one was. */
+  at: IsoDay | undefined;
+  outcomes: readonly LintOutcome[];
+  /** What loading left out (notification documents, documents cut short). */
+  notes: readonly string[];
+}
+
+/**
+ * Lints recorded cassettes: every client interaction judged by the contract's schemas and its rules as
+ * of the interaction's day (`at` when given). A file that is not a cassette is an `AssopayError` with its
+ * file and line (exit 2).
+ *
+ * @example
+ * const result = await runLint(loadContract(), ["recordings/pagination-crawl.yaml"], "2025-04-01" as IsoDay);
+ */
+export async function runLint(
+  contract: Contract,
+  cassettes: readonly string[],
+  at: IsoDay | undefined,
+): Promise<LintResult> {
+  const { steps, notes } = await loadSteps(cassettes, contract);
+  return { cassettes, at, outcomes: lintSteps(steps, contract, at), notes };
+}
+
+/** `file:line` of an interaction's document, and its id in the cassette. */
+function placeOf(outcome: LintOutcome): string {
+  const { source, id } = outcome.step.interaction;
+  return `${source.file}:${source.line} (interaction ${id})`;
+}
+
+function casesOf(outcome: LintOutcome): ReportCase[] {
+  const { step, date, dateFrom } = outcome;
+  const { method, path } = step.interaction.request;
+  const id = `${step.interaction.source.file}#${step.interaction.id} ${method} ${path}`;
+  const group = step.interaction.source.file;
+  const when = `judged by the rules of ${date} (${dateFrom})`;
+  if (outcome.breaches.length === 0) {
+    return [
+      {
+        id,
+        rule: step.match?.route.id ?? "unknown-route",
+        group,
+        verdict: "pass",
+        reason: step.match ? `${step.match.route.id}: ${when}` : `no route of the contract: not judged`,
+      },
+    ];
+  }
+  return outcome.breaches.map((breach) => ({
+    id,
+    title: breach.rule,
+    rule: breach.rule,
+    group,
+    verdict: "fail",
+    reason: `${placeOf(outcome)}: ${breach.reason}; ${when}`,
+    evidence: {
+      request: breach.evidence.request,
+      ...(breach.evidence.response ? { response: breach.evidence.response } : {}),
+      ...(breach.evidence.diagnostics ? { diagnostics: breach.evidence.diagnostics } : {}),
+    },
+  }));
+}
+
+/**
+ * The lint result as the shared report model: one suite per cassette, one case per interaction (one per
+ * broken rule when it breaks several), each failure naming the file, line and interaction id.
+ */
+export function lintReport(result: LintResult): Report {
+  const suites: ReportSuite[] = [...new Set(result.outcomes.map((o) => o.step.interaction.source.file))].map(
+    (file) => ({
+      name: file,
+      properties: { at: result.at ?? "each interaction's own date" },
+      cases: result.outcomes.filter((o) => o.step.interaction.source.file === file).flatMap(casesOf),
+      notes: result.notes.filter((n) => n.startsWith(file)),
+    }),
+  );
+  const broken = result.outcomes.filter((o) => o.breaches.length > 0).length;
+  return {
+    tool: "assopay lint",
+    name: `assopay lint: ${result.cassettes.join(" ")}`,
+    header: `assopay lint: ${result.outcomes.length} recorded interaction(s) judged by the contract`,
+    result:
+      broken === 0
+        ? "Every recorded answer holds to the contract."
+        : `${broken} recorded interaction(s) break a rule of the contract.`,
+    passed: broken === 0,
+    suites,
+  };
+}
