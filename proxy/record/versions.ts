@@ -46,8 +46,13 @@ export async function promoteRecording(
 ): Promise<string | undefined> {
   let kept: string | undefined;
   if (await exists(cassette)) {
-    kept = versionName(cassette, at);
-    await link(cassette, kept).catch(() => copyFile(cassette, kept as string));
+    // Two versions in one millisecond: the later one is named a millisecond on.
+    for (let ms = at.getTime(); ; ms++) {
+      kept = versionName(cassette, new Date(ms));
+      if (!(await exists(kept))) break;
+    }
+    const name = kept;
+    await link(cassette, name).catch(() => copyFile(cassette, name));
   }
   await rename(`${cassette}${RECORDING_SUFFIX}`, cassette);
   const versions = await versionsOf(cassette);
