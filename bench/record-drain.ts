@@ -52,7 +52,17 @@ try {
       const cassette = join(ctx.scratch, `drain-${round}-${i}.yaml`);
       const recorder = await ctx.start({
         command: process.execPath,
-        args: [join(resolve(dist), "cli", "bin.js"), "record", "--upstream", upstream.url, "--cassette", cassette, "--port", "0", "--quiet"],
+        args: [
+          join(resolve(dist), "cli", "bin.js"),
+          "record",
+          "--upstream",
+          upstream.url,
+          "--cassette",
+          cassette,
+          "--port",
+          "0",
+          "--quiet",
+        ],
       });
       const agent = new Agent({ keepAlive: true, maxSockets: connections });
       let next = 0;
@@ -71,7 +81,9 @@ try {
       entry.rps.push((requests * 1000) / (burstEnd - started));
       entry.drain.push(complete - burstEnd);
       results.set(dist, entry);
-      ctx.log(`  round ${round + 1}, ${dist}: ${Math.round((requests * 1000) / (burstEnd - started))} req/s, cassette complete ${(complete - burstEnd).toFixed(0)} ms after the burst`);
+      ctx.log(
+        `  round ${round + 1}, ${dist}: ${Math.round((requests * 1000) / (burstEnd - started))} req/s, cassette complete ${(complete - burstEnd).toFixed(0)} ms after the burst`,
+      );
     }
   }
   for (const [dist, { rps, drain }] of results) {
