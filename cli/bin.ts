@@ -2,9 +2,17 @@
 import { main } from "./main.js";
 
 const controller = new AbortController();
-const stop = () => controller.abort();
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+// Every SIGINT and SIGTERM is handled, not only the first: a second one (GNU timeout, an impatient
+// Ctrl-C) must not kill a recorder that is still writing what it has; the command finishes its drain.
+const stop = (signal: NodeJS.Signals) => {
+  if (controller.signal.aborted) {
+    process.stderr.write(`assopay: ${signal} again: still finishing, please wait\n`);
+    return;
+  }
+  controller.abort();
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
 
 main(process.argv.slice(2), {
   stdout: process.stdout,

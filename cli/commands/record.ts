@@ -11,7 +11,7 @@ const DEFAULT_PORT = 8470;
 
 const HELP = `assopay record: record traffic through a proxy into a YAML cassette
 
-Usage: assopay record --upstream URL --cassette PATH [--port N] [--mode once|new|all] [--redact-pii]
+Usage: assopay record --upstream URL --cassette PATH [--port N] [--mode once|new|all] [--keep N] [--redact-pii]
                       [--notify-forward URL] [--notify-path PATH] [--max-body BYTES] [--timeout MS] [--quiet]
                       [--host ADDR] [--ignore FIELD]... [--match FIELD:RULE]... [--json]
 
@@ -33,7 +33,10 @@ Flags:
                               unseen requests (default)
                         new:  serve what the cassette holds, forward and append the rest; a
                               request carrying a <secret:…> placeholder is never forwarded
-                        all:  record everything again (the old file is kept as PATH.previous)
+                        all:  record everything again into PATH.recording, which replaces PATH
+                              when the recorder stops (the old file is kept as
+                              PATH.previous-<time>; nothing recorded leaves PATH as it was)
+  --keep N              --mode all: earlier versions to keep (default 3, at least 1)
   --redact-pii          replace payer and user names and e-mails with stable fakes of the same shape
   --notify-forward URL  your own notification receiver; its answer goes back to the service
   --notify-path PATH    the proxy path that takes notifications (default /__assopay/notifications)
@@ -48,8 +51,12 @@ Flags:
 Environment:
   ASSOPAY_CASSETTE_SALT  a salt for the secret placeholders (replay needs the same one)
 
-Stops on Ctrl-C (SIGINT) or SIGTERM after writing every finished exchange.
-Exit codes: 0 stopped cleanly, 2 bad usage, the cassette is locked by another recorder, or it is malformed.
+Stops on Ctrl-C (SIGINT) or SIGTERM after writing every finished exchange; more signals during that
+drain do not cut it short. Each exchange is journaled (PATH.journal) before its response ends, so even
+a recorder killed outright loses none: the next start recovers them into the cassette and says so.
+A lock left by a recorder that no longer runs is taken over.
+Exit codes: 0 stopped cleanly, 2 bad usage, the cassette is locked by another recorder, it is malformed,
+or PATH is not a cassette (record never overwrites another kind of file).
 
 Examples:
   assopay record --upstream https://api.helloasso-sandbox.com --cassette recordings/crawl.yaml
@@ -96,6 +103,7 @@ export const recordCommand: Command = {
       cassette: { type: "string" },
       port: { type: "string" },
       mode: { type: "string" },
+      keep: { type: "string" },
       "redact-pii": { type: "boolean" },
       "notify-forward": { type: "string" },
       "notify-path": { type: "string" },
@@ -122,6 +130,7 @@ export const recordCommand: Command = {
       host: stringFlag(flags, "host"),
       rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       mode,
+      keep: integerFlag("keep", stringFlag(flags, "keep")),
       redactPii: flags.values["redact-pii"] === true,
       notifyForward: stringFlag(flags, "notify-forward"),
       notificationPath: stringFlag(flags, "notify-path"),

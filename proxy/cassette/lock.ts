@@ -28,10 +28,16 @@ async function holder(lockPath: string): Promise<number | undefined> {
 
 /**
  * Takes the cassette's lock so that one recorder at a time writes it. A lock left by a process that no
- * longer runs (a recorder killed with SIGKILL) is taken over; a live holder, even in this very process,
- * is an `AssopayError` ('conflict', exit 2).
+ * longer runs (a recorder killed with SIGKILL) is taken over, and `onStale` told of it; a live holder,
+ * even in this very process, is an `AssopayError` ('conflict', exit 2).
+ *
+ * @example
+ * const lock = await acquireLock("rec.yaml", (pid) => console.error(`took over the lock of ${pid}`));
  */
-export async function acquireLock(cassette: string): Promise<CassetteLock> {
+export async function acquireLock(
+  cassette: string,
+  onStale: (pid: number, lockPath: string) => void = () => undefined,
+): Promise<CassetteLock> {
   const lockPath = `${cassette}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -62,6 +68,7 @@ export async function acquireLock(cassette: string): Promise<CassetteLock> {
         });
       }
       await unlink(lockPath).catch(() => undefined);
+      onStale(pid, lockPath);
     }
   }
   throw new AssopayError("conflict", `the cassette ${cassette} is being recorded by another recorder`, {

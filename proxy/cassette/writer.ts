@@ -1,9 +1,9 @@
 import { writeSync, writevSync } from "node:fs";
-import { type FileHandle, open, rename, stat } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
 import { emitDocument, YamlEmitter } from "./emit.js";
 import type { CassetteHeader, Interaction, StoredBody, StoredRequest, StoredResponse } from "./format.js";
-import { acquireLock } from "./lock.js";
+import { acquireLock, type CassetteLock } from "./lock.js";
 import type { YamlBlock } from "./yaml-block.js";
 
 /**
@@ -21,10 +21,17 @@ export interface WritableInteraction extends Omit<Interaction, "id" | "request" 
 /**
  * How to open a cassette for writing:
  * - `create`: a new file (an existing one is an error);
- * - `append`: add to an existing file (created when missing);
- * - `replace`: the existing file is renamed `<path>.previous`, then a new one is created.
+ * - `append`: add to an existing file (created when missing).
  */
-export type WriteMode = "create" | "append" | "replace";
+export type WriteMode = "create" | "append";
+
+/** What else {@link openCassette} may be given. */
+export interface OpenOptions {
+  /** A lock the caller already holds (it is released on close); by default the file's own is taken. */
+  lock?: CassetteLock;
+  /** Runs once the file is closed, before the lock is released (e.g. renaming it into place). */
+  beforeRelease?: () => Promise<void>;
+}
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -91,8 +98,9 @@ export async function openCassette(
   path: string,
   mode: WriteMode,
   header: CassetteHeader,
+  more: OpenOptions = {},
 ): Promise<OpenCassette> {
-  const lock = await acquireLock(path);
+  const lock = more.lock ?? (await acquireLock(path));
   try {
     const present = await exists(path);
     if (present && mode === "create") {
@@ -101,8 +109,7 @@ export async function openCassette(
         hint: "use --mode new to add to it or --mode all to record it again",
       });
     }
-    if (present && mode === "replace") await rename(path, `${path}.previous`);
-    const fresh = !present || mode === "replace";
+    const fresh = !present;
     const handle = await open(path, fresh ? "ax" : "a+");
     if (fresh) writeAllSync(handle.fd, Buffer.from(emitDocument({ ...header })));
     else if (!(await endsWithNewline(handle))) writeAllSync(handle.fd, Buffer.from("\n"));
@@ -111,7 +118,11 @@ export async function openCassette(
       fd: handle.fd,
       async close() {
         await handle.close().catch(() => undefined);
-        await lock.release();
+        try {
+          await more.beforeRelease?.();
+        } finally {
+          await lock.release();
+        }
       },
     };
   } catch (error) {
@@ -158,9 +169,13 @@ export class DocumentWriter {
     return this.written;
   }
 
-  /** Gives the interaction the next id, serialises it and queues it; returns the id. */
-  append(interaction: WritableInteraction): number {
-    const id = this.nextId++;
+  /**
+   * Gives the interaction its id (`given`, or the next one), serialises it and queues it; returns the id.
+   * Later interactions without a given id follow on from it.
+   */
+  append(interaction: WritableInteraction, given?: number): number {
+    const id = given ?? this.nextId;
+    this.nextId = id + 1;
     this.written++;
     if (this.failed) return id;
     const { recordedAt, request, response, notification } = interaction;

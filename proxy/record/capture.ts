@@ -27,6 +27,11 @@ export class BoundedCapture {
     return true;
   }
 
+  /** Bytes kept so far. */
+  get length(): number {
+    return this.size;
+  }
+
   get overLimit(): boolean {
     return this.over;
   }

@@ -47,6 +47,8 @@ class Exchange {
   proxyReq: ClientRequest | undefined;
   proxyRes: IncomingMessage | undefined;
   upstreamEnded = false;
+  /** The response's declared `content-length`, if any. */
+  expected = Number.NaN;
   abortUpstream = false;
   settled = false;
 
@@ -134,7 +136,17 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   }
   function onResponseData(this: Tagged<IncomingMessage>, chunk: Buffer) {
     const x = exchangeOf(this);
-    if (!x || x.response.push(chunk) || x.settled) return;
+    if (!x) return;
+    if (x.response.push(chunk)) {
+      // The last byte of a response of declared length: once passed on, the client holds the whole
+      // response, so the exchange is recorded (journaled) before it is (durability, see journal.ts).
+      if (x.response.length === x.expected && x.req.complete && x.req.readableLength === 0) {
+        x.upstreamEnded = true;
+        complete(x);
+      }
+      return;
+    }
+    if (x.settled) return;
     this.destroy();
     fail(x, responseTooLarge(undefined), "refused");
   }
@@ -188,6 +200,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     proxyRes[EXCHANGE] = x;
     proxyRes.on("error", ignore);
     const declared = Number(proxyRes.headers["content-length"] ?? Number.NaN);
+    x.expected = declared;
     if (declared > limit) {
       proxyRes.destroy();
       fail(x, responseTooLarge(declared), "refused");

@@ -3,13 +3,15 @@ import { AssopayError } from "../../core/errors.js";
 import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
+import { DEFAULT_KEEP } from "./versions.js";
 
 /**
  * Record modes, as VCR-style tools name them:
  * - `once`: record only when the cassette does not exist yet; when it does, serve it and refuse (501)
  *   anything it does not hold, without calling the upstream;
  * - `new`: serve what the cassette holds, forward and append everything else;
- * - `all`: record everything again (the old file is kept as `<cassette>.previous`).
+ * - `all`: record everything again into a new file, which replaces the cassette when the recorder stops;
+ *   the replaced one is kept as `<cassette>.previous-<time>` (the `keep` newest such versions stay).
  */
 export type RecordMode = "once" | "new" | "all";
 
@@ -48,6 +50,11 @@ export interface RecorderOptions {
    * @example { mode: "new" }
    */
   mode?: RecordMode;
+  /**
+   * Mode `all`: how many earlier versions of the cassette to keep (default 3, at least 1).
+   * @example { mode: "all", keep: 5 }
+   */
+  keep?: number;
   /**
    * Replace payer and user first names, last names and e-mails by stable fakes of the same shape.
    * @example { redactPii: true }
@@ -112,6 +119,7 @@ export interface ResolvedRecorderOptions {
   readonly port: number;
   readonly host: string;
   readonly mode: RecordMode;
+  readonly keep: number;
   readonly redactPii: boolean;
   readonly notificationPath: string;
   readonly notifyForward: URL | undefined;
@@ -141,6 +149,12 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
       hint: `for example ${DEFAULT_NOTIFICATION_PATH}`,
     });
   }
+  const keep = options.keep ?? DEFAULT_KEEP;
+  if (!Number.isInteger(keep) || keep < 1) {
+    throw new AssopayError("usage", `keep must be a whole number of versions, at least 1, got ${keep}`, {
+      hint: "for example --keep 3: the last good recording is always kept",
+    });
+  }
   const timeout = options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
   if (!Number.isInteger(timeout) || timeout <= 0) {
     throw new AssopayError(
@@ -154,6 +168,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     port: checkPort(options.port, 0),
     host: options.host ?? "127.0.0.1",
     mode,
+    keep,
     redactPii: options.redactPii ?? false,
     notificationPath: path.replace(/\/+$/, ""),
     notifyForward: options.notifyForward

@@ -54,7 +54,11 @@ function withBody<T extends object, B>(message: T, body: B | undefined): T & { b
 interface Queued {
   exchange: CapturedExchange;
   notification: CapturedNotification | undefined;
+  id: number | undefined;
 }
+
+/** Where the pipeline's documents go: the cassette's writer, or (recovery) a filter in front of it. */
+export type InteractionSink = Pick<DocumentWriter, "append">;
 
 /**
  * Turns captured exchanges into cassette documents, one after the other (so the file keeps the order in
@@ -62,7 +66,7 @@ interface Queued {
  * body, encoded by the `BodyEncoder`), serialise, queue for the writer.
  */
 export class RecordingPipeline {
-  private readonly writer: DocumentWriter;
+  private readonly writer: InteractionSink;
   private readonly redactor: Redactor;
   private readonly encoder: BodyEncoder;
   private readonly onEvent: ProxyEventSink;
@@ -71,7 +75,7 @@ export class RecordingPipeline {
   private waiters: (() => void)[] = [];
 
   constructor(
-    writer: DocumentWriter,
+    writer: InteractionSink,
     redactor: Redactor,
     extraKeys: readonly string[],
     onEvent: ProxyEventSink,
@@ -85,10 +89,11 @@ export class RecordingPipeline {
 
   /**
    * Queues an exchange (or a relayed notification) for the cassette. Exchanges are written in the order
-   * they are queued; those that need no decompression are handled at once.
+   * they are queued; those that need no decompression are handled at once. `id` is the interaction id
+   * to give it (default: the writer's next).
    */
-  enqueue(exchange: CapturedExchange, notification?: CapturedNotification): void {
-    this.queue.push({ exchange, notification });
+  enqueue(exchange: CapturedExchange, notification?: CapturedNotification, id?: number): void {
+    this.queue.push({ exchange, notification, id });
     if (!this.running) this.run();
   }
 
@@ -101,17 +106,17 @@ export class RecordingPipeline {
   private run(): void {
     this.running = true;
     for (let item = this.queue.shift(); item; item = this.queue.shift()) {
-      const { exchange, notification } = item;
+      const { exchange, notification, id } = item;
       try {
         const pair = capturedPair(notification ?? exchange);
         if (pair instanceof Promise) {
           pair
-            .then((ready) => this.record(exchange, notification, ready))
+            .then((ready) => this.record(exchange, notification, ready, id))
             .catch((error: unknown) => this.failed(exchange, error))
             .finally(() => this.run());
           return;
         }
-        this.record(exchange, notification, pair);
+        this.record(exchange, notification, pair, id);
       } catch (error) {
         this.failed(exchange, error);
       }
@@ -170,12 +175,13 @@ export class RecordingPipeline {
     exchange: CapturedExchange,
     notification: CapturedNotification | undefined,
     x: CapturedPair,
+    given: number | undefined,
   ) {
     const { startedAt } = notification ?? exchange;
     if (notification === undefined) {
       const request = this.encoded(x.request, redactRequest);
       const response = this.encoded(x.response, redactResponse);
-      const id = this.writer.append({ recordedAt: startedAt.toISOString(), request, response });
+      const id = this.writer.append({ recordedAt: startedAt.toISOString(), request, response }, given);
       this.reported("recorded", id, request, response);
       return;
     }
@@ -186,12 +192,10 @@ export class RecordingPipeline {
       const placeholderKey = this.redactor.secrets.redact(verdict.key, "signatureKey");
       request.headers[SIGNATURE_HEADER] = signature(placeholderKey, bodyBytes(request.body));
     }
-    const id = this.writer.append({
-      recordedAt: startedAt.toISOString(),
-      request,
-      response,
-      notification: verdict.record,
-    });
+    const id = this.writer.append(
+      { recordedAt: startedAt.toISOString(), request, response, notification: verdict.record },
+      given,
+    );
     this.reported("notification", id, request, response);
   }
 

@@ -1,10 +1,14 @@
-import { stat } from "node:fs/promises";
+import { stat, unlink } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
 import { packageVersion } from "../../core/paths.js";
+import { emitDocument } from "../cassette/emit.js";
 import { CASSETTE_FORMAT, type Cassette, type CassetteHeader } from "../cassette/format.js";
+import { acquireLock, type CassetteLock } from "../cassette/lock.js";
 import { loadCassette } from "../cassette/reader.js";
 import { type OpenCassette, openCassette } from "../cassette/writer.js";
 import type { ResolvedRecorderOptions } from "./options.js";
+import { hasJournal, recoverJournal } from "./recover.js";
+import { checkIsCassette, promoteRecording, RECORDING_SUFFIX } from "./versions.js";
 
 /**
  * What a recorder does with its cassette, from the mode and whether the file exists:
@@ -62,20 +66,87 @@ function checkCompatible(existing: Cassette, options: ResolvedRecorderOptions): 
   }
 }
 
-/** Opens (and locks) the cassette as the mode says. */
+/** Opens (and locks) the cassette as the mode says, after recovering what a killed recorder left. */
 export async function planRecording(options: ResolvedRecorderOptions): Promise<RecordingPlan> {
-  const present = await exists(options.cassette);
-  if (options.mode === "all" || !present) {
-    const mode = options.mode === "all" ? "replace" : "create";
-    return {
-      existing: undefined,
-      file: await openCassette(options.cassette, mode, header(options)),
-      nextId: 1,
-    };
+  const { cassette, mode, onEvent } = options;
+  const recording = `${cassette}${RECORDING_SUFFIX}`;
+  if (await exists(cassette)) await checkIsCassette(cassette);
+  const needsFile = mode !== "once" || !(await exists(cassette));
+  const leftovers = (await hasJournal(cassette)) || (await exists(recording));
+  if (!needsFile && !leftovers) return { existing: await loadCassette(cassette), file: undefined, nextId: 1 };
+  const lock = await acquireLock(cassette, (pid, lockPath) =>
+    onEvent({
+      kind: "warning",
+      message: `took over the stale lock ${lockPath}: process ${pid}, which held it, no longer runs`,
+    }),
+  );
+  try {
+    await recoverLeftovers(options, lock);
+    if (mode === "all") return { existing: undefined, file: await openFresh(options, lock), nextId: 1 };
+    if (!(await exists(cassette))) {
+      return {
+        existing: undefined,
+        file: await openCassette(cassette, "create", header(options), { lock }),
+        nextId: 1,
+      };
+    }
+    const existing = await loadCassette(cassette);
+    if (mode === "once") {
+      await lock.release();
+      return { existing, file: undefined, nextId: 1 };
+    }
+    checkCompatible(existing, options);
+    const nextId = existing.interactions.reduce((max, i) => Math.max(max, i.id), 0) + 1;
+    return { existing, file: await openCassette(cassette, "append", header(options), { lock }), nextId };
+  } catch (error) {
+    await lock.release();
+    throw error;
   }
-  const existing = await loadCassette(options.cassette);
-  if (options.mode === "once") return { existing, file: undefined, nextId: 1 };
-  checkCompatible(existing, options);
-  const nextId = existing.interactions.reduce((max, i) => Math.max(max, i.id), 0) + 1;
-  return { existing, file: await openCassette(options.cassette, "append", header(options)), nextId };
+}
+
+/**
+ * What a recorder killed before it stopped left behind: a journal (recovered into its file) and, from
+ * `--mode all`, an unfinished `.recording` (finished: it replaces the cassette, the old one kept).
+ */
+async function recoverLeftovers(options: ResolvedRecorderOptions, lock: CassetteLock): Promise<void> {
+  const { cassette, onEvent } = options;
+  const recording = `${cassette}${RECORDING_SUFFIX}`;
+  const recovered = (n: number, file: string) =>
+    onEvent({
+      kind: "warning",
+      message: `recovered ${n} exchange(s) into ${file} from the journal of a recorder that did not stop cleanly`,
+    });
+  if (await hasJournal(cassette))
+    recovered(await recoverJournal(cassette, header(options), lock, options, onEvent), cassette);
+  if (!(await exists(recording))) return;
+  if (await hasJournal(recording))
+    recovered(await recoverJournal(recording, header(options), lock, options, onEvent), recording);
+  const kept = await promoteRecording(cassette, options.keep);
+  onEvent({
+    kind: "warning",
+    message: `finished the interrupted --mode all recording: it now is ${cassette}${kept ? ` (the earlier one kept as ${kept})` : ""}`,
+  });
+}
+
+/**
+ * Mode `all`: a new file, `<cassette>.recording`, which replaces the cassette once the recorder stops
+ * (see {@link promoteRecording}); a recording that holds nothing leaves the cassette as it was.
+ */
+async function openFresh(options: ResolvedRecorderOptions, lock: CassetteLock): Promise<OpenCassette> {
+  const { cassette, onEvent } = options;
+  const recording = `${cassette}${RECORDING_SUFFIX}`;
+  const head = header(options);
+  const empty = Buffer.byteLength(emitDocument({ ...head }));
+  return openCassette(recording, "create", head, {
+    lock,
+    beforeRelease: async () => {
+      if ((await stat(recording)).size <= empty && (await exists(cassette))) {
+        await unlink(recording);
+        onEvent({ kind: "warning", message: `nothing was recorded: ${cassette} is left as it was` });
+        return;
+      }
+      const kept = await promoteRecording(cassette, options.keep);
+      if (kept) onEvent({ kind: "warning", message: `the earlier ${cassette} is kept as ${kept}` });
+    },
+  });
 }

@@ -9,6 +9,7 @@ import { carriesPlaceholder, placeholderRefusal } from "../replay/placeholder.js
 import { cachedResponder } from "../replay/respond.js";
 import { incomingRequest } from "../replay/serve.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
+import { Journal } from "./journal.js";
 import { isNotificationPath, relayNotification } from "./notifications.js";
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from "./options.js";
 import { planRecording } from "./plan.js";
@@ -44,6 +45,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   const o: ResolvedRecorderOptions = resolveRecorderOptions(options);
   const plan = await planRecording(o);
   let recording: RecordingWorker | undefined;
+  const journal = plan.file ? Journal.open(plan.file.path) : undefined;
   try {
     recording = plan.file
       ? await RecordingWorker.start(
@@ -56,9 +58,11 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
             events: o.reportExchanges,
           },
           o.onEvent,
+          journal as Journal,
         )
       : undefined;
   } catch (error) {
+    journal?.close(true);
     await plan.file?.close();
     throw error;
   }

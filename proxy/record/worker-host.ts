@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { ProxyEventSink } from "../events.js";
+import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { BodyArena } from "./arena.js";
 import {
   bodyLength,
@@ -10,6 +10,7 @@ import {
   type CapturedExchange,
   type CapturedNotification,
 } from "./capture.js";
+import type { Journal } from "./journal.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
 /** The worker, from the built `.js` files, or from the TypeScript sources through tsx (tests, `npm run assopay`). */
@@ -33,8 +34,8 @@ const BATCH_LIMIT = 64;
 /** Body bytes that make a batch leave at once. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 /**
- * Bytes handed over but not yet written above which the proxy stops taking new requests… (small: what
- * waits here is lost on a crash, and a recorder that keeps up for a few megabytes keeps up)
+ * Bytes handed over but not yet written above which the proxy stops taking new requests… (a bound on
+ * memory: what waits here is in the journal already, so a crash loses none of it)
  */
 const HIGH_WATER = 8 * 1024 * 1024;
 /** …until the worker is back below this. */
@@ -43,30 +44,39 @@ const LOW_WATER = 2 * 1024 * 1024;
 const BATCH_WAIT_MS = 10;
 
 /**
- * The proxy's side of the recording worker: captured exchanges are handed over in batches (one message
+ * The proxy's side of the recording worker: each captured exchange is first appended to the journal (on
+ * disk before the proxy ends the response, see `journal.ts`), then handed over in batches (one message
  * every few milliseconds at most: the metadata as one JSON text, the bodies in one transferred buffer);
- * the worker does the rest (see `worker.ts`).
+ * the worker does the rest (see `worker.ts`). Once the worker has written everything handed over, the
+ * journal is emptied.
  */
 export class RecordingWorker {
   private readonly worker: Worker;
   private readonly onEvent: ProxyEventSink;
-  private metas: WireMeta[] = [];
+  private readonly journal: Journal;
+  private nextId: number;
+  /** The JSON of each waiting exchange's `WireMeta` (written to the journal, then sent as is). */
+  private metas: string[] = [];
   private arena = new BodyArena();
   private scheduled: NodeJS.Timeout | undefined;
   private closed: Promise<number> | undefined;
   private failed = false;
+  private journalWarned = false;
+  private writeFailed = false;
   private backlog = 0;
   private drainWaiters: (() => void)[] = [];
 
-  private constructor(worker: Worker, onEvent: ProxyEventSink) {
+  private constructor(worker: Worker, onEvent: ProxyEventSink, journal: Journal, nextId: number) {
     this.worker = worker;
     this.onEvent = onEvent;
+    this.journal = journal;
+    this.nextId = nextId;
   }
 
-  /** Starts the worker and waits until it is ready to record. */
-  static start(init: WorkerInit, onEvent: ProxyEventSink): Promise<RecordingWorker> {
+  /** Starts the worker and waits until it is ready to record; exchanges are journaled to `journal`. */
+  static start(init: WorkerInit, onEvent: ProxyEventSink, journal: Journal): Promise<RecordingWorker> {
     const worker = spawn(init);
-    const host = new RecordingWorker(worker, onEvent);
+    const host = new RecordingWorker(worker, onEvent, journal, init.nextId);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         void worker.terminate();
@@ -76,7 +86,7 @@ export class RecordingWorker {
         if (message.kind === "ready") {
           clearTimeout(timer);
           resolve(host);
-        } else if (message.kind === "events") for (const event of message.events) onEvent(event);
+        } else if (message.kind === "events") host.report(message.events);
         else if (message.kind === "progress") host.progress(message.bytes);
       });
       worker.once("error", (error) => {
@@ -100,7 +110,8 @@ export class RecordingWorker {
     const length = bodyLength(x.requestBody) + bodyLength(x.responseBody);
     if (!this.arena.fits(length) && this.metas.length > 0) this.send();
     this.arena.reserve(length);
-    this.metas.push({
+    const meta: WireMeta = {
+      id: this.nextId++,
       startedAt: x.startedAt.getTime(),
       method: x.method,
       url: x.url,
@@ -111,7 +122,16 @@ export class RecordingWorker {
       forwardStatus: x.forwardStatus,
       forwardError: x.forwardError,
       notification: notification !== undefined,
-    });
+    };
+    const json = JSON.stringify(meta);
+    if (!this.journal.append(json, x.requestBody, x.responseBody) && !this.journalWarned) {
+      this.journalWarned = true;
+      this.onEvent({
+        kind: "write-error",
+        message: `writing the journal ${this.journal.path} failed: exchanges are recorded, but a crash now loses those not yet written`,
+      });
+    }
+    this.metas.push(json);
     this.arena.put(x.requestBody);
     this.arena.put(x.responseBody);
     if (this.metas.length >= BATCH_LIMIT || this.arena.size >= BATCH_BYTES) this.send();
@@ -123,7 +143,7 @@ export class RecordingWorker {
     this.scheduled = undefined;
     if (this.metas.length === 0 || this.failed) return;
     const { buffer, bounds } = this.arena.take();
-    const message: ToWorker = { kind: "batch", metas: JSON.stringify(this.metas), bodies: buffer, bounds };
+    const message: ToWorker = { kind: "batch", metas: `[${this.metas.join(",")}]`, bodies: buffer, bounds };
     this.backlog += buffer.byteLength + message.metas.length;
     this.worker.postMessage(message, [buffer]);
     this.metas = [];
@@ -143,8 +163,19 @@ export class RecordingWorker {
     else resume();
   }
 
+  private report(events: readonly ProxyEvent[]): void {
+    for (const event of events) {
+      if (event.kind === "write-error") this.writeFailed = true;
+      this.onEvent(event);
+    }
+  }
+
   private progress(bytes: number): void {
     this.backlog -= bytes;
+    // Everything journaled is in the cassette: the journal starts again empty.
+    if (this.backlog === 0 && this.metas.length === 0 && !this.failed && !this.writeFailed) {
+      this.journal.clear();
+    }
     if (this.backlog <= LOW_WATER || this.failed) for (const resume of this.drainWaiters.splice(0)) resume();
   }
 
@@ -153,17 +184,21 @@ export class RecordingWorker {
     this.closed ??= new Promise<number>((resolve) => {
       this.send();
       if (this.failed) {
+        // The journal stays: the next start recovers what it holds.
+        this.journal.close(false);
         void this.worker.terminate();
         resolve(0);
         return;
       }
       this.worker.on("message", (message: FromWorker) => {
         if (message.kind !== "closed") return;
-        for (const event of message.events) this.onEvent(event);
+        this.report(message.events);
         // The worker ends by itself once it has said so; a stuck one is stopped after a grace period.
         const timer = setTimeout(() => void this.worker.terminate(), 5000);
         this.worker.once("exit", () => {
           clearTimeout(timer);
+          // A journal whose exchanges could not all be written stays, for the next start to try again.
+          this.journal.close(!this.writeFailed);
           resolve(message.recorded);
         });
       });

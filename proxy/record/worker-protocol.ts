@@ -17,6 +17,8 @@ export interface WorkerInit {
 export type WireMeta = Omit<CapturedNotification, "requestBody" | "responseBody" | "startedAt"> & {
   startedAt: number;
   notification: boolean;
+  /** The interaction id it gets in the cassette (given on the proxy's thread, in journal order). */
+  id: number;
 };
 
 /**

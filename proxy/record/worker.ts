@@ -60,17 +60,21 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
         return Buffer.from(message.bodies, start, (message.bounds[n + 1] ?? start) - start);
       };
       metas.forEach((meta, i) => {
-        const { notification, startedAt, ...rest } = meta;
+        const { notification, startedAt, id, ...rest } = meta;
         const exchange: CapturedNotification = {
           ...rest,
           startedAt: new Date(startedAt),
           requestBody: body(4 * i),
           responseBody: body(4 * i + 2),
         };
-        pipeline.enqueue(exchange, notification ? exchange : undefined);
+        pipeline.enqueue(exchange, notification ? exchange : undefined, id);
       });
       const bytes = message.bodies.byteLength + message.metas.length;
-      pipeline.idle().then(() => send({ kind: "progress", bytes }));
+      // Written (to the page cache) before it is reported: the proxy then empties the journal.
+      pipeline.idle().then(() => {
+        writer.flush();
+        send({ kind: "progress", bytes });
+      });
       return;
     }
     pipeline.idle().then(() => {

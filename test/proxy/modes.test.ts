@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { startRecorder } from "../../proxy/record/server.js";
+import { versionsOf } from "../../proxy/record/versions.js";
 import { send, tempDir } from "./support/http.js";
 import { startUpstream } from "./support/upstream.js";
 
@@ -80,12 +81,13 @@ describe("record modes", () => {
     });
   });
 
-  it("all: records everything again and keeps the old file as .previous", async () => {
+  it("all: records everything again and keeps the old file as a version", async () => {
     const before = await readFile(file);
     const recorder = await startRecorder({ upstream: upstream.url, cassette: file, mode: "all" });
     expect((await send(`${recorder.url}/counter`)).json()).toEqual({ hit: 3 });
     await recorder.close();
-    expect((await readFile(`${file}.previous`)).equals(before)).toBe(true);
+    const [version] = await versionsOf(file);
+    expect((await readFile(version as string)).equals(before)).toBe(true);
     const cassette = await loadCassette(file);
     expect(cassette.interactions.map((i) => i.response.body)).toEqual([{ json: { hit: 3 } }]);
   });

@@ -1,0 +1,118 @@
+import { closeSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync, writevSync } from "node:fs";
+import type { CapturedBody } from "./capture.js";
+import type { WireMeta } from "./worker-protocol.js";
+
+/**
+ * The write-ahead journal of a recording: `<file>.journal`, next to the file being written. Every exchange
+ * is appended to it on the proxy's thread, raw (not yet redacted), in one `writev(2)`, before the proxy
+ * ends its response; the worker turns it into YAML later. Once everything journaled is in the cassette,
+ * the journal is emptied; on a clean stop it is deleted. A journal left behind (the recorder was killed)
+ * is replayed into the cassette by the next start (see `recover.ts`).
+ *
+ * A frame: `AJ01`, then three 32-bit little-endian lengths (the metadata's JSON, the request body, the
+ * response body), then those bytes. A frame cut short (a full disk) ends the journal.
+ */
+export const JOURNAL_SUFFIX = ".journal";
+
+const MAGIC = 0x31304a41; // "AJ01" read little-endian
+const HEAD = 16;
+
+/** A journal opened for appending (mode 0600: it holds secrets not yet redacted). */
+export class Journal {
+  readonly path: string;
+  private readonly fd: number;
+  private failed = false;
+
+  private constructor(path: string) {
+    this.path = path;
+    this.fd = openSync(path, "a", 0o600);
+  }
+
+  /** Opens (creating it when missing) the journal of `file`. */
+  static open(file: string): Journal {
+    return new Journal(`${file}${JOURNAL_SUFFIX}`);
+  }
+
+  /** Whether a write has failed (nothing more is journaled then). */
+  get broken(): boolean {
+    return this.failed;
+  }
+
+  /** Appends one exchange; its metadata comes already as JSON text. False once a write has failed. */
+  append(meta: string, request: CapturedBody, response: CapturedBody): boolean {
+    if (this.failed) return false;
+    const metaBytes = Buffer.from(meta, "utf8");
+    const requestParts = Buffer.isBuffer(request) ? [request] : request;
+    const responseParts = Buffer.isBuffer(response) ? [response] : response;
+    const head = Buffer.allocUnsafe(HEAD);
+    head.writeUInt32LE(MAGIC, 0);
+    head.writeUInt32LE(metaBytes.length, 4);
+    head.writeUInt32LE(total(requestParts), 8);
+    head.writeUInt32LE(total(responseParts), 12);
+    const parts = [head, metaBytes, ...requestParts, ...responseParts];
+    try {
+      const length = total(parts);
+      const written = writevSync(this.fd, parts);
+      if (written < length) {
+        const rest = Buffer.concat(parts).subarray(written);
+        let offset = 0;
+        while (offset < rest.length) offset += writeSync(this.fd, rest, offset, rest.length - offset);
+      }
+      return true;
+    } catch {
+      this.failed = true;
+      return false;
+    }
+  }
+
+  /** Empties the journal: everything in it is in the cassette. */
+  clear(): void {
+    if (this.failed) return;
+    try {
+      ftruncateSync(this.fd, 0);
+    } catch {
+      this.failed = true;
+    }
+  }
+
+  /** Closes the journal; `remove` deletes it too (everything in it is in the cassette). */
+  close(remove: boolean): void {
+    closeSync(this.fd);
+    if (remove && !this.failed) unlinkSync(this.path);
+  }
+}
+
+function total(parts: readonly Buffer[]): number {
+  let n = 0;
+  for (const part of parts) n += part.length;
+  return n;
+}
+
+/** One exchange read back from a journal. */
+export interface JournalEntry {
+  meta: WireMeta;
+  requestBody: Buffer;
+  responseBody: Buffer;
+}
+
+/** Reads a journal's complete frames, in order; a frame cut short, and anything after it, is dropped. */
+export function readJournal(path: string): JournalEntry[] {
+  const bytes = readFileSync(path);
+  const entries: JournalEntry[] = [];
+  let at = 0;
+  while (at + HEAD <= bytes.length && bytes.readUInt32LE(at) === MAGIC) {
+    const metaLength = bytes.readUInt32LE(at + 4);
+    const requestLength = bytes.readUInt32LE(at + 8);
+    const responseLength = bytes.readUInt32LE(at + 12);
+    const end = at + HEAD + metaLength + requestLength + responseLength;
+    if (end > bytes.length) break;
+    const metaEnd = at + HEAD + metaLength;
+    entries.push({
+      meta: JSON.parse(bytes.toString("utf8", at + HEAD, metaEnd)) as WireMeta,
+      requestBody: bytes.subarray(metaEnd, metaEnd + requestLength),
+      responseBody: bytes.subarray(metaEnd + requestLength, end),
+    });
+    at = end;
+  }
+  return entries;
+}

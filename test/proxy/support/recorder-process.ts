@@ -1,0 +1,81 @@
+/**
+ * `assopay record` (cli/bin.ts, the real binary with its signal handling) in a child process, and a
+ * load of clients that count the exchanges whose responses they fully received.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { Agent, request } from "node:http";
+import { join } from "node:path";
+import { packageRoot } from "../../../core/paths.js";
+
+export interface RecorderProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves with its exit code (or the signal that ended it). */
+  exited: Promise<number | NodeJS.Signals | null>;
+}
+
+/** Starts `node --import tsx cli/bin.ts record ARGS`; resolves once it prints where it listens. */
+export function spawnRecorder(args: readonly string[]): Promise<RecorderProcess> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(packageRoot(), "cli", "bin.ts"), "record", ...args],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let out = "";
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal)),
+  );
+  return new Promise((resolve, reject) => {
+    const seen = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/[^\s,]+)/.exec(out);
+      if (match?.[1]) resolve({ child, url: match[1], output: () => out, exited });
+    };
+    child.stdout?.on("data", seen);
+    child.stderr?.on("data", seen);
+    void exited.then((code) => reject(new Error(`recorder exited with ${code}: ${out}`)));
+  });
+}
+
+/**
+ * `clients` concurrent clients, each sending `GET /blob?id=CLIENT-N&size=BYTES` one after the other
+ * until `stop()`; an exchange counts once its response has fully arrived (status 200, every byte).
+ */
+export function loadClients(url: string, clients: number, size: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const completed = new Set<string>();
+  let stopped = false;
+  const one = (id: string) =>
+    new Promise<void>((resolve) => {
+      const call = request(`${url}/blob?id=${id}&size=${size}`, { agent }, (res) => {
+        let received = 0;
+        res.on("data", (chunk: Buffer) => {
+          received += chunk.length;
+        });
+        res.on("end", () => {
+          if (res.statusCode === 200 && received === Number(res.headers["content-length"])) completed.add(id);
+          resolve();
+        });
+        res.on("error", () => resolve());
+        res.on("aborted", () => resolve());
+      });
+      call.on("error", () => resolve());
+      call.end();
+    });
+  const loops = Array.from({ length: clients }, async (_, c) => {
+    for (let n = 0; !stopped; n++) await one(`${c}-${n}`);
+  });
+  return {
+    completed,
+    /** Stops sending; resolves once every client has had its last answer (or error). */
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+      agent.destroy();
+    },
+  };
+}
