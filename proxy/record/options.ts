@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { AssopayError } from "../../core/errors.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
+import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
 
 /**
  * Record modes, as VCR-style tools name them:
@@ -77,6 +78,13 @@ export interface RecorderOptions {
    */
   maxBodyBytes?: number;
   /**
+   * The bound on the cassette's size in bytes (default 256 MiB, {@link DEFAULT_MAX_CASSETTE_BYTES}). The
+   * recorder warns at 80%; at the bound it stops recording and answers new requests 507 (see
+   * `docs/cassettes.md`).
+   * @example { maxCassetteBytes: 64 * 1024 * 1024 }
+   */
+  maxCassetteBytes?: number;
+  /**
    * How long the upstream may stay silent, in milliseconds (default 30 000); then the client gets a 504.
    * @example { upstreamTimeoutMs: 5000 }
    */
@@ -110,10 +118,21 @@ export interface ResolvedRecorderOptions {
   readonly notifyForward: URL | undefined;
   readonly signatureKeys: readonly string[];
   readonly maxBodyBytes: number;
+  readonly maxCassetteBytes: number;
   readonly upstreamTimeoutMs: number;
   readonly secretSalt: string | undefined;
   readonly reportExchanges: boolean;
   readonly onEvent: ProxyEventSink;
+}
+
+function checkMaxCassette(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_CASSETTE_BYTES;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new AssopayError("usage", `the cassette bound must be a positive number of bytes, got ${value}`, {
+      hint: "for example --max-cassette-bytes 268435456 (256 MiB)",
+    });
+  }
+  return value;
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
@@ -153,6 +172,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
       : undefined,
     signatureKeys: Object.freeze((options.signatureKeys ?? []).filter((k) => k !== "")),
     maxBodyBytes: checkMaxBody(options.maxBodyBytes),
+    maxCassetteBytes: checkMaxCassette(options.maxCassetteBytes),
     upstreamTimeoutMs: timeout,
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
