@@ -55,10 +55,14 @@ function expand(yaml: Document.Parsed, doc: RawDocument, file: string, lineCount
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + doc.contentLine - 1;
   const loop = selfReference(yaml);
   if (loop !== undefined) {
-    throw new AssopayError("bad-cassette", "a YAML alias refers to the node that contains it (a self-reference)", {
-      location: { file, line: lineAt(loop) },
-      hint,
-    });
+    throw new AssopayError(
+      "bad-cassette",
+      "a YAML alias refers to the node that contains it (a self-reference)",
+      {
+        location: { file, line: lineAt(loop) },
+        hint,
+      },
+    );
   }
   try {
     return yaml.toJS({ maxAliasCount: MAX_ALIASES });
