@@ -130,7 +130,7 @@ function schemaError(
   problem: SchemaProblem,
   what: string,
 ): AssopayError {
-  const status = problem.path.join(".") === "response.status";
+  const status = problem.message.includes("is not a final HTTP status");
   return new AssopayError(
     "bad-cassette",
     `the ${what} does not match the cassette schema: ${problem.message}`,
