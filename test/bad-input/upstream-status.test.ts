@@ -77,6 +77,14 @@ describe("invalid statuses from the upstream (docs/bad-inputs.md)", () => {
     await expectBadGateway("/status/999", "status 999,");
   });
 
+  it("answers 502 to a 1xx other than 100 sent as the final answer (103 with a body, then close)", async () => {
+    const reply = await send(`${recorder.url}/status/103`);
+    expect(reply.status).toBe(502);
+    expect(reply.headers["content-type"]).toBe("application/problem+json");
+    expect(reply.json<{ detail: string }>().detail).toMatch(/nothing was recorded$/);
+    expect((await send(`${recorder.url}/status/200`)).status).toBe(200);
+  });
+
   it("answers 502 to a 101 upgrade instead of leaving the client hanging", async () => {
     await expectBadGateway("/upgrade", "101 Switching Protocols");
     expect((await send(`${recorder.url}/status/201`)).status).toBe(201);
