@@ -1,4 +1,3 @@
-import { createReadStream } from "node:fs";
 import { type Document, LineCounter, parseDocument, visit } from "yaml";
 import { AssopayError } from "../../core/errors.js";
 import { readBlockDocument } from "./block-reader.js";
@@ -11,6 +10,7 @@ import {
   type Interaction,
   type LoadedInteraction,
 } from "./format.js";
+import { readLines } from "./read-lines.js";
 import {
   type CassetteValidator,
   createCassetteValidator,
@@ -33,7 +33,8 @@ interface ParsedDocument {
  * The offset of the first alias that refers to a node containing it (`&a [*a]`): legal YAML, but it reads
  * as a circular structure no cassette can hold.
  */
-function selfReference(yaml: Document.Parsed): number | undefined {
+function selfReference(yaml: Document.Parsed, doc: RawDocument): number | undefined {
+  if (!doc.lines.some((line) => line.includes("*"))) return undefined;
   let found: number | undefined;
   visit(yaml, {
     Alias(_key, node, path) {
@@ -53,7 +54,7 @@ function expand(yaml: Document.Parsed, doc: RawDocument, file: string, lineCount
   const hint =
     "the recorder never writes anchors or aliases (&name, *name): write the value itself in their place";
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + doc.contentLine - 1;
-  const loop = selfReference(yaml);
+  const loop = selfReference(yaml, doc);
   if (loop !== undefined) {
     throw new AssopayError(
       "bad-cassette",
@@ -246,37 +247,6 @@ export function parseCassette(text: string, file: string, validator = createCass
   return builder.finish();
 }
 
-/** The longest line read (characters): a body of 50 MB, base64-encoded, fits several times over. */
-const MAX_LINE_CHARS = 256 * 1024 * 1024;
-
-function lineTooLong(path: string, line: number): AssopayError {
-  return new AssopayError(
-    "bad-cassette",
-    `line ${line} is longer than ${MAX_LINE_CHARS} characters: this is not a cassette the recorder wrote`,
-    {
-      location: { file: path, line },
-      hint: "check the path: a cassette is a YAML file written by 'assopay record'",
-    },
-  );
-}
-
-function unreadable(path: string, error: unknown): AssopayError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const hint =
-    code === "ENOENT"
-      ? "check the path; record a cassette with 'assopay record'"
-      : code === "EISDIR"
-        ? "pass a cassette file, not a folder"
-        : code === "EACCES" || code === "EPERM"
-          ? "the file is not readable by this user: check its permissions"
-          : "check that the file is a cassette written by 'assopay record'";
-  return new AssopayError("bad-cassette", `cannot read the cassette: ${(error as Error).message}`, {
-    location: { file: path },
-    hint,
-    cause: error,
-  });
-}
-
 /**
  * Reads and checks a cassette file (see {@link parseCassette}), as a stream of lines: a file of any size
  * is read without holding its text whole. A missing or unreadable file is an `AssopayError` ('bad-cassette').
@@ -288,43 +258,7 @@ function unreadable(path: string, error: unknown): AssopayError {
 export async function loadCassette(path: string, validator = createCassetteValidator()): Promise<Cassette> {
   const builder = createCassetteBuilder(path, validator);
   const splitter = createDocumentSplitter(builder.document);
-  const input = createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
-  const opened = new Promise<void>((resolve, reject) => {
-    input.once("open", () => resolve());
-    input.once("error", reject);
-  });
-  try {
-    await opened;
-  } catch (error) {
-    throw unreadable(path, error);
-  }
-  // The start of a line not ended yet, in pieces (a long base64 line spans many chunks).
-  let pending: string[] = [];
-  let pendingChars = 0;
-  let lineNo = 0;
-  try {
-    for await (const chunk of input as AsyncIterable<string>) {
-      const lines = chunk.split("\n");
-      if (lines.length === 1) {
-        pending.push(chunk);
-        pendingChars += chunk.length;
-        if (pendingChars > MAX_LINE_CHARS) throw lineTooLong(path, lineNo + 1);
-        continue;
-      }
-      lines[0] = pending.join("") + lines[0];
-      const last = lines.pop() ?? "";
-      pending = [last];
-      pendingChars = last.length;
-      lineNo += lines.length;
-      for (const line of lines) splitter.push(line);
-    }
-    const last = pending.join("");
-    if (last !== "") splitter.push(last);
-  } catch (error) {
-    input.destroy();
-    if (error instanceof AssopayError) throw error;
-    throw unreadable(path, error);
-  }
+  await readLines(path, splitter.push);
   splitter.end();
   return builder.finish();
 }
