@@ -2,6 +2,7 @@ import { ACCESS_TOKEN_STATE } from "../contracts/pact/interaction.js";
 import { isIsoDay } from "../core/dates.js";
 import { findIntentByKey } from "./checkout.js";
 import { payOnCheckoutPage, showCheckoutPage } from "./checkout-page.js";
+import { clockBoundProblem, startOfSandboxDay } from "./clock.js";
 import type { SandboxCore } from "./core.js";
 import { type Exchange, readJson, sendErrors, sendHtml, sendJson, sendNotFound } from "./http.js";
 import { answerPactMessage, PACT_MESSAGE_PATH } from "./pact-messages.js";
@@ -76,25 +77,58 @@ async function states(core: SandboxCore, ex: Exchange): Promise<void> {
   }
 }
 
+/** What a `POST /_clock` body asks of the clock, or undefined when it asks nothing readable. */
+type ClockMove = { kind: "advance"; ms: number } | { kind: "set"; atMs: number } | { kind: "reset" };
+
+function clockMove(body: Record<string, unknown>): ClockMove | undefined {
+  if (body.reset === true) return { kind: "reset" };
+  if (typeof body.advanceSeconds === "number") return { kind: "advance", ms: body.advanceSeconds * 1000 };
+  if (typeof body.advanceMinutes === "number") return { kind: "advance", ms: body.advanceMinutes * 60_000 };
+  if (typeof body.day === "string" && isIsoDay(body.day))
+    return { kind: "set", atMs: startOfSandboxDay(body.day) };
+  if (typeof body.at === "string" && !Number.isNaN(Date.parse(body.at)))
+    return { kind: "set", atMs: Date.parse(body.at) };
+  return undefined;
+}
+
+/** Applies a move the clock's bound allows; the sentence saying why not otherwise. */
+function applyClockMove(core: SandboxCore, move: ClockMove): string | undefined {
+  switch (move.kind) {
+    case "reset":
+      core.clock.reset();
+      return undefined;
+    case "advance": {
+      const refused = clockBoundProblem(core.clock.nowMs() + move.ms);
+      if (!refused) core.clock.advance(move.ms);
+      return refused;
+    }
+    case "set": {
+      const refused = clockBoundProblem(move.atMs);
+      if (!refused) core.clock.set(new Date(move.atMs));
+      return refused;
+    }
+  }
+}
+
 /** `GET /_clock`, and `POST /_clock` with `{advanceSeconds}`, `{advanceMinutes}`, `{day}`, `{at}` or `{reset: true}`. */
 async function clock(core: SandboxCore, ex: Exchange): Promise<void> {
   if (ex.method === "POST") {
     const parsed = await readJson(ex);
     if (!parsed.ok) return;
     const body = (parsed.value ?? {}) as Record<string, unknown>;
-    if (body.reset === true) core.clock.reset();
-    else if (typeof body.advanceSeconds === "number") core.clock.advance(body.advanceSeconds * 1000);
-    else if (typeof body.advanceMinutes === "number") core.clock.advance(body.advanceMinutes * 60_000);
-    else if (typeof body.day === "string" && isIsoDay(body.day)) core.clock.set(body.day);
-    else if (typeof body.at === "string" && !Number.isNaN(Date.parse(body.at)))
-      core.clock.set(new Date(body.at));
-    else {
+    const move = clockMove(body);
+    if (move === undefined) {
       sendErrors(
         ex,
         400,
         "BadClock",
         'send {"advanceSeconds": N}, {"advanceMinutes": N}, {"day": "YYYY-MM-DD"}, {"at": ISO instant} or {"reset": true}',
       );
+      return;
+    }
+    const refused = applyClockMove(core, move);
+    if (refused) {
+      sendErrors(ex, 400, "BadClock", refused);
       return;
     }
   }

@@ -12,8 +12,8 @@ const DEFAULT_PORT = 8470;
 const HELP = `assopay record: record traffic through a proxy into a YAML cassette
 
 Usage: assopay record --upstream URL --cassette PATH [--port N] [--mode once|new|all] [--keep N] [--redact-pii]
-                      [--notify-forward URL] [--notify-path PATH] [--max-body BYTES] [--timeout MS] [--quiet]
-                      [--host ADDR] [--ignore FIELD]... [--match FIELD:RULE]... [--json]
+                      [--notify-forward URL] [--notify-path PATH] [--max-body BYTES] [--max-cassette-bytes BYTES]
+                      [--timeout MS] [--quiet] [--host ADDR] [--ignore FIELD]... [--match FIELD:RULE]... [--json]
 
 Starts a reverse proxy on 127.0.0.1 that forwards every request to the one upstream (never anywhere
 else: absolute URLs and CONNECT are refused) and appends each finished exchange to the cassette, one
@@ -41,6 +41,9 @@ Flags:
   --notify-forward URL  your own notification receiver; its answer goes back to the service
   --notify-path PATH    the proxy path that takes notifications (default /__assopay/notifications)
   --max-body BYTES      largest request or response body recorded (default 52428800, 50 MB)
+  --max-cassette-bytes BYTES
+                        bound on the cassette's size (default 268435456, 256 MiB): a warning at 80%;
+                        at the bound recording stops and new requests get 507 (start a new cassette)
   --timeout MS          how long the upstream may stay silent before a 504 (default 30000)
   --ignore FIELD        a matching rule written into the cassette header (see 'assopay replay --help')
   --match F:RULE        match a field by type (F:type) or regex (F:/REGEX/), written into the header
@@ -108,6 +111,7 @@ export const recordCommand: Command = {
       "notify-forward": { type: "string" },
       "notify-path": { type: "string" },
       "max-body": { type: "string" },
+      "max-cassette-bytes": { type: "string" },
       timeout: { type: "string" },
       quiet: { type: "boolean" },
       host: { type: "string" },
@@ -135,6 +139,7 @@ export const recordCommand: Command = {
       notifyForward: stringFlag(flags, "notify-forward"),
       notificationPath: stringFlag(flags, "notify-path"),
       maxBodyBytes: integerFlag("max-body", stringFlag(flags, "max-body")),
+      maxCassetteBytes: integerFlag("max-cassette-bytes", stringFlag(flags, "max-cassette-bytes")),
       upstreamTimeoutMs: integerFlag("timeout", stringFlag(flags, "timeout")),
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,

@@ -16,6 +16,7 @@ export type ProblemKind =
   | "upstream-timeout"
   | "upstream-bad-response"
   | "body-too-large"
+  | "cassette-full"
   | "not-a-reverse-proxy"
   | "notification-forward-failed"
   | "placeholder-not-forwarded";

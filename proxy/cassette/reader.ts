@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { LineCounter, parseDocument } from "yaml";
+import { type Document, LineCounter, parseDocument, visit } from "yaml";
 import { AssopayError } from "../../core/errors.js";
 import { readBlockDocument } from "./block-reader.js";
+import { createDocumentSplitter, type RawDocument } from "./documents.js";
 import {
   CASSETTE_FORMAT,
   type Cassette,
@@ -10,64 +10,74 @@ import {
   type Interaction,
   type LoadedInteraction,
 } from "./format.js";
-import { type CassetteValidator, createCassetteValidator, type SchemaProblem } from "./schema.js";
-
-/** A document as cut out of the file: its lines, where it starts, and whether its `...` was written. */
-interface RawDocument {
-  /** 1-based line of the `---` (or of the first line, for a document without one). */
-  line: number;
-  /** 1-based line of the first content line. */
-  contentLine: number;
-  lines: string[];
-  closed: boolean;
-}
+import { readLines } from "./read-lines.js";
+import {
+  type CassetteValidator,
+  createCassetteValidator,
+  type SchemaProblem,
+  statusProblem,
+} from "./schema.js";
+import { looksLikeCassette, notACassette } from "./sniff.js";
 
 const HINT = "every document starts with '---' and ends with '...'; see docs/cassettes.md";
 
-function isMarker(line: string, marker: string): boolean {
-  return line === marker || line.startsWith(`${marker} `) || line.startsWith(`${marker}\t`);
-}
-
-function isBlank(line: string): boolean {
-  const trimmed = line.trim();
-  return trimmed === "" || trimmed.startsWith("#");
-}
-
-/**
- * Cuts a YAML stream into documents on its `---` and `...` lines. Cassette documents are maps written in
- * block style, so a line starting with `---` or `...` cannot be inside one.
- */
-function splitDocuments(text: string): RawDocument[] {
-  const docs: RawDocument[] = [];
-  let current: RawDocument | undefined;
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? "").replace(/\r$/, "");
-    if (isMarker(line, "---")) {
-      current = { line: i + 1, contentLine: i + 2, lines: [], closed: false };
-      docs.push(current);
-      const rest = line.slice(4).trim();
-      if (rest !== "" && !rest.startsWith("#")) {
-        current.lines.push(rest);
-        current.contentLine = i + 1;
-      }
-    } else if (isMarker(line, "...")) {
-      if (current) current.closed = true;
-      current = undefined;
-    } else if (current) {
-      current.lines.push(line);
-    } else if (!isBlank(line)) {
-      current = { line: i + 1, contentLine: i + 1, lines: [line], closed: false };
-      docs.push(current);
-    }
-  }
-  return docs.filter((doc) => doc.lines.some((l) => !isBlank(l)));
-}
+/** At most this many alias expansions per document (cassettes written by the recorder have none). */
+const MAX_ALIASES = 100;
 
 interface ParsedDocument {
   data: unknown;
   lineOf(path: readonly (string | number)[]): number;
+}
+
+/**
+ * The offset of the first alias that refers to a node containing it (`&a [*a]`): legal YAML, but it reads
+ * as a circular structure no cassette can hold.
+ */
+function selfReference(yaml: Document.Parsed, doc: RawDocument): number | undefined {
+  if (!doc.lines.some((line) => line.includes("*"))) return undefined;
+  let found: number | undefined;
+  visit(yaml, {
+    Alias(_key, node, path) {
+      if (!path.includes(node.resolve(yaml) as never)) return undefined;
+      found = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * A parsed document as plain data. A self-referencing alias, or more than {@link MAX_ALIASES} alias
+ * expansions (an "alias bomb"), is a 'bad-cassette' error rather than a stack trace or a heap full.
+ */
+function expand(yaml: Document.Parsed, doc: RawDocument, file: string, lineCounter: LineCounter): unknown {
+  const hint =
+    "the recorder never writes anchors or aliases (&name, *name): write the value itself in their place";
+  const lineAt = (offset: number) => lineCounter.linePos(offset).line + doc.contentLine - 1;
+  const loop = selfReference(yaml, doc);
+  if (loop !== undefined) {
+    throw new AssopayError(
+      "bad-cassette",
+      "a YAML alias refers to the node that contains it (a self-reference)",
+      {
+        location: { file, line: lineAt(loop) },
+        hint,
+      },
+    );
+  }
+  try {
+    return yaml.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (error) {
+    const reason = (error as Error).message.split("\n")[0] ?? "";
+    const message = /alias/i.test(reason)
+      ? `the YAML aliases expand to too much (more than ${MAX_ALIASES} nodes each): ${reason}`
+      : `the YAML cannot be read as data: ${reason}`;
+    const alias = doc.lines.findIndex((line) => /(^|[\s[{,:-])\*[^\s,\]}]+/.test(line));
+    throw new AssopayError("bad-cassette", message, {
+      location: { file, line: alias < 0 ? doc.line : doc.contentLine + alias },
+      hint,
+    });
+  }
 }
 
 function parseRaw(doc: RawDocument, file: string): ParsedDocument {
@@ -81,7 +91,7 @@ function parseRaw(doc: RawDocument, file: string): ParsedDocument {
       hint: HINT,
     });
   }
-  const data: unknown = yaml.toJS({ maxAliasCount: 100 });
+  const data = expand(yaml, doc, file, lineCounter);
   const lineOf = (path: readonly (string | number)[]): number => {
     let node: unknown = yaml.contents;
     let offset = yaml.contents?.range?.[0];
@@ -121,12 +131,15 @@ function schemaError(
   problem: SchemaProblem,
   what: string,
 ): AssopayError {
+  const status = problem.message.includes("is not a final HTTP status");
   return new AssopayError(
     "bad-cassette",
     `the ${what} does not match the cassette schema: ${problem.message}`,
     {
       location: { file, line: parsed.lineOf(problem.path) },
-      hint: HINT,
+      hint: status
+        ? "the recorder never stores such a status: correct it, or remove this interaction (from its '---' to its '...')"
+        : HINT,
     },
   );
 }
@@ -142,10 +155,11 @@ function readHeader(
       hint: `a cassette starts with a header (format: ${CASSETTE_FORMAT}); record one with 'assopay record'`,
     });
   }
+  if (!looksLikeCassette(doc)) throw notACassette(file, doc);
   if (!doc.closed) {
     throw new AssopayError("bad-cassette", "the header document is incomplete (no closing '...')", {
       location: { file, line: doc.line },
-      hint: "the recorder was stopped before it wrote anything: delete the file and record again",
+      hint: "the recorder was stopped while writing the header, so the file holds no exchange: record it again with 'assopay record --mode all'",
     });
   }
   const parsed = parseRaw(doc, file);
@@ -165,6 +179,55 @@ function readHeader(
   return parsed.data as CassetteHeader;
 }
 
+/** Builds a cassette from its documents, checking each as it comes (see {@link parseCassette}). */
+function createCassetteBuilder(
+  file: string,
+  validator: CassetteValidator,
+): { document(doc: RawDocument): void; finish(): Cassette } {
+  let header: CassetteHeader | undefined;
+  const warnings: CassetteWarning[] = [];
+  const interactions: LoadedInteraction[] = [];
+  const ids = new Map<number, number>();
+  const interaction = (doc: RawDocument) => {
+    if (!doc.closed) {
+      warnings.push({
+        file,
+        line: doc.line,
+        message:
+          "incomplete document (no closing '...'), skipped: the recorder was probably stopped while writing it",
+      });
+      return;
+    }
+    const read = readDocument(doc, file);
+    const problem = validator.interaction(read.data) ?? statusProblem(read.data);
+    if (problem) throw schemaError(file, read.located(), problem, "interaction");
+    const found = read.data as Interaction;
+    const seen = ids.get(found.id);
+    if (seen !== undefined) {
+      throw new AssopayError("bad-cassette", `interaction id ${found.id} is already used at line ${seen}`, {
+        location: { file, line: read.located().lineOf(["id"]) },
+        hint: "give every interaction its own id",
+      });
+    }
+    ids.set(found.id, doc.line);
+    interactions.push(Object.freeze({ ...found, source: { file, line: doc.line } }));
+  };
+  return {
+    document(doc) {
+      if (header === undefined) header = readHeader(file, doc, validator);
+      else interaction(doc);
+    },
+    finish() {
+      return Object.freeze({
+        file,
+        header: header ?? readHeader(file, undefined, validator),
+        interactions,
+        warnings,
+      });
+    },
+  };
+}
+
 /**
  * Parses a cassette's text. Bad YAML, a document that does not match the schema, a wrong format or a
  * reused id throw an `AssopayError` ('bad-cassette', exit 2) with the file and line. A document without
@@ -175,60 +238,27 @@ function readHeader(
  * for (const warning of cassette.warnings) console.warn(`${warning.file}:${warning.line}: ${warning.message}`);
  */
 export function parseCassette(text: string, file: string, validator = createCassetteValidator()): Cassette {
-  const docs = splitDocuments(text);
-  const header = readHeader(file, docs[0], validator);
-  const warnings: CassetteWarning[] = [];
-  const interactions: LoadedInteraction[] = [];
-  const ids = new Map<number, number>();
-  for (const doc of docs.slice(1)) {
-    if (!doc.closed) {
-      warnings.push({
-        file,
-        line: doc.line,
-        message:
-          "incomplete document (no closing '...'), skipped: the recorder was probably stopped while writing it",
-      });
-      continue;
-    }
-    const read = readDocument(doc, file);
-    const problem = validator.interaction(read.data);
-    if (problem) throw schemaError(file, read.located(), problem, "interaction");
-    const interaction = read.data as Interaction;
-    const seen = ids.get(interaction.id);
-    if (seen !== undefined) {
-      throw new AssopayError(
-        "bad-cassette",
-        `interaction id ${interaction.id} is already used at line ${seen}`,
-        {
-          location: { file, line: read.located().lineOf(["id"]) },
-          hint: "give every interaction its own id",
-        },
-      );
-    }
-    ids.set(interaction.id, doc.line);
-    interactions.push(Object.freeze({ ...interaction, source: { file, line: doc.line } }));
-  }
-  return Object.freeze({ file, header, interactions, warnings });
+  const builder = createCassetteBuilder(file, validator);
+  const splitter = createDocumentSplitter(builder.document);
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  for (const line of lines) splitter.push(line);
+  splitter.end();
+  return builder.finish();
 }
 
 /**
- * Reads and checks a cassette file (see {@link parseCassette}). A missing or unreadable file is an
- * `AssopayError` ('bad-cassette').
+ * Reads and checks a cassette file (see {@link parseCassette}), as a stream of lines: a file of any size
+ * is read without holding its text whole. A missing or unreadable file is an `AssopayError` ('bad-cassette').
  *
  * @example
  * const cassette = await loadCassette("recordings/pagination-crawl.yaml");
  * console.log(cassette.header.upstream, cassette.interactions.length);
  */
-export async function loadCassette(path: string, validator?: CassetteValidator): Promise<Cassette> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new AssopayError("bad-cassette", `cannot read the cassette: ${(error as Error).message}`, {
-      location: { file: path },
-      hint: "check the path; record a cassette with 'assopay record'",
-      cause: error,
-    });
-  }
-  return parseCassette(text, path, validator);
+export async function loadCassette(path: string, validator = createCassetteValidator()): Promise<Cassette> {
+  const builder = createCassetteBuilder(path, validator);
+  const splitter = createDocumentSplitter(builder.document);
+  await readLines(path, splitter.push);
+  splitter.end();
+  return builder.finish();
 }

@@ -26,8 +26,11 @@ function segments(instancePath: string): (string | number)[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
-function describe(error: ErrorObject, what: string): SchemaProblem {
+function describe(error: ErrorObject, what: string, value: unknown): SchemaProblem {
   const path = segments(error.instancePath);
+  if (path.join(".") === "response.status" && (error.keyword === "minimum" || error.keyword === "maximum")) {
+    return { path, message: statusMessage((value as { response: { status: unknown } }).response.status) };
+  }
   const where = path.length === 0 ? `the ${what}` : path.join(".");
   if (error.keyword === "oneOf" && path[path.length - 1] === "body") {
     return {
@@ -58,7 +61,7 @@ function check(validate: ValidateFunction, what: string): (value: unknown) => Sc
     if (validate(value)) return undefined;
     const errors = validate.errors ?? [];
     const first = errors.find((e) => e.keyword === "oneOf") ?? errors[0];
-    return first ? describe(first, what) : { path: [], message: `the ${what} is invalid` };
+    return first ? describe(first, what, value) : { path: [], message: `the ${what} is invalid` };
   };
 }
 
@@ -80,3 +83,20 @@ export function createCassetteValidator(): CassetteValidator {
 
 /** The cassette JSON Schema itself (for documentation and other tools). */
 export const cassetteSchema: Readonly<Record<string, unknown>> = schema;
+
+/**
+ * A schema-valid interaction whose response status cannot be a final HTTP status: 101–199 (only 100 may
+ * be stored as final; the schema already keeps statuses within 100–599).
+ *
+ * @example
+ * statusProblem({ response: { status: 103 } }); // { path: ["response", "status"], message: "…" }
+ */
+export function statusProblem(value: unknown): SchemaProblem | undefined {
+  const status = (value as { response?: { status?: unknown } } | null)?.response?.status;
+  if (typeof status !== "number" || status === 100 || status >= 200) return undefined;
+  return { path: ["response", "status"], message: statusMessage(status) };
+}
+
+function statusMessage(status: unknown): string {
+  return `response.status ${JSON.stringify(status)} is not a final HTTP status (100 or 200–599)`;
+}

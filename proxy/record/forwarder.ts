@@ -6,7 +6,8 @@ import { type Problem, problem, sendProblem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
 import { tooLargeDetail } from "../http/body.js";
 import { BoundedCapture, type CapturedBody, type CapturedExchange } from "./capture.js";
-import { UpstreamTimeout, upstreamProblem } from "./upstream-errors.js";
+import { createCassetteBudget } from "./cassette-budget.js";
+import { badStatusProblem, UpstreamTimeout, upgradeProblem, upstreamProblem } from "./upstream-errors.js";
 
 /** What became of one forwarded request: a complete exchange to record, or a failure already answered. */
 export type ForwardOutcome = { ok: true; exchange: CapturedExchange<CapturedBody> } | { ok: false };
@@ -29,6 +30,9 @@ export interface Forwarder {
 
 export interface ForwarderOptions {
   upstream: URL;
+  /** The cassette being written, and the bound on its size (see `cassette-budget.ts`); no bound without them. */
+  cassette?: string;
+  maxCassetteBytes?: number;
   maxBodyBytes: number;
   upstreamTimeoutMs: number;
   onEvent: ProxyEventSink;
@@ -74,6 +78,10 @@ function exchangeOf(message: object): Exchange | undefined {
  */
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const { upstream, maxBodyBytes: limit, upstreamTimeoutMs: timeoutMs, onEvent } = options;
+  const budget =
+    options.cassette === undefined || options.maxCassetteBytes === undefined
+      ? undefined
+      : createCassetteBudget(options.cassette, options.maxCassetteBytes, onEvent);
   const agent =
     upstream.protocol === "https:" ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const proxy = httpProxy.createProxyServer({
@@ -168,6 +176,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       "upstream-error",
     );
   }
+  // A 101 is not a response http-proxy hands on: without this listener Node.js destroys the socket and
+  // the client waits forever.
+  function onUpgrade(this: Tagged<ClientRequest>, upgraded: IncomingMessage) {
+    upgraded.socket.destroy();
+    const x = exchangeOf(this);
+    if (x) fail(x, upgradeProblem(upstream), "upstream-error");
+  }
   function onFinish(this: Tagged<ServerResponse>) {
     const x = exchangeOf(this);
     if (x) complete(x);
@@ -191,6 +206,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     proxyReq[EXCHANGE] = x;
     if (x.abortUpstream) proxyReq.destroy();
     proxyReq.setTimeout(timeoutMs, onTimeout);
+    proxyReq.on("upgrade", onUpgrade);
   });
 
   proxy.on("proxyRes", (proxyRes: Tagged<IncomingMessage>, req) => {
@@ -199,6 +215,13 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     x.proxyRes = proxyRes;
     proxyRes[EXCHANGE] = x;
     proxyRes.on("error", ignore);
+    // Answered here, before http-proxy copies the status (a status below 100 throws a RangeError there).
+    const badStatus = badStatusProblem(proxyRes.statusCode, upstream);
+    if (badStatus) {
+      proxyRes.destroy();
+      fail(x, badStatus, "upstream-error");
+      return;
+    }
     const declared = Number(proxyRes.headers["content-length"] ?? Number.NaN);
     x.expected = declared;
     if (declared > limit) {
@@ -215,6 +238,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const x = new Exchange(req, res, done, limit);
     (req as Tagged<IncomingMessage>)[EXCHANGE] = x;
     (res as Tagged<ServerResponse>)[EXCHANGE] = x;
+    const full = budget?.refusal();
+    if (full) {
+      req.resume();
+      fail(x, full, "refused");
+      return;
+    }
     const declared = Number(req.headers["content-length"] ?? Number.NaN);
     if (declared > limit) {
       req.resume();

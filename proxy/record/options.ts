@@ -3,6 +3,7 @@ import { AssopayError } from "../../core/errors.js";
 import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
+import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
 import { DEFAULT_KEEP } from "./versions.js";
 
 /**
@@ -85,6 +86,13 @@ export interface RecorderOptions {
    */
   maxBodyBytes?: number;
   /**
+   * The bound on the cassette's size in bytes (default 256 MiB, {@link DEFAULT_MAX_CASSETTE_BYTES}). The
+   * recorder warns at 80%; at the bound it stops recording and answers new requests 507 (see
+   * `docs/cassettes.md`).
+   * @example { maxCassetteBytes: 64 * 1024 * 1024 }
+   */
+  maxCassetteBytes?: number;
+  /**
    * How long the upstream may stay silent, in milliseconds (default 30 000); then the client gets a 504.
    * @example { upstreamTimeoutMs: 5000 }
    */
@@ -125,11 +133,22 @@ export interface ResolvedRecorderOptions {
   readonly notifyForward: URL | undefined;
   readonly signatureKeys: readonly string[];
   readonly maxBodyBytes: number;
+  readonly maxCassetteBytes: number;
   readonly upstreamTimeoutMs: number;
   readonly secretSalt: string | undefined;
   readonly reportExchanges: boolean;
   readonly rules: readonly MatchRule[];
   readonly onEvent: ProxyEventSink;
+}
+
+function checkMaxCassette(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_CASSETTE_BYTES;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new AssopayError("usage", `the cassette bound must be a positive number of bytes, got ${value}`, {
+      hint: "for example --max-cassette-bytes 268435456 (256 MiB)",
+    });
+  }
+  return value;
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
@@ -176,6 +195,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
       : undefined,
     signatureKeys: Object.freeze((options.signatureKeys ?? []).filter((k) => k !== "")),
     maxBodyBytes: checkMaxBody(options.maxBodyBytes),
+    maxCassetteBytes: checkMaxCassette(options.maxCassetteBytes),
     upstreamTimeoutMs: timeout,
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,

@@ -45,3 +45,31 @@ export function upstreamProblem(error: Error, upstream: URL, timeoutMs: number):
     { upstream: upstream.href },
   );
 }
+
+/**
+ * The problem a client gets when the upstream's final status cannot be a final HTTP status (outside
+ * 200–599, except 100 which Node.js reports only as `continue`): 502, nothing recorded. A cassette could
+ * not hold it (its schema allows 100–599) and Node.js could not send it on (RangeError below 100).
+ */
+export function badStatusProblem(status: number | undefined, upstream: URL): Problem | undefined {
+  if (status !== undefined && Number.isInteger(status) && status >= 200 && status <= 599) return undefined;
+  if (status === 100) return undefined;
+  return problem(
+    "upstream-bad-response",
+    502,
+    "Upstream failed",
+    `the upstream ${upstream.origin} answered with status ${status ?? "(none)"}, which is not a final HTTP status (100, 200–599); nothing was recorded`,
+    { upstream: upstream.href },
+  );
+}
+
+/** The problem a client gets when the upstream switches protocols (101): the recorder records HTTP only. */
+export function upgradeProblem(upstream: URL): Problem {
+  return problem(
+    "upstream-bad-response",
+    502,
+    "Upstream failed",
+    `the upstream ${upstream.origin} answered 101 Switching Protocols; the recorder records plain HTTP exchanges only, nothing was recorded`,
+    { upstream: upstream.href },
+  );
+}

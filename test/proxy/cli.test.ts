@@ -132,7 +132,7 @@ describe("assopay record and assopay replay", () => {
     const result = await run(replayCommand, ["--cassette", bad, "--port", "0"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error[bad-cassette]: ${bad}:19: the interaction does not match the cassette schema: response.status must be <= 599\nhint: every document starts with '---' and ends with '...'; see docs/cassettes.md\n`,
+      `error[bad-cassette]: ${bad}:19: the interaction does not match the cassette schema: response.status 999 is not a final HTTP status (100 or 200–599)\nhint: the recorder never stores such a status: correct it, or remove this interaction (from its '---' to its '...')\n`,
     );
   });
 });

@@ -1,0 +1,82 @@
+import { createReadStream } from "node:fs";
+import { AssopayError } from "../../core/errors.js";
+
+/** The longest line read (characters): a body of 50 MB, base64-encoded, fits several times over. */
+const MAX_LINE_CHARS = 256 * 1024 * 1024;
+
+function lineTooLong(path: string, line: number): AssopayError {
+  return new AssopayError(
+    "bad-cassette",
+    `line ${line} is longer than ${MAX_LINE_CHARS} characters: this is not a cassette the recorder wrote`,
+    {
+      location: { file: path, line },
+      hint: "check the path: a cassette is a YAML file written by 'assopay record'",
+    },
+  );
+}
+
+function unreadable(path: string, error: unknown): AssopayError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const hint =
+    code === "ENOENT"
+      ? "check the path; record a cassette with 'assopay record'"
+      : code === "EISDIR"
+        ? "pass a cassette file, not a folder"
+        : code === "EACCES" || code === "EPERM"
+          ? "the file is not readable by this user: check its permissions"
+          : "check that the file is a cassette written by 'assopay record'";
+  return new AssopayError("bad-cassette", `cannot read the cassette: ${(error as Error).message}`, {
+    location: { file: path },
+    hint,
+    cause: error,
+  });
+}
+
+/**
+ * Reads a file as a stream of lines (split on "\n"), handing each to `onLine`: a file of any size is read
+ * without holding its text whole. An unreadable file, or a line longer than any cassette holds, is an
+ * `AssopayError` ('bad-cassette') naming the file (and the line); one thrown by `onLine` passes through.
+ *
+ * @example
+ * await readLines("recordings/crawl.yaml", (line) => splitter.push(line));
+ */
+export async function readLines(path: string, onLine: (line: string) => void): Promise<void> {
+  const input = createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const opened = new Promise<void>((resolve, reject) => {
+    input.once("open", () => resolve());
+    input.once("error", reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  // The start of a line not ended yet, in pieces (a long base64 line spans many chunks).
+  let pending: string[] = [];
+  let pendingChars = 0;
+  let lineNo = 0;
+  try {
+    for await (const chunk of input as AsyncIterable<string>) {
+      const lines = chunk.split("\n");
+      if (lines.length === 1) {
+        pending.push(chunk);
+        pendingChars += chunk.length;
+        if (pendingChars > MAX_LINE_CHARS) throw lineTooLong(path, lineNo + 1);
+        continue;
+      }
+      lines[0] = pending.join("") + lines[0];
+      const last = lines.pop() ?? "";
+      pending = [last];
+      pendingChars = last.length;
+      lineNo += lines.length;
+      for (const line of lines) onLine(line);
+    }
+    const last = pending.join("");
+    if (last !== "") onLine(last);
+  } catch (error) {
+    input.destroy();
+    // Only a failure of the file system is about the file; anything else passes through as it is.
+    if (error instanceof Error && "syscall" in error) throw unreadable(path, error);
+    throw error;
+  }
+}
