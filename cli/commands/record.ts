@@ -4,6 +4,7 @@ import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import { INTERCEPT_FLAGS, INTERCEPT_HELP, interceptFlags, printInterception } from "./intercept-flags.js";
 
 const DEFAULT_PORT = 8470;
 
@@ -11,6 +12,7 @@ const HELP = `assopay record: record traffic through a proxy into a YAML cassett
 
 Usage: assopay record --upstream URL --cassette PATH [--port N] [--mode once|new|all] [--redact-pii]
                       [--notify-forward URL] [--notify-path PATH] [--max-body BYTES] [--timeout MS] [--quiet]
+                      [--intercept HOST]... [--ca-dir DIR] [--json]
 
 Starts a reverse proxy on 127.0.0.1 that forwards every request to the one upstream (never anywhere
 else: absolute URLs and CONNECT are refused) and appends each finished exchange to the cassette, one
@@ -22,7 +24,8 @@ Notifications: register <proxy>/__assopay/notifications (printed at start) as yo
 each notification is recorded with whether its x-ha-signature verified, and relayed to --notify-forward.
 
 Flags:
-  --upstream URL        the service to forward to, e.g. https://api.helloasso-sandbox.com (required)
+  --upstream URL        the service to forward to, e.g. https://api.helloasso-sandbox.com (required,
+                        unless --intercept is given: then https://<first host>)
   --cassette PATH       the cassette file to write (required)
   --port N              port to listen on (default ${DEFAULT_PORT}; 0 takes any free port)
   --mode MODE           once: record only if the cassette does not exist, else serve it and refuse
@@ -35,6 +38,7 @@ Flags:
   --max-body BYTES      largest request or response body recorded (default 52428800, 50 MB)
   --timeout MS          how long the upstream may stay silent before a 504 (default 30000)
   --quiet               print only problems, not every recorded exchange
+${INTERCEPT_HELP}
   -h, --help            this text
 
 Environment:
@@ -46,6 +50,7 @@ Exit codes: 0 stopped cleanly, 2 bad usage, the cassette is locked by another re
 Examples:
   assopay record --upstream https://api.helloasso-sandbox.com --cassette recordings/crawl.yaml
   assopay record --upstream http://127.0.0.1:8080 --cassette rec.yaml --mode new --redact-pii --port 0
+  assopay record --intercept api.helloasso.com --cassette rec.yaml
 `;
 
 function required(flags: ReturnType<typeof parseFlags>, name: string, example: string): string {
@@ -94,8 +99,14 @@ export const recordCommand: Command = {
       "max-body": { type: "string" },
       timeout: { type: "string" },
       quiet: { type: "boolean" },
+      ...INTERCEPT_FLAGS,
     });
-    const upstream = required(flags, "upstream", "https://api.helloasso-sandbox.com");
+    const intercepting = interceptFlags(flags, context.env);
+    const first = intercepting.intercept[0];
+    const upstream =
+      stringFlag(flags, "upstream") || first === undefined
+        ? required(flags, "upstream", "https://api.helloasso-sandbox.com")
+        : `https://${first.trim()}`;
     const cassette = required(flags, "cassette", "recordings/session.yaml");
     const mode: RecordMode = choiceFlag("record", "mode", stringFlag(flags, "mode"), RECORD_MODES, "once");
     const quiet = flags.values.quiet === true;
@@ -116,6 +127,7 @@ export const recordCommand: Command = {
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,
       onEvent: print,
+      ...intercepting,
     });
     const doing =
       recorder.state === "recording"
@@ -123,6 +135,7 @@ export const recordCommand: Command = {
         : `replaying ${recorder.cassette} (mode once: it exists; nothing new is recorded)`;
     context.stdout.write(`assopay record: listening on ${recorder.url} → ${upstream}, ${doing}\n`);
     context.stdout.write(`  notifications: ${recorder.notificationUrl}\n`);
+    printInterception(context, recorder.url, recorder.interception, flags.values.json === true);
     await waitForAbort(context.signal);
     const { recorded } = await recorder.close();
     context.stdout.write(

@@ -3,12 +3,14 @@ import type { ProxyEvent } from "../../proxy/events.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import type { Command, CommandContext } from "../command.js";
 import { listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import { INTERCEPT_FLAGS, INTERCEPT_HELP, interceptFlags, printInterception } from "./intercept-flags.js";
 
 const DEFAULT_PORT = 8471;
 
 const HELP = `assopay replay: serve recorded cassettes
 
 Usage: assopay replay --cassette PATH [--cassette PATH | PATH]... [--port N] [--at YYYY-MM-DD] [--quiet]
+                      [--intercept HOST]... [--ca-dir DIR] [--json]
 
 Serves the recorded responses of one or more cassettes on 127.0.0.1. A request matches an interaction
 on method, path, query (names without case, in any order; repeated names kept) and body (JSON by value,
@@ -25,6 +27,7 @@ Flags:
   --port N          port to listen on (default ${DEFAULT_PORT}; 0 takes any free port)
   --at YYYY-MM-DD   answer as the service will at that date (default: as recorded)
   --quiet           print only misses and warnings, not every replayed request
+${INTERCEPT_HELP}
   -h, --help        this text
 
 Environment:
@@ -36,6 +39,7 @@ Exit codes: 0 stopped cleanly, 2 bad usage or a malformed cassette (file:line an
 Examples:
   assopay replay --cassette recordings/pagination-crawl.yaml
   assopay replay --cassette recordings/pagination-crawl.yaml recordings/public-form.yaml --at 2025-07-01
+  assopay replay --cassette rec.yaml --intercept api.helloasso.com
 `;
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -56,6 +60,7 @@ export const replayCommand: Command = {
         port: { type: "string" },
         at: { type: "string" },
         quiet: { type: "boolean" },
+        ...INTERCEPT_FLAGS,
       },
       true,
     );
@@ -77,11 +82,13 @@ export const replayCommand: Command = {
       at,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,
+      ...interceptFlags(flags, context.env),
     });
     const when = at ? ` as of ${at}` : "";
     context.stdout.write(
       `assopay replay: listening on ${replay.url}, ${replay.interactions} interaction(s) from ${cassettes.length} cassette(s)${when}\n`,
     );
+    printInterception(context, replay.url, replay.interception, flags.values.json === true);
     await waitForAbort(context.signal);
     await replay.close();
     context.stdout.write("assopay replay: stopped\n");

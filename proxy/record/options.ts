@@ -1,6 +1,8 @@
 import { resolve } from "node:path";
 import { AssopayError } from "../../core/errors.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
+import { defaultCaDir } from "../forward/ca-dir.js";
+import type { InterceptionOptions } from "../forward/interception.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
 
 /**
@@ -21,7 +23,7 @@ export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** Options of {@link startRecorder}. */
-export interface RecorderOptions {
+export interface RecorderOptions extends InterceptionOptions {
   /**
    * The one service every request is forwarded to (scheme, host, port, optional base path).
    * @example { upstream: "https://api.helloasso-sandbox.com" }
@@ -114,6 +116,8 @@ export interface ResolvedRecorderOptions {
   readonly secretSalt: string | undefined;
   readonly reportExchanges: boolean;
   readonly onEvent: ProxyEventSink;
+  readonly intercept: readonly string[];
+  readonly caDir: string;
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
@@ -157,5 +161,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
     onEvent: options.onEvent ?? ignoreEvents,
+    intercept: Object.freeze([...(options.intercept ?? [])]),
+    caDir: options.caDir ?? defaultCaDir(process.env),
   });
 }

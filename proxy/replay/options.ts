@@ -2,11 +2,13 @@ import type { Contract } from "../../contracts/types.js";
 import { type IsoDay, parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
+import { defaultCaDir } from "../forward/ca-dir.js";
+import type { InterceptionOptions } from "../forward/interception.js";
 import { checkMaxBody, checkPort } from "../options.js";
 import type { TimelineView } from "./timeline.js";
 
 /** Options of {@link startReplay}. */
-export interface ReplayOptions {
+export interface ReplayOptions extends InterceptionOptions {
   /**
    * The cassette file(s) to serve. Interactions of several cassettes are merged, in the order given.
    * @example { cassettes: ["recordings/pagination-crawl.yaml", "recordings/public-form.yaml"] }
@@ -61,6 +63,8 @@ export interface ResolvedReplayOptions {
   readonly secretSalt: string | undefined;
   readonly maxBodyBytes: number;
   readonly onEvent: ProxyEventSink;
+  readonly intercept: readonly string[];
+  readonly caDir: string;
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
@@ -80,6 +84,8 @@ export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOpti
     secretSalt: options.secretSalt || undefined,
     maxBodyBytes: checkMaxBody(options.maxBodyBytes),
     onEvent: options.onEvent ?? ignoreEvents,
+    intercept: Object.freeze([...(options.intercept ?? [])]),
+    caDir: options.caDir ?? defaultCaDir(process.env),
   });
 }
 

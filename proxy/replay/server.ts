@@ -4,6 +4,7 @@ import { startServer } from "../../core/http/server.js";
 import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import type { ProxyEventSink } from "../events.js";
+import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { KeyMemo } from "./key-memo.js";
@@ -25,6 +26,8 @@ export interface RunningReplay {
   readonly interactions: number;
   /** Warnings from loading the cassettes (skipped incomplete documents, salt mismatch). */
   readonly warnings: readonly string[];
+  /** With `intercept`: the hosts it also answers for as a forward proxy, and the CA file to trust. */
+  readonly interception: Pick<Interception, "hosts" | "caCertFile"> | undefined;
   /** Stops it; requests in progress finish first. */
   close(): Promise<void>;
 }
@@ -40,11 +43,12 @@ interface Answering {
   respond: Responder;
   maxBodyBytes: number;
   onEvent: ProxyEventSink;
+  interception: Interception | undefined;
 }
 
 /** Answers one request; returns a promise only when it has to wait (a body to read, a response to prepare). */
 function answer(a: Answering, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
-  if (refuseNonOriginForm(req, res, "replay server")) return undefined;
+  if (refuseNonOriginForm(req, res, "replay server", a.interception)) return undefined;
   const method = req.method ?? "GET";
   const url = req.url ?? "/";
   const line = bodyless(req) ? KeyMemo.line(method, url) : undefined;
@@ -99,6 +103,7 @@ async function loadReplayer(
 export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
   const resolved = resolveReplayOptions(options);
   const { replayer, warnings } = await loadReplayer(resolved);
+  const interception = await prepareInterception(resolved.intercept, resolved.caDir);
   // What was loaded and not indexed (the parsed documents, the files' text) is garbage now: reclaimed
   // once here, rather than carried in the old generation for as long as the server runs.
   collectGarbage();
@@ -107,6 +112,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     respond: cachedResponder(),
     maxBodyBytes: resolved.maxBodyBytes,
     onEvent: resolved.onEvent,
+    interception,
   };
   const failed = (res: ServerResponse, error: unknown) => {
     resolved.onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
@@ -120,7 +126,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
       failed(res, error);
     }
   });
-  refuseConnect(server, "replay server");
+  refuseConnect(server, "replay server", interception);
   const running = await startServer(server, {
     what: "replay server",
     host: resolved.host,
@@ -131,6 +137,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     url: running.url,
     interactions: replayer.index.size,
     warnings: Object.freeze(warnings),
+    interception,
     close: running.close,
   });
 }
