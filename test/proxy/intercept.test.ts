@@ -102,6 +102,18 @@ describe("the Node preload (node --import assopay-contract/intercept)", () => {
     expect(failure?.stderr).toContain("it needs ASSOPAY_INTERCEPT_HOSTS and ASSOPAY_INTERCEPT_TARGET");
   });
 
+  it("leaves the assopay command itself alone, so a recorder in the same shell never forwards to itself", async () => {
+    const bin = join(import.meta.dirname, "..", "..", "cli", "bin.ts");
+    const { stdout } = await run(
+      process.execPath,
+      ["--import", "tsx", "--import", PRELOAD, bin, "--version"],
+      {
+        ...quietEnvironment(),
+      },
+    );
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it("sends only the named hosts to the target; any other host is left alone", async () => {
     const target = await upstream();
     const other = await upstream();
