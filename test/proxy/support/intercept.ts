@@ -110,7 +110,7 @@ export async function run(
   const clean = Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  return promisify(execFile)(file, args, { env: clean, timeout: 30_000 });
+  return promisify(execFile)(file, args, { env: clean, timeout: 90_000 });
 }
 
 /** The environment with every proxy and intercept variable removed, as a base for the children. */
