@@ -24,6 +24,7 @@ export { CASSETTE_FORMAT } from "./cassette/format.js";
 export { loadCassette, parseCassette } from "./cassette/reader.js";
 export { cassetteSchema } from "./cassette/schema.js";
 export type { ProxyEvent, ProxyEventSink } from "./events.js";
+export { type InterceptOptions, installIntercept } from "./intercept/install.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./options.js";
 export { DEFAULT_NOTIFICATION_PATH, type RecorderOptions, type RecordMode } from "./record/options.js";
 export { type RunningRecorder, startRecorder } from "./record/server.js";

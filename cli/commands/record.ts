@@ -6,6 +6,13 @@ import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import {
+  INTERCEPT_FLAGS,
+  INTERCEPT_HELP,
+  interceptFlags,
+  interceptionFields,
+  printInterception,
+} from "./intercept-flags.js";
 
 const DEFAULT_PORT = 8470;
 
@@ -14,6 +21,7 @@ const HELP = `assopay record: record traffic through a proxy into a YAML cassett
 Usage: assopay record --upstream URL --cassette PATH [--port N] [--mode once|new|all] [--keep N] [--redact-pii]
                       [--notify-forward URL] [--notify-path PATH] [--max-body BYTES] [--max-cassette-bytes BYTES]
                       [--timeout MS] [--quiet] [--host ADDR] [--ignore FIELD]... [--match FIELD:RULE]... [--json]
+                      [--intercept HOST]... [--ca-dir DIR]
 
 Starts a reverse proxy on 127.0.0.1 that forwards every request to the one upstream (never anywhere
 else: absolute URLs and CONNECT are refused) and appends each finished exchange to the cassette, one
@@ -25,7 +33,8 @@ Notifications: register <proxy>/__assopay/notifications (printed at start) as yo
 each notification is recorded with whether its x-ha-signature verified, and relayed to --notify-forward.
 
 Flags:
-  --upstream URL        the service to forward to, e.g. https://api.helloasso-sandbox.com (required)
+  --upstream URL        the service to forward to, e.g. https://api.helloasso-sandbox.com (required,
+                        unless --intercept is given: then https://<first host>)
   --cassette PATH       the cassette file to write (required)
   --port N              port to listen on (default ${DEFAULT_PORT}; 0 takes any free port)
   --host ADDR           address to bind (default 127.0.0.1)
@@ -49,6 +58,7 @@ Flags:
   --match F:RULE        match a field by type (F:type) or regex (F:/REGEX/), written into the header
   --json                print one JSON start line (url, port, host, caPath, notificationUrl)
   --quiet               print only problems, not every recorded exchange
+${INTERCEPT_HELP}
   -h, --help            this text
 
 Environment:
@@ -64,6 +74,7 @@ or PATH is not a cassette (record never overwrites another kind of file).
 Examples:
   assopay record --upstream https://api.helloasso-sandbox.com --cassette recordings/crawl.yaml
   assopay record --upstream http://127.0.0.1:8080 --cassette rec.yaml --mode new --redact-pii --port 0
+  assopay record --intercept api.helloasso.com --cassette rec.yaml
 `;
 
 function required(flags: ReturnType<typeof parseFlags>, name: string, example: string): string {
@@ -118,8 +129,14 @@ export const recordCommand: Command = {
       ignore: { type: "string", multiple: true },
       match: { type: "string", multiple: true },
       json: { type: "boolean" },
+      ...INTERCEPT_FLAGS,
     });
-    const upstream = required(flags, "upstream", "https://api.helloasso-sandbox.com");
+    const intercepting = interceptFlags(flags, context.env);
+    const first = intercepting.intercept[0];
+    const upstream =
+      stringFlag(flags, "upstream") || first === undefined
+        ? required(flags, "upstream", "https://api.helloasso-sandbox.com")
+        : `https://${first.trim()}`;
     const cassette = required(flags, "cassette", "recordings/session.yaml");
     const mode: RecordMode = choiceFlag("record", "mode", stringFlag(flags, "mode"), RECORD_MODES, "once");
     const quiet = flags.values.quiet === true;
@@ -144,6 +161,7 @@ export const recordCommand: Command = {
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,
       onEvent: print,
+      ...intercepting,
     });
     const doing =
       recorder.state === "recording"
@@ -158,16 +176,17 @@ export const recordCommand: Command = {
           url: recorder.url,
           port: Number(port),
           host: stringFlag(flags, "host") ?? hostname,
-          caPath: null,
           upstream,
           cassette: recorder.cassette,
           state: recorder.state,
           notificationUrl: recorder.notificationUrl,
+          ...interceptionFields(recorder.url, recorder.interception),
         }),
       );
     } else {
       context.stdout.write(`assopay record: listening on ${recorder.url} → ${upstream}, ${doing}\n`);
       context.stdout.write(`  notifications: ${recorder.notificationUrl}\n`);
+      printInterception(context, recorder.url, recorder.interception);
     }
     await waitForAbort(context.signal);
     const { recorded } = await recorder.close();

@@ -5,6 +5,13 @@ import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import type { Command, CommandContext } from "../command.js";
 import { listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import {
+  INTERCEPT_FLAGS,
+  INTERCEPT_HELP,
+  interceptFlags,
+  interceptionFields,
+  printInterception,
+} from "./intercept-flags.js";
 
 const DEFAULT_PORT = 8471;
 
@@ -12,6 +19,7 @@ const HELP = `assopay replay: serve recorded cassettes
 
 Usage: assopay replay --cassette PATH [--cassette PATH | PATH]... [--port N] [--host ADDR] [--at YYYY-MM-DD]
                       [--ignore FIELD]... [--match FIELD:RULE]... [--keep-origins] [--json] [--quiet]
+                      [--intercept HOST]... [--ca-dir DIR]
 
 Serves the recorded responses of one or more cassettes on 127.0.0.1. A request matches an interaction
 on method, path, query (names without case, in any order; repeated names kept) and body (JSON by value,
@@ -41,8 +49,10 @@ Flags:
   --ignore FIELD    leave a request field out of matching (repeatable)
   --match F:RULE    match a field by type (F:type) or by regex (F:/REGEX/) (repeatable)
   --keep-origins    serve the recorded service's URLs as recorded
-  --json            print one JSON start line (url, port, host, caPath) instead of the text one
+  --json            print one JSON start line (url, port, host, caPath, and with --intercept the
+                    variables to export) instead of the text one
   --quiet           print only misses and warnings, not every replayed request
+${INTERCEPT_HELP}
   -h, --help        this text
 
 Environment:
@@ -55,6 +65,7 @@ Examples:
   assopay replay --cassette recordings/pagination-crawl.yaml
   assopay replay --cassette recordings/pagination-crawl.yaml recordings/public-form.yaml --at 2025-07-01
   assopay replay --cassette checkout.yaml --ignore body.metadata.memberId --match 'query.ref:/^[A-Z]{3}-\\d+$/' --json
+  assopay replay --cassette rec.yaml --intercept api.helloasso.com
 `;
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -80,6 +91,7 @@ export const replayCommand: Command = {
         "keep-origins": { type: "boolean" },
         json: { type: "boolean" },
         quiet: { type: "boolean" },
+        ...INTERCEPT_FLAGS,
       },
       true,
     );
@@ -104,6 +116,7 @@ export const replayCommand: Command = {
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,
+      ...interceptFlags(flags, context.env),
     });
     const when = at ? ` as of ${at}` : "";
     const json = flags.values.json === true;
@@ -114,11 +127,12 @@ export const replayCommand: Command = {
             url: replay.url,
             port: replay.port,
             host: replay.host,
-            caPath: null,
             interactions: replay.interactions,
+            ...interceptionFields(replay.url, replay.interception),
           })
         : `assopay replay: listening on ${replay.url}, ${replay.interactions} interaction(s) from ${cassettes.length} cassette(s)${when}\n`,
     );
+    if (!json) printInterception(context, replay.url, replay.interception);
     await waitForAbort(context.signal);
     await replay.close();
     (json ? context.stderr : context.stdout).write("assopay replay: stopped\n");

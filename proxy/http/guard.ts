@@ -1,21 +1,38 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { problem, sendProblem } from "../../core/http/problem.js";
+import { acceptAbsoluteForm, acceptTunnel, type Interception } from "../forward/interception.js";
+import { INTERCEPTED_HEADER } from "../intercept/hosts.js";
 import { isOriginForm } from "./message.js";
 
 function refusal(what: string, detail: string, status = 400) {
   return problem("not-a-reverse-proxy", status, `The ${what} is not an open proxy`, detail);
 }
 
+function namedHosts(interception: Interception): string {
+  return [...interception.hosts].join(", ");
+}
+
 /**
  * Refuses a request whose target is not a path (`GET http://elsewhere/…`, `OPTIONS *`): the proxy only
- * ever talks to its one upstream. Returns true when it answered.
+ * ever talks to its one upstream. With an interception, absolute-form targets on its named hosts are
+ * taken (and every other one refused with 403). The intercept preload's header is dropped here, so it
+ * reaches neither the upstream nor the cassette. Returns true when it answered.
  */
-export function refuseNonOriginForm(req: IncomingMessage, res: ServerResponse, what: string): boolean {
+export function refuseNonOriginForm(
+  req: IncomingMessage,
+  res: ServerResponse,
+  what: string,
+  interception?: Interception,
+): boolean {
+  delete req.headers[INTERCEPTED_HEADER];
   if (isOriginForm(req.url)) return false;
-  const detail = `request target "${req.url ?? ""}" refused: only paths (/v5/…) are accepted, never absolute URLs`;
+  if (interception && acceptAbsoluteForm(interception, req)) return false;
+  const detail = interception
+    ? `request target "${req.url ?? ""}" refused: only ${namedHosts(interception)} are intercepted`
+    : `request target "${req.url ?? ""}" refused: only paths (/v5/…) are accepted, never absolute URLs`;
   res.setHeader("connection", "close");
-  sendProblem(res, refusal(what, detail));
+  sendProblem(res, refusal(what, detail, interception ? 403 : 400));
   req.resume();
   return true;
 }
@@ -27,10 +44,18 @@ function refuseSocket(socket: Duplex, status: string, detail: string, what: stri
   );
 }
 
-/** CONNECT tunnels and protocol upgrades are refused with a problem and a closed connection. */
-export function refuseConnect(server: Server, what: string): void {
-  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    refuseSocket(socket, "405 Method Not Allowed", `CONNECT ${req.url ?? ""} refused: no tunnels`, what);
+/**
+ * CONNECT tunnels and protocol upgrades are refused with a problem and a closed connection; with an
+ * interception, `CONNECT host:443` to a named host is taken, any other refused with 403.
+ */
+export function refuseConnect(server: Server, what: string, interception?: Interception): void {
+  server.on("connect", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!interception) {
+      refuseSocket(socket, "405 Method Not Allowed", `CONNECT ${req.url ?? ""} refused: no tunnels`, what);
+    } else if (!acceptTunnel(interception, server, req, socket, head)) {
+      const detail = `CONNECT ${req.url ?? ""} refused: only ${namedHosts(interception)} on port 443 are intercepted`;
+      refuseSocket(socket, "403 Forbidden", detail, what);
+    }
   });
   server.on("upgrade", (req: IncomingMessage, socket: Duplex) => {
     refuseSocket(socket, "400 Bad Request", `upgrade to "${req.headers.upgrade ?? ""}" refused`, what);

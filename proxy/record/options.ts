@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { AssopayError } from "../../core/errors.js";
 import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
+import { defaultCaDir } from "../forward/ca-dir.js";
+import type { InterceptionOptions } from "../forward/interception.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
 import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
 import { DEFAULT_KEEP } from "./versions.js";
@@ -25,7 +27,7 @@ export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** Options of {@link startRecorder}. */
-export interface RecorderOptions {
+export interface RecorderOptions extends InterceptionOptions {
   /**
    * The one service every request is forwarded to (scheme, host, port, optional base path).
    * @example { upstream: "https://api.helloasso-sandbox.com" }
@@ -139,6 +141,8 @@ export interface ResolvedRecorderOptions {
   readonly reportExchanges: boolean;
   readonly rules: readonly MatchRule[];
   readonly onEvent: ProxyEventSink;
+  readonly intercept: readonly string[];
+  readonly caDir: string;
 }
 
 function checkMaxCassette(value: number | undefined): number {
@@ -201,5 +205,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
     rules: Object.freeze([...(options.rules ?? [])]),
     onEvent: options.onEvent ?? ignoreEvents,
+    intercept: Object.freeze([...(options.intercept ?? [])]),
+    caDir: options.caDir ?? defaultCaDir(process.env),
   });
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { sendProblem } from "../../core/http/problem.js";
 import { type RunningServer, startServer } from "../../core/http/server.js";
+import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { InFlight } from "../http/in-flight.js";
@@ -25,6 +26,8 @@ export interface RunningRecorder {
   readonly cassette: string;
   /** `recording`, or `replaying` in mode `once` when the cassette already existed. */
   readonly state: "recording" | "replaying";
+  /** With `intercept`: the hosts it also answers for as a forward proxy, and the CA file to trust. */
+  readonly interception: Pick<Interception, "hosts" | "caCertFile"> | undefined;
   /** Stops accepting, lets exchanges in progress finish, writes what is left and releases the cassette. */
   close(): Promise<{ recorded: number }>;
 }
@@ -43,6 +46,7 @@ const ONCE_HINT =
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   const o: ResolvedRecorderOptions = resolveRecorderOptions(options);
+  const interception = await prepareInterception(o.intercept, o.caDir);
   const plan = await planRecording(o);
   let recording: RecordingWorker | undefined;
   const journal = plan.file ? Journal.open(plan.file.path) : undefined;
@@ -139,7 +143,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   };
 
   const server = createServer((req, res) => {
-    if (refuseNonOriginForm(req, res, "recording proxy")) return;
+    if (refuseNonOriginForm(req, res, "recording proxy", interception)) return;
     if (recording?.congested) {
       inFlight.start();
       recording.whenDrained(() => {
@@ -151,7 +155,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     serve(req, res);
   });
   server.keepAliveTimeout = 5000;
-  refuseConnect(server, "recording proxy");
+  refuseConnect(server, "recording proxy", interception);
   let running: RunningServer;
   try {
     running = await startServer(server, {
@@ -182,6 +186,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     notificationUrl: `${url}${o.notificationPath}`,
     cassette: o.cassette,
     state: plan.file ? ("recording" as const) : ("replaying" as const),
+    interception,
     close: () => {
       closing ??= close();
       return closing;

@@ -3,11 +3,13 @@ import { type IsoDay, parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
+import { defaultCaDir } from "../forward/ca-dir.js";
+import type { InterceptionOptions } from "../forward/interception.js";
 import { checkMaxBody, checkPort } from "../options.js";
 import type { TimelineView } from "./timeline.js";
 
 /** Options of {@link startReplay}. */
-export interface ReplayOptions {
+export interface ReplayOptions extends InterceptionOptions {
   /**
    * The cassette file(s) to serve. Interactions of several cassettes are merged, in the order given.
    * @example { cassettes: ["recordings/pagination-crawl.yaml", "recordings/public-form.yaml"] }
@@ -76,6 +78,8 @@ export interface ResolvedReplayOptions {
   readonly keepOrigins: boolean;
   readonly rules: readonly MatchRule[];
   readonly onEvent: ProxyEventSink;
+  readonly intercept: readonly string[];
+  readonly caDir: string;
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
@@ -97,6 +101,8 @@ export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOpti
     keepOrigins: options.keepOrigins === true,
     rules: Object.freeze([...(options.rules ?? [])]),
     onEvent: options.onEvent ?? ignoreEvents,
+    intercept: Object.freeze([...(options.intercept ?? [])]),
+    caDir: options.caDir ?? defaultCaDir(process.env),
   });
 }
 

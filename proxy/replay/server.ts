@@ -4,6 +4,7 @@ import { startServer } from "../../core/http/server.js";
 import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import type { ProxyEventSink } from "../events.js";
+import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { KeyMemo } from "./key-memo.js";
@@ -38,6 +39,8 @@ export interface RunningReplay {
    * restart (what `POST /__assopay/reset` does).
    */
   reset(): void;
+  /** With `intercept`: the hosts it also answers for as a forward proxy, and the CA file to trust. */
+  readonly interception: Pick<Interception, "hosts" | "caCertFile"> | undefined;
   /** Stops it; requests in progress finish first. */
   close(): Promise<void>;
 }
@@ -57,6 +60,7 @@ interface Answering {
   rewriter: OriginRewriter | undefined;
   /** The replay's own origin for a request (its URL, or the Host the client used when bound to all addresses). */
   origin: (req: IncomingMessage) => string;
+  interception: Interception | undefined;
 }
 
 function isReset(req: IncomingMessage): boolean {
@@ -87,7 +91,7 @@ function send(
 
 /** Answers one request; returns a promise only when it has to wait (a body to read, a response to prepare). */
 function answer(a: Answering, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
-  if (refuseNonOriginForm(req, res, "replay server")) return undefined;
+  if (refuseNonOriginForm(req, res, "replay server", a.interception)) return undefined;
   if (isReset(req)) {
     req.resume();
     return sendReset(a, res);
@@ -161,6 +165,7 @@ async function loadReplayer(
 export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
   const resolved = resolveReplayOptions(options);
   const { replayer, warnings, rewriter } = await loadReplayer(resolved);
+  const interception = await prepareInterception(resolved.intercept, resolved.caDir);
   // What was loaded and not indexed (the parsed documents, the files' text) is garbage now: reclaimed
   // once here, rather than carried in the old generation for as long as the server runs.
   collectGarbage();
@@ -172,6 +177,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     rewriter,
     // Set once listening: the port is known only then.
     origin: WILDCARD.has(resolved.host) ? (req) => hostOrigin(req, own) : () => own,
+    interception,
   };
   let own = "";
   const failed = (res: ServerResponse, error: unknown) => {
@@ -186,7 +192,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
       failed(res, error);
     }
   });
-  refuseConnect(server, "replay server");
+  refuseConnect(server, "replay server", interception);
   const running = await startServer(server, {
     what: "replay server",
     host: resolved.host,
@@ -202,6 +208,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     reset: () => replayer.reset(),
     interactions: replayer.index.size,
     warnings: Object.freeze(warnings),
+    interception,
     close: running.close,
   });
 }

@@ -1,0 +1,110 @@
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { pki } from "node-forge";
+import { AssopayError } from "../../core/errors.js";
+import { forge } from "./forge.js";
+
+/** The local certificate authority that signs the certificates of intercepted hosts. */
+export interface CertificateAuthority {
+  /** The CA certificate file (PEM): what `NODE_EXTRA_CA_CERTS`, `REQUESTS_CA_BUNDLE`, `SSL_CERT_FILE` name. */
+  readonly certFile: string;
+  readonly cert: pki.Certificate;
+  readonly key: pki.rsa.PrivateKey;
+  /** The CA certificate, PEM, sent after each leaf. */
+  readonly certPem: string;
+}
+
+const CERT_FILE = "ca-cert.pem";
+const KEY_FILE = "ca-key.pem";
+const CA_NAME = "assopay-contract local recording CA";
+
+/** A positive serial number, as certificates need. */
+export function serialNumber(): string {
+  return `01${randomBytes(15).toString("hex")}`;
+}
+
+/** A fresh RSA key, made by Node (fast, native), handed to forge. */
+export function rsaKey(): { privateKey: pki.rsa.PrivateKey; publicKey: pki.rsa.PublicKey } {
+  const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const pem = pair.privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+  const privateKey = forge.pki.privateKeyFromPem(pem);
+  return { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e) };
+}
+
+function createCa(): { certPem: string; keyPem: string } {
+  const { privateKey, publicKey } = rsaKey();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = publicKey;
+  cert.serialNumber = serialNumber();
+  const now = Date.now();
+  cert.validity.notBefore = new Date(now - 24 * 3600 * 1000);
+  cert.validity.notAfter = new Date(now + 10 * 365 * 24 * 3600 * 1000);
+  const name = [
+    { name: "commonName", value: CA_NAME },
+    { name: "organizationName", value: "assopay-contract" },
+  ];
+  cert.setSubject(name);
+  cert.setIssuer(name);
+  cert.setExtensions([
+    { name: "basicConstraints", cA: true, pathLenConstraint: 0, critical: true },
+    { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
+    { name: "subjectKeyIdentifier" },
+  ]);
+  cert.sign(privateKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(privateKey) };
+}
+
+/** Writes a file readable by its owner only, atomically (a reader never sees half of it). */
+async function writePrivate(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  await writeFile(temporary, text, { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, file);
+}
+
+async function readIfThere(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The CA kept in `dir`, created on first use (key and certificate with mode 0600, the folder 0700).
+ *
+ * @example
+ * const ca = await loadOrCreateCa(defaultCaDir(process.env));
+ * console.log(`export NODE_EXTRA_CA_CERTS=${ca.certFile}`);
+ */
+export async function loadOrCreateCa(dir: string): Promise<CertificateAuthority> {
+  const certFile = join(dir, CERT_FILE);
+  const keyFile = join(dir, KEY_FILE);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    let certPem = await readIfThere(certFile);
+    let keyPem = await readIfThere(keyFile);
+    if (certPem === undefined || keyPem === undefined) {
+      ({ certPem, keyPem } = createCa());
+      await writePrivate(keyFile, keyPem);
+      await writePrivate(certFile, certPem);
+    }
+    const cert = forge.pki.certificateFromPem(certPem);
+    const key = forge.pki.privateKeyFromPem(keyPem);
+    if ((cert.publicKey as pki.rsa.PublicKey).n.compareTo(key.n) !== 0) {
+      throw new Error(`${keyFile} is not the key of ${certFile}`);
+    }
+    return Object.freeze({ certFile, cert, key, certPem });
+  } catch (error) {
+    throw new AssopayError(
+      "usage",
+      `the recording CA in ${dir} cannot be used: ${(error as Error).message}`,
+      {
+        hint: `remove ${dir} to have a new CA made, or choose another folder with --ca-dir`,
+        cause: error,
+      },
+    );
+  }
+}

@@ -1,0 +1,52 @@
+import { syncBuiltinESMExports } from "node:module";
+import { AssopayError } from "../../core/errors.js";
+import { interceptFetch } from "./fetch.js";
+import { checkHosts } from "./hosts.js";
+import { interceptNodeHttp } from "./node-http.js";
+
+/** Options of {@link installIntercept}. */
+export interface InterceptOptions {
+  /**
+   * The hosts whose requests go to the target instead; every other host is left alone.
+   * @example { hosts: ["api.helloasso.com", "api.helloasso-sandbox.com"] }
+   */
+  hosts: readonly string[];
+  /**
+   * The running recorder or replay server, a plain `http://` URL (as `assopay record --intercept` prints).
+   * @example { target: "http://127.0.0.1:8470" }
+   */
+  target: string | URL;
+}
+
+/**
+ * Sends this process's requests for the named hosts (fetch, `http`, `https`) to a recorder or replay
+ * server over plain http, the origin meant in a header; other hosts are untouched. This is what
+ * `node --import assopay-contract/intercept` does from the environment. Returns the function that undoes it.
+ *
+ * @example
+ * const undo = installIntercept({ hosts: ["api.helloasso.com"], target: "http://127.0.0.1:8470" });
+ * await fetch("https://api.helloasso.com/v5/partners/me"); // answered by the recorder
+ * undo();
+ */
+export function installIntercept(options: InterceptOptions): () => void {
+  const hosts = checkHosts(options.hosts, "intercept hosts");
+  const target = URL.canParse(String(options.target)) ? new URL(String(options.target)) : undefined;
+  if (target?.protocol !== "http:" || target.pathname !== "/" || target.search !== "") {
+    throw new AssopayError(
+      "usage",
+      `the intercept target must be a plain http://host:port URL, got "${String(options.target)}"`,
+      {
+        hint: "use the URL that assopay record|replay --intercept prints",
+      },
+    );
+  }
+  const plan = Object.freeze({ hosts, target: target as URL });
+  const undoFetch = interceptFetch(plan);
+  const undoHttp = interceptNodeHttp(plan);
+  syncBuiltinESMExports();
+  return () => {
+    undoHttp();
+    undoFetch();
+    syncBuiltinESMExports();
+  };
+}
