@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { AssopayError } from "../../core/errors.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
+import { redactEvents } from "../redaction/log.js";
+import { createRedactor } from "../redaction/redactor.js";
 
 /**
  * Record modes, as VCR-style tools name them:
@@ -156,6 +158,13 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     upstreamTimeoutMs: timeout,
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
-    onEvent: options.onEvent ?? ignoreEvents,
+    // What the recorder reports goes through a redactor of the cassette's settings (see `redactEvents`).
+    onEvent:
+      options.onEvent === undefined
+        ? ignoreEvents
+        : redactEvents(
+            options.onEvent,
+            createRedactor(options.secretSalt || undefined, options.redactPii ?? false, false),
+          ),
   });
 }
