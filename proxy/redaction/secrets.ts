@@ -36,13 +36,17 @@ export function placeholderFor(secret: string, salt?: string): string {
  */
 export const SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
   "token",
+  "tokens",
   "secret",
+  "secrets",
   "password",
+  "passwords",
   "passwd",
   "passphrase",
   "signaturekey",
   "codeverifier",
   "apikey",
+  "apikeys",
   "privatekey",
   "secretkey",
   "accesskey",
