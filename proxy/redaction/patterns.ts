@@ -15,9 +15,14 @@ const CARD = /(?<![\w-])[2-6](?:[ -]?\d){12,18}(?![\w-])/g;
 const IBAN = /(?<![\w-])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![\w-])/g;
 /** An e-mail address (personal data, replaced with `--redact-pii` only). */
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
-/** A necessary condition for any of the above: what the fast paths test a whole body with. */
-const CANDIDATE = /eyJ|bearer\s|[2-6](?:[ -]?\d){12}|[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11}/i;
-const CANDIDATE_PII = new RegExp(`${CANDIDATE.source}|@`, "i");
+/**
+ * Necessary conditions for the shapes above, tested one by one (a literal search and three short
+ * expressions cost a fraction of one alternation): what the fast paths test a whole body with.
+ */
+const BEARER_CANDIDATE = /bearer\s/i;
+const DIGITS_CANDIDATE =
+  /\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d/;
+const IBAN_CANDIDATE = /[A-Z][A-Z]\d\d/;
 
 /** Whether `digits` (digits only) pass the Luhn check. */
 export function luhnValid(digits: string): boolean {
@@ -47,7 +52,13 @@ export function ibanValid(iban: string): boolean {
 
 /** Whether `text` may hold a value of a recognised shape (no match means none does). */
 export function mayHoldPattern(text: string, pii: boolean): boolean {
-  return (pii ? CANDIDATE_PII : CANDIDATE).test(text);
+  return (
+    text.includes("eyJ") ||
+    BEARER_CANDIDATE.test(text) ||
+    DIGITS_CANDIDATE.test(text) ||
+    IBAN_CANDIDATE.test(text) ||
+    (pii && text.includes("@"))
+  );
 }
 
 /**
