@@ -11,6 +11,7 @@ import { JsonToYaml } from "../cassette/json-yaml.js";
 import { rawLine } from "../cassette/raw-text.js";
 import type { WritableBody } from "../cassette/writer.js";
 import { firstHeader } from "../http/message.js";
+import { fastPathDeclines } from "../redaction/fast-path.js";
 import { redactBody } from "../redaction/redact.js";
 import { isSensitiveField, type Redactor } from "../redaction/redactor.js";
 
@@ -58,10 +59,15 @@ export class BodyEncoder {
     const type = firstHeader(headers, "content-type");
     const coding = firstHeader(headers, "content-encoding");
     if (wire.length > JSON_MAP_LIMIT && coding === undefined && isTextual(type)) {
-      const raw = rawLine(wire, this.redactor, BODY_INDENT);
+      const raw = fastPathDeclines(wire.toString("latin1"), this.redactor, true)
+        ? undefined
+        : rawLine(wire, this.redactor, BODY_INDENT);
       if (raw) return { text: raw };
     }
-    if (isJsonCandidate(wire, type, coding)) {
+    if (
+      isJsonCandidate(wire, type, coding) &&
+      !fastPathDeclines(wire.toString("latin1"), this.redactor, false)
+    ) {
       const yaml = this.yaml.transcode(wire, BODY_INDENT, this.redactor.secrets.knownSecrets());
       if (yaml) return { json: yaml };
     }

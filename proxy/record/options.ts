@@ -5,6 +5,8 @@ import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { defaultCaDir } from "../forward/ca-dir.js";
 import type { InterceptionOptions } from "../forward/interception.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
+import { redactEvents } from "../redaction/log.js";
+import { createRedactor } from "../redaction/redactor.js";
 import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
 import { DEFAULT_KEEP } from "./versions.js";
 
@@ -204,7 +206,14 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
     rules: Object.freeze([...(options.rules ?? [])]),
-    onEvent: options.onEvent ?? ignoreEvents,
+    // What the recorder reports goes through a redactor of the cassette's settings (see `redactEvents`).
+    onEvent:
+      options.onEvent === undefined
+        ? ignoreEvents
+        : redactEvents(
+            options.onEvent,
+            createRedactor(options.secretSalt || undefined, options.redactPii ?? false, false),
+          ),
     intercept: Object.freeze([...(options.intercept ?? [])]),
     caDir: options.caDir ?? defaultCaDir(process.env),
   });

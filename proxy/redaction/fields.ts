@@ -1,8 +1,8 @@
 import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
-import { normalFieldName, SECRET_FIELD_NAMES } from "./secrets.js";
+import { NOT_SECRET_FIELD_NAMES, normalFieldName, SECRET_FIELD_NAMES } from "./secrets.js";
 
 /** What a field's value is, judged by the field's name. */
-export type FieldKind = "secret" | "name" | "email" | "plain";
+export type FieldKind = "secret" | "name" | "email" | "phone" | "plain";
 
 /** How many distinct field names a classifier remembers. */
 const CACHE_LIMIT = 10_000;
@@ -30,17 +30,19 @@ function spelled(name: string): string {
  */
 export class FieldClassifier {
   private readonly cache = new Map<string, FieldKind>();
-  private readonly secretNames: ReadonlySet<string>;
+  private readonly secretEndings: readonly string[];
+  private readonly notSecret: ReadonlySet<string>;
   /** Patterns of the filter, without and with personal data. */
   private readonly filters: { readonly secrets: string; readonly pii: string };
 
   /**
-   * `secretNames`: the list of secret field names (normalised, see `SECRET_FIELD_NAMES`); tests pass a
-   * longer one to show that a name added to the list is covered everywhere.
+   * `secretNames`: the endings of secret field names (normalised, see `SECRET_FIELD_NAMES`); tests pass a
+   * longer list to show that a name added to it is covered everywhere.
    */
   constructor(secretNames: readonly string[] = SECRET_FIELD_NAMES) {
     const names = secretNames.map(normalFieldName);
-    this.secretNames = new Set(names);
+    this.secretEndings = names;
+    this.notSecret = new Set(NOT_SECRET_FIELD_NAMES);
     const secrets = names.map(spelled).join("|");
     const pii = Object.keys(PII_FIELD_ENDINGS).map(spelled).join("|");
     this.filters = { secrets, pii: `${secrets}|${pii}` };
@@ -49,7 +51,8 @@ export class FieldClassifier {
   kind(name: string): FieldKind {
     const known = this.cache.get(name);
     if (known !== undefined) return known;
-    const secret = this.secretNames.has(normalFieldName(name));
+    const normal = normalFieldName(name);
+    const secret = !this.notSecret.has(normal) && this.secretEndings.some((end) => normal.endsWith(end));
     const kind: FieldKind = secret ? "secret" : (piiKind(name) ?? "plain");
     if (this.cache.size < CACHE_LIMIT) this.cache.set(name, kind);
     return kind;

@@ -1,41 +1,88 @@
-import { isKeyChar } from "./fields.js";
-import type { Redactor } from "./redactor.js";
-import { fieldValue } from "./redactor.js";
+import { fieldJson, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
 
-/** `"key": "value"` at a given position (sticky): both JSON strings. */
-const KEY_VALUE = /"([\w-]*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/y;
+/** A key: a JSON string (escapes allowed) followed by `:`. */
+const KEY = /"((?:[^"\\\n]|\\.)*)"\s*:\s*/g;
+
+/** The key's name, its escapes decoded (`"\u0061ccess_token"` is `access_token`). */
+function keyName(raw: string): string {
+  if (!raw.includes("\\")) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
+/** The end of the string whose opening quote is at `i` (after its closing quote), or -1. */
+function stringEnd(text: string, i: number): number {
+  for (let k = i + 1; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x5c) k++;
+    else if (c === 0x22) return k + 1;
+  }
+  return -1;
+}
+
+/** The end of the JSON value that starts at `i` (any type; lenient about what it holds), or -1. */
+function valueEnd(text: string, i: number): number {
+  const first = text.charCodeAt(i);
+  if (first === 0x22) return stringEnd(text, i);
+  if (first === 0x7b || first === 0x5b) {
+    let depth = 0;
+    for (let k = i; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 0x22) {
+        const end = stringEnd(text, k);
+        if (end < 0) return -1;
+        k = end - 1;
+      } else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        depth--;
+        if (depth === 0) return k + 1;
+      }
+    }
+    return -1;
+  }
+  let k = i;
+  while (k < text.length && !/[\s,}\]]/.test(text.charAt(k))) k++;
+  return k > i ? k : -1;
+}
 
 /**
- * Redacts JSON kept as text (too large to store as a map, or not restorable byte for byte): the string
- * values of secret fields become placeholders (and personal fields fakes) in place, every other byte
- * stays, then known secrets are scrubbed. It works on the text without parsing it: it looks only where
- * the key filter of the field lists matches, at a key (in valid JSON, a string followed by `:` is always
- * a key).
+ * Redacts JSON kept as text (too large to store as a map, not restorable byte for byte, or sent with a
+ * text type): the value of every secret field, whatever its type (string, number, boolean, object,
+ * array: every leaf) and however its key is written (escapes included), becomes a placeholder in place
+ * (personal fields fakes); every other byte stays, and the text between is scrubbed. It does not need
+ * the text to be valid JSON: it finds keys (a string followed by `:`) where the key filter of the field
+ * lists, or an escape, says one may be sensitive.
  */
 export function redactJsonText(text: string, r: Redactor): string {
-  const words = r.fields.keyFilter(r.pii);
-  const sticky = new RegExp(KEY_VALUE.source, "y");
+  if (!r.fields.keyFilter(r.pii).test(text) && !text.includes("\\")) return scrubText(text, r);
+  const spans: { start: number; end: number; value: string }[] = [];
+  const key = new RegExp(KEY.source, "g");
+  for (let found = key.exec(text); found; found = key.exec(text)) {
+    const name = keyName(found[1] ?? "");
+    if (!isSensitiveField(name, r)) continue;
+    const start = found.index + found[0].length;
+    const end = valueEnd(text, start);
+    if (end < 0) continue;
+    const raw = text.slice(start, end);
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    const replaced = JSON.stringify(fieldJson(name, value, r));
+    if (replaced !== raw) spans.push({ start, end, value: replaced });
+    key.lastIndex = end;
+  }
+  if (spans.length === 0) return scrubText(text, r);
   let out = "";
   let copied = 0;
-  for (const found of text.matchAll(words)) {
-    let start = found.index;
-    while (start > 0 && isKeyChar(text.charCodeAt(start - 1))) start--;
-    const quote = start - 1;
-    if (quote < copied || text.charCodeAt(quote) !== 0x22) continue;
-    sticky.lastIndex = quote;
-    const match = sticky.exec(text);
-    const [whole, key = "", colon = "", raw = ""] = match ?? [];
-    if (!match || whole === undefined || r.fields.kind(key) === "plain") continue;
-    let value: string;
-    try {
-      value = JSON.parse(`"${raw}"`) as string;
-    } catch {
-      continue;
-    }
-    const redacted = fieldValue(key, value, r);
-    if (redacted === value) continue;
-    out += `${text.slice(copied, quote)}"${key}"${colon}${JSON.stringify(redacted)}`;
-    copied = quote + whole.length;
+  for (const span of spans) {
+    out += scrubText(text.slice(copied, span.start), r) + span.value;
+    copied = span.end;
   }
-  return r.secrets.scrub(copied === 0 ? text : out + text.slice(copied));
+  return out + scrubText(text.slice(copied), r);
 }

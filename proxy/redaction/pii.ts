@@ -8,16 +8,23 @@ const VOWELS = "aeiou";
 /**
  * The endings of field names that hold personal data, written without case, `_` or `-`, with the kind of
  * each: payer and user first and last names (`firstName`, `payerLastName`), e-mail addresses (`email`,
- * `payerEmail`). The classifier and the fast paths' key filter are both computed from it (`fields.ts`).
+ * `payerEmail`), phone numbers (`phone`, `mobilePhone`, `phoneNumber`). The classifier and the fast paths' key filter are both computed from it (`fields.ts`).
  */
-export const PII_FIELD_ENDINGS: Readonly<Record<string, "name" | "email">> = Object.freeze({
+export const PII_FIELD_ENDINGS: Readonly<Record<string, PiiKind>> = Object.freeze({
   firstname: "name",
   lastname: "name",
   email: "email",
+  phone: "phone",
+  phonenumber: "phone",
+  mobile: "phone",
+  telephone: "phone",
 });
 
+/** The kinds of personal data replaced by fakes with `--redact-pii`. */
+export type PiiKind = "name" | "email" | "phone";
+
 /** Which personal field a name denotes (see {@link PII_FIELD_ENDINGS}). */
-export function piiKind(name: string): "name" | "email" | undefined {
+export function piiKind(name: string): PiiKind | undefined {
   const key = normalFieldName(name);
   for (const [ending, kind] of Object.entries(PII_FIELD_ENDINGS)) if (key.endsWith(ending)) return kind;
   return undefined;
@@ -56,15 +63,21 @@ function reshape(value: string, hash: Buffer, lowerOnly: boolean): string {
 
 /**
  * A stable fake of the same shape: "Jean-Marie" → "Mode-Hejus"; "jean.dupont42@gmail.com" →
- * "moce.mamina55@example.com" (without a salt). The same value always gives the same fake.
+ * "moce.mamina55@example.com" (without a salt); "+33 6 12 34 56 78" → "+71 4 …" (digits stay digits). The same value always gives the same fake.
  *
  * @example fakePii("Dupont", "name") // "Sicefo"
  */
-export function fakePii(value: string, kind: "name" | "email", salt?: string): string {
+export function fakePii(value: string, kind: PiiKind, salt?: string): string {
   if (value === "") return value;
   const hash = digits(value, salt);
-  if (kind === "name") return reshape(value, hash, false);
-  const at = value.lastIndexOf("@");
-  if (at < 0) return reshape(value, hash, true);
-  return `${reshape(value.slice(0, at), hash, true)}@example.com`;
+  switch (kind) {
+    case "name":
+    case "phone":
+      return reshape(value, hash, false);
+    case "email": {
+      const at = value.lastIndexOf("@");
+      if (at < 0) return reshape(value, hash, true);
+      return `${reshape(value.slice(0, at), hash, true)}@example.com`;
+    }
+  }
 }

@@ -1,4 +1,3 @@
-import { isFormType, isJsonType } from "../cassette/body.js";
 import type {
   StoredBody,
   StoredHeaders,
@@ -6,69 +5,14 @@ import type {
   StoredRequest,
   StoredResponse,
 } from "../cassette/format.js";
-import { redactJsonText } from "./json-text.js";
-import { fieldValue, type Redactor } from "./redactor.js";
+import { redactHeaders } from "./headers.js";
+import { multipartBoundary, redactMultipart } from "./multipart.js";
+import { fieldJson, fieldValue, type Redactor, scrubText } from "./redactor.js";
+import { redactText } from "./text-body.js";
 
+export { redactHeaders } from "./headers.js";
 export { createRedactor, type Redactor } from "./redactor.js";
-
-/** Headers whose whole value is a credential. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  "x-api-key",
-  "api-key",
-  "x-auth-token",
-  "x-ha-signature",
-]);
-
-function authorization(value: string, r: Redactor): string {
-  const space = value.indexOf(" ");
-  if (space < 0) return r.secrets.redact(value);
-  const scheme = value.slice(0, space);
-  const credentials = value.slice(space + 1).trim();
-  if (scheme.toLowerCase() === "basic") {
-    const decoded = Buffer.from(credentials, "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon >= 0) r.secrets.redact(decoded.slice(colon + 1));
-  }
-  return `${scheme} ${r.secrets.redact(credentials)}`;
-}
-
-function cookiePairs(value: string, separator: string, r: Redactor): string {
-  return value
-    .split(separator)
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      return eq < 0 ? pair : `${pair.slice(0, eq + 1)}${r.secrets.redact(pair.slice(eq + 1))}`;
-    })
-    .join(separator);
-}
-
-function setCookie(value: string, r: Redactor): string {
-  const semi = value.indexOf(";");
-  const first = semi < 0 ? value : value.slice(0, semi);
-  return cookiePairs(first, "; ", r) + (semi < 0 ? "" : value.slice(semi));
-}
-
-function headerValue(name: string, value: string, r: Redactor): string {
-  if (name === "authorization" || name === "proxy-authorization") return authorization(value, r);
-  if (name === "cookie") return cookiePairs(value, "; ", r);
-  if (name === "set-cookie") return setCookie(value, r);
-  if (CREDENTIAL_HEADERS.has(name) || r.fields.kind(name) === "secret") return r.secrets.redact(value);
-  return r.secrets.scrub(value);
-}
-
-/**
- * Credentials in headers become placeholders (`authorization`, cookies, the credential headers, and any
- * header named like a secret field: `api-key`, `client-secret`); other values are scrubbed of known secrets.
- */
-export function redactHeaders(headers: StoredHeaders, r: Redactor): StoredHeaders {
-  const out: StoredHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    out[name] = Array.isArray(value)
-      ? value.map((v) => headerValue(name, v, r))
-      : headerValue(name, value, r);
-  }
-  return out;
-}
+export { redactFormText, redactLogText } from "./url.js";
 
 /** Secret and personal query parameters are replaced; the rest is scrubbed. */
 export function redactQuery(query: StoredQuery, r: Redactor): StoredQuery {
@@ -81,8 +25,7 @@ export function redactQuery(query: StoredQuery, r: Redactor): StoredQuery {
 
 /** Redacts what sits under `key` (or at the top when undefined); objects and arrays are changed in place. */
 function walk(value: unknown, r: Redactor, key: string | undefined): unknown {
-  if (typeof value === "string")
-    return key === undefined ? r.secrets.scrub(value) : fieldValue(key, value, r);
+  if (typeof value === "string") return key === undefined ? scrubText(value, r) : fieldValue(key, value, r);
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -99,6 +42,8 @@ function walk(value: unknown, r: Redactor, key: string | undefined): unknown {
     if (typeof v === "string") {
       const replaced = fieldValue(k, v, r);
       if (replaced !== v) map[k] = replaced;
+    } else if (r.fields.kind(k) !== "plain") {
+      map[k] = fieldJson(k, v, r);
     } else if (v !== null && typeof v === "object") {
       walk(v, r, k);
     }
@@ -107,54 +52,27 @@ function walk(value: unknown, r: Redactor, key: string | undefined): unknown {
 }
 
 /**
- * A JSON value with secret fields replaced by placeholders, personal fields by fakes and every string
- * scrubbed of known secrets. Objects and arrays are changed in place: pass a value of your own (fresh
- * from `JSON.parse`).
+ * A JSON value with secret fields replaced by placeholders (whatever their type: every leaf of an
+ * object or array), personal fields by fakes and every string scrubbed of secrets. Objects and arrays
+ * are changed in place: pass a value of your own (fresh from `JSON.parse`).
  */
 export function redactJson(value: unknown, r: Redactor): unknown {
   return walk(value, r, undefined);
 }
 
-function decodeFormComponent(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, " "));
-  } catch {
-    return text;
-  }
-}
-
-/** `a=1&client_secret=…`: named secrets and personal fields replaced, other bytes kept as they were. */
-export function redactFormText(text: string, r: Redactor): string {
-  return text
-    .split("&")
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      if (eq < 0) return r.secrets.scrub(pair);
-      const name = decodeFormComponent(pair.slice(0, eq));
-      const raw = pair.slice(eq + 1);
-      const value = decodeFormComponent(raw);
-      const replaced = fieldValue(name, value, r);
-      if (replaced === value) return `${pair.slice(0, eq + 1)}${r.secrets.scrub(raw)}`;
-      return `${pair.slice(0, eq + 1)}${encodeURIComponent(replaced).replace(/%3C/g, "<").replace(/%3E/g, ">").replace(/%3A/g, ":")}`;
-    })
-    .join("&");
-}
-
-/** A stored body with its secrets (and personal data) replaced. Binary bodies are left as they are. */
+/**
+ * A stored body with its secrets (and personal data) replaced: JSON by its fields, text by its type
+ * and content (see `redactText`), multipart by its parts; other binary bodies are left as they are.
+ */
 export function redactBody(body: StoredBody | undefined, contentType: string | undefined, r: Redactor) {
   if (!body) return body;
   if ("json" in body) return { ...body, json: redactJson(body.json, r) };
-  if ("text" in body) {
-    return {
-      ...body,
-      text: isFormType(contentType)
-        ? redactFormText(body.text, r)
-        : isJsonType(contentType)
-          ? redactJsonText(body.text, r)
-          : r.secrets.scrub(body.text),
-    };
-  }
-  return body;
+  if ("text" in body) return { ...body, text: redactText(body.text, contentType, r) };
+  const boundary = multipartBoundary(contentType);
+  if (boundary === undefined) return body;
+  const bytes = Buffer.from(body.base64, "base64");
+  const redacted = redactMultipart(bytes, boundary, r);
+  return redacted === bytes ? body : { ...body, base64: redacted.toString("base64") };
 }
 
 function contentTypeOf(headers: StoredHeaders): string | undefined {
@@ -165,7 +83,7 @@ function contentTypeOf(headers: StoredHeaders): string | undefined {
 /** A request as it may be written: path, query, headers and body redacted. */
 export function redactRequest(request: StoredRequest, r: Redactor): StoredRequest {
   const headers = redactHeaders(request.headers, r);
-  const out = { method: request.method, path: r.secrets.scrub(request.path) } as StoredRequest;
+  const out = { method: request.method, path: scrubText(request.path, r) } as StoredRequest;
   if (request.query) out.query = redactQuery(request.query, r);
   out.headers = headers;
   const body = redactBody(request.body, contentTypeOf(request.headers), r);

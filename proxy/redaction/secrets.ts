@@ -28,20 +28,43 @@ export function placeholderFor(secret: string, salt?: string): string {
 }
 
 /**
- * The one list of field names whose values are secrets, written without case, `_` or `-`: a JSON, form or
- * query field is a secret when its name is one of these once lower-cased and stripped of `_` and `-`
- * (`access_token`, `accessToken`, `ACCESS-TOKEN`). The classifier and the fast paths' key filter are both
- * computed from it (`fields.ts`): a name added here is redacted on every path.
+ * The one list of secret field names, written without case, `_` or `-`: a JSON, form, multipart or query
+ * field (and a header) is a secret when its name, once lower-cased and stripped of `_` and `-`, **ends
+ * with** one of these (`access_token`, `accessToken`, `X-Access-Token`, `token`, `webhookSecret`,
+ * `newPassword`), unless it is one of {@link NOT_SECRET_FIELD_NAMES}. The classifier and the fast paths'
+ * key filter are both computed from it (`fields.ts`): a name added here is redacted on every path.
  */
 export const SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
-  "accesstoken",
-  "refreshtoken",
-  "idtoken",
-  "clientsecret",
-  "signaturekey",
+  "token",
+  "tokens",
+  "secret",
+  "secrets",
   "password",
+  "passwords",
+  "passwd",
+  "passphrase",
+  "signaturekey",
   "codeverifier",
   "apikey",
+  "apikeys",
+  "privatekey",
+  "secretkey",
+  "accesskey",
+  "signingkey",
+  "credential",
+  "credentials",
+  "authorization",
+  "cvv",
+  "cvc",
+]);
+
+/**
+ * Names that end like a secret but are not one: the provider's pagination cursor (`continuationToken`,
+ * sent back as a query parameter) is public, and replay must see it as it was.
+ */
+export const NOT_SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
+  "continuationtoken",
+  "nextpagetoken",
 ]);
 
 /** A field name as the lists compare it: lower case, without `_` or `-`. */

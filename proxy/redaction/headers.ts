@@ -1,0 +1,98 @@
+/**
+ * Redaction of headers: credentials become placeholders, URLs have their query and fragment redacted,
+ * every other value is scrubbed.
+ */
+import type { StoredHeaders } from "../cassette/format.js";
+import { type Redactor, scrubText } from "./redactor.js";
+import { redactLinks, redactUrl } from "./url.js";
+
+/** How a header's value is redacted, by the header's name. */
+export type HeaderRule = "authorization" | "cookie" | "set-cookie" | "credential" | "url" | "links" | "text";
+
+/** Headers whose whole value is a credential though their names do not say so. */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["x-ha-signature", "x-hub-signature", "x-signature"]);
+
+/** Headers that hold one URL. */
+const URL_HEADERS: ReadonlySet<string> = new Set(["location", "content-location", "referer", "refresh"]);
+
+/**
+ * The rule for a header (its name in lower case): `authorization`, cookies, URLs and links each their
+ * own; a credential when named like a secret field (`*-token`, `*-secret`, `*-password`, `x-api-key`,
+ * `private-token`) or ending in `-key` (`x-goog-api-key`, `ocp-apim-subscription-key`); else text.
+ *
+ * @example headerRule("x-access-token", r) // "credential"
+ */
+export function headerRule(name: string, r: Redactor): HeaderRule {
+  if (name === "authorization" || name === "proxy-authorization") return "authorization";
+  if (name === "cookie") return "cookie";
+  if (name === "set-cookie") return "set-cookie";
+  if (URL_HEADERS.has(name)) return "url";
+  if (name === "link") return "links";
+  if (CREDENTIAL_HEADERS.has(name) || name.endsWith("-key") || r.fields.kind(name) === "secret") {
+    return "credential";
+  }
+  return "text";
+}
+
+function authorization(value: string, r: Redactor): string {
+  const space = value.indexOf(" ");
+  if (space < 0) return r.secrets.redact(value);
+  const scheme = value.slice(0, space);
+  const credentials = value.slice(space + 1).trim();
+  if (scheme.toLowerCase() === "basic") {
+    const decoded = Buffer.from(credentials, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon >= 0) r.secrets.redact(decoded.slice(colon + 1));
+  }
+  return `${scheme} ${r.secrets.redact(credentials)}`;
+}
+
+function cookiePairs(value: string, separator: string, r: Redactor): string {
+  return value
+    .split(separator)
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      return eq < 0 ? pair : `${pair.slice(0, eq + 1)}${r.secrets.redact(pair.slice(eq + 1))}`;
+    })
+    .join(separator);
+}
+
+function setCookie(value: string, r: Redactor): string {
+  const semi = value.indexOf(";");
+  const first = semi < 0 ? value : value.slice(0, semi);
+  return cookiePairs(first, "; ", r) + (semi < 0 ? "" : value.slice(semi));
+}
+
+function headerValue(name: string, value: string, r: Redactor): string {
+  const rule = headerRule(name, r);
+  switch (rule) {
+    case "authorization":
+      return authorization(value, r);
+    case "cookie":
+      return cookiePairs(value, "; ", r);
+    case "set-cookie":
+      return setCookie(value, r);
+    case "credential":
+      return r.secrets.redact(value);
+    case "url":
+      return redactUrl(value, r);
+    case "links":
+      return redactLinks(value, r);
+    case "text":
+      return scrubText(value, r);
+  }
+}
+
+/**
+ * Headers as they may be written: credentials replaced by placeholders (see {@link headerRule}), the
+ * query and fragment of `Location`, `Link`, `Referer` redacted, every other value scrubbed.
+ */
+export function redactHeaders(headers: StoredHeaders, r: Redactor): StoredHeaders {
+  const out: StoredHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = Array.isArray(value)
+      ? value.map((v) => headerValue(name, v, r))
+      : headerValue(name, value, r);
+  }
+  return out;
+}

@@ -1,0 +1,233 @@
+import { readdir, readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCassette } from "../../proxy/cassette/reader.js";
+import type { ProxyEvent } from "../../proxy/events.js";
+import { startRecorder } from "../../proxy/record/server.js";
+import { placeholderFor } from "../../proxy/redaction/secrets.js";
+import { send, tempDir } from "./support/http.js";
+import { Planted } from "./support/planted.js";
+
+const JSON_TYPE = "application/json";
+const p = new Planted();
+
+/** What the upstream answers, by path: each response plants secrets of its own. */
+function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: ServerResponse) => void> {
+  const location = `/callback?state=ok&access_token=${p.text("Location query")}#id_token=${p.jwt("Location fragment")}&token_type=bearer`;
+  const link = `<http://127.0.0.1/items?page=2&token=${p.text("Link query")}>; rel="next"`;
+  const headers = {
+    "x-access-token": p.text("X-Access-Token response header"),
+    "x-session-secret": p.text("*-secret response header"),
+    "x-goog-api-key": p.text("*-key response header"),
+    "set-cookie": `sid=${p.text("Set-Cookie")}; Path=/; HttpOnly`,
+  };
+  const json = JSON.stringify({
+    refresh_token: p.text("JSON refresh_token"),
+    pinSecret: p.number("JSON number under a secret key"),
+    token: p.text("generic token field"),
+    secret: p.text("generic secret field"),
+    nested: { credentials: { user: "someone", pass: p.text("object under a secret key") } },
+    tokens: [p.text("array under a secret key, 1"), p.text("array under a secret key, 2")],
+    note: `your session is ${p.jwt("JWT inside a string")}`,
+    comment: `call with Bearer ${p.text("bearer in text")}`,
+    card: p.card("card number in a JSON string", " "),
+    iban: p.iban("IBAN in a JSON string"),
+  });
+  const big = `{"pad":"${"x".repeat(600 * 1024)}","\\u0070assword":"${p.text("escaped key, large body")}","apiKey":${p.number("number, large body")},"auth":{"client_secret":"${p.text("nested, large body")}"},"note":"${p.jwt("JWT, large body")}"}`;
+  const pretty = JSON.stringify(
+    { "\u0061ccess_token": p.text("escaped key, pretty JSON"), password: p.number("number, pretty JSON") },
+    null,
+    2,
+  ).replace('"access_token"', '"\\u0061ccess_token"');
+  const textJson = JSON.stringify({ id: 1, token: p.text("JSON sent as text/plain, response") });
+  const html = `<p>card ${p.card("card in HTML", "-")} iban ${p.iban("IBAN in HTML")} jwt ${p.jwt("JWT in HTML")}</p>`;
+  return {
+    "/redirect": (_, __, res) =>
+      res
+        .writeHead(302, {
+          location,
+          "content-location": `/done#refresh_token=${p.text("Content-Location fragment")}`,
+          "content-length": "0",
+        })
+        .end(),
+    "/links": (_, __, res) => res.writeHead(200, { link, ...headers, "content-type": JSON_TYPE }).end(json),
+    "/big": (_, __, res) => res.writeHead(200, { "content-type": JSON_TYPE }).end(big),
+    "/pretty": (_, __, res) => res.writeHead(200, { "content-type": JSON_TYPE }).end(pretty),
+    "/text-json": (_, __, res) => res.writeHead(200, { "content-type": "text/plain" }).end(textJson),
+    "/html": (_, __, res) => res.writeHead(200, { "content-type": "text/html" }).end(html),
+    "/fail": (req) => req.socket.destroy(),
+    "/echo": (req, body, res) =>
+      res.writeHead(200, { "content-type": req.headers["content-type"] ?? "text/plain" }).end(body),
+  };
+}
+
+function multipart(boundary: string): string {
+  const part = (name: string, value: string, type?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n${type ? `Content-Type: ${type}\r\n` : ""}\r\n${value}\r\n`;
+  return (
+    part("password", p.text("multipart password field")) +
+    part("api_key", p.text("multipart api_key field")) +
+    part("meta", JSON.stringify({ secret: p.text("multipart JSON part") }), JSON_TYPE) +
+    part("note", `token: ${p.jwt("JWT in a multipart text part")}`) +
+    `--${boundary}--\r\n`
+  );
+}
+
+/** The client's side of the session: every request plants secrets (the upstream echoes bodies back). */
+async function session(base: string): Promise<void> {
+  const requests: { path: string; headers?: Record<string, string>; body?: string }[] = [
+    {
+      path: "/echo",
+      headers: { "content-type": JSON_TYPE },
+      body: `{"\\u0061ccess_token":"${p.text("escaped key")}","password":${p.number("numeric password")},"isSecret":true,"secrets":{"a":"${p.text("object leaf")}","b":[${p.number("number in an array leaf")}]}}`,
+    },
+    {
+      path: "/echo",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `grant_type=password&username=a&password=${p.text("form password")}&client_secret=${p.text("form client_secret")}`,
+    },
+    {
+      path: "/echo",
+      headers: { "content-type": "multipart/form-data; boundary=XyZ42" },
+      body: multipart("XyZ42"),
+    },
+    {
+      path: "/echo",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({
+        token: p.text("JSON sent as text/plain"),
+        refresh_token: p.text("text/plain JSON 2"),
+      }),
+    },
+    {
+      path: `/echo?access_token=${p.text("query access_token")}&token=${p.text("query token")}&api_key=${p.text("query api_key")}&state=${p.jwt("JWT in an ordinary query value")}`,
+    },
+    {
+      path: "/echo",
+      headers: {
+        "x-access-token": p.text("X-Access-Token"),
+        "private-token": p.text("Private-Token"),
+        "x-api-key": p.text("X-Api-Key"),
+        "x-custom-secret": p.text("X-Custom-Secret"),
+        "ocp-apim-subscription-key": p.text("*-key header"),
+        authorization: `Bearer ${p.text("Authorization bearer")}`,
+        "proxy-authorization": `Basic ${Buffer.from(`u:${p.text("Proxy-Authorization basic password")}`).toString("base64")}`,
+        cookie: `session=${p.text("Cookie")}; theme=dark`,
+        "x-request-note": `card ${p.card("card in an ordinary header")}`,
+      },
+    },
+    {
+      path: "/echo",
+      headers: {
+        "content-type": JSON_TYPE,
+        referer: `http://127.0.0.1/app?session_token=${p.text("Referer query")}`,
+        "x-auth-token": p.text("X-Auth-Token"),
+      },
+      body: JSON.stringify({
+        user: { newPassword: p.text("nested newPassword") },
+        ref: p.iban("IBAN in JSON"),
+      }),
+    },
+    {
+      path: "/echo",
+      headers: { "content-type": "text/plain" },
+      body: `a=1&token=${p.text("form sent as text/plain")}&ref=${p.card("card in a form value", "-")}`,
+    },
+    { path: "/redirect" },
+    { path: "/links" },
+    { path: "/big" },
+    { path: "/pretty" },
+    { path: "/text-json" },
+    { path: "/html" },
+  ];
+  for (const r of requests) {
+    await send(`${base}${r.path}`, { method: r.body ? "POST" : "GET", headers: r.headers, body: r.body });
+  }
+  // A failed exchange: its URL is printed (the upstream drops the connection).
+  await send(
+    `${base}/fail?access_token=${p.text("query of a failed exchange")}&password=${p.text("query of a failed exchange, 2")}`,
+  ).catch(() => undefined);
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/** Forms a secret may take in what the recorder writes or prints. */
+function forms(value: string): string[] {
+  return [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1), value.replace(/[ -]/g, "")];
+}
+
+describe("secrets planted across every encoding", () => {
+  let upstream: Server;
+  let temp: Awaited<ReturnType<typeof tempDir>>;
+  const events: ProxyEvent[] = [];
+  let written = "";
+
+  beforeAll(async () => {
+    const routes = responses();
+    upstream = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => routes[(req.url ?? "/").split("?")[0] ?? "/"]?.(req, Buffer.concat(chunks), res));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    temp = await tempDir();
+    const recorder = await startRecorder({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      cassette: temp.file("planted.yaml"),
+      onEvent: (event) => events.push(event),
+    });
+    await session(recorder.url);
+    await recorder.close();
+    // Everything written: every file, as text, plus the decoded bytes of base64 bodies.
+    for (const file of await filesUnder(temp.dir)) written += `${await readFile(file, "utf8")}\n`;
+    const cassette = await loadCassette(temp.file("planted.yaml"));
+    for (const i of cassette.interactions) {
+      for (const body of [i.request.body, i.response.body]) {
+        if (body && "base64" in body) written += Buffer.from(body.base64, "base64").toString("utf8");
+      }
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await new Promise((resolve) => upstream.close(resolve));
+    await temp.remove();
+  });
+
+  it("plants at least 60 secrets and records every exchange", async () => {
+    expect(p.all.length).toBeGreaterThanOrEqual(60);
+    const cassette = await loadCassette(temp.file("planted.yaml"));
+    expect(cassette.interactions.length).toBe(14);
+    expect(events.some((e) => e.kind === "upstream-error" && e.message.includes("/fail?"))).toBe(true);
+  });
+
+  it("writes none of them anywhere: cassette, side files, base64 bodies", () => {
+    const leaked = p.all.filter(({ value }) => forms(value).some((f) => written.includes(f)));
+    expect(leaked.map((l) => l.where)).toEqual([]);
+  });
+
+  it("prints none of them in its events, failed exchanges included", () => {
+    const printed = events.map((e) => e.message).join("\n");
+    const leaked = p.all.filter(({ value }) => forms(value).some((f) => printed.includes(f)));
+    expect(leaked.map((l) => l.where)).toEqual([]);
+    expect(printed).toContain("access_token=<secret:");
+  });
+
+  it("replaces each by its stable placeholder, the same wherever it appears", () => {
+    const byWhere = new Map(p.all.map((s) => [s.where, s.value]));
+    for (const where of [
+      "form password",
+      "query token",
+      "X-Access-Token",
+      "Location query",
+      "JWT inside a string",
+    ]) {
+      const value = byWhere.get(where) ?? "";
+      expect(written, where).toContain(placeholderFor(value));
+    }
+  });
+});
