@@ -27,7 +27,10 @@ import { type Exchange, sendErrors, sendNotFound } from "./http.js";
 /** The v5 route the `v5-off-with-v3` fault takes down with v3. */
 const V5_ROUTE_TAKEN_DOWN = "v5.org-payments";
 
-/** Handlers of the routes that do not paginate, by route id (listings are handled from their spec). */
+/**
+ * Handlers by route id. The order, item and payment listings are not here: they are handled from their
+ * pagination spec (handlers/listings.ts); the short listings are, and page through handlers/short-listing.ts.
+ */
 const handlers: Readonly<Record<string, RouteHandler>> = {
   token: tokenHandler,
   "v5.public-form": publicFormHandler,
@@ -53,7 +56,7 @@ const handlers: Readonly<Record<string, RouteHandler>> = {
 
 /** The handler of a catalogue route, or `undefined` when the sandbox does not serve it. */
 export function handlerFor(route: Route): RouteHandler | undefined {
-  return route.pagination ? listingHandler(route) : handlers[route.id];
+  return handlers[route.id] ?? (route.pagination ? listingHandler(route) : undefined);
 }
 
 /** Whether the route answers at the sandbox's date: the timeline decides, a version fault bends it. */
