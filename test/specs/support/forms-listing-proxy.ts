@@ -20,12 +20,21 @@ export async function startFormsListingProxy(
   const state = { asked: 0 };
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", upstream);
-    if (req.method === "GET" && /^\/v5\/organizations\/[^/]+\/forms$/.test(url.pathname)) {
+    const listing = /^\/v5\/organizations\/([^/]+)\/forms$/.exec(url.pathname);
+    if (req.method === "GET" && listing) {
       state.asked++;
       const last = url.searchParams.has("continuationToken");
+      const organizationSlug = decodeURIComponent(listing[1] ?? "");
+      // A valid page of the forms listing (it is crawled and judged like any listing), with real counts.
       const body = {
-        data: last ? [] : forms.map((f) => ({ ...f, title: f.formSlug, state: "Public" })),
-        pagination: { pageSize: 20, pageIndex: last ? 2 : 1, continuationToken: "next" },
+        data: last ? [] : forms.map((f) => ({ ...f, organizationSlug, title: f.formSlug, state: "Public" })),
+        pagination: {
+          pageSize: 20,
+          totalCount: forms.length,
+          pageIndex: last ? 2 : 1,
+          totalPages: 1,
+          continuationToken: "next",
+        },
       };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       return;
