@@ -74,7 +74,7 @@ describe("rights/auth-before-routing", () => {
     expect(others).toEqual([]);
   }, 60_000);
 
-  it("passes the sandbox and legal variants: bare challenge, empty 401 body, HTML 404", async () => {
+  it("passes the sandbox and legal variants: a bare challenge, an empty 401 body, an HTML 404", async () => {
     const clean = await verifySandbox(AT, { extra: { only: ["rights"] } });
     expect(outcome(clean).verdict).toBe("pass");
     const varied = await verifySandbox(AT, {
