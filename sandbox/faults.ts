@@ -25,7 +25,8 @@ export type FaultName =
   | "short-checkout-window"
   | "limited-retries"
   | "back-to-error-url"
-  | "lenient-tokens";
+  | "lenient-tokens"
+  | "routes-before-auth";
 
 export interface Fault {
   name: FaultName;
@@ -151,7 +152,14 @@ export const faults: readonly Fault[] = Object.freeze([
   {
     name: "lenient-tokens",
     rule: "auth.tokens",
-    description: "An unknown, altered or expired access token is accepted as a token without rights.",
+    description:
+      "On a known route, an unknown, altered or expired access token is accepted as a token without rights.",
+  },
+  {
+    name: "routes-before-auth",
+    rule: "auth.before-routing",
+    description:
+      "The route is looked up before the token is checked: an unknown /v5 route answers 404 even without a valid token.",
   },
 ] satisfies Fault[]);
 

@@ -11,14 +11,16 @@ const isPhantom = (id: number) => id >= PHANTOM_BASE && id < DYNAMIC_ID_BASE;
 /** A cursor past every id, in either direction. */
 const END: Readonly<Record<Direction, number>> = { asc: 0xffffffff, desc: 0 };
 
-/** One page request, its query already validated. */
-export interface PageRequest {
+/** One page request, its query already validated. `T` is what the listing holds (orders by default). */
+export interface PageRequest<T extends { id: number } = OrderRecord> {
   rules: RouteRules;
   /** Ties tokens to one listing (route and path parameters). */
   scope: string;
-  sequence: Sequence;
-  /** The form listed, or the organization's first form for organization listings. */
-  form: FormDef;
+  sequence: Sequence<T>;
+  /** The record of an id (what the `duplicate-entries` fault repeats). */
+  lookup: (id: number) => T | undefined;
+  /** Made-up records past the end, for the `never-ending` fault; a listing without them just ends. */
+  phantoms?: (afterId: number, size: number) => T[];
   token: string | undefined;
   pageSize: number;
   pageIndex: number | undefined;
@@ -34,8 +36,8 @@ export interface PaginationObject {
   continuationToken: string;
 }
 
-export type PageOutcome =
-  | { ok: true; records: OrderRecord[]; pagination: PaginationObject }
+export type PageOutcome<T = OrderRecord> =
+  | { ok: true; records: T[]; pagination: PaginationObject }
   | { ok: false; message: string };
 
 /** The counts a response carries: the contract's rule for the date, bent by a counts fault. */
@@ -55,7 +57,13 @@ export function countsFor(
   }
 }
 
-function phantoms(core: SandboxCore, form: FormDef, afterId: number, size: number): OrderRecord[] {
+/** Made-up orders of `form` past the end of its listing (the `never-ending` fault). */
+export function phantomOrders(
+  core: SandboxCore,
+  form: FormDef,
+  afterId: number,
+  size: number,
+): OrderRecord[] {
   const organization = core.store.organization(form.organizationSlug) ?? core.store.mainOrganization;
   const phantom: FormDef = { ...form, key: 997, firstId: PHANTOM_BASE, count: 100_000_000 };
   const first = isPhantom(afterId) ? afterId - PHANTOM_BASE + 1 : 0;
@@ -65,11 +73,16 @@ function phantoms(core: SandboxCore, form: FormDef, afterId: number, size: numbe
 }
 
 /** A page of a listing: pagination exactly as the seed describes it, and as the fault (if any) bends it. */
-export function listPage(core: SandboxCore, request: PageRequest): PageOutcome {
+export function listPage<T extends { id: number }>(
+  core: SandboxCore,
+  request: PageRequest<T>,
+): PageOutcome<T> {
   const { sequence, pageSize, token, scope } = request;
   const size = core.fault === "oversized-pages" ? pageSize + 1 : pageSize;
+  const phantoms = (afterId: number): T[] =>
+    core.fault === "never-ending" && request.phantoms ? request.phantoms(afterId, size) : [];
   let cursor: Cursor;
-  let records: OrderRecord[];
+  let records: T[];
   if (token !== undefined) {
     const received = core.fault === "token-mangled" ? token.replaceAll("+", " ") : token;
     const decoded = core.tokens.decode(scope, received);
@@ -78,10 +91,10 @@ export function listPage(core: SandboxCore, request: PageRequest): PageOutcome {
     if (request.pageIndex !== undefined && request.pageIndex > 1) {
       records = [];
     } else if (isPhantom(cursor.afterId)) {
-      records = core.fault === "never-ending" ? phantoms(core, request.form, cursor.afterId, size) : [];
+      records = phantoms(cursor.afterId);
     } else {
       records = sequence.page(cursor.afterId, cursor.direction, size);
-      const previous = core.store.order(cursor.afterId);
+      const previous = request.lookup(cursor.afterId);
       if (core.fault === "duplicate-entries" && cursor.pageIndex === 2 && previous && records.length > 0) {
         records = [previous, ...records.slice(0, size - 1)];
       }
@@ -95,9 +108,7 @@ export function listPage(core: SandboxCore, request: PageRequest): PageOutcome {
     cursor = { direction: request.direction, afterId: START[request.direction], pageIndex };
     if (records.length === 0 && pageIndex > 1) cursor = { ...cursor, afterId: END[request.direction] };
   }
-  if (records.length === 0 && core.fault === "never-ending") {
-    records = phantoms(core, request.form, cursor.afterId, size);
-  }
+  if (records.length === 0) records = phantoms(cursor.afterId);
 
   const last = records.at(-1);
   const continuationToken =

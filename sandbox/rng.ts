@@ -49,4 +49,5 @@ export const Purpose = {
   file: 10,
   cashOut: 11,
   option: 12,
+  donation: 13,
 } as const;

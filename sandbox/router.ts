@@ -27,7 +27,10 @@ import { type Exchange, sendErrors, sendNotFound } from "./http.js";
 /** The v5 route the `v5-off-with-v3` fault takes down with v3. */
 const V5_ROUTE_TAKEN_DOWN = "v5.org-payments";
 
-/** Handlers of the routes that do not paginate, by route id (listings are handled from their spec). */
+/**
+ * Handlers by route id. The order, item and payment listings are not here: they are handled from their
+ * pagination spec (handlers/listings.ts); the short listings are, and page through handlers/short-listing.ts.
+ */
 const handlers: Readonly<Record<string, RouteHandler>> = {
   token: tokenHandler,
   "v5.public-form": publicFormHandler,
@@ -53,7 +56,7 @@ const handlers: Readonly<Record<string, RouteHandler>> = {
 
 /** The handler of a catalogue route, or `undefined` when the sandbox does not serve it. */
 export function handlerFor(route: Route): RouteHandler | undefined {
-  return route.pagination ? listingHandler(route) : handlers[route.id];
+  return handlers[route.id] ?? (route.pagination ? listingHandler(route) : undefined);
 }
 
 /** Whether the route answers at the sandbox's date: the timeline decides, a version fault bends it. */
@@ -84,11 +87,14 @@ function underV5(pathname: string): boolean {
   return /^\/v5(\/|$)/i.test(pathname);
 }
 
-/** Authenticates a call (401 when the bearer is missing, unknown or expired); `undefined` when answered. */
-function authenticate(core: SandboxCore, ex: Exchange): Client | undefined {
+/**
+ * Authenticates a call (401 when the bearer is missing, unknown or expired); `undefined` when answered.
+ * `routed` says whether the path is a catalogue route (the `lenient-tokens` fault bends only those).
+ */
+function authenticate(core: SandboxCore, ex: Exchange, routed: boolean): Client | undefined {
   const result = core.auth.authenticate(ex.req.headers.authorization);
   if (result.ok) return result.client;
-  if (core.fault === "lenient-tokens" && result.reason !== "missing") return core.auth.reader;
+  if (core.fault === "lenient-tokens" && routed && result.reason !== "missing") return core.auth.reader;
   sendErrors(ex, 401, "Unauthorized", UNAUTHORIZED[result.reason], {
     "www-authenticate": `Bearer error="invalid_token", error_description="${result.reason}"`,
   });
@@ -103,7 +109,7 @@ function authorize(
   known: Client | undefined,
 ): Client | undefined | "open" {
   if (opensWithoutToken(core, route)) return "open";
-  const client = known ?? authenticate(core, ex);
+  const client = known ?? authenticate(core, ex, true);
   if (client === undefined) return undefined;
   if (core.fault === "files-for-readers" && route.id === "v5.attached-file") return client;
   if (!core.auth.allows(client, route.auth)) {
@@ -132,8 +138,12 @@ export function createRouter(core: SandboxCore): (ex: Exchange) => Promise<void>
     // The service checks the bearer before it looks the route up: under /v5 a missing or invalid token
     // is a 401 on any path, so a client can log in again; only a valid token learns a route is unknown.
     let known: Client | undefined;
+    if (!match && core.fault === "routes-before-auth") {
+      sendNotFound(ex, `No route ${ex.method} ${ex.pathname}.`);
+      return;
+    }
     if (underV5(ex.pathname) && !(match && opensWithoutToken(core, match.route))) {
-      known = authenticate(core, ex);
+      known = authenticate(core, ex, match !== undefined);
       if (known === undefined) return;
     }
     if (!match) {

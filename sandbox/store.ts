@@ -86,6 +86,7 @@ export function createStore(seed: number, entries: number): Store {
       from: "2023-09-01T08:00:00Z",
       to: "2024-11-30T20:00:00Z",
       fileEvery: 10,
+      offersDonation: true,
     }),
     defineForm({
       key: 1,

@@ -14,6 +14,7 @@ import { pageSizeCheck } from "./pagination/page-size.js";
 import { resultArrayCheck } from "./pagination/result-array.js";
 import { tokenEchoedCheck } from "./pagination/token-echoed.js";
 import { customFieldsAndOptionsCheck } from "./public-form/custom-fields-and-options.js";
+import { authBeforeRoutingCheck } from "./rights/auth-before-routing.js";
 import { authTokensCheck } from "./rights/auth-tokens.js";
 import { fileNeedsOrganizationAdminCheck } from "./rights/file-needs-organization-admin.js";
 import { orderDetailExposesFilesCheck } from "./rights/order-detail-exposes-files.js";
@@ -53,6 +54,7 @@ export function allChecks(): readonly SpecCheck[] {
     orderDetailExposesFilesCheck,
     fileNeedsOrganizationAdminCheck,
     authTokensCheck,
+    authBeforeRoutingCheck,
     customFieldsAndOptionsCheck,
     signatureCheck,
     payloadSchemaCheck,

@@ -8,6 +8,10 @@ export const FORM_ID_SPAN = 10_000_000;
 export const MAX_ENTRIES = 1_000_000;
 /** A payment's id is its order's id plus this. */
 export const PAYMENT_ID_OFFSET = 100_000_000;
+/** A donation item's id is its order's id plus this. */
+export const DONATION_ITEM_OFFSET = 300_000_000;
+/** The smallest donation a form's donation tier accepts, and the step between seeded donations, in cents. */
+export const DONATION_MIN = 500;
 /** Ids of orders made while the sandbox runs (checkout, provider states). */
 export const DYNAMIC_ID_BASE = 1_900_000_000;
 
@@ -26,6 +30,8 @@ export interface FormSpec {
   from: string;
   to: string;
   fileEvery: number;
+  /** The form offers a free donation (a `Donation` tier) that some payers add to their order. */
+  offersDonation?: boolean;
 }
 
 function customFields(base: number): CustomFieldDef[] {
@@ -82,6 +88,7 @@ export function defineForm(spec: FormSpec): FormDef {
     fileEvery: spec.fileEvery,
     customFields: customFields(base),
     extraOptions: extraOptions(base),
+    ...(spec.offersDonation ? { donationTierId: 8_926_000 + spec.key } : {}),
     createdMs: fromMs - 14 * 86_400_000,
   };
 }
@@ -147,6 +154,14 @@ export function generatedOrder(
     (_, n) => hash32(seed, form.key, index, Purpose.option, n) % 3 === 0,
   );
   const amount = initialAmount + options.reduce((sum, option) => sum + option.price, 0);
+  const donation =
+    form.donationTierId !== undefined && hash32(seed, form.key, index, Purpose.donation) % 4 === 0
+      ? {
+          itemId: id + DONATION_ITEM_OFFSET,
+          tierId: form.donationTierId,
+          amount: DONATION_MIN * (1 + (hash32(seed, form.key, index, Purpose.amount, 1) % 10)),
+        }
+      : undefined;
   return {
     id,
     itemId: id,
@@ -159,10 +174,11 @@ export function generatedOrder(
     initialAmount,
     options,
     amount,
+    ...(donation ? { donation } : {}),
     payments: [
       {
         id: id + PAYMENT_ID_OFFSET,
-        amount,
+        amount: amount + (donation?.amount ?? 0),
         at: { ms: ms - 180, ticks: (ticks * 7) % 10_000 },
         installmentNumber: 1,
         state: "Authorized",

@@ -1,6 +1,13 @@
 import { formatServiceDate } from "../service-dates.js";
 import type { OrderRecord } from "./model.js";
-import { customFieldAnswers, orderLightView, orderPaymentView, type ViewContext } from "./views.js";
+import {
+  customFieldAnswers,
+  DONATION_NAME,
+  orderLightView,
+  orderPaymentView,
+  shareOf,
+  type ViewContext,
+} from "./views.js";
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +35,7 @@ export function itemDetailView(ctx: ViewContext, record: OrderRecord): Json {
     payer: { ...record.payer },
     payments: record.payments.map((payment) => ({
       ...orderPaymentView(ctx, record, payment),
-      shareAmount: payment.amount,
+      shareAmount: shareOf(record, payment, record.itemId),
     })),
     name: record.itemName,
     user: { firstName, lastName },
@@ -43,6 +50,37 @@ export function itemDetailView(ctx: ViewContext, record: OrderRecord): Json {
     amount: record.amount,
     type: record.itemType,
     initialAmount: record.initialAmount,
+    state: itemState(record),
+  };
+}
+
+/**
+ * The donation an order carries, as an item of its own (ItemDetail of type `Donation` on the form's
+ * donation tier): same order, payer and payments as the order's main item, its own amount and share.
+ * `undefined` when the order has no donation.
+ */
+export function donationItemView(ctx: ViewContext, record: OrderRecord): Json | undefined {
+  const donation = record.donation;
+  if (!donation) return undefined;
+  const { firstName, lastName } = record.payer;
+  return {
+    order: orderLightView(ctx, record),
+    payer: { ...record.payer },
+    payments: record.payments.map((payment) => ({
+      ...orderPaymentView(ctx, record, payment),
+      shareAmount: shareOf(record, payment, donation.itemId),
+    })),
+    name: DONATION_NAME,
+    user: { firstName, lastName },
+    priceCategory: "Pwyw",
+    customFields: [],
+    options: [],
+    tierDescription: DONATION_NAME,
+    tierId: donation.tierId,
+    id: donation.itemId,
+    amount: donation.amount,
+    type: "Donation",
+    initialAmount: donation.amount,
     state: itemState(record),
   };
 }

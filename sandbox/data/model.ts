@@ -58,7 +58,16 @@ export interface FormDef {
   fileEvery: number;
   customFields: readonly CustomFieldDef[];
   extraOptions: readonly ExtraOptionDef[];
+  /** The id of the form's free-donation tier (`Donation`, pay what you want), when it offers one. */
+  donationTierId?: number;
   createdMs: number;
+}
+
+/** A free donation added to an order: an item of type `Donation` of its own, on the form's donation tier. */
+export interface DonationRecord {
+  itemId: number;
+  tierId: number;
+  amount: number;
 }
 
 export interface Payer {
@@ -108,8 +117,10 @@ export interface OrderRecord {
   initialAmount: number;
   /** The extra options the payer took; each adds its price. */
   options: readonly ExtraOptionDef[];
-  /** `initialAmount` plus the options: the item's amount, the order's total and its payments' sum. */
+  /** `initialAmount` plus the options: the item's amount (the order's total adds the donation). */
   amount: number;
+  /** A donation added to the order (a second item), on forms that offer one. */
+  donation?: DonationRecord;
   payments: readonly PaymentRecord[];
   answers: readonly Answer[];
   cashOutState: string;

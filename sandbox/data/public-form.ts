@@ -1,6 +1,7 @@
 import { formatServiceDate } from "../service-dates.js";
+import { DONATION_MIN } from "./generate.js";
 import type { CustomFieldDef, ExtraOptionDef, FormDef, Organization } from "./model.js";
-import { formUrl, type ViewContext } from "./views.js";
+import { DONATION_NAME, formUrl, type ViewContext } from "./views.js";
 
 type Json = Record<string, unknown>;
 
@@ -54,6 +55,22 @@ export function publicFormView(
         paymentFrequency: "Single",
         isEligibleTaxReceipt: form.itemType === "Donation",
       },
+      ...(form.donationTierId === undefined
+        ? []
+        : [
+            {
+              customFields: [],
+              extraOptions: [],
+              id: form.donationTierId,
+              label: DONATION_NAME,
+              tierType: "Donation",
+              price: 0,
+              minAmount: DONATION_MIN,
+              vatRate: 0,
+              paymentFrequency: "Single",
+              isEligibleTaxReceipt: true,
+            },
+          ]),
     ],
     customFields,
     extraOptions,

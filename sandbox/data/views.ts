@@ -1,5 +1,8 @@
 import { type DateStyle, formatServiceDate, type ServiceInstant } from "../service-dates.js";
-import type { Answer, FormDef, OrderRecord, Organization, PaymentRecord } from "./model.js";
+import type { Answer, DonationRecord, FormDef, OrderRecord, Organization, PaymentRecord } from "./model.js";
+
+/** The name of a donation item (the label of a form's donation tier). */
+export const DONATION_NAME = "Don libre";
 
 /** What every JSON view needs to know besides the record. */
 export interface ViewContext {
@@ -45,6 +48,23 @@ function date(ctx: ViewContext, instant: ServiceInstant): string {
 
 function meta(ctx: ViewContext, instant: ServiceInstant): Json {
   return { createdAt: date(ctx, shift(instant, -25_000)), updatedAt: date(ctx, shift(instant, 70)) };
+}
+
+/** What the order costs: its item plus the donation added to it, if any. */
+export function orderTotal(record: OrderRecord): number {
+  return record.amount + (record.donation?.amount ?? 0);
+}
+
+/**
+ * How a payment splits over the order's items (the document's `shareAmount`). An order with a donation
+ * is paid at once, so each item's share is its amount; otherwise the one item takes the whole payment.
+ */
+export function itemShares(record: OrderRecord, payment: PaymentRecord): { id: number; share: number }[] {
+  if (!record.donation) return [{ id: record.itemId, share: payment.amount }];
+  return [
+    { id: record.itemId, share: record.amount },
+    { id: record.donation.itemId, share: record.donation.amount },
+  ];
 }
 
 /** The public page of a form, as the service links to it. */
@@ -105,7 +125,11 @@ export function refundOperationsView(ctx: ViewContext, payment: PaymentRecord): 
 export function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment: PaymentRecord): Json {
   const settled = payment.state !== "Pending";
   return {
-    items: [{ id: record.itemId, shareAmount: payment.amount, shareItemAmount: payment.amount }],
+    items: itemShares(record, payment).map(({ id, share }) => ({
+      id,
+      shareAmount: share,
+      shareItemAmount: share,
+    })),
     ...(settled ? { cashOutState: record.cashOutState, paymentReceiptUrl: receiptUrl(ctx, record) } : {}),
     id: payment.id,
     amount: payment.amount,
@@ -118,6 +142,30 @@ export function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment:
   };
 }
 
+/** The share of one item in one payment. */
+export function shareOf(record: OrderRecord, payment: PaymentRecord, itemId: number): number {
+  return itemShares(record, payment).find((s) => s.id === itemId)?.share ?? 0;
+}
+
+/** The donation item of an order, as the order lists its items. */
+function orderDonationItem(record: OrderRecord, donation: DonationRecord): Json {
+  const { firstName, lastName } = record.payer;
+  return {
+    payments: record.payments.map((p) => ({ id: p.id, shareAmount: shareOf(record, p, donation.itemId) })),
+    name: DONATION_NAME,
+    user: { firstName, lastName },
+    priceCategory: "Pwyw",
+    customFields: [],
+    options: [],
+    tierId: donation.tierId,
+    id: donation.itemId,
+    amount: donation.amount,
+    type: "Donation",
+    initialAmount: donation.amount,
+    state: record.canceled ? "Canceled" : "Processed",
+  };
+}
+
 /** An order (listings), or an order detail with the URL of each attached file (`detail`). */
 export function orderView(ctx: ViewContext, record: OrderRecord, detail = false): Json {
   const { firstName, lastName } = record.payer;
@@ -126,7 +174,7 @@ export function orderView(ctx: ViewContext, record: OrderRecord, detail = false)
     payer: { ...record.payer },
     items: [
       {
-        payments: record.payments.map((p) => ({ id: p.id, shareAmount: p.amount })),
+        payments: record.payments.map((p) => ({ id: p.id, shareAmount: shareOf(record, p, record.itemId) })),
         name: record.itemName,
         user: { firstName, lastName },
         priceCategory: record.form.priceCategory,
@@ -140,9 +188,10 @@ export function orderView(ctx: ViewContext, record: OrderRecord, detail = false)
         initialAmount: record.initialAmount,
         state: record.canceled ? "Canceled" : "Processed",
       },
+      ...(record.donation ? [orderDonationItem(record, record.donation)] : []),
     ],
     payments: record.payments.map((p) => orderPaymentView(ctx, record, p)),
-    amount: { total: record.amount, vat: 0, discount: 0 },
+    amount: { total: orderTotal(record), vat: 0, discount: 0 },
     ...light,
   };
 }
@@ -164,14 +213,27 @@ export function paymentDetailView(
     payer: { ...record.payer },
     items: [
       {
-        shareAmount: payment.amount,
-        shareItemAmount: payment.amount,
+        shareAmount: shareOf(record, payment, record.itemId),
+        shareItemAmount: shareOf(record, payment, record.itemId),
         id: record.itemId,
         amount: record.amount,
         type: record.itemType,
         state: "Processed",
         name: record.itemName,
       },
+      ...(record.donation
+        ? [
+            {
+              shareAmount: record.donation.amount,
+              shareItemAmount: record.donation.amount,
+              id: record.donation.itemId,
+              amount: record.donation.amount,
+              type: "Donation",
+              state: "Processed",
+              name: DONATION_NAME,
+            },
+          ]
+        : []),
     ],
     cashOutState: record.cashOutState,
     paymentReceiptUrl: receiptUrl(ctx, record),

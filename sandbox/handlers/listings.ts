@@ -4,7 +4,7 @@ import { listEntryView } from "../data/item-view.js";
 import type { FormDef, OrderRecord } from "../data/model.js";
 import { orderView, paymentView, type ViewContext } from "../data/views.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
-import { listingScope, listPage } from "../listing.js";
+import { listingScope, listPage, phantomOrders } from "../listing.js";
 import { checkQuery } from "../query-check.js";
 
 /** What the entries of a listing are, from the contract's `entrySchema`. */
@@ -74,11 +74,13 @@ export function listingHandler(route: Route): RouteHandler {
       sendValidation(ex, query.errors);
       return;
     }
+    const listed = form ?? core.store.mainForm;
     const outcome = listPage(core, {
       rules: call.rules,
       scope: listingScope(route, organization.slug, form),
       sequence: core.store.sequence(organization.slug, form, query.dates.get("from"), query.dates.get("to")),
-      form: form ?? core.store.mainForm,
+      lookup: (id) => core.store.order(id),
+      phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),
       token: query.strings.get("continuationToken"),
       pageSize: query.integers.get("pageSize") ?? pagination.defaultPageSize,
       pageIndex: query.integers.get("pageIndex"),

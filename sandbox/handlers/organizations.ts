@@ -1,45 +1,14 @@
 import { apiViews, type RouteHandler, type SandboxCore } from "../core.js";
 import type { Organization } from "../data/model.js";
 import { formUrl, organizationView } from "../data/views.js";
-import { type Exchange, sendErrors, sendJson, sendValidation } from "../http.js";
+import { type Exchange, sendErrors, sendJson } from "../http.js";
 import { formatServiceDate } from "../service-dates.js";
+import { sendShortListing } from "./short-listing.js";
 
 function known(core: SandboxCore, ex: Exchange, slug: string | undefined): Organization | undefined {
   const organization = core.store.organization(slug ?? "");
   if (!organization) sendErrors(ex, 404, "NotFound", `No organization with slug "${slug}".`);
   return organization;
-}
-
-/**
- * One page of a short list, paginated like the other listings: `pageSize` (1–100), a continuation token
- * (the offset, opaque to clients) and an empty final page that carries the token it was sent.
- */
-function page(ex: Exchange, all: readonly unknown[]): void {
-  const sizeText = ex.query.get("pageSize");
-  const pageSize = sizeText === null ? 20 : Number(sizeText);
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
-    sendValidation(ex, { pageSize: [`The field pageSize must be between 1 and 100, got '${sizeText}'.`] });
-    return;
-  }
-  const sent = ex.query.get("continuationToken");
-  const start = sent === null ? 0 : Number(Buffer.from(sent, "base64").toString("utf8").split(":")[1]);
-  if (!Number.isInteger(start) || start < 0) {
-    sendValidation(ex, { continuationToken: ["The continuation token is not valid."] });
-    return;
-  }
-  const data = all.slice(start, start + pageSize);
-  const next = start + data.length;
-  const token = data.length === 0 && sent !== null ? sent : Buffer.from(`offset:${next}`).toString("base64");
-  sendJson(ex, 200, {
-    data,
-    pagination: {
-      pageSize,
-      totalCount: all.length,
-      pageIndex: Math.floor(start / pageSize) + 1,
-      totalPages: Math.ceil(all.length / pageSize),
-      continuationToken: token,
-    },
-  });
 }
 
 /** `GET /v5/organizations/{organizationSlug}`. */
@@ -71,7 +40,9 @@ export const organizationFormsHandler: RouteHandler = (core, ex, call) => {
         organizationSlug: organization.slug,
       };
     });
-  page(ex, forms);
+  const states = ex.query.getAll("states").map((t) => t.toLowerCase());
+  const listed = forms.filter((f) => states.length === 0 || states.includes(f.state.toLowerCase()));
+  sendShortListing(core, ex, call, [organization.slug, types.join(","), states.join(",")], listed);
 };
 
 /** `GET /v5/organizations/{organizationSlug}/formTypes`: the types of the organization's forms. */
@@ -92,12 +63,10 @@ export const userOrganizationsHandler: RouteHandler = (core, ex) => {
 };
 
 /** `GET /v5/partners/me/organizations`: the organizations linked to the partner, one page. */
-export const partnerOrganizationsHandler: RouteHandler = (core, ex) => {
+export const partnerOrganizationsHandler: RouteHandler = (core, ex, call) => {
   const views = apiViews(core);
-  page(
-    ex,
-    core.store
-      .organizations()
-      .map((o) => ({ organization: organizationView(views, o), availableAccessToken: true })),
-  );
+  const organizations = core.store
+    .organizations()
+    .map((o) => ({ organization: organizationView(views, o), availableAccessToken: true }));
+  sendShortListing(core, ex, call, [], organizations);
 };

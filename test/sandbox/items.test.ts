@@ -13,7 +13,8 @@ interface Entry {
   state: string;
   order: { id: number; date: string; formSlug: string; formType: string; organizationName: string };
   user: { firstName: string; lastName: string };
-  payments: { id: number; amount: number; state: string; refundOperations: unknown[] }[];
+  /** `amount`: the whole payment (the order's total); `shareAmount`: this item's part of it. */
+  payments: { id: number; amount: number; shareAmount: number; state: string; refundOperations: unknown[] }[];
   customFields: { name: string; type: string; answer: string }[];
   options: { name: string; amount: number; optionId: number }[];
 }
@@ -83,7 +84,7 @@ describe("sandbox items listing: the seed's fields and the document's beside the
         expected += option.amount;
       }
       expect(entry.amount).toEqual({ total: expected, vat: 0 });
-      expect(entry.payments.reduce((sum, p) => sum + p.amount, 0)).toBe(expected);
+      expect(entry.payments.reduce((sum, p) => sum + p.shareAmount, 0)).toBe(expected);
       totals.add(expected);
     }
     expect(totals.size).toBeGreaterThan(1);
@@ -102,7 +103,9 @@ describe("sandbox items listing: the seed's fields and the document's beside the
       expect(order.body.id).toBe(entry.order.id);
       expect(order.body.date).toBe(entry.order.date);
       expect(order.body.items[0]).toMatchObject({ id: entry.id, tierId: entry.tierId });
-      expect(order.body.amount.total).toBe((entry.amount as { total: number }).total);
+      expect(order.body.items[0]?.amount).toBe((entry.amount as { total: number }).total);
+      // The order's total is its items' sum: the entry's item plus a donation, when one was added.
+      expect(order.body.amount.total).toBe(order.body.items.reduce((sum, i) => sum + i.amount, 0));
       expect(order.body.payments.map((p) => [p.id, p.amount])).toEqual(
         entry.payments.map((p) => [p.id, p.amount]),
       );
@@ -132,7 +135,7 @@ describe("sandbox with --shapes document", () => {
     expect(page.status).toBe(200);
     for (const entry of page.body.data) {
       expect(typeof entry.amount).toBe("number");
-      expect(entry.amount).toBe(entry.payments.reduce((sum, p) => sum + p.amount, 0));
+      expect(entry.amount).toBe(entry.payments.reduce((sum, p) => sum + p.shareAmount, 0));
     }
     const documentContract = loadContract({ shapes: "document" });
     expect(documentContract.schemas.validatePage(route, page.body, "not-applicable")).toEqual([]);

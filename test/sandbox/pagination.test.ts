@@ -18,10 +18,10 @@ describe("sandbox pagination", () => {
     }
   });
 
-  it("crawls every listing route to an empty array, without duplicates, echoing tokens byte for byte", async () => {
+  it("crawls every order, item and payment listing to an empty array, without duplicates, echoing tokens byte for byte", async () => {
     for (const route of contract()
       .routes.listings()
-      .filter((r) => r.version === "v5")) {
+      .filter((r) => r.version === "v5" && r.countDeprecation)) {
       const path = route.path
         .replace("{organizationSlug}", h.sandbox.credentials.organizationSlug)
         .replace("{formType}", h.sandbox.credentials.formType)

@@ -211,4 +211,16 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const forbidden = (await h.get(String(order.orderDetailPath), "reader")).status;
     return verdict(statuses.some((s) => s !== 401) || forbidden !== 403);
   },
+  "auth.before-routing": async ({ h }) => {
+    await at(h, "2025-07-01");
+    const path = "/v5/no-such-route";
+    const statuses = await Promise.all(
+      ["", "Bearer undefined"].map(
+        async (header) =>
+          (await fetch(`${h.url}${path}`, { headers: header ? { authorization: header } : {} })).status,
+      ),
+    );
+    const known = (await h.get(path, "reader")).status;
+    return verdict(statuses.some((s) => s !== 401) || known !== 404);
+  },
 };

@@ -34,5 +34,5 @@ describe("verify against every sandbox fault", () => {
         troubles.push(`${fault.name} (${fault.rule}) went unnoticed at ${FAULT_DATES.join(", ")}`);
     }
     expect(troubles).toEqual([]);
-  }, 180_000);
+  }, 600_000); // three verify runs per fault (25 faults), on a machine shared with other jobs
 });

@@ -11,7 +11,7 @@ export interface FormsListingProxy {
 /**
  * Stands in front of a provider that cannot list forms and answers `GET /v5/organizations/{slug}/forms`
  * itself with the forms given (one page, then an empty one); everything else goes upstream unchanged.
- * It decides which forms verify discovers, whatever forms the sandbox itself lists.
+ * For testing verify's discovery before the sandbox serves that route.
  */
 export async function startFormsListingProxy(
   upstream: string,
@@ -23,11 +23,18 @@ export async function startFormsListingProxy(
     const listing = /^\/v5\/organizations\/([^/]+)\/forms$/.exec(url.pathname);
     if (req.method === "GET" && listing) {
       state.asked++;
-      const organizationSlug = decodeURIComponent(listing[1] ?? "");
       const last = url.searchParams.has("continuationToken");
+      const organizationSlug = decodeURIComponent(listing[1] ?? "");
+      // A valid page of the forms listing (it is crawled and judged like any listing), with real counts.
       const body = {
         data: last ? [] : forms.map((f) => ({ ...f, organizationSlug, title: f.formSlug, state: "Public" })),
-        pagination: { pageSize: 20, pageIndex: last ? 2 : 1, continuationToken: "next" },
+        pagination: {
+          pageSize: 20,
+          totalCount: forms.length,
+          pageIndex: last ? 2 : 1,
+          totalPages: 1,
+          continuationToken: "next",
+        },
       };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       return;

@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import { evidenceOf } from "../runner/excerpt.js";
+import type { HttpExchange } from "../runner/http.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { alteredToken } from "./auth-tokens.js";
+
+const RULE = "auth.before-routing";
+
+/** What one call to the unknown route must get: 401, or (valid token) 404. */
+function judged(subject: string, exchange: HttpExchange, expected: 401 | 404): Finding {
+  if (exchange.status !== expected) {
+    const why =
+      expected === 401 && exchange.status === 404
+        ? ": the route was looked up before the token was checked, so a client cannot tell it must log in again"
+        : "";
+    return {
+      kind: "fail",
+      subject,
+      reason: `answered ${exchange.status}, expected ${expected}${why}`,
+      evidence: evidenceOf(exchange),
+    };
+  }
+  // The status is the rule; a `WWW-Authenticate` challenge is not required, as proxies in front of a
+  // provider may drop it.
+  return { kind: "pass", subject };
+}
+
+/**
+ * Authentication comes before routing under /v5 (SERVICE-FACTS, Authentication): a route that does not
+ * exist, asked for with a missing, unknown (`Bearer undefined`, what a client sends before it logged in)
+ * or altered token, gets 401, never a 404; only a valid token learns that the route is unknown (404).
+ * Any body and any headers are accepted.
+ */
+export const authBeforeRoutingCheck: SpecCheck = {
+  id: "rights/auth-before-routing",
+  group: "rights",
+  rule: RULE,
+  title: "Under /v5, a missing or invalid token gets 401 before an unknown route gets 404",
+  async run(ctx) {
+    const url = `${ctx.options.target}/v5/assopay-unknown-route-${randomBytes(4).toString("hex")}`;
+    const valid = await ctx.authorization("reader");
+    const token = valid.replace(/^bearer\s+/i, "");
+    const calls: [string, string | undefined, 401 | 404][] = [
+      ["an unknown /v5 route without a token", undefined, 401],
+      ["an unknown /v5 route with 'Bearer undefined'", "Bearer undefined", 401],
+      ["an unknown /v5 route with an altered token", `Bearer ${alteredToken(token)}`, 401],
+      ["an unknown /v5 route with a valid token", valid, 404],
+    ];
+    const findings: Finding[] = [];
+    for (const [subject, authorization, expected] of calls) {
+      const exchange = await ctx.http.send({
+        method: "GET",
+        url,
+        ...(authorization === undefined ? {} : { authorization }),
+      });
+      findings.push(judged(subject, exchange, expected));
+    }
+    return combine(findings, "calls to an unknown /v5 route answered in the right order");
+  },
+};
