@@ -54,6 +54,8 @@ describe("Prism mock of the exported document", () => {
       }
       expect(response.headers.get("content-type"), route.id).toContain(route.response.contentType);
       if (route.response.contentType !== "application/json") continue;
+      // A route whose success has no body in the document (cancel, the DELETEs) has nothing to validate.
+      if (!route.pagination && route.response.schema === undefined) continue;
       const value = JSON.parse(text) as unknown;
       const diagnostics = route.pagination
         ? contract().schemas.validatePage(route, value, "not-applicable")

@@ -44,9 +44,14 @@ async function walk(url: string, path: string): Promise<number> {
     const entries = Object.values(body).find(Array.isArray) as unknown[];
     if (entries.length === 0) return step;
     token = body.pagination.continuationToken;
+    // A non-empty page without a token ends the walk too (seed rule 7): a short listing's one page.
+    if (token === undefined) return step;
   }
   return -1;
 }
+
+/** The listings that are one page without a token in the pacts: an organization's forms, the partner's organizations. */
+const shortListing = (path: string) => /\/forms$|\/partners\/me\/organizations$/.test(path);
 
 async function walkAll(file: string): Promise<Record<string, number>> {
   const starts = listingStarts(interactionsOf(readFileSync(file, "utf8")));
@@ -65,7 +70,9 @@ describe("the official stub server (pact stub) on the pact files", () => {
     async (file) => {
       const steps = await walkAll(join(pactsDir, file));
       expect(Object.keys(steps).length).toBeGreaterThan(0);
-      for (const [path, count] of Object.entries(steps)) expect(count, path).toBe(3);
+      // Three steps (page 1, the page asked with A, the empty page asked with B); a short listing is
+      // one page without a token.
+      for (const [path, count] of Object.entries(steps)) expect(count, path).toBe(shortListing(path) ? 1 : 3);
     },
     60_000,
   );
@@ -77,6 +84,6 @@ describe("the official stub server (pact stub) on the pact files", () => {
     writeFileSync(join(dir, file), shared);
     const steps = await walkAll(join(dir, file));
     expect(Object.values(steps).length).toBeGreaterThan(0);
-    for (const count of Object.values(steps)) expect(count).toBe(-1);
+    for (const [path, count] of Object.entries(steps)) if (!shortListing(path)) expect(count, path).toBe(-1);
   }, 60_000);
 });
