@@ -65,6 +65,9 @@ function pageSchema(route: Route): JsonSchema {
 function successContent(route: Route): JsonSchema {
   const { contentType, schema } = route.response;
   if (route.pagination) return { [contentType]: { schema: pageSchema(route) } };
+  // No schema: a JSON answer the contract leaves open (cancel, the DELETEs answer `{}`) is any JSON
+  // value; anything else (an attached file) is its bytes.
+  if (schema === undefined && contentType.includes("json")) return { [contentType]: { schema: {} } };
   if (schema === undefined)
     return { [contentType]: { schema: { type: "string", contentMediaType: contentType } } };
   return { [contentType]: { schema: componentRef(schema) } };

@@ -24,6 +24,19 @@ async function firstOrderId(h: Harness): Promise<string> {
   return String(id);
 }
 
+/**
+ * The id of the first entry of an organization-level listing (items, payments) not refunded yet: the
+ * crawl refunds the payment it names, and one sandbox serves the crawls of both dates.
+ */
+async function firstIdOf(h: Harness, listing: "items" | "payments"): Promise<string> {
+  const page = await h.json<{ data: { id: number; state?: string }[] }>(
+    `/v5/organizations/${h.sandbox.credentials.organizationSlug}/${listing}?pageSize=100`,
+  );
+  const id = page.body.data.find((entry) => entry.state !== "Refunded" && entry.state !== "Refunding")?.id;
+  if (id === undefined) throw new Error(`the sandbox has no ${listing} entry to crawl`);
+  return String(id);
+}
+
 async function attachedFile(h: Harness): Promise<{ orderId: string; fileId: string }> {
   const page = await h.json<{ data: { id: number }[] }>(
     `/v5/organizations/${h.sandbox.credentials.organizationSlug}/orders?pageSize=100`,
@@ -41,6 +54,8 @@ const PARAMS: Readonly<Record<string, ParamSource>> = {
   formType: async (h) => h.sandbox.credentials.formType,
   formSlug: async (h) => h.sandbox.credentials.formSlug,
   orderId: firstOrderId,
+  itemId: (h) => firstIdOf(h, "items"),
+  paymentId: (h) => firstIdOf(h, "payments"),
   fileId: async (h) => (await attachedFile(h)).fileId,
   checkoutIntentId: async (h) => {
     const response = await h.send(
@@ -51,6 +66,18 @@ const PARAMS: Readonly<Record<string, ParamSource>> = {
     return String(((await response.json()) as { id: number }).id);
   },
 };
+
+/** An order not canceled yet: the crawl cancels the one it names, and one sandbox serves both dates. */
+async function cancellableOrderId(h: Harness): Promise<string> {
+  const page = await h.json<{ data: { id: number }[] }>(
+    `/v5/organizations/${h.sandbox.credentials.organizationSlug}/orders?pageSize=100`,
+  );
+  for (const order of page.body.data) {
+    const detail = await h.json<{ items?: { state?: string }[] }>(`/v5/orders/${order.id}`);
+    if (!(detail.body.items ?? []).some((item) => item.state === "Canceled")) return String(order.id);
+  }
+  throw new Error("every order of the sandbox is canceled already");
+}
 
 /** A legal request body for each request schema the catalogue uses. */
 const BODIES: Readonly<Record<string, (c: SandboxCredentials) => unknown>> = {
@@ -80,7 +107,12 @@ export async function concretePath(h: Harness, route: Route): Promise<string> {
     const source = PARAMS[name];
     if (!source)
       throw new Error(`route ${route.id}: no value for {${name}}; add one to PARAMS in ${import.meta.url}`);
-    const value = name === "orderId" && file ? file.orderId : await source(h);
+    const value =
+      name === "orderId" && file
+        ? file.orderId
+        : name === "orderId" && route.id === "v5.order-cancel"
+          ? await cancellableOrderId(h)
+          : await source(h);
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
   return path;
