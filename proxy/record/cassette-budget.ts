@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { JOURNAL_SUFFIX } from "./journal.js";
 import { type Problem, problem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
 
@@ -22,7 +23,8 @@ type Standing = "room" | "nearly-full" | "full";
  * {@link LOOK_EVERY_MS} ms, in the background, when requests come, so checking costs nothing on the hot
  * path; the file can therefore pass the bound by what is recorded in that time. At 80% of the bound the
  * recorder warns once; at the bound it stops recording: every new request gets a 507 problem (nothing is
- * forwarded, nothing is written) and the recorder says so once. Start a new cassette to go on.
+ * forwarded, nothing is written) and the recorder says so once. Start a new cassette to go on. What the
+ * journal holds that is not yet in the cassette counts too (under load the cassette lags behind it).
  */
 export interface CassetteBudget {
   /** The problem to answer a new request with once the cassette is full; undefined while there is room. */
@@ -77,10 +79,11 @@ export function createCassetteBudget(
     if (looking || now - lookedAt < LOOK_EVERY_MS) return;
     looking = true;
     lookedAt = now;
-    stat(cassette).then(
-      (info) => {
+    const size = (file: string) => stat(file).then((info) => info.size);
+    Promise.all([size(cassette), size(`${cassette}${JOURNAL_SUFFIX}`).catch(() => 0)]).then(
+      ([written, journaled]) => {
         looking = false;
-        judge(info.size);
+        judge(written + journaled);
       },
       () => {
         looking = false;

@@ -70,7 +70,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     await plan.file?.close();
     throw error;
   }
-  const forwarder = createForwarder(o);
+  // The bound on the cassette's size watches the file being written (in mode all, the new one).
+  const forwarder = createForwarder({ ...o, cassette: plan.file?.path });
   // Modes `once` and `new` serve the existing cassette as replay does: in `new`, each recording once,
   // and a miss is forwarded (and recorded); in `once`, a miss gets replay's own answer.
   const replayer = plan.existing

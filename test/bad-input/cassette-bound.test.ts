@@ -1,8 +1,9 @@
-import { stat } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
+import { createCassetteBudget } from "../../proxy/record/cassette-budget.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { send, tempDir } from "../proxy/support/http.js";
 import { startUpstream } from "../proxy/support/upstream.js";
@@ -70,6 +71,46 @@ describe("the cassette size bound, --max-cassette-bytes (docs/bad-inputs.md)", (
     await recorder.close();
     expect(events.filter((e) => e.kind === "warning")).toEqual([]);
     expect((await loadCassette(cassette)).interactions).toHaveLength(8);
+  });
+
+  it("in --mode all, judges the new recording, not the old cassette it will replace", async () => {
+    const cassette = temp.file("replaced.yaml");
+    const first = await startRecorder({ upstream: upstream.url, cassette, maxCassetteBytes: 1_000_000 });
+    await traffic(first.url, 12);
+    await first.close();
+    expect((await stat(cassette)).size).toBeGreaterThan(6_000);
+    const events: ProxyEvent[] = [];
+    const again = await startRecorder({
+      upstream: upstream.url,
+      cassette,
+      mode: "all",
+      maxCassetteBytes: 6_000,
+      onEvent: (event) => events.push(event),
+    });
+    // The old cassette is past the bound already; the new recording starts empty, so there is room.
+    expect(await traffic(again.url, 3)).toEqual([200, 200, 200]);
+    await again.close();
+    expect(events.map((e) => e.message).filter((m) => m.includes("max-cassette-bytes"))).toEqual([]);
+    expect((await loadCassette(cassette)).interactions).toHaveLength(3);
+  });
+
+  it("counts what the journal holds and the cassette does not yet (the cassette lags under load)", async () => {
+    const events: ProxyEvent[] = [];
+    const cassette = temp.file("lagging.yaml");
+    await writeFile(cassette, "x".repeat(4_000));
+    const budget = createCassetteBudget(cassette, 10_000, (event) => events.push(event));
+    // The size is looked at, in the background, at most every 200 ms when a request comes.
+    const lookTwice = async () => {
+      await sleep(250);
+      budget.refusal();
+      await sleep(100);
+      return budget.refusal();
+    };
+    expect(await lookTwice()).toBeUndefined();
+    expect(events).toEqual([]);
+    await writeFile(`${cassette}.journal`, Buffer.alloc(7_000));
+    expect(await lookTwice()).toMatchObject({ status: 507 });
+    expect(events.map((e) => e.message).join("\n")).toContain("reached --max-cassette-bytes");
   });
 
   it("refuses a bound that is not a positive number of bytes", async () => {
