@@ -1,11 +1,21 @@
-import { closeSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync, writevSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+  writevSync,
+} from "node:fs";
 import type { CapturedBody } from "./capture.js";
 import type { WireMeta } from "./worker-protocol.js";
 
 /**
  * The write-ahead journal of a recording: `<file>.journal`, next to the file being written. Every exchange
  * is appended to it on the proxy's thread, raw (not yet redacted), in one `writev(2)`, before the proxy
- * ends its response; the worker turns it into YAML later. Once everything journaled is in the cassette,
+ * ends its response; the worker reads it back from the file and turns it into YAML later (see
+ * `journal-tail.ts`), so the journal is also the queue between the two threads. Once everything journaled is in the cassette,
  * the journal is emptied; on a clean stop it is deleted. A journal left behind (the recorder was killed)
  * is replayed into the cassette by the next start (see `recover.ts`).
  *
@@ -22,15 +32,22 @@ export class Journal {
   readonly path: string;
   private readonly fd: number;
   private failed = false;
+  private written: number;
 
   private constructor(path: string) {
     this.path = path;
     this.fd = openSync(path, "a", 0o600);
+    this.written = fstatSync(this.fd).size;
   }
 
   /** Opens (creating it when missing) the journal of `file`. */
   static open(file: string): Journal {
     return new Journal(`${file}${JOURNAL_SUFFIX}`);
+  }
+
+  /** The journal's length in bytes: where the next frame starts. */
+  get size(): number {
+    return this.written;
   }
 
   /** Whether a write has failed (nothing more is journaled then). */
@@ -58,6 +75,7 @@ export class Journal {
         let offset = 0;
         while (offset < rest.length) offset += writeSync(this.fd, rest, offset, rest.length - offset);
       }
+      this.written += length;
       return true;
     } catch {
       this.failed = true;
@@ -70,6 +88,7 @@ export class Journal {
     if (this.failed) return;
     try {
       ftruncateSync(this.fd, 0);
+      this.written = 0;
     } catch {
       this.failed = true;
     }
@@ -95,24 +114,31 @@ export interface JournalEntry {
   responseBody: Buffer;
 }
 
-/** Reads a journal's complete frames, in order; a frame cut short, and anything after it, is dropped. */
-export function readJournal(path: string): JournalEntry[] {
-  const bytes = readFileSync(path);
+/**
+ * The complete frames of `bytes` from `at` on, in order, and where the first incomplete one starts (the
+ * end, when every frame is complete). Bodies are views of `bytes`, not copies.
+ */
+export function parseFrames(bytes: Buffer, at = 0): { entries: JournalEntry[]; end: number } {
   const entries: JournalEntry[] = [];
-  let at = 0;
-  while (at + HEAD <= bytes.length && bytes.readUInt32LE(at) === MAGIC) {
-    const metaLength = bytes.readUInt32LE(at + 4);
-    const requestLength = bytes.readUInt32LE(at + 8);
-    const responseLength = bytes.readUInt32LE(at + 12);
-    const end = at + HEAD + metaLength + requestLength + responseLength;
+  let from = at;
+  while (from + HEAD <= bytes.length && bytes.readUInt32LE(from) === MAGIC) {
+    const metaLength = bytes.readUInt32LE(from + 4);
+    const requestLength = bytes.readUInt32LE(from + 8);
+    const responseLength = bytes.readUInt32LE(from + 12);
+    const end = from + HEAD + metaLength + requestLength + responseLength;
     if (end > bytes.length) break;
-    const metaEnd = at + HEAD + metaLength;
+    const metaEnd = from + HEAD + metaLength;
     entries.push({
-      meta: JSON.parse(bytes.toString("utf8", at + HEAD, metaEnd)) as WireMeta,
+      meta: JSON.parse(bytes.toString("utf8", from + HEAD, metaEnd)) as WireMeta,
       requestBody: bytes.subarray(metaEnd, metaEnd + requestLength),
       responseBody: bytes.subarray(metaEnd + requestLength, end),
     });
-    at = end;
+    from = end;
   }
-  return entries;
+  return { entries, end: from };
+}
+
+/** Reads a journal's complete frames, in order; a frame cut short, and anything after it, is dropped. */
+export function readJournal(path: string): JournalEntry[] {
+  return parseFrames(readFileSync(path)).entries;
 }

@@ -29,26 +29,35 @@ function spawn(init: WorkerInit): Worker {
 
 /** How long the worker may take to start (compiling the sources, when run through tsx). */
 const START_TIMEOUT_MS = 30_000;
-/** Exchanges handed to the worker in one message at most. */
+/** Exchanges journaled, or handed over in memory, before the worker is told at once. */
 const BATCH_LIMIT = 64;
 /** Body bytes that make a batch leave at once. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 /**
- * Bytes handed over but not yet written above which the proxy stops taking new requests… (a bound on
- * memory: what waits here is in the journal already, so a crash loses none of it)
+ * Bytes handed over in memory (once the journal has failed) but not yet written above which the proxy
+ * stops taking new requests… (a bound on memory)
  */
 const HIGH_WATER = 8 * 1024 * 1024;
 /** …until the worker is back below this. */
 const LOW_WATER = 2 * 1024 * 1024;
+/**
+ * Journaled bytes not yet in the cassette above which the proxy stops taking new requests (a bound on the
+ * disk the journal takes, and on how far the cassette may lag behind the traffic)…
+ */
+const JOURNAL_HIGH_WATER = 256 * 1024 * 1024;
+/** …until the worker is back below this. */
+const JOURNAL_LOW_WATER = 64 * 1024 * 1024;
 /** How long an exchange may wait for others to share its message. */
 const BATCH_WAIT_MS = 10;
 
 /**
- * The proxy's side of the recording worker: each captured exchange is first appended to the journal (on
- * disk before the proxy ends the response, see `journal.ts`), then handed over in batches (one message
- * every few milliseconds at most: the metadata as one JSON text, the bodies in one transferred buffer);
- * the worker does the rest (see `worker.ts`). Once the worker has written everything handed over, the
- * journal is emptied.
+ * The proxy's side of the recording worker: each captured exchange is appended to the journal (on disk
+ * before the proxy ends the response, see `journal.ts`), and the worker is told how far the journal
+ * reaches (one message every few milliseconds at most); it reads the exchanges back from the file and
+ * does the rest (see `worker.ts`), at a lower priority than the proxy's thread. Once the worker has
+ * written everything journaled, the journal is emptied and a new generation starts. Should the journal
+ * fail (a full disk), exchanges are handed over in memory instead, in batches (the metadata as one JSON
+ * text, the bodies in one transferred buffer).
  */
 export class RecordingWorker {
   private readonly worker: Worker;
@@ -58,6 +67,11 @@ export class RecordingWorker {
   /** The JSON of each waiting exchange's `WireMeta` (written to the journal, then sent as is). */
   private metas: string[] = [];
   private arena = new BodyArena();
+  /** Journal frames not yet announced to the worker. */
+  private unannounced = 0;
+  private generation = 0;
+  /** Where the worker has converted the journal up to, in this generation. */
+  private converted: number;
   private scheduled: NodeJS.Timeout | undefined;
   private closed: Promise<number> | undefined;
   private failed = false;
@@ -71,11 +85,16 @@ export class RecordingWorker {
     this.onEvent = onEvent;
     this.journal = journal;
     this.nextId = nextId;
+    this.converted = journal.size;
   }
 
   /** Starts the worker and waits until it is ready to record; exchanges are journaled to `journal`. */
-  static start(init: WorkerInit, onEvent: ProxyEventSink, journal: Journal): Promise<RecordingWorker> {
-    const worker = spawn(init);
+  static start(
+    init: Omit<WorkerInit, "journal" | "journalFrom">,
+    onEvent: ProxyEventSink,
+    journal: Journal,
+  ): Promise<RecordingWorker> {
+    const worker = spawn({ ...init, journal: journal.path, journalFrom: journal.size });
     const host = new RecordingWorker(worker, onEvent, journal, init.nextId);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -88,6 +107,7 @@ export class RecordingWorker {
           resolve(host);
         } else if (message.kind === "events") host.report(message.events);
         else if (message.kind === "progress") host.progress(message.bytes);
+        else if (message.kind === "converted") host.caughtUp(message.generation, message.upTo);
       });
       worker.once("error", (error) => {
         host.failed = true;
@@ -106,10 +126,6 @@ export class RecordingWorker {
   enqueue(exchange: CapturedExchange<CapturedBody>, notification?: CapturedNotification<CapturedBody>): void {
     if (this.failed || this.closed) return;
     const x: CapturedNotification<CapturedBody> = notification ?? exchange;
-    // Large bodies start a batch of their own rather than make the arena grow (and copy) under them.
-    const length = bodyLength(x.requestBody) + bodyLength(x.responseBody);
-    if (!this.arena.fits(length) && this.metas.length > 0) this.send();
-    this.arena.reserve(length);
     const meta: WireMeta = {
       id: this.nextId++,
       startedAt: x.startedAt.getTime(),
@@ -124,13 +140,28 @@ export class RecordingWorker {
       notification: notification !== undefined,
     };
     const json = JSON.stringify(meta);
-    if (!this.journal.append(json, x.requestBody, x.responseBody) && !this.journalWarned) {
+    if (this.journal.append(json, x.requestBody, x.responseBody)) {
+      this.unannounced += 1;
+      if (this.unannounced >= BATCH_LIMIT) this.send();
+      else this.scheduled ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
+      return;
+    }
+    if (!this.journalWarned) {
       this.journalWarned = true;
       this.onEvent({
         kind: "write-error",
         message: `writing the journal ${this.journal.path} failed: exchanges are recorded, but a crash now loses those not yet written`,
       });
     }
+    this.inMemory(json, x);
+  }
+
+  /** Once the journal has failed: the exchange is handed over in memory, in the next batch. */
+  private inMemory(json: string, x: CapturedNotification<CapturedBody>): void {
+    // Large bodies start a batch of their own rather than make the arena grow (and copy) under them.
+    const length = bodyLength(x.requestBody) + bodyLength(x.responseBody);
+    if (!this.arena.fits(length) && this.metas.length > 0) this.send();
+    this.arena.reserve(length);
     this.metas.push(json);
     this.arena.put(x.requestBody);
     this.arena.put(x.responseBody);
@@ -138,10 +169,17 @@ export class RecordingWorker {
     else this.scheduled ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
   }
 
+  /** Tells the worker how far the journal reaches, then hands over what waits in memory (in that order). */
   private send(): void {
     if (this.scheduled) clearTimeout(this.scheduled);
     this.scheduled = undefined;
-    if (this.metas.length === 0 || this.failed) return;
+    if (this.failed) return;
+    if (this.unannounced > 0) {
+      this.unannounced = 0;
+      const message: ToWorker = { kind: "journal", generation: this.generation, upTo: this.journal.size };
+      this.worker.postMessage(message);
+    }
+    if (this.metas.length === 0) return;
     const { buffer, bounds } = this.arena.take();
     const message: ToWorker = { kind: "batch", metas: `[${this.metas.join(",")}]`, bodies: buffer, bounds };
     this.backlog += buffer.byteLength + message.metas.length;
@@ -154,7 +192,16 @@ export class RecordingWorker {
    * bodies unread, so TCP slows their clients down) rather than let memory grow without bound.
    */
   get congested(): boolean {
-    return this.backlog > HIGH_WATER && !this.failed;
+    if (this.failed || this.writeFailed) return false;
+    return this.backlog > HIGH_WATER || this.journal.size - this.converted > JOURNAL_HIGH_WATER;
+  }
+
+  private get drained(): boolean {
+    return (
+      this.failed ||
+      this.writeFailed ||
+      (this.backlog <= LOW_WATER && this.journal.size - this.converted <= JOURNAL_LOW_WATER)
+    );
   }
 
   /** Calls `resume` once the worker has caught up (at once if it is not congested). */
@@ -172,11 +219,31 @@ export class RecordingWorker {
 
   private progress(bytes: number): void {
     this.backlog -= bytes;
-    // Everything journaled is in the cassette: the journal starts again empty.
-    if (this.backlog === 0 && this.metas.length === 0 && !this.failed && !this.writeFailed) {
+    this.settle();
+  }
+
+  private caughtUp(generation: number, upTo: number): void {
+    if (generation === this.generation) this.converted = upTo;
+    this.settle();
+  }
+
+  private settle(): void {
+    // Everything journaled is in the cassette: the journal starts again empty, in a new generation.
+    const idle = this.backlog === 0 && this.metas.length === 0 && this.unannounced === 0;
+    if (
+      idle &&
+      this.converted === this.journal.size &&
+      this.converted > 0 &&
+      !this.failed &&
+      !this.writeFailed
+    ) {
       this.journal.clear();
+      if (this.journal.size === 0) {
+        this.generation += 1;
+        this.converted = 0;
+      }
     }
-    if (this.backlog <= LOW_WATER || this.failed) for (const resume of this.drainWaiters.splice(0)) resume();
+    if (this.drained) for (const resume of this.drainWaiters.splice(0)) resume();
   }
 
   /** Hands over what is queued, waits until the worker has written everything, and stops it. */

@@ -11,6 +11,9 @@ export interface WorkerInit {
   signatureKeys: readonly string[];
   /** Whether to report every recorded exchange (problems are always reported). */
   events: boolean;
+  /** The journal the worker reads exchanges from (see `journal-tail.ts`), and its size at the start. */
+  journal: string;
+  journalFrom: number;
 }
 
 /** What crosses to the worker for one exchange besides its bodies (sent as JSON: far cheaper to copy). */
@@ -22,10 +25,13 @@ export type WireMeta = Omit<CapturedNotification, "requestBody" | "responseBody"
 };
 
 /**
- * A batch of exchanges: `metas` is the JSON of a `WireMeta[]`; `bodies` holds the request and response
- * body of each, one after the other (transferred, not copied), and `bounds` where each starts and ends.
+ * `journal`: the journal now reaches `upTo` (in `generation`): read the exchanges up to there.
+ * `batch` (only once the journal has failed): exchanges in memory; `metas` is the JSON of a `WireMeta[]`,
+ * `bodies` holds the request and response body of each, one after the other (transferred, not copied),
+ * and `bounds` where each starts and ends.
  */
 export type ToWorker =
+  | { kind: "journal"; generation: number; upTo: number }
   | { kind: "batch"; metas: string; bodies: ArrayBuffer; bounds: number[] }
   | { kind: "close" };
 
@@ -34,4 +40,6 @@ export type FromWorker =
   | { kind: "events"; events: ProxyEvent[] }
   /** A batch was written (or handed to the writer): `bytes` is what the host counted for it. */
   | { kind: "progress"; bytes: number }
+  /** Every exchange of the journal up to `upTo` (of `generation`) is in the cassette (the page cache). */
+  | { kind: "converted"; generation: number; upTo: number }
   | { kind: "closed"; recorded: number; events: ProxyEvent[] };

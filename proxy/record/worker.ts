@@ -9,19 +9,21 @@ import { DocumentWriter } from "../cassette/writer.js";
 import type { ProxyEvent } from "../events.js";
 import { createRedactor } from "../redaction/redact.js";
 import type { CapturedNotification } from "./capture.js";
+import { JournalTail } from "./journal-tail.js";
 import { RecordingPipeline } from "./pipeline.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
 /**
- * Lowers this thread's scheduling priority (on Linux a priority is per thread: the proxy's own thread
- * keeps its own). Recording then takes the CPU time the clients' requests leave over instead of taking
- * turns with them, which on a machine with few cores is what their latency depends on; when it falls
- * behind, the high-water mark of `worker-host.ts` slows the clients down. Where the system refuses,
- * recording simply runs at normal priority.
+ * Lowers this thread's scheduling priority to the lowest (on Linux a priority is per thread: the proxy's
+ * own thread keeps its own). Recording then takes the CPU time the clients' requests leave over instead
+ * of taking turns with them, which on a machine with few cores is what their latency and throughput
+ * depend on. What waits meanwhile is in the journal, on disk (see `journal-tail.ts`); when it falls too
+ * far behind, the high-water mark of `worker-host.ts` slows the clients down, and the worker then has
+ * the CPU. Where the system refuses, recording simply runs at normal priority.
  */
 function yieldToTheProxy(): void {
   try {
-    setPriority(10);
+    setPriority(19);
   } catch {
     // not permitted here: normal priority
   }
@@ -52,23 +54,43 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
     init.signatureKeys,
     report,
   );
+  const tail = new JournalTail(init.journal, init.journalFrom);
+  const exchangeOf = (meta: WireMeta, requestBody: Buffer, responseBody: Buffer) => {
+    const { notification, startedAt, id, ...rest } = meta;
+    const exchange: CapturedNotification = {
+      ...rest,
+      startedAt: new Date(startedAt),
+      requestBody,
+      responseBody,
+    };
+    pipeline.enqueue(exchange, notification ? exchange : undefined, id);
+  };
   port.on("message", (message: ToWorker) => {
+    if (message.kind === "journal") {
+      let entries: ReturnType<JournalTail["read"]>;
+      try {
+        entries = tail.read(message.generation, message.upTo);
+      } catch (error) {
+        // The journal stays on disk (the host keeps it), for the next start to recover what it can.
+        report({ kind: "write-error", message: `reading the journal failed: ${(error as Error).message}` });
+        return;
+      }
+      for (const entry of entries) exchangeOf(entry.meta, entry.requestBody, entry.responseBody);
+      const { generation, upTo } = message;
+      // Written (to the page cache) before it is reported: the proxy then empties the journal.
+      pipeline.idle().then(() => {
+        writer.flush();
+        send({ kind: "converted", generation, upTo });
+      });
+      return;
+    }
     if (message.kind === "batch") {
       const metas = JSON.parse(message.metas) as WireMeta[];
       const body = (n: number) => {
         const start = message.bounds[n] ?? 0;
         return Buffer.from(message.bodies, start, (message.bounds[n + 1] ?? start) - start);
       };
-      metas.forEach((meta, i) => {
-        const { notification, startedAt, id, ...rest } = meta;
-        const exchange: CapturedNotification = {
-          ...rest,
-          startedAt: new Date(startedAt),
-          requestBody: body(4 * i),
-          responseBody: body(4 * i + 2),
-        };
-        pipeline.enqueue(exchange, notification ? exchange : undefined, id);
-      });
+      for (const [i, meta] of metas.entries()) exchangeOf(meta, body(4 * i), body(4 * i + 2));
       const bytes = message.bodies.byteLength + message.metas.length;
       // Written (to the page cache) before it is reported: the proxy then empties the journal.
       pipeline.idle().then(() => {
@@ -81,6 +103,7 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       writer.flush();
       if (scheduled) clearImmediate(scheduled);
       send({ kind: "closed", recorded: writer.count, events: events.splice(0) });
+      tail.close();
       port.close();
     });
   });

@@ -16,11 +16,11 @@ describe.runIf(process.platform === "linux")("the recording worker's priority", 
   it("runs below the proxy's thread, which keeps its own priority", async () => {
     const temp = await tempDir();
     const mine = threadNiceValues()[0];
-    const before = threadNiceValues().filter((nice) => nice === 10).length;
+    const before = threadNiceValues().filter((nice) => nice === 19).length;
     const recorder = await startRecorder({ upstream: "http://127.0.0.1:9", cassette: temp.file("c.yaml") });
     try {
       const during = threadNiceValues();
-      expect(during.filter((nice) => nice === 10).length).toBe(before + 1);
+      expect(during.filter((nice) => nice === 19).length).toBe(before + 1);
       expect(during[0]).toBe(mine);
     } finally {
       await recorder.close();

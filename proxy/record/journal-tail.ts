@@ -1,0 +1,53 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { type JournalEntry, parseFrames } from "./journal.js";
+
+/**
+ * The worker's reading end of the journal (see `journal.ts`). The proxy's thread appends frames and then
+ * says how far the journal reaches (`upTo`, in a generation: each time the journal is emptied a new one
+ * starts at offset 0); the tail reads what lies between where it stopped and there, as exchanges.
+ * Everything up to `upTo` was written whole before it was announced, so a frame cut short there means a
+ * broken journal, not one still being written.
+ */
+export class JournalTail {
+  private readonly fd: number;
+  private generation = 0;
+  private offset: number;
+
+  /** Opens `path` for reading, starting at `from` (the journal's size when the recorder started). */
+  constructor(path: string, from: number) {
+    this.fd = openSync(path, "r");
+    this.offset = from;
+  }
+
+  /** Where reading stopped, in which generation: everything before it has been handed out. */
+  get position(): { generation: number; offset: number } {
+    return { generation: this.generation, offset: this.offset };
+  }
+
+  /** The exchanges between where reading stopped and `upTo` of `generation`. */
+  read(generation: number, upTo: number): JournalEntry[] {
+    if (generation !== this.generation) {
+      this.generation = generation;
+      this.offset = 0;
+    }
+    const length = upTo - this.offset;
+    if (length <= 0) return [];
+    const bytes = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(this.fd, bytes, got, length - got, this.offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const { entries, end } = parseFrames(bytes.subarray(0, got));
+    if (end !== length) {
+      throw new Error(`the journal is cut short at byte ${this.offset + end} (announced up to ${upTo})`);
+    }
+    this.offset = upTo;
+    return entries;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
