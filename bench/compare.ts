@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { cassetteCaughtUp } from "./lib/catch-up.js";
 import { createContext } from "./lib/context.js";
 import { recordCassette } from "./lib/prepare.js";
 import { alternate, type Contender } from "./lib/rounds.js";
@@ -91,7 +92,12 @@ try {
       const cassette = join(ctx.scratch, `record-${i}.yaml`);
       const args = ["record", "--upstream", upstream.url, "--cassette", cassette, "--port", "0"];
       const recorder = await ctx.start(built(dist, [...args, "--mode", "all", "--quiet"]));
-      contenders.push({ name: dist, url: `${recorder.url}${PATH}`, pid: recorder.pid });
+      contenders.push({
+        name: dist,
+        url: `${recorder.url}${PATH}`,
+        pid: recorder.pid,
+        settle: () => cassetteCaughtUp(cassette),
+      });
     }
   }
   const results = await alternate(contenders, {
@@ -106,8 +112,11 @@ try {
   for (const m of results) {
     const ratio = base ? percent(m.rps / base.rps) : "n/a";
     const errors = m.errors + m.non2xx;
+    const settled = Number.isFinite(m.settleMs)
+      ? `  cassette complete ${whole(m.settleMs)} ms after a round (counting it: ${base ? percent(m.sustainedRps / base.rps) : "n/a"})`
+      : "";
     process.stdout.write(
-      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  cpu ${cpuPerRequest(m.cpuUs)} µs/req (main thread ${cpuPerRequest(m.mainCpuUs)})  ${ratio}  errors ${errors}\n`,
+      `${m.name.padEnd(36)} ${whole(m.rps).padStart(8)} req/s  p99 ${m.p99} ms  cpu ${cpuPerRequest(m.cpuUs)} µs/req (main thread ${cpuPerRequest(m.mainCpuUs)})  ${ratio}  errors ${errors}${settled}\n`,
     );
   }
 } finally {

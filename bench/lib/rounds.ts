@@ -10,6 +10,11 @@ export interface Contender {
   paths?: string[];
   /** The process serving it: its CPU time (threads and children included) is measured per request. */
   pid?: number;
+  /**
+   * After each of its rounds, waits until the system has finished that round's work (a recorder: its
+   * cassette complete) and returns how long that took in ms; the next round starts after it.
+   */
+  settle?: () => Promise<number>;
 }
 
 export interface Medians {
@@ -22,6 +27,10 @@ export interface Medians {
   cpuUs: number;
   /** The part of it spent on the main thread (the event loop of a Node server). */
   mainCpuUs: number;
+  /** Median ms after a round until the system had finished its work (NaN without `settle`). */
+  settleMs: number;
+  /** Requests per second counting that time too (the rate it keeps up for good); `rps` without `settle`. */
+  sustainedRps: number;
   errors: number;
   non2xx: number;
   runs: number;
@@ -63,7 +72,7 @@ export function answeredCleanly(m: Medians | undefined): boolean {
  * C A B …): no contender always runs first, or right after the same neighbour.
  */
 export async function alternate(contenders: readonly Contender[], options: RoundOptions): Promise<Medians[]> {
-  const runs = new Map<string, Measured[]>(contenders.map((c) => [c.name, []]));
+  const runs = new Map<string, (Measured & { settleMs: number })[]>(contenders.map((c) => [c.name, []]));
   const spec = (c: Contender, durationSeconds: number): LoadSpec => ({
     url: c.url,
     connections: options.connections,
@@ -77,10 +86,12 @@ export async function alternate(contenders: readonly Contender[], options: Round
   for (let round = 1; round <= options.rounds; round++) {
     const shift = (round - 1) % contenders.length;
     for (const contender of [...contenders.slice(shift), ...contenders.slice(0, shift)]) {
-      const result = await measured(spec(contender, options.durationSeconds), contender.pid);
+      const load = await measured(spec(contender, options.durationSeconds), contender.pid);
+      const settleMs = contender.settle ? await contender.settle() : Number.NaN;
+      const result = { ...load, settleMs };
       runs.get(contender.name)?.push(result);
       options.log(
-        `  round ${round}/${options.rounds} ${contender.name.padEnd(28)} c=${options.connections} ${Math.round(result.rps)} req/s p99 ${result.p99} ms${Number.isFinite(result.cpuUs) ? ` cpu ${result.cpuUs.toFixed(1)} µs/req` : ""}${result.errors + result.non2xx > 0 ? ` (${result.errors} errors, ${result.non2xx} non-2xx)` : ""}`,
+        `  round ${round}/${options.rounds} ${contender.name.padEnd(28)} c=${options.connections} ${Math.round(result.rps)} req/s p99 ${result.p99} ms${Number.isFinite(result.cpuUs) ? ` cpu ${result.cpuUs.toFixed(1)} µs/req` : ""}${Number.isFinite(settleMs) ? `, complete ${Math.round(settleMs)} ms later` : ""}${result.errors + result.non2xx > 0 ? ` (${result.errors} errors, ${result.non2xx} non-2xx)` : ""}`,
       );
     }
   }
@@ -94,6 +105,14 @@ export async function alternate(contenders: readonly Contender[], options: Round
       p99: median(list.map((r) => r.p99)),
       cpuUs: median(list.map((r) => r.cpuUs)),
       mainCpuUs: median(list.map((r) => r.mainCpuUs)),
+      settleMs: median(list.map((r) => r.settleMs)),
+      sustainedRps: median(
+        list.map((r) =>
+          Number.isFinite(r.settleMs)
+            ? (r.rps * options.durationSeconds) / (options.durationSeconds + r.settleMs / 1000)
+            : r.rps,
+        ),
+      ),
       errors: list.reduce((sum, r) => sum + r.errors, 0),
       non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
       runs: list.length,

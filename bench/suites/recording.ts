@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { cassetteCaughtUp } from "../lib/catch-up.js";
 import type { BenchContext } from "../lib/context.js";
 import { diskWriteMBps } from "../lib/disk.js";
 import type { Section } from "../lib/report.js";
@@ -14,10 +15,16 @@ async function tryStart(
   name: string,
   start: () => Promise<{ url: string; pid: number }>,
   skipped: string[],
+  cassette?: string,
 ) {
   try {
     const child = await start();
-    const contender: Contender = { name, url: `${child.url}${PATH}`, pid: child.pid };
+    const contender: Contender = {
+      name,
+      url: `${child.url}${PATH}`,
+      pid: child.pid,
+      ...(cassette === undefined ? {} : { settle: () => cassetteCaughtUp(cassette) }),
+    };
     return contender;
   } catch (error) {
     skipped.push(`${name} could not run here: ${(error as Error).message.split("\n")[0]}`);
@@ -27,6 +34,15 @@ async function tryStart(
 }
 
 const find = (list: Medians[], name: string) => list.find((m) => m.name === name);
+
+/** What the throughput rows leave out: how long assopay record took, after each round, to finish its cassette. */
+function catchUpNote(...[at10, at50, big, bare10, bare50]: (Medians | undefined)[]): string {
+  const ms = (m: Medians | undefined) =>
+    m && Number.isFinite(m.settleMs) ? `${whole(m.settleMs)} ms` : "n/a";
+  const kept = (m: Medians | undefined, bare: Medians | undefined) =>
+    m && bare ? percent(m.sustainedRps / bare.rps) : "n/a";
+  return `assopay record answers first and turns its journal into YAML with the CPU time the traffic leaves over, so its cassette lags behind a burst (every exchange is in the journal on disk meanwhile). After each of its rounds, the next round waited until the cassette held every exchange: median ${ms(at10)} at 10 connections, ${ms(at50)} at 50, ${ms(big)} with 1 MB bodies. Counting that time as part of the round, its rate was ${kept(at10, bare10)} of the bare proxy at 10 connections and ${kept(at50, bare50)} at 50.`;
+}
 const ratio = (a: Medians | undefined, b: Medians | undefined) => (a && b ? a.rps / b.rps : Number.NaN);
 
 /** Where each Node system's CPU time per request went: its event loop, and its other threads. */
@@ -79,6 +95,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
             ]),
           ),
         skipped,
+        join(ctx.scratch, "record.yaml"),
       ),
       tryStart(ctx, CEILING, () => ctx.start(ctx.system("capture-only", ["--upstream", up])), skipped),
       tryStart(
@@ -157,7 +174,12 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   const big = await alternate(
     [
       { name: "http-proxy (bare, keep-alive)", url: `${bigBare.url}${PATH}`, pid: bigBare.pid },
-      { name: "assopay record", url: `${bigAssopay.url}${PATH}`, pid: bigAssopay.pid },
+      {
+        name: "assopay record",
+        url: `${bigAssopay.url}${PATH}`,
+        pid: bigAssopay.pid,
+        settle: () => cassetteCaughtUp(join(ctx.scratch, "record-1mb.yaml")),
+      },
     ],
     { ...round, connections: 10, rounds: Math.max(2, Math.ceil(options.rounds / 2)) },
   );
@@ -200,6 +222,11 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
       target: "≥ 85% of bare http-proxy at 10 connections",
       measured: percent(ratio(ours10, bare10)),
       met: ratio(ours10, bare10) >= 0.85,
+    },
+    {
+      target: "≥ 70% of bare http-proxy at 10 connections (durable recording, issue 16)",
+      measured: percent(ratio(ours10, bare10)),
+      met: ratio(ours10, bare10) >= 0.7,
     },
     {
       target: "≥ 85% of bare http-proxy at 50 connections",
@@ -253,6 +280,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
         "Every request carries a unique `?i=N`, so each recorder records every exchange (talkback and WireMock would otherwise answer repeats from their tapes).",
         "CPU µs/req is the CPU time the system's own processes (all threads, and children) spent per request answered, from `/proc`; the upstream and the load generator are not counted.",
         ...cpuSplit([bare10, find(at10, CEILING), ours10, bare50, find(at50, CEILING), ours50]),
+        catchUpNote(ours10, ours50, find(big, "assopay record"), bare10, bare50),
         "assopay record runs with its defaults: secrets redacted, every exchange appended to the YAML cassette.",
         `"${CEILING}" is assopay record's own forwarder and body capture with each captured exchange dropped instead of written (bench/systems/capture-only.ts): no recorder that forwards this way can beat it here. In this run it reached ${percent(ratio(find(at10, CEILING), bare10))} of the bare proxy at 10 connections and ${percent(ratio(find(at50, CEILING), bare50))} at 50; what separates it from assopay record (${percent(ratio(ours10, find(at10, CEILING)))} of it at 10 connections) is the cost of writing the cassette.`,
         "assopay record writes from a worker thread at a lower priority; when a round ends at most 8 MB of exchanges (about 3,000 of the 2 KB ones) may still wait to be written: they are not left out of the count, but they are a few percent of a round.",
