@@ -173,6 +173,29 @@ export function stateVariables(interaction: PactInteraction): string[] {
   return [...names];
 }
 
+/** The values an interaction's states answer, merged in order, and why the others are unknown. */
+function stateValues(found: DiscoveredValues, interaction: PactInteraction) {
+  const values: Record<string, string> = {};
+  const unknown: Record<string, string> = {};
+  for (const state of interaction.providerStates ?? []) {
+    const reply = answerState(found, state.name, state.params);
+    if (!reply.ok) return { refused: `"${state.name}": ${reply.reason}`, values, unknown };
+    Object.assign(unknown, reply.unknown);
+    Object.assign(values, reply.values);
+  }
+  return { refused: undefined, values, unknown };
+}
+
+/** The request path with the states' values in place of `${name}`, as the verifier sends it. */
+export function resolvedPath(found: DiscoveredValues, interaction: PactInteraction): string | undefined {
+  const generators = (interaction.request as { generators?: { path?: { expression?: unknown } } } | undefined)
+    ?.generators;
+  const expression = generators?.path?.expression;
+  if (typeof expression !== "string") return interaction.request?.path;
+  const { values } = stateValues(found, interaction);
+  return expression.replace(/\$\{([^}]+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
 /** Why an interaction cannot be verified from discovered values, or undefined when it can. */
 export function whyLeftOut(found: DiscoveredValues, interaction: PactInteraction): string | undefined {
   if (interaction.type !== "Synchronous/HTTP") {
@@ -184,14 +207,8 @@ export function whyLeftOut(found: DiscoveredValues, interaction: PactInteraction
   const path = interaction.request?.path ?? "";
   const effect = SIDE_EFFECTS.find((e) => e.method === method && e.path.test(path));
   if (effect) return effect.reason;
-  const values: Record<string, string> = {};
-  const unknown: Record<string, string> = {};
-  for (const state of interaction.providerStates ?? []) {
-    const reply = answerState(found, state.name, state.params);
-    if (!reply.ok) return `"${state.name}": ${reply.reason}`;
-    Object.assign(unknown, reply.unknown);
-    Object.assign(values, reply.values);
-  }
+  const { refused, values, unknown } = stateValues(found, interaction);
+  if (refused) return refused;
   for (const name of stateVariables(interaction)) {
     if (values[name] !== undefined) continue;
     return `no ${name}: ${unknown[name] ?? "no provider state of the interaction gives it"}`;

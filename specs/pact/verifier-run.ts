@@ -6,7 +6,7 @@ import type { CheckContext } from "../runner/context.js";
 import type { Evidence } from "../runner/types.js";
 import { fail, type pass } from "../runner/verdicts.js";
 import type { PactChildConfig } from "./child-protocol.js";
-import type { PactFile } from "./pact-files.js";
+import type { PactFile, PactInteraction } from "./pact-files.js";
 import { runPactChild } from "./run-child.js";
 
 const TIMEOUT_MS = 180_000;
@@ -26,19 +26,21 @@ function failureLines(output: string): string[] {
     .slice(0, 30);
 }
 
-function failureEvidence(ctx: CheckContext, pact: PactFile, output: string): Evidence {
+/** The path an interaction was sent to, its provider-state values filled in, when known. */
+export type PathOf = (interaction: PactInteraction) => string | undefined;
+
+function failureEvidence(ctx: CheckContext, pact: PactFile, output: string, pathOf?: PathOf): Evidence {
   const lines = failureLines(output);
   const headers = lines.filter((line) => /^\d+\) Verifying a pact between /.test(line));
   const failed = pact.interactions.find((i) =>
     headers.some((line) => line.endsWith(` - ${i.description}`) || line.includes(` - ${i.description} - `)),
   );
   const request = failed?.request;
+  const path = (failed && pathOf?.(failed)) ?? request?.path;
   return {
     request: {
       method: (request?.method ?? "GET").toUpperCase() as HttpMethod,
-      url: request?.path
-        ? `${ctx.options.target}${request.path}`
-        : `${ctx.options.target} (${basename(pact.file)})`,
+      url: path ? `${ctx.options.target}${path}` : `${ctx.options.target} (${basename(pact.file)})`,
     },
     diagnostics: [
       ...(failed ? [`first failing interaction: "${failed.description}" (${basename(pact.file)})`] : []),
@@ -59,6 +61,7 @@ export async function runChild(
   label: string,
   count: string,
   pact: PactFile | undefined,
+  pathOf?: PathOf,
 ): Promise<{ failed: Verdict | undefined; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
   try {
@@ -69,7 +72,7 @@ export async function runChild(
     ctx.progress.done();
     const evidence = (): Evidence =>
       pact
-        ? failureEvidence(ctx, pact, outcome.output)
+        ? failureEvidence(ctx, pact, outcome.output, pathOf)
         : {
             request: { method: "GET", url: `${ctx.options.target} (${label})` },
             diagnostics: failureLines(outcome.output),

@@ -9,11 +9,11 @@ import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
-import { answerState, planInteractions } from "./discovered-states.js";
+import { answerState, planInteractions, resolvedPath } from "./discovered-states.js";
 import { discoverValues } from "./discovered-values.js";
 import { type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
 import { startStateServer } from "./state-server.js";
-import { runChild, type Verdict } from "./verifier-run.js";
+import { type PathOf, runChild, type Verdict } from "./verifier-run.js";
 
 /** Real notification bodies by eventType, to answer the pact's message interactions. */
 async function capturedMessages(ctx: CheckContext): Promise<Map<string, CapturedMessage>> {
@@ -97,6 +97,8 @@ interface PactPlan {
   kept: PactInteraction[];
   skipped: Skipped[];
   stateUrl: string;
+  /** The path a failing interaction was sent to, when verify knows its state values. */
+  pathOf?: PathOf;
   close(): Promise<void>;
 }
 
@@ -130,7 +132,12 @@ async function planWithoutStates(
   const found = await discoverValues(ctx, pact.interactions, events);
   ctx.progress.done();
   const server = await startStateServer((state, params) => answerState(found, state, params));
-  return { ...planInteractions(found, pact.interactions), stateUrl: server.url, close: () => server.close() };
+  return {
+    ...planInteractions(found, pact.interactions),
+    stateUrl: server.url,
+    pathOf: (interaction) => resolvedPath(found, interaction),
+    close: () => server.close(),
+  };
 }
 
 /** Verifies the kept interactions of one pact file; the failed verdict, if any. */
@@ -161,7 +168,7 @@ async function verifyKept(
       timeoutMs: ctx.options.requestTimeoutMs,
     };
     const label = basename(pact.file);
-    return (await runChild(ctx, config, label, String(plan.kept.length), pact)).failed;
+    return (await runChild(ctx, config, label, String(plan.kept.length), pact, plan.pathOf)).failed;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
