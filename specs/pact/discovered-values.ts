@@ -6,7 +6,13 @@ import { orderFixture } from "../rights/order-fixture.js";
 import type { CheckContext } from "../runner/context.js";
 import { type CrawlResult, crawl, endedLegally } from "../runner/crawler.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
-import type { DiscoveredValues, FormPlace, Found, ListingTokens } from "./discovered-states.js";
+import {
+  type DiscoveredValues,
+  type FormPlace,
+  type Found,
+  type ListingTokens,
+  stateVariables,
+} from "./discovered-states.js";
 import type { PactInteraction } from "./pact-files.js";
 
 const missing = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
@@ -123,14 +129,17 @@ async function partnerUrl(ctx: CheckContext): Promise<Found<true>> {
   );
 }
 
-/** What the interactions' states name: state names, and the listings "a form with entries" walks. */
+/** What the interactions' states name: state names, and the listings whose tokens a request sends. */
 function needs(interactions: readonly PactInteraction[]) {
   const states = new Set<string>();
   const listings = new Set<string>();
-  for (const state of interactions.flatMap((i) => i.providerStates ?? [])) {
-    states.add(state.name);
-    if (state.name === "a form with entries")
-      listings.add(typeof state.params?.listing === "string" ? state.params.listing : "v5.form-items");
+  for (const interaction of interactions) {
+    const walks = stateVariables(interaction).some((name) => name.endsWith("PageToken"));
+    for (const state of interaction.providerStates ?? []) {
+      states.add(state.name);
+      if (walks && state.name === "a form with entries")
+        listings.add(typeof state.params?.listing === "string" ? state.params.listing : "v5.form-items");
+    }
   }
   return { states, listings };
 }
