@@ -1,20 +1,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { HttpMethod } from "../../contracts/index.js";
 import { PROVIDER } from "../../contracts/pact/generate.js";
 import { ACCESS_TOKEN_STATE } from "../../contracts/pact/interaction.js";
 import { messageDescription } from "../../contracts/pact/message-interactions.js";
 import { notificationSession } from "../notifications/session.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
-import type { Evidence } from "../runner/types.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
+import { answerState, planInteractions, resolvedPath } from "./discovered-states.js";
+import { discoverValues } from "./discovered-values.js";
 import { type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
-import { runPactChild } from "./run-child.js";
-
-const TIMEOUT_MS = 180_000;
+import { startStateServer } from "./state-server.js";
+import { type PathOf, runChild, type Verdict } from "./verifier-run.js";
 
 /** Real notification bodies by eventType, to answer the pact's message interactions. */
 async function capturedMessages(ctx: CheckContext): Promise<Map<string, CapturedMessage>> {
@@ -42,91 +41,6 @@ function usesAdmin(interaction: PactInteraction): boolean {
   return (interaction.providerStates ?? []).some(
     (s) => s.name === ACCESS_TOKEN_STATE && s.params?.role === "admin",
   );
-}
-
-/** The failure section of the verifier's output, a line each. */
-function failureLines(output: string): string[] {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the verifier colours its output with ANSI escapes
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
-  const start = plain.search(/^Failures:/m);
-  const from = start === -1 ? plain : plain.slice(start);
-  const end = from.search(/^There (?:were|was) \d+ pact failures?/m);
-  const text = end === -1 ? from : from.slice(0, end);
-  return text
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== "")
-    .slice(0, 30);
-}
-
-function failureEvidence(ctx: CheckContext, pact: PactFile, output: string): Evidence {
-  const lines = failureLines(output);
-  const headers = lines.filter((line) => /^\d+\) Verifying a pact between /.test(line));
-  const failed = pact.interactions.find((i) =>
-    headers.some((line) => line.endsWith(` - ${i.description}`) || line.includes(` - ${i.description} - `)),
-  );
-  const request = failed?.request;
-  return {
-    request: {
-      method: (request?.method ?? "GET").toUpperCase() as HttpMethod,
-      url: request?.path
-        ? `${ctx.options.target}${request.path}`
-        : `${ctx.options.target} (${basename(pact.file)})`,
-    },
-    diagnostics: [
-      ...(failed ? [`first failing interaction: "${failed.description}" (${basename(pact.file)})`] : []),
-      ...lines,
-    ],
-  };
-}
-
-type Verdict = ReturnType<typeof pass>;
-
-/**
- * Runs the child on a config: the verdict of a failed run (undefined when every interaction held) and
- * the verifier's output.
- */
-async function runChild(
-  ctx: CheckContext,
-  config: PactChildConfig,
-  label: string,
-  count: string,
-  pact: PactFile | undefined,
-): Promise<{ failed: Verdict | undefined; output: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
-  try {
-    const configFile = join(dir, "config.json");
-    writeFileSync(configFile, JSON.stringify(config));
-    ctx.progress.update("pact", `verifying ${count} interactions of ${label}`);
-    const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal);
-    ctx.progress.done();
-    const evidence = (): Evidence =>
-      pact
-        ? failureEvidence(ctx, pact, outcome.output)
-        : {
-            request: { method: "GET", url: `${ctx.options.target} (${label})` },
-            diagnostics: failureLines(outcome.output),
-          };
-    const output = outcome.output;
-    if (outcome.timedOut)
-      return {
-        failed: fail(`Pact's verifier did not finish within ${TIMEOUT_MS / 1000} s`, evidence()),
-        output,
-      };
-    if (outcome.code !== 0) {
-      const failed = /There (?:were|was) (\d+) pact failures?/.exec(outcome.output)?.[1];
-      return {
-        failed: fail(
-          `${failed ?? "some"} of ${count} interactions of ${label} failed Pact verification`,
-          evidence(),
-        ),
-        output,
-      };
-    }
-    return { failed: undefined, output };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 /** Captured notifications keyed by the prefix of the contract's message descriptions. */
@@ -172,11 +86,111 @@ async function verifyFromBroker(ctx: CheckContext, stateUrl: string, broker: Bro
   );
 }
 
+/** An interaction left out of the file handed to the verifier, and why. */
+interface Skipped {
+  description: string;
+  reason: string;
+}
+
+/** What one Pact file gives the verifier: the interactions kept, the others, and the state URL. */
+interface PactPlan {
+  kept: PactInteraction[];
+  skipped: Skipped[];
+  stateUrl: string;
+  /** The path a failing interaction was sent to, when verify knows its state values. */
+  pathOf?: PathOf;
+  close(): Promise<void>;
+}
+
+/** With the target's states: all but admin interactions without an admin client, and uncaught messages. */
+function planWithStates(ctx: CheckContext, pact: PactFile, events: ReadonlySet<string>, stateUrl: string) {
+  const plan: PactPlan = { kept: [], skipped: [], stateUrl, close: async () => {} };
+  for (const interaction of pact.interactions) {
+    const eventType = (interaction.contents?.content as { eventType?: unknown } | undefined)?.eventType;
+    const reason =
+      interaction.type !== "Synchronous/HTTP" && !events.has(String(eventType))
+        ? `the target sent no ${String(eventType)} notification to the receiver during the run`
+        : usesAdmin(interaction) && !ctx.tokens.has("admin")
+          ? "no organization_admin client was given (--admin-client-id, --admin-client-secret)"
+          : undefined;
+    if (reason === undefined) plan.kept.push(interaction);
+    else plan.skipped.push({ description: interaction.description, reason });
+  }
+  return plan;
+}
+
+/**
+ * Without states: the values the states would answer, discovered through the target's public API, and
+ * a state endpoint of verify's own on 127.0.0.1 answering from them.
+ */
+async function planWithoutStates(
+  ctx: CheckContext,
+  pact: PactFile,
+  events: ReadonlySet<string>,
+): Promise<PactPlan> {
+  ctx.progress.update("pact", `discovering the values of ${basename(pact.file)}'s provider states`);
+  const found = await discoverValues(ctx, pact.interactions, events);
+  ctx.progress.done();
+  const server = await startStateServer((state, params) => answerState(found, state, params));
+  return {
+    ...planInteractions(found, pact.interactions),
+    stateUrl: server.url,
+    pathOf: (interaction) => resolvedPath(found, interaction),
+    close: () => server.close(),
+  };
+}
+
+/** Verifies the kept interactions of one pact file; the failed verdict, if any. */
+async function verifyKept(
+  ctx: CheckContext,
+  pact: PactFile,
+  plan: PactPlan,
+  messages: ReadonlyMap<string, CapturedMessage>,
+): Promise<Verdict | undefined> {
+  const answers: PactChildConfig["messages"] = {};
+  for (const interaction of plan.kept) {
+    const eventType = (interaction.contents?.content as { eventType?: unknown } | undefined)?.eventType;
+    const captured = typeof eventType === "string" ? messages.get(eventType) : undefined;
+    if (interaction.type !== "Synchronous/HTTP" && captured) answers[interaction.description] = captured;
+  }
+  const dir = mkdtempSync(join(tmpdir(), "assopay-pact-file-"));
+  try {
+    const pactFile = join(dir, basename(pact.file));
+    writeFileSync(pactFile, JSON.stringify({ ...pact.raw, interactions: plan.kept }));
+    const config: PactChildConfig = {
+      pactFile,
+      broker: undefined,
+      provider: pact.provider,
+      providerBaseUrl: ctx.options.target,
+      stateUrl: plan.stateUrl,
+      messages: answers,
+      messagesByPrefix: [],
+      timeoutMs: ctx.options.requestTimeoutMs,
+    };
+    const label = basename(pact.file);
+    return (await runChild(ctx, config, label, String(plan.kept.length), pact, plan.pathOf)).failed;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The skipped interactions grouped by reason: `reason (n: "a", "b")`, the era suffix left out. */
+export function groupSkipped(skipped: readonly Skipped[]): string {
+  const groups = new Map<string, string[]>();
+  for (const { description, reason } of skipped) {
+    const short = description.replace(/ \(as of \d{4}-\d{2}-\d{2}\)$/, "");
+    groups.set(reason, [...(groups.get(reason) ?? []), `"${short}"`]);
+  }
+  return [...groups].map(([reason, names]) => `${reason} (${names.length}: ${names.join(", ")})`).join("; ");
+}
+
 /**
  * The Pact files of `contracts/pacts/` for the date (or a broker's pacts with `--publish-results`),
- * verified against the target by Pact's own verifier, provider states (access tokens included) through
- * the target's state URL. Message interactions are answered with the target's real notifications when
- * the notification receiver caught them.
+ * verified against the target by Pact's own verifier. Provider states (access tokens included) go
+ * through the target's state URL; without one, through verify's own state endpoint answering with
+ * values discovered through the target's public API, the interactions it cannot answer skipped with
+ * the reason. Message interactions are answered with the target's real notifications when the
+ * notification receiver caught them.
  */
 export const verifyPactsCheck: SpecCheck = {
   id: "pact/verify",
@@ -184,61 +198,40 @@ export const verifyPactsCheck: SpecCheck = {
   rule: "pact.interactions",
   title: "The Pact files hold against the target (Pact verifier)",
   async run(ctx) {
-    if (!ctx.states) return skip("the target offers no provider states (--state-url) for the Pact verifier");
     if (ctx.contract.shapes === "document") {
       return skip("the Pact files speak the seed's shapes; --shapes document is judged by the schema checks");
     }
     const broker = ctx.options.pactBroker;
-    if (broker) return verifyFromBroker(ctx, ctx.states.url, broker);
+    if (broker) {
+      if (!ctx.states)
+        return skip("a broker's pacts are verified through the target's provider states (--state-url)");
+      return verifyFromBroker(ctx, ctx.states.url, broker);
+    }
     const pacts = pactFilesAt(ctx.options.pactDir, ctx.at);
     if (pacts.length === 0) return skip(`no Pact files in ${ctx.options.pactDir}`);
     const messages = await capturedMessages(ctx);
-    const hasAdmin = ctx.tokens.has("admin");
-    const notes: string[] = [];
+    const events = new Set(messages.keys());
+    const skipped: Skipped[] = [];
     let verified = 0;
     for (const pact of pacts) {
-      const kept: PactInteraction[] = [];
-      const answers: PactChildConfig["messages"] = {};
-      for (const interaction of pact.interactions) {
-        if (interaction.type === "Synchronous/HTTP") {
-          if (usesAdmin(interaction) && !hasAdmin) continue;
-          kept.push(interaction);
-          continue;
-        }
-        const eventType = (interaction.contents?.content as { eventType?: unknown } | undefined)?.eventType;
-        const captured = typeof eventType === "string" ? messages.get(eventType) : undefined;
-        if (!captured) continue;
-        answers[interaction.description] = captured;
-        kept.push(interaction);
-      }
-      const dropped = pact.interactions.length - kept.length;
-      if (dropped > 0)
-        notes.push(
-          `${dropped} interactions of ${basename(pact.file)} left out (no admin client or no notification caught)`,
-        );
-      if (kept.length === 0) continue;
-      const dir = mkdtempSync(join(tmpdir(), "assopay-pact-file-"));
+      const plan = ctx.states
+        ? planWithStates(ctx, pact, events, ctx.states.url)
+        : await planWithoutStates(ctx, pact, events);
       try {
-        const pactFile = join(dir, basename(pact.file));
-        writeFileSync(pactFile, JSON.stringify({ ...pact.raw, interactions: kept }));
-        const config: PactChildConfig = {
-          pactFile,
-          broker: undefined,
-          provider: pact.provider,
-          providerBaseUrl: ctx.options.target,
-          stateUrl: ctx.states.url,
-          messages: answers,
-          messagesByPrefix: [],
-          timeoutMs: ctx.options.requestTimeoutMs,
-        };
-        const { failed } = await runChild(ctx, config, basename(pact.file), String(kept.length), pact);
+        skipped.push(...plan.skipped);
+        if (plan.kept.length === 0) continue;
+        const failed = await verifyKept(ctx, pact, plan, messages);
         if (failed) return failed;
-        verified += kept.length;
+        verified += plan.kept.length;
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        await plan.close();
       }
     }
-    if (verified === 0) return skip(notes.join("; ") || "no interaction to verify");
-    return pass(`${verified} interactions verified${notes.length > 0 ? `; ${notes.join("; ")}` : ""}`);
+    const left = skipped.length > 0 ? `${skipped.length} skipped: ${groupSkipped(skipped)}` : "";
+    if (verified === 0) return skip(left || "no interaction to verify");
+    const how = ctx.states
+      ? ""
+      : ` without provider states (values found through the target's API; the service date is the target's own, judged as of ${ctx.at})`;
+    return pass(`${verified} interactions verified${how}${left ? `; ${left}` : ""}`);
   },
 };

@@ -57,7 +57,11 @@ export interface CrawlResult {
   schema: { pages: number; first?: Evidence };
   /** Totals of the first page, and the first page whose totals differ from them. */
   totals: { first?: PageTotals; firstEvidence?: Evidence; disagreement?: Evidence };
-  tokens: { sent: number; unusual: number };
+  /**
+   * Tokens sent, and those with unusual characters; `first` is the token the first page gave, `final`
+   * the one that led to the empty page ending the crawl (what Pact's verifier needs without states).
+   */
+  tokens: { sent: number; unusual: number; first?: string; final?: string };
   durationMs: number;
 }
 
@@ -197,6 +201,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
           evidence: evidenceOf(exchange, pagination),
         });
       }
+      if (token !== undefined) result.tokens.final = token;
       return finish({ kind: "empty-page" });
     }
     const ids: number[] = [];
@@ -234,6 +239,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       });
     }
     token = next;
+    result.tokens.first ??= next;
     result.tokens.sent++;
     if (UNUSUAL.test(next)) result.tokens.unusual++;
     plan.onPage?.(result.pages, seen.size);

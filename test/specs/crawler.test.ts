@@ -37,7 +37,12 @@ describe("the crawler", () => {
     const result = await crawlFixture("clean", {}, { token: "a+b/c=d%e&f g", entries: 25, pageSize: 10 });
     expect(result.stop.kind).toBe("empty-page");
     expect(result.entries).toBe(25);
-    expect(result.tokens).toEqual({ sent: 3, unusual: 3 });
+    expect(result.tokens).toEqual({
+      sent: 3,
+      unusual: 3,
+      first: "a+b/c=d%e&f g10",
+      final: "a+b/c=d%e&f g25",
+    });
     expect(server?.queries[0]).toBe("");
     expect(server?.queries[1]).toBe(`continuationToken=${encodeURIComponent("a+b/c=d%e&f g10")}`);
     expect(server?.queries[1]).toBe("continuationToken=a%2Bb%2Fc%3Dd%25e%26f%20g10");

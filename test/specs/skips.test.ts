@@ -13,9 +13,10 @@ describe("checks that need what the target does not offer are skipped with the r
       verdict: "skip",
       reason: expect.stringMatching(/movable clock.*--state-url/),
     });
+    // Pact's verifier gets verify's own state endpoint, answering from what the target's API gave.
     expect(byId(report, "pact/verify")).toMatchObject({
-      verdict: "skip",
-      reason: expect.stringMatching(/provider states/),
+      verdict: "pass",
+      reason: expect.stringMatching(/^\d+ interactions verified without provider states .*; \d+ skipped: /),
     });
     expect(byId(report, "checkout/associations-verification")).toMatchObject({
       verdict: "pass",
@@ -41,7 +42,7 @@ describe("checks that need what the target does not offer are skipped with the r
       reason: expect.stringMatching(/public forms judged/),
     });
     expect(byId(report, "public-form/custom-fields-and-options")?.reason).not.toMatch(/skipped/);
-  });
+  }, 60_000);
 
   it("without admin credentials", async () => {
     const report = await verifySandbox(AT, { extra: { admin: undefined, only: ["rights"] } });

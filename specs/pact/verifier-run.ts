@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { HttpMethod } from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import type { Evidence } from "../runner/types.js";
+import { fail, type pass } from "../runner/verdicts.js";
+import type { PactChildConfig } from "./child-protocol.js";
+import type { PactFile, PactInteraction } from "./pact-files.js";
+import { runPactChild } from "./run-child.js";
+
+const TIMEOUT_MS = 180_000;
+
+/** The failure section of the verifier's output, a line each. */
+function failureLines(output: string): string[] {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the verifier colours its output with ANSI escapes
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+  const start = plain.search(/^Failures:/m);
+  const from = start === -1 ? plain : plain.slice(start);
+  const end = from.search(/^There (?:were|was) \d+ pact failures?/m);
+  const text = end === -1 ? from : from.slice(0, end);
+  return text
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== "")
+    .slice(0, 30);
+}
+
+/** The path an interaction was sent to, its provider-state values filled in, when known. */
+export type PathOf = (interaction: PactInteraction) => string | undefined;
+
+function failureEvidence(ctx: CheckContext, pact: PactFile, output: string, pathOf?: PathOf): Evidence {
+  const lines = failureLines(output);
+  const headers = lines.filter((line) => /^\d+\) Verifying a pact between /.test(line));
+  const failed = pact.interactions.find((i) =>
+    headers.some((line) => line.endsWith(` - ${i.description}`) || line.includes(` - ${i.description} - `)),
+  );
+  const request = failed?.request;
+  const path = (failed && pathOf?.(failed)) ?? request?.path;
+  return {
+    request: {
+      method: (request?.method ?? "GET").toUpperCase() as HttpMethod,
+      url: path ? `${ctx.options.target}${path}` : `${ctx.options.target} (${basename(pact.file)})`,
+    },
+    diagnostics: [
+      ...(failed ? [`first failing interaction: "${failed.description}" (${basename(pact.file)})`] : []),
+      ...lines,
+    ],
+  };
+}
+
+export type Verdict = ReturnType<typeof pass>;
+
+/**
+ * Runs the child on a config: the verdict of a failed run (undefined when every interaction held) and
+ * the verifier's output.
+ */
+export async function runChild(
+  ctx: CheckContext,
+  config: PactChildConfig,
+  label: string,
+  count: string,
+  pact: PactFile | undefined,
+  pathOf?: PathOf,
+): Promise<{ failed: Verdict | undefined; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
+  try {
+    const configFile = join(dir, "config.json");
+    writeFileSync(configFile, JSON.stringify(config));
+    ctx.progress.update("pact", `verifying ${count} interactions of ${label}`);
+    const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal);
+    ctx.progress.done();
+    const evidence = (): Evidence =>
+      pact
+        ? failureEvidence(ctx, pact, outcome.output, pathOf)
+        : {
+            request: { method: "GET", url: `${ctx.options.target} (${label})` },
+            diagnostics: failureLines(outcome.output),
+          };
+    const output = outcome.output;
+    if (outcome.timedOut)
+      return {
+        failed: fail(`Pact's verifier did not finish within ${TIMEOUT_MS / 1000} s`, evidence()),
+        output,
+      };
+    if (outcome.code !== 0) {
+      const failed = /There (?:were|was) (\d+) pact failures?/.exec(outcome.output)?.[1];
+      return {
+        failed: fail(
+          `${failed ?? "some"} of ${count} interactions of ${label} failed Pact verification`,
+          evidence(),
+        ),
+        output,
+      };
+    }
+    return { failed: undefined, output };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
