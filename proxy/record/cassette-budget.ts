@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
-import { JOURNAL_SUFFIX } from "./journal.js";
 import { type Problem, problem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
+import { JOURNAL_SUFFIX } from "./journal.js";
 
 /**
  * The default bound on a cassette's size: 256 MiB. Replay holds every interaction in memory; at this size
