@@ -111,16 +111,42 @@ export async function register(
   return { ok: true, registered, partner: after.exchange };
 }
 
+/** `DELETE` the notification URL of a scope (the receiver's, where there was none before verify's). */
+async function deleteUrl(ctx: CheckContext, scope: Scope) {
+  const route =
+    scope.kind === "partner"
+      ? ctx.contract.routes.byId("v5.notification-url-delete")
+      : ctx.contract.routes.byId("v5.notification-url-org-delete");
+  return ctx.http.send({
+    method: "DELETE",
+    url: await ctx.urlOf(
+      route,
+      scope.kind === "organization" ? { organizationSlug: scope.organizationSlug } : {},
+    ),
+    authorization: await ctx.authorization("reader"),
+  });
+}
+
 /**
- * Puts back what verify's registrations replaced; says what it did. The catalogue has no route to
- * delete a URL, so a scope that had none keeps the receiver's (dead) URL, which the sentence says.
+ * Puts back what verify's registrations replaced, and removes the receiver's URL from a scope that had
+ * none before; says what it did. A target that refuses the removal keeps the receiver's (dead) URL,
+ * which the sentence says.
  */
 export async function restore(ctx: CheckContext, registrations: readonly Registered[]): Promise<string> {
   const notes: string[] = [];
   for (const r of registrations) {
     const where = r.scope.kind === "partner" ? "partner-wide" : `for ${r.scope.organizationSlug}`;
     if (r.replaced.length === 0) {
-      notes.push(`no earlier URL ${where} to restore (the receiver's URL stays registered)`);
+      try {
+        const removed = await deleteUrl(ctx, r.scope);
+        notes.push(
+          isSuccess(removed.status)
+            ? `removed the receiver's URL ${where} (none was registered before)`
+            : `removing the receiver's URL ${where} was refused (${removed.status}): it stays registered`,
+        );
+      } catch (error) {
+        notes.push(`removing the receiver's URL ${where} failed: ${(error as Error).message}`);
+      }
       continue;
     }
     for (const old of r.replaced) {

@@ -194,6 +194,17 @@ describe("a form without orders found in the organization's forms", () => {
 });
 
 describe("the integrator's notification URLs", () => {
+  it("are left as they were where there were none: the receiver's URLs are removed afterwards", async () => {
+    const sandbox = await hookless();
+    expect(sandbox.core.store.registrations).toEqual([]);
+    const report = await verify(sandbox, { only: ["notifications"] });
+    expect(problems(report)).toEqual([]);
+    expect(byId(report, "notifications/signature")?.reason).toMatch(
+      /removed the receiver's URL partner-wide \(none was registered before\); removed the receiver's URL for /,
+    );
+    expect(sandbox.core.store.registrations).toEqual([]);
+  });
+
   it("are put back after verify registered its receiver in their place", async () => {
     const sandbox = await hookless();
     const { clientId, clientSecret } = sandbox.credentials.reader;
