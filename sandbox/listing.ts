@@ -161,23 +161,27 @@ export function listingScope(route: Route, organizationSlug: string, form: FormD
 }
 
 /**
- * The tokens a clean crawl of a form meets at `pageSize`, newest first: the one leading to the second page
- * and the one leading to the final empty page (provider state "a form with entries").
+ * The tokens a clean crawl of a listing meets at `pageSize`, newest first: the one leading to the second
+ * page and the one leading to the final empty page (provider state "a form with entries"). `form` is
+ * the form of a form's listing, undefined for an organization's.
  */
 export function crawlTokens(
   core: SandboxCore,
   route: Route,
-  form: FormDef,
+  organizationSlug: string,
+  form: FormDef | undefined,
   pageSize: number,
 ): { secondPageToken: string; finalPageToken: string } {
-  const scope = listingScope(route, form.organizationSlug, form);
-  const sequence = core.store.sequence(form.organizationSlug, form);
-  const pages = Math.ceil(sequence.total / pageSize);
+  const scope = listingScope(route, organizationSlug, form);
+  const sequence = core.store.sequence(organizationSlug, form);
+  const pages = Math.max(1, Math.ceil(sequence.total / pageSize));
   const tokenAfter = (page: number) => {
     const last = sequence.slice((page - 1) * pageSize, "desc", pageSize).at(-1);
-    return last
-      ? core.tokens.encode(scope, { direction: "desc", afterId: last.id, pageIndex: page + 1 })
-      : core.tokens.encode(scope, { direction: "desc", afterId: START.desc, pageIndex: 1 });
+    return core.tokens.encode(scope, {
+      direction: "desc",
+      afterId: last ? last.id : START.desc,
+      pageIndex: last ? page + 1 : 1,
+    });
   };
-  return { secondPageToken: tokenAfter(1), finalPageToken: tokenAfter(Math.max(1, pages)) };
+  return { secondPageToken: tokenAfter(1), finalPageToken: tokenAfter(pages) };
 }

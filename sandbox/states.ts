@@ -5,10 +5,9 @@ import { emitType, notificationViews, type SandboxCore } from "./core.js";
 import { MAX_ENTRIES, PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
 import type { CheckoutRequest, FormDef, Organization } from "./data/model.js";
 import { publicFormView } from "./data/public-form.js";
-import { START } from "./data/sequence.js";
 import { organizationView, paymentView } from "./data/views.js";
 import { register } from "./handlers/partners.js";
-import { listingScope } from "./listing.js";
+import { crawlTokens } from "./listing.js";
 import { addPaidOrder, emitPaid } from "./payments.js";
 import { formatServiceDate } from "./service-dates.js";
 import { StateError } from "./state-error.js";
@@ -55,22 +54,10 @@ function listingTokens(core: SandboxCore, routeId: string, form: FormDef, pageSi
   const route = core.contract.routes.all.find((r) => r.id === routeId && r.pagination);
   if (!route) throw new StateError(`listing must name a paginated route of the catalogue, got "${routeId}"`);
   const ofForm = route.path.includes("{formSlug}") ? form : undefined;
-  const scope = listingScope(route, form.organizationSlug, ofForm);
-  const sequence = core.store.sequence(form.organizationSlug, ofForm);
-  const pages = Math.max(1, Math.ceil(sequence.total / pageSize));
-  const tokenAfter = (page: number) => {
-    const last = sequence.slice((page - 1) * pageSize, "desc", pageSize).at(-1);
-    return core.tokens.encode(scope, {
-      direction: "desc",
-      afterId: last ? last.id : START.desc,
-      pageIndex: last ? page + 1 : 1,
-    });
-  };
   const { organizationSlug, formType, formSlug } = form;
   return {
     listingPath: path(core, route.id, { organizationSlug, formType, formSlug }),
-    secondPageToken: tokenAfter(1),
-    finalPageToken: tokenAfter(pages),
+    ...crawlTokens(core, route, organizationSlug, ofForm, pageSize),
   };
 }
 
