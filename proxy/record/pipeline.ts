@@ -7,6 +7,7 @@ import { type Redactor, redactRequest, redactResponse } from "../redaction/redac
 import { BodyEncoder, type ReadyBody, readyBody } from "./body-encoder.js";
 import type { CapturedExchange, CapturedNotification } from "./capture.js";
 import { SIGNATURE_HEADER, signature, verifySignature } from "./notifications.js";
+import type { WireMeta } from "./worker-protocol.js";
 
 /** A message as captured: all but its body in stored form (not yet redacted), and its body made ready. */
 interface Captured<T extends StoredRequest | StoredResponse> {
@@ -95,6 +96,18 @@ export class RecordingPipeline {
   enqueue(exchange: CapturedExchange, notification?: CapturedNotification, id?: number): void {
     this.queue.push({ exchange, notification, id });
     if (!this.running) this.run();
+  }
+
+  /** Queues an exchange as the journal (or a batch from the proxy) carries it: metadata and two bodies. */
+  enqueueWire(meta: WireMeta, requestBody: Buffer, responseBody: Buffer): void {
+    const { notification, startedAt, id, ...rest } = meta;
+    const exchange: CapturedNotification = {
+      ...rest,
+      startedAt: new Date(startedAt),
+      requestBody,
+      responseBody,
+    };
+    this.enqueue(exchange, notification ? exchange : undefined, id);
   }
 
   /** Resolves once everything queued has been handed to the writer. */

@@ -6,7 +6,6 @@ import { loadCassette } from "../cassette/reader.js";
 import { DocumentWriter, openCassette } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
 import { createRedactor } from "../redaction/redact.js";
-import type { CapturedNotification } from "./capture.js";
 import { JOURNAL_SUFFIX, readJournal } from "./journal.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 import { type InteractionSink, RecordingPipeline } from "./pipeline.js";
@@ -73,14 +72,7 @@ export async function recoverJournal(
       quiet,
     );
     for (const { meta, requestBody, responseBody } of entries) {
-      const { notification, startedAt, id, ...rest } = meta;
-      const exchange: CapturedNotification = {
-        ...rest,
-        startedAt: new Date(startedAt),
-        requestBody,
-        responseBody,
-      };
-      pipeline.enqueue(exchange, notification ? exchange : undefined, id);
+      pipeline.enqueueWire(meta, requestBody, responseBody);
     }
     await pipeline.idle();
     writer.flush();

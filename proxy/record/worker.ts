@@ -8,7 +8,6 @@ import { parentPort, workerData } from "node:worker_threads";
 import { DocumentWriter } from "../cassette/writer.js";
 import type { ProxyEvent } from "../events.js";
 import { createRedactor } from "../redaction/redact.js";
-import type { CapturedNotification } from "./capture.js";
 import { JournalTail } from "./journal-tail.js";
 import { RecordingPipeline } from "./pipeline.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
@@ -55,16 +54,6 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
     report,
   );
   const tail = new JournalTail(init.journal, init.journalFrom);
-  const exchangeOf = (meta: WireMeta, requestBody: Buffer, responseBody: Buffer) => {
-    const { notification, startedAt, id, ...rest } = meta;
-    const exchange: CapturedNotification = {
-      ...rest,
-      startedAt: new Date(startedAt),
-      requestBody,
-      responseBody,
-    };
-    pipeline.enqueue(exchange, notification ? exchange : undefined, id);
-  };
   port.on("message", (message: ToWorker) => {
     if (message.kind === "journal") {
       let entries: ReturnType<JournalTail["read"]>;
@@ -75,7 +64,7 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
         report({ kind: "write-error", message: `reading the journal failed: ${(error as Error).message}` });
         return;
       }
-      for (const entry of entries) exchangeOf(entry.meta, entry.requestBody, entry.responseBody);
+      for (const entry of entries) pipeline.enqueueWire(entry.meta, entry.requestBody, entry.responseBody);
       const { generation, upTo } = message;
       // Written (to the page cache) before it is reported: the proxy then empties the journal.
       pipeline.idle().then(() => {
@@ -90,7 +79,7 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
         const start = message.bounds[n] ?? 0;
         return Buffer.from(message.bodies, start, (message.bounds[n + 1] ?? start) - start);
       };
-      for (const [i, meta] of metas.entries()) exchangeOf(meta, body(4 * i), body(4 * i + 2));
+      for (const [i, meta] of metas.entries()) pipeline.enqueueWire(meta, body(4 * i), body(4 * i + 2));
       const bytes = message.bodies.byteLength + message.metas.length;
       // Written (to the page cache) before it is reported: the proxy then empties the journal.
       pipeline.idle().then(() => {

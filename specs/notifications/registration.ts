@@ -55,18 +55,18 @@ export async function readPartner(ctx: CheckContext): Promise<{ exchange: HttpEx
   return { exchange, list };
 }
 
+/** The URL of a scope's notification route: partner-wide (`partner`) or an organization's (`org`). */
+async function scopeUrl(ctx: CheckContext, scope: Scope, partner: string, org: string): Promise<string> {
+  return scope.kind === "partner"
+    ? ctx.urlOf(ctx.contract.routes.byId(partner), {})
+    : ctx.urlOf(ctx.contract.routes.byId(org), { organizationSlug: scope.organizationSlug });
+}
+
 /** `PUT` a notification URL for a scope (`notificationType` kept when restoring a typed one). */
 export async function putUrl(ctx: CheckContext, scope: Scope, url: string, notificationType?: string) {
-  const route =
-    scope.kind === "partner"
-      ? ctx.contract.routes.byId("v5.notification-url")
-      : ctx.contract.routes.byId("v5.notification-url-org");
   return ctx.http.send({
     method: "PUT",
-    url: await ctx.urlOf(
-      route,
-      scope.kind === "organization" ? { organizationSlug: scope.organizationSlug } : {},
-    ),
+    url: await scopeUrl(ctx, scope, "v5.notification-url", "v5.notification-url-org"),
     authorization: await ctx.authorization("reader"),
     body: {
       contentType: "application/json",
@@ -113,16 +113,9 @@ export async function register(
 
 /** `DELETE` the notification URL of a scope (the receiver's, where there was none before verify's). */
 async function deleteUrl(ctx: CheckContext, scope: Scope) {
-  const route =
-    scope.kind === "partner"
-      ? ctx.contract.routes.byId("v5.notification-url-delete")
-      : ctx.contract.routes.byId("v5.notification-url-org-delete");
   return ctx.http.send({
     method: "DELETE",
-    url: await ctx.urlOf(
-      route,
-      scope.kind === "organization" ? { organizationSlug: scope.organizationSlug } : {},
-    ),
+    url: await scopeUrl(ctx, scope, "v5.notification-url-delete", "v5.notification-url-org-delete"),
     authorization: await ctx.authorization("reader"),
   });
 }
