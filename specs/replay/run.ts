@@ -9,7 +9,7 @@ import {
   parseJson,
   TransportError,
 } from "../runner/http.js";
-import { summarize } from "../runner/run.js";
+import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { CheckOutcome, RunReport } from "../runner/types.js";
 import { countTimeline } from "./counts.js";
@@ -174,16 +174,7 @@ export async function runReplay(options: ReplayOptions, io: ReplayIo = {}): Prom
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
     }
-    return {
-      target: options.target,
-      embedded: options.embedded,
-      at: options.at,
-      planned: options.planned,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      outcomes,
-      summary: summarize(outcomes),
-    };
+    return runReport(options, started, outcomes);
   } finally {
     deadline.done();
   }

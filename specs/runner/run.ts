@@ -60,6 +60,24 @@ function unreachable(what: string, error: TransportError, hint: string): Assopay
  * data, so checks never overlap). A check that throws gets an `error` verdict; the run goes on.
  * Unreachable targets and refused credentials throw an `AssopayError` (exit 2) before any check.
  */
+/** The report of a run that started at `started` (ms since the epoch) and gave `outcomes`. */
+export function runReport(
+  options: Pick<RunReport, "target" | "embedded" | "at" | "planned">,
+  started: number,
+  outcomes: CheckOutcome[],
+): RunReport {
+  return {
+    target: options.target,
+    embedded: options.embedded,
+    at: options.at,
+    planned: options.planned,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    outcomes,
+    summary: summarize(outcomes),
+  };
+}
+
 export async function runVerify(
   options: VerifyOptions,
   checks: readonly SpecCheck[],
@@ -178,14 +196,5 @@ async function runWithin(
       io.onOutcome?.(outcome);
     }
   }
-  return {
-    target: options.target,
-    embedded: options.embedded,
-    at: options.at,
-    planned: options.planned,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    outcomes,
-    summary: summarize(outcomes),
-  };
+  return runReport(options, started, outcomes);
 }
