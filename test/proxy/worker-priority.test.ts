@@ -3,13 +3,20 @@ import { describe, expect, it } from "vitest";
 import { startRecorder } from "../../proxy/record/server.js";
 import { tempDir } from "./support/http.js";
 
-/** The nice value of every thread of this process (Linux: /proc/self/task/TID/stat, field 19). */
+/**
+ * The nice value of every thread of this process (Linux: /proc/self/task/TID/stat, field 19), the main
+ * thread's first. The main thread is the one whose id is the process id: the listing is in id order, and
+ * once ids wrap around (pid_max) a thread started later can come before it.
+ */
 function threadNiceValues(): number[] {
-  return readdirSync("/proc/self/task").map((tid) => {
+  const nice = (tid: string) => {
     const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return Number(fields[16]);
-  });
+  };
+  const main = String(process.pid);
+  const others = readdirSync("/proc/self/task").filter((tid) => tid !== main);
+  return [nice(main), ...others.map(nice)];
 }
 
 describe.runIf(process.platform === "linux")("the recording worker's priority", () => {
