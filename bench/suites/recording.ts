@@ -289,7 +289,6 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
         catchUpNote(ours10, ours50, find(big, "assopay record"), bare10, bare50),
         "assopay record runs with its defaults: secrets redacted, every exchange appended to the YAML cassette.",
         `"${CEILING}" is assopay record's own forwarder and body capture with each captured exchange dropped instead of written (bench/systems/capture-only.ts): no recorder that forwards this way can beat it here. In this run it reached ${percent(ratio(find(at10, CEILING), bare10))} of the bare proxy at 10 connections and ${percent(ratio(find(at50, CEILING), bare50))} at 50; what separates it from assopay record (${percent(ratio(ours10, find(at10, CEILING)))} of it at 10 connections) is the cost of writing the cassette.`,
-        "assopay record writes from a worker thread at a lower priority; when a round ends at most 8 MB of exchanges (about 3,000 of the 2 KB ones) may still wait to be written: they are not left out of the count, but they are a few percent of a round.",
         `The disk under the cassettes sustains ${whole(disk)} MB/s (512 MB written in 1 MB blocks, then fsync). A 1 MB exchange adds about 1 MB of cassette, so once the page cache is full any recorder of such bodies is held to about ${whole(disk)} exchanges/s here: ${percent(disk / bigBareRate)} of the bare proxy's 1 MB rate in this run.`,
         ...skipped,
       ],
