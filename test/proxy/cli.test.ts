@@ -1,12 +1,13 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Command } from "../../cli/command.js";
 import { recordCommand } from "../../cli/commands/record.js";
 import { replayCommand } from "../../cli/commands/replay.js";
 import { formatError, isAssopayError } from "../../core/errors.js";
 import { captureStream } from "../support/streams.js";
 import { writeCassette } from "./support/cassettes.js";
-import { send, tempDir } from "./support/http.js";
+import { send } from "./support/http.js";
+import { upstreamAndTemp } from "./support/lifecycle.js";
 import { startUpstream } from "./support/upstream.js";
 
 /** Runs a command until `whileRunning` is done, then aborts it as SIGINT would; returns what main prints. */
@@ -39,18 +40,7 @@ async function run(command: Command, argv: string[], whileRunning?: (out: () => 
 const urlIn = (text: string) => /listening on (http:\/\/[^\s,]+)/.exec(text)?.[1] ?? "";
 
 describe("assopay record and assopay replay", () => {
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
-  let temp: Awaited<ReturnType<typeof tempDir>>;
-
-  beforeAll(async () => {
-    upstream = await startUpstream();
-    temp = await tempDir();
-  });
-
-  afterAll(async () => {
-    await upstream.close();
-    await temp.remove();
-  });
+  const files = upstreamAndTemp(startUpstream);
 
   it("documents every flag in --help", () => {
     for (const flag of [
@@ -70,10 +60,10 @@ describe("assopay record and assopay replay", () => {
   });
 
   it("records until stopped, printing where it listens and what it wrote", async () => {
-    const cassette = temp.file("cli.yaml");
+    const cassette = files.temp.file("cli.yaml");
     const result = await run(
       recordCommand,
-      ["--upstream", upstream.url, "--cassette", cassette, "--port", "0"],
+      ["--upstream", files.upstream.url, "--cassette", cassette, "--port", "0"],
       async (out) => {
         expect((await send(`${urlIn(out())}/counter`)).status).toBe(200);
       },
@@ -88,7 +78,7 @@ describe("assopay record and assopay replay", () => {
   });
 
   it("replays until stopped, and reports misses on stderr", async () => {
-    const cassette = temp.file("cli.yaml");
+    const cassette = files.temp.file("cli.yaml");
     const result = await run(
       replayCommand,
       ["--cassette", cassette, "--port", "0", "--at", "2025-07-01"],
@@ -114,8 +104,16 @@ describe("assopay record and assopay replay", () => {
       'error[usage]: --upstream must use http:// or https://, got "ftp:"',
     );
     expect(
-      (await run(recordCommand, ["--upstream", upstream.url, "--cassette", "x.yaml", "--mode", "sometimes"]))
-        .code,
+      (
+        await run(recordCommand, [
+          "--upstream",
+          files.upstream.url,
+          "--cassette",
+          "x.yaml",
+          "--mode",
+          "sometimes",
+        ])
+      ).code,
     ).toBe(2);
     expect((await run(replayCommand, [])).stderr).toContain(
       "error[usage]: assopay replay: --cassette is required",
@@ -126,7 +124,7 @@ describe("assopay record and assopay replay", () => {
   });
 
   it("reports a malformed cassette with its file and line, exit 2", async () => {
-    const bad = temp.file("bad.yaml");
+    const bad = files.temp.file("bad.yaml");
     await writeCassette(bad, [{ path: "/x", body: { json: { ok: true } } }]);
     await writeFile(bad, (await readFile(bad, "utf8")).replace("status: 200", "status: 999"));
     const result = await run(replayCommand, ["--cassette", bad, "--port", "0"]);

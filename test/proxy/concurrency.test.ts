@@ -2,13 +2,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { Agent } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commands } from "../../cli/registry.js";
 import { packageRoot } from "../../core/paths.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { startReplay } from "../../proxy/replay/server.js";
-import { send, tempDir } from "./support/http.js";
+import { send } from "./support/http.js";
+import { upstreamAndTemp } from "./support/lifecycle.js";
 import { startUpstream } from "./support/upstream.js";
 
 const CLIENTS = 200;
@@ -49,22 +50,11 @@ function spawnRecorder(args: string[]): Promise<{ child: ChildProcess; url: stri
 }
 
 describe("200 concurrent clients", () => {
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
-  let temp: Awaited<ReturnType<typeof tempDir>>;
-
-  beforeAll(async () => {
-    upstream = await startUpstream();
-    temp = await tempDir();
-  });
-
-  afterAll(async () => {
-    await upstream.close();
-    await temp.remove();
-  });
+  const files = upstreamAndTemp(startUpstream);
 
   it("records every exchange whole, none lost, none interleaved, and replays each to its own client", async () => {
-    const cassette = temp.file("concurrent.yaml");
-    const recorder = await startRecorder({ upstream: upstream.url, cassette });
+    const cassette = files.temp.file("concurrent.yaml");
+    const recorder = await startRecorder({ upstream: files.upstream.url, cassette });
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
     const live = await Promise.all(
       Array.from({ length: CLIENTS }, (_, i) =>
@@ -109,10 +99,10 @@ describe("200 concurrent clients", () => {
   });
 
   it("after SIGKILL in the middle of the exchanges, the cassette loads with every finished document", async () => {
-    const cassette = temp.file("killed.yaml");
+    const cassette = files.temp.file("killed.yaml");
     const { child, url } = await spawnRecorder([
       "--upstream",
-      upstream.url,
+      files.upstream.url,
       "--cassette",
       cassette,
       "--port",
@@ -142,7 +132,7 @@ describe("200 concurrent clients", () => {
     const loaded = await loadCassette(cassette);
     expect(loaded.warnings.length).toBeLessThanOrEqual(1);
     expect(loaded.interactions.length).toBeGreaterThan(0);
-    expect(loaded.interactions.length).toBeLessThanOrEqual(upstream.hits.get("POST /echo/kill") ?? 0);
+    expect(loaded.interactions.length).toBeLessThanOrEqual(files.upstream.hits.get("POST /echo/kill") ?? 0);
     for (const interaction of loaded.interactions) {
       const client = Number(interaction.request.query?.client);
       expect(interaction.response.body).toMatchObject({ json: { received: body(client) } });
@@ -151,7 +141,7 @@ describe("200 concurrent clients", () => {
     // The next start first recovers, from the journal, the exchanges the cassette did not hold yet.
     const messages: string[] = [];
     const again = await startRecorder({
-      upstream: upstream.url,
+      upstream: files.upstream.url,
       cassette,
       mode: "new",
       onEvent: (e) => messages.push(e.message),

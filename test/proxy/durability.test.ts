@@ -1,11 +1,12 @@
 import { readdir } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { tempDir } from "./support/http.js";
+import { upstreamAndTemp } from "./support/lifecycle.js";
+
 import { loadClients, spawnRecorder } from "./support/recorder-process.js";
 
 const CLIENTS = 200;
@@ -29,24 +30,13 @@ async function blobUpstream(): Promise<{ url: string; close(): Promise<void> }> 
 }
 
 describe("durable recording: SIGKILL with 200 concurrent clients", () => {
-  let upstream: Awaited<ReturnType<typeof blobUpstream>>;
-  let temp: Awaited<ReturnType<typeof tempDir>>;
-
-  beforeAll(async () => {
-    upstream = await blobUpstream();
-    temp = await tempDir();
-  });
-
-  afterAll(async () => {
-    await upstream.close();
-    await temp.remove();
-  });
+  const files = upstreamAndTemp(blobUpstream);
 
   const killed = (size: number, target: number) => async () => {
-    const cassette = temp.file(`killed-${size}.yaml`);
+    const cassette = files.temp.file(`killed-${size}.yaml`);
     const recorder = await spawnRecorder([
       "--upstream",
-      upstream.url,
+      files.upstream.url,
       "--cassette",
       cassette,
       "--port",
@@ -64,7 +54,7 @@ describe("durable recording: SIGKILL with 200 concurrent clients", () => {
     // The next start recovers the journal into the cassette, and says how many exchanges it recovered.
     const events: ProxyEvent[] = [];
     const again = await startRecorder({
-      upstream: upstream.url,
+      upstream: files.upstream.url,
       cassette,
       mode: "new",
       onEvent: (e) => events.push(e),
@@ -83,7 +73,7 @@ describe("durable recording: SIGKILL with 200 concurrent clients", () => {
     for (const interaction of loaded.interactions.slice(0, 50)) {
       expect(interaction.response.body).toMatchObject({ json: { id: interaction.request.query?.id } });
     }
-    expect((await readdir(temp.dir)).filter((n) => n.startsWith(`killed-${size}.yaml.`))).toEqual([]);
+    expect((await readdir(files.temp.dir)).filter((n) => n.startsWith(`killed-${size}.yaml.`))).toEqual([]);
   };
 
   it(

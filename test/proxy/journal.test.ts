@@ -1,12 +1,13 @@
 import { appendFile, copyFile, readdir, readFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { Journal } from "../../proxy/record/journal.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { versionsOf } from "../../proxy/record/versions.js";
 import type { WireMeta } from "../../proxy/record/worker-protocol.js";
-import { send, tempDir } from "./support/http.js";
+import { send } from "./support/http.js";
+import { upstreamAndTemp } from "./support/lifecycle.js";
 import { startUpstream } from "./support/upstream.js";
 
 /** Journals `GET path` answered 200 with `body`, as the recorder does, with the id it would get. */
@@ -29,23 +30,12 @@ function journal(file: string, entries: { id: number; path: string; body: string
 }
 
 describe("the recording journal", () => {
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
-  let temp: Awaited<ReturnType<typeof tempDir>>;
-
-  beforeAll(async () => {
-    upstream = await startUpstream();
-    temp = await tempDir();
-  });
-
-  afterAll(async () => {
-    await upstream.close();
-    await temp.remove();
-  });
+  const files = upstreamAndTemp(startUpstream);
 
   const started = async (cassette: string, mode: "once" | "new" | "all") => {
     const events: ProxyEvent[] = [];
     const recorder = await startRecorder({
-      upstream: upstream.url,
+      upstream: files.upstream.url,
       cassette,
       mode,
       onEvent: (e) => events.push(e),
@@ -54,18 +44,18 @@ describe("the recording journal", () => {
   };
 
   it("a clean stop leaves no journal, and the next start recovers nothing", async () => {
-    const cassette = temp.file("clean.yaml");
+    const cassette = files.temp.file("clean.yaml");
     const first = await started(cassette, "once");
     await send(`${first.recorder.url}/counter`);
     await first.recorder.close();
-    expect(await readdir(temp.dir)).toEqual(["clean.yaml"]);
+    expect(await readdir(files.temp.dir)).toEqual(["clean.yaml"]);
     const again = await started(cassette, "new");
     await again.recorder.close();
     expect(again.messages().filter((m) => m.startsWith("recovered"))).toEqual([]);
   });
 
   it("the next start appends the journaled exchanges the cassette lacks, redacted, and drops a frame cut short", async () => {
-    const cassette = temp.file("left.yaml");
+    const cassette = files.temp.file("left.yaml");
     const first = await started(cassette, "once");
     await send(`${first.recorder.url}/counter`);
     await first.recorder.close();
@@ -87,11 +77,11 @@ describe("the recording journal", () => {
     ]);
     expect(loaded.interactions[1]?.response.body).toEqual({ json: { later: true } });
     expect(await readFile(cassette, "utf8")).not.toContain("journal-secret-token");
-    expect(await readdir(temp.dir)).not.toContain("left.yaml.journal");
+    expect(await readdir(files.temp.dir)).not.toContain("left.yaml.journal");
   });
 
   it("an interrupted --mode all recording is finished at the next start, the old cassette kept as a version", async () => {
-    const cassette = temp.file("swap.yaml");
+    const cassette = files.temp.file("swap.yaml");
     const first = await started(cassette, "once");
     await send(`${first.recorder.url}/counter`);
     await first.recorder.close();
@@ -111,7 +101,7 @@ describe("the recording journal", () => {
       true,
     );
     expect(
-      (await readdir(temp.dir)).filter((n) => n.startsWith("swap.yaml.") && !n.includes("previous")),
+      (await readdir(files.temp.dir)).filter((n) => n.startsWith("swap.yaml.") && !n.includes("previous")),
     ).toEqual([]);
   });
 });
