@@ -19,11 +19,6 @@ export class JournalTail {
     this.offset = from;
   }
 
-  /** Where reading stopped, in which generation: everything before it has been handed out. */
-  get position(): { generation: number; offset: number } {
-    return { generation: this.generation, offset: this.offset };
-  }
-
   /** The exchanges between where reading stopped and `upTo` of `generation`. */
   read(generation: number, upTo: number): JournalEntry[] {
     if (generation !== this.generation) {

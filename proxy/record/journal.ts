@@ -115,12 +115,12 @@ export interface JournalEntry {
 }
 
 /**
- * The complete frames of `bytes` from `at` on, in order, and where the first incomplete one starts (the
- * end, when every frame is complete). Bodies are views of `bytes`, not copies.
+ * The complete frames of `bytes`, in order, and where the first incomplete one starts (the end, when
+ * every frame is complete). Bodies are views of `bytes`, not copies.
  */
-export function parseFrames(bytes: Buffer, at = 0): { entries: JournalEntry[]; end: number } {
+export function parseFrames(bytes: Buffer): { entries: JournalEntry[]; end: number } {
   const entries: JournalEntry[] = [];
-  let from = at;
+  let from = 0;
   while (from + HEAD <= bytes.length && bytes.readUInt32LE(from) === MAGIC) {
     const metaLength = bytes.readUInt32LE(from + 4);
     const requestLength = bytes.readUInt32LE(from + 8);

@@ -54,6 +54,12 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
     report,
   );
   const tail = new JournalTail(init.journal, init.journalFrom);
+  /** Runs `then` once everything queued is written (to the page cache): the proxy may then empty the journal. */
+  const written = (then: () => void) =>
+    pipeline.idle().then(() => {
+      writer.flush();
+      then();
+    });
   port.on("message", (message: ToWorker) => {
     if (message.kind === "journal") {
       let entries: ReturnType<JournalTail["read"]>;
@@ -66,11 +72,7 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       }
       for (const entry of entries) pipeline.enqueueWire(entry.meta, entry.requestBody, entry.responseBody);
       const { generation, upTo } = message;
-      // Written (to the page cache) before it is reported: the proxy then empties the journal.
-      pipeline.idle().then(() => {
-        writer.flush();
-        send({ kind: "converted", generation, upTo });
-      });
+      written(() => send({ kind: "converted", generation, upTo }));
       return;
     }
     if (message.kind === "batch") {
@@ -81,15 +83,10 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       };
       for (const [i, meta] of metas.entries()) pipeline.enqueueWire(meta, body(4 * i), body(4 * i + 2));
       const bytes = message.bodies.byteLength + message.metas.length;
-      // Written (to the page cache) before it is reported: the proxy then empties the journal.
-      pipeline.idle().then(() => {
-        writer.flush();
-        send({ kind: "progress", bytes });
-      });
+      written(() => send({ kind: "progress", bytes }));
       return;
     }
-    pipeline.idle().then(() => {
-      writer.flush();
+    written(() => {
       if (scheduled) clearImmediate(scheduled);
       send({ kind: "closed", recorded: writer.count, events: events.splice(0) });
       tail.close();
