@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { cassetteCaughtUp } from "./lib/catch-up.js";
+import { cassetteCaughtUp, NO_CASSETTE_BOUND } from "./lib/catch-up.js";
 import { createContext } from "./lib/context.js";
 import { recordCassette } from "./lib/prepare.js";
 import { alternate, type Contender } from "./lib/rounds.js";
@@ -31,8 +31,6 @@ A copy must stay inside the checkout (.scratch/ is ignored by git): the recorder
 and the copy its node_modules, by walking up from where it lies.`;
 
 const PATH = "/v5/organizations/bench/items?pageSize=20";
-/** A cassette bound no bench run reaches (the default, 256 MiB, is reached in a few rounds). */
-const NO_BOUND = ["--max-cassette-bytes", String(64 * 1024 ** 3)];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -93,9 +91,10 @@ try {
     for (const [i, dist] of dists.entries()) {
       const cassette = join(ctx.scratch, `record-${i}.yaml`);
       const args = ["record", "--upstream", upstream.url, "--cassette", cassette, "--port", "0"];
-      // Rounds of every build record hundreds of megabytes: past the default bound (256 MiB) a recorder
-      // would answer 507. Builds older than the bound have no such flag.
-      if (existsSync(join(dist, "proxy", "record", "cassette-budget.js"))) args.push(...NO_BOUND);
+      // Builds older than the cassette bound have no such flag.
+      if (existsSync(join(dist, "proxy", "record", "cassette-budget.js"))) {
+        args.push("--max-cassette-bytes", NO_CASSETTE_BOUND);
+      }
       const recorder = await ctx.start(built(dist, [...args, "--mode", "all", "--quiet"]));
       contenders.push({
         name: dist,

@@ -1,6 +1,12 @@
 import { stat } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 
+/**
+ * A `--max-cassette-bytes` no bench round reaches: rounds record hundreds of megabytes, past the default
+ * bound (256 MiB), after which a recorder answers 507.
+ */
+export const NO_CASSETTE_BOUND = String(64 * 1024 ** 3);
+
 /** The journals a recorder on `cassette` may write: its own, and in `--mode all` the new file's. */
 function journalsOf(cassette: string): string[] {
   return [`${cassette}.journal`, `${cassette}.recording.journal`];

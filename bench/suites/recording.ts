@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { cassetteCaughtUp } from "../lib/catch-up.js";
+import { cassetteCaughtUp, NO_CASSETTE_BOUND } from "../lib/catch-up.js";
 import type { BenchContext } from "../lib/context.js";
 import { diskWriteMBps } from "../lib/disk.js";
 import type { Section } from "../lib/report.js";
@@ -8,8 +8,6 @@ import { cpuPerRequest, percent, whole } from "../lib/stats.js";
 
 const PATH = "/v5/organizations/bench/items?pageSize=20";
 /** assopay record's forwarding and capture, exchanges dropped: the most any recorder on its path can do. */
-/** A cassette bound no round reaches (the default, 256 MiB, is reached within a few rounds). */
-const NO_BOUND = String(64 * 1024 ** 3);
 const CEILING = "ceiling: assopay forwarding, nothing written";
 
 async function tryStart(
@@ -94,7 +92,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
               "--mode",
               "all",
               "--max-cassette-bytes",
-              NO_BOUND,
+              NO_CASSETTE_BOUND,
               "--quiet",
             ]),
           ),
@@ -173,7 +171,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
       "--mode",
       "all",
       "--max-cassette-bytes",
-      NO_BOUND,
+      NO_CASSETTE_BOUND,
       "--quiet",
     ]),
   );
