@@ -4,8 +4,8 @@
  * encode again). It is written as a literal block (`text: |-`), which reads back as the same text.
  */
 import { isAscii, isUtf8 } from "node:buffer";
-import { isKeyChar } from "../redaction/fields.js";
-import { isSensitiveField, type Redactor } from "../redaction/redactor.js";
+import { fastPathDeclines } from "../redaction/fast-path.js";
+import type { Redactor } from "../redaction/redactor.js";
 import { YamlBlock } from "./yaml-block.js";
 import { pad } from "./yaml-scalar.js";
 
@@ -19,26 +19,12 @@ const UNSAFE = /[\x00-\x08\x0a-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\xef
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const UNSAFE_ASCII = /[\x00-\x08\x0a-\x1f\x7f]/;
 
-/** Whether some key of the JSON-like text is one whose values `r` must replace. */
-function hasSensitiveKey(view: string, r: Redactor): boolean {
-  for (const found of view.matchAll(r.fields.keyFilter(r.pii))) {
-    let start = found.index;
-    while (start > 0 && isKeyChar(view.charCodeAt(start - 1))) start--;
-    let end = found.index + found[0].length;
-    while (end < view.length && isKeyChar(view.charCodeAt(end))) end++;
-    if (view.charCodeAt(start - 1) !== 0x22 || view.charCodeAt(end) !== 0x22) continue;
-    let after = end + 1;
-    while (view.charCodeAt(after) === 0x20 || view.charCodeAt(after) === 0x09) after++;
-    if (view.charCodeAt(after) === 0x3a && isSensitiveField(view.slice(start, end), r)) return true;
-  }
-  return false;
-}
-
 /**
  * The bytes as the literal block of a value at `indent`, its one line the bytes as they are, when they
  * can be written so and hold nothing to redact: valid UTF-8, one line (a single final newline allowed),
- * no character a literal block cannot hold, no leading or trailing blank, no field `r` must redact
- * (secrets; personal data with `pii`), and none of the secrets `r` met so far. Otherwise undefined: the
+ * no character a literal block cannot hold, no leading or trailing blank, nothing the fast paths' test
+ * declines (`fast-path.ts`: a field `r` must redact however its key is written, secrets of a recognised
+ * shape), and none of the secrets `r` met so far. Otherwise undefined: the
  * body takes the ordinary path.
  */
 export function rawLine(bytes: Buffer, r: Redactor, indent: number): YamlBlock | undefined {
@@ -51,7 +37,7 @@ export function rawLine(bytes: Buffer, r: Redactor, indent: number): YamlBlock |
   const ascii = isAscii(line);
   if (!ascii && !isUtf8(line)) return undefined;
   const view = line.toString("latin1");
-  if ((ascii ? UNSAFE_ASCII : UNSAFE).test(view) || hasSensitiveKey(view, r)) return undefined;
+  if ((ascii ? UNSAFE_ASCII : UNSAFE).test(view) || fastPathDeclines(view, r, true)) return undefined;
   for (const secret of r.secrets.knownSecrets()) if (line.includes(secret)) return undefined;
   const head = Buffer.from(` ${trailingNewline ? "|" : "|-"}\n${pad(indent)}`, "latin1");
   return new YamlBlock([head, line, NEWLINE], indent);

@@ -59,9 +59,7 @@ export class BodyEncoder {
     const type = firstHeader(headers, "content-type");
     const coding = firstHeader(headers, "content-encoding");
     if (wire.length > JSON_MAP_LIMIT && coding === undefined && isTextual(type)) {
-      const raw = fastPathDeclines(wire.toString("latin1"), this.redactor, true)
-        ? undefined
-        : rawLine(wire, this.redactor, BODY_INDENT);
+      const raw = rawLine(wire, this.redactor, BODY_INDENT);
       if (raw) return { text: raw };
     }
     if (

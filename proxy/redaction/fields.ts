@@ -7,17 +7,6 @@ export type FieldKind = "secret" | "name" | "email" | "phone" | "plain";
 /** How many distinct field names a classifier remembers. */
 const CACHE_LIMIT = 10_000;
 
-/** Characters of field names as the fast paths read them in JSON text: letters, digits, `_` and `-`. */
-export function isKeyChar(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a) ||
-    code === 0x5f ||
-    code === 0x2d
-  );
-}
-
 /** A listed name as a pattern that finds it in any spelling the lists accept: any case, `_`/`-` anywhere. */
 function spelled(name: string): string {
   return [...name].join("[-_]*");
