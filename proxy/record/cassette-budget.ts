@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import { type Problem, problem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
-import { JOURNAL_SUFFIX } from "./journal.js";
 
 /**
  * The default bound on a cassette's size: 256 MiB. Replay holds every interaction in memory; at this size
@@ -23,8 +22,10 @@ type Standing = "room" | "nearly-full" | "full";
  * {@link LOOK_EVERY_MS} ms, in the background, when requests come, so checking costs nothing on the hot
  * path; the file can therefore pass the bound by what is recorded in that time. At 80% of the bound the
  * recorder warns once; at the bound it stops recording: every new request gets a 507 problem (nothing is
- * forwarded, nothing is written) and the recorder says so once. Start a new cassette to go on. What the
- * journal holds that is not yet in the cassette counts too (under load the cassette lags behind it).
+ * forwarded, nothing is written) and the recorder says so once. Start a new cassette to go on. What is
+ * recorded but not yet in the cassette counts too (under load the cassette lags behind the journal), and
+ * only that: the journal keeps what is already converted until the recorder is idle, and counting it
+ * would stop a long recording at about half its bound.
  */
 export interface CassetteBudget {
   /** The problem to answer a new request with once the cassette is full; undefined while there is room. */
@@ -36,14 +37,17 @@ function mib(bytes: number): string {
 }
 
 /**
+ * `pending`: the bytes recorded but not yet in the cassette (the recording worker's backlog).
+ *
  * @example
- * const budget = createCassetteBudget("recordings/crawl.yaml", 268_435_456, console.error);
+ * const budget = createCassetteBudget("recordings/crawl.yaml", 268_435_456, console.error, () => 0);
  * const refused = budget.refusal(); // undefined while the cassette has room
  */
 export function createCassetteBudget(
   cassette: string,
   maxBytes: number,
   onEvent: ProxyEventSink,
+  pending: () => number,
 ): CassetteBudget {
   let standing: Standing = "room";
   let lookedAt = 0;
@@ -79,11 +83,10 @@ export function createCassetteBudget(
     if (looking || now - lookedAt < LOOK_EVERY_MS) return;
     looking = true;
     lookedAt = now;
-    const size = (file: string) => stat(file).then((info) => info.size);
-    Promise.all([size(cassette), size(`${cassette}${JOURNAL_SUFFIX}`).catch(() => 0)]).then(
-      ([written, journaled]) => {
+    stat(cassette).then(
+      (info) => {
         looking = false;
-        judge(written + journaled);
+        judge(info.size + pending());
       },
       () => {
         looking = false;

@@ -33,10 +33,14 @@ export interface ForwarderOptions {
   /** The cassette being written, and the bound on its size (see `cassette-budget.ts`); no bound without them. */
   cassette?: string;
   maxCassetteBytes?: number;
+  /** Bytes recorded but not yet in the cassette, counted against the bound. */
+  pending?: () => number;
   maxBodyBytes: number;
   upstreamTimeoutMs: number;
   onEvent: ProxyEventSink;
 }
+
+const none = () => 0;
 
 /** The messages of one exchange carry it under this key (cheaper for the GC than a WeakMap). */
 const EXCHANGE = Symbol("assopay.exchange");
@@ -81,7 +85,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const budget =
     options.cassette === undefined || options.maxCassetteBytes === undefined
       ? undefined
-      : createCassetteBudget(options.cassette, options.maxCassetteBytes, onEvent);
+      : createCassetteBudget(options.cassette, options.maxCassetteBytes, onEvent, options.pending ?? none);
   const agent =
     upstream.protocol === "https:" ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const proxy = httpProxy.createProxyServer({

@@ -71,7 +71,11 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     throw error;
   }
   // The bound on the cassette's size watches the file being written (in mode all, the new one).
-  const forwarder = createForwarder({ ...o, cassette: plan.file?.path });
+  const forwarder = createForwarder({
+    ...o,
+    cassette: plan.file?.path,
+    pending: () => recording?.pending ?? 0,
+  });
   // Modes `once` and `new` serve the existing cassette as replay does: in `new`, each recording once,
   // and a miss is forwarded (and recorded); in `once`, a miss gets replay's own answer.
   const replayer = plan.existing

@@ -196,6 +196,11 @@ export class RecordingWorker {
     return this.backlog > HIGH_WATER || this.journal.size - this.converted > JOURNAL_HIGH_WATER;
   }
 
+  /** Bytes recorded but not yet in the cassette: journaled and not converted, or handed over in memory. */
+  get pending(): number {
+    return this.journal.size - this.converted + this.backlog;
+  }
+
   private get drained(): boolean {
     return (
       this.failed ||
