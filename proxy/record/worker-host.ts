@@ -44,9 +44,13 @@ const LOW_WATER = 2 * 1024 * 1024;
  * Journaled bytes not yet in the cassette above which the proxy stops taking new requests (a bound on the
  * disk the journal takes, and on how far the cassette may lag behind the traffic)…
  */
-const JOURNAL_HIGH_WATER = 256 * 1024 * 1024;
-/** …until the worker is back below this. */
-const JOURNAL_LOW_WATER = 64 * 1024 * 1024;
+const JOURNAL_HIGH_WATER = 128 * 1024 * 1024;
+/**
+ * …until the worker is back below this. The gap is kept small: every request that arrives meanwhile waits
+ * until the worker has written the gap, so it sets the worst latency under a load the worker cannot keep
+ * up with (with 1 MB bodies: 0.5 s for 16 MB, 3 s for the 192 MB of a bound of 256/64 MB).
+ */
+const JOURNAL_LOW_WATER = 112 * 1024 * 1024;
 /** How long an exchange may wait for others to share its message. */
 const BATCH_WAIT_MS = 10;
 
