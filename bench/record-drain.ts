@@ -9,6 +9,21 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createContext } from "./lib/context.js";
 
+const HELP = `Usage: node --import tsx bench/record-drain.ts DIST [DIST ...] [options]
+
+For each build of assopay record (a copy of dist/, inside the checkout), in turn: a burst of requests,
+then the time until the cassette holds every exchange.
+
+Options:
+  --requests N      requests per burst (default 5000)
+  --connections N   keep-alive clients (default 50)
+  --size BYTES      body size (default 2048)
+  --rounds N        rounds (default 3)
+  --help            this text
+
+Example:
+  node --import tsx bench/record-drain.ts .scratch/before dist --requests 200 --size 307200`;
+
 const { values, positionals: dists } = parseArgs({
   allowPositionals: true,
   options: {
@@ -16,8 +31,13 @@ const { values, positionals: dists } = parseArgs({
     connections: { type: "string", default: "50" },
     size: { type: "string", default: "2048" },
     rounds: { type: "string", default: "3" },
+    help: { type: "boolean", default: false },
   },
 });
+if (values.help || dists.length === 0) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(values.help ? 0 : 2);
+}
 const requests = Number(values.requests);
 const connections = Number(values.connections);
 const ctx = createContext({ durationSeconds: 1, rounds: 1, warmupSeconds: 0, only: [], write: false });

@@ -41,8 +41,8 @@ const HIGH_WATER = 8 * 1024 * 1024;
 /** …until the worker is back below this. */
 const LOW_WATER = 2 * 1024 * 1024;
 /**
- * Journaled bytes not yet in the cassette above which the proxy stops taking new requests (a bound on the
- * disk the journal takes, and on how far the cassette may lag behind the traffic)…
+ * Journaled bytes not yet in the cassette above which the proxy stops taking new requests (a bound on how
+ * far the cassette may lag behind the traffic)…
  */
 const JOURNAL_HIGH_WATER = 128 * 1024 * 1024;
 /**
