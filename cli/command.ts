@@ -11,6 +11,12 @@ export interface CommandContext {
   signal: AbortSignal;
 }
 
+/** Resolves once `signal` is aborted (at once if it already is): what a serving verb waits on. */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
 /** One verb of `assopay`. `run` resolves to the exit code: 0 rules hold, 1 a rule is broken, 2 bad usage. */
 export interface Command {
   name: string;

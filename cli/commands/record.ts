@@ -4,7 +4,7 @@ import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startLine } from "../../proxy/replay/start-line.js";
-import type { Command, CommandContext } from "../command.js";
+import { type Command, type CommandContext, untilAborted } from "../command.js";
 import { choiceFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
 import {
   INTERCEPT_FLAGS,
@@ -102,11 +102,6 @@ function integerFlag(name: string, text: string | undefined): number | undefined
   return value;
 }
 
-function waitForAbort(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-}
-
 export const recordCommand: Command = {
   name: "record",
   summary: "Record traffic through a proxy into a YAML cassette",
@@ -188,7 +183,7 @@ export const recordCommand: Command = {
       context.stdout.write(`  notifications: ${recorder.notificationUrl}\n`);
       printInterception(context, recorder.url, recorder.interception);
     }
-    await waitForAbort(context.signal);
+    await untilAborted(context.signal);
     const { recorded } = await recorder.close();
     (json ? context.stderr : context.stdout).write(
       `assopay record: stopped; ${recorded} interaction(s) written to ${recorder.cassette}\n`,

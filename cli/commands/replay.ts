@@ -3,7 +3,7 @@ import type { ProxyEvent } from "../../proxy/events.js";
 import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
-import type { Command, CommandContext } from "../command.js";
+import { type Command, type CommandContext, untilAborted } from "../command.js";
 import { listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
 import {
   INTERCEPT_FLAGS,
@@ -68,11 +68,6 @@ Examples:
   assopay replay --cassette rec.yaml --intercept api.helloasso.com
 `;
 
-function waitForAbort(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
-}
-
 export const replayCommand: Command = {
   name: "replay",
   summary: "Serve recorded cassettes",
@@ -133,7 +128,7 @@ export const replayCommand: Command = {
         : `assopay replay: listening on ${replay.url}, ${replay.interactions} interaction(s) from ${cassettes.length} cassette(s)${when}\n`,
     );
     if (!json) printInterception(context, replay.url, replay.interception);
-    await waitForAbort(context.signal);
+    await untilAborted(context.signal);
     await replay.close();
     (json ? context.stderr : context.stdout).write("assopay replay: stopped\n");
     return 0;
