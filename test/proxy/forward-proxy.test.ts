@@ -1,30 +1,14 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordCommand } from "../../cli/commands/record.js";
 import { replayCommand } from "../../cli/commands/replay.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { type FakeUpstream, quietEnvironment, run, runVerb, startFakeUpstream } from "./support/intercept.js";
+import { perTest, quietEnvironment, run, runVerb } from "./support/intercept.js";
 
 const HOST = "api.helloasso.com";
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "assopay-forward-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function upstream(): Promise<FakeUpstream> {
-  const server = await startFakeUpstream();
-  cleanup.push(() => server.close());
-  return server;
-}
+const { defer, scratch, upstream } = perTest("assopay-forward-");
 
 /**
  * curl with the proxy variables the verb printed, and nothing else of the machine's. `--resolve` pins
@@ -115,7 +99,7 @@ describe("the forward proxy (HTTPS_PROXY / HTTP_PROXY) with the generated CA", {
       intercept: [HOST],
       caDir: join(dir, "ca"),
     });
-    cleanup.push(() => recorder.close());
+    defer(() => recorder.close());
     const variables = { HTTPS_PROXY: recorder.url, https_proxy: recorder.url, http_proxy: recorder.url };
     const untrusted = await curl(variables, [`https://${HOST}/v5/x`]).catch(
       (error: { code: number }) => error,
@@ -157,7 +141,7 @@ describe("the forward proxy (HTTPS_PROXY / HTTP_PROXY) with the generated CA", {
       intercept: [HOST],
       caDir: join(dir, "ca"),
     });
-    cleanup.push(() => recorder.close());
+    defer(() => recorder.close());
     const tunnel = (target: string) =>
       raw(recorder.url, `CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`);
     expect(await tunnel(`${HOST}:443`)).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n/);

@@ -1,38 +1,21 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordCommand } from "../../cli/commands/record.js";
 import { replayCommand } from "../../cli/commands/replay.js";
 import { installIntercept } from "../../proxy/intercept/install.js";
 import {
   CLIENT,
-  type FakeUpstream,
   PRELOAD,
+  perTest,
   quietEnvironment,
   run,
   runVerb,
   SOCKET_GUARD,
-  startFakeUpstream,
 } from "./support/intercept.js";
 
 const HOST = "api.helloasso.com";
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "assopay-intercept-"));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function upstream(): Promise<FakeUpstream> {
-  const server = await startFakeUpstream();
-  cleanup.push(() => server.close());
-  return server;
-}
+const { scratch, upstream } = perTest("assopay-intercept-");
 
 /** The hard-coded client under the socket guard, with the preload unless told otherwise. */
 function client(variables: Record<string, string>, preload = true) {

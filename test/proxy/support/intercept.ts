@@ -1,8 +1,11 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
+import { afterEach } from "vitest";
 import type { Command } from "../../../cli/command.js";
 import { type RunningServer, startServer } from "../../../core/http/server.js";
 
@@ -126,4 +129,32 @@ export function quietEnvironment(): Record<string, string | undefined> {
     }
   }
   return env;
+}
+
+/**
+ * What one test sets up and the test file tears down after it, last first: scratch folders, fake
+ * upstreams, and any other step given to `defer`. Call it at the top of a test file (it registers the
+ * `afterEach`).
+ */
+export function perTest(prefix: string) {
+  const steps: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const step of steps.splice(0).reverse()) await step();
+  });
+  const defer = (step: () => Promise<unknown>) => {
+    steps.push(step);
+  };
+  return {
+    defer,
+    async scratch(): Promise<string> {
+      const dir = await mkdtemp(join(tmpdir(), prefix));
+      defer(() => rm(dir, { recursive: true, force: true }));
+      return dir;
+    },
+    async upstream(): Promise<FakeUpstream> {
+      const server = await startFakeUpstream();
+      defer(() => server.close());
+      return server;
+    },
+  };
 }
