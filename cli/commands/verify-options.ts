@@ -4,7 +4,12 @@ import { AssopayError } from "../../core/errors.js";
 import { parseReporter, type ReporterName } from "../../report/index.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
 import type { BrokerSource } from "../../specs/pact/child-protocol.js";
-import { normalizeTarget, resolveOptions, type VerifyOptions } from "../../specs/runner/options.js";
+import {
+  adminCredentials,
+  normalizeTarget,
+  resolveOptions,
+  type VerifyOptions,
+} from "../../specs/runner/options.js";
 import type { PlannedPolicy } from "../../specs/runner/types.js";
 import type { CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
@@ -155,14 +160,6 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
       },
     );
   }
-  const adminId = read("admin-client-id", "ASSOPAY_ADMIN_CLIENT_ID");
-  const adminSecret = read("admin-client-secret", "ASSOPAY_ADMIN_CLIENT_SECRET");
-  if ((adminId === undefined) !== (adminSecret === undefined)) {
-    throw new AssopayError(
-      "usage",
-      "assopay verify: give both --admin-client-id and --admin-client-secret, or neither",
-    );
-  }
   return resolveOptions({
     target,
     at: parsed.at,
@@ -170,7 +167,7 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
       clientId: read("client-id", "ASSOPAY_CLIENT_ID") ?? "",
       clientSecret: read("client-secret", "ASSOPAY_CLIENT_SECRET") ?? "",
     },
-    admin: adminId && adminSecret ? { clientId: adminId, clientSecret: adminSecret } : undefined,
+    admin: adminCredentials(read),
     organizationSlug: read("organization", "ASSOPAY_ORG") ?? "",
     formType: read("form-type", "ASSOPAY_FORM_TYPE") ?? "",
     formSlug: read("form-slug", "ASSOPAY_FORM_SLUG") ?? "",

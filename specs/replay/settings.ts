@@ -1,6 +1,6 @@
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import type { Credentials } from "../runner/options.js";
+import { adminCredentials, type Credentials } from "../runner/options.js";
 import type { PlannedPolicy } from "../runner/types.js";
 import { type ReplayOptions, resolveReplayOptions } from "./options.js";
 
@@ -48,18 +48,10 @@ export function replayOptionsFrom(settings: ReplaySettings): ReplayOptions {
       },
     );
   }
-  const adminId = read("admin-client-id", "ASSOPAY_ADMIN_CLIENT_ID");
-  const adminSecret = read("admin-client-secret", "ASSOPAY_ADMIN_CLIENT_SECRET");
-  if ((adminId === undefined) !== (adminSecret === undefined)) {
-    throw new AssopayError(
-      "usage",
-      "assopay verify: give both --admin-client-id and --admin-client-secret, or neither",
-    );
-  }
   return resolveReplayOptions({
     ...common,
     target: settings.target ?? "",
     reader: { clientId, clientSecret },
-    admin: adminId && adminSecret ? { clientId: adminId, clientSecret: adminSecret } : undefined,
+    admin: adminCredentials(read),
   });
 }

@@ -11,6 +11,26 @@ export interface Credentials {
   clientSecret: string;
 }
 
+/**
+ * The optional admin client, from `--admin-client-id` and `--admin-client-secret` (or their environment
+ * variables, as `read` finds them): both or neither; one alone is a usage error.
+ *
+ * @example adminCredentials((flag, variable) => flags[flag] ?? process.env[variable])
+ */
+export function adminCredentials(
+  read: (flag: string, variable: string) => string | undefined,
+): Credentials | undefined {
+  const clientId = read("admin-client-id", "ASSOPAY_ADMIN_CLIENT_ID");
+  const clientSecret = read("admin-client-secret", "ASSOPAY_ADMIN_CLIENT_SECRET");
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw new AssopayError(
+      "usage",
+      "assopay verify: give both --admin-client-id and --admin-client-secret, or neither",
+    );
+  }
+  return clientId && clientSecret ? { clientId, clientSecret } : undefined;
+}
+
 /** A form named by its type and slug. */
 export interface FormRef {
   formType: string;

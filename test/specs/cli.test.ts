@@ -54,6 +54,13 @@ describe("assopay verify: usage", () => {
       ["--target", "http://127.0.0.1:9"],
       /needs --client-id, --client-secret, --organization, --form-type, --form-slug/,
     ],
+    [
+      [
+        ...["--target", "http://127.0.0.1:9", "--client-id", "a", "--client-secret", "b"],
+        ...["--organization", "o", "--form-type", "Event", "--form-slug", "s", "--admin-client-id", "x"],
+      ],
+      /give both --admin-client-id and --admin-client-secret, or neither/,
+    ],
     [["--at", "2025-13-01"], /--at must be a calendar day/],
     [["--only", "nonsense"], /no group or check named "nonsense"/],
     [["--reporter", "xml"], /--reporter must be one of pretty, json, junit/],

@@ -111,4 +111,11 @@ describe("assopay verify --cassette", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/needs --client-id and --client-secret/);
   });
+
+  it("needs the admin client whole or not at all (exit 2)", async () => {
+    const { ASSOPAY_ADMIN_CLIENT_ID: _, ...withoutAdminId } = env(clean);
+    const run = await runVerifyCli(["--cassette", session.cassette, "--target", clean.url], withoutAdminId);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/give both --admin-client-id and --admin-client-secret, or neither/);
+  });
 });
