@@ -1,10 +1,9 @@
-import type { Route } from "../../contracts/index.js";
 import { checkoutFixture } from "../checkout/checkout-fixture.js";
 import { readPartner } from "../notifications/registration.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
 import type { CheckContext } from "../runner/context.js";
-import { type CrawlResult, crawl, endedLegally } from "../runner/crawler.js";
+import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
 import {
   type DiscoveredValues,
@@ -16,26 +15,6 @@ import {
 import type { PactInteraction } from "./pact-files.js";
 
 const missing = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
-
-/**
- * A walk of a listing as the pact's requests make it (no `pageSize`, no `withCount`): the run's own
- * crawl when it asked the same, else one more crawl, memoised.
- */
-function walk(ctx: CheckContext, route: Route): Promise<CrawlResult> {
-  if (ctx.options.pageSize === undefined) return ctx.crawl(route, "default");
-  return ctx.memo.get(`pact:walk:${route.id}`, async () =>
-    crawl(ctx.http, {
-      route,
-      url: await ctx.urlOf(route),
-      query: [],
-      knownEntries: undefined,
-      maxPages: ctx.options.maxPages,
-      timeLimitMs: ctx.options.crawlTimeLimitMs,
-      authorization: () => ctx.authorization("reader"),
-      signal: ctx.signal,
-    }),
-  );
-}
 
 /** The second-page and final-page tokens of a listing, from the target's own walk of it. */
 export function tokensOf(result: CrawlResult): ListingTokens {
@@ -164,7 +143,8 @@ export async function discoverValues(
   const tokens = new Map<string, ListingTokens>();
   for (const id of listings) {
     const route = ctx.contract.routes.all.find((r) => r.id === id && r.pagination);
-    if (route) tokens.set(id, tokensOf(await walk(ctx, route)));
+    // Walked as the pact's requests walk it: no `pageSize`, no `withCount`.
+    if (route) tokens.set(id, tokensOf(await ctx.crawl(route, "unpaged")));
   }
   const admin = "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
   const unverified = ctx.options.unverifiedOrg;

@@ -23,8 +23,18 @@ export interface Coordinates {
   knownEntries: number | undefined;
 }
 
-/** Which crawl of a listing: as a client would (no `withCount`), or asking for the totals. */
-export type CrawlVariant = "default" | "with-count";
+/**
+ * Which crawl of a listing: as a client would (no `withCount`), asking for the totals, or as a client
+ * that sends no `pageSize` even when `--page-size` is given (what the pact's requests do).
+ */
+export type CrawlVariant = "default" | "with-count" | "unpaged";
+
+/** What the progress line says of each crawl. */
+const CRAWL_NOTES: Readonly<Record<CrawlVariant, string>> = {
+  default: "",
+  "with-count": " (withCount=true)",
+  unpaged: " (no pageSize)",
+};
 
 /** Everything a check may use. Built once per run; shared work is memoised per run. */
 export interface CheckContext {
@@ -116,13 +126,16 @@ export function createContext(parts: ContextParts): CheckContext {
     rulesAt,
     servedListings: () => contract.routes.listings().filter((route) => rulesAt(route).served),
     authorization: (role) => parts.tokens.authorization(role),
-    crawl(route, variant) {
+    crawl(route, asked) {
+      // Without --page-size an unpaged crawl is the default one: the same requests, crawled once.
+      const variant = asked === "unpaged" && options.pageSize === undefined ? "default" : asked;
       return memo.get(`crawl:${route.id}:${variant}`, async () => {
         const where = await coordinates();
         const query: [string, string][] = [];
         if (variant === "with-count") query.push(["withCount", "true"]);
-        if (options.pageSize !== undefined) query.push(["pageSize", String(options.pageSize)]);
-        const label = `crawling ${route.id}${variant === "with-count" ? " (withCount=true)" : ""}`;
+        if (options.pageSize !== undefined && variant !== "unpaged")
+          query.push(["pageSize", String(options.pageSize)]);
+        const label = `crawling ${route.id}${CRAWL_NOTES[variant]}`;
         try {
           return await crawl(parts.http, {
             route,

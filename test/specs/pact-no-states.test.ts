@@ -94,6 +94,14 @@ describe("pact/verify against a provider without provider states", () => {
     expect(verified(named)).toBe(verified(without) + 1);
   }, 60_000);
 
+  it("walks the listings as the pact's requests do, without --page-size (one page of 100 would give no token)", async () => {
+    const at = "2025-04-01" as IsoDay;
+    const outcome = await pactVerdict(await hookless(at), at, { pageSize: 100 });
+    expect(outcome.verdict, outcome.reason).toBe("pass");
+    expect(outcome.reason).not.toMatch(/PageToken/);
+    expect(verified(outcome), outcome.reason).toBeGreaterThanOrEqual(65);
+  }, 60_000);
+
   it("passes the legal variations of a listing (odd tokens, a token on the final page, short pages, gzip)", async () => {
     const at = "2025-04-01" as IsoDay;
     const sandbox = await hookless(at);
