@@ -1,36 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stopRule } from "../../specs/runner/crawl-stops.js";
-import { type CrawlPlan, crawl } from "../../specs/runner/crawler.js";
-import { createHttpClient } from "../../specs/runner/http.js";
-import { contract } from "./support/harness.js";
-import { type ListingBehaviour, type ListingServer, startListingServer } from "./support/listing-server.js";
+import { listingCrawls } from "./support/listing-server.js";
 
-const http = createHttpClient({ timeoutMs: 5_000, signal: new AbortController().signal, userAgent: "test" });
-let server: ListingServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function crawlFixture(
-  behaviour: ListingBehaviour,
-  plan: Partial<CrawlPlan> = {},
-  options: Parameters<typeof startListingServer>[1] = {},
-) {
-  server = await startListingServer(behaviour, options);
-  const route = contract().routes.byId("v5.form-items");
-  return crawl(http, {
-    route,
-    url: server.url,
-    query: [],
-    knownEntries: undefined,
-    maxPages: 50,
-    timeLimitMs: 10_000,
-    authorization: async () => "Bearer test",
-    ...plan,
-  });
-}
+const listings = listingCrawls();
+const crawlFixture = listings.crawl;
 
 describe("the crawler", () => {
   it("starts without a token and sends each token back byte for byte, encoded once", async () => {
@@ -43,9 +16,9 @@ describe("the crawler", () => {
       first: "a+b/c=d%e&f g10",
       final: "a+b/c=d%e&f g25",
     });
-    expect(server?.queries[0]).toBe("");
-    expect(server?.queries[1]).toBe(`continuationToken=${encodeURIComponent("a+b/c=d%e&f g10")}`);
-    expect(server?.queries[1]).toBe("continuationToken=a%2Bb%2Fc%3Dd%25e%26f%20g10");
+    expect(listings.queries()[0]).toBe("");
+    expect(listings.queries()[1]).toBe(`continuationToken=${encodeURIComponent("a+b/c=d%e&f g10")}`);
+    expect(listings.queries()[1]).toBe("continuationToken=a%2Bb%2Fc%3Dd%25e%26f%20g10");
   });
 
   it("stops at once when a non-empty page answers the token it was asked with", async () => {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import { contractsDir } from "../../core/paths.js";
 import {
@@ -10,31 +10,12 @@ import {
 } from "../../specs/pact/discovered-states.js";
 import { tokensOf } from "../../specs/pact/discovered-values.js";
 import { pactFilesAt } from "../../specs/pact/pact-files.js";
-import { crawl } from "../../specs/runner/crawler.js";
-import { createHttpClient } from "../../specs/runner/http.js";
-import { contract } from "./support/harness.js";
-import { type ListingServer, startListingServer } from "./support/listing-server.js";
+import { listingCrawls } from "./support/listing-server.js";
 
-const http = createHttpClient({ timeoutMs: 5_000, signal: new AbortController().signal, userAgent: "test" });
-let server: ListingServer | undefined;
+const listings = listingCrawls();
 
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function walk(entries: number, pageSize: number, behaviour: "clean" | "ignore-token" = "clean") {
-  server = await startListingServer(behaviour, { entries, pageSize, token: "t" });
-  return crawl(http, {
-    route: contract().routes.byId("v5.form-items"),
-    url: server.url,
-    query: [],
-    knownEntries: undefined,
-    maxPages: 50,
-    timeLimitMs: 10_000,
-    authorization: async () => "Bearer test",
-  });
-}
+const walk = (entries: number, pageSize: number, behaviour: "clean" | "ignore-token" = "clean") =>
+  listings.crawl(behaviour, {}, { entries, pageSize, token: "t" });
 
 const ALL_FOUND: DiscoveredValues = {
   day: "2025-04-01" as IsoDay,

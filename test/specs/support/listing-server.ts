@@ -1,5 +1,9 @@
 import { createServer } from "node:http";
+import { afterEach } from "vitest";
 import { startServer } from "../../../core/http/server.js";
+import { type CrawlPlan, type CrawlResult, crawl } from "../../../specs/runner/crawler.js";
+import { createHttpClient } from "../../../specs/runner/http.js";
+import { contract } from "./harness.js";
 
 /** How the fixture listing misbehaves (or not). */
 export type ListingBehaviour =
@@ -79,5 +83,43 @@ export async function startListingServer(
     url: `${running.url}/v5/organizations/o/forms/Event/f/items`,
     queries,
     close: running.close,
+  };
+}
+
+/**
+ * Crawls of the form items listing, each against a fresh listing server that is closed after the test
+ * (it registers the `afterEach`): call it at the top of a test file. `queries` are those the latest
+ * crawl's server received.
+ */
+export function listingCrawls() {
+  const http = createHttpClient({
+    timeoutMs: 5_000,
+    signal: new AbortController().signal,
+    userAgent: "test",
+  });
+  let server: ListingServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return {
+    async crawl(
+      behaviour: ListingBehaviour,
+      plan: Partial<CrawlPlan> = {},
+      options: Parameters<typeof startListingServer>[1] = {},
+    ): Promise<CrawlResult> {
+      server = await startListingServer(behaviour, options);
+      return crawl(http, {
+        route: contract().routes.byId("v5.form-items"),
+        url: server.url,
+        query: [],
+        knownEntries: undefined,
+        maxPages: 50,
+        timeLimitMs: 10_000,
+        authorization: async () => "Bearer test",
+        ...plan,
+      });
+    },
+    queries: (): readonly string[] => server?.queries ?? [],
   };
 }
