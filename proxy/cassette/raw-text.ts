@@ -24,8 +24,7 @@ const UNSAFE_ASCII = /[\x00-\x08\x0a-\x1f\x7f]/;
  * can be written so and hold nothing to redact: valid UTF-8, one line (a single final newline allowed),
  * no character a literal block cannot hold, no leading or trailing blank, nothing the fast paths' test
  * declines (`fast-path.ts`: a field `r` must redact however its key is written, secrets of a recognised
- * shape), and none of the secrets `r` met so far. Otherwise undefined: the
- * body takes the ordinary path.
+ * shape), and none of the secrets `r` met so far. Otherwise undefined: the body takes the ordinary path.
  */
 export function rawLine(bytes: Buffer, r: Redactor, indent: number): YamlBlock | undefined {
   const trailingNewline = bytes[bytes.length - 1] === 0x0a;

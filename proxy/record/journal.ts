@@ -15,9 +15,9 @@ import type { WireMeta } from "./worker-protocol.js";
  * The write-ahead journal of a recording: `<file>.journal`, next to the file being written. Every exchange
  * is appended to it on the proxy's thread, raw (not yet redacted), in one `writev(2)`, before the proxy
  * ends its response; the worker reads it back from the file and turns it into YAML later (see
- * `journal-tail.ts`), so the journal is also the queue between the two threads. Once everything journaled is in the cassette,
- * the journal is emptied; on a clean stop it is deleted. A journal left behind (the recorder was killed)
- * is replayed into the cassette by the next start (see `recover.ts`).
+ * `journal-tail.ts`), so the journal is also the queue between the two threads. Once everything
+ * journaled is in the cassette, the journal is emptied; on a clean stop it is deleted. A journal left
+ * behind (the recorder was killed) is replayed into the cassette by the next start (see `recover.ts`).
  *
  * A frame: `AJ01`, then three 32-bit little-endian lengths (the metadata's JSON, the request body, the
  * response body), then those bytes. A frame cut short (a full disk) ends the journal.

@@ -68,7 +68,7 @@ export class RecordingWorker {
   private readonly onEvent: ProxyEventSink;
   private readonly journal: Journal;
   private nextId: number;
-  /** The JSON of each waiting exchange's `WireMeta` (written to the journal, then sent as is). */
+  /** The JSON of the `WireMeta` of each exchange waiting in memory (once the journal has failed). */
   private metas: string[] = [];
   private arena = new BodyArena();
   /** Journal frames not yet announced to the worker. */
@@ -197,19 +197,22 @@ export class RecordingWorker {
    */
   get congested(): boolean {
     if (this.failed || this.writeFailed) return false;
-    return this.backlog > HIGH_WATER || this.journal.size - this.converted > JOURNAL_HIGH_WATER;
+    return this.backlog > HIGH_WATER || this.unconverted > JOURNAL_HIGH_WATER;
   }
 
   /** Bytes recorded but not yet in the cassette: journaled and not converted, or handed over in memory. */
   get pending(): number {
-    return this.journal.size - this.converted + this.backlog;
+    return this.unconverted + this.backlog;
+  }
+
+  /** Journaled bytes the worker has not yet converted. */
+  private get unconverted(): number {
+    return this.journal.size - this.converted;
   }
 
   private get drained(): boolean {
     return (
-      this.failed ||
-      this.writeFailed ||
-      (this.backlog <= LOW_WATER && this.journal.size - this.converted <= JOURNAL_LOW_WATER)
+      this.failed || this.writeFailed || (this.backlog <= LOW_WATER && this.unconverted <= JOURNAL_LOW_WATER)
     );
   }
 
