@@ -55,11 +55,6 @@ function unreachable(what: string, error: TransportError, hint: string): Assopay
   return new AssopayError("unreachable", `${what} does not answer: ${error.message}`, { hint, cause: error });
 }
 
-/**
- * Runs the selected checks against the target, one after another (provider states change the target's
- * data, so checks never overlap). A check that throws gets an `error` verdict; the run goes on.
- * Unreachable targets and refused credentials throw an `AssopayError` (exit 2) before any check.
- */
 /** The report of a run that started at `started` (ms since the epoch) and gave `outcomes`. */
 export function runReport(
   options: Pick<RunReport, "target" | "embedded" | "at" | "planned">,
@@ -78,6 +73,11 @@ export function runReport(
   };
 }
 
+/**
+ * Runs the selected checks against the target, one after another (provider states change the target's
+ * data, so checks never overlap). A check that throws gets an `error` verdict; the run goes on.
+ * Unreachable targets and refused credentials throw an `AssopayError` (exit 2) before any check.
+ */
 export async function runVerify(
   options: VerifyOptions,
   checks: readonly SpecCheck[],
