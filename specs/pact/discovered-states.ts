@@ -1,6 +1,6 @@
 import { ACCESS_TOKEN_STATE } from "../../contracts/pact/interaction.js";
 import type { IsoDay } from "../../core/dates.js";
-import type { PactInteraction } from "./pact-files.js";
+import { eventTypeOf, type PactInteraction } from "./pact-files.js";
 
 /** A value verify found through the target's public API, or why it could not. */
 export type Found<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -196,13 +196,21 @@ export function resolvedPath(found: DiscoveredValues, interaction: PactInteracti
   return expression.replace(/\$\{([^}]+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
+/**
+ * Why a message interaction cannot be answered: the target sent no notification of its event to the
+ * receiver during the run. Undefined for an HTTP interaction, or when one was caught.
+ */
+export function notCaught(interaction: PactInteraction, caught: ReadonlySet<string>): string | undefined {
+  if (interaction.type === "Synchronous/HTTP") return undefined;
+  const eventType = eventTypeOf(interaction);
+  if (typeof eventType === "string" && caught.has(eventType)) return undefined;
+  return `the target sent no ${String(eventType)} notification to the receiver during the run`;
+}
+
 /** Why an interaction cannot be verified from discovered values, or undefined when it can. */
 export function whyLeftOut(found: DiscoveredValues, interaction: PactInteraction): string | undefined {
-  if (interaction.type !== "Synchronous/HTTP") {
-    const eventType = (interaction.contents?.content as { eventType?: unknown } | undefined)?.eventType;
-    if (typeof eventType !== "string" || !found.capturedEvents.has(eventType))
-      return `the target sent no ${String(eventType)} notification to the receiver during the run`;
-  }
+  const uncaught = notCaught(interaction, found.capturedEvents);
+  if (uncaught) return uncaught;
   const method = (interaction.request?.method ?? "GET").toUpperCase();
   const path = interaction.request?.path ?? "";
   const effect = SIDE_EFFECTS.find((e) => e.method === method && e.path.test(path));

@@ -12,6 +12,11 @@ export interface PactInteraction {
   metadata?: Record<string, unknown>;
 }
 
+/** The `eventType` a message interaction's content names (anything, as the file has it). */
+export function eventTypeOf(interaction: PactInteraction): unknown {
+  return (interaction.contents?.content as { eventType?: unknown } | undefined)?.eventType;
+}
+
 export interface PactFile {
   file: string;
   asOf: string | undefined;

@@ -9,9 +9,9 @@ import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
-import { answerState, planInteractions, resolvedPath } from "./discovered-states.js";
+import { answerState, notCaught, planInteractions, resolvedPath } from "./discovered-states.js";
 import { discoverValues } from "./discovered-values.js";
-import { type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
+import { eventTypeOf, type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
 import { startStateServer } from "./state-server.js";
 import { type PathOf, runChild, type Verdict } from "./verifier-run.js";
 
@@ -106,13 +106,11 @@ interface PactPlan {
 function planWithStates(ctx: CheckContext, pact: PactFile, events: ReadonlySet<string>, stateUrl: string) {
   const plan: PactPlan = { kept: [], skipped: [], stateUrl, close: async () => {} };
   for (const interaction of pact.interactions) {
-    const eventType = (interaction.contents?.content as { eventType?: unknown } | undefined)?.eventType;
     const reason =
-      interaction.type !== "Synchronous/HTTP" && !events.has(String(eventType))
-        ? `the target sent no ${String(eventType)} notification to the receiver during the run`
-        : usesAdmin(interaction) && !ctx.tokens.has("admin")
-          ? "no organization_admin client was given (--admin-client-id, --admin-client-secret)"
-          : undefined;
+      notCaught(interaction, events) ??
+      (usesAdmin(interaction) && !ctx.tokens.has("admin")
+        ? "no organization_admin client was given (--admin-client-id, --admin-client-secret)"
+        : undefined);
     if (reason === undefined) plan.kept.push(interaction);
     else plan.skipped.push({ description: interaction.description, reason });
   }
@@ -149,7 +147,7 @@ async function verifyKept(
 ): Promise<Verdict | undefined> {
   const answers: PactChildConfig["messages"] = {};
   for (const interaction of plan.kept) {
-    const eventType = (interaction.contents?.content as { eventType?: unknown } | undefined)?.eventType;
+    const eventType = eventTypeOf(interaction);
     const captured = typeof eventType === "string" ? messages.get(eventType) : undefined;
     if (interaction.type !== "Synchronous/HTTP" && captured) answers[interaction.description] = captured;
   }
