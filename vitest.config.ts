@@ -18,7 +18,7 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     minWorkers: 1,
     // A fork runs file after file with the modules it has loaded (the code keeps no module-level state):
-    // loading the same modules again for each of the 114 files cost about a third of the suite's CPU.
+    // loading the same modules again for each test file cost about a third of the suite's CPU (114 files then).
     isolate: false,
     reporters: ["default"],
     projects: [
