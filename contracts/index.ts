@@ -19,6 +19,7 @@ export {
   type NotifyRuleId,
   type Severity,
 } from "./consumer-rules.js";
+export * from "./paging/index.js";
 export { compileTemplate } from "./path-template.js";
 export { queryBoolean, queryValue, queryValues } from "./query.js";
 export { expectedCounts } from "./timeline.js";

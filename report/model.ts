@@ -25,11 +25,38 @@ export interface EvidenceResponse {
   readonly excerpt?: string;
 }
 
+/** One page of a crawl drawn as evidence: its request, entry count, edge ids and tokens. */
+export interface EvidenceCrawlPage {
+  readonly index: number;
+  readonly url: string;
+  readonly status: number;
+  readonly entries: number;
+  readonly firstId?: number;
+  readonly lastId?: number;
+  /** The token sent to get the page. */
+  readonly sentToken?: string;
+  /** The token the page gave. */
+  readonly token?: string;
+  /** The page where the crawl went wrong. */
+  readonly offending?: boolean;
+}
+
+/** A whole crawl as evidence (completeness failures): its pages, the offending one marked. */
+export interface EvidenceCrawl {
+  readonly label: string;
+  readonly pageSize?: number;
+  readonly pages: readonly EvidenceCrawlPage[];
+  readonly expected: string;
+  readonly actual: string;
+}
+
 /** What a verdict rests on: the request, the response part at fault, and lines of diagnostics. */
 export interface ReportEvidence {
   readonly request?: EvidenceRequest;
   readonly response?: EvidenceResponse;
   readonly diagnostics?: readonly string[];
+  /** The crawl that shows it, for a failure of a whole crawl. */
+  readonly crawl?: EvidenceCrawl;
 }
 
 /** One check (verify), one rule in one scenario (gate) or one case (notify). */

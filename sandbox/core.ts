@@ -21,6 +21,11 @@ export interface SandboxCore {
   readonly notifier: Notifier;
   readonly tokens: TokenCodec;
   readonly fault: FaultName | undefined;
+  /**
+   * A live listing (legal variant): every third page of a form's listing is served after one more order;
+   * `requests` counts the pages asked for. Absent when the sandbox does not grow.
+   */
+  readonly growth: { requests: number } | undefined;
   /** Whose shape wins where the seed and the published document disagree. */
   readonly shapes: Shapes;
   /** False with `hooks: false`: the sandbox's own endpoints (states, clock, sink …) do not answer. */

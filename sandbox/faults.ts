@@ -6,6 +6,9 @@ export type FaultName =
   | "never-ending"
   | "token-mangled"
   | "duplicate-entries"
+  | "drop-at-boundary"
+  | "early-empty-page"
+  | "early-no-token"
   | "oversized-pages"
   | "leak-counts"
   | "counts-after-removal"
@@ -51,6 +54,22 @@ export const faults: readonly Fault[] = Object.freeze([
     name: "duplicate-entries",
     rule: "pagination.no-duplicates",
     description: "The second page starts again with the last entry of the first page.",
+  },
+  {
+    name: "drop-at-boundary",
+    rule: "pagination.complete",
+    description:
+      "Each continuation token skips one entry: the entry that would open the next page is never served, whatever the page size.",
+  },
+  {
+    name: "early-empty-page",
+    rule: "pagination.empty-page-only-at-end",
+    description: "The third page is empty (with a token) though entries remain after it.",
+  },
+  {
+    name: "early-no-token",
+    rule: "pagination.token-until-end",
+    description: "The second page carries no continuationToken though entries remain after it.",
   },
   {
     name: "oversized-pages",

@@ -38,6 +38,12 @@ export interface SandboxOptions {
   entries?: number;
   /** A named fault that breaks exactly one rule (see `faults`). */
   fault?: FaultName;
+  /**
+   * A legal variant: a live listing. Before every third page of a form's listing is served, the form takes
+   * a new paid order, so the listing grows while it is crawled; tokens stay cursor-stable.
+   * @example { growing: true }
+   */
+  growing?: boolean;
   /** The contract to obey (default: `loadContract()`); tests pass one to load it once. */
   contract?: Contract;
   /** Lifetime of access tokens in seconds, on the sandbox clock (default 1800, as the service). */
@@ -132,6 +138,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
     }),
     fault,
+    growth: options.growing ? { requests: 0 } : undefined,
     shapes: options.shapes ?? "seed",
     hooks: options.hooks ?? true,
     sink: [],

@@ -33,7 +33,8 @@ export interface PaginationObject {
   totalCount?: number;
   pageIndex: number;
   totalPages?: number;
-  continuationToken: string;
+  /** Absent only under the `early-no-token` fault. */
+  continuationToken?: string;
 }
 
 export type PageOutcome<T = OrderRecord> =
@@ -70,6 +71,29 @@ export function phantomOrders(
   return Array.from({ length: size }, (_, i) =>
     generatedOrder(core.store.seed, organization, phantom, first + i),
   );
+}
+
+/** The id after `id` in the listing's order (the entry the `drop-at-boundary` fault never serves). */
+function skipOne<T extends { id: number }>(sequence: Sequence<T>, direction: Direction, id: number): number {
+  return sequence.page(id, direction, 1)[0]?.id ?? id;
+}
+
+/**
+ * How the `early-empty-page` and `early-no-token` faults end a crawl before the end of the data: an
+ * empty third page (with a token), or a second page without a token, while entries remain after it.
+ */
+function earlyEnd<T extends { id: number }>(
+  core: SandboxCore,
+  token: string | undefined,
+  cursor: Cursor,
+  records: readonly T[],
+  after: (id: number) => readonly T[],
+): "empty" | "no-token" | undefined {
+  const last = records.at(-1);
+  if (token === undefined || last === undefined || after(last.id).length === 0) return undefined;
+  if (core.fault === "early-empty-page" && cursor.pageIndex === 3) return "empty";
+  if (core.fault === "early-no-token" && cursor.pageIndex === 2) return "no-token";
+  return undefined;
 }
 
 /** A page of a listing: pagination exactly as the seed describes it, and as the fault (if any) bends it. */
@@ -110,17 +134,28 @@ export function listPage<T extends { id: number }>(
   }
   if (records.length === 0) records = phantoms(cursor.afterId);
 
+  const early = earlyEnd(core, token, cursor, records, (afterId) =>
+    sequence.page(afterId, cursor.direction, 1),
+  );
+  if (early === "empty") records = [];
   const last = records.at(-1);
   const continuationToken =
-    last !== undefined
-      ? core.tokens.encode(scope, {
-          direction: cursor.direction,
-          afterId: last.id,
-          pageIndex: cursor.pageIndex + 1,
-        })
-      : (token ?? core.tokens.encode(scope, cursor));
+    early === "no-token"
+      ? undefined
+      : last !== undefined
+        ? core.tokens.encode(scope, {
+            direction: cursor.direction,
+            afterId:
+              core.fault === "drop-at-boundary" ? skipOne(sequence, cursor.direction, last.id) : last.id,
+            pageIndex: cursor.pageIndex + 1,
+          })
+        : (token ?? core.tokens.encode(scope, cursor));
 
-  const pagination: PaginationObject = { pageSize, pageIndex: cursor.pageIndex, continuationToken };
+  const pagination: PaginationObject = {
+    pageSize,
+    pageIndex: cursor.pageIndex,
+    ...(continuationToken === undefined ? {} : { continuationToken }),
+  };
   const counts = countsFor(core, request.rules, request.withCount);
   switch (counts) {
     case "real":
@@ -134,7 +169,7 @@ export function listPage<T extends { id: number }>(
           totalCount: total,
           pageIndex: cursor.pageIndex,
           totalPages: Math.ceil(total / size),
-          continuationToken,
+          ...(continuationToken === undefined ? {} : { continuationToken }),
         },
       };
     }
@@ -147,7 +182,7 @@ export function listPage<T extends { id: number }>(
           totalCount: -1,
           pageIndex: cursor.pageIndex,
           totalPages: -1,
-          continuationToken,
+          ...(continuationToken === undefined ? {} : { continuationToken }),
         },
       };
     case "absent":

@@ -8,11 +8,14 @@ import { realWithWithCountCheck } from "./counts/real-with-withcount.js";
 import { payloadSchemaCheck } from "./notifications/payload-schema.js";
 import { signatureCheck } from "./notifications/signature.js";
 import { verifyPactsCheck } from "./pact/verify-pacts.js";
+import { completeCheck } from "./pagination/complete.js";
+import { emptyPageOnlyAtEndCheck } from "./pagination/empty-page-only-at-end.js";
 import { endIsEmptyArrayCheck } from "./pagination/end-is-empty-array.js";
 import { noDuplicatesCheck } from "./pagination/no-duplicates.js";
 import { pageSizeCheck } from "./pagination/page-size.js";
 import { resultArrayCheck } from "./pagination/result-array.js";
 import { tokenEchoedCheck } from "./pagination/token-echoed.js";
+import { tokenUntilEndCheck } from "./pagination/token-until-end.js";
 import { customFieldsAndOptionsCheck } from "./public-form/custom-fields-and-options.js";
 import { authBeforeRoutingCheck } from "./rights/auth-before-routing.js";
 import { authTokensCheck } from "./rights/auth-tokens.js";
@@ -45,6 +48,9 @@ export function allChecks(): readonly SpecCheck[] {
     tokenEchoedCheck,
     noDuplicatesCheck,
     pageSizeCheck,
+    completeCheck,
+    emptyPageOnlyAtEndCheck,
+    tokenUntilEndCheck,
     minusOneCheck,
     realWithWithCountCheck,
     absentAfterRemovalCheck,

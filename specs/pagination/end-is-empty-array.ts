@@ -1,4 +1,4 @@
-import { describeStop, stopRule } from "../runner/crawl-stops.js";
+import { describeStop } from "../runner/crawl-stops.js";
 import { combine, type SpecCheck } from "../runner/verdicts.js";
 import { crawlNote, judgeCrawls } from "./listing-findings.js";
 
@@ -27,10 +27,6 @@ export const endIsEmptyArrayCheck: SpecCheck = {
           };
         case "never-ends":
           return { kind: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence };
-        case "ended-early":
-          return stopRule(stop, route, result.tokens.sent) === RULE
-            ? { kind: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence }
-            : { kind: "skip", subject: route.id, reason: describeStop(result) };
         case "first-page-refused":
         case "not-a-list":
         case "token-refused":

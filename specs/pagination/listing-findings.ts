@@ -18,7 +18,7 @@ export async function judgeCrawls(
   const findings: Finding[] = [];
   for (const route of routes) {
     const result = await ctx.crawl(route, variant);
-    const owner = stopRule(result.stop, route, result.tokens.sent);
+    const owner = stopRule(result.stop, route);
     if (result.stop.kind === "first-page-refused" && owner !== ownRule) {
       findings.push({ kind: "skip", subject: route.id, reason: describeStop(result) });
       continue;

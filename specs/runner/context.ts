@@ -55,6 +55,11 @@ export interface CheckContext {
   /** Listing routes served at the date (v3 ones only before their switch-off). */
   servedListings(): readonly Route[];
   crawl(route: Route, variant: CrawlVariant): Promise<CrawlResult>;
+  /**
+   * A crawl at a page size of the completeness checks; `again` crawls once more (a fresh crawl, not the
+   * memoised one) under that label.
+   */
+  crawlSized(route: Route, pageSize: number, again?: string): Promise<CrawlResult>;
   authorization(role: Role): Promise<string>;
   /** Registers clean-up work (receivers, servers) run when the run ends. */
   onClose(task: () => Promise<void> | void): void;
@@ -118,6 +123,33 @@ export function createContext(parts: ContextParts): CheckContext {
 
   const rulesAt = (route: Route) => contract.timeline.rulesAt(route, at);
 
+  const crawlOnce = async (
+    route: Route,
+    query: [string, string][],
+    progressLabel: string,
+    name?: string,
+  ): Promise<CrawlResult> => {
+    const where = await coordinates();
+    try {
+      return await crawl(parts.http, {
+        route,
+        url: await urlOf(route),
+        query,
+        knownEntries: route.pathParams.includes("formSlug") ? where.knownEntries : undefined,
+        maxPages: options.maxPages,
+        timeLimitMs: options.crawlTimeLimitMs,
+        authorization: () => parts.tokens.authorization("reader"),
+        validate: (body) => pageFindings(contract, route, body),
+        onPage: (pages, entries) =>
+          parts.progress.update(progressLabel, `${pages} pages, ${entries} entries`),
+        signal: parts.signal,
+        ...(name === undefined ? {} : { label: name }),
+      });
+    } finally {
+      parts.progress.done();
+    }
+  };
+
   const context: CheckContext = {
     ...parts,
     at,
@@ -129,30 +161,21 @@ export function createContext(parts: ContextParts): CheckContext {
     crawl(route, asked) {
       // Without --page-size an unpaged crawl is the default one: the same requests, crawled once.
       const variant = asked === "unpaged" && options.pageSize === undefined ? "default" : asked;
-      return memo.get(`crawl:${route.id}:${variant}`, async () => {
-        const where = await coordinates();
-        const query: [string, string][] = [];
-        if (variant === "with-count") query.push(["withCount", "true"]);
-        if (options.pageSize !== undefined && variant !== "unpaged")
-          query.push(["pageSize", String(options.pageSize)]);
-        const label = `crawling ${route.id}${CRAWL_NOTES[variant]}`;
-        try {
-          return await crawl(parts.http, {
-            route,
-            url: await urlOf(route),
-            query,
-            knownEntries: route.pathParams.includes("formSlug") ? where.knownEntries : undefined,
-            maxPages: options.maxPages,
-            timeLimitMs: options.crawlTimeLimitMs,
-            authorization: () => parts.tokens.authorization("reader"),
-            validate: (body) => pageFindings(contract, route, body),
-            onPage: (pages, entries) => parts.progress.update(label, `${pages} pages, ${entries} entries`),
-            signal: parts.signal,
-          });
-        } finally {
-          parts.progress.done();
-        }
-      });
+      const query: [string, string][] = [];
+      if (variant === "with-count") query.push(["withCount", "true"]);
+      if (options.pageSize !== undefined && variant !== "unpaged")
+        query.push(["pageSize", String(options.pageSize)]);
+      return memo.get(`crawl:${route.id}:${variant}`, () =>
+        crawlOnce(route, query, `crawling ${route.id}${CRAWL_NOTES[variant]}`),
+      );
+    },
+    crawlSized(route, pageSize, again) {
+      const query: [string, string][] = [["pageSize", String(pageSize)]];
+      const label = `crawling ${route.id} (pageSize ${pageSize}${again ? `, ${again}` : ""})`;
+      const name = `pageSize ${pageSize}${again ? ` (${again})` : ""}`;
+      return memo.get(`crawl:${route.id}:size:${pageSize}:${again ?? ""}`, () =>
+        crawlOnce(route, query, label, name),
+      );
     },
   };
   return Object.freeze(context);

@@ -5,7 +5,7 @@ import type { CrawlResult, CrawlStop } from "./crawler.js";
  * The one rule that owns each way a crawl can go wrong, so a provider's fault is blamed on its rule and
  * the other checks that needed the crawl skip with a pointer instead of failing too.
  */
-export function stopRule(stop: CrawlStop, route: Route, tokensSent: number): string | undefined {
+export function stopRule(stop: CrawlStop, route: Route): string | undefined {
   switch (stop.kind) {
     case "empty-page":
     case "no-token":
@@ -18,8 +18,6 @@ export function stopRule(stop: CrawlStop, route: Route, tokensSent: number): str
     case "token-refused":
     case "token-ignored":
       return "pagination.token-echoed";
-    case "ended-early":
-      return tokensSent > 0 ? "pagination.token-echoed" : "pagination.end-is-empty-array";
     case "never-ends":
       return "pagination.end-is-empty-array";
   }
@@ -28,7 +26,7 @@ export function stopRule(stop: CrawlStop, route: Route, tokensSent: number): str
 /** A sentence for a crawl that did not end legally: what happened and which rule's check reports it. */
 export function describeStop(result: CrawlResult): string {
   const stop = result.stop;
-  const owner = stopRule(stop, result.route, result.tokens.sent);
+  const owner = stopRule(stop, result.route);
   const see = owner ? ` (see ${owner})` : "";
   switch (stop.kind) {
     case "empty-page":
@@ -45,8 +43,6 @@ export function describeStop(result: CrawlResult): string {
       return `a continuation token sent back as received was refused with ${stop.evidence.response?.status ?? "?"} on page ${result.pages}${see}`;
     case "token-ignored":
       return `the first continuation token led back to the first page${see}`;
-    case "ended-early":
-      return `${stop.reason}${see}`;
     case "never-ends":
       return `${stop.reason}${see}`;
   }

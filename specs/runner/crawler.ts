@@ -1,4 +1,12 @@
-import type { Diagnostic, Route } from "../../contracts/index.js";
+import {
+  type CrawlLog,
+  type CrawlPageLog,
+  type Diagnostic,
+  judgePage,
+  type PageCounts,
+  type Route,
+  readPage,
+} from "../../contracts/index.js";
 import { evidenceOf, excerptOf } from "./excerpt.js";
 import { type HttpClient, type HttpExchange, isSuccess, parseJson } from "./http.js";
 import type { Evidence } from "./types.js";
@@ -19,6 +27,8 @@ export interface CrawlPlan {
   /** Schema findings for a page (the result array itself excluded); empty when valid. */
   validate?: (body: unknown) => readonly Diagnostic[];
   onPage?: (pages: number, entries: number) => void;
+  /** What the crawl judge calls this crawl (default: from its page size). */
+  label?: string;
   signal?: AbortSignal;
   now?: () => number;
 }
@@ -34,18 +44,13 @@ export type CrawlStop =
   | { kind: "not-a-list"; reason: string; evidence: Evidence }
   | { kind: "token-refused"; evidence: Evidence }
   | { kind: "token-ignored"; evidence: Evidence }
-  | { kind: "ended-early"; reason: string; evidence: Evidence }
   | { kind: "never-ends"; reason: string; evidence: Evidence }
   | { kind: "aborted" };
 
-/** The counts one page declared. */
-export interface PageTotals {
-  totalCount: unknown;
-  totalPages: unknown;
-  pageSize: unknown;
-}
-
-/** What a crawl saw, in constant memory: counters, ids, and the first evidence of each finding. */
+/**
+ * What a crawl saw: counters, the first evidence of each finding, and its log (each page's request, ids
+ * and token) for the crawl judge. Entries themselves are not kept.
+ */
 export interface CrawlResult {
   route: Route;
   pages: number;
@@ -56,13 +61,15 @@ export interface CrawlResult {
   oversized: { count: number; first?: Evidence };
   schema: { pages: number; first?: Evidence };
   /** Totals of the first page, and the first page whose totals differ from them. */
-  totals: { first?: PageTotals; firstEvidence?: Evidence; disagreement?: Evidence };
+  totals: { first?: PageCounts; firstEvidence?: Evidence; disagreement?: Evidence };
   /**
    * Tokens sent, and those with unusual characters; `first` is the token the first page gave, `final`
    * the one that led to the empty page ending the crawl (what Pact's verifier needs without states).
    */
   tokens: { sent: number; unusual: number; first?: string; final?: string };
   durationMs: number;
+  /** Every page in order, for the crawl judge (`contracts/paging`). */
+  log: CrawlLog;
 }
 
 /** True when the crawl reached a legal end. */
@@ -72,13 +79,18 @@ export function endedLegally(stop: CrawlStop): boolean {
 
 const UNUSUAL = /[+/=%& ]/;
 
-function totalsOf(pagination: unknown): PageTotals {
-  const p = (pagination ?? {}) as Record<string, unknown>;
-  return { totalCount: p.totalCount, totalPages: p.totalPages, pageSize: p.pageSize };
-}
+const NO_COUNTS: PageCounts = { totalCount: undefined, totalPages: undefined, pageSize: undefined };
 
-function sameTotals(a: PageTotals, b: PageTotals): boolean {
-  return a.totalCount === b.totalCount && a.totalPages === b.totalPages;
+/**
+ * True when a later page's totals agree with the first page's. A live listing takes new entries while it
+ * is crawled, so totals that grow agree; totals that shrink, or change kind (-1, absent), do not.
+ */
+function sameTotals(first: PageCounts, later: PageCounts): boolean {
+  const { totalCount: a, totalPages: b } = first;
+  const { totalCount: c, totalPages: d } = later;
+  if (a === c && b === d) return true;
+  const real = (n: unknown): n is number => typeof n === "number" && n >= 0;
+  return real(a) && real(b) && real(c) && real(d) && c >= a && d >= b;
 }
 
 function queryString(pairs: readonly (readonly [string, string])[], token: string | undefined): string {
@@ -95,11 +107,13 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const now = plan.now ?? Date.now;
   const started = now();
   const resultArray = plan.route.pagination?.resultArray ?? "data";
-  const requestedSize = plan.query.find(([name]) => name === "pageSize")?.[1];
+  const asked = plan.query.find(([name]) => name === "pageSize")?.[1];
+  const requestedSize = asked === undefined ? undefined : Number(asked);
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
   const seen = new Set<number>();
-  let firstIds: number[] | undefined;
-  const result: Omit<CrawlResult, "stop" | "durationMs"> = {
+  const pages: CrawlPageLog[] = [];
+  let firstIds: readonly number[] | undefined;
+  const result: Omit<CrawlResult, "stop" | "durationMs" | "log"> = {
     route: plan.route,
     pages: 0,
     entries: 0,
@@ -109,12 +123,19 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
     totals: {},
     tokens: { sent: 0, unusual: 0 },
   };
-  const finish = (stop: CrawlStop): CrawlResult => ({
-    ...result,
-    entries: seen.size,
-    stop,
-    durationMs: now() - started,
-  });
+  const finish = (stop: CrawlStop): CrawlResult => {
+    const ended = now();
+    const end = stop.kind === "empty-page" || stop.kind === "no-token" ? stop.kind : "cut";
+    const label =
+      plan.label ?? (requestedSize === undefined ? "the default page size" : `pageSize ${requestedSize}`);
+    return {
+      ...result,
+      entries: seen.size,
+      stop,
+      durationMs: ended - started,
+      log: { label, pageSize: requestedSize, startedAt: started, endedAt: ended, pages, end },
+    };
+  };
   let token: string | undefined;
   let last: HttpExchange | undefined;
 
@@ -130,18 +151,12 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       return finish({
         kind: "never-ends",
         reason: `${why} and ${seen.size} entries${known}: the crawl was cut`,
-        evidence: evidenceOf(
-          last,
-          (parseJson(last) as { value?: { pagination?: unknown } }).value?.pagination,
-        ),
+        evidence: evidenceOf(last, pageOf(last, resultArray)?.pagination),
       });
     }
     const query = queryString(plan.query, token);
-    const exchange = await http.send({
-      method: "GET",
-      url: query === "" ? plan.url : `${plan.url}?${query}`,
-      authorization: await plan.authorization(),
-    });
+    const url = query === "" ? plan.url : `${plan.url}?${query}`;
+    const exchange = await http.send({ method: "GET", url, authorization: await plan.authorization() });
     last = exchange;
     result.pages++;
     if (!isSuccess(exchange.status)) {
@@ -152,20 +167,18 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       );
     }
     const parsed = parseJson(exchange);
-    const body = parsed.ok ? parsed.value : undefined;
-    const list =
-      body !== null && typeof body === "object" ? (body as Record<string, unknown>)[resultArray] : undefined;
-    if (!Array.isArray(list)) {
-      const reason = !parsed.ok
-        ? parsed.why
-        : list === undefined
-          ? `the result array "${resultArray}" is missing`
-          : `"${resultArray}" is ${list === null ? "null" : typeof list}, not a list`;
-      return finish({ kind: "not-a-list", reason, evidence: evidenceOf(exchange) });
-    }
-    const pagination = (body as Record<string, unknown>).pagination;
+    const page = parsed.ok ? readPage(parsed.value, resultArray) : { ok: false as const, why: parsed.why };
+    if (!page.ok) return finish({ kind: "not-a-list", reason: page.why, evidence: evidenceOf(exchange) });
+    pages.push({
+      index: result.pages,
+      url,
+      sentToken: token,
+      status: exchange.status,
+      ids: page.ids,
+      token: page.token,
+    });
     if (plan.validate) {
-      const findings = plan.validate(body);
+      const findings = plan.validate(parsed.ok ? parsed.value : undefined);
       if (findings.length > 0) {
         result.schema.pages++;
         result.schema.first ??= evidenceOf(
@@ -175,73 +188,85 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         );
       }
     }
-    const totals = totalsOf(pagination);
+    const totals = page.counts ?? NO_COUNTS;
     if (!result.totals.first) {
       result.totals.first = totals;
-      result.totals.firstEvidence = evidenceOf(exchange, pagination);
+      result.totals.firstEvidence = evidenceOf(exchange, page.pagination);
     } else if (!result.totals.disagreement && !sameTotals(result.totals.first, totals)) {
-      result.totals.disagreement = evidenceOf(exchange, pagination);
+      result.totals.disagreement = evidenceOf(exchange, page.pagination);
     }
-    const limits = [totals.pageSize, requestedSize === undefined ? undefined : Number(requestedSize)].filter(
-      (n): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0,
-    );
-    if (limits.length > 0 && list.length > Math.min(...limits)) {
-      result.oversized.count++;
-      result.oversized.first ??= evidenceOf(exchange, {
-        entries: list.length,
-        pageSize: totals.pageSize,
-        ...(requestedSize === undefined ? {} : { requested: Number(requestedSize) }),
-      });
-    }
-    if (list.length === 0) {
-      if (plan.knownEntries !== undefined && seen.size < plan.knownEntries && token !== undefined) {
-        return finish({
-          kind: "ended-early",
-          reason: `the token led to an empty page after ${seen.size} of the ${plan.knownEntries} entries seeded`,
-          evidence: evidenceOf(exchange, pagination),
-        });
+    const findings = judgePage(page, {
+      index: result.pages,
+      requestedSize,
+      sentToken: token,
+      seen,
+      firstIds,
+    });
+    for (const id of page.ids) seen.add(id);
+    firstIds ??= page.ids;
+    let ignored = false;
+    let repeated = false;
+    for (const finding of findings) {
+      switch (finding.kind) {
+        case "oversized":
+          result.oversized.count++;
+          result.oversized.first ??= evidenceOf(exchange, {
+            entries: finding.entries,
+            pageSize: totals.pageSize,
+            ...(requestedSize === undefined ? {} : { requested: requestedSize }),
+          });
+          break;
+        case "duplicate":
+          result.duplicates.count += finding.ids.length;
+          result.duplicates.first ??= evidenceOf(
+            exchange,
+            page.entries.find((e) => entryIs(e, finding.ids[0])),
+            [`entry id ${finding.ids[0]} was already collected earlier in this crawl (page ${result.pages})`],
+          );
+          break;
+        case "token-ignored":
+          ignored = true;
+          break;
+        case "token-repeated":
+          repeated = true;
+          break;
       }
-      if (token !== undefined) result.tokens.final = token;
-      return finish({ kind: "empty-page" });
     }
-    const ids: number[] = [];
-    for (const entry of list) {
-      const id = entry !== null && typeof entry === "object" ? (entry as { id?: unknown }).id : undefined;
-      if (typeof id !== "number" || !Number.isInteger(id)) continue;
-      if (firstIds === undefined || result.pages === 2) ids.push(id);
-      if (seen.has(id)) {
-        result.duplicates.count++;
-        result.duplicates.first ??= evidenceOf(exchange, entry, [
-          `entry id ${id} was already collected earlier in this crawl (page ${result.pages})`,
-        ]);
-      } else {
-        seen.add(id);
-      }
-    }
-    if (firstIds === undefined) {
-      firstIds = ids;
-    } else if (result.pages === 2 && ids.length > 0 && ids.join(",") === firstIds.join(",")) {
+    if (ignored) {
       return finish({
         kind: "token-ignored",
-        evidence: evidenceOf(exchange, { ids: excerptOf(ids, 200), pagination }, [
+        evidence: evidenceOf(exchange, { ids: excerptOf(page.ids, 200), pagination: page.pagination }, [
           "the first token led back to the first page's entries, not to the next page",
         ]),
       });
     }
-    const next = (pagination as { continuationToken?: unknown } | undefined)?.continuationToken;
-    if (typeof next !== "string" || next === "") return finish({ kind: "no-token" });
-    if (next === token) {
+    if (repeated) {
       return finish({
         kind: "never-ends",
         reason:
           "a non-empty page answered with the very token it was asked with, so the next call would repeat it",
-        evidence: evidenceOf(exchange, pagination),
+        evidence: evidenceOf(exchange, page.pagination),
       });
     }
-    token = next;
-    result.tokens.first ??= next;
+    if (page.entries.length === 0) {
+      if (token !== undefined) result.tokens.final = token;
+      return finish({ kind: "empty-page" });
+    }
+    if (page.token === undefined) return finish({ kind: "no-token" });
+    token = page.token;
+    result.tokens.first ??= token;
     result.tokens.sent++;
-    if (UNUSUAL.test(next)) result.tokens.unusual++;
+    if (UNUSUAL.test(token)) result.tokens.unusual++;
     plan.onPage?.(result.pages, seen.size);
   }
+}
+
+function entryIs(entry: unknown, id: number | undefined): boolean {
+  return entry !== null && typeof entry === "object" && (entry as { id?: unknown }).id === id;
+}
+
+function pageOf(exchange: HttpExchange, resultArray: string) {
+  const parsed = parseJson(exchange);
+  const page = parsed.ok ? readPage(parsed.value, resultArray) : undefined;
+  return page?.ok ? page : undefined;
 }

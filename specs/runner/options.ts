@@ -58,6 +58,11 @@ export interface VerifyOptions {
   planned: PlannedPolicy;
   /** Most pages one crawl may take when the number of entries is not known. */
   maxPages: number;
+  /**
+   * Most entries a listing may hold for the completeness crawls (at two more page sizes, and again to
+   * confirm a loss); above it they are skipped, saying so (`--max-entries`).
+   */
+  maxEntries: number;
   /** Longest one crawl may take. */
   crawlTimeLimitMs: number;
   /** Longest one request may take, from sending it to its body's last byte (`--request-timeout`). */
@@ -98,6 +103,7 @@ export type VerifyOptionsInput = Pick<
 
 export const DEFAULTS = Object.freeze({
   maxPages: 10_000,
+  maxEntries: 10_000,
   crawlTimeLimitMs: 10 * 60_000,
   requestTimeoutMs: 30_000,
   notificationTimeoutMs: 5_000,
@@ -196,6 +202,7 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     only: Object.freeze([...(input.only ?? [])]),
     planned: input.planned ?? "fail",
     maxPages: positive("maxPages", input.maxPages ?? DEFAULTS.maxPages),
+    maxEntries: positive("maxEntries", input.maxEntries ?? DEFAULTS.maxEntries),
     crawlTimeLimitMs: positive("crawlTimeLimitMs", input.crawlTimeLimitMs ?? DEFAULTS.crawlTimeLimitMs),
     requestTimeoutMs: positive("requestTimeoutMs", input.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
     runTimeoutMs: input.runTimeoutMs === undefined ? undefined : positive("runTimeoutMs", input.runTimeoutMs),

@@ -43,11 +43,36 @@ export interface EvidenceResponse {
   excerpt: string;
 }
 
+/** One page of a crawl drawn as evidence. */
+export interface EvidenceCrawlPage {
+  index: number;
+  url: string;
+  status: number;
+  entries: number;
+  firstId?: number;
+  lastId?: number;
+  sentToken?: string;
+  token?: string;
+  /** The page where it went wrong. */
+  offending?: boolean;
+}
+
+/** A crawl as evidence: its pages in order, the offending one marked, what was expected and what came. */
+export interface EvidenceCrawl {
+  label: string;
+  pageSize?: number;
+  pages: readonly EvidenceCrawlPage[];
+  expected: string;
+  actual: string;
+}
+
 /** What a failure points at: the request, the response part at fault, and validation sentences. */
 export interface Evidence {
   request: EvidenceRequest;
   response?: EvidenceResponse;
   diagnostics?: readonly string[];
+  /** The crawl that shows it, for a failure of a whole crawl. */
+  crawl?: EvidenceCrawl;
 }
 
 export interface CheckResult {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { type Contract, loadContract } from "../../contracts/index.js";
+import { type Contract, loadContract, readPage } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { startServer } from "../../core/http/server.js";
 import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../sandbox/index.js";
@@ -113,31 +113,41 @@ export interface Page {
   };
 }
 
-/** Crawls a listing the way the seed says: until an empty result array, echoing the token. */
+/** How a test crawl ended: an empty page, a non-empty page without a token, or its page bound. */
+export type TestCrawlEnd = "empty-page" | "no-token" | "bound";
+
+/**
+ * Crawls a listing the way the seed says: until an empty result array, echoing the token. Pages are read
+ * by the contract's one page reader (`readPage`). Throws on a refused call.
+ */
 export async function crawl(
   h: Harness,
   path: string,
   query: Record<string, string> = {},
   maxPages = 1000,
-): Promise<{ ids: number[]; pages: Page[]; ended: boolean }> {
+): Promise<{ ids: number[]; pages: Page[]; sizes: number[]; ended: boolean; end: TestCrawlEnd }> {
   const ids: number[] = [];
   const pages: Page[] = [];
+  const sizes: number[] = [];
   let token: string | undefined;
+  const done = (end: TestCrawlEnd) => ({ ids, pages, sizes, ended: end === "empty-page", end });
   for (let n = 0; n < maxPages; n++) {
     const params = new URLSearchParams(query);
     if (token !== undefined) params.set("continuationToken", token);
     const response = await h.get(`${path}?${params}`);
     if (response.status !== 200)
       throw new Error(`crawl ${path}: ${response.status} ${await response.text()}`);
-    const page = (await response.json()) as Page;
-    pages.push(page);
-    const entries = (page.data ?? page.items ?? []) as { id: number }[];
-    if (entries.length === 0) return { ids, pages, ended: true };
-    ids.push(...entries.map((e) => e.id));
-    token = page.pagination.continuationToken ?? undefined;
-    if (token === undefined) return { ids, pages, ended: false };
+    const body = (await response.json()) as Page;
+    pages.push(body);
+    const page = readPage(body, "items" in body ? "items" : "data");
+    if (!page.ok) throw new Error(`crawl ${path}: ${page.why}`);
+    if (page.entries.length === 0) return done("empty-page");
+    ids.push(...page.ids);
+    sizes.push(page.entries.length);
+    token = page.token;
+    if (token === undefined) return done("no-token");
   }
-  return { ids, pages, ended: false };
+  return done("bound");
 }
 
 /** A receiver of notifications on 127.0.0.1, port 0: records raw bodies and headers. */

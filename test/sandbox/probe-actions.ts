@@ -1,6 +1,6 @@
 // What the sandbox probes do against a running sandbox: reset it to a day, crawl a listing, collect the
 // notifications it sends, pay through the hosted checkout. The probes themselves are in probes.ts.
-import { contract, type Harness, type Page, type Receiver } from "./helpers.js";
+import { contract, crawl, type Harness, type Page, type Receiver } from "./helpers.js";
 
 /** What a probe concluded about its rule. `skip`: it could not judge (another rule got in the way). */
 export type Verdict = "ok" | "broken" | "skip";
@@ -25,24 +25,36 @@ export async function firstPage(h: Harness, query: string): Promise<Page> {
   return (await h.json<Page>(`${h.formPath("items")}?pageSize=${ENTRY_PAGE}${query}`)).body;
 }
 
-/** A bounded crawl: `ended` is false when no empty page came within the bound or a call failed. */
-export async function crawlBounded(h: Harness, query = "", bound = 12) {
-  const ids: number[] = [];
-  const sizes: number[] = [];
-  let token: string | undefined;
-  for (let n = 0; n < bound; n++) {
-    const suffix = token === undefined ? "" : `&continuationToken=${encodeURIComponent(token)}`;
-    const response = await h.get(`${h.formPath("items")}?pageSize=${ENTRY_PAGE}${query}${suffix}`);
-    if (response.status !== 200) return { ids, sizes, ended: false, failed: true };
-    const page = (await response.json()) as Page;
-    const entries = (page.data ?? []) as { id: number }[];
-    if (entries.length === 0) return { ids, sizes, ended: true, failed: false };
-    ids.push(...entries.map((e) => e.id));
-    sizes.push(entries.length);
-    token = page.pagination.continuationToken ?? undefined;
-    if (token === undefined) return { ids, sizes, ended: false, failed: false };
+/**
+ * A bounded crawl of the form's items at `size` per page: `ended` is false when no empty page came within
+ * the bound (`end` says why), `failed` when a call was refused.
+ */
+export async function crawlBounded(h: Harness, query = "", bound = 12, size = ENTRY_PAGE) {
+  const params = Object.fromEntries(new URLSearchParams(`pageSize=${size}${query}`));
+  try {
+    const result = await crawl(h, h.formPath("items"), params, bound);
+    return { ...result, failed: false };
+  } catch {
+    return { ids: [], sizes: [], ended: false, end: "bound" as const, failed: true };
   }
-  return { ids, sizes, ended: false, failed: false };
+}
+
+/**
+ * The entries a crawl at `size` lost against a crawl at the largest size: `middle` ones (an entry of the
+ * crawl comes after them), `tail` ones (after its last entry), and how the crawl ended.
+ */
+export async function lostAtSize(h: Harness, size: number) {
+  const all = await crawlBounded(h, "", 30, 100);
+  const part = await crawlBounded(h, "", 30, size);
+  const kept = new Set(part.ids);
+  const lastKept = all.ids.findLastIndex((id) => kept.has(id));
+  const missing = all.ids.map((id, at) => ({ id, at })).filter(({ id }) => !kept.has(id));
+  return {
+    failed: all.failed || part.failed || !all.ended,
+    end: part.end,
+    middle: missing.filter(({ at }) => at < lastKept).length,
+    tail: missing.filter(({ at }) => at > lastKept).length,
+  };
 }
 
 export async function notifications(

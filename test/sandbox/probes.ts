@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { readPage } from "../../contracts/index.js";
 import { contract, type Page } from "./helpers.js";
 import {
   at,
@@ -7,6 +8,7 @@ import {
   ENTRY_PAGE,
   firstPage,
   intent,
+  lostAtSize,
   notifications,
   type ProbeContext,
   pay,
@@ -50,12 +52,28 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   "pagination.end-is-empty-array": async ({ h }) => {
     await at(h, "2025-04-01");
     const crawl = await crawlBounded(h);
-    return crawl.failed ? "skip" : verdict(!crawl.ended);
+    return crawl.failed ? "skip" : verdict(crawl.end === "bound");
+  },
+  "pagination.complete": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const lost = await lostAtSize(h, 7);
+    return lost.failed ? "skip" : verdict(lost.middle > 0);
+  },
+  "pagination.empty-page-only-at-end": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const lost = await lostAtSize(h, 7);
+    return lost.failed ? "skip" : verdict(lost.middle === 0 && lost.tail > 0 && lost.end === "empty-page");
+  },
+  "pagination.token-until-end": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const lost = await lostAtSize(h, 7);
+    return lost.failed ? "skip" : verdict(lost.middle === 0 && lost.tail > 0 && lost.end === "no-token");
   },
   "pagination.token-echoed": async ({ h }) => {
     await at(h, "2025-04-01");
     const first = await firstPage(h, "");
-    const token = first.pagination.continuationToken ?? "";
+    const read = readPage(first, "data");
+    const token = (read.ok && read.token) || "";
     const response = await h.get(
       `${h.formPath("items")}?pageSize=${ENTRY_PAGE}&continuationToken=${encodeURIComponent(token)}`,
     );
@@ -87,6 +105,9 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     await at(h, "2025-04-01");
     const crawl = await crawlBounded(h, "&withCount=true");
     if (!crawl.ended || crawl.failed) return "skip";
+    // A listing that loses entries while crawled is the completeness rules' to report.
+    const lost = await lostAtSize(h, ENTRY_PAGE);
+    if (lost.middle + lost.tail > 0) return "skip";
     const { pagination } = await firstPage(h, "&withCount=true");
     const total = new Set(crawl.ids).size;
     const size = Math.max(...crawl.sizes);

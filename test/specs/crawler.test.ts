@@ -25,7 +25,7 @@ describe("the crawler", () => {
     const result = await crawlFixture("same-token-forever");
     expect(result.stop.kind).toBe("never-ends");
     expect(result.pages).toBe(2);
-    expect(stopRule(result.stop, result.route, result.tokens.sent)).toBe("pagination.end-is-empty-array");
+    expect(stopRule(result.stop, result.route)).toBe("pagination.end-is-empty-array");
   });
 
   it("cuts a listing that never ends at the page bound, keeping only ids", async () => {
@@ -57,7 +57,7 @@ describe("the crawler", () => {
   it("tells a token that leads back to the first page", async () => {
     const result = await crawlFixture("ignore-token");
     expect(result.stop.kind).toBe("token-ignored");
-    expect(stopRule(result.stop, result.route, result.tokens.sent)).toBe("pagination.token-echoed");
+    expect(stopRule(result.stop, result.route)).toBe("pagination.token-echoed");
   });
 
   it("tells a result array that is not a list", async () => {
@@ -65,10 +65,16 @@ describe("the crawler", () => {
     expect(result.stop).toMatchObject({ kind: "not-a-list", reason: '"data" is null, not a list' });
   });
 
-  it("tells a listing that ends before the entries it was seeded with", async () => {
+  it("ends on an early empty page as on any empty page, and logs each page for the crawl judge", async () => {
     const result = await crawlFixture("early-empty", { knownEntries: 25 });
-    expect(result.stop.kind).toBe("ended-early");
-    expect(stopRule(result.stop, result.route, result.tokens.sent)).toBe("pagination.token-echoed");
+    expect(result.stop.kind).toBe("empty-page");
+    expect(stopRule(result.stop, result.route)).toBeUndefined();
+    expect(result.log.end).toBe("empty-page");
+    expect(result.log.pages.map((p) => p.ids.length).at(-1)).toBe(0);
+    expect(result.log.pages[1]?.sentToken).toBe(result.log.pages[0]?.token);
+    expect(result.log.pages[1]?.url).toContain(
+      `continuationToken=${encodeURIComponent(result.log.pages[0]?.token ?? "")}`,
+    );
   });
 
   it("calls back after each page for progress", async () => {

@@ -1,0 +1,198 @@
+import { type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
+
+/** The rules a crawl that loses entries breaks, each on its own (contracts/rules.yaml). */
+export const COMPLETENESS_RULES = [
+  "pagination.complete",
+  "pagination.empty-page-only-at-end",
+  "pagination.token-until-end",
+] as const;
+export type CompletenessRule = (typeof COMPLETENESS_RULES)[number];
+
+/** An entry of the losing crawl next to a missing one, and the page that held it. */
+export interface Neighbour {
+  readonly id: number;
+  readonly page: CrawlPageLog;
+}
+
+/** Entries one crawl lost: they existed before it started and still existed after it ended. */
+export interface Loss {
+  readonly rule: CompletenessRule;
+  /** The crawl that lost them. */
+  readonly crawl: CrawlLog;
+  /** Their ids, in the witness's order. */
+  readonly missing: readonly number[];
+  /** A crawl that started after the losing one ended and has the first of them. */
+  readonly witness: CrawlLog;
+  /** Around the first missing entry, in the witness's order: the losing crawl's entries either side. */
+  readonly before: Neighbour | undefined;
+  readonly after: Neighbour | undefined;
+  /** The page of the losing crawl where it went wrong (the early end, or the page after the gap). */
+  readonly offending: CrawlPageLog | undefined;
+  readonly reason: string;
+}
+
+/** Entries a crawl lacks that no crawl before it had: new entries, or a loss to confirm by crawling again. */
+export interface Suspect {
+  readonly crawl: CrawlLog;
+  readonly missing: readonly number[];
+}
+
+export interface Completeness {
+  /** Distinct entries over every crawl judged. */
+  readonly entries: number;
+  readonly losses: readonly Loss[];
+  readonly suspects: readonly Suspect[];
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const verb = (n: number, one: string, many: string) => (n === 1 ? one : many);
+const idList = (ids: readonly number[]) =>
+  ids.length <= 5 ? ids.join(", ") : `${ids.slice(0, 5).join(", ")} … (${ids.length} in all)`;
+
+function ruleOf(crawl: CrawlLog, after: Neighbour | undefined): CompletenessRule {
+  if (after !== undefined) return "pagination.complete";
+  switch (crawl.end) {
+    case "empty-page":
+      return "pagination.empty-page-only-at-end";
+    case "no-token":
+      return "pagination.token-until-end";
+    case "cut":
+      return "pagination.complete";
+  }
+}
+
+function reasonOf(loss: Omit<Loss, "reason">): string {
+  const { crawl, missing, witness, before, after } = loss;
+  const first = missing[0];
+  const what = `${plural(missing.length, "entry", "entries")} (${idList(missing)})`;
+  const held = `${witness.label} has ${verb(missing.length, "it", "them")}, and ${verb(missing.length, "it was", "they were")} there before ${crawl.label} started`;
+  const last = crawl.pages.at(-1);
+  const entries = idsOfCrawl(crawl).size;
+  switch (loss.rule) {
+    case "pagination.complete": {
+      const where =
+        before && after && before.page.index !== after.page.index
+          ? `between page ${before.page.index} (ending with ${before.id}) and page ${after.page.index} (starting with ${after.id})`
+          : before && after
+            ? `inside page ${after.page.index}, between ${before.id} and ${after.id}`
+            : `before page ${after?.page.index ?? 1}, whose first entry is ${after?.id}`;
+      return `${crawl.label} lost ${what}: ${held}. Entry ${first} vanished ${where}`;
+    }
+    case "pagination.empty-page-only-at-end":
+      return `${crawl.label} ended on an empty page (page ${last?.index}) after ${entries} entries, yet ${what} ${verb(missing.length, "comes", "come")} after its last entry${before ? ` ${before.id}` : ""}: ${held}. An empty page is only legal at the end`;
+    case "pagination.token-until-end":
+      return `${crawl.label}'s page ${last?.index} held entries but no token, so a client stops there, yet ${what} ${verb(missing.length, "comes", "come")} after its last entry${before ? ` ${before.id}` : ""}: ${held}. A page without a token is only legal when nothing is left`;
+  }
+}
+
+/** For each position of `order`, the nearest id before and after it that `own` holds. */
+function neighboursIn(order: readonly number[], own: ReadonlySet<number>) {
+  const prev = new Array<number | undefined>(order.length);
+  const next = new Array<number | undefined>(order.length);
+  let last: number | undefined;
+  for (let i = 0; i < order.length; i++) {
+    prev[i] = last;
+    const id = order[i] as number;
+    if (own.has(id)) last = id;
+  }
+  last = undefined;
+  for (let i = order.length - 1; i >= 0; i--) {
+    next[i] = last;
+    const id = order[i] as number;
+    if (own.has(id)) last = id;
+  }
+  return { prev, next };
+}
+
+function pagesById(crawl: CrawlLog): Map<number, CrawlPageLog> {
+  const pages = new Map<number, CrawlPageLog>();
+  for (const page of crawl.pages) for (const id of page.ids) if (!pages.has(id)) pages.set(id, page);
+  return pages;
+}
+
+/** The losses of one crawl, given the ids confirmed missing and the crawls after it. */
+function lossesOf(
+  crawl: CrawlLog,
+  own: Set<number>,
+  confirmed: number[],
+  after: readonly CrawlLog[],
+  sets: Map<CrawlLog, Set<number>>,
+): Loss[] {
+  const firstId = confirmed[0];
+  const witness = after.find((c) => firstId !== undefined && sets.get(c)?.has(firstId));
+  if (!witness || firstId === undefined) return [];
+  const order = orderOfCrawl(witness);
+  const position = new Map(order.map((id, i) => [id, i] as const));
+  const { prev, next } = neighboursIn(order, own);
+  const pages = pagesById(crawl);
+  const neighbour = (id: number | undefined): Neighbour | undefined => {
+    const page = id === undefined ? undefined : pages.get(id);
+    return page && id !== undefined ? { id, page } : undefined;
+  };
+  const groups = new Map<CompletenessRule, { ids: number[]; before?: Neighbour; after?: Neighbour }>();
+  const inWitness = confirmed
+    .filter((id) => position.has(id))
+    .sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
+  // A crawl that loses entries between its pages loses its last ones the same way: one rule for all.
+  const between = inWitness.some((id) => next[position.get(id) as number] !== undefined);
+  for (const id of inWitness) {
+    const at = position.get(id) as number;
+    const after = neighbour(next[at]);
+    const rule = between ? "pagination.complete" : ruleOf(crawl, after);
+    const group = groups.get(rule);
+    if (group) group.ids.push(id);
+    else groups.set(rule, { ids: [id], before: neighbour(prev[at]), after });
+  }
+  return [...groups].map(([rule, group]) => {
+    const offending = rule === "pagination.complete" ? group.after?.page : crawl.pages.at(-1);
+    const loss = {
+      rule,
+      crawl,
+      missing: group.ids,
+      witness,
+      before: group.before,
+      after: group.after,
+      offending,
+    };
+    return { ...loss, reason: reasonOf(loss) };
+  });
+}
+
+/**
+ * Judges several crawls of one listing as a whole. An entry a crawl lacks is a loss only when a crawl
+ * that ended before it started had the entry and a crawl that started after it ended still has it: on a
+ * live listing, entries that appear between crawls are new, not lost. Crawls cut by another rule's
+ * violation are left out. Each loss names its rule: entries gone from the middle (`pagination.complete`),
+ * an empty page before the end, or a page without a token before the end.
+ *
+ * @example
+ * const { losses, suspects } = judgeCompleteness([byDefault, bySeven, byHundred]);
+ * // suspects: crawl again at the suspect's page size, then judge every crawl once more.
+ */
+export function judgeCompleteness(crawls: readonly CrawlLog[]): Completeness {
+  const judged = crawls.filter((c) => c.end !== "cut");
+  const sets = new Map(judged.map((c) => [c, idsOfCrawl(c)] as const));
+  const union = new Set<number>();
+  for (const ids of sets.values()) for (const id of ids) union.add(id);
+  const losses: Loss[] = [];
+  const suspects: Suspect[] = [];
+  for (const crawl of judged) {
+    const own = sets.get(crawl) as Set<number>;
+    if (own.size === union.size) continue;
+    const earlier = judged.filter((c) => c !== crawl && c.endedAt <= crawl.startedAt);
+    const later = judged
+      .filter((c) => c !== crawl && c.startedAt >= crawl.endedAt)
+      .sort((a, b) => a.startedAt - b.startedAt);
+    const confirmed: number[] = [];
+    const unconfirmed: number[] = [];
+    for (const id of union) {
+      if (own.has(id)) continue;
+      const before = earlier.some((c) => sets.get(c)?.has(id));
+      const after = later.some((c) => sets.get(c)?.has(id));
+      (before && after ? confirmed : unconfirmed).push(id);
+    }
+    if (confirmed.length > 0) losses.push(...lossesOf(crawl, own, confirmed, later, sets));
+    if (unconfirmed.length > 0) suspects.push({ crawl, missing: unconfirmed });
+  }
+  return { entries: union.size, losses, suspects };
+}

@@ -1,0 +1,56 @@
+/**
+ * A crawl as the judges read it: every page in order, with the request that got it, the ids it held and
+ * the token it gave. Verify's crawler writes one per walk of a listing; the judges never send requests.
+ */
+
+/** One page of a crawl. */
+export interface CrawlPageLog {
+  /** Its place in the crawl, from 1. */
+  readonly index: number;
+  /** The request's URL as sent, token included. */
+  readonly url: string;
+  /** The token sent to get this page; `undefined` for the first page. */
+  readonly sentToken: string | undefined;
+  readonly status: number;
+  /** The ids of its entries, in order. */
+  readonly ids: readonly number[];
+  /** The token it gave for the next page. */
+  readonly token: string | undefined;
+}
+
+/** How a crawl ended: on an empty page, on a non-empty page without a token, or cut by a violation. */
+export type CrawlEnd = "empty-page" | "no-token" | "cut";
+
+/** One walk of a listing, from its first page to its end. */
+export interface CrawlLog {
+  /** What the report calls it: `pageSize 7`, `default page size (again)`. */
+  readonly label: string;
+  /** The page size asked for; `undefined` when none was sent. */
+  readonly pageSize: number | undefined;
+  /** When it started and ended, on one clock for every crawl of the listing. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly pages: readonly CrawlPageLog[];
+  readonly end: CrawlEnd;
+}
+
+/** Every id a crawl collected, once each. */
+export function idsOfCrawl(crawl: CrawlLog): Set<number> {
+  const ids = new Set<number>();
+  for (const page of crawl.pages) for (const id of page.ids) ids.add(id);
+  return ids;
+}
+
+/** The ids of a crawl in the order it met them (an id seen twice counts at its first place). */
+export function orderOfCrawl(crawl: CrawlLog): number[] {
+  const seen = new Set<number>();
+  const order: number[] = [];
+  for (const page of crawl.pages) {
+    for (const id of page.ids) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      order.push(id);
+    }
+  }
+  return order;
+}

@@ -1,0 +1,21 @@
+export {
+  COMPLETENESS_RULES,
+  type Completeness,
+  type CompletenessRule,
+  judgeCompleteness,
+  type Loss,
+  type Neighbour,
+  type Suspect,
+} from "./completeness.js";
+export { type CrawlEnd, type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
+export {
+  countsOf,
+  entryId,
+  type ListingPage,
+  type NotAPage,
+  type PageCounts,
+  type PageRead,
+  paginationOf,
+  readPage,
+} from "./page.js";
+export { judgePage, type PageFinding, type PageSoFar, pageLimit } from "./page-judge.js";

@@ -1,0 +1,79 @@
+import type { ListingPage } from "./page.js";
+
+/**
+ * What one page breaks, judged in the light of the crawl so far. The result array itself is judged by
+ * `readPage` (a body that is no page is `pagination.result-array`'s); counts and schemas are judged
+ * against the date by the contract's schemas.
+ */
+export type PageFinding =
+  | {
+      readonly kind: "oversized";
+      readonly rule: "pagination.page-size";
+      readonly entries: number;
+      readonly limit: number;
+    }
+  | { readonly kind: "duplicate"; readonly rule: "pagination.no-duplicates"; readonly ids: readonly number[] }
+  | {
+      readonly kind: "token-ignored";
+      readonly rule: "pagination.token-echoed";
+      readonly ids: readonly number[];
+    }
+  | {
+      readonly kind: "token-repeated";
+      readonly rule: "pagination.end-is-empty-array";
+      readonly token: string;
+    };
+
+/** What the judge knows of the crawl before this page. */
+export interface PageSoFar {
+  /** Its place in the crawl, from 1. */
+  readonly index: number;
+  /** The page size the request asked for, when it asked. */
+  readonly requestedSize: number | undefined;
+  /** The token sent to get it; `undefined` for a first page. */
+  readonly sentToken: string | undefined;
+  /** Ids collected by the pages before it. */
+  readonly seen: ReadonlySet<number>;
+  /** The ids of the crawl's first page (for a second page that repeats it). */
+  readonly firstIds: readonly number[] | undefined;
+}
+
+/** The page size a page must not exceed: the smaller of what it declares and what was asked. */
+export function pageLimit(page: ListingPage, requestedSize: number | undefined): number | undefined {
+  const limits = [page.counts?.pageSize, requestedSize].filter(
+    (n): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0,
+  );
+  return limits.length > 0 ? Math.min(...limits) : undefined;
+}
+
+/**
+ * Judges one page of a crawl: no more entries than its page size, no entry collected before, a first
+ * token that leads on rather than back to the first page, and a non-empty page whose token is not the one
+ * it was asked with (the next call would repeat it forever).
+ *
+ * @example
+ * const findings = judgePage(page, { index: 2, requestedSize: 20, sentToken, seen, firstIds });
+ */
+export function judgePage(page: ListingPage, so: PageSoFar): PageFinding[] {
+  const findings: PageFinding[] = [];
+  const limit = pageLimit(page, so.requestedSize);
+  if (limit !== undefined && page.entries.length > limit) {
+    findings.push({ kind: "oversized", rule: "pagination.page-size", entries: page.entries.length, limit });
+  }
+  const again = page.ids.filter((id) => so.seen.has(id));
+  if (
+    so.index === 2 &&
+    so.firstIds !== undefined &&
+    page.ids.length > 0 &&
+    page.ids.join(",") === so.firstIds.join(",")
+  ) {
+    findings.push({ kind: "token-ignored", rule: "pagination.token-echoed", ids: page.ids });
+  }
+  if (again.length > 0) {
+    findings.push({ kind: "duplicate", rule: "pagination.no-duplicates", ids: again });
+  }
+  if (page.entries.length > 0 && page.token !== undefined && page.token === so.sentToken) {
+    findings.push({ kind: "token-repeated", rule: "pagination.end-is-empty-array", token: page.token });
+  }
+  return findings;
+}

@@ -1,0 +1,101 @@
+/**
+ * The one reader of a listing page: the result array (or why there is none), the entry ids, the
+ * continuation token and the counts. Every room that reads a page (verify's crawls, the re-run of a
+ * recorded session, lint, gate's layer, the tests' probes) reads it here, so they cannot disagree on
+ * what a page holds.
+ */
+
+/** The counts a page declares in its `pagination` object, as they came (not checked). */
+export interface PageCounts {
+  readonly totalCount: unknown;
+  readonly totalPages: unknown;
+  readonly pageSize: unknown;
+}
+
+/** A page read: its entries, their integer ids in order, its token and its counts. */
+export interface ListingPage {
+  readonly ok: true;
+  readonly entries: readonly unknown[];
+  /** The integer ids of the entries, in order (entries without one are left out). */
+  readonly ids: readonly number[];
+  /** The continuation token; `undefined` when absent, null, empty or not a string. */
+  readonly token: string | undefined;
+  /** The `pagination` object as it came, `undefined` when there is none. */
+  readonly pagination: Readonly<Record<string, unknown>> | undefined;
+  /** The counts it declares; `undefined` when the page has no `pagination` object. */
+  readonly counts: PageCounts | undefined;
+}
+
+/** Why a body is no page: the result array is missing, or is not a list. */
+export interface NotAPage {
+  readonly ok: false;
+  readonly why: string;
+}
+
+export type PageRead = ListingPage | NotAPage;
+
+/** The `pagination` object of a body, when it has one. */
+export function paginationOf(body: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (body === null || typeof body !== "object") return undefined;
+  const pagination = (body as Record<string, unknown>).pagination;
+  return pagination !== null && typeof pagination === "object" && !Array.isArray(pagination)
+    ? (pagination as Record<string, unknown>)
+    : undefined;
+}
+
+/** The counts a body declares, `undefined` without a `pagination` object. */
+export function countsOf(body: unknown): PageCounts | undefined {
+  const p = paginationOf(body);
+  return p && { totalCount: p.totalCount, totalPages: p.totalPages, pageSize: p.pageSize };
+}
+
+/** The id of an entry, when it is an integer. */
+export function entryId(entry: unknown): number | undefined {
+  const id = entry !== null && typeof entry === "object" ? (entry as { id?: unknown }).id : undefined;
+  return typeof id === "number" && Number.isInteger(id) ? id : undefined;
+}
+
+/**
+ * Reads a parsed body as a page of a listing whose result array is `resultArray` (`data` or `items`).
+ *
+ * @example
+ * const page = readPage(JSON.parse(text), "data");
+ * if (page.ok && page.entries.length > 0 && page.token) next(page.token);
+ */
+export function readPage(body: unknown, resultArray: string): PageRead {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    return {
+      ok: false,
+      why: `the body is ${body === null ? "null" : Array.isArray(body) ? "a list" : typeof body}, not an object with "${resultArray}"`,
+    };
+  }
+  const list = (body as Record<string, unknown>)[resultArray];
+  if (!Array.isArray(list)) {
+    return {
+      ok: false,
+      why:
+        list === undefined
+          ? `the result array "${resultArray}" is missing`
+          : `"${resultArray}" is ${list === null ? "null" : typeof list}, not a list`,
+    };
+  }
+  const ids: number[] = [];
+  for (const entry of list) {
+    const id = entryId(entry);
+    if (id !== undefined) ids.push(id);
+  }
+  const pagination = paginationOf(body);
+  const token = pagination?.continuationToken;
+  return {
+    ok: true,
+    entries: list,
+    ids,
+    token: typeof token === "string" && token !== "" ? token : undefined,
+    pagination,
+    counts: pagination && {
+      totalCount: pagination.totalCount,
+      totalPages: pagination.totalPages,
+      pageSize: pagination.pageSize,
+    },
+  };
+}

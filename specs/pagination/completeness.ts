@@ -1,0 +1,164 @@
+import {
+  type Completeness,
+  type CompletenessRule,
+  type CrawlLog,
+  type CrawlPageLog,
+  judgeCompleteness,
+  type Loss,
+  type Route,
+} from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import { describeStop } from "../runner/crawl-stops.js";
+import { type CrawlResult, endedLegally } from "../runner/crawler.js";
+import type { Evidence, EvidenceCrawl } from "../runner/types.js";
+import type { Finding } from "../runner/verdicts.js";
+
+/** The completeness of one listing: judged over its crawls, or skipped with the reason. */
+export type CompletenessOutcome =
+  | { readonly kind: "skip"; readonly reason: string }
+  | { readonly kind: "judged"; readonly judged: Completeness; readonly crawls: readonly CrawlResult[] };
+
+/** The small odd page size every listing is also crawled at. */
+export const SMALL_PAGE_SIZE = 7;
+
+/** The page sizes crawled besides the default crawl's: a small odd one and the largest allowed. */
+export function otherSizes(route: Route, asked: number | undefined): number[] {
+  const largest = route.pagination?.maxPageSize ?? 100;
+  const sizes = [SMALL_PAGE_SIZE, largest].map((size) => (size === asked ? size - 2 : size));
+  return [...new Set(sizes.filter((size) => size > 0))];
+}
+
+/**
+ * Crawls a listing at its default page size and at two others, judges the crawls as a whole and, when a
+ * crawl lacks entries that no earlier crawl can vouch for, crawls that size again and then once more at
+ * the largest size as a witness, so that entries added while the listing was crawled are never taken
+ * for losses. Memoised per run: the three completeness checks share it.
+ */
+export function completenessOf(ctx: CheckContext, route: Route): Promise<CompletenessOutcome> {
+  return ctx.memo.get(`completeness:${route.id}`, async () => {
+    const first = await ctx.crawl(route, "default");
+    if (!endedLegally(first.stop)) {
+      return { kind: "skip", reason: `the crawl did not end cleanly: ${describeStop(first)}` };
+    }
+    if (first.entries > ctx.options.maxEntries) {
+      return {
+        kind: "skip",
+        reason: `${first.entries} entries, more than --max-entries ${ctx.options.maxEntries}: not crawled at other page sizes, so entries lost at a page boundary were not looked for (raise --max-entries to check)`,
+      };
+    }
+    const crawls: CrawlResult[] = [first];
+    const largest = Math.max(...otherSizes(route, ctx.options.pageSize));
+    for (const size of otherSizes(route, ctx.options.pageSize)) {
+      const result = await ctx.crawlSized(route, size);
+      if (!endedLegally(result.stop)) {
+        return {
+          kind: "skip",
+          reason: `the crawl at pageSize ${size} did not end cleanly: ${describeStop(result)}`,
+        };
+      }
+      crawls.push(result);
+    }
+    let judged = judgeCompleteness(crawls.map((c) => c.log));
+    if (judged.suspects.length > 0) {
+      const sizes = new Set(
+        judged.suspects.map((s) => s.crawl.pageSize ?? route.pagination?.defaultPageSize ?? 20),
+      );
+      for (const size of sizes) crawls.push(await ctx.crawlSized(route, size, "again"));
+      crawls.push(await ctx.crawlSized(route, largest, "witness"));
+      judged = judgeCompleteness(crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log));
+    }
+    return { kind: "judged", judged, crawls };
+  });
+}
+
+/** The crawl drawn as evidence: each page with its entry count, ids at its edges and tokens. */
+export function crawlPicture(
+  log: CrawlLog,
+  offending: CrawlPageLog | undefined,
+  expected: string,
+  actual: string,
+): EvidenceCrawl {
+  return {
+    label: log.label,
+    ...(log.pageSize === undefined ? {} : { pageSize: log.pageSize }),
+    pages: log.pages.map((page) => ({
+      index: page.index,
+      url: page.url,
+      status: page.status,
+      entries: page.ids.length,
+      ...(page.ids.length > 0 ? { firstId: page.ids[0] as number, lastId: page.ids.at(-1) as number } : {}),
+      ...(page.sentToken === undefined ? {} : { sentToken: page.sentToken }),
+      ...(page.token === undefined ? {} : { token: page.token }),
+      ...(page === offending ? { offending: true } : {}),
+    })),
+    expected,
+    actual,
+  };
+}
+
+/** The requests that show a loss, first page to the offending one: what the user replays. */
+export function reproOf(loss: Loss): string[] {
+  const upTo = loss.offending?.index ?? loss.crawl.pages.length;
+  return loss.crawl.pages
+    .filter((page) => page.index <= upTo)
+    .map((page) => `curl -sS -H "Authorization: Bearer $TOKEN" '${page.url.replaceAll("'", "'\\''")}'`);
+}
+
+function lossEvidence(loss: Loss): Evidence {
+  const page = loss.offending ?? loss.crawl.pages.at(-1);
+  const expected = `${loss.missing.length} more entries (${loss.missing.slice(0, 10).join(", ")}${loss.missing.length > 10 ? ", …" : ""}), as ${loss.witness.label} has them`;
+  const actual =
+    loss.rule === "pagination.complete"
+      ? `page ${page?.index} starts with ${page?.ids[0]} after ${loss.before?.id ?? "nothing"}`
+      : `page ${page?.index} ${loss.rule === "pagination.token-until-end" ? "holds entries but no token" : "is empty"}`;
+  return {
+    request: { method: "GET", url: page?.url ?? "" },
+    response: {
+      status: page?.status ?? 200,
+      excerpt: JSON.stringify({ ids: page?.ids.slice(0, 20), continuationToken: page?.token ?? null }),
+    },
+    diagnostics: [
+      loss.reason,
+      `repro (${loss.crawl.label}, the smallest crawl that shows it):`,
+      ...reproOf(loss),
+    ],
+    crawl: crawlPicture(loss.crawl, page, expected, actual),
+  };
+}
+
+/** The smallest crawl (fewest pages to the offending one) among the losses of one rule. */
+function smallest(losses: readonly Loss[]): Loss | undefined {
+  const span = (l: Loss) => l.offending?.index ?? l.crawl.pages.length;
+  return [...losses].sort((a, b) => span(a) - span(b))[0];
+}
+
+/** One finding per listing for one completeness rule. */
+export async function judgeCompletenessRule(
+  ctx: CheckContext,
+  rule: CompletenessRule,
+  route: Route,
+): Promise<Finding> {
+  const outcome = await completenessOf(ctx, route);
+  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  const { judged, crawls } = outcome;
+  const losses = judged.losses.filter((l) => l.rule === rule);
+  const shown = smallest(losses);
+  if (shown) {
+    const others = losses.filter((l) => l !== shown).map((l) => l.reason);
+    const evidence = lossEvidence(shown);
+    return {
+      kind: "fail",
+      subject: route.id,
+      reason: shown.reason,
+      evidence: { ...evidence, diagnostics: [...(evidence.diagnostics ?? []), ...others] },
+    };
+  }
+  const sizes = crawls.map((c) => c.log.label).join(", ");
+  const fresh = judged.suspects.reduce((n, s) => n + s.missing.length, 0);
+  const grew = fresh > 0 ? `; entries that appeared between crawls were taken as new (${fresh})` : "";
+  return {
+    kind: "pass",
+    subject: route.id,
+    note: `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}`,
+  };
+}
