@@ -26,6 +26,8 @@ Flags:
   --seed N                 seed of the generated data, secrets and keys (default ${DEFAULT_SEED})
   --entries N              entries of the ready-made form, 0 to 1000000 (default ${DEFAULT_ENTRIES})
   --fault NAME             break exactly one rule (see --list-faults)
+  --growing                a legal variant: a live listing, where every third page of a form's
+                           listing is served after one more paid order (tokens stay cursor-stable)
   --shapes seed|document   where the seed and the provider's document disagree, serve the seed's shape
                            (default) or the document's (docs/contracts.md, "Known divergences")
   --timeline FILE          your own timeline of dated changes (default: contracts/timeline.yaml)
@@ -132,6 +134,7 @@ async function run(context: CommandContext): Promise<number> {
     json: { type: "boolean" },
     "list-faults": { type: "boolean" },
     "no-hooks": { type: "boolean" },
+    growing: { type: "boolean" },
   });
   const json = flags.values.json === true;
   if (flags.values["list-faults"] === true) {
@@ -167,6 +170,7 @@ async function run(context: CommandContext): Promise<number> {
     ...(at ? { at } : {}),
     ...(fault ? { fault } : {}),
     hooks: flags.values["no-hooks"] !== true,
+    growing: flags.values.growing === true,
   });
   const c = sandbox.credentials;
   context.stdout.write(

@@ -38,6 +38,7 @@ export const FLAGS: FlagSpec = {
   output: { type: "string" },
   ...PUBLISH_FLAGS,
   "request-timeout": { type: "string" },
+  "max-entries": { type: "string" },
   timeout: { type: "string" },
   shapes: { type: "string" },
   cassette: { type: "string", multiple: true },
@@ -73,9 +74,29 @@ export interface Parsed {
   reporter: ReporterName;
   output: string | undefined;
   pactBroker: BrokerSource | undefined;
-  /** The run's time limits, in milliseconds. */
-  limits: { requestTimeoutMs: number | undefined; runTimeoutMs: number | undefined };
+  /** The run's time limits, in milliseconds, and the completeness crawls' bound. */
+  limits: {
+    requestTimeoutMs: number | undefined;
+    runTimeoutMs: number | undefined;
+    maxEntries: number | undefined;
+  };
   shapes: ContractShapes;
+}
+
+/** A whole number above 0; a usage error otherwise. */
+function countFlag(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const count = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(count) || count <= 0) {
+    throw new AssopayError(
+      "usage",
+      `assopay verify: --${flag} must be a whole number above 0, got "${text}"`,
+      {
+        hint: `for example --${flag} 10000`,
+      },
+    );
+  }
+  return count;
 }
 
 /** A number of seconds above 0 (fractions allowed), in milliseconds; a usage error otherwise. */
@@ -124,17 +145,23 @@ export function parse(context: CommandContext): Parsed {
     limits: {
       requestTimeoutMs: secondsFlag("request-timeout", stringFlag(flags, "request-timeout")),
       runTimeoutMs: secondsFlag("timeout", stringFlag(flags, "timeout")),
+      maxEntries: countFlag("max-entries", stringFlag(flags, "max-entries")),
     },
     shapes: choiceFlag("verify", "shapes", stringFlag(flags, "shapes"), SHAPES, "seed"),
   };
 }
 
-/** The time limits as options: only those given, so the defaults apply to the rest. */
-export function limitOptions(parsed: Parsed): { requestTimeoutMs?: number; runTimeoutMs?: number } {
-  const { requestTimeoutMs, runTimeoutMs } = parsed.limits;
+/** The limits as options: only those given, so the defaults apply to the rest. */
+export function limitOptions(parsed: Parsed): {
+  requestTimeoutMs?: number;
+  runTimeoutMs?: number;
+  maxEntries?: number;
+} {
+  const { requestTimeoutMs, runTimeoutMs, maxEntries } = parsed.limits;
   return {
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(runTimeoutMs === undefined ? {} : { runTimeoutMs }),
+    ...(maxEntries === undefined ? {} : { maxEntries }),
   };
 }
 

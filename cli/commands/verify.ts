@@ -25,7 +25,7 @@ Usage:
                  [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
                  [--receiver-url URL] [--receiver-port N]
                  [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE]
-                 [--request-timeout SECONDS] [--timeout SECONDS]
+                 [--request-timeout SECONDS] [--timeout SECONDS] [--max-entries N]
   assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
 Without --target, the embedded sandbox is started at the --at date and verified with its own
@@ -77,6 +77,8 @@ Time limits:
                              target that takes the connection and never answers fails within it.
   --timeout SECONDS          Longest the whole run may take (default: no limit). Checks it leaves
                              unrun get an error verdict saying so.
+  --max-entries N            Completeness: a listing holding more entries is not crawled again at the
+                             other page sizes (7 and the largest), and its checks say so (default 10000).
 
 Pact Broker:
 ${PUBLISH_HELP}

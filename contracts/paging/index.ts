@@ -18,4 +18,4 @@ export {
   paginationOf,
   readPage,
 } from "./page.js";
-export { judgePage, type PageFinding, type PageSoFar, pageLimit } from "./page-judge.js";
+export { judgePage, type PageFinding, type PageSoFar, pageSizeLimit } from "./page-judge.js";

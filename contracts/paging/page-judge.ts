@@ -39,7 +39,7 @@ export interface PageSoFar {
 }
 
 /** The page size a page must not exceed: the smaller of what it declares and what was asked. */
-export function pageLimit(page: ListingPage, requestedSize: number | undefined): number | undefined {
+export function pageSizeLimit(page: ListingPage, requestedSize: number | undefined): number | undefined {
   const limits = [page.counts?.pageSize, requestedSize].filter(
     (n): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0,
   );
@@ -56,7 +56,7 @@ export function pageLimit(page: ListingPage, requestedSize: number | undefined):
  */
 export function judgePage(page: ListingPage, so: PageSoFar): PageFinding[] {
   const findings: PageFinding[] = [];
-  const limit = pageLimit(page, so.requestedSize);
+  const limit = pageSizeLimit(page, so.requestedSize);
   if (limit !== undefined && page.entries.length > limit) {
     findings.push({ kind: "oversized", rule: "pagination.page-size", entries: page.entries.length, limit });
   }

@@ -104,7 +104,8 @@ export function reproOf(loss: Loss): string[] {
     .map((page) => `curl -sS -H "Authorization: Bearer $TOKEN" '${page.url.replaceAll("'", "'\\''")}'`);
 }
 
-function lossEvidence(loss: Loss): Evidence {
+/** The evidence of a loss: the offending request, the crawl drawn, the reason and a repro. */
+export function lossEvidence(loss: Loss): Evidence {
   const page = loss.offending ?? loss.crawl.pages.at(-1);
   const expected = `${loss.missing.length} more entries (${loss.missing.slice(0, 10).join(", ")}${loss.missing.length > 10 ? ", …" : ""}), as ${loss.witness.label} has them`;
   const actual =

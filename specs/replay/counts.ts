@@ -1,11 +1,12 @@
 import type {
   CountMode,
   ExpectedCounts,
+  PageCounts,
   RouteRules,
   Timeline,
   TimelineEffect,
 } from "../../contracts/index.js";
-import type { DatedChange, PageCounts } from "./types.js";
+import type { DatedChange } from "./types.js";
 
 /** The count modes in the order the timeline brings them, and the entry that starts each. */
 const ORDER: readonly CountMode[] = ["always-real", "default-true", "default-false", "absent"];

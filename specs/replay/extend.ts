@@ -1,3 +1,4 @@
+import { paginationOf, readPage } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import {
   type HttpClient,
@@ -56,7 +57,7 @@ export async function followToEnd(
   const limit = bound(crawl);
   const pagination = (e: HttpExchange) => {
     const parsed = parseJson(e);
-    return parsed.ok ? (parsed.value as { pagination?: unknown } | null)?.pagination : undefined;
+    return parsed.ok ? paginationOf(parsed.value) : undefined;
   };
   while (token !== undefined) {
     if (extra >= limit) {
@@ -78,32 +79,39 @@ export async function followToEnd(
       return false;
     }
     const parsed = parseJson(last);
-    const body = parsed.ok ? (parsed.value as Record<string, unknown> | null) : null;
-    const list = body?.[name];
-    if (!Array.isArray(list)) return false;
-    if (list.length === 0) {
+    const read = parsed.ok ? readPage(parsed.value, name) : undefined;
+    if (!read?.ok) return false;
+    crawl.targetLog.push({
+      index: crawl.targetLog.length + 1,
+      url: last.request.url,
+      sentToken: token,
+      status: last.status,
+      ids: read.ids,
+      token: read.token,
+    });
+    crawl.endedAt = Date.now();
+    if (read.entries.length === 0) {
       judgement.notes.push(
         `the target's listing is longer than the recording's: it ended on an empty page ${extra} page(s) further, after ${entries} more entries`,
       );
       return true;
     }
-    for (const entry of list) {
-      const id = (entry as { id?: unknown } | null)?.id;
-      if (typeof id === "number" && !crawl.seen.has(id)) {
+    for (const id of read.ids) {
+      if (!crawl.seen.has(id)) {
         crawl.seen.add(id);
         entries++;
       }
     }
-    const next = (body?.pagination as { continuationToken?: unknown } | undefined)?.continuationToken;
-    if (next === token) {
+    if (read.token !== undefined && read.token === token) {
       judgement.breaches.push({
         rule: "pagination.end-is-empty-array",
         reason: "past the recording's end, a non-empty page answered with the very token it was asked with",
-        evidence: evidenceOf(last, body?.pagination),
+        evidence: evidenceOf(last, read.pagination),
       });
       return false;
     }
-    token = typeof next === "string" && next !== "" ? next : undefined;
+    const next = read.token;
+    token = next;
   }
   judgement.notes.push(
     "the target's listing is longer than the recording's and ends on a non-empty page without a token (allowed)",

@@ -1,3 +1,4 @@
+import type { CrawlPageLog } from "../../contracts/index.js";
 import type { StoredQuery } from "../../proxy/index.js";
 import type { ReplayStep } from "./steps.js";
 import type { TargetPage } from "./types.js";
@@ -14,11 +15,22 @@ export interface ListingCrawl {
   fromFirstPage: boolean;
   /** Why the target's last answer cannot lead further (refused, not a list), when it cannot. */
   broken: string | undefined;
+  /** The recording's pages of this crawl, replayed or not, for the crawl judge. */
+  recorded: CrawlPageLog[];
+  /** The target's pages as the crawl judge reads them (including pages followed past the recording). */
+  targetLog: CrawlPageLog[];
+  /** When the target's first and last pages were asked for. */
+  startedAt: number;
+  endedAt: number;
+  /** The last step of the crawl: where a finding about the whole crawl is filed. */
+  lastStep: ReplayStep | undefined;
 }
 
 export interface Listings {
   /** The crawl a listing request belongs to; a first page (no token) starts a new one. */
   crawlFor(step: ReplayStep): ListingCrawl;
+  /** Every crawl of the replay, in the order they began. */
+  all(): readonly ListingCrawl[];
   /** The token to send for a continuation request: the target's own, from its previous page. */
   nextToken(step: ReplayStep): { ok: true; token: string } | { ok: false; reason: string };
 }
@@ -40,13 +52,24 @@ function listingKey(step: ReplayStep): string {
 /** The crawls of one replay, keyed by listing. */
 export function createListings(): Listings {
   const crawls = new Map<string, ListingCrawl>();
-  const fresh = (fromFirstPage: boolean): ListingCrawl => ({
-    pages: [],
-    seen: new Set(),
-    fromFirstPage,
-    broken: undefined,
-  });
+  const every: ListingCrawl[] = [];
+  const fresh = (fromFirstPage: boolean): ListingCrawl => {
+    const crawl: ListingCrawl = {
+      pages: [],
+      seen: new Set(),
+      fromFirstPage,
+      broken: undefined,
+      recorded: [],
+      targetLog: [],
+      startedAt: 0,
+      endedAt: 0,
+      lastStep: undefined,
+    };
+    every.push(crawl);
+    return crawl;
+  };
   return {
+    all: () => every,
     crawlFor(step) {
       const key = listingKey(step);
       const existing = crawls.get(key);

@@ -49,6 +49,11 @@ function outcome(
   };
 }
 
+/** A finding about a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
+export function crawlOutcome(step: ReplayStep, rule: string, result: CheckResult): CheckOutcome {
+  return { ...outcome(step, rule, result, 0), id: `${step.id} (crawl)` };
+}
+
 /** An interaction that could not be sent: skipped with the reason. */
 export function skippedOutcome(step: ReplayStep, reason: string): CheckOutcome {
   return outcome(step, "schema.responses", { status: "skip", reason }, 0);

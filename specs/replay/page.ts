@@ -1,25 +1,17 @@
-import { type Contract, expectedCounts, queryBoolean } from "../../contracts/index.js";
+import {
+  type Contract,
+  countsOf,
+  expectedCounts,
+  judgePage,
+  queryBoolean,
+  readPage,
+} from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { countRule, countTimeline, datedCountChange } from "./counts.js";
 import type { ListingCrawl } from "./listings.js";
-import type { Exchange, Judgement, PageCounts, TargetPage } from "./types.js";
+import type { Exchange, Judgement, TargetPage } from "./types.js";
 
 const COUNT_PATH = /^response\.pagination\.total(Count|Pages)\b/;
-
-function countsOf(body: unknown): PageCounts | undefined {
-  const pagination = (body as { pagination?: unknown } | null)?.pagination;
-  if (pagination === null || typeof pagination !== "object") return undefined;
-  const p = pagination as Record<string, unknown>;
-  return { totalCount: p.totalCount, totalPages: p.totalPages, pageSize: p.pageSize };
-}
-
-function idsOf(list: readonly unknown[]): number[] {
-  return list
-    .map((entry) =>
-      entry !== null && typeof entry === "object" ? (entry as { id?: unknown }).id : undefined,
-    )
-    .filter((id): id is number => typeof id === "number" && Number.isInteger(id));
-}
 
 /**
  * Judges one page of a listing by the pagination and count rules, as verify's crawl does: the result
@@ -35,13 +27,11 @@ export function judgeListingPage(
   const { route, rules, target, targetBody: body, step } = exchange;
   if (!route?.pagination || !rules) return undefined;
   const name = route.pagination.resultArray;
-  const list =
-    body !== null && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
-  if (!Array.isArray(list)) {
+  const read = readPage(body, name);
+  if (!read.ok) {
     judgement.breaches.push({
       rule: "pagination.result-array",
-      reason:
-        body === undefined ? "the page is not JSON" : `the result array "${name}" is missing or not a list`,
+      reason: body === undefined ? "the page is not JSON" : read.why,
       evidence: evidenceOf(target),
     });
     crawl.broken = `(${step.id}) had no result array`;
@@ -102,41 +92,50 @@ export function judgeListingPage(
       ),
     });
   }
-  const requested = Number(exchange.query.get("pageSize") ?? Number.NaN);
-  const limits = [counts?.pageSize, requested].filter(
-    (n): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0,
-  );
-  if (limits.length > 0 && list.length > Math.min(...limits)) {
-    judgement.breaches.push({
-      rule: "pagination.page-size",
-      reason: `the page holds ${list.length} entries, more than its page size ${Math.min(...limits)}`,
-      evidence: evidenceOf(target, { entries: list.length, pagination: counts }),
-    });
-  }
-  const ids = idsOf(list);
-  const again = ids.filter((id) => crawl.seen.has(id));
-  if (again.length > 0) {
-    judgement.breaches.push({
-      rule: "pagination.no-duplicates",
-      reason: `entry id ${again[0]} was already given earlier in this crawl${again.length > 1 ? ` (and ${again.length - 1} more)` : ""}`,
-      evidence: evidenceOf(target, { ids: again.slice(0, 20) }),
-    });
-  }
+  const sizeAsked = Number(exchange.query.get("pageSize") ?? Number.NaN);
   const first = crawl.pages[0];
-  if (crawl.pages.length === 1 && first && ids.length > 0 && ids.join(",") === first.ids.join(",")) {
-    judgement.breaches.push({
-      rule: "pagination.token-echoed",
-      reason: "the first continuation token led back to the first page's entries, not to the next page",
-      evidence: evidenceOf(target, { ids: ids.slice(0, 20) }),
-    });
+  const findings = judgePage(read, {
+    index: crawl.pages.length + 1,
+    requestedSize: Number.isInteger(sizeAsked) ? sizeAsked : undefined,
+    sentToken: undefined,
+    seen: crawl.seen,
+    firstIds: first?.ids,
+  });
+  for (const finding of findings) {
+    switch (finding.kind) {
+      case "oversized":
+        judgement.breaches.push({
+          rule: finding.rule,
+          reason: `the page holds ${finding.entries} entries, more than its page size ${finding.limit}`,
+          evidence: evidenceOf(target, { entries: finding.entries, pagination: counts }),
+        });
+        break;
+      case "duplicate":
+        judgement.breaches.push({
+          rule: finding.rule,
+          reason: `entry id ${finding.ids[0]} was already given earlier in this crawl${finding.ids.length > 1 ? ` (and ${finding.ids.length - 1} more)` : ""}`,
+          evidence: evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+        });
+        break;
+      case "token-ignored":
+        judgement.breaches.push({
+          rule: finding.rule,
+          reason: "the first continuation token led back to the first page's entries, not to the next page",
+          evidence: evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+        });
+        break;
+      case "token-repeated":
+        // Judged by the crawl's end: following it past the recording (extend.ts) notices a repeat.
+        break;
+    }
   }
+  const ids = read.ids;
   for (const id of ids) crawl.seen.add(id);
-  const token = (body as { pagination?: { continuationToken?: unknown } }).pagination?.continuationToken;
   const page: TargetPage = {
     step,
     ids,
-    token: typeof token === "string" && token !== "" ? token : undefined,
-    size: list.length,
+    token: read.token,
+    size: read.entries.length,
     counts: counts ?? { totalCount: undefined, totalPages: undefined, pageSize: undefined },
     expected,
   };

@@ -13,6 +13,7 @@ import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { CheckOutcome, RunReport } from "../runner/types.js";
 import { countTimeline } from "./counts.js";
+import { judgeReplayedCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
@@ -60,6 +61,7 @@ async function judgeListing(
 ): Promise<void> {
   const page = judgeListingPage(exchange, judgement, crawl, session.contract);
   if (!page || !exchange.rules) return;
+  noteTargetPage(crawl, exchange, page);
   const name = exchange.route?.pagination?.resultArray ?? "data";
   const recorded = (exchange.recorded.body as Record<string, unknown> | null)?.[name];
   const recordedEnd = Array.isArray(recorded) && recorded.length === 0;
@@ -67,7 +69,8 @@ async function judgeListing(
   if (recordedEnd && !ended) {
     ended = await followToEnd(session.http, exchange, request, page, crawl, judgement);
   }
-  if (ended)
+  // A target that lost recorded entries is judged as a whole after the replay (crawls.ts), not by totals.
+  if (ended && keepsRecordedEntries(crawl))
     judgeTotals(exchange, judgement, crawl, countTimeline(exchange.rules, session.contract.timeline));
 }
 
@@ -78,7 +81,11 @@ async function replayStep(session: Session, step: ReplayStep): Promise<CheckOutc
   const derived = await deriveRequest(step, session.derive);
   if (!derived.ok) {
     values.learn(step.index, recordedBody);
-    if (step.match?.route.pagination) listings.crawlFor(step).broken ??= `(${step.id}) was not replayed`;
+    if (step.match?.route.pagination) {
+      const crawl = listings.crawlFor(step);
+      crawl.broken ??= `(${step.id}) was not replayed`;
+      noteRecordedPage(crawl, step, recordedBody);
+    }
     return skippedOutcome(step, `not replayed: ${derived.reason}`);
   }
   const begin = Date.now();
@@ -105,6 +112,7 @@ async function replayStep(session: Session, step: ReplayStep): Promise<CheckOutc
   };
   const judgement = emptyJudgement();
   const crawl = route?.pagination ? listings.crawlFor(step) : undefined;
+  if (crawl) noteRecordedPage(crawl, step, recordedBody);
   const served = judgeStatus(exchange, judgement, contract.timeline.entries);
   if (served && crawl) await judgeListing(session, exchange, derived.request, crawl, judgement);
   else if (served) judgeResource(exchange, judgement, contract);
@@ -171,6 +179,11 @@ export async function runReplay(options: ReplayOptions, io: ReplayIo = {}): Prom
       const outcome = deadline.signal.aborted
         ? erroredOutcome(step, "not run: the replay's time limit (--timeout) ran out first", 0)
         : await replayStep(session, step);
+      outcomes.push(outcome);
+      io.onOutcome?.(outcome);
+    }
+    const judge = { http, tokens, timeLimitMs: options.requestTimeoutMs * 100 };
+    for (const outcome of deadline.signal.aborted ? [] : await judgeReplayedCrawls(judge, listings)) {
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
     }

@@ -1,4 +1,4 @@
-import type { ExpectedCounts, Route, RouteRules, TimelineEntry } from "../../contracts/index.js";
+import type { ExpectedCounts, PageCounts, Route, RouteRules, TimelineEntry } from "../../contracts/index.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
 import type { ReplayStep } from "./steps.js";
@@ -55,13 +55,6 @@ export interface Judgement {
 /** A judgement that found nothing yet. */
 export function emptyJudgement(): Judgement {
   return { breaches: [], dated: [], explained: [], differences: [], notes: [] };
-}
-
-/** What counts a page declared, read loosely. */
-export interface PageCounts {
-  totalCount: unknown;
-  totalPages: unknown;
-  pageSize: unknown;
 }
 
 /** One page of a listing as the target answered it. */

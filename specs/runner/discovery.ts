@@ -1,3 +1,4 @@
+import { readPage } from "../../contracts/index.js";
 import type { CheckContext } from "./context.js";
 import { type HttpExchange, isSuccess, parseJson } from "./http.js";
 
@@ -32,14 +33,13 @@ export async function sampleListing(
         : `${url.includes("?") ? "&" : "?"}continuationToken=${encodeURIComponent(token)}`;
     exchange = await ctx.http.send({ method: "GET", url: `${url}${query}`, authorization });
     const parsed = isSuccess(exchange.status) ? parseJson(exchange) : undefined;
-    const body = parsed?.ok ? (parsed.value as { data?: unknown; pagination?: unknown } | null) : undefined;
-    if (!body || !Array.isArray(body.data)) return { entries, exchange, served: page > 0 };
-    for (const entry of body.data) {
+    const read = parsed?.ok ? readPage(parsed.value, "data") : undefined;
+    if (!read?.ok) return { entries, exchange, served: page > 0 };
+    for (const entry of read.entries) {
       if (entry !== null && typeof entry === "object") entries.push(entry as Record<string, unknown>);
     }
-    const next = (body.pagination as { continuationToken?: unknown } | undefined)?.continuationToken;
-    if (body.data.length === 0 || typeof next !== "string" || next === "" || next === token) break;
-    token = next;
+    if (read.entries.length === 0 || read.token === undefined || read.token === token) break;
+    token = read.token;
   }
   if (!exchange) throw new Error("sampleListing: no page read");
   return { entries: entries.slice(0, limit), exchange, served: true };

@@ -1,3 +1,4 @@
+import { readPage } from "../../contracts/index.js";
 import type { Route } from "../../contracts/types.js";
 import type { SandboxCredentials } from "../../sandbox/index.js";
 import type { Harness, Role } from "../sandbox/helpers.js";
@@ -183,12 +184,9 @@ export async function crawlCatalogue(
         const exchange = await send(h, proxy, route, `${path}${query}`, role);
         exchanges.push(exchange);
         if (exchange.status !== 200) break;
-        const parsed = JSON.parse(exchange.body) as Record<string, unknown> & {
-          pagination?: { continuationToken?: string | null };
-        };
-        const entries = parsed[route.pagination.resultArray];
-        token = parsed.pagination?.continuationToken ?? undefined;
-        if (!Array.isArray(entries) || entries.length === 0 || token === undefined) break;
+        const page = readPage(JSON.parse(exchange.body), route.pagination.resultArray);
+        token = page.ok ? page.token : undefined;
+        if (!page.ok || page.entries.length === 0 || token === undefined) break;
       }
     }
   }

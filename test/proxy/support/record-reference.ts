@@ -6,6 +6,7 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { readPage } from "../../../contracts/index.js";
 import type { IsoDay } from "../../../core/dates.js";
 import { startRecorder } from "../../../proxy/record/server.js";
 import { type RunningSandbox, startSandbox } from "../../../sandbox/index.js";
@@ -75,12 +76,9 @@ export async function recordReferences(out: string): Promise<void> {
         const query = new URLSearchParams({ pageSize: "20" });
         if (continuation !== undefined) query.set("continuationToken", continuation);
         const response = await fetch(`${base}${String(form.itemsPath)}?${query}`, { headers: auth });
-        const body = (await response.json()) as {
-          data: unknown[];
-          pagination: { continuationToken?: string };
-        };
-        if (body.data.length === 0) break;
-        continuation = body.pagination.continuationToken;
+        const page = readPage(await response.json(), "data");
+        if (!page.ok || page.entries.length === 0) break;
+        continuation = page.token;
       }
     });
 

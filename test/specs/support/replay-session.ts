@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readPage } from "../../../contracts/index.js";
 import type { IsoDay } from "../../../core/dates.js";
 import { startRecorder } from "../../../proxy/index.js";
 import { type FaultName, type RunningSandbox, startSandbox } from "../../../sandbox/index.js";
@@ -58,13 +59,11 @@ async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
     for (let page = 0; page < 10; page++) {
       const query = `pageSize=20${extra}${next ? `&continuationToken=${encodeURIComponent(next)}` : ""}`;
       const { body } = await getJson(`${form}/${listing}?${query}`, reader);
-      const { data, pagination } = body as {
-        data: { id: number }[];
-        pagination: { continuationToken?: string };
-      };
-      if (listing === "orders") ids.push(...data.map((d) => d.id));
-      if (data.length === 0) break;
-      next = pagination.continuationToken;
+      const page = readPage(body, "data");
+      if (!page.ok) throw new Error(`${listing}: ${page.why}`);
+      if (listing === "orders") ids.push(...page.ids);
+      if (page.entries.length === 0) break;
+      next = page.token;
     }
   }
   for (const id of ids) {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
-import { type Contract, queryValue } from "../../../contracts/index.js";
+import { type Contract, queryValue, readPage } from "../../../contracts/index.js";
 import { startServer } from "../../../core/http/server.js";
 import { addUnknownFields, reoffsetDates } from "./transforms.js";
 
@@ -138,10 +138,10 @@ export async function startTransformingProxy(
       return;
     }
     const body = (await response.json()) as Record<string, unknown>;
-    const list = (body[resultArray] as unknown[]) ?? [];
-    const pagination = { ...((body.pagination as Record<string, unknown>) ?? {}) };
-    const upstreamNext =
-      typeof pagination.continuationToken === "string" ? pagination.continuationToken : undefined;
+    const read = readPage(body, resultArray);
+    const list = read.ok ? read.entries : [];
+    const pagination = { ...((read.ok && read.pagination) || {}) };
+    const upstreamNext = read.ok ? read.token : undefined;
     let slice = list.slice(cursor.skip);
     let next: Cursor | undefined;
     if (variants.varyPageSizes && slice.length > 0) {

@@ -1,0 +1,133 @@
+import {
+  type CrawlLog,
+  type CrawlPageLog,
+  judgeCompleteness,
+  type Route,
+  readPage,
+} from "../../contracts/index.js";
+import { lossEvidence } from "../pagination/completeness.js";
+import { crawl, endedLegally } from "../runner/crawler.js";
+import type { HttpClient } from "../runner/http.js";
+import type { TokenSource } from "../runner/tokens.js";
+import type { CheckOutcome } from "../runner/types.js";
+import type { ListingCrawl, Listings } from "./listings.js";
+import { TOKEN_PARAM } from "./listings.js";
+import { crawlOutcome } from "./outcome.js";
+import type { ReplayStep } from "./steps.js";
+import type { Exchange, TargetPage } from "./types.js";
+
+/** Notes a recorded page of a crawl, replayed or not: what the recording vouches the listing held. */
+export function noteRecordedPage(crawl: ListingCrawl, step: ReplayStep, body: unknown): void {
+  const name = step.match?.route.pagination?.resultArray ?? "data";
+  const page = readPage(body, name);
+  if (!page.ok) return;
+  crawl.recorded.push({
+    index: crawl.recorded.length + 1,
+    url: step.interaction.request.path,
+    sentToken: undefined,
+    status: step.interaction.response.status,
+    ids: page.ids,
+    token: page.token,
+  });
+}
+
+/** Notes a page the target answered, for the crawl judge. */
+export function noteTargetPage(crawl: ListingCrawl, exchange: Exchange, page: TargetPage): void {
+  const now = Date.now();
+  if (crawl.targetLog.length === 0) crawl.startedAt = now;
+  crawl.endedAt = now;
+  crawl.lastStep = exchange.step;
+  crawl.targetLog.push({
+    index: crawl.targetLog.length + 1,
+    url: exchange.target.request.url,
+    sentToken: exchange.query.get("continuationToken") ?? undefined,
+    status: exchange.target.status,
+    ids: page.ids,
+    token: page.token,
+  });
+}
+
+/** True while every entry the recording showed so far came from the target too. */
+export function keepsRecordedEntries(crawl: ListingCrawl): boolean {
+  return crawl.recorded.every((page) => page.ids.every((id) => crawl.seen.has(id)));
+}
+
+function logOf(label: string, pages: readonly CrawlPageLog[], at: [number, number]): CrawlLog {
+  const last = pages.at(-1);
+  const end = !last
+    ? "cut"
+    : last.ids.length === 0
+      ? "empty-page"
+      : last.token === undefined
+        ? "no-token"
+        : "cut";
+  return { label, pageSize: undefined, startedAt: at[0], endedAt: at[1], pages, end };
+}
+
+/** What the witness crawl asks for: the first page's query without its token, at the largest page size. */
+function witnessQuery(url: string, route: Route): [string, string][] {
+  const query = new URL(url).searchParams;
+  const pairs: [string, string][] = [];
+  for (const [name, value] of query) {
+    if (name.toLowerCase() === TOKEN_PARAM || name.toLowerCase() === "pagesize") continue;
+    pairs.push([name, value]);
+  }
+  pairs.push(["pageSize", String(route.pagination?.maxPageSize ?? 100)]);
+  return pairs;
+}
+
+export interface CrawlJudgeSession {
+  readonly http: HttpClient;
+  readonly tokens: TokenSource;
+  readonly timeLimitMs: number;
+}
+
+/**
+ * After the replay, judges each crawl of a listing as a whole, by the one crawl judge: the recording
+ * vouches which entries the listing held before the target was crawled; a fresh crawl of the target at
+ * the largest page size shows which it still holds. An entry in both and missing from the target's
+ * crawl was lost by the target (between two pages, by an early empty page or a page without a token).
+ * A target holding other data than the recording loses nothing: its witness lacks the recorded ids.
+ */
+export async function judgeReplayedCrawls(
+  session: CrawlJudgeSession,
+  listings: Listings,
+): Promise<CheckOutcome[]> {
+  const outcomes: CheckOutcome[] = [];
+  for (const listing of listings.all()) {
+    const route = listing.lastStep?.match?.route;
+    const first = listing.targetLog[0];
+    if (!route?.pagination || !listing.fromFirstPage || !first || !listing.lastStep) continue;
+    if (keepsRecordedEntries(listing)) continue;
+    const started = Date.now();
+    const witness = await crawl(session.http, {
+      route,
+      url: first.url.split("?")[0] ?? first.url,
+      query: witnessQuery(first.url, route),
+      knownEntries: undefined,
+      maxPages: 10_000,
+      timeLimitMs: session.timeLimitMs,
+      authorization: () => session.tokens.authorization("reader"),
+      label: `a fresh crawl of the target at pageSize ${route.pagination.maxPageSize}`,
+    });
+    if (!endedLegally(witness.stop)) continue;
+    const recorded = logOf("the recording", listing.recorded, [0, 0]);
+    const target = logOf("the target's crawl", listing.targetLog, [listing.startedAt, listing.endedAt]);
+    const ofWitness = { ...witness.log, startedAt: Math.max(started, listing.endedAt + 1) };
+    const judged = judgeCompleteness([
+      recorded,
+      { ...target, end: target.end === "cut" ? "no-token" : target.end },
+      ofWitness,
+    ]);
+    for (const loss of judged.losses.filter((l) => l.crawl.label === target.label)) {
+      outcomes.push(
+        crawlOutcome(listing.lastStep, loss.rule, {
+          status: "fail",
+          reason: loss.reason,
+          evidence: lossEvidence(loss),
+        }),
+      );
+    }
+  }
+  return outcomes;
+}
