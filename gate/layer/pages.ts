@@ -1,3 +1,4 @@
+import { readPage } from "../../contracts/index.js";
 import type { PageSeen } from "../exchange.js";
 import { type FinalToken, type PageCut, pageLimit } from "../scenarios.js";
 import type { Cursor } from "./cursors.js";
@@ -33,13 +34,11 @@ export function cutPage(input: CutInput): CutPage | undefined {
   const { body, cursor } = input;
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const source = body as Record<string, unknown>;
-  const entries = source[input.resultArray];
-  if (!Array.isArray(entries)) return undefined;
-  const upstreamPagination =
-    typeof source.pagination === "object" && source.pagination !== null
-      ? (source.pagination as Record<string, unknown>)
-      : undefined;
-  const upstreamNext = upstreamPagination?.continuationToken;
+  const read = readPage(body, input.resultArray);
+  if (!read.ok) return undefined;
+  const entries = read.entries;
+  const upstreamPagination = read.pagination;
+  const upstreamNext = read.token;
 
   const remaining = entries.slice(cursor.skip);
   const served = remaining.slice(0, pageLimit(input.cut, cursor.pageIndex) ?? remaining.length);
@@ -48,7 +47,7 @@ export function cutPage(input: CutInput): CutPage | undefined {
     const next: Cursor | undefined =
       served.length < remaining.length
         ? { ...cursor, skip: cursor.skip + served.length, pageIndex: cursor.pageIndex + 1 }
-        : typeof upstreamNext === "string" && upstreamNext !== ""
+        : upstreamNext !== undefined
           ? { ...cursor, upstreamToken: upstreamNext, skip: 0, pageIndex: cursor.pageIndex + 1 }
           : undefined;
     token = next ? input.issue(next) : undefined;

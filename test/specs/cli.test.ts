@@ -174,7 +174,7 @@ describe("assopay verify: runs and reports", () => {
     expect(xml.match(/<testcase /g)?.length).toBe(8);
     expect(xml).toContain('<failure message="');
     expect(xml).toContain('type="pagination.token-echoed"');
-    expect(xml).toMatch(/<testsuites name="assopay verify" tests="5" failures="1"/);
+    expect(xml).toMatch(/<testsuites name="assopay verify" tests="8" failures="1"/);
     expect(run.stdout).toContain("Failures:");
   });
 
