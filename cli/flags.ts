@@ -115,8 +115,8 @@ export const ALLOW_HOST_FLAGS: FlagSpec = { "allow-host": { type: "string", mult
 
 /** Its line in the servers' help. */
 export const ALLOW_HOST_HELP = `  --allow-host NAME     also answer requests whose Host is NAME (repeatable): a tunnel's or a LAN
-                        name. Without it only 127.0.0.1, localhost and [::1] with the server's port
-                        are answered (421 otherwise), so a DNS-rebinding web page cannot reach it`;
+                        name. Without it only Host 127.0.0.1, localhost and [::1] is answered (421
+                        otherwise), so a DNS-rebinding web page cannot reach it`;
 
 /** The `--allow-host` values, comma-separated lists split. */
 export function allowHostsFlag(flags: ParsedFlags): string[] {

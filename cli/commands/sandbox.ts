@@ -35,8 +35,8 @@ Flags:
   --notify-any-host        deliver notifications to any registered URL; without it only loopback
                            URLs (127.0.0.1, [::1], localhost) get them, others are logged as skipped
   --allow-host NAME        also answer requests whose Host is NAME (repeatable): a tunnel's or a LAN
-                           name. Without it only 127.0.0.1, localhost and [::1] with the sandbox's
-                           port are answered (421 otherwise), so a DNS-rebinding page cannot reach it
+                           name. Without it only Host 127.0.0.1, localhost and [::1] is answered
+                           (421 otherwise), so a DNS-rebinding web page cannot reach it
   --json                   print one JSON line with the URL and credentials instead of the text
   --list-faults            list the faults and the rule each one breaks, then exit
   -h, --help               show this help

@@ -13,7 +13,7 @@ export const CONTROL_HEADER = "x-assopay-control";
 /** The flag that adds a name to the `Host` values a server answers (shown in every refusal). */
 export const ALLOW_HOST_FLAG = "--allow-host";
 
-/** Names a `Host` header may use for any local server, with the server's own port or none. */
+/** Names a `Host` header may use for any local server (at any port, see `hostRefusal`). */
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
 /** Addresses that bind every interface: the machine's own addresses then name the server too. */
@@ -22,8 +22,8 @@ const WILDCARDS = new Set(["0.0.0.0", "::", "[::]"]);
 /** The option every server takes: names besides its own that a `Host` header may use. */
 export interface AllowHostOptions {
   /**
-   * Host names (or addresses) the server also answers for, at any port: a tunnel's name, a LAN name.
-   * Without them, only 127.0.0.1, localhost, [::1] (and the bound address) with the server's port.
+   * Host names (or addresses) the server also answers for: a tunnel's name, a LAN name. Without them,
+   * only 127.0.0.1, localhost, [::1] (and the bound address).
    * @example { allowHosts: ["my-laptop.lan"] }
    */
   allowHosts?: readonly string[];
@@ -45,7 +45,7 @@ export interface LocalGuardOptions {
    * @example { allowHosts: ["my-laptop.lan"] }
    */
   readonly allowHosts?: readonly string[] | undefined;
-  /** Names the server answers for by construction (intercepted hosts, a receiver's public URL), any port. */
+  /** Names the server answers for by construction (intercepted hosts, a receiver's public URL). */
   readonly servedHosts?: Iterable<string> | undefined;
 }
 
@@ -123,26 +123,25 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
     const parsed = parseAuthority(bind.includes(":") && !bind.startsWith("[") ? `[${bind}]` : bind);
     if (parsed) ownNames.add(parsed.name);
   }
-  const anyPort = new Set<string>();
-  for (const name of options.allowHosts ?? []) anyPort.add(checkAllowedName(name));
-  for (const name of options.servedHosts ?? []) anyPort.add(checkAllowedName(name));
-  const names: ReadonlySet<string> = new Set([...ownNames, ...anyPort]);
+  const extra = new Set<string>();
+  for (const name of options.allowHosts ?? []) extra.add(checkAllowedName(name));
+  for (const name of options.servedHosts ?? []) extra.add(checkAllowedName(name));
+  const names: ReadonlySet<string> = new Set([...ownNames, ...extra]);
   const what = options.what;
 
+  // Any port: a browser always names the port it connects to, so the port tells no rebinding page apart,
+  // while a proxy in front (Pact's verifier, a container's port mapping) names its own.
   const hostRefusal = (req: IncomingMessage): GuardRefusal | undefined => {
     const header = req.headers.host;
     // HTTP/1.0 without Host: no browser sends that, so no page can be behind it.
     if (header === undefined && req.httpVersion === "1.0") return undefined;
     const parsed = parseAuthority(header ?? "");
-    if (parsed && anyPort.has(parsed.name)) return undefined;
-    const localPort = req.socket.localPort;
-    const portOk = parsed?.port === "" || localPort === undefined || parsed?.port === String(localPort);
-    if (parsed && ownNames.has(parsed.name) && portOk) return undefined;
+    if (parsed && names.has(parsed.name)) return undefined;
     return {
       status: 421,
       kind: "host-refused",
       title: `The ${what} answers only its own address`,
-      detail: `Host "${header ?? ""}" refused: the ${what} answers 127.0.0.1, localhost and [::1] (with its port or none)${anyPort.size > 0 ? ` and ${[...anyPort].join(", ")}` : ""}; ${hostHint()}`,
+      detail: `Host "${header ?? ""}" refused: the ${what} answers 127.0.0.1, localhost and [::1]${extra.size > 0 ? `, ${[...extra].join(", ")}` : ""}; ${hostHint()}`,
     };
   };
 
