@@ -16,6 +16,9 @@ export const ALLOW_HOST_FLAG = "--allow-host";
 /** Names a `Host` header may use for any local server (at any port, see `hostRefusal`). */
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"] as const;
 
+/** How many distinct admitted Host values a guard remembers (beyond them, each is parsed again). */
+const ADMITTED_KEPT = 64;
+
 /** Addresses that bind every interface: the machine's own addresses then name the server too. */
 const WILDCARDS = new Set(["0.0.0.0", "::", "[::]"]);
 
@@ -128,6 +131,9 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
   for (const name of options.servedHosts ?? []) extra.add(checkAllowedName(name));
   const names: ReadonlySet<string> = new Set([...ownNames, ...extra]);
   const what = options.what;
+  // Host values already admitted, as sent: a client sends the same one on every request, so parsing it
+  // once keeps the check off the replay's hot path.
+  const admitted = new Set<string>();
 
   // Any port: a browser always names the port it connects to, so the port tells no rebinding page apart,
   // while a proxy in front (Pact's verifier, a container's port mapping) names its own.
@@ -135,8 +141,12 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
     const header = req.headers.host;
     // HTTP/1.0 without Host: no browser sends that, so no page can be behind it.
     if (header === undefined && req.httpVersion === "1.0") return undefined;
+    if (header !== undefined && admitted.has(header)) return undefined;
     const parsed = parseAuthority(header ?? "");
-    if (parsed && names.has(parsed.name)) return undefined;
+    if (parsed && names.has(parsed.name)) {
+      if (header !== undefined && admitted.size < ADMITTED_KEPT) admitted.add(header);
+      return undefined;
+    }
     return {
       status: 421,
       kind: "host-refused",
