@@ -1,3 +1,4 @@
+import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
@@ -119,6 +120,21 @@ describe("every server answers only Host values that name it", () => {
     });
     try {
       expect((await withHost(`${replay.url}/v5/recorded`, "tunnel.example")).status).toBe(200);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it("bound to every interface, answers this machine's own addresses too, and still no other name", async () => {
+    const own = Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .find((entry) => entry.family === "IPv4" && !entry.internal)?.address;
+    const replay = await startReplay({ cassettes: dir.file("guard.yaml"), port: 0, host: "0.0.0.0" });
+    try {
+      if (own !== undefined)
+        expect((await withHost(`${replay.url}/v5/recorded`, `${own}:80`)).status).toBe(200);
+      expect((await withHost(`${replay.url}/v5/recorded`, "evil.test")).status).toBe(421);
+      expect((await withHost(`${replay.url}/v5/recorded`, "10.255.255.254")).status).toBe(421);
     } finally {
       await replay.close();
     }
