@@ -227,20 +227,12 @@ export function guardSocket(socket: Duplex): void {
 }
 
 /**
- * Every socket of `server` keeps an error path: a malformed request or a reset before a response gets a
- * 400 or is dropped, and handed-over sockets (`connect`, `upgrade`) get {@link guardSocket} before any
- * handler writes to them (call it after the server's own `connect` and `upgrade` handlers are on).
- * Servers with their own `clientError` handler keep it.
+ * Every socket of `server` keeps an error path. Node's own answers a malformed request or a reset before
+ * a response (400, 408, 431, or the socket dropped) for sockets it still holds; the sockets it hands over
+ * (`connect`, `upgrade`) get {@link guardSocket} before any handler writes to them (call it after the
+ * server's own `connect` and `upgrade` handlers are on).
  */
 export function guardSockets(server: Server): void {
-  if (server.listenerCount("clientError") === 0) {
-    server.on("clientError", (_error, socket: Duplex) => {
-      guardSocket(socket);
-      if (socket.writable && !socket.destroyed)
-        socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
-      else socket.destroy();
-    });
-  }
   // Only where a handler takes them: without one, Node answers CONNECT and Upgrade itself.
   for (const event of ["connect", "upgrade"] as const) {
     if (server.listenerCount(event) > 0)

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { readBodyOrRefuse } from "../../core/http/body.js";
-import { createLocalGuard, guardSockets } from "../../core/http/local-guard.js";
+import { createLocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
 
 /** One notification as it arrived: the raw bytes the signature covers, and the headers. */
@@ -78,7 +78,6 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     if (!guard.admit(req, res, "cross-site")) return;
     receive(req, res).catch(() => res.destroy());
   });
-  guardSockets(server);
   const running = await startServer(server, { what: "notification receiver", port: options.port ?? 0 });
   const base = `${options.publicUrl ?? running.url}${path}`;
   return {

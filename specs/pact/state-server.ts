@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import { readBodyOrRefuse } from "../../core/http/body.js";
-import { createLocalGuard, guardSockets } from "../../core/http/local-guard.js";
+import { createLocalGuard } from "../../core/http/local-guard.js";
 import { type RunningServer, startServer } from "../../core/http/server.js";
 import type { StateReply } from "./discovered-states.js";
 
@@ -58,6 +58,5 @@ export async function startStateServer(answer: StateAnswerer): Promise<RunningSe
       else res.destroy();
     });
   });
-  guardSockets(server);
   return startServer(server, { what: "provider-state server" });
 }
