@@ -109,3 +109,18 @@ export function choiceFlag<T extends string>(
     },
   );
 }
+
+/** The flag every server verb takes: `--allow-host NAME`, repeatable. */
+export const ALLOW_HOST_FLAGS: FlagSpec = { "allow-host": { type: "string", multiple: true } };
+
+/** Its line in the servers' help. */
+export const ALLOW_HOST_HELP = `  --allow-host NAME     also answer requests whose Host is NAME (repeatable): a tunnel's or a LAN
+                        name. Without it only Host 127.0.0.1, localhost and [::1] is answered (421
+                        otherwise), so a DNS-rebinding web page cannot reach it`;
+
+/** The `--allow-host` values, comma-separated lists split. */
+export function allowHostsFlag(flags: ParsedFlags): string[] {
+  return listFlag(flags, "allow-host").flatMap((list) =>
+    list.split(",").filter((name) => name.trim() !== ""),
+  );
+}

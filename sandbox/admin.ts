@@ -20,6 +20,21 @@ export const ADMIN_PATHS = {
 
 const KEPT_SINK = 200;
 
+/**
+ * True for a request to one of the sandbox's state-changing endpoints (with its hooks on): anything but
+ * GET or HEAD under `/_` (states, clock, sink) and Pact's message requests. They need a JSON body or
+ * the control header, and no page of another site may send them.
+ */
+export function isControlRequest(
+  hooks: boolean,
+  method: string | undefined,
+  url: string | undefined,
+): boolean {
+  if (!hooks || method === "GET" || method === "HEAD") return false;
+  const path = (url ?? "/").split("?")[0] ?? "/";
+  return path.startsWith("/_") || (path === PACT_MESSAGE_PATH && method === "POST");
+}
+
 function clockView(core: SandboxCore) {
   return {
     now: formatServiceDate(core.clock.instant(), "service"),

@@ -1,8 +1,9 @@
 import { type Contract, loadContract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import { type AllowHostOptions, createLocalGuard } from "../core/http/local-guard.js";
 import { startServer } from "../core/http/server.js";
-import { ADMIN_PATHS } from "./admin.js";
+import { ADMIN_PATHS, isControlRequest } from "./admin.js";
 import { createAuth } from "./auth.js";
 import { createClock } from "./clock.js";
 import { createTokenCodec } from "./continuation-token.js";
@@ -25,7 +26,7 @@ export const DEFAULT_ENTRIES = 300;
 export const DEFAULT_SEED = 1;
 
 /** How to start a sandbox. Every option has a default; `startSandbox()` alone works. */
-export interface SandboxOptions {
+export interface SandboxOptions extends AllowHostOptions {
   /** Address to bind (default `127.0.0.1`). */
   host?: string;
   /** Port to bind; 0 (the default) takes any free port. */
@@ -64,6 +65,15 @@ export interface SandboxOptions {
    * @example startSandbox({ hooks: false }) // what `assopay sandbox --no-hooks` runs
    */
   hooks?: boolean;
+  /**
+   * Deliver notifications to any registered URL. Without it, only loopback URLs get them (`127.0.0.1`,
+   * `[::1]`, `localhost`): others are logged as skipped, never sent, so a copied Pact file or a stray
+   * registration cannot make the sandbox post signed notifications off the machine.
+   * @example startSandbox({ notifyAnyHost: true }) // what `assopay sandbox --notify-any-host` runs
+   */
+  notifyAnyHost?: boolean;
+  /** Told of what the sandbox chose not to do (a skipped notification URL), one line each. */
+  onNotice?: (message: string) => void;
 }
 
 /** The ready-made credentials and names printed on start. */
@@ -136,6 +146,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       signing:
         fault === "wrong-signing-key" ? "wrong-key" : fault === "other-url-key" ? "other-url-key" : "service",
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
+      anyHost: options.notifyAnyHost === true,
+      ...(options.onNotice ? { onSkip: options.onNotice } : {}),
     }),
     fault,
     growth: options.growing ? { requests: 0 } : undefined,
@@ -144,7 +156,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     sink: [],
     baseUrl: "",
   };
-  const server = createSandboxServer(createRouter(core));
+  const guard = createLocalGuard({ what: "sandbox", bindHost: options.host, allowHosts: options.allowHosts });
+  const server = createSandboxServer(createRouter(core), guard, (req) =>
+    isControlRequest(core.hooks, req.method, req.url),
+  );
   const running = await startServer(server, { what: "sandbox", host: options.host, port: options.port });
   core.baseUrl = running.url;
   const { admin, reader } = core.auth;

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { offLoopback } from "../core/http/loopback.js";
 import type { Registration } from "./data/model.js";
 
 /** Waits between attempts: 4 attempts in all, about 3 s from first to last. */
@@ -22,7 +23,10 @@ export interface Delivery {
   body: string;
   signature: string;
   attempts: DeliveryAttempt[];
-  state: "pending" | "delivered" | "failed";
+  /** `skipped`: never sent, the URL is off this machine and `--notify-any-host` was not given. */
+  state: "pending" | "delivered" | "failed" | "skipped";
+  /** Why it was skipped (with `state: "skipped"`). */
+  skipped?: string;
 }
 
 /** One notification as emitted, before it fans out to the matching URLs. */
@@ -42,7 +46,14 @@ export interface NotifierOptions {
   defaultKey: string;
   signing: "service" | "wrong-key" | "other-url-key";
   retryDelaysMs?: readonly number[];
+  /** Deliver to any host; without it, only to loopback URLs (`127.0.0.1`, `[::1]`, `localhost`). */
+  anyHost?: boolean;
+  /** Told once per URL that is skipped, with the reason and the flag that allows it. */
+  onSkip?: (message: string) => void;
 }
+
+/** The flag that lets the sandbox deliver notifications off this machine. */
+export const NOTIFY_ANY_HOST_FLAG = "--notify-any-host";
 
 export interface Notifier {
   /** Sends a notification to every matching URL, in the background. Never waits for a receiver. */
@@ -74,6 +85,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const timers = new Map<NodeJS.Timeout, () => void>();
   const controllers = new Set<AbortController>();
   const pending = new Set<Promise<void>>();
+  const told = new Set<string>();
+
+  /** The reason a URL is not delivered to (off this machine, not allowed), decided before any connection. */
+  const skipReason = (url: string): string | undefined => {
+    if (options.anyHost === true) return undefined;
+    const off = offLoopback(url);
+    return off === undefined
+      ? undefined
+      : `notification to ${url} not sent: ${off}; the sandbox delivers only to this machine unless started with ${NOTIFY_ANY_HOST_FLAG}`;
+  };
 
   const attempt = async (delivery: Delivery): Promise<boolean> => {
     const controller = new AbortController();
@@ -180,10 +201,17 @@ export function createNotifier(options: NotifierOptions): Notifier {
           attempts: [],
           state: "pending",
         };
+        const skipped = skipReason(target.url);
+        if (skipped !== undefined) {
+          delivery.state = "skipped";
+          delivery.skipped = skipped;
+          if (!told.has(target.url)) options.onSkip?.(skipped);
+          told.add(target.url);
+        }
         log.push(delivery);
         if (log.length > KEPT_DELIVERIES) log = log.slice(-KEPT_DELIVERIES);
         sent.push(delivery);
-        if (!closed) start(delivery);
+        if (!closed && skipped === undefined) start(delivery);
       }
       return sent;
     },

@@ -1,13 +1,20 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Socket } from "node:net";
+import type { LocalGuard } from "../core/http/local-guard.js";
 import { createExchange, type Exchange, sendErrors } from "./http.js";
 
 /**
- * The HTTP server. Every request goes to `dispatch`; whatever it throws becomes a 500 in the service's
+ * The HTTP server. Every request passes `guard` first (its own Host names; control requests from
+ * programs only); then it goes to `dispatch`, and whatever that throws becomes a 500 in the service's
  * error shape, and a malformed request line gets a 400: nothing a client sends stops the server.
  */
-export function createSandboxServer(dispatch: (ex: Exchange) => Promise<void>): Server {
+export function createSandboxServer(
+  dispatch: (ex: Exchange) => Promise<void>,
+  guard: LocalGuard,
+  isControl: (req: IncomingMessage) => boolean,
+): Server {
   const server = createServer((req, res) => {
+    if (!guard.admit(req, res, isControl(req) ? "control" : "host")) return;
     const ex = createExchange(req, res);
     dispatch(ex).catch((error: unknown) => {
       if (res.headersSent) {

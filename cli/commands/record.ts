@@ -5,7 +5,16 @@ import { startRecorder } from "../../proxy/record/server.js";
 import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
-import { choiceFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import {
+  ALLOW_HOST_FLAGS,
+  ALLOW_HOST_HELP,
+  allowHostsFlag,
+  choiceFlag,
+  listFlag,
+  parseFlags,
+  portFlag,
+  stringFlag,
+} from "../flags.js";
 import {
   INTERCEPT_FLAGS,
   INTERCEPT_HELP,
@@ -59,6 +68,7 @@ Flags:
   --json                print one JSON start line (url, port, host, caPath, notificationUrl)
   --quiet               print only problems, not every recorded exchange
 ${INTERCEPT_HELP}
+${ALLOW_HOST_HELP}
   -h, --help            this text
 
 Environment:
@@ -125,6 +135,7 @@ export const recordCommand: Command = {
       match: { type: "string", multiple: true },
       json: { type: "boolean" },
       ...INTERCEPT_FLAGS,
+      ...ALLOW_HOST_FLAGS,
     });
     const intercepting = interceptFlags(flags, context.env);
     const first = intercepting.intercept[0];
@@ -144,6 +155,7 @@ export const recordCommand: Command = {
       cassette,
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
+      allowHosts: allowHostsFlag(flags),
       rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       mode,
       keep: integerFlag("keep", stringFlag(flags, "keep")),

@@ -4,7 +4,15 @@ import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
-import { listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import {
+  ALLOW_HOST_FLAGS,
+  ALLOW_HOST_HELP,
+  allowHostsFlag,
+  listFlag,
+  parseFlags,
+  portFlag,
+  stringFlag,
+} from "../flags.js";
 import {
   INTERCEPT_FLAGS,
   INTERCEPT_HELP,
@@ -19,7 +27,7 @@ const HELP = `assopay replay: serve recorded cassettes
 
 Usage: assopay replay --cassette PATH [--cassette PATH | PATH]... [--port N] [--host ADDR] [--at YYYY-MM-DD]
                       [--ignore FIELD]... [--match FIELD:RULE]... [--keep-origins] [--json] [--quiet]
-                      [--intercept HOST]... [--ca-dir DIR]
+                      [--intercept HOST]... [--ca-dir DIR] [--allow-host NAME]...
 
 Serves the recorded responses of one or more cassettes on 127.0.0.1. A request matches an interaction
 on method, path, query (names without case, in any order; repeated names kept) and body (JSON by value,
@@ -35,7 +43,9 @@ JSON type only, --match 'FIELD:/REGEX/' accepts any value the pattern matches. F
 Responses point at the replay: the recorded service's origin (and its sibling hosts, as
 www.helloasso-sandbox.com next to api.helloasso-sandbox.com) in bodies, Location and Link headers is
 rewritten to the replay's own, so a client following a file or redirect URL never leaves it.
-POST /__assopay/reset starts every sequence over.
+POST /__assopay/reset starts every sequence over; send it with content-type: application/json or the
+header x-assopay-control: 1 (curl -X POST -H 'x-assopay-control: 1' URL/__assopay/reset). Requests from
+web pages of other sites (an Origin or Sec-Fetch-Site naming another site) are refused (403).
 
 With --at, responses are what the service answers at that date: on the six count-deprecation routes the
 counts become -1 (unless withCount=true) or disappear after their removal, and v3 routes answer 404
@@ -53,6 +63,7 @@ Flags:
                     variables to export) instead of the text one
   --quiet           print only misses and warnings, not every replayed request
 ${INTERCEPT_HELP}
+${ALLOW_HOST_HELP}
   -h, --help        this text
 
 Environment:
@@ -87,6 +98,7 @@ export const replayCommand: Command = {
         json: { type: "boolean" },
         quiet: { type: "boolean" },
         ...INTERCEPT_FLAGS,
+        ...ALLOW_HOST_FLAGS,
       },
       true,
     );
@@ -111,6 +123,7 @@ export const replayCommand: Command = {
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,
+      allowHosts: allowHostsFlag(flags),
       ...interceptFlags(flags, context.env),
     });
     const when = at ? ` as of ${at}` : "";

@@ -4,7 +4,7 @@ import { AssopayError } from "../../core/errors.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
 import { DEFAULT_ENTRIES, DEFAULT_SEED, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import type { Command, CommandContext } from "../command.js";
-import { choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import { ALLOW_HOST_FLAGS, allowHostsFlag, choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
 export const DEFAULT_SANDBOX_PORT = 4545;
@@ -34,6 +34,11 @@ Flags:
   --notification-types FILE  your own notification types (default: contracts/notification-types.yaml)
   --no-hooks               play a provider without our hooks: no provider states, no clock, none of
                            the endpoints below (verify then finds what it needs through the API)
+  --notify-any-host        deliver notifications to any registered URL; without it only loopback
+                           URLs (127.0.0.1, [::1], localhost) get them, others are logged as skipped
+  --allow-host NAME        also answer requests whose Host is NAME (repeatable): a tunnel's or a LAN
+                           name. Without it only Host 127.0.0.1, localhost and [::1] is answered
+                           (421 otherwise), so a DNS-rebinding web page cannot reach it
   --json                   print one JSON line with the URL and credentials instead of the text
   --list-faults            list the faults and the rule each one breaks, then exit
   -h, --help               show this help
@@ -43,6 +48,8 @@ Endpoints of the sandbox itself (no token needed; absent with --no-hooks):
   GET|POST /_clock         read the clock, or move it: {"advanceMinutes": 16}, {"day": "2025-07-01"}
   GET /_notifications      every notification sent, with attempts and signatures
   POST|GET /_sink          a receiver that accepts notifications and lists what it got
+  Their POSTs need content-type: application/json (or the header x-assopay-control: 1) and refuse
+  requests from web pages of other sites (403); a Host other than the sandbox's own gets 421.
 
 Examples:
   assopay sandbox --at 2025-06-15
@@ -135,6 +142,8 @@ async function run(context: CommandContext): Promise<number> {
     "list-faults": { type: "boolean" },
     "no-hooks": { type: "boolean" },
     growing: { type: "boolean" },
+    "notify-any-host": { type: "boolean" },
+    ...ALLOW_HOST_FLAGS,
   });
   const json = flags.values.json === true;
   if (flags.values["list-faults"] === true) {
@@ -171,6 +180,9 @@ async function run(context: CommandContext): Promise<number> {
     ...(fault ? { fault } : {}),
     hooks: flags.values["no-hooks"] !== true,
     growing: flags.values.growing === true,
+    allowHosts: allowHostsFlag(flags),
+    notifyAnyHost: flags.values["notify-any-host"] === true,
+    onNotice: (message) => context.stderr.write(`  ${message}\n`),
   });
   const c = sandbox.credentials;
   context.stdout.write(

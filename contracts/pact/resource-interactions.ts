@@ -98,13 +98,15 @@ export function resourceInteractions(contract: Contract, date: IsoDay): Record<s
       status: 200,
       responseBody: body("partner"),
     }),
+    // Receiver URLs on loopback (port 9, discard, where nothing answers): a provider verified with these
+    // files must not post signed notifications off its machine (docs/pact.md, "Notifications").
     httpInteraction({
       description: "notification URL registration: answers the URL and its signing key",
       states: [],
       method: "PUT",
       path: path("v5.notification-url"),
       role: "reader",
-      requestBody: { contentType: "application/json", content: { url: "https://example.org/assopay/hook" } },
+      requestBody: { contentType: "application/json", content: { url: "http://127.0.0.1:9/assopay/hook" } },
       status: 200,
       responseBody: body("notification-url"),
     }),
@@ -116,7 +118,7 @@ export function resourceInteractions(contract: Contract, date: IsoDay): Record<s
       role: "reader",
       requestBody: {
         contentType: "application/json",
-        content: { url: "https://example.org/assopay/org-hook" },
+        content: { url: "http://127.0.0.1:9/assopay/org-hook" },
       },
       status: 200,
       responseBody: body("notification-url"),

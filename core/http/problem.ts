@@ -19,7 +19,10 @@ export type ProblemKind =
   | "cassette-full"
   | "not-a-reverse-proxy"
   | "notification-forward-failed"
-  | "placeholder-not-forwarded";
+  | "placeholder-not-forwarded"
+  | "host-refused"
+  | "cross-site-refused"
+  | "control-needs-json";
 
 export function problem(
   kind: ProblemKind,

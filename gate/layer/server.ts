@@ -3,6 +3,7 @@ import type { Socket } from "node:net";
 import type { Contract } from "../../contracts/index.js";
 import { readBody, tooLargeDetail } from "../../core/http/body.js";
 import { endToEndHeaders } from "../../core/http/headers.js";
+import { createLocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
 import type { ExchangeResponse, GateAnswer, RecordedExchange } from "../exchange.js";
 import { replaceParam } from "../raw-query.js";
@@ -195,7 +196,10 @@ export async function startScenarioLayer(options: LayerOptions): Promise<Running
     access: options.scenario.expireOnce ? createExpiringAccess(options.seed) : openAccess,
     budgetReported: false,
   };
+  // The command under test reaches the layer on 127.0.0.1; no web page and no other name may.
+  const guard = createLocalGuard({ what: "gate's scenario layer" });
   const server = createServer((req, res) => {
+    if (!guard.admit(req, res, "cross-site")) return;
     serve(ctx, req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { errors: [{ code: "GateFailed", message: String(error) }] });
       else res.destroy();

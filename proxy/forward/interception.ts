@@ -83,5 +83,7 @@ export function acceptAbsoluteForm(interception: Interception, req: IncomingMess
   const url = new URL(target);
   if (url.protocol !== "http:" || !interception.hosts.has(url.hostname.toLowerCase())) return false;
   req.url = `${url.pathname}${url.search}`;
+  // RFC 9112 §3.2.2: the target's authority replaces whatever Host the request carried.
+  req.headers.host = url.host;
   return true;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { guardSocket } from "../../core/http/local-guard.js";
 import { problem, sendProblem } from "../../core/http/problem.js";
 import { acceptAbsoluteForm, acceptTunnel, type Interception } from "../forward/interception.js";
 import { INTERCEPTED_HEADER } from "../intercept/hosts.js";
@@ -39,6 +40,8 @@ export function refuseNonOriginForm(
 
 function refuseSocket(socket: Duplex, status: string, detail: string, what: string): void {
   const body = JSON.stringify(refusal(what, detail, Number.parseInt(status, 10)));
+  // A peer may reset the connection while the refusal is written: that costs this socket only.
+  guardSocket(socket);
   socket.end(
     `HTTP/1.1 ${status}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { AssopayError } from "../../core/errors.js";
+import { type AllowHostOptions, checkAllowHosts } from "../../core/http/local-guard.js";
 import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { defaultCaDir } from "../forward/ca-dir.js";
@@ -29,7 +30,7 @@ export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** Options of {@link startRecorder}. */
-export interface RecorderOptions extends InterceptionOptions {
+export interface RecorderOptions extends InterceptionOptions, AllowHostOptions {
   /**
    * The one service every request is forwarded to (scheme, host, port, optional base path).
    * @example { upstream: "https://api.helloasso-sandbox.com" }
@@ -145,6 +146,7 @@ export interface ResolvedRecorderOptions {
   readonly onEvent: ProxyEventSink;
   readonly intercept: readonly string[];
   readonly caDir: string;
+  readonly allowHosts: readonly string[];
 }
 
 function checkMaxCassette(value: number | undefined): number {
@@ -216,5 +218,6 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
           ),
     intercept: Object.freeze([...(options.intercept ?? [])]),
     caDir: options.caDir ?? defaultCaDir(process.env),
+    allowHosts: checkAllowHosts(options.allowHosts),
   });
 }

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createLocalGuard, guardSockets } from "../../core/http/local-guard.js";
 import { sendProblem } from "../../core/http/problem.js";
 import { type RunningServer, startServer } from "../../core/http/server.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
@@ -147,8 +148,17 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       .finally(() => inFlight.end());
   };
 
+  // A page of another site must not get a request recorded into the cassette, nor reach the upstream.
+  const guard = createLocalGuard({
+    what: "recording proxy",
+    bindHost: o.host,
+    allowHosts: o.allowHosts,
+    servedHosts: interception?.hosts,
+  });
   const server = createServer((req, res) => {
+    // Absolute-form targets first: a forward proxy's target names the host, and only intercepted ones pass.
     if (refuseNonOriginForm(req, res, "recording proxy", interception)) return;
+    if (!guard.admit(req, res, "cross-site")) return;
     if (recording?.congested) {
       inFlight.start();
       recording.whenDrained(() => {
@@ -161,6 +171,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   });
   server.keepAliveTimeout = 5000;
   refuseConnect(server, "recording proxy", interception);
+  guardSockets(server);
   let running: RunningServer;
   try {
     running = await startServer(server, {

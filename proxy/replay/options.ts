@@ -1,6 +1,7 @@
 import type { Contract } from "../../contracts/types.js";
 import { type IsoDay, parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { type AllowHostOptions, checkAllowHosts } from "../../core/http/local-guard.js";
 import type { MatchRule } from "../cassette/format.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { defaultCaDir } from "../forward/ca-dir.js";
@@ -9,7 +10,7 @@ import { checkMaxBody, checkPort } from "../options.js";
 import type { TimelineView } from "./timeline.js";
 
 /** Options of {@link startReplay}. */
-export interface ReplayOptions extends InterceptionOptions {
+export interface ReplayOptions extends InterceptionOptions, AllowHostOptions {
   /**
    * The cassette file(s) to serve. Interactions of several cassettes are merged, in the order given.
    * @example { cassettes: ["recordings/pagination-crawl.yaml", "recordings/public-form.yaml"] }
@@ -80,6 +81,7 @@ export interface ResolvedReplayOptions {
   readonly onEvent: ProxyEventSink;
   readonly intercept: readonly string[];
   readonly caDir: string;
+  readonly allowHosts: readonly string[];
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
@@ -103,6 +105,7 @@ export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOpti
     onEvent: options.onEvent ?? ignoreEvents,
     intercept: Object.freeze([...(options.intercept ?? [])]),
     caDir: options.caDir ?? defaultCaDir(process.env),
+    allowHosts: checkAllowHosts(options.allowHosts),
   });
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { collectGarbage } from "../../core/collect.js";
+import { createLocalGuard, guardSockets, type LocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
 import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
@@ -61,6 +62,8 @@ interface Answering {
   /** The replay's own origin for a request (its URL, or the Host the client used when bound to all addresses). */
   origin: (req: IncomingMessage) => string;
   interception: Interception | undefined;
+  /** Who may drive it: its own Host names, and no page of another site. */
+  guard: LocalGuard;
 }
 
 function isReset(req: IncomingMessage): boolean {
@@ -91,8 +94,11 @@ function send(
 
 /** Answers one request; returns a promise only when it has to wait (a body to read, a response to prepare). */
 function answer(a: Answering, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
+  // Absolute-form targets first: a forward proxy's target names the host, and only intercepted ones pass.
   if (refuseNonOriginForm(req, res, "replay server", a.interception)) return undefined;
+  if (!a.guard.admit(req, res, "cross-site")) return undefined;
   if (isReset(req)) {
+    if (!a.guard.admit(req, res, "control")) return undefined;
     req.resume();
     return sendReset(a, res);
   }
@@ -178,6 +184,12 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     // Set once listening: the port is known only then.
     origin: WILDCARD.has(resolved.host) ? (req) => hostOrigin(req, own) : () => own,
     interception,
+    guard: createLocalGuard({
+      what: "replay server",
+      bindHost: resolved.host,
+      allowHosts: resolved.allowHosts,
+      servedHosts: interception?.hosts,
+    }),
   };
   let own = "";
   const failed = (res: ServerResponse, error: unknown) => {
@@ -193,6 +205,7 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     }
   });
   refuseConnect(server, "replay server", interception);
+  guardSockets(server);
   const running = await startServer(server, {
     what: "replay server",
     host: resolved.host,

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import { readBodyOrRefuse } from "../../core/http/body.js";
+import { createLocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
 
 /** One notification as it arrived: the raw bytes the signature covers, and the headers. */
@@ -68,7 +69,13 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       res.writeHead(404).end();
     }
   };
+  // Only its own names (and the tunnel's, which forwards with its own Host), and no web page.
+  const guard = createLocalGuard({
+    what: "notification receiver",
+    servedHosts: options.publicUrl ? [new URL(options.publicUrl).hostname] : [],
+  });
   const server = createServer((req, res) => {
+    if (!guard.admit(req, res, "cross-site")) return;
     receive(req, res).catch(() => res.destroy());
   });
   const running = await startServer(server, { what: "notification receiver", port: options.port ?? 0 });

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import { readBodyOrRefuse } from "../../core/http/body.js";
+import { createLocalGuard } from "../../core/http/local-guard.js";
 import { type RunningServer, startServer } from "../../core/http/server.js";
 import type { StateReply } from "./discovered-states.js";
 
@@ -28,7 +29,10 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * await server.close();
  */
 export async function startStateServer(answer: StateAnswerer): Promise<RunningServer> {
+  // Pact's verifier posts JSON from this machine; a web page of another site or name may not.
+  const guard = createLocalGuard({ what: "provider-state server" });
   const server = createServer((req, res) => {
+    if (!guard.admit(req, res, req.method === "POST" ? "control" : "host")) return;
     void (async () => {
       if (req.method !== "POST") return send(res, 405, { error: "POST {state, params, action}" });
       const body = await readBodyOrRefuse(req, res, LIMIT);

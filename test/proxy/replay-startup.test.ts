@@ -97,7 +97,10 @@ describe("replay sequences start over", () => {
     expect(await sequence()).toEqual(EXPECTED);
     // Without a reset, the sequences stay at their end.
     expect((await send(`${replay.url}/counter`)).json()).toEqual({ n: 3 });
-    const reset = await send(`${replay.url}/__assopay/reset`, { method: "POST" });
+    const reset = await send(`${replay.url}/__assopay/reset`, {
+      method: "POST",
+      headers: { "x-assopay-control": "1" },
+    });
     expect(reset.status).toBe(200);
     expect(reset.json()).toEqual({ reset: true });
     expect(await sequence()).toEqual(EXPECTED);
