@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { makeDirSync } from "../../core/make-dir.js";
 import type { Contract } from "../types.js";
 import { documentInteractions } from "./document-interactions.js";
 import { listingInteractions } from "./listing-interactions.js";
@@ -107,10 +108,11 @@ export function generatePacts(contract: Contract): PactFile[] {
 export function writePacts(contract: Contract, dir: string): PactFile[] {
   checkOutDir(dir, true);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirSync(dir);
   } catch (error) {
-    throw new AssopayError("usage", `--out ${dir}: cannot create the folder (${(error as Error).message})`, {
-      hint: "give a folder you can write to",
+    throw new AssopayError("usage", `--out ${dir}: ${(error as Error).message}`, {
+      hint: "give --out a folder you can write to",
+      cause: error,
     });
   }
   const previous = new Set(readManifest(dir).map((e) => e.name));
