@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
@@ -100,6 +100,11 @@ export function generatePacts(contract: Contract): PactFile[] {
   }));
 }
 
+/** The bytes of a regular file; undefined for a missing path, a folder or a device (nothing to compare). */
+function regularFile(path: string): Buffer | undefined {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ? readFileSync(path) : undefined;
+}
+
 /**
  * Writes the pact files to a folder with a manifest of what was written. Only files the previous run
  * listed in its manifest are removed or replaced; a file of the same name that this generator did not
@@ -120,7 +125,8 @@ export function writePacts(contract: Contract, dir: string): PactFile[] {
   for (const file of files) {
     const target = join(dir, file.name);
     if (previous.has(file.name) || !existsSync(target)) continue;
-    if (!looksGenerated(readFileSync(target, "utf8"), CONSUMER)) {
+    const text = regularFile(target)?.toString("utf8");
+    if (text === undefined || !looksGenerated(text, CONSUMER)) {
       throw new AssopayError("conflict", `${target} exists and was not written by 'assopay contracts'`, {
         hint: "move that file away or choose another --out folder; nothing was written",
       });
@@ -156,7 +162,8 @@ export function stalePacts(contract: Contract, dir: string): string[] {
   const stale: string[] = [];
   for (const file of files) {
     const path = join(dir, file.name);
-    if (!existsSync(path) || sha256(readFileSync(path)) !== sha256(file.text)) stale.push(file.name);
+    const bytes = regularFile(path);
+    if (bytes === undefined || sha256(bytes) !== sha256(file.text)) stale.push(file.name);
   }
   const generated = new Set(files.map((f) => f.name));
   for (const entry of readManifest(dir)) {
