@@ -110,7 +110,7 @@ export function readOpenApi(file: string, maxBytes = DEFAULT_MAX_DOCUMENT_BYTES)
       },
     );
   }
-  if (doc?.paths === null || typeof doc?.paths !== "object") {
+  if (doc?.paths === null || typeof doc?.paths !== "object" || Array.isArray(doc.paths)) {
     throw new AssopayError("bad-input", `${file} has no "paths" object`, {
       location: { file, line: yaml.lineOf(["paths"]) ?? 1 },
       hint: "an OpenAPI document lists its operations under paths",
