@@ -1,6 +1,7 @@
 import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
 import { type Contract, loadContract, type NotificationType } from "../contracts/index.js";
 import { AssopayError } from "../core/errors.js";
+import { fetchBlockedPort } from "./blocked-ports.js";
 
 /** Options of {@link runNotify}. `to` and `key` are required. */
 export interface NotifyOptions {
@@ -74,6 +75,16 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
       `assopay notify: --to must be an http or https URL, got "${options.to}"`,
       {
         hint: "for example --to https://example.org/webhooks/helloasso",
+      },
+    );
+  }
+  const blocked = fetchBlockedPort(url);
+  if (blocked !== undefined) {
+    throw new AssopayError(
+      "usage",
+      `assopay notify: --to uses port ${blocked}, one of the ports Node's fetch refuses to connect to (the fetch standard's "bad ports": ${blocked} is reserved for another protocol)`,
+      {
+        hint: `run the receiver on another port (3000 or 8080, for example) and pass that port in --to`,
       },
     );
   }

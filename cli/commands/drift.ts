@@ -1,5 +1,5 @@
 import { driftReport } from "../../contracts/drift/report.js";
-import { runDrift } from "../../contracts/drift/run.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES, runDrift } from "../../contracts/drift/run.js";
 import { loadContract } from "../../contracts/index.js";
 import { parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
@@ -10,6 +10,7 @@ import { parseFlags, stringFlag } from "../flags.js";
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
 
 Usage: assopay drift --openapi FILE [--since OLD_FILE] [--at YYYY-MM-DD] [--reporter pretty|json|junit]
+                     [--max-document-bytes BYTES]
 
 Compares the contract (contracts/routes.yaml and the JSON Schemas, as 'assopay openapi' exports them at
 --at) with an OpenAPI 3.0 or 3.1 document: operations, query parameters, answer fields, their types,
@@ -22,15 +23,31 @@ Flags:
   --since OLD_FILE  an older document: report what changed from it to FILE
   --at YYYY-MM-DD   the date the contract's timeline is read at (default: today)
   --reporter NAME   pretty (default), json or junit, written to stdout
+  --max-document-bytes BYTES
+                    refuse a document larger than this, before reading it (default 16777216, 16 MiB)
   -h, --help        this text
 
 Exit codes: 0 no breaking difference left unacknowledged, 1 one or more, 2 bad usage or a bad file.
 
 Examples:
-  assopay drift --openapi ../shared/reference/openapi-v5.json
-  assopay drift --openapi openapi-v5.json --since openapi-v5.2025-12-01.json --reporter junit > drift.xml
+  assopay drift --openapi contracts/reference/openapi-v5.json
+  assopay drift --openapi contracts/reference/openapi-v5.json \\
+    --since contracts/reference/openapi-v5.2025-12-01.json --reporter junit > drift.xml
   assopay openapi --out contract.yaml && assopay drift --openapi contract.yaml
 `;
+
+function maxBytesFlag(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_DOCUMENT_BYTES;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new AssopayError(
+      "usage",
+      `assopay drift: --max-document-bytes must be a positive whole number, got "${text}"`,
+      { hint: `for example --max-document-bytes ${DEFAULT_MAX_DOCUMENT_BYTES * 2}` },
+    );
+  }
+  return value;
+}
 
 export const driftCommand: Command = {
   name: "drift",
@@ -42,17 +59,24 @@ export const driftCommand: Command = {
       since: { type: "string" },
       at: { type: "string" },
       reporter: { type: "string" },
+      "max-document-bytes": { type: "string" },
     });
     const reporter = parseReporter("drift", stringFlag(flags, "reporter"));
     const openapi = stringFlag(flags, "openapi");
     if (openapi === undefined) {
       throw new AssopayError("usage", "assopay drift: --openapi FILE is required", {
-        hint: "for example --openapi ../shared/reference/openapi-v5.json",
+        hint: "for example --openapi contracts/reference/openapi-v5.json (the provider's document, shipped with assopay)",
       });
     }
     const since = stringFlag(flags, "since");
     const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
-    const result = runDrift(loadContract(), { openapi, at, ...(since ? { since } : {}) });
+    const maxDocumentBytes = maxBytesFlag(stringFlag(flags, "max-document-bytes"));
+    const result = runDrift(loadContract(), {
+      openapi,
+      at,
+      maxDocumentBytes,
+      ...(since ? { since } : {}),
+    });
     const report = driftReport(result);
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
     context.stdout.write(writeReport(report, reporter, { color }, { drift: { ...result, at } }));

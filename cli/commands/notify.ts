@@ -31,7 +31,7 @@ unless --strict) and uppercase-hex (notify.signature-case: reported only).
 The signature is x-ha-signature: the lowercase hex HMAC-SHA256 of the raw body, keyed with KEY.
 
 Flags:
-  --to URL            the receiver (http or https)
+  --to URL            the receiver (http or https; not on a port fetch refuses, such as 6000)
   --key KEY           its signing key (default: $ASSOPAY_SIGNATURE_KEY)
   --types TYPE        send only these types signed (repeat, or separate with commas; default: all)
   --reporter NAME     pretty (default), json or junit, written to stdout

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, type Stats, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { loadContract } from "../../contracts/index.js";
 import { exportOpenApi } from "../../contracts/openapi/export.js";
 import {
@@ -55,7 +56,19 @@ function outputFormat(out: string | undefined, flag: string | undefined): OpenAp
 }
 
 function refuseForeignFile(out: string): void {
-  if (!existsSync(out)) return;
+  let stats: Stats;
+  try {
+    stats = statSync(out);
+  } catch {
+    return; // not there (or below a file): writing it says why it cannot be written
+  }
+  if (stats.isDirectory()) {
+    throw new AssopayError("usage", `assopay openapi: --out ${out} is a folder, not a file`, {
+      hint: `name a file, for example --out ${join(out, "openapi.yaml")}`,
+    });
+  }
+  // A device or a pipe (/dev/stdout) is written to, never read: reading /dev/zero would never end.
+  if (!stats.isFile()) return;
   if (isAssopayExport(readFileSync(out, "utf8"))) return;
   throw new AssopayError(
     "usage",
@@ -65,6 +78,28 @@ function refuseForeignFile(out: string): void {
       hint: "choose another --out, or move that file away first: it is never overwritten",
     },
   );
+}
+
+/** Writes the document; a folder that is missing or a path through a file is a usage error. */
+function writeOut(out: string, text: string): void {
+  try {
+    writeFileSync(out, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT"
+        ? `the folder ${dirname(out)} does not exist`
+        : code === "ENOTDIR"
+          ? `a part of ${dirname(out)} is a file, not a folder`
+          : (error as Error).message;
+    throw new AssopayError("usage", `assopay openapi: cannot write --out ${out}: ${reason}`, {
+      hint:
+        code === "ENOENT"
+          ? `create it first (mkdir -p ${dirname(out)}) or choose another --out`
+          : "choose another --out",
+      cause: error,
+    });
+  }
 }
 
 export const openapiCommand: Command = {
@@ -91,7 +126,7 @@ export const openapiCommand: Command = {
       context.stdout.write(text);
       return 0;
     }
-    writeFileSync(out, text);
+    writeOut(out, text);
     context.stderr.write(
       `Wrote the OpenAPI 3.1 document (${Object.keys(document.paths).length} paths, timeline at ${at}) to ${out}\n`,
     );

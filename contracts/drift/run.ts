@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { readYamlFile } from "../../core/yaml-file.js";
@@ -29,16 +30,46 @@ export interface DriftResult {
 export interface DriftOptions {
   /**
    * The provider's OpenAPI document (JSON or YAML, 3.0 or 3.1).
-   * @example { openapi: "../shared/reference/openapi-v5.json" }
+   * @example { openapi: "contracts/reference/openapi-v5.json" }
    */
   openapi: string;
   /**
    * An older document: compare it with `openapi` instead of comparing the contract.
-   * @example { since: "../shared/reference/openapi-v5.2025-12-01.json" }
+   * @example { since: "contracts/reference/openapi-v5.2025-12-01.json" }
    */
   since?: string;
   /** The date the contract's timeline is read at (which parameters it still promises). */
   at: IsoDay;
+  /** The largest document read, in bytes (default DEFAULT_MAX_DOCUMENT_BYTES). */
+  maxDocumentBytes?: number;
+}
+
+/**
+ * The largest OpenAPI document drift reads by default: 16 MiB, some 70 times the provider's (230 kB).
+ * Parsing keeps about 20 bytes of heap per byte of document (with line numbers for the errors), so a
+ * 300 MB document used to end in V8's out-of-memory abort; a larger one is refused before it is read.
+ */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/** Refuses a document over the bound before reading it: a `bad-input` error naming its size and the flag. */
+function checkDocumentSize(file: string, maxBytes: number): void {
+  let size: number;
+  try {
+    const stats = statSync(file);
+    if (!stats.isFile()) return; // a folder or a missing file: the reader says so with its own hint
+    size = stats.size;
+  } catch {
+    return;
+  }
+  if (size <= maxBytes) return;
+  throw new AssopayError(
+    "bad-input",
+    `${file} is ${size} bytes, more than the ${maxBytes} bytes drift reads (an OpenAPI document of an API this size is far smaller)`,
+    {
+      location: { file },
+      hint: `check that this is the provider's OpenAPI document; if it is, raise the bound with --max-document-bytes ${size}`,
+    },
+  );
 }
 
 /** Whether a kind of difference can break a client that relies on the `before` side. */
@@ -64,7 +95,8 @@ export function weightOf(kind: DriftKind): "breaking" | "additive" {
 }
 
 /** Reads an OpenAPI document; anything else is a `bad-input` error with its file and line. */
-export function readOpenApi(file: string): unknown {
+export function readOpenApi(file: string, maxBytes = DEFAULT_MAX_DOCUMENT_BYTES): unknown {
+  checkDocumentSize(file, maxBytes);
   const yaml = readYamlFile(file, "bad-input", "OpenAPI document");
   const doc = yaml.data as { openapi?: unknown; paths?: unknown } | null;
   const version = doc?.openapi;
@@ -78,7 +110,7 @@ export function readOpenApi(file: string): unknown {
       },
     );
   }
-  if (doc?.paths === null || typeof doc?.paths !== "object") {
+  if (doc?.paths === null || typeof doc?.paths !== "object" || Array.isArray(doc.paths)) {
     throw new AssopayError("bad-input", `${file} has no "paths" object`, {
       location: { file, line: yaml.lineOf(["paths"]) ?? 1 },
       hint: "an OpenAPI document lists its operations under paths",
@@ -98,9 +130,10 @@ export function readOpenApi(file: string): unknown {
  * result.findings.filter((f) => f.class === "breaking").length;
  */
 export function runDrift(contract: Contract, options: DriftOptions): DriftResult {
-  const after = surfaceOf(readOpenApi(options.openapi));
+  const maxBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const after = surfaceOf(readOpenApi(options.openapi, maxBytes));
   const before: Surface = options.since
-    ? surfaceOf(readOpenApi(options.since))
+    ? surfaceOf(readOpenApi(options.since, maxBytes))
     : surfaceOf(exportOpenApi(contract, { at: options.at }));
   const { known, leftOut } = loadKnownDrift(contract.timeline);
   const findings = compareSurfaces(before, after).map((difference): DriftFinding => {

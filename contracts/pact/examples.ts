@@ -10,7 +10,7 @@ const PATTERN_CANDIDATES = [
 ];
 
 /**
- * Example values of the fields the provider's OpenAPI document (../shared/reference/openapi-v5.json)
+ * Example values of the fields the provider's OpenAPI document (contracts/reference/openapi-v5.json)
  * types as enums where our schemas keep the string open, by `schema.property`: a stub then serves values
  * a client can meet. Enums: ItemState, TierType, PaymentState, FormType.
  */

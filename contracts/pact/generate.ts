@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { makeDirSync } from "../../core/make-dir.js";
 import type { Contract } from "../types.js";
 import { documentInteractions } from "./document-interactions.js";
 import { listingInteractions } from "./listing-interactions.js";
@@ -99,6 +100,11 @@ export function generatePacts(contract: Contract): PactFile[] {
   }));
 }
 
+/** The bytes of a regular file; undefined for a missing path, a folder or a device (nothing to compare). */
+function regularFile(path: string): Buffer | undefined {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ? readFileSync(path) : undefined;
+}
+
 /**
  * Writes the pact files to a folder with a manifest of what was written. Only files the previous run
  * listed in its manifest are removed or replaced; a file of the same name that this generator did not
@@ -107,10 +113,11 @@ export function generatePacts(contract: Contract): PactFile[] {
 export function writePacts(contract: Contract, dir: string): PactFile[] {
   checkOutDir(dir, true);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirSync(dir);
   } catch (error) {
-    throw new AssopayError("usage", `--out ${dir}: cannot create the folder (${(error as Error).message})`, {
-      hint: "give a folder you can write to",
+    throw new AssopayError("usage", `--out ${dir}: ${(error as Error).message}`, {
+      hint: "give --out a folder you can write to",
+      cause: error,
     });
   }
   const previous = new Set(readManifest(dir).map((e) => e.name));
@@ -118,7 +125,8 @@ export function writePacts(contract: Contract, dir: string): PactFile[] {
   for (const file of files) {
     const target = join(dir, file.name);
     if (previous.has(file.name) || !existsSync(target)) continue;
-    if (!looksGenerated(readFileSync(target, "utf8"), CONSUMER)) {
+    const text = regularFile(target)?.toString("utf8");
+    if (text === undefined || !looksGenerated(text, CONSUMER)) {
       throw new AssopayError("conflict", `${target} exists and was not written by 'assopay contracts'`, {
         hint: "move that file away or choose another --out folder; nothing was written",
       });
@@ -154,7 +162,8 @@ export function stalePacts(contract: Contract, dir: string): string[] {
   const stale: string[] = [];
   for (const file of files) {
     const path = join(dir, file.name);
-    if (!existsSync(path) || sha256(readFileSync(path)) !== sha256(file.text)) stale.push(file.name);
+    const bytes = regularFile(path);
+    if (bytes === undefined || sha256(bytes) !== sha256(file.text)) stale.push(file.name);
   }
   const generated = new Set(files.map((f) => f.name));
   for (const entry of readManifest(dir)) {

@@ -1,8 +1,9 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { pki } from "node-forge";
 import { AssopayError } from "../../core/errors.js";
+import { makeDir } from "../../core/make-dir.js";
 import { forge } from "./forge.js";
 
 /** The local certificate authority that signs the certificates of intercepted hosts. */
@@ -83,7 +84,14 @@ export async function loadOrCreateCa(dir: string): Promise<CertificateAuthority>
   const certFile = join(dir, CERT_FILE);
   const keyFile = join(dir, KEY_FILE);
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDir(dir, 0o700);
+  } catch (error) {
+    throw new AssopayError("usage", `--ca-dir ${dir}: ${(error as Error).message}`, {
+      hint: "give --ca-dir (or ASSOPAY_CA_DIR) a folder you can write to",
+      cause: error,
+    });
+  }
+  try {
     let certPem = await readIfThere(certFile);
     let keyPem = await readIfThere(keyFile);
     if (certPem === undefined || keyPem === undefined) {

@@ -67,6 +67,12 @@ export async function promoteRecording(
  * cassette format. An empty file holds nothing to lose and passes.
  */
 export async function checkIsCassette(path: string): Promise<void> {
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) {
+    throw new AssopayError("usage", `--cassette ${path} is a folder, not a cassette file`, {
+      location: { file: path },
+      hint: `name a file, for example --cassette ${join(path, "session.yaml")}`,
+    });
+  }
   const handle = await open(path, "r").catch(() => undefined);
   if (!handle) return;
   const head = Buffer.alloc(16 * 1024);

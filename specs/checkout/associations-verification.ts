@@ -2,10 +2,27 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
 import { createCheckoutIntent, integratorUrls, verifiedOrganization } from "./checkout-fixture.js";
 
 const RULE = "associations.verification";
+
+/** The prefix of the skip reason of an association the target does not know. */
+const NOT_FOUND = "not found";
+
+/**
+ * Whether the target knows the organization, asked after its checkout answered 404: a refusal for an
+ * association that does not exist is no evidence about verification, but a 404 for one that exists is
+ * the target's way of refusing it.
+ */
+async function exists(ctx: CheckContext, organizationSlug: string): Promise<boolean> {
+  const exchange = await ctx.http.send({
+    method: "GET",
+    url: await ctx.urlOf(ctx.contract.routes.byId("v5.organization"), { organizationSlug }),
+    authorization: await ctx.authorization("reader"),
+  });
+  return exchange.status !== 404;
+}
 
 async function judge(
   ctx: CheckContext,
@@ -14,6 +31,13 @@ async function judge(
   mustAccept: boolean,
 ): Promise<Finding> {
   const created = await createCheckoutIntent(ctx, slug, integratorUrls());
+  if (created.exchange.status === 404 && !(await exists(ctx, slug))) {
+    return {
+      kind: "skip",
+      subject,
+      reason: `${NOT_FOUND}: the target knows no organization "${slug}" (its checkout and GET /v5/organizations/${slug} answered 404), so a refusal says nothing about verification; name an existing association`,
+    };
+  }
   const accepted = isSuccess(created.exchange.status);
   if (accepted === mustAccept)
     return { kind: "pass", subject, note: `${subject}: ${created.exchange.status}` };
@@ -65,7 +89,14 @@ export const associationsVerificationCheck: SpecCheck = {
     const freshSlug = fresh.ok ? fresh.organizationSlug : undefined;
     if (freshSlug) {
       const subject = `a newly registered association (${freshSlug})`;
-      findings.push(await judge(ctx, subject, freshSlug, !rules.newAssociationsNeedVerification));
+      const finding = await judge(ctx, subject, freshSlug, !rules.newAssociationsNeedVerification);
+      // The association this check is about was named (flag or state) and does not exist: the check
+      // judged nothing of its rule, whatever the verified part gives.
+      if (finding.kind === "skip") {
+        const named = ctx.options.unverifiedOrg !== undefined ? " (--unverified-org)" : " (from the state)";
+        return skip(`${subject}${named}: ${finding.reason}`);
+      }
+      findings.push(finding);
     } else {
       findings.push({
         kind: "skip",

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { AssopayError, isAssopayError } from "../../core/errors.js";
 import { readBodyOrRefuse } from "../../core/http/body.js";
 import { createLocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
@@ -78,7 +79,15 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     if (!guard.admit(req, res, "cross-site")) return;
     receive(req, res).catch(() => res.destroy());
   });
-  const running = await startServer(server, { what: "notification receiver", port: options.port ?? 0 });
+  const running = await startServer(server, { what: "notification receiver", port: options.port ?? 0 }).catch(
+    (error: unknown) => {
+      if (!isAssopayError(error)) throw error;
+      throw new AssopayError("usage", error.message, {
+        hint: "choose another --receiver-port, or leave it out to take any free port",
+        cause: error,
+      });
+    },
+  );
   const base = `${options.publicUrl ?? running.url}${path}`;
   return {
     url: base,

@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { type Contract, loadContract, type Timeline } from "../../contracts/index.js";
-import { AssopayError } from "../../core/errors.js";
+import { AssopayError, isAssopayError } from "../../core/errors.js";
 import { packageVersion } from "../../core/paths.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
@@ -165,6 +165,9 @@ async function runWithin(
         };
       } catch (error) {
         progress.done();
+        // A flag the user gave cannot be used (a --receiver-port in use): every check that needs it
+        // would fail the same way, and it is the user's to fix, so it is the run's error (exit 2).
+        if (isAssopayError(error) && error.code === "usage") throw error;
         outcome = {
           id: check.id,
           group: check.group,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -10,11 +10,9 @@ import {
 import { loadContract } from "../../contracts/index.js";
 import { contractsDir } from "../../core/paths.js";
 
-/** The shared document when this checkout sits beside it, else the copy kept in the fixtures. */
+/** The provider's document, vendored in contracts/reference/. */
 function publishedDocument(): unknown {
-  const shared = join(contractsDir(), "..", "..", "shared", "reference", "openapi-v5.json");
-  const fixture = join(contractsDir(), "..", "test", "fixtures", "reference", "openapi-v5.json");
-  return JSON.parse(readFileSync(existsSync(shared) ? shared : fixture, "utf8"));
+  return JSON.parse(readFileSync(join(contractsDir(), "reference", "openapi-v5.json"), "utf8"));
 }
 
 const leftOut = (

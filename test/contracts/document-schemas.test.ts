@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -8,9 +8,7 @@ import { contractsDir } from "../../core/paths.js";
 import { day, type Harness, harness } from "../sandbox/helpers.js";
 
 function publishedDocument(): unknown {
-  const shared = join(contractsDir(), "..", "..", "shared", "reference", "openapi-v5.json");
-  const fixture = join(contractsDir(), "..", "test", "fixtures", "reference", "openapi-v5.json");
-  return JSON.parse(readFileSync(existsSync(shared) ? shared : fixture, "utf8"));
+  return JSON.parse(readFileSync(join(contractsDir(), "reference", "openapi-v5.json"), "utf8"));
 }
 
 interface Divergence {

@@ -12,8 +12,8 @@ import { runCli } from "../support/run-cli.js";
 
 const contract = loadContract();
 const at = "2026-01-15" as IsoDay;
-const CURRENT = join(packageRoot(), "test", "fixtures", "reference", "openapi-v5.json");
-const DECEMBER = join(packageRoot(), "test", "drift", "fixtures", "openapi-v5.2025-12-01.json");
+const CURRENT = join(packageRoot(), "contracts", "reference", "openapi-v5.json");
+const DECEMBER = join(packageRoot(), "contracts", "reference", "openapi-v5.2025-12-01.json");
 
 describe("drift between the provider's two published documents (--since)", () => {
   const result = runDrift(contract, { openapi: CURRENT, since: DECEMBER, at });

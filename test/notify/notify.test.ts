@@ -183,12 +183,12 @@ describe("assopay notify on the command line", () => {
 
   it("refuses bad usage with exit 2", async () => {
     expect((await runVerb(notifyCommand, ["--key", KEY])).stderr).toContain("--to URL is required");
-    expect((await runVerb(notifyCommand, ["--to", "http://127.0.0.1:9/x"])).stderr).toContain(
+    expect((await runVerb(notifyCommand, ["--to", "http://127.0.0.1:2/x"])).stderr).toContain(
       "--key KEY is required",
     );
     const badType = await runVerb(notifyCommand, [
       "--to",
-      "http://127.0.0.1:9/x",
+      "http://127.0.0.1:2/x",
       "--key",
       KEY,
       "--types",

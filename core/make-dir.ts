@@ -1,0 +1,115 @@
+import { mkdirSync, statSync } from "node:fs";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+
+/**
+ * Creating a folder and its missing parents, one level at a time, each tried once.
+ *
+ * Node's own `mkdir(dir, { recursive: true })` never returns on some paths: under `/proc` the kernel
+ * answers `ENOENT` for a new entry, Node reads that as "the parent is missing", finds the parent, and
+ * tries again, forever (100% CPU; the synchronous form also blocks every signal handler). Here each
+ * level is created once and any refusal is an error with the level that refused.
+ */
+
+/** A folder that could not be made: which level refused and the system's reason (its errno code). */
+export class MakeDirError extends Error {
+  readonly path: string;
+  readonly code: string;
+  constructor(path: string, code: string, reason: string) {
+    super(`cannot create the folder ${path}: ${reason}`);
+    this.name = "MakeDirError";
+    this.path = path;
+    this.code = code;
+  }
+}
+
+function errnoOf(error: unknown): { code: string; reason: string } {
+  const code = (error as NodeJS.ErrnoException).code ?? "EIO";
+  const reason =
+    code === "ENOENT"
+      ? "the system refuses to create an entry there (a virtual or read-only file system?)"
+      : code === "EACCES" || code === "EPERM"
+        ? "permission denied"
+        : code === "EROFS"
+          ? "the file system is read-only"
+          : code === "ENOTDIR"
+            ? "a part of the path is a file, not a folder"
+            : (error as Error).message;
+  return { code, reason };
+}
+
+/** Not there: missing, or below a file (the walk up then finds that file). */
+function isAbsent(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** The levels of `dir` that do not exist yet, outermost first (empty when `dir` exists). */
+function missingLevels(dir: string, isDir: (path: string) => boolean | undefined): string[] {
+  const missing: string[] = [];
+  let current = resolve(dir);
+  for (;;) {
+    const found = isDir(current);
+    if (found === true) return missing.reverse();
+    if (found === false) throw new MakeDirError(current, "ENOTDIR", "it exists and is not a folder");
+    missing.push(current);
+    const parent = dirname(current);
+    if (parent === current) return missing.reverse();
+    current = parent;
+  }
+}
+
+function isDirSync(path: string): boolean | undefined {
+  try {
+    return statSync(path).isDirectory();
+  } catch (error) {
+    if (isAbsent(error)) return undefined;
+    const { code, reason } = errnoOf(error);
+    throw new MakeDirError(path, code, reason);
+  }
+}
+
+/** Creates `dir` and its missing parents, synchronously; throws MakeDirError naming the level that refused. */
+export function makeDirSync(dir: string, mode?: number): void {
+  for (const level of missingLevels(dir, isDirSync)) {
+    try {
+      mkdirSync(level, mode === undefined ? undefined : { mode });
+    } catch (error) {
+      // Another process made it in between: fine if it is a folder.
+      if ((error as NodeJS.ErrnoException).code === "EEXIST" && isDirSync(level) === true) continue;
+      const { code, reason } = errnoOf(error);
+      throw new MakeDirError(level, code, reason);
+    }
+  }
+}
+
+/** Creates `dir` and its missing parents; rejects with MakeDirError naming the level that refused. */
+export async function makeDir(dir: string, mode?: number): Promise<void> {
+  const known = new Map<string, boolean | undefined>();
+  // The walk up is a handful of stat calls; they are done first so the walk itself stays synchronous.
+  let current = resolve(dir);
+  for (;;) {
+    try {
+      known.set(current, (await stat(current)).isDirectory());
+      break;
+    } catch (error) {
+      if (!isAbsent(error)) {
+        const { code, reason } = errnoOf(error);
+        throw new MakeDirError(current, code, reason);
+      }
+      known.set(current, undefined);
+    }
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const level of missingLevels(dir, (path) => known.get(path))) {
+    try {
+      await mkdir(level, mode === undefined ? undefined : { mode });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await stat(level)).isDirectory()) continue;
+      const { code, reason } = errnoOf(error);
+      throw new MakeDirError(level, code, reason);
+    }
+  }
+}
