@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { collectGarbage } from "../../core/collect.js";
 import { startServer } from "../../core/http/server.js";
-import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import type { ProxyEventSink } from "../events.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
+import { loadCassette } from "../load-cassette.js";
 import { KeyMemo } from "./key-memo.js";
 import {
   type ReplayOptions,
@@ -137,7 +137,15 @@ async function loadReplayer(
   resolved: ResolvedReplayOptions,
 ): Promise<{ replayer: Replayer; warnings: string[]; rewriter: OriginRewriter | undefined }> {
   const validator = createCassetteValidator();
-  const cassettes = await Promise.all(resolved.cassettes.map((file) => loadCassette(file, validator)));
+  const cassettes = await Promise.all(
+    resolved.cassettes.map((file) =>
+      loadCassette(file, {
+        validator,
+        secretSalt: resolved.secretSalt,
+        onNotice: (message) => resolved.onEvent({ kind: "warning", message }),
+      }),
+    ),
+  );
   const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
   for (const message of warnings) resolved.onEvent({ kind: "warning", message });
   const replayer = new Replayer(cassettes, {
