@@ -30,12 +30,13 @@ export interface JournalScan {
 }
 
 /** How much is read at once while looking for the next frame after a damaged one, or copying damage. */
-const SCAN_CHUNK = 1024 * 1024;
+const SCAN_CHUNK = 8 * 1024 * 1024;
 /** The most a frame may claim (a body is far below, see `maxBodyBytes`): more is a damaged head. */
 const MAX_FRAME = 1024 * 1024 * 1024;
 
-async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const bytes = Buffer.allocUnsafe(length);
+/** `length` bytes at `position` (fewer at the end of the file), into `into` when it is given and large enough. */
+async function readAt(handle: FileHandle, position: number, length: number, into?: Buffer): Promise<Buffer> {
+  const bytes = into && into.length >= length ? into : Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {
     const { bytesRead } = await handle.read(bytes, got, length - got, position + got);
@@ -47,9 +48,10 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
 
 /** Where the next frame's magic starts at or after `from` (the end of the file when none does). */
 async function nextMagic(handle: FileHandle, from: number, size: number): Promise<number> {
+  const buffer = Buffer.allocUnsafe(SCAN_CHUNK + 3);
   for (let at = from; at < size; at += SCAN_CHUNK) {
     // Chunks overlap by 3 bytes, so a magic split across two of them is found.
-    const chunk = await readAt(handle, at, Math.min(SCAN_CHUNK + 3, size - at));
+    const chunk = await readAt(handle, at, Math.min(SCAN_CHUNK + 3, size - at), buffer);
     for (
       let i = chunk.indexOf(MAGIC.subarray(0, 3));
       i !== -1;
@@ -76,11 +78,12 @@ export interface DamageKeeper {
 export async function damageFile(path: string): Promise<DamageKeeper & { close(): Promise<number> }> {
   const out = await open(path, "w", 0o600);
   const zeros = Buffer.alloc(SCAN_CHUNK);
+  const buffer = Buffer.allocUnsafe(SCAN_CHUNK);
   let written = 0;
   return {
     async keep(from, offset, length) {
       for (let done = 0; done < length; done += SCAN_CHUNK) {
-        const chunk = await readAt(from, offset + done, Math.min(SCAN_CHUNK, length - done));
+        const chunk = await readAt(from, offset + done, Math.min(SCAN_CHUNK, length - done), buffer);
         if (!chunk.equals(zeros.subarray(0, chunk.length)))
           await out.write(chunk, 0, chunk.length, written + done);
       }
