@@ -132,7 +132,8 @@ describe("recovering a damaged journal: every good frame, and nothing damaged", 
     const offsets = journalItems(cassette, [1, 2, 3]);
     const bytes = await readFile(`${cassette}.journal`);
     expect(parseFrames(bytes).entries).toHaveLength(3);
-    bytes[(offsets[1] as number) + 30] ^= 1;
+    const at = (offsets[1] as number) + 30;
+    bytes[at] = (bytes[at] as number) ^ 1;
     expect(parseFrames(bytes)).toMatchObject({ end: offsets[1] });
   });
 
