@@ -24,11 +24,20 @@ function portable(): Crc32 {
   };
 }
 
-/** `zlib.crc32` where this Node has it (native code), else the portable one: both give the same value. */
-export const crc32: Crc32 =
+/**
+ * `zlib.crc32` where this Node has it (native code), else the portable one: both give the same value.
+ * Empty input is answered here: Node 20's `zlib.crc32` returns 0, not `previous`, for an empty buffer
+ * whose memory is a zero-length `ArrayBuffer` (the recorder's empty request bodies are such buffers).
+ */
+export const crc32: Crc32 = withEmpty(
   typeof (zlib as { crc32?: unknown }).crc32 === "function"
     ? (zlib as unknown as { crc32: Crc32 }).crc32
-    : portable();
+    : portable(),
+);
+
+function withEmpty(inner: Crc32): Crc32 {
+  return (bytes, previous = 0) => (bytes.length === 0 ? previous >>> 0 : inner(bytes, previous));
+}
 
 /** Exposed for the test that checks both agree. */
 export const portableCrc32: () => Crc32 = portable;

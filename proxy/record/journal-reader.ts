@@ -164,14 +164,17 @@ export async function scanJournal(
   return scan;
 }
 
-/** Whether the file at `path` starts with a journal frame's magic (false when it cannot be read). */
-export async function startsLikeJournal(path: string): Promise<boolean> {
+/**
+ * What the file at `path` is: a journal (it starts with a frame's magic), something else, or a file that
+ * cannot be read (then nobody can tell).
+ */
+export async function journalKind(path: string): Promise<"journal" | "foreign" | { unreadable: string }> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(path, "r");
-    return headLength(await readAt(handle, 0, 4), 0) > 0;
-  } catch {
-    return false;
+    return headLength(await readAt(handle, 0, 4), 0) > 0 ? "journal" : "foreign";
+  } catch (error) {
+    return { unreadable: (error as Error).message };
   } finally {
     await handle?.close();
   }

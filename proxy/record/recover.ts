@@ -7,7 +7,7 @@ import { DocumentWriter, openCassette } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
 import { JOURNAL_SUFFIX } from "./journal.js";
 import type { JournalEntry } from "./journal-frame.js";
-import { describeDamage, type JournalScan, scanJournal, startsLikeJournal } from "./journal-reader.js";
+import { describeDamage, type JournalScan, journalKind, scanJournal } from "./journal-reader.js";
 import { lazyDamageFile, recoveryPipeline, withJournalInMemory } from "./recover-memory.js";
 
 /** What recovering a journal is given: what the recorder redacted with, and where its one line goes. */
@@ -75,7 +75,18 @@ export async function recoverCassette(file: string, options: RecoveryOptions): P
   const journal = journalOf(file);
   const size = await sizeOf(journal);
   if (size === undefined || size === 0) return { kind: "none" };
-  if (!(await startsLikeJournal(journal))) {
+  const kind = await journalKind(journal);
+  if (typeof kind === "object") {
+    throw new AssopayError(
+      "bad-cassette",
+      `${journal} may hold exchanges not yet in ${file}, and it cannot be read: ${kind.unreadable}`,
+      {
+        location: { file: journal },
+        hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
+      },
+    );
+  }
+  if (kind === "foreign") {
     options.onNotice(
       `left ${journal} alone: it does not start with a journal's magic (AJ02), so assopay did not write it`,
     );
