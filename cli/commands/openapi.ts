@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { loadContract } from "../../contracts/index.js";
 import { exportOpenApi } from "../../contracts/openapi/export.js";
 import {
@@ -10,12 +10,13 @@ import {
 import { assertValidOpenApi } from "../../contracts/openapi/validate.js";
 import { parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { mayReplace } from "../../core/owned-file.js";
 import type { Command } from "../command.js";
 import { choiceFlag, parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay openapi: export the contract as an OpenAPI 3.1 document
 
-Usage: assopay openapi [--out FILE] [--format yaml|json] [--at YYYY-MM-DD] [--timeline FILE]
+Usage: assopay openapi [--out FILE [--force]] [--format yaml|json] [--at YYYY-MM-DD] [--timeline FILE]
 
 Writes every route of contracts/routes.yaml as an operation (parameters, bodies, responses, rights,
 pagination), every JSON Schema as a component, the timeline as 'deprecated' plus x-assopay-timeline
@@ -25,6 +26,7 @@ document is checked with @readme/openapi-parser before it is written.
 Flags:
   --out FILE        where to write it (default: standard output). An existing FILE is overwritten only
                     if assopay wrote it (info.x-generated-by: "assopay openapi").
+  --force           let --out replace any file
   --format FORMAT   yaml or json (default: from the extension of --out; yaml on standard output)
   --at YYYY-MM-DD   the date the timeline is read at (default: today)
   --timeline FILE   your own timeline file instead of contracts/timeline.yaml
@@ -54,19 +56,6 @@ function outputFormat(out: string | undefined, flag: string | undefined): OpenAp
   return format;
 }
 
-function refuseForeignFile(out: string): void {
-  if (!existsSync(out)) return;
-  if (isAssopayExport(readFileSync(out, "utf8"))) return;
-  throw new AssopayError(
-    "usage",
-    `assopay openapi: ${out} exists and is not an OpenAPI document assopay wrote`,
-    {
-      location: { file: out },
-      hint: "choose another --out, or move that file away first: it is never overwritten",
-    },
-  );
-}
-
 export const openapiCommand: Command = {
   name: "openapi",
   summary: "Export the contract as an OpenAPI 3.1 document (routes, schemas, timeline, webhooks)",
@@ -77,12 +66,15 @@ export const openapiCommand: Command = {
       format: { type: "string" },
       at: { type: "string" },
       timeline: { type: "string" },
+      force: { type: "boolean" },
     });
     const out = stringFlag(flags, "out");
     const format = outputFormat(out, stringFlag(flags, "format"));
     const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
     const timelineFile = stringFlag(flags, "timeline");
-    if (out !== undefined) refuseForeignFile(out);
+    const force = flags.values.force === true;
+    const intent = { flag: "assopay openapi --out", what: "an OpenAPI document", force };
+    if (out !== undefined) mayReplace(out, { looksOurs: isAssopayExport }, intent);
     const contract = loadContract(timelineFile ? { timelineFile } : {});
     const document = exportOpenApi(contract, { at });
     await assertValidOpenApi(document);
