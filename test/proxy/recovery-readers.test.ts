@@ -1,8 +1,10 @@
 import { chmod, readdir, readFile, writeFile } from "node:fs/promises";
+import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAssopayError } from "../../core/errors.js";
 import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
 import { loadCassette } from "../../proxy/index.js";
+import { loadCassetteIntoNock } from "../../proxy/nock.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { send, tempDir } from "./support/http.js";
 import { emptyCassette, journalItems } from "./support/journals.js";
@@ -94,6 +96,34 @@ describe("every reader recovers first, or serves in memory and says so", () => {
     } finally {
       await upstream.close();
     }
+  });
+
+  it("the nock entry recovers first: it serves the journal's exchanges, and no journal is left", async () => {
+    // nock is imported before node:http is first imported here, so the requests below reach it.
+    nock.disableNetConnect();
+    const cassette = temp.file("nock.yaml");
+    await emptyCassette(cassette);
+    journalItems(cassette, TEN);
+    const stderr = process.stderr.write;
+    const said: string[] = [];
+    process.stderr.write = ((chunk: string) => said.push(String(chunk)) > 0) as typeof process.stderr.write;
+    let mocked: Awaited<ReturnType<typeof loadCassetteIntoNock>>;
+    try {
+      mocked = await loadCassetteIntoNock(cassette, { baseUrl: "http://api.assopay.test" });
+    } finally {
+      process.stderr.write = stderr;
+    }
+    try {
+      const reply = await send("http://api.assopay.test/item?n=7");
+      expect(reply.status).toBe(200);
+      expect(JSON.parse(reply.text)).toEqual({ item: 7, pad: "" });
+      expect(mocked.misses).toEqual([]);
+    } finally {
+      mocked.restore();
+      nock.enableNetConnect();
+    }
+    expect(said.join("")).toMatch(/^recovered 10 exchange\(s\) into /);
+    expect(await readdir(temp.dir)).not.toContain("nock.yaml.journal");
   });
 
   it("a cassette recorded with a salt, read without it: exit 2 naming the variable; with it, recovered", async () => {
