@@ -1,7 +1,9 @@
+import { stat } from "node:fs/promises";
 import type { Cassette } from "./cassette/format.js";
 import { loadCassette as readCassetteFile } from "./cassette/reader.js";
 import { type CassetteValidator, createCassetteValidator } from "./cassette/schema.js";
 import { recoverCassette } from "./record/recover.js";
+import { RECORDING_SUFFIX } from "./record/versions.js";
 
 /** What {@link loadCassette} may be given. */
 export interface LoadCassetteOptions {
@@ -34,6 +36,17 @@ export async function loadCassette(path: string, options: LoadCassetteOptions = 
     onNotice,
     onEvent: (event) => onNotice(event.message),
   });
+  const recording = `${path}${RECORDING_SUFFIX}`;
+  if (
+    await stat(recording).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    onNotice(
+      `${recording} holds a --mode all recording of this cassette that is running or was interrupted: this reads ${path} as it was before it (assopay record on ${path} finishes an interrupted one)`,
+    );
+  }
   if (recovery.kind === "in-memory") return recovery.cassette;
   return readCassetteFile(path, validator);
 }

@@ -126,6 +126,18 @@ describe("every reader recovers first, or serves in memory and says so", () => {
     expect(await readdir(temp.dir)).not.toContain("nock.yaml.journal");
   });
 
+  it("an unfinished --mode all recording beside the cassette is said, not silently left out", async () => {
+    const cassette = temp.file("swap.yaml");
+    await emptyCassette(cassette);
+    const notices: string[] = [];
+    await loadCassette(cassette, { onNotice: (m) => notices.push(m) });
+    expect(notices).toEqual([]);
+    await emptyCassette(`${cassette}.recording`);
+    await loadCassette(cassette, { onNotice: (m) => notices.push(m) });
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain(`${cassette}.recording holds a --mode all recording of this cassette`);
+  });
+
   it("a cassette recorded with a salt, read without it: exit 2 naming the variable; with it, recovered", async () => {
     const cassette = temp.file("salted.yaml");
     await emptyCassette(cassette, true);
