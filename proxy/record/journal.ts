@@ -8,7 +8,8 @@ import { encodeHead } from "./journal-frame.js";
  * ends its response; the worker reads it back from the file and turns it into YAML later (see
  * `journal-tail.ts`), so the journal is also the queue between the two threads. Once everything
  * journaled is in the cassette, the journal is emptied; on a clean stop it is deleted. A journal left
- * behind (the recorder was killed) is replayed into the cassette by the next start (see `recover.ts`).
+ * behind (the recorder was killed) is folded into the cassette by the next program that opens it, a
+ * reader or a recorder (see `recover.ts`).
  *
  * Its frame format, with a checksum over each frame, is in `journal-frame.ts`; recovery reads a journal
  * as a stream, skipping damaged frames (`journal-reader.ts`).

@@ -143,6 +143,8 @@ async function inMemory(
       entries.push(entry);
     });
   } catch (error) {
+    // Gone meanwhile: another reader (holding the lock) has just folded it into the cassette.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none" };
     throw new AssopayError(
       "bad-cassette",
       `${journal} holds exchanges not yet in ${file}, and it cannot be read: ${(error as Error).message}`,
