@@ -25,7 +25,7 @@ Usage:
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
                  [--receiver-url URL] [--receiver-port N]
-                 [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE]
+                 [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE [--force]]
                  [--request-timeout SECONDS] [--timeout SECONDS]
   assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
