@@ -101,6 +101,11 @@ describe("durable recording: SIGKILL with 200 concurrent clients, then a reader 
   const readersServeEverything = (size: number, target: number) => async () => {
     const { completed, copies } = await crash(size, target, ["replay", "lint", "library"]);
     expect(completed.length).toBeGreaterThanOrEqual(target);
+    // What the cassette alone held (what a reader that ignores the journal would serve).
+    const alone = completed.length - (await missingFrom(copies.library as string, completed));
+    console.log(
+      `${size} B bodies: the cassette alone held ${alone} of the ${completed.length} completed exchanges`,
+    );
     const all = { missing: 0, of: completed.length };
 
     // assopay replay, started at once: every exchange a client completed is served.
