@@ -53,6 +53,25 @@ export async function hasJournal(file: string): Promise<boolean> {
   return (await sizeOf(journalOf(file))) !== undefined;
 }
 
+/**
+ * The salt the recorder redacted with: the cassette's header says whether there was one (a recorder only
+ * appends to a cassette with the same settings), the caller gives it. A salted cassette read without
+ * its salt cannot be recovered as the recorder would have: an `AssopayError` (exit 2) naming the variable.
+ */
+function saltFor(header: CassetteHeader, file: string, options: RecoveryOptions): string | undefined {
+  if (!header.redaction.salted) return undefined;
+  if (options.secretSalt !== undefined) return options.secretSalt;
+  const journal = journalOf(file);
+  throw new AssopayError(
+    "bad-cassette",
+    `${journal} holds exchanges not yet in ${file}, which was recorded with a secret salt: they cannot be redacted without it`,
+    {
+      location: { file: journal },
+      hint: `set ASSOPAY_CASSETTE_SALT to the salt it was recorded with and run assopay lint ${file} (any reader recovers the journal)`,
+    },
+  );
+}
+
 /** The extras of the "recovered" line: duplicates dropped, a last frame cut short. */
 function extras(scan: JournalScan, duplicates: number): string {
   const more: string[] = [];
@@ -103,16 +122,7 @@ export async function recoverCassette(file: string, options: RecoveryOptions): P
     });
   }
   const cassette = await readCassetteFile(file);
-  if (cassette.header.redaction.salted && options.secretSalt === undefined) {
-    throw new AssopayError(
-      "bad-cassette",
-      `${journal} holds exchanges not yet in ${file}, which was recorded with a secret salt: they cannot be redacted without it`,
-      {
-        location: { file: journal },
-        hint: `set ASSOPAY_CASSETTE_SALT to the salt it was recorded with and run assopay lint ${file} (any reader recovers the journal)`,
-      },
-    );
-  }
+  saltFor(cassette.header, file, options);
   let lock: CassetteLock;
   try {
     lock = await acquireLock(file);
@@ -156,7 +166,8 @@ async function inMemory(
   }
   // Read after the journal: what a live recorder moved from the journal into the cassette meanwhile is there.
   const current = await readCassetteFile(file).catch(() => cassette);
-  const built = await withJournalInMemory(current, entries, options);
+  const secretSalt = saltFor(current.header, file, options);
+  const built = await withJournalInMemory(current, entries, { ...options, secretSalt });
   options.onNotice(
     `serving ${built.added} exchange(s) from ${journal} redacted in memory, besides the cassette: it cannot be written now (${why}); the journal stays until a reader or assopay record can write ${file}${extras(scan, built.duplicates)}`,
   );
@@ -181,7 +192,8 @@ async function fold(
   const cassette = present ? await readCassetteFile(file) : undefined;
   const ids = new Set((cassette?.interactions ?? []).map((i) => i.id));
   const maxId = Math.max(0, ...ids);
-  const pii = cassette ? cassette.header.redaction.pii : header.redaction.pii;
+  const redaction = (cassette?.header ?? header).redaction;
+  const secretSalt = saltFor(cassette?.header ?? header, file, options);
   // The lock stays the caller's: this file is closed without releasing it.
   const open = await openCassette(file, present ? "append" : "create", header, {
     lock: { path: lock.path, release: async () => undefined },
@@ -204,8 +216,8 @@ async function fold(
           return writer.append(interaction, given);
         },
       },
-      pii,
-      options,
+      redaction.pii,
+      { ...options, secretSalt },
     );
     let queued = 0;
     scan = await scanJournal(

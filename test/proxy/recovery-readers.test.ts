@@ -154,6 +154,19 @@ describe("every reader recovers first, or serves in memory and says so", () => {
     expect(items(loaded)).toEqual(TEN);
   });
 
+  it("a cassette recorded without a salt is recovered without one, even when a salt is at hand", async () => {
+    const texts: string[] = [];
+    for (const salt of [undefined, "a-salt-it-was-not-recorded-with"]) {
+      const cassette = temp.file(`unsalted-${texts.length}.yaml`);
+      await emptyCassette(cassette);
+      journalItems(cassette, TEN);
+      await loadCassette(cassette, { secretSalt: salt, onNotice: () => undefined });
+      texts.push((await readFile(cassette, "utf8")).replace(/unsalted-\d/g, "unsalted"));
+    }
+    expect(texts[0]).toContain("authorization");
+    expect(texts[1]).toBe(texts[0]);
+  });
+
   it("no reader loads a cassette file without recovering first: only recovery reads it raw", async () => {
     const { readdir: list, readFile: read } = await import("node:fs/promises");
     const importsRawLoader = /import\s*\{[^}]*\bloadCassette\b[^}]*\}\s*from\s*"[^"]*cassette\/reader\.js"/;
