@@ -21,10 +21,11 @@ export type {
   StoredResponse,
 } from "./cassette/format.js";
 export { CASSETTE_FORMAT } from "./cassette/format.js";
-export { loadCassette, parseCassette } from "./cassette/reader.js";
+export { parseCassette } from "./cassette/reader.js";
 export { cassetteSchema } from "./cassette/schema.js";
 export type { ProxyEvent, ProxyEventSink } from "./events.js";
 export { type InterceptOptions, installIntercept } from "./intercept/install.js";
+export { type LoadCassetteOptions, loadCassette } from "./load-cassette.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./options.js";
 export { DEFAULT_NOTIFICATION_PATH, type RecorderOptions, type RecordMode } from "./record/options.js";
 export { type RunningRecorder, startRecorder } from "./record/server.js";

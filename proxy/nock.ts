@@ -8,13 +8,13 @@ import type { Contract } from "../contracts/types.js";
 import { type IsoDay, parseIsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 import { isJsonType } from "./cassette/body.js";
-import { loadCassette } from "./cassette/reader.js";
+import { loadCassette } from "./load-cassette.js";
 import { heldWireBytes } from "./replay/held.js";
 import { cassetteWarnings, Replayer } from "./replay/index.js";
 import { requestFrom } from "./replay/serve.js";
 import type { TimelineView } from "./replay/timeline.js";
 
-export { loadCassette } from "./cassette/reader.js";
+export { loadCassette } from "./load-cassette.js";
 
 /** Options of {@link loadCassetteIntoNock}. */
 export interface NockCassetteOptions {
@@ -92,7 +92,7 @@ export async function loadCassetteIntoNock(
   options: NockCassetteOptions,
 ): Promise<NockCassette> {
   const base = origin(options.baseUrl);
-  const cassette = await loadCassette(path);
+  const cassette = await loadCassette(path, { secretSalt: options.secretSalt || undefined });
   const at: IsoDay | undefined = options.at === undefined ? undefined : parseIsoDay(options.at);
   let view: TimelineView | undefined = options.contract;
   if (at !== undefined && view === undefined) view = (await import("../contracts/index.js")).loadContract();

@@ -11,18 +11,20 @@ import { PUBLISH_CONTRACTS_HELP, publishContracts } from "./contracts-publish.js
 
 const HELP = `assopay contracts: summarise the contract and write its Pact files
 
-Usage: assopay contracts [--at YYYY-MM-DD] [--timeline FILE] [--out DIR] [--check]
+Usage: assopay contracts [--at YYYY-MM-DD] [--timeline FILE] [--out DIR [--force]] [--check]
        assopay contracts publish --broker-url URL [--consumer-app-version V] [--branch B] [--dir DIR]
 
 Reads contracts/ (routes, JSON Schemas, timeline, notification types, provider states), checks every
 file, prints what holds at the date, and writes one Pact V4 file per era of the timeline, with a
-manifest (${MANIFEST_NAME}) of what it wrote: a later run replaces or removes only those files and
-refuses to overwrite any other.
+manifest (${MANIFEST_NAME}) of what it wrote and each file's hash: a later run replaces or removes
+only those files, and only while unchanged. A file modified since, or one assopay did not write, is
+kept and the run refused (exit 2) unless --force.
 
 Flags:
   --at YYYY-MM-DD   the date of the summary (default: today)
   --timeline FILE   your own timeline file instead of contracts/timeline.yaml
   --out DIR         the folder to write the pact files to (default: contracts/pacts)
+  --force           replace pact files in --out that assopay did not write, or that were modified since
   --check           write nothing; exit 1 if the files in --out differ from what the contract generates
   -h, --help        this text
 
@@ -79,6 +81,7 @@ export const contractsCommand: Command = {
       timeline: { type: "string" },
       out: { type: "string" },
       check: { type: "boolean" },
+      force: { type: "boolean" },
     });
     const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
     const timelineFile = stringFlag(flags, "timeline");
@@ -96,7 +99,8 @@ export const contractsCommand: Command = {
       context.stdout.write(`\nPact files in ${out} are up to date.\n`);
       return 0;
     }
-    const files = writePacts(contract, out);
+    const { files, kept } = writePacts(contract, out, { force: flags.values.force === true });
+    for (const line of kept) context.stderr.write(`${line}\n`);
     context.stdout.write(
       `\nWrote ${files.length} pact files to ${out}:\n${files.map((f) => `  ${f.name}`).join("\n")}\n`,
     );

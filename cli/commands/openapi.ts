@@ -1,4 +1,4 @@
-import { readFileSync, type Stats, statSync, writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadContract } from "../../contracts/index.js";
 import { exportOpenApi } from "../../contracts/openapi/export.js";
@@ -11,12 +11,13 @@ import {
 import { assertValidOpenApi } from "../../contracts/openapi/validate.js";
 import { parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { mayReplace, type WriteIntent } from "../../core/owned-file.js";
 import type { Command } from "../command.js";
 import { choiceFlag, parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay openapi: export the contract as an OpenAPI 3.1 document
 
-Usage: assopay openapi [--out FILE] [--format yaml|json] [--at YYYY-MM-DD] [--timeline FILE]
+Usage: assopay openapi [--out FILE [--force]] [--format yaml|json] [--at YYYY-MM-DD] [--timeline FILE]
 
 Writes every route of contracts/routes.yaml as an operation (parameters, bodies, responses, rights,
 pagination), every JSON Schema as a component, the timeline as 'deprecated' plus x-assopay-timeline
@@ -26,6 +27,7 @@ document is checked with @readme/openapi-parser before it is written.
 Flags:
   --out FILE        where to write it (default: standard output). An existing FILE is overwritten only
                     if assopay wrote it (info.x-generated-by: "assopay openapi").
+  --force           let --out replace any file
   --format FORMAT   yaml or json (default: from the extension of --out; yaml on standard output)
   --at YYYY-MM-DD   the date the timeline is read at (default: today)
   --timeline FILE   your own timeline file instead of contracts/timeline.yaml
@@ -55,29 +57,19 @@ function outputFormat(out: string | undefined, flag: string | undefined): OpenAp
   return format;
 }
 
-function refuseForeignFile(out: string): void {
-  let stats: Stats;
-  try {
-    stats = statSync(out);
-  } catch {
-    return; // not there (or below a file): writing it says why it cannot be written
-  }
-  if (stats.isDirectory()) {
+/**
+ * Whether `--out` may be written: a folder is a usage error, a device or a pipe (/dev/stdout) is written
+ * to and never read, and a regular file is replaced only if assopay wrote it (or with --force).
+ */
+function checkOut(out: string, intent: WriteIntent): void {
+  const stats = statSync(out, { throwIfNoEntry: false });
+  if (stats?.isDirectory()) {
     throw new AssopayError("usage", `assopay openapi: --out ${out} is a folder, not a file`, {
       hint: `name a file, for example --out ${join(out, "openapi.yaml")}`,
     });
   }
-  // A device or a pipe (/dev/stdout) is written to, never read: reading /dev/zero would never end.
-  if (!stats.isFile()) return;
-  if (isAssopayExport(readFileSync(out, "utf8"))) return;
-  throw new AssopayError(
-    "usage",
-    `assopay openapi: ${out} exists and is not an OpenAPI document assopay wrote`,
-    {
-      location: { file: out },
-      hint: "choose another --out, or move that file away first: it is never overwritten",
-    },
-  );
+  if (stats && !stats.isFile()) return;
+  mayReplace(out, { looksOurs: isAssopayExport }, intent);
 }
 
 /** Writes the document; a folder that is missing or a path through a file is a usage error. */
@@ -112,12 +104,15 @@ export const openapiCommand: Command = {
       format: { type: "string" },
       at: { type: "string" },
       timeline: { type: "string" },
+      force: { type: "boolean" },
     });
     const out = stringFlag(flags, "out");
     const format = outputFormat(out, stringFlag(flags, "format"));
     const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
     const timelineFile = stringFlag(flags, "timeline");
-    if (out !== undefined) refuseForeignFile(out);
+    const force = flags.values.force === true;
+    const intent = { flag: "assopay openapi --out", what: "an OpenAPI document", force };
+    if (out !== undefined) checkOut(out, intent);
     const contract = loadContract(timelineFile ? { timelineFile } : {});
     const document = exportOpenApi(contract, { at });
     await assertValidOpenApi(document);

@@ -36,6 +36,7 @@ export const FLAGS: FlagSpec = {
   planned: { type: "string" },
   reporter: { type: "string" },
   output: { type: "string" },
+  force: { type: "boolean" },
   ...PUBLISH_FLAGS,
   "request-timeout": { type: "string" },
   "max-entries": { type: "string" },
@@ -73,6 +74,8 @@ export interface Parsed {
   planned: PlannedPolicy;
   reporter: ReporterName;
   output: string | undefined;
+  /** `--force`: `--output` may replace a file that is not a report assopay wrote. */
+  force: boolean;
   pactBroker: BrokerSource | undefined;
   /** The run's time limits, in milliseconds, and the completeness crawls' bound. */
   limits: {
@@ -141,6 +144,7 @@ export function parse(context: CommandContext): Parsed {
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: parseReporter("verify", stringFlag(flags, "reporter")),
     output: stringFlag(flags, "output"),
+    force: flags.values.force === true,
     pactBroker: publishOptions(flags, env),
     limits: {
       requestTimeoutMs: secondsFlag("request-timeout", stringFlag(flags, "request-timeout")),

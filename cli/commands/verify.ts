@@ -13,6 +13,7 @@ import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/types.js";
 import type { Command } from "../command.js";
 import { stringFlag } from "../flags.js";
+import { checkReportOutput } from "./report-file.js";
 import { limitOptions, parse, SANDBOX_ONLY, sandboxOptions, targetOptions } from "./verify-options.js";
 import { PUBLISH_HELP } from "./verify-publish.js";
 
@@ -24,7 +25,7 @@ Usage:
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
                  [--receiver-url URL] [--receiver-port N]
-                 [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE]
+                 [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE [--force]]
                  [--request-timeout SECONDS] [--timeout SECONDS] [--max-entries N]
   assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
@@ -84,7 +85,9 @@ Pact Broker:
 ${PUBLISH_HELP}
 Reports:
   --reporter pretty|json|junit   Terminal text (default), JSON, or JUnit XML (one test case per check).
-  --output FILE              Write the report to FILE (the terminal then shows the pretty lines).
+  --output FILE              Write the report to FILE (the terminal then shows the pretty lines). An
+                             existing FILE is replaced only when it is a report assopay wrote.
+  --force                    Let --output replace any file.
   -h, --help                 This text.
 
 Exit codes: 0 every rule holds (skips and warnings allowed), 1 a rule is broken (or a check could
@@ -107,6 +110,8 @@ export const verifyCommand: Command = {
   help: HELP,
   async run(context) {
     const parsed = parse(context);
+    if (parsed.output !== undefined)
+      checkReportOutput("assopay verify --output", parsed.output, parsed.force);
     if (parsed.target === undefined) {
       const given = SANDBOX_ONLY.filter((flag) => parsed.flags.values[flag] !== undefined);
       if (given.length > 0) {

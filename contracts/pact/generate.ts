@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { makeDirSync } from "../../core/make-dir.js";
+import { type OwnMarks, ownershipOf, refusal } from "../../core/owned-file.js";
 import type { Contract } from "../types.js";
 import { documentInteractions } from "./document-interactions.js";
 import { listingInteractions } from "./listing-interactions.js";
@@ -100,17 +101,21 @@ export function generatePacts(contract: Contract): PactFile[] {
   }));
 }
 
-/** The bytes of a regular file; undefined for a missing path, a folder or a device (nothing to compare). */
-function regularFile(path: string): Buffer | undefined {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() ? readFileSync(path) : undefined;
+/** What {@link writePacts} did: the files written, and the files of the folder it kept and why (one line each). */
+export interface WrittenPacts {
+  files: PactFile[];
+  kept: string[];
 }
 
 /**
- * Writes the pact files to a folder with a manifest of what was written. Only files the previous run
- * listed in its manifest are removed or replaced; a file of the same name that this generator did not
- * write is never overwritten (a usage error, exit 2).
+ * Writes the pact files to a folder with a manifest of what was written (each file's SHA-256). A file
+ * there is replaced only when it is this generator's and unchanged (see `core/owned-file.ts`): listed in
+ * the manifest with the hash it still has, or, without a manifest entry, carrying the generator's mark.
+ * A file changed since it was written, or one this generator did not write, is kept and the run refused
+ * (a 'conflict', exit 2, nothing written) unless `force`. A file the contract no longer generates is
+ * removed only when unchanged; a changed one is kept, and said so in `kept`.
  */
-export function writePacts(contract: Contract, dir: string): PactFile[] {
+export function writePacts(contract: Contract, dir: string, options: { force?: boolean } = {}): WrittenPacts {
   checkOutDir(dir, true);
   try {
     makeDirSync(dir);
@@ -120,21 +125,43 @@ export function writePacts(contract: Contract, dir: string): PactFile[] {
       cause: error,
     });
   }
-  const previous = new Set(readManifest(dir).map((e) => e.name));
+  const force = options.force === true;
+  const previous = new Map(readManifest(dir).map((e) => [e.name, e.sha256]));
+  const marks = (name: string): OwnMarks => {
+    const recorded = previous.get(name);
+    return recorded === undefined
+      ? { looksOurs: (text) => looksGenerated(text, CONSUMER) }
+      : { sha256: recorded };
+  };
   const files = generatePacts(contract);
-  for (const file of files) {
-    const target = join(dir, file.name);
-    if (previous.has(file.name) || !existsSync(target)) continue;
-    const text = regularFile(target)?.toString("utf8");
-    if (text === undefined || !looksGenerated(text, CONSUMER)) {
-      throw new AssopayError("conflict", `${target} exists and was not written by 'assopay contracts'`, {
-        hint: "move that file away or choose another --out folder; nothing was written",
-      });
-    }
+  const intent = { flag: "assopay contracts --out", what: "a pact", force };
+  const refused = files
+    .map((file) => ({
+      path: join(dir, file.name),
+      ownership: ownershipOf(join(dir, file.name), marks(file.name)),
+    }))
+    .filter((f) => f.ownership === "modified" || f.ownership === "foreign");
+  const [first] = refused;
+  if (first && !force) {
+    const error = refusal(first.path, first.ownership, intent);
+    if (refused.length === 1) throw error;
+    throw new AssopayError(
+      "conflict",
+      `${refused.length} files of ${dir} were not written by assopay contracts, or were modified since: ${refused.map((f) => `${f.path} (${f.ownership === "modified" ? "modified" : "not a generated pact"})`).join(", ")}; they are kept, nothing was written`,
+      { location: { file: first.path }, hint: error.hint },
+    );
   }
+  const kept: string[] = [];
   const keep = new Set(files.map((f) => f.name));
-  for (const name of previous) {
-    if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+  for (const name of previous.keys()) {
+    if (keep.has(name)) continue;
+    const path = join(dir, name);
+    const ownership = ownershipOf(path, marks(name));
+    if (ownership === "ours") rmSync(path, { force: true });
+    else if (ownership === "modified")
+      kept.push(
+        `kept ${path}: modified since assopay contracts wrote it (the contract no longer generates it)`,
+      );
   }
   try {
     for (const file of files) writeFileSync(join(dir, file.name), file.text);
@@ -148,7 +175,12 @@ export function writePacts(contract: Contract, dir: string): PactFile[] {
       },
     );
   }
-  return files;
+  return { files, kept };
+}
+
+/** The bytes of a regular file; undefined for a missing path, a folder or a device (nothing to compare). */
+function regularFile(path: string): Buffer | undefined {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ? readFileSync(path) : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { type JournalEntry, parseFrames } from "./journal.js";
+import { type JournalEntry, parseFrames } from "./journal-frame.js";
 
 /**
  * The worker's reading end of the journal (see `journal.ts`). The proxy's thread appends frames and then
@@ -36,7 +36,9 @@ export class JournalTail {
     }
     const { entries, end } = parseFrames(bytes.subarray(0, got));
     if (end !== length) {
-      throw new Error(`the journal is cut short at byte ${this.offset + end} (announced up to ${upTo})`);
+      throw new Error(
+        `the journal is cut short or damaged at byte ${this.offset + end} (announced up to ${upTo})`,
+      );
     }
     this.offset = upTo;
     return entries;

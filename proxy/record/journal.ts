@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  fstatSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  unlinkSync,
-  writeSync,
-  writevSync,
-} from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, unlinkSync, writeSync, writevSync } from "node:fs";
 import type { CapturedBody } from "./capture.js";
-import type { WireMeta } from "./worker-protocol.js";
+import { encodeHead } from "./journal-frame.js";
 
 /**
  * The write-ahead journal of a recording: `<file>.journal`, next to the file being written. Every exchange
@@ -17,15 +8,13 @@ import type { WireMeta } from "./worker-protocol.js";
  * ends its response; the worker reads it back from the file and turns it into YAML later (see
  * `journal-tail.ts`), so the journal is also the queue between the two threads. Once everything
  * journaled is in the cassette, the journal is emptied; on a clean stop it is deleted. A journal left
- * behind (the recorder was killed) is replayed into the cassette by the next start (see `recover.ts`).
+ * behind (the recorder was killed) is folded into the cassette by the next program that opens it, a
+ * reader or a recorder (see `recover.ts`).
  *
- * A frame: `AJ01`, then three 32-bit little-endian lengths (the metadata's JSON, the request body, the
- * response body), then those bytes. A frame cut short (a full disk) ends the journal.
+ * Its frame format, with a checksum over each frame, is in `journal-frame.ts`; recovery reads a journal
+ * as a stream, skipping damaged frames (`journal-reader.ts`).
  */
 export const JOURNAL_SUFFIX = ".journal";
-
-const MAGIC = 0x31304a41; // "AJ01" read little-endian
-const HEAD = 16;
 
 /** A journal opened for appending (mode 0600: it holds secrets not yet redacted). */
 export class Journal {
@@ -61,11 +50,7 @@ export class Journal {
     const metaBytes = Buffer.from(meta, "utf8");
     const requestParts = Buffer.isBuffer(request) ? [request] : request;
     const responseParts = Buffer.isBuffer(response) ? [response] : response;
-    const head = Buffer.allocUnsafe(HEAD);
-    head.writeUInt32LE(MAGIC, 0);
-    head.writeUInt32LE(metaBytes.length, 4);
-    head.writeUInt32LE(total(requestParts), 8);
-    head.writeUInt32LE(total(responseParts), 12);
+    const head = encodeHead(metaBytes, requestParts, responseParts);
     const parts = [head, metaBytes, ...requestParts, ...responseParts];
     try {
       const length = total(parts);
@@ -105,40 +90,4 @@ function total(parts: readonly Buffer[]): number {
   let n = 0;
   for (const part of parts) n += part.length;
   return n;
-}
-
-/** One exchange read back from a journal. */
-export interface JournalEntry {
-  meta: WireMeta;
-  requestBody: Buffer;
-  responseBody: Buffer;
-}
-
-/**
- * The complete frames of `bytes`, in order, and where the first incomplete one starts (the end, when
- * every frame is complete). Bodies are views of `bytes`, not copies.
- */
-export function parseFrames(bytes: Buffer): { entries: JournalEntry[]; end: number } {
-  const entries: JournalEntry[] = [];
-  let from = 0;
-  while (from + HEAD <= bytes.length && bytes.readUInt32LE(from) === MAGIC) {
-    const metaLength = bytes.readUInt32LE(from + 4);
-    const requestLength = bytes.readUInt32LE(from + 8);
-    const responseLength = bytes.readUInt32LE(from + 12);
-    const end = from + HEAD + metaLength + requestLength + responseLength;
-    if (end > bytes.length) break;
-    const metaEnd = from + HEAD + metaLength;
-    entries.push({
-      meta: JSON.parse(bytes.toString("utf8", from + HEAD, metaEnd)) as WireMeta,
-      requestBody: bytes.subarray(metaEnd, metaEnd + requestLength),
-      responseBody: bytes.subarray(metaEnd + requestLength, end),
-    });
-    from = end;
-  }
-  return { entries, end: from };
-}
-
-/** Reads a journal's complete frames, in order; a frame cut short, and anything after it, is dropped. */
-export function readJournal(path: string): JournalEntry[] {
-  return parseFrames(readFileSync(path)).entries;
 }

@@ -7,7 +7,7 @@ import { acquireLock, type CassetteLock } from "../cassette/lock.js";
 import { loadCassette } from "../cassette/reader.js";
 import { type OpenCassette, openCassette } from "../cassette/writer.js";
 import type { ResolvedRecorderOptions } from "./options.js";
-import { hasJournal, recoverJournal } from "./recover.js";
+import { hasJournal, recoverCassette } from "./recover.js";
 import { checkIsCassette, promoteRecording, RECORDING_SUFFIX } from "./versions.js";
 
 /**
@@ -111,16 +111,28 @@ export async function planRecording(options: ResolvedRecorderOptions): Promise<R
 async function recoverLeftovers(options: ResolvedRecorderOptions, lock: CassetteLock): Promise<void> {
   const { cassette, onEvent } = options;
   const recording = `${cassette}${RECORDING_SUFFIX}`;
-  const recovered = (n: number, file: string) =>
-    onEvent({
-      kind: "warning",
-      message: `recovered ${n} exchange(s) into ${file} from the journal of a recorder that did not stop cleanly`,
+  const recover = async (file: string) => {
+    const recovery = await recoverCassette(file, {
+      secretSalt: options.secretSalt,
+      signatureKeys: options.signatureKeys,
+      onNotice: (message) => onEvent({ kind: "warning", message }),
+      onEvent,
+      held: { lock, header: header(options) },
     });
-  if (await hasJournal(cassette))
-    recovered(await recoverJournal(cassette, header(options), lock, options, onEvent), cassette);
+    if (recovery.kind === "foreign") {
+      throw new AssopayError(
+        "conflict",
+        `${recovery.journal} is in the way: the recorder keeps its journal there`,
+        {
+          location: { file: recovery.journal },
+          hint: "move that file elsewhere (it is not a journal assopay wrote), then start again",
+        },
+      );
+    }
+  };
+  await recover(cassette);
   if (!(await exists(recording))) return;
-  if (await hasJournal(recording))
-    recovered(await recoverJournal(recording, header(options), lock, options, onEvent), recording);
+  await recover(recording);
   const kept = await promoteRecording(cassette, options.keep);
   onEvent({
     kind: "warning",

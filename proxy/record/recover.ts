@@ -1,79 +1,239 @@
 import { stat, unlink } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
-import type { CassetteHeader } from "../cassette/format.js";
-import type { CassetteLock } from "../cassette/lock.js";
-import { loadCassette } from "../cassette/reader.js";
+import type { Cassette, CassetteHeader } from "../cassette/format.js";
+import { acquireLock, type CassetteLock } from "../cassette/lock.js";
+import { loadCassette as readCassetteFile } from "../cassette/reader.js";
 import { DocumentWriter, openCassette } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
-import { createRedactor } from "../redaction/redact.js";
-import { JOURNAL_SUFFIX, readJournal } from "./journal.js";
-import type { ResolvedRecorderOptions } from "./options.js";
-import { type InteractionSink, RecordingPipeline } from "./pipeline.js";
+import { JOURNAL_SUFFIX } from "./journal.js";
+import type { JournalEntry } from "./journal-frame.js";
+import { describeDamage, type JournalScan, journalKind, scanJournal } from "./journal-reader.js";
+import { lazyDamageFile, recoveryPipeline, withJournalInMemory } from "./recover-memory.js";
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Whether `file` has a journal left behind by a recorder that did not stop cleanly. */
-export function hasJournal(file: string): Promise<boolean> {
-  return exists(`${file}${JOURNAL_SUFFIX}`);
+/** What recovering a journal is given: what the recorder redacted with, and where its one line goes. */
+export interface RecoveryOptions {
+  secretSalt: string | undefined;
+  signatureKeys: readonly string[];
+  /** Receives one line per thing to say (what was recovered, what was skipped). */
+  onNotice: (message: string) => void;
+  /** Problems met while redacting an exchange (it is then left out, and said so). */
+  onEvent: ProxyEventSink;
+  /**
+   * The recorder's: the lock it already holds and the header of a cassette still to be created. A
+   * reader gives none: recovery takes the lock itself, and serves in memory when it cannot write.
+   */
+  held?: { lock: CassetteLock; header: CassetteHeader };
 }
 
 /**
- * Replays the journal of `file` (see `journal.ts`) into it: every journaled exchange whose id the file
- * does not hold yet is redacted and appended as the recorder would have; the others only teach the
- * redactor the secrets they carry. Then the journal is deleted. The caller holds the cassette's lock.
- * Returns how many exchanges were recovered.
+ * What recovery did: nothing to do (`none`); folded the journal into the cassette (`folded`); could not
+ * write it and built, in memory, the cassette plus the journal's exchanges (`in-memory`, readers only);
+ * found a file of the journal's name that is not a journal and left it alone (`foreign`).
  */
-export async function recoverJournal(
-  file: string,
-  header: CassetteHeader,
-  lock: CassetteLock,
-  options: ResolvedRecorderOptions,
-  onEvent: ProxyEventSink,
-): Promise<number> {
-  const journal = `${file}${JOURNAL_SUFFIX}`;
-  const entries = readJournal(journal);
-  if (entries.length === 0) {
-    await unlink(journal);
-    return 0;
+export type Recovery =
+  | { kind: "none" }
+  | { kind: "folded"; recovered: number }
+  | { kind: "in-memory"; cassette: Cassette }
+  | { kind: "foreign"; journal: string };
+
+/** The journal of `file`: `<file>.journal`. */
+export function journalOf(file: string): string {
+  return `${file}${JOURNAL_SUFFIX}`;
+}
+
+async function sizeOf(path: string): Promise<number | undefined> {
+  return stat(path).then(
+    (s) => s.size,
+    () => undefined,
+  );
+}
+
+/** Whether `file` has a journal beside it (left by a recorder that did not stop cleanly, or a live one). */
+export async function hasJournal(file: string): Promise<boolean> {
+  return (await sizeOf(journalOf(file))) !== undefined;
+}
+
+/**
+ * The salt the recorder redacted with: the cassette's header says whether there was one (a recorder only
+ * appends to a cassette with the same settings), the caller gives it. A salted cassette read without
+ * its salt cannot be recovered as the recorder would have: an `AssopayError` (exit 2) naming the variable.
+ */
+function saltFor(header: CassetteHeader, file: string, options: RecoveryOptions): string | undefined {
+  if (!header.redaction.salted) return undefined;
+  if (options.secretSalt !== undefined) return options.secretSalt;
+  const journal = journalOf(file);
+  throw new AssopayError(
+    "bad-cassette",
+    `${journal} holds exchanges not yet in ${file}, which was recorded with a secret salt: they cannot be redacted without it`,
+    {
+      location: { file: journal },
+      hint: `set ASSOPAY_CASSETTE_SALT to the salt it was recorded with and run assopay lint ${file} (any reader recovers the journal)`,
+    },
+  );
+}
+
+/** The extras of the "recovered" line: duplicates dropped, a last frame cut short. */
+function extras(scan: JournalScan, duplicates: number): string {
+  const more: string[] = [];
+  if (duplicates > 0) more.push(`${duplicates} duplicate frame(s) dropped`);
+  if (scan.cutShort) more.push("a last frame cut short by the stop dropped: its client had no answer");
+  return more.length === 0 ? "" : ` (${more.join("; ")})`;
+}
+
+/**
+ * The one recovery routine, for `record` and every reader (replay, lint, verify and gate on cassettes,
+ * the nock entry, the library's `loadCassette`): when `file` has a journal left behind, its exchanges
+ * are redacted by the recorder's own pipeline (with the cassette's redaction settings and `secretSalt`)
+ * and appended under the cassette's lock, every exchange once (ids already in the cassette, or met
+ * twice, are dropped); damaged frames are skipped, named in one line, and their bytes kept in
+ * `<journal>.damaged` (0600); then the journal is deleted. A reader that cannot write (the folder is
+ * read-only, a live recorder holds the lock) gets the cassette plus the journal's exchanges redacted in
+ * memory, and one line saying so. A journal it cannot use at all is an `AssopayError` (exit 2).
+ */
+export async function recoverCassette(file: string, options: RecoveryOptions): Promise<Recovery> {
+  const journal = journalOf(file);
+  const size = await sizeOf(journal);
+  if (size === undefined || size === 0) return { kind: "none" };
+  const kind = await journalKind(journal);
+  if (typeof kind === "object") {
+    throw new AssopayError(
+      "bad-cassette",
+      `${journal} may hold exchanges not yet in ${file}, and it cannot be read: ${kind.unreadable}`,
+      {
+        location: { file: journal },
+        hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
+      },
+    );
   }
-  const present = await exists(file);
-  const cassette = present ? await loadCassette(file) : undefined;
-  const maxId = (cassette?.interactions ?? []).reduce((max, i) => Math.max(max, i.id), 0);
-  const pii = cassette ? cassette.header.redaction.pii : header.redaction.pii;
+  if (kind === "foreign") {
+    options.onNotice(
+      `left ${journal} alone: it does not start with a journal's magic (AJ02), so assopay did not write it`,
+    );
+    return { kind: "foreign", journal };
+  }
+  if (options.held) {
+    return { kind: "folded", recovered: await fold(file, options.held.lock, options.held.header, options) };
+  }
+  const cassetteSize = await sizeOf(file);
+  if (cassetteSize === undefined) {
+    throw new AssopayError("bad-cassette", `${file} does not exist, but the journal of its recording does`, {
+      location: { file: journal },
+      hint: `run assopay record --upstream <the service> --cassette ${file} --mode once: it recovers the journal into a new cassette`,
+    });
+  }
+  const cassette = await readCassetteFile(file);
+  saltFor(cassette.header, file, options);
+  let lock: CassetteLock;
+  try {
+    lock = await acquireLock(file);
+  } catch (error) {
+    return inMemory(file, cassette, options, (error as Error).message);
+  }
+  try {
+    return { kind: "folded", recovered: await fold(file, lock, cassette.header, options) };
+  } catch (error) {
+    return inMemory(file, await readCassetteFile(file), options, (error as Error).message);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** A reader that cannot write: the cassette plus the journal's exchanges, redacted in memory. */
+async function inMemory(
+  file: string,
+  cassette: Cassette,
+  options: RecoveryOptions,
+  why: string,
+): Promise<Recovery> {
+  const journal = journalOf(file);
+  const entries: JournalEntry[] = [];
+  let scan: JournalScan;
+  try {
+    scan = await scanJournal(journal, (entry) => {
+      entries.push(entry);
+    });
+  } catch (error) {
+    // Gone meanwhile: another reader (holding the lock) has just folded it into the cassette.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none" };
+    throw new AssopayError(
+      "bad-cassette",
+      `${journal} holds exchanges not yet in ${file}, and it cannot be read: ${(error as Error).message}`,
+      {
+        location: { file: journal },
+        hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
+      },
+    );
+  }
+  // Read after the journal: what a live recorder moved from the journal into the cassette meanwhile is there.
+  const current = await readCassetteFile(file).catch(() => cassette);
+  const secretSalt = saltFor(current.header, file, options);
+  const built = await withJournalInMemory(current, entries, { ...options, secretSalt });
+  options.onNotice(
+    `serving ${built.added} exchange(s) from ${journal} redacted in memory, besides the cassette: it cannot be written now (${why}); the journal stays until a reader or assopay record can write ${file}${extras(scan, built.duplicates)}`,
+  );
+  const damage = describeDamage(journal, scan, undefined);
+  if (damage) options.onNotice(damage);
+  return { kind: "in-memory", cassette: built.cassette };
+}
+
+/**
+ * Appends the journal's exchanges the cassette lacks, redacted, then deletes the journal; returns how
+ * many were recovered. The caller holds the lock. A write that fails is an `AssopayError`, the journal
+ * kept.
+ */
+async function fold(
+  file: string,
+  lock: CassetteLock,
+  header: CassetteHeader,
+  options: RecoveryOptions,
+): Promise<number> {
+  const journal = journalOf(file);
+  const present = (await sizeOf(file)) !== undefined;
+  const cassette = present ? await readCassetteFile(file) : undefined;
+  const ids = new Set((cassette?.interactions ?? []).map((i) => i.id));
+  const maxId = Math.max(0, ...ids);
+  const redaction = (cassette?.header ?? header).redaction;
+  const secretSalt = saltFor(cassette?.header ?? header, file, options);
   // The lock stays the caller's: this file is closed without releasing it.
   const open = await openCassette(file, present ? "append" : "create", header, {
     lock: { path: lock.path, release: async () => undefined },
   });
   let recovered = 0;
+  let duplicates = 0;
+  const journaled = new Set<number>();
+  const damaged = lazyDamageFile(`${journal}.damaged`);
+  let scan: JournalScan;
   try {
     let failure: Error | undefined;
     const writer = new DocumentWriter(open.fd, maxId + 1, (error) => {
       failure = error;
     });
-    const sink: InteractionSink = {
-      append(interaction, given) {
-        if (given !== undefined && given <= maxId) return given;
-        recovered++;
-        return writer.append(interaction, given);
+    const pipeline = recoveryPipeline(
+      {
+        append(interaction, given) {
+          if (given !== undefined && ids.has(given)) return given;
+          recovered++;
+          return writer.append(interaction, given);
+        },
       },
-    };
-    const quiet: ProxyEventSink = (event) => {
-      if (event.kind !== "recorded" && event.kind !== "notification") onEvent(event);
-    };
-    const pipeline = new RecordingPipeline(
-      sink,
-      createRedactor(options.secretSalt, pii, true),
-      options.signatureKeys,
-      quiet,
+      redaction.pii,
+      { ...options, secretSalt },
     );
-    for (const { meta, requestBody, responseBody } of entries) {
-      pipeline.enqueueWire(meta, requestBody, responseBody);
-    }
+    let queued = 0;
+    scan = await scanJournal(
+      journal,
+      async ({ meta, requestBody, responseBody }) => {
+        if (journaled.has(meta.id)) {
+          duplicates++;
+          return;
+        }
+        journaled.add(meta.id);
+        pipeline.enqueueWire(meta, requestBody, responseBody);
+        // Bounded memory: what is queued is redacted and written before more is read.
+        if (++queued % 64 === 0) await pipeline.idle();
+      },
+      damaged,
+    );
     await pipeline.idle();
     writer.flush();
     if (failure) {
@@ -84,7 +244,13 @@ export async function recoverJournal(
     }
   } finally {
     await open.close();
+    await damaged.close();
   }
   await unlink(journal);
+  options.onNotice(
+    `recovered ${recovered} exchange(s) into ${file} from the journal of a recorder that did not stop cleanly${extras(scan, duplicates)}`,
+  );
+  const damage = describeDamage(journal, scan, damaged.path());
+  if (damage) options.onNotice(damage);
   return recovered;
 }

@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { collectGarbage } from "../../core/collect.js";
 import { createLocalGuard, guardSockets, type LocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
-import { loadCassette } from "../cassette/reader.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import type { ProxyEventSink } from "../events.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
+import { loadCassette } from "../load-cassette.js";
 import { KeyMemo } from "./key-memo.js";
 import {
   type ReplayOptions,
@@ -143,7 +143,15 @@ async function loadReplayer(
   resolved: ResolvedReplayOptions,
 ): Promise<{ replayer: Replayer; warnings: string[]; rewriter: OriginRewriter | undefined }> {
   const validator = createCassetteValidator();
-  const cassettes = await Promise.all(resolved.cassettes.map((file) => loadCassette(file, validator)));
+  const cassettes = await Promise.all(
+    resolved.cassettes.map((file) =>
+      loadCassette(file, {
+        validator,
+        secretSalt: resolved.secretSalt,
+        onNotice: (message) => resolved.onEvent({ kind: "warning", message }),
+      }),
+    ),
+  );
   const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
   for (const message of warnings) resolved.onEvent({ kind: "warning", message });
   const replayer = new Replayer(cassettes, {

@@ -78,7 +78,8 @@ describe("contracts --out DIR writes only its own files and keeps a manifest", (
     writeFileSync(join(dir, name), '{ "mine": true }\n');
     const run = await runCli(["contracts", "--out", dir]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/was not written by 'assopay contracts'/);
+    expect(run.stderr).toMatch(/exists and is not a pact assopay wrote: it is kept, nothing was written/);
+    expect(run.stderr).toContain("--force");
     noStack(run.stderr);
     expect(readFileSync(join(dir, name), "utf8")).toBe('{ "mine": true }\n');
     expect(existsSync(join(dir, MANIFEST_NAME))).toBe(false);
@@ -94,6 +95,51 @@ describe("contracts --out DIR writes only its own files and keeps a manifest", (
     const run = await runCli(["contracts", "--out", dir]);
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(dir, MANIFEST_NAME))).toBe(true);
+    expect(
+      (JSON.parse(readFileSync(join(dir, name), "utf8")) as { interactions: unknown[] }).interactions.length,
+    ).toBe(pact.interactions.length);
+  });
+
+  it("a file the manifest lists whose hash no longer matches is the user's: kept and said so, never deleted", async () => {
+    const dir = mkdir("wrong-hash");
+    await runCli(["contracts", "--out", dir]);
+    const old = "assopay-consumer-association-payment-api-v5.as-of-2020-01-01.json";
+    const manifestFile = join(dir, MANIFEST_NAME);
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as {
+      files: { name: string; sha256: string }[];
+    };
+    writeFileSync(join(dir, old), '{ "mine": true }\n');
+    manifest.files.push({ name: old, sha256: sha256("{}\n") });
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const run = await runCli(["contracts", "--out", dir]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`kept ${join(dir, old)}: modified since assopay contracts wrote it`);
+    expect(readFileSync(join(dir, old), "utf8")).toBe('{ "mine": true }\n');
+    // No longer listed: later runs leave it alone.
+    expect(readFileSync(manifestFile, "utf8")).not.toContain(old);
+  });
+
+  it("a generated pact edited by hand is not replaced: exit 2 naming it, untouched; --force replaces it", async () => {
+    const dir = mkdir("hand-edited");
+    await runCli(["contracts", "--out", dir]);
+    const name = generated[0] ?? "";
+    const pact = JSON.parse(readFileSync(join(dir, name), "utf8")) as { interactions: unknown[] };
+    const edited = `${JSON.stringify({ ...pact, interactions: pact.interactions.slice(1) }, null, 2)}\n`;
+    writeFileSync(join(dir, name), edited);
+    const manifestBefore = readFileSync(join(dir, MANIFEST_NAME), "utf8");
+    const run = await runCli(["contracts", "--out", dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `${join(dir, name)} was written by assopay contracts and has been modified since`,
+    );
+    expect(run.stderr).toContain(
+      "hint: choose another --out, move the file away, or add --force to replace it",
+    );
+    noStack(run.stderr);
+    expect(readFileSync(join(dir, name), "utf8")).toBe(edited);
+    expect(readFileSync(join(dir, MANIFEST_NAME), "utf8")).toBe(manifestBefore);
+    const forced = await runCli(["contracts", "--out", dir, "--force"]);
+    expect(forced.code, forced.stderr).toBe(0);
     expect(
       (JSON.parse(readFileSync(join(dir, name), "utf8")) as { interactions: unknown[] }).interactions.length,
     ).toBe(pact.interactions.length);

@@ -28,7 +28,7 @@ describe("assopay openapi", () => {
     expect(JSON.parse(result.stdout).info["x-generated-by"]).toBe("assopay openapi");
   });
 
-  it("refuses to overwrite a file it did not write: exit 2, a hint, the file untouched", async () => {
+  it("refuses to overwrite a file it did not write: exit 2, a hint, the file untouched; --force replaces it", async () => {
     const dir = scratch();
     for (const [name, text] of [
       ["notes.yaml", "title: my notes\n"],
@@ -44,6 +44,9 @@ describe("assopay openapi", () => {
       expect(result.stderr).toContain("is not an OpenAPI document assopay wrote");
       expect(result.stderr).toContain("hint: choose another --out");
       expect(readFileSync(file, "utf8")).toBe(text);
+      const forced = await runCli(["openapi", "--out", file, "--force"]);
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(readFileSync(file, "utf8")).toContain("assopay openapi");
     }
   });
 

@@ -1,13 +1,12 @@
-import { readdir } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { copyFile, mkdir, readdir } from "node:fs/promises";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadCassette } from "../../proxy/cassette/reader.js";
-import type { ProxyEvent } from "../../proxy/events.js";
-import { startRecorder } from "../../proxy/record/server.js";
+import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
+import { loadCassette } from "../../proxy/index.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
-
-import { loadClients, spawnRecorder } from "./support/recorder-process.js";
+import { loadClients, runCli, spawnRecorder, spawnServer } from "./support/recorder-process.js";
 
 const CLIENTS = 200;
 
@@ -29,10 +28,39 @@ async function blobUpstream(): Promise<{ url: string; close(): Promise<void> }> 
   };
 }
 
-describe("durable recording: SIGKILL with 200 concurrent clients", () => {
+/** Asks `url` for each id, 16 at a time; the ids whose answer is a 200 naming that id. */
+async function served(url: string, ids: readonly string[], size: number): Promise<Set<string>> {
+  const ok = new Set<string>();
+  const one = (id: string) =>
+    new Promise<void>((resolve) => {
+      request(`${url}/blob?id=${id}&size=${size}`, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => {
+          if (res.statusCode === 200 && text.startsWith(`{"id":"${id}"`)) ok.add(id);
+          resolve();
+        });
+      })
+        .on("error", () => resolve())
+        .end();
+    });
+  const queue = [...ids];
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await one(id);
+    }),
+  );
+  return ok;
+}
+
+describe("durable recording: SIGKILL with 200 concurrent clients, then a reader at once", () => {
   const files = upstreamAndTemp(blobUpstream);
 
-  const killed = (size: number, target: number) => async () => {
+  /** Records under load, SIGKILLs the recorder; a copy of what it left in each of `readers` folders. */
+  const crash = async (size: number, target: number, readers: readonly string[]) => {
     const cassette = files.temp.file(`killed-${size}.yaml`);
     const recorder = await spawnRecorder([
       "--upstream",
@@ -48,42 +76,76 @@ describe("durable recording: SIGKILL with 200 concurrent clients", () => {
     recorder.child.kill("SIGKILL");
     expect(await recorder.exited).toBe("SIGKILL");
     await load.stop();
-    const completed = [...load.completed];
-    expect(completed.length).toBeGreaterThanOrEqual(target);
-
-    // The next start recovers the journal into the cassette, and says how many exchanges it recovered.
-    const events: ProxyEvent[] = [];
-    const again = await startRecorder({
-      upstream: files.upstream.url,
-      cassette,
-      mode: "new",
-      onEvent: (e) => events.push(e),
-    });
-    await again.close();
-    const recovered = events.find((e) => /^took over the stale lock/.test(e.message));
-    expect(recovered?.message).toContain(`process ${recorder.child.pid}`);
-    const message = events.find((e) => /^recovered \d+ exchange\(s\)/.test(e.message));
-    expect(message).toBeDefined();
-
-    const loaded = await loadCassette(cassette);
-    const recorded = new Set(loaded.interactions.map((i) => i.request.query?.id));
-    const missing = completed.filter((id) => !recorded.has(id));
-    expect({ missing: missing.length, of: completed.length }).toEqual({ missing: 0, of: completed.length });
-    expect(new Set(loaded.interactions.map((i) => i.id)).size).toBe(loaded.interactions.length);
-    for (const interaction of loaded.interactions.slice(0, 50)) {
-      expect(interaction.response.body).toMatchObject({ json: { id: interaction.request.query?.id } });
+    const left = (await readdir(files.temp.dir)).filter((n) => n.startsWith(`killed-${size}.yaml`));
+    expect(left).toContain(`killed-${size}.yaml.journal`);
+    const copies: Record<string, string> = {};
+    for (const reader of readers) {
+      const dir = files.temp.file(`${reader}-${size}`);
+      await mkdir(dir);
+      for (const name of left) await copyFile(files.temp.file(name), join(dir, name));
+      copies[reader] = join(dir, `killed-${size}.yaml`);
     }
-    expect((await readdir(files.temp.dir)).filter((n) => n.startsWith(`killed-${size}.yaml.`))).toEqual([]);
+    return { completed: [...load.completed], copies };
+  };
+
+  const noJournal = async (cassette: string) =>
+    expect((await readdir(join(cassette, ".."))).filter((n) => n.endsWith(".journal"))).toEqual([]);
+
+  const missingFrom = async (cassette: string, completed: readonly string[]) => {
+    const loaded = await readCassetteFile(cassette);
+    expect(new Set(loaded.interactions.map((i) => i.id)).size).toBe(loaded.interactions.length);
+    const recorded = new Set(loaded.interactions.map((i) => i.request.query?.id));
+    return completed.filter((id) => !recorded.has(id)).length;
+  };
+
+  const readersServeEverything = (size: number, target: number) => async () => {
+    const { completed, copies } = await crash(size, target, ["replay", "lint", "library"]);
+    expect(completed.length).toBeGreaterThanOrEqual(target);
+    // What the cassette alone held (what a reader that ignores the journal would serve).
+    const alone = completed.length - (await missingFrom(copies.library as string, completed));
+    console.log(
+      `${size} B bodies: the cassette alone held ${alone} of the ${completed.length} completed exchanges`,
+    );
+    const all = { missing: 0, of: completed.length };
+
+    // assopay replay, started at once: every exchange a client completed is served.
+    const replayCassette = copies.replay as string;
+    const replay = await spawnServer(["replay", "--cassette", replayCassette, "--port", "0"]);
+    const answered = await served(replay.url, completed, size);
+    replay.child.kill("SIGTERM");
+    await replay.exited;
+    expect({ missing: completed.length - answered.size, of: completed.length }).toEqual(all);
+    expect(replay.output()).toMatch(/recovered \d+ exchange\(s\) into .* from the journal of a recorder/);
+    await noJournal(replayCassette);
+    expect({ missing: await missingFrom(replayCassette, completed), of: completed.length }).toEqual(all);
+
+    // assopay lint: it judges the whole recording, and says it recovered it.
+    const lintCassette = copies.lint as string;
+    const lint = await runCli(["lint", lintCassette, "--reporter", "json"]);
+    expect(lint.stderr).toMatch(/^recovered \d+ exchange\(s\) into /m);
+    const report = JSON.parse(lint.stdout) as { interactions: unknown[] };
+    expect(report.interactions.length).toBeGreaterThanOrEqual(completed.length);
+    await noJournal(lintCassette);
+    expect({ missing: await missingFrom(lintCassette, completed), of: completed.length }).toEqual(all);
+
+    // The library's loader.
+    const notices: string[] = [];
+    const libraryCassette = copies.library as string;
+    const loaded = await loadCassette(libraryCassette, { onNotice: (m) => notices.push(m) });
+    const ids = new Set(loaded.interactions.map((i) => i.request.query?.id));
+    expect({ missing: completed.filter((id) => !ids.has(id)).length, of: completed.length }).toEqual(all);
+    expect(notices.some((m) => m.startsWith("recovered "))).toBe(true);
+    await noJournal(libraryCassette);
   };
 
   it(
-    "2 KB bodies: no exchange a client fully received is missing after recovery",
-    killed(2048, 3000),
-    60_000,
+    "2 KB bodies: replay, lint and the library's loader each serve every exchange a client completed",
+    readersServeEverything(2048, 3000),
+    120_000,
   );
   it(
-    "300 KB bodies: no exchange a client fully received is missing after recovery",
-    killed(300 * 1024, 300),
-    90_000,
+    "300 KB bodies: replay, lint and the library's loader each serve every exchange a client completed",
+    readersServeEverything(300 * 1024, 300),
+    120_000,
   );
 });

@@ -18,13 +18,38 @@ export interface RecorderProcess {
 
 /** Starts `node --import tsx cli/bin.ts record ARGS`; resolves once it prints where it listens. */
 export function spawnRecorder(args: readonly string[]): Promise<RecorderProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(packageRoot(), "cli", "bin.ts"), "record", ...args],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  return spawnServer(["record", ...args]);
+}
+
+/** `node --import tsx cli/bin.ts ARGS` (`uid`: run as that user, for the read-only folder test). */
+export function spawnCli(args: readonly string[], uid?: number): ChildProcess {
+  const ids = uid === undefined ? {} : { uid, gid: uid };
+  return spawn(process.execPath, ["--import", "tsx", join(packageRoot(), "cli", "bin.ts"), ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    ...ids,
+  });
+}
+
+/** Runs a verb to its end: its exit code and what it printed on each stream. */
+export function runCli(
+  args: readonly string[],
+  uid?: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnCli(args, uid);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Starts a serving verb (record, replay) in a child process; resolves once it prints where it listens. */
+export function spawnServer(args: readonly string[], uid?: number): Promise<RecorderProcess> {
+  const child = spawnCli(args, uid);
   let out = "";
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal)),

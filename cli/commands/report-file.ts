@@ -1,0 +1,18 @@
+import { mayReplace } from "../../core/owned-file.js";
+
+/**
+ * Whether a text is a report assopay wrote, by its first line(s): the JSON report's `format`, the JUnit
+ * report's `<testsuites name="assopay …">`, or the pretty report's header (`assopay verify: …`).
+ */
+export function isAssopayReport(text: string): boolean {
+  return (
+    /^\{\s*"format": "assopay-report"/.test(text) ||
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\r?\n<testsuites name="assopay [a-z]+"/.test(text) ||
+    /^assopay [a-z]+: /.test(text)
+  );
+}
+
+/** `--output FILE` of a verb writing a report: refused when FILE is not a report assopay wrote (see `mayReplace`). */
+export function checkReportOutput(flag: string, output: string, force: boolean): void {
+  mayReplace(output, { looksOurs: isAssopayReport }, { flag, what: "a report", force });
+}

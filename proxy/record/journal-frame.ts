@@ -1,0 +1,157 @@
+import { crc32 } from "./crc32.js";
+import type { WireMeta } from "./worker-protocol.js";
+
+/**
+ * The frame format of the recording journal (see `journal.ts`). A frame (`AJ02`):
+ *
+ * | bytes | what                                                                  |
+ * | ----- | --------------------------------------------------------------------- |
+ * | 0-3   | the magic `AJ02`                                                      |
+ * | 4-15  | three 32-bit little-endian lengths: metadata JSON, request body, response body |
+ * | 16-19 | CRC-32 of the metadata and both bodies, in that order                 |
+ * | 20-23 | CRC-32 of bytes 0-19 (the head itself)                                |
+ *
+ * then the metadata's JSON and the two bodies. The head's own checksum lets a damaged length be told
+ * from a frame cut short without reading what it claims; the other makes a flipped byte in the metadata
+ * or a body a damaged frame rather than a wrong exchange. Frames written by the previous version (`AJ01`:
+ * the magic and the three lengths, no checksum) are still read.
+ */
+export const MAGIC = Buffer.from("AJ02", "latin1");
+const MAGIC_V2 = MAGIC.readUInt32LE(0);
+const MAGIC_V1 = Buffer.from("AJ01", "latin1").readUInt32LE(0);
+export const HEAD = 24;
+const HEAD_V1 = 16;
+/** The longest metadata a frame may claim: headers and a URL, far below this. */
+const MAX_META = 16 * 1024 * 1024;
+
+/** One exchange read back from a journal. */
+export interface JournalEntry {
+  meta: WireMeta;
+  requestBody: Buffer;
+  responseBody: Buffer;
+}
+
+/** A frame's head, read: where its parts lie, and whether the head holds. */
+export type FrameHead =
+  | {
+      ok: true;
+      head: number;
+      meta: number;
+      request: number;
+      response: number;
+      /** The checksum of the rest (undefined for an `AJ01` frame, which has none). */
+      crc: number | undefined;
+    }
+  | { ok: false; why: string };
+
+/** Whether the 4 bytes at `at` are a frame's magic (either version). */
+export function isMagicAt(bytes: Buffer, at: number): boolean {
+  if (at + 4 > bytes.length) return false;
+  const word = bytes.readUInt32LE(at);
+  return word === MAGIC_V2 || word === MAGIC_V1;
+}
+
+/** The head length the magic at `at` calls for (0 when it is no magic). */
+export function headLength(bytes: Buffer, at: number): number {
+  if (at + 4 > bytes.length) return 0;
+  const word = bytes.readUInt32LE(at);
+  return word === MAGIC_V2 ? HEAD : word === MAGIC_V1 ? HEAD_V1 : 0;
+}
+
+/** Reads the head at `at` (the caller checked that `headLength` bytes are there). */
+export function readHead(bytes: Buffer, at: number): FrameHead {
+  const length = headLength(bytes, at);
+  if (length === 0) return { ok: false, why: "no frame starts here" };
+  const meta = bytes.readUInt32LE(at + 4);
+  const request = bytes.readUInt32LE(at + 8);
+  const response = bytes.readUInt32LE(at + 12);
+  if (length === HEAD) {
+    if (crc32(bytes.subarray(at, at + 20)) !== bytes.readUInt32LE(at + 20))
+      return { ok: false, why: "its head fails its checksum" };
+    return { ok: true, head: HEAD, meta, request, response, crc: bytes.readUInt32LE(at + 16) };
+  }
+  if (meta > MAX_META) return { ok: false, why: "its head claims an impossible length" };
+  return { ok: true, head: HEAD_V1, meta, request, response, crc: undefined };
+}
+
+/** A frame's whole length, head included. */
+export function frameLength(head: Extract<FrameHead, { ok: true }>): number {
+  return head.head + head.meta + head.request + head.response;
+}
+
+/**
+ * The entry in `rest` (the frame's bytes after its head), or why it is damaged. Bodies are views of
+ * `rest`, not copies. `id` is the exchange's id when the metadata could still be read.
+ */
+export function readEntry(
+  head: Extract<FrameHead, { ok: true }>,
+  rest: Buffer,
+): { entry: JournalEntry } | { why: string; id: number | undefined } {
+  const metaText = rest.toString("utf8", 0, head.meta);
+  let meta: WireMeta | undefined;
+  try {
+    meta = JSON.parse(metaText) as WireMeta;
+  } catch {
+    meta = undefined;
+  }
+  const id = typeof meta?.id === "number" ? meta.id : undefined;
+  if (head.crc !== undefined && crc32(rest) !== head.crc)
+    return { why: "its metadata or a body fails its checksum", id };
+  if (meta === undefined || typeof meta.id !== "number")
+    return { why: "its metadata is not readable", id: undefined };
+  const requestEnd = head.meta + head.request;
+  return {
+    entry: {
+      meta,
+      requestBody: rest.subarray(head.meta, requestEnd),
+      responseBody: rest.subarray(requestEnd, requestEnd + head.response),
+    },
+  };
+}
+
+/** The head of a frame holding `meta` (its JSON bytes) and the two bodies, checksums included. */
+export function encodeHead(meta: Buffer, request: readonly Buffer[], response: readonly Buffer[]): Buffer {
+  let crc = crc32(meta);
+  let requestLength = 0;
+  let responseLength = 0;
+  for (const part of request) {
+    crc = crc32(part, crc);
+    requestLength += part.length;
+  }
+  for (const part of response) {
+    crc = crc32(part, crc);
+    responseLength += part.length;
+  }
+  const head = Buffer.allocUnsafe(HEAD);
+  head.writeUInt32LE(MAGIC_V2, 0);
+  head.writeUInt32LE(meta.length, 4);
+  head.writeUInt32LE(requestLength, 8);
+  head.writeUInt32LE(responseLength, 12);
+  head.writeUInt32LE(crc, 16);
+  head.writeUInt32LE(crc32(head.subarray(0, 20)), 20);
+  return head;
+}
+
+/**
+ * The frames of `bytes` (a stretch of the journal written whole), in order, and where the first frame
+ * that is incomplete or damaged starts (the end, when every frame is whole and sound). Bodies are views
+ * of `bytes`, not copies. The recorder's worker reads its journal with this; recovery reads a journal
+ * of any size as a stream (see `journal-reader.ts`).
+ */
+export function parseFrames(bytes: Buffer): { entries: JournalEntry[]; end: number } {
+  const entries: JournalEntry[] = [];
+  let from = 0;
+  for (;;) {
+    const length = headLength(bytes, from);
+    if (length === 0 || from + length > bytes.length) break;
+    const head = readHead(bytes, from);
+    if (!head.ok) break;
+    const end = from + frameLength(head);
+    if (end > bytes.length) break;
+    const read = readEntry(head, bytes.subarray(from + head.head, end));
+    if (!("entry" in read)) break;
+    entries.push(read.entry);
+    from = end;
+  }
+  return { entries, end: from };
+}

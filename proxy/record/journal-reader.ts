@@ -1,0 +1,194 @@
+import { type FileHandle, open } from "node:fs/promises";
+import {
+  frameLength,
+  HEAD,
+  headLength,
+  isMagicAt,
+  type JournalEntry,
+  MAGIC,
+  readEntry,
+  readHead,
+} from "./journal-frame.js";
+
+/** A stretch of the journal recovery skipped: where it starts, how long it is, and why. */
+export interface DamagedFrame {
+  /** The frame's number in the journal, counting from 1 (every frame met, good or damaged). */
+  frame: number;
+  offset: number;
+  length: number;
+  /** The exchange's id, when its metadata could still be read. */
+  id: number | undefined;
+  why: string;
+}
+
+/** What a scan of a journal found besides its good frames. */
+export interface JournalScan {
+  good: number;
+  damaged: DamagedFrame[];
+  /** The last frame, when the recorder was stopped while writing it (its client never got an answer). */
+  cutShort: { offset: number; length: number } | undefined;
+}
+
+/** How much is read at once while looking for the next frame after a damaged one, or copying damage. */
+const SCAN_CHUNK = 8 * 1024 * 1024;
+/** The most a frame may claim (a body is far below, see `maxBodyBytes`): more is a damaged head. */
+const MAX_FRAME = 1024 * 1024 * 1024;
+
+/** `length` bytes at `position` (fewer at the end of the file), into `into` when it is given and large enough. */
+async function readAt(handle: FileHandle, position: number, length: number, into?: Buffer): Promise<Buffer> {
+  const bytes = into && into.length >= length ? into : Buffer.allocUnsafe(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await handle.read(bytes, got, length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return bytes.subarray(0, got);
+}
+
+/** Where the next frame's magic starts at or after `from` (the end of the file when none does). */
+async function nextMagic(handle: FileHandle, from: number, size: number): Promise<number> {
+  const buffer = Buffer.allocUnsafe(SCAN_CHUNK + 3);
+  for (let at = from; at < size; at += SCAN_CHUNK) {
+    // Chunks overlap by 3 bytes, so a magic split across two of them is found.
+    const chunk = await readAt(handle, at, Math.min(SCAN_CHUNK + 3, size - at), buffer);
+    for (
+      let i = chunk.indexOf(MAGIC.subarray(0, 3));
+      i !== -1;
+      i = chunk.indexOf(MAGIC.subarray(0, 3), i + 1)
+    ) {
+      if (isMagicAt(chunk, i)) return at + i;
+    }
+  }
+  return size;
+}
+
+/**
+ * Copies the damaged stretches of a journal into another file, for inspection, in bounded memory; runs
+ * of zero bytes are left as holes, so a sparse journal's damage stays sparse.
+ */
+export interface DamageKeeper {
+  keep(from: FileHandle, offset: number, length: number): Promise<void>;
+}
+
+/**
+ * A {@link DamageKeeper} writing to `path` (created, mode 0600: the journal's bytes are not redacted).
+ * Chunks of zeros are not written, only skipped over, so holes stay holes.
+ */
+export async function damageFile(path: string): Promise<DamageKeeper & { close(): Promise<number> }> {
+  const out = await open(path, "w", 0o600);
+  const zeros = Buffer.alloc(SCAN_CHUNK);
+  const buffer = Buffer.allocUnsafe(SCAN_CHUNK);
+  let written = 0;
+  return {
+    async keep(from, offset, length) {
+      for (let done = 0; done < length; done += SCAN_CHUNK) {
+        const chunk = await readAt(from, offset + done, Math.min(SCAN_CHUNK, length - done), buffer);
+        if (!chunk.equals(zeros.subarray(0, chunk.length)))
+          await out.write(chunk, 0, chunk.length, written + done);
+      }
+      written += length;
+    },
+    async close() {
+      await out.truncate(written);
+      await out.close();
+      return written;
+    },
+  };
+}
+
+/**
+ * Reads the journal at `path` as a stream (its size does not matter: one frame at a time is in memory)
+ * and hands each good frame's exchange to `onEntry`, in order. A frame that fails its checksum, or
+ * whose head is not a frame's, is skipped: reading starts again at the next magic, and every good frame
+ * after it is still read. A last frame cut short by a crash ends the journal. The caller checked that the
+ * file starts with a frame's magic.
+ */
+export async function scanJournal(
+  path: string,
+  onEntry: (entry: JournalEntry) => Promise<void> | void,
+  damage?: DamageKeeper,
+): Promise<JournalScan> {
+  const handle = await open(path, "r");
+  const scan: JournalScan = { good: 0, damaged: [], cutShort: undefined };
+  try {
+    const { size } = await handle.stat();
+    let at = 0;
+    let frame = 0;
+    const skip = async (why: string, id: number | undefined, resumeFrom: number, next?: number) => {
+      const end = next ?? (await nextMagic(handle, resumeFrom, size));
+      scan.damaged.push({ frame, offset: at, length: end - at, id, why });
+      await damage?.keep(handle, at, end - at);
+      at = end;
+    };
+    while (at < size) {
+      frame++;
+      const head = await readAt(handle, at, Math.min(HEAD, size - at));
+      const length = headLength(head, 0);
+      if (length === 0) {
+        await skip("no frame starts there", undefined, at + 1);
+        continue;
+      }
+      if (head.length < length) {
+        scan.cutShort = { offset: at, length: size - at };
+        break;
+      }
+      const read = readHead(head, 0);
+      if (!read.ok) {
+        await skip(read.why, undefined, at + 4);
+        continue;
+      }
+      if (frameLength(read) > MAX_FRAME) {
+        await skip("its head claims more bytes than a frame may hold", undefined, at + 4);
+        continue;
+      }
+      const end = at + frameLength(read);
+      if (end > size) {
+        scan.cutShort = { offset: at, length: size - at };
+        break;
+      }
+      const rest = await readAt(handle, at + read.head, end - at - read.head);
+      const entry = readEntry(read, rest);
+      if (!("entry" in entry)) {
+        // The head holds (its own checksum says so): the frame's end is known.
+        await skip(entry.why, entry.id, end, end);
+        continue;
+      }
+      await onEntry(entry.entry);
+      scan.good++;
+      at = end;
+    }
+  } finally {
+    await handle.close();
+  }
+  return scan;
+}
+
+/**
+ * What the file at `path` is: a journal (it starts with a frame's magic), something else, or a file that
+ * cannot be read (then nobody can tell).
+ */
+export async function journalKind(path: string): Promise<"journal" | "foreign" | { unreadable: string }> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, "r");
+    return headLength(await readAt(handle, 0, 4), 0) > 0 ? "journal" : "foreign";
+  } catch (error) {
+    return { unreadable: (error as Error).message };
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** One line naming what a scan skipped (empty when nothing was). */
+export function describeDamage(journal: string, scan: JournalScan, keptIn: string | undefined): string {
+  if (scan.damaged.length === 0) return "";
+  const frames = scan.damaged
+    .map(
+      (d) =>
+        `frame ${d.frame} at byte ${d.offset} (${d.length} bytes, ${d.id === undefined ? "id unreadable" : `id ${d.id}`}: ${d.why})`,
+    )
+    .join("; ");
+  const kept = keptIn ? `; the damaged bytes are kept in ${keptIn}` : "";
+  return `skipped ${scan.damaged.length} damaged frame(s) of ${journal}, none written to the cassette: ${frames}${kept}`;
+}
