@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from "node:fs";
+import { type Stats, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadContract } from "../../contracts/index.js";
 import { exportOpenApi } from "../../contracts/openapi/export.js";
@@ -62,7 +62,12 @@ function outputFormat(out: string | undefined, flag: string | undefined): OpenAp
  * to and never read, and a regular file is replaced only if assopay wrote it (or with --force).
  */
 function checkOut(out: string, intent: WriteIntent): void {
-  const stats = statSync(out, { throwIfNoEntry: false });
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(out, { throwIfNoEntry: false });
+  } catch {
+    return; // below a file, say: writing it says why it cannot be written
+  }
   if (stats?.isDirectory()) {
     throw new AssopayError("usage", `assopay openapi: --out ${out} is a folder, not a file`, {
       hint: `name a file, for example --out ${join(out, "openapi.yaml")}`,

@@ -81,7 +81,7 @@ const mistakes: Mistake[] = [
     argv: () => ["contracts", "--out", temp.file("pacts-with-folder")],
     code: 2,
     stderr:
-      /^error\[conflict\]: .*pacts-with-folder\/assopay-consumer-.*\.json exists and was not written by 'assopay contracts'\nhint: move that file away/,
+      /^error\[conflict\]: .*pacts-with-folder\/assopay-consumer-.*\.json exists and is not a pact assopay wrote: it is kept, nothing was written\nhint: choose another --out, move the file away, or add --force/,
   },
   {
     name: "contracts --check --out a folder holding a folder named like a pact file",
