@@ -5,6 +5,7 @@
  */
 import { mayHoldPattern } from "./patterns.js";
 import { isSensitiveField, type Redactor } from "./redactor.js";
+import { FORM_SECRET_NAMES } from "./secrets.js";
 
 /** A key holding an escape (`"\u0061ccess_token":`), which word filters cannot read. */
 const ESCAPED_KEY = /"((?:[^"\\\n]|\\.)*\\(?:[^"\\\n]|\\.)*)"\s*:/g;
@@ -35,11 +36,49 @@ function hasSensitiveKey(view: string, r: Redactor): boolean {
   return false;
 }
 
+/** A character of a name (`client_secret`, `ns:password` without its prefix). */
+function nameChar(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f ||
+    code === 0x2d ||
+    code === 0x2e
+  );
+}
+
 /**
- * Whether a body must take the general path: it may hold a secret of a recognised shape (a JWT, a
- * bearer credential, a card number, an IBAN; an e-mail with `pii`), or, with `keys`, a key that names a
+ * Whether a secret name sits in `view` as something other than a plain JSON key: an XML element
+ * (`<password>`, `<ns:password>`), a form or query pair or an XML attribute (`password=`), a key of JSON
+ * held in a string (`\"password\":`); or whether `code=` / `state=` follow `?` or `&` (`FORM_SECRET_NAMES`).
+ */
+function hasSecretName(view: string, r: Redactor): boolean {
+  for (const found of view.matchAll(r.fields.keyFilter(r.pii))) {
+    let start = found.index;
+    while (start > 0 && nameChar(view.charCodeAt(start - 1))) start--;
+    let end = found.index + found[0].length;
+    while (end < view.length && nameChar(view.charCodeAt(end))) end++;
+    const before = view.charCodeAt(start - 1);
+    const placed =
+      before === 0x3c || // <
+      before === 0x3a || // : (a namespace prefix)
+      view.charCodeAt(end) === 0x3d || // =
+      (before === 0x22 && view.charCodeAt(start - 2) === 0x5c); // \"
+    if (placed && isSensitiveField(view.slice(start, end), r)) return true;
+  }
+  return FORM_PAIR.test(view);
+}
+
+/** `code=` or `state=` after `?`, `&` or `#`: OAuth's secrets in a URL or a form. */
+const FORM_PAIR = new RegExp(`[?&#](?:${FORM_SECRET_NAMES.join("|")})=`, "i");
+
+/**
+ * Whether a body must take the general path: it may hold a secret of a recognised shape (a known token
+ * format, a JWT, a bearer credential, a card number, an IBAN; an e-mail with `pii`), a secret name placed
+ * as an XML element, a form pair or a key of JSON held in a string, or, with `keys`, a key that names a
  * secret however it is written. `view` is the body's bytes read as latin1.
  */
 export function fastPathDeclines(view: string, r: Redactor, keys: boolean): boolean {
-  return mayHoldPattern(view, r.pii) || (keys && hasSensitiveKey(view, r));
+  return mayHoldPattern(view, r.pii) || hasSecretName(view, r) || (keys && hasSensitiveKey(view, r));
 }
