@@ -3,9 +3,10 @@
  * (cassettes, its log lines) and every report (`text.ts`) read it, nothing else lists shapes.
  *
  * Where the shapes come from. Most follow the rules of secretlint's recommended preset
- * (`@secretlint/secretlint-rule-preset-recommend`: its rules privatekey, github, aws, slack, npm,
- * sendgrid, shopify, openai, anthropic, linear, basicauth), each written here from the token format the
- * rule's provider publishes, not copied from the rule. A few come from the provider's own documentation
+ * (`@secretlint/secretlint-rule-preset-recommend` 13.x: its rules privatekey, github, aws, slack, npm,
+ * sendgrid, shopify, openai, anthropic, linear, 1password, basicauth and database-connection-string, the
+ * last two as a URL's password; gcp's service-account keys are a PEM block under `private_key`), each
+ * written here from the token format the rule's provider publishes, not copied from the rule. A few come from the provider's own documentation
  * of its key prefixes (Stripe's `sk_live_`/`rk_live_`/`whsec_`, Google's `AIza` API keys) or from the
  * standards (JWT, RFC 7519; `Bearer`, RFC 6750). A shape added here is redacted everywhere.
  */
@@ -118,10 +119,19 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     example: `lin${"_api"}_${rep("Gh4Ij5", 40)}`,
   },
   {
+    id: "1password-service-token",
+    origin: "secretlint-preset-recommend",
+    // Service account tokens: `ops_` and a base64 JSON document.
+    pattern: /\bops_eyJ[\w+/=-]{50,2000}/g,
+    secret: 0,
+    example: `op${"s"}_eyJ${rep("zIjoiYWJj", 80)}`,
+  },
+  {
     id: "url-password",
     origin: "secretlint-preset-recommend",
     // The password of `scheme://user:password@host` (a broker URL, a database URL); the user is kept.
-    pattern: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s/?#:@"'<>]{1,256}:(?<secret>[^\s/?#@"'<>]{1,256})(?=@[\w[])/gi,
+    // Anchored on `://` (a literal the engine finds fast); the scheme before it is not needed.
+    pattern: /:\/\/[^\s/?#:@"'<>]{1,256}:(?<secret>[^\s/?#@"'<>]{1,256})(?=@[\w[])/g,
     secret: 1,
     example: `https://ci:${"hunter2-broker"}@broker.example`,
   },
@@ -160,11 +170,12 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
 
 /**
  * A necessary condition of every shape above, as one test (a literal of each, or its short prefix): a
- * text it does not match holds none of them. Kept beside the table; the tests check that every
+ * text it does not match holds none of them. Case-sensitive (a case-insensitive alternation costs
+ * several times as much on a megabyte); only `bearer` is spelled in any case, letter by letter. Kept beside the table; the tests check that every
  * format's example matches it.
  */
 export const FORMAT_CANDIDATE =
-  /PRIVATE KEY|gh[pousr]_|github_pat_|A3T|AKIA|ASIA|ABIA|ACCA|xox[abposr]-|hooks\.slack\.com|npm_|SG\.|shp(?:at|ca|pa|ss)_|T3BlbkFJ|sk-ant-|lin_api_|[sr]k_(?:live|test)_|whsec_|AIza|:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|eyJ|bearer\s/i;
+  /PRIVATE KEY|gh[pousr]_|github_pat_|A3T|AKIA|ASIA|ABIA|ACCA|xox[abposr]-|hooks\.slack\.com|npm_|SG\.|shp(?:at|ca|pa|ss)_|T3BlbkFJ|sk-ant-|lin_api_|[sr]k_(?:live|test)_|whsec_|AIza|:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|eyJ|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
 
 /**
  * `text` with every secret of a known shape replaced by `replace(secret)`. Text without any candidate is

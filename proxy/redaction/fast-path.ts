@@ -18,17 +18,18 @@ function keyName(raw: string): string {
   }
 }
 
-/** Whether a key of the JSON-like `view` (any characters, escapes decoded) is one `r` must redact. */
-function hasSensitiveKey(view: string, r: Redactor): boolean {
-  for (const found of view.matchAll(r.fields.keyFilter(r.pii))) {
-    const open = view.lastIndexOf('"', found.index);
-    const close = view.indexOf('"', found.index);
-    if (open < 0 || close < 0) continue;
-    let after = close + 1;
-    while (view.charCodeAt(after) === 0x20 || view.charCodeAt(after) === 0x09) after++;
-    if (view.charCodeAt(after) === 0x3a && isSensitiveField(keyName(view.slice(open + 1, close)), r))
-      return true;
-  }
+/** Whether the key found at `index` of the JSON-like `view` (a string followed by `:`) is one `r` must redact. */
+function sensitiveJsonKey(view: string, index: number, r: Redactor): boolean {
+  const open = view.lastIndexOf('"', index);
+  const close = view.indexOf('"', index);
+  if (open < 0 || close < 0) return false;
+  let after = close + 1;
+  while (view.charCodeAt(after) === 0x20 || view.charCodeAt(after) === 0x09) after++;
+  return view.charCodeAt(after) === 0x3a && isSensitiveField(keyName(view.slice(open + 1, close)), r);
+}
+
+/** Whether a key holding an escape (which word filters cannot read) is one `r` must redact. */
+function sensitiveEscapedKey(view: string, r: Redactor): boolean {
   if (!view.includes("\\")) return false;
   for (const found of view.matchAll(ESCAPED_KEY)) {
     if (isSensitiveField(keyName(found[1] ?? ""), r)) return true;
@@ -51,9 +52,10 @@ function nameChar(code: number): boolean {
 /**
  * Whether a secret name sits in `view` as something other than a plain JSON key: an XML element
  * (`<password>`, `<ns:password>`), a form or query pair or an XML attribute (`password=`), a key of JSON
- * held in a string (`\"password\":`); or whether `code=` / `state=` follow `?` or `&` (`FORM_SECRET_NAMES`).
+ * held in a string (`\\"password\\":`); with `keys`, as a JSON key too, however it is written. One pass
+ * of the key filter over the view serves every case; then `code=` / `state=` after `?`, `&` or `#`.
  */
-function hasSecretName(view: string, r: Redactor): boolean {
+function hasSecretName(view: string, r: Redactor, keys: boolean): boolean {
   for (const found of view.matchAll(r.fields.keyFilter(r.pii))) {
     let start = found.index;
     while (start > 0 && nameChar(view.charCodeAt(start - 1))) start--;
@@ -66,8 +68,9 @@ function hasSecretName(view: string, r: Redactor): boolean {
       view.charCodeAt(end) === 0x3d || // =
       (before === 0x22 && view.charCodeAt(start - 2) === 0x5c); // \"
     if (placed && isSensitiveField(view.slice(start, end), r)) return true;
+    if (keys && sensitiveJsonKey(view, found.index, r)) return true;
   }
-  return FORM_PAIR.test(view);
+  return FORM_PAIR.test(view) || (keys && sensitiveEscapedKey(view, r));
 }
 
 /** `code=` or `state=` after `?`, `&` or `#`: OAuth's secrets in a URL or a form. */
@@ -80,5 +83,5 @@ const FORM_PAIR = new RegExp(`[?&#](?:${FORM_SECRET_NAMES.join("|")})=`, "i");
  * secret however it is written. `view` is the body's bytes read as latin1.
  */
 export function fastPathDeclines(view: string, r: Redactor, keys: boolean): boolean {
-  return mayHoldPattern(view, r.pii) || hasSecretName(view, r) || (keys && hasSensitiveKey(view, r));
+  return mayHoldPattern(view, r.pii) || hasSecretName(view, r, keys);
 }
