@@ -6,11 +6,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  * intercept test installs and removes its fetch and `http` hooks). Each gets a project of its own: vitest
  * gives every project fresh forks, so no other file ever shares a process with them.
  */
-const PATCH_NODE = [
-  "test/proxy/nock.test.ts",
-  "test/proxy/intercept.test.ts",
-  "test/proxy/intercept-clients.test.ts",
-];
+const PATCH_NODE = ["test/proxy/nock.test.ts", "test/proxy/intercept.test.ts"];
 
 export default defineConfig({
   test: {

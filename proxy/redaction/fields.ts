@@ -19,6 +19,15 @@ function spelled(name: string): string {
 }
 
 /**
+ * The names the filter needs: one that holds another listed name (`authorizationcode` holds
+ * `authorization`, `totp` holds `otp`) is found through it, and every alternative costs a pass.
+ */
+function withoutContained(names: readonly string[]): string[] {
+  const unique = [...new Set(names)];
+  return unique.filter((name) => !unique.some((other) => other !== name && name.includes(other)));
+}
+
+/**
  * Classifies field names (JSON keys, form and query names), remembering its answers: a recorder meets
  * the same few hundred names again and again. It also gives the fast paths their key filter, computed
  * from the same lists, so that whatever it calls a secret (or personal data) the filter finds.
@@ -42,7 +51,9 @@ export class FieldClassifier {
     this.notSecret = new Set(NOT_SECRET_FIELD_NAMES);
     this.exact = new Set(EXACT_SECRET_NAMES);
     this.formOnly = new Set(FORM_SECRET_NAMES);
-    const secrets = [...names, ...EXACT_SECRET_NAMES].map(spelled).join("|");
+    const secrets = withoutContained([...names, ...EXACT_SECRET_NAMES])
+      .map(spelled)
+      .join("|");
     const pii = Object.keys(PII_FIELD_ENDINGS).map(spelled).join("|");
     this.filters = { secrets, pii: `${secrets}|${pii}` };
   }
