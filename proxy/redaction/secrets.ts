@@ -27,6 +27,7 @@ export class SecretBook {
   private readonly learn: boolean;
   private readonly known = new Map<string, string>();
   private readonly signing = new Map<string, string>();
+  private readonly fresh: string[] = [];
   private pattern: RegExp | undefined;
   private stale = false;
 
@@ -50,12 +51,31 @@ export class SecretBook {
     }
     if (known) return known;
     if (this.learn && secret.length >= MIN_SCRUB_LENGTH) {
-      this.known.set(secret, placeholder);
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) this.known.set(encoded, placeholder);
-      this.stale = true;
+      this.know(secret, placeholder);
+      this.fresh.push(secret);
     }
     return placeholder;
+  }
+
+  private know(secret: string, placeholder: string): void {
+    this.known.set(secret, placeholder);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) this.known.set(encoded, placeholder);
+    this.stale = true;
+  }
+
+  /** The secrets learned since the last call (the recording worker hands them to the log's redactor). */
+  takeLearned(): string[] {
+    return this.fresh.splice(0);
+  }
+
+  /** Learns secrets met elsewhere (by the recording worker), to scrub them here too, learning or not. */
+  remember(secrets: Iterable<string>): void {
+    for (const secret of secrets) {
+      if (secret.length >= MIN_SCRUB_LENGTH && !this.known.has(secret)) {
+        this.know(secret, placeholderFor(secret, this.salt));
+      }
+    }
   }
 
   /** Every secret met so far (and its URL-encoded form). */

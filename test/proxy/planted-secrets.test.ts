@@ -9,10 +9,16 @@ import { startRecorder } from "../../proxy/record/server.js";
 import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { send, tempDir } from "./support/http.js";
 import { Planted } from "./support/planted.js";
-import { issue24FailedPath, issue24Requests, issue24Responses } from "./support/planted-issue24.js";
+import {
+  issue24FailedPath,
+  issue24LearnedToken,
+  issue24Requests,
+  issue24Responses,
+} from "./support/planted-issue24.js";
 
 const JSON_TYPE = "application/json";
 const p = new Planted();
+const learned = issue24LearnedToken(p);
 
 /** What the upstream answers, by path: each response plants secrets of its own. */
 function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: ServerResponse) => void> {
@@ -61,7 +67,7 @@ function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: S
     "/fail": (req) => req.socket.destroy(),
     "/echo": (req, body, res) =>
       res.writeHead(200, { "content-type": req.headers["content-type"] ?? "text/plain" }).end(body),
-    ...issue24Responses(p),
+    ...issue24Responses(p, learned),
   };
 }
 
@@ -153,6 +159,11 @@ async function session(base: string): Promise<void> {
     `${base}/fail?access_token=${p.text("query of a failed exchange")}&password=${p.text("query of a failed exchange, 2")}`,
   ).catch(() => undefined);
   await send(`${base}${issue24FailedPath(p)}`).catch(() => undefined);
+  // The token the upstream issued, as a path segment of a failed exchange, once the worker has written
+  // the exchange that issued it (it hands what it learned to the log's redactor).
+  await send(`${base}/issue`);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await send(`${base}/fail/${learned}`).catch(() => undefined);
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -207,7 +218,7 @@ describe("secrets planted across every encoding", () => {
   it("plants at least 60 secrets and records every exchange", async () => {
     expect(p.all.length).toBeGreaterThanOrEqual(60);
     const cassette = await loadCassette(temp.file("planted.yaml"));
-    expect(cassette.interactions.length).toBe(24);
+    expect(cassette.interactions.length).toBe(25);
     expect(events.some((e) => e.kind === "upstream-error" && e.message.includes("/fail?"))).toBe(true);
   });
 
@@ -222,6 +233,7 @@ describe("secrets planted across every encoding", () => {
     expect(leaked.map((l) => l.where)).toEqual([]);
     expect(printed).toContain("access_token=<secret:");
     expect(printed).toMatch(/\/fail\/<secret:[0-9a-f]{16}>\/x/);
+    expect(printed).toContain(`/fail/${placeholderFor(learned)}`);
   });
 
   it("keeps the legal look-alikes: a payment state, an error code, country_code, an Expires date", () => {

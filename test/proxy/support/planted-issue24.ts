@@ -66,8 +66,16 @@ export function issue24FailedPath(p: Planted): string {
   return `/fail/${p.shaped("secret path segment of a failed exchange (stderr)", "sk_live_", 30)}/x`;
 }
 
+/**
+ * A token the upstream issues in a body, then used as a path segment by a request that fails: no name
+ * or format speaks for that segment; the recorder learned the token from the earlier body.
+ */
+export function issue24LearnedToken(p: Planted): string {
+  return p.text("token issued in a body, then a path segment of a failed exchange (stderr)");
+}
+
 /** Responses that plant secrets: a second cookie pair in one `Set-Cookie`, and cookies joined by a comma. */
-export function issue24Responses(p: Planted) {
+export function issue24Responses(p: Planted, learned: string) {
   return {
     "/cookies": (_: IncomingMessage, __: Buffer, res: ServerResponse) =>
       res
@@ -80,5 +88,9 @@ export function issue24Responses(p: Planted) {
         })
         .end(),
     "/files": (_: IncomingMessage, __: Buffer, res: ServerResponse) => res.writeHead(204).end(),
+    "/issue": (_: IncomingMessage, __: Buffer, res: ServerResponse) =>
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ access_token: learned })),
   };
 }
