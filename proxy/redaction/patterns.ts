@@ -70,8 +70,13 @@ export function redactPatterns(
 ): string {
   if (!mayHoldPattern(text, fakeEmail !== undefined)) return text;
   let out = redactFormats(text, replace);
-  out = out.replace(CARD, (found) => (luhnValid(found.replace(/[ -]/g, "")) ? replace(found) : found));
-  out = out.replace(IBAN, (found) => (ibanValid(found.replace(/ /g, "")) ? replace(found) : found));
+  // Each shape only where its own candidate is (a token elsewhere in the text says nothing of cards).
+  if (DIGITS_CANDIDATE.test(out)) {
+    out = out.replace(CARD, (found) => (luhnValid(found.replace(/[ -]/g, "")) ? replace(found) : found));
+  }
+  if (IBAN_CANDIDATE.test(out)) {
+    out = out.replace(IBAN, (found) => (ibanValid(found.replace(/ /g, "")) ? replace(found) : found));
+  }
   if (fakeEmail)
     out = out.replace(EMAIL, (found) => (found.endsWith("@example.com") ? found : fakeEmail(found)));
   return out;
