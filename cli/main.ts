@@ -1,5 +1,6 @@
 import { AssopayError, formatError, formatLocation, isAssopayError } from "../core/errors.js";
 import { packageVersion } from "../core/paths.js";
+import { redactSecretData, redactSecretText } from "../core/secrets/text.js";
 import type { Command, CommandContext } from "./command.js";
 import { commands } from "./registry.js";
 
@@ -49,8 +50,11 @@ export async function main(argv: readonly string[], context: Omit<CommandContext
     return await command.run({ ...context, argv: rest });
   } catch (error) {
     const known = isAssopayError(error) ? error : internalError(error, context.env);
-    context.stderr.write(`${formatError(known)}\n`);
-    if (wantsJson(ownFlags)) context.stdout.write(`${JSON.stringify(errorDocument(command.name, known))}\n`);
+    // An error's text may quote what the user gave (a URL with its password): redacted like every report.
+    context.stderr.write(`${redactSecretText(formatError(known))}\n`);
+    if (wantsJson(ownFlags)) {
+      context.stdout.write(`${JSON.stringify(redactSecretData(errorDocument(command.name, known)))}\n`);
+    }
     return known.exitCode;
   }
 }

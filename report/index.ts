@@ -1,3 +1,4 @@
+import { redactSecretData } from "../core/secrets/text.js";
 import { writeJson } from "./json.js";
 import { writeJunit } from "./junit.js";
 import type { Report } from "./model.js";
@@ -12,7 +13,10 @@ export * from "./reporter.js";
 export { xmlEscape } from "./xml.js";
 
 /**
- * A report written the chosen way. `details` are the verb's own fields for the JSON report.
+ * A report written the chosen way. `details` are the verb's own fields for the JSON report. Both go
+ * through the one redactor of what the tool writes (`core/secrets`): URL passwords, secret-named query,
+ * form and JSON values, credential headers and secrets of a known shape become placeholders, in every
+ * writer.
  *
  * @example
  * writeReport(report, "junit", { color: false });
@@ -23,12 +27,13 @@ export function writeReport(
   options: PrettyOptions,
   details: Readonly<Record<string, unknown>> = {},
 ): string {
+  const shown = redactSecretData(report);
   switch (reporter) {
     case "pretty":
-      return writePretty(report, options);
+      return writePretty(shown, options);
     case "json":
-      return writeJson(report, details);
+      return writeJson(shown, redactSecretData(details));
     case "junit":
-      return writeJunit(report);
+      return writeJunit(shown);
   }
 }

@@ -1,3 +1,4 @@
+import { redactSecretData } from "../core/secrets/text.js";
 import { requestLine } from "./evidence.js";
 import { casesOf, type Report, type ReportCase, summarize, type Verdict } from "./model.js";
 
@@ -45,8 +46,14 @@ export function useColor(
   return stream.isTTY === true;
 }
 
+/**
+ * The lines below are written as a run goes (verify's live report), not only through `writeReport`:
+ * each redacts what it is given through the one redactor (`core/secrets`).
+ */
+
 /** One line per case: verdict, id, and the reason cut to a line. */
-export function prettyCaseLine(item: ReportCase, options: PrettyOptions, indent = ""): string {
+export function prettyCaseLine(given: ReportCase, options: PrettyOptions, indent = ""): string {
+  const item = redactSecretData(given);
   const reason = item.reason.replace(/\s+/g, " ");
   const short = reason.length > 150 ? `${reason.slice(0, 149)}…` : reason;
   return `${indent}${paint(MARK[item.verdict].padEnd(7), item.verdict, options)} ${item.id.padEnd(42)} ${short}`.trimEnd();
@@ -72,7 +79,8 @@ function explain(item: ReportCase): string[] {
 }
 
 /** For each failure and error: the rule, why, the request, the offending part, the fix. */
-export function prettyFailures(report: Report, options: PrettyOptions): string[] {
+export function prettyFailures(given: Report, options: PrettyOptions): string[] {
+  const report = redactSecretData(given);
   const failed = casesOf(report).filter(({ item }) => item.verdict === "fail" || item.verdict === "error");
   if (failed.length === 0) return [];
   const lines = ["", "Failures:"];
@@ -93,7 +101,7 @@ export function prettySummary(report: Report): string {
   const s = summarize(report.suites);
   const parts = [`${s.pass} passed`, `${s.fail} failed`, `${s.warn} warned`, `${s.skip} skipped`];
   if (s.error > 0) parts.push(`${s.error} errored`);
-  return `${parts.join(", ")} — ${report.result}`;
+  return `${parts.join(", ")} — ${redactSecretData(report.result)}`;
 }
 
 /** The whole report for people: the header, each suite's cases, the failures explained, notes, counts. */

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { AssopayError } from "../../core/errors.js";
 import { contractsDir, packageRoot } from "../../core/paths.js";
+import { redactSecretText } from "../../core/secrets/text.js";
 import type { CommandContext } from "../command.js";
 import { parseFlags, stringFlag } from "../flags.js";
 
@@ -41,21 +42,57 @@ export function pactClientScript(cwd: string): string | undefined {
   return undefined;
 }
 
-function brokerUrl(text: string | undefined): string {
+/** A broker: its URL without credentials, and the credentials the URL held (given to the client by env). */
+interface Broker {
+  readonly url: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+function brokerUrl(text: string | undefined): Broker {
   if (text === undefined) {
     throw new AssopayError("usage", "assopay contracts publish needs --broker-url", {
       hint: "give --broker-url https://your-broker or set PACT_BROKER_BASE_URL",
     });
   }
+  let url: URL | undefined;
   try {
-    const url = new URL(text);
-    if (url.protocol === "http:" || url.protocol === "https:") return text;
+    url = new URL(text);
   } catch {
     // reported below
   }
-  throw new AssopayError("usage", `--broker-url must be an http(s) URL, got "${text}"`, {
-    hint: "for example --broker-url https://broker.example",
-  });
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new AssopayError("usage", `--broker-url must be an http(s) URL, got "${redactSecretText(text)}"`, {
+      hint: "for example --broker-url https://broker.example",
+    });
+  }
+  if (url.username === "" && url.password === "") return { url: text, env: {} };
+  // Credentials in the URL go to the client by its own variables, never on its command line (which
+  // other users of the machine can read) nor into what it prints.
+  const env = {
+    PACT_BROKER_USERNAME: decodeURIComponent(url.username),
+    PACT_BROKER_PASSWORD: decodeURIComponent(url.password),
+  };
+  url.username = "";
+  url.password = "";
+  return { url: url.href.replace(/\/$/, ""), env };
+}
+
+/** A sink that writes whole lines redacted (`core/secrets`), the last partial line at `flush`. */
+function redactedLines(write: (text: string) => void): { push(chunk: Buffer): void; flush(): void } {
+  let pending = "";
+  return {
+    push(chunk) {
+      pending += chunk.toString("utf8");
+      const end = pending.lastIndexOf("\n");
+      if (end < 0) return;
+      write(redactSecretText(pending.slice(0, end + 1)));
+      pending = pending.slice(end + 1);
+    },
+    flush() {
+      if (pending !== "") write(redactSecretText(pending));
+      pending = "";
+    },
+  };
 }
 
 function pactDir(text: string | undefined): string {
@@ -99,7 +136,9 @@ export async function publishContracts(context: CommandContext, argv: readonly s
     branch: { type: "string" },
     dir: { type: "string" },
   });
-  const url = brokerUrl(stringFlag(flags, "broker-url", { vars: context.env, name: "PACT_BROKER_BASE_URL" }));
+  const broker = brokerUrl(
+    stringFlag(flags, "broker-url", { vars: context.env, name: "PACT_BROKER_BASE_URL" }),
+  );
   const dir = pactDir(stringFlag(flags, "dir"));
   const script = pactClientScript(process.cwd());
   if (!script) {
@@ -109,20 +148,27 @@ export async function publishContracts(context: CommandContext, argv: readonly s
   }
   const args = publishArguments(
     dir,
-    url,
+    broker.url,
     stringFlag(flags, "consumer-app-version"),
     stringFlag(flags, "branch"),
   );
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, ...context.env },
+      env: { ...process.env, ...context.env, ...broker.env },
       signal: context.signal,
     });
-    child.stdout.on("data", (chunk: Buffer) => context.stdout.write(chunk));
-    child.stderr.on("data", (chunk: Buffer) => context.stderr.write(chunk));
+    // What the client prints goes through the one redactor of what the tool writes.
+    const out = redactedLines((text) => context.stdout.write(text));
+    const err = redactedLines((text) => context.stderr.write(text));
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", reject);
-    child.on("close", resolve);
+    child.on("close", (code) => {
+      out.flush();
+      err.flush();
+      resolve(code);
+    });
   }).catch((error: unknown) => {
     if ((error as { name?: string }).name === "AbortError") return null;
     throw error;

@@ -1,5 +1,6 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { AssopayError } from "../../core/errors.js";
+import { redactSecretText } from "../../core/secrets/text.js";
 import { DEFAULT_ENTRIES, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_SECONDS } from "../../gate/options.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { runGate } from "../../gate/run.js";
@@ -122,7 +123,8 @@ export const gateCommand: Command = {
       env: context.env,
       signal: context.signal,
       rules,
-      onOutput: (line, scenario) => context.stderr.write(`[${scenario}] ${line}\n`),
+      // The command's own output is relayed through the one redactor too (an SDK may log its secret).
+      onOutput: (line, scenario) => context.stderr.write(`[${scenario}] ${redactSecretText(line)}\n`),
       at,
       maxRequests,
       timeoutSeconds,

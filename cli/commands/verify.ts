@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
+import { redactSecretText } from "../../core/secrets/text.js";
 import { prettyCaseLine, prettyFailures, prettySummary, useColor } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
@@ -100,8 +101,9 @@ Examples:
     --organization my-asso --form-type Event --form-slug gala --reporter junit --output verify.xml
 `;
 
+/** Everything verify prints as it goes (header, live lines, warnings) goes through the one redactor. */
 function write(stream: Writable, text: string) {
-  stream.write(text);
+  stream.write(redactSecretText(text));
 }
 
 export const verifyCommand: Command = {

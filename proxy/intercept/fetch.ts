@@ -52,7 +52,35 @@ export function interceptFetch(plan: InterceptPlan): () => void {
     destroy: (...args) => inner.destroy(...args),
   };
   holder[GLOBAL_DISPATCHER] = wrapper;
+  const undoOwn = interceptOwnDispatcher(plan);
   return () => {
+    undoOwn();
     if (holder[GLOBAL_DISPATCHER] === wrapper) holder[GLOBAL_DISPATCHER] = inner;
+  };
+}
+
+/** The URL a `fetch` call asks for, whatever form its first argument takes. */
+function urlOf(input: unknown): URL | undefined {
+  const text = input instanceof Request ? input.url : input instanceof URL ? input.href : String(input);
+  return URL.canParse(text) ? new URL(text) : undefined;
+}
+
+/**
+ * `fetch(url, { dispatcher })` with a dispatcher of the application's own (an undici `Agent`) skips the
+ * global one. For a named host the call goes without it, so through the global dispatcher above and
+ * on to the target; any other call is left as it was. A redirect to a named host through such a
+ * dispatcher is refused by the socket guard (`sockets.ts`), never let through.
+ */
+function interceptOwnDispatcher(plan: InterceptPlan): () => void {
+  const original = globalThis.fetch;
+  const wrapped: typeof fetch = (input, init) => {
+    if (init === undefined || !("dispatcher" in init)) return original(input, init);
+    if (!intercepts(plan, urlOf(input)?.hostname)) return original(input, init);
+    const { dispatcher: _own, ...rest } = init as RequestInit & { dispatcher?: unknown };
+    return original(input, rest);
+  };
+  globalThis.fetch = wrapped;
+  return () => {
+    if (globalThis.fetch === wrapped) globalThis.fetch = original;
   };
 }

@@ -3,6 +3,7 @@ import { AssopayError } from "../../core/errors.js";
 import { interceptFetch } from "./fetch.js";
 import { checkHosts } from "./hosts.js";
 import { interceptNodeHttp } from "./node-http.js";
+import { guardSockets } from "./sockets.js";
 
 /** Options of {@link installIntercept}. */
 export interface InterceptOptions {
@@ -19,8 +20,10 @@ export interface InterceptOptions {
 }
 
 /**
- * Sends this process's requests for the named hosts (fetch, `http`, `https`) to a recorder or replay
- * server over plain http, the origin meant in a header; other hosts are untouched. This is what
+ * Sends this process's requests for the named hosts (fetch, with its own dispatcher too; `http`,
+ * `https`) to a recorder or replay server over plain http, the origin meant in a header; refuses, with
+ * an error naming the host, any other socket to them (an undici Pool or Client, `http2.connect`,
+ * `tls.connect`, `net.connect`: see `sockets.ts`); other hosts are untouched. This is what
  * `node --import assopay-contract/intercept` does from the environment. Returns the function that undoes it.
  *
  * @example
@@ -43,8 +46,10 @@ export function installIntercept(options: InterceptOptions): () => void {
   const plan = Object.freeze({ hosts, target: target as URL });
   const undoFetch = interceptFetch(plan);
   const undoHttp = interceptNodeHttp(plan);
+  const undoSockets = guardSockets(plan);
   syncBuiltinESMExports();
   return () => {
+    undoSockets();
     undoHttp();
     undoFetch();
     syncBuiltinESMExports();

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ProxyEvent, ProxyEventSink } from "../events.js";
+import { teachEvents } from "../redaction/log.js";
 import { BodyArena } from "./arena.js";
 import {
   bodyLength,
@@ -110,6 +111,7 @@ export class RecordingWorker {
           clearTimeout(timer);
           resolve(host);
         } else if (message.kind === "events") host.report(message.events);
+        else if (message.kind === "learned") teachEvents(onEvent, message.secrets);
         else if (message.kind === "progress") host.progress(message.bytes);
         else if (message.kind === "converted") host.caughtUp(message.generation, message.upTo);
       });

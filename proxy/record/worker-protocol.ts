@@ -38,6 +38,8 @@ export type ToWorker =
 export type FromWorker =
   | { kind: "ready" }
   | { kind: "events"; events: ProxyEvent[] }
+  /** Secrets the worker's redactor learned since its last message, for the log's redactor. */
+  | { kind: "learned"; secrets: string[] }
   /** A batch was written (or handed to the writer): `bytes` is what the host counted for it. */
   | { kind: "progress"; bytes: number }
   /** Every exchange of the journal up to `upTo` (of `generation`) is in the cassette (the page cache). */

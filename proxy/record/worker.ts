@@ -47,17 +47,15 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       message: `writing the cassette failed, recording stopped: ${error.message}`,
     }),
   );
-  const pipeline = new RecordingPipeline(
-    writer,
-    createRedactor(init.salt, init.pii, true),
-    init.signatureKeys,
-    report,
-  );
+  const redactor = createRedactor(init.salt, init.pii, true);
+  const pipeline = new RecordingPipeline(writer, redactor, init.signatureKeys, report);
   const tail = new JournalTail(init.journal, init.journalFrom);
   /** Runs `then` once everything queued is written (to the page cache): the proxy may then empty the journal. */
   const written = (then: () => void) =>
     pipeline.idle().then(() => {
       writer.flush();
+      const learned = redactor.secrets.takeLearned();
+      if (learned.length > 0) send({ kind: "learned", secrets: learned });
       then();
     });
   port.on("message", (message: ToWorker) => {

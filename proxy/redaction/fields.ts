@@ -1,5 +1,11 @@
 import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
-import { NOT_SECRET_FIELD_NAMES, normalFieldName, SECRET_FIELD_NAMES } from "./secrets.js";
+import {
+  EXACT_SECRET_NAMES,
+  FORM_SECRET_NAMES,
+  NOT_SECRET_FIELD_NAMES,
+  normalFieldName,
+  SECRET_FIELD_NAMES,
+} from "./secrets.js";
 
 /** What a field's value is, judged by the field's name. */
 export type FieldKind = "secret" | "name" | "email" | "phone" | "plain";
@@ -13,6 +19,15 @@ function spelled(name: string): string {
 }
 
 /**
+ * The names the filter needs: one that holds another listed name (`authorizationcode` holds
+ * `authorization`, `totp` holds `otp`) is found through it, and every alternative costs a pass.
+ */
+function withoutContained(names: readonly string[]): string[] {
+  const unique = [...new Set(names)];
+  return unique.filter((name) => !unique.some((other) => other !== name && name.includes(other)));
+}
+
+/**
  * Classifies field names (JSON keys, form and query names), remembering its answers: a recorder meets
  * the same few hundred names again and again. It also gives the fast paths their key filter, computed
  * from the same lists, so that whatever it calls a secret (or personal data) the filter finds.
@@ -21,6 +36,8 @@ export class FieldClassifier {
   private readonly cache = new Map<string, FieldKind>();
   private readonly secretEndings: readonly string[];
   private readonly notSecret: ReadonlySet<string>;
+  private readonly exact: ReadonlySet<string>;
+  private readonly formOnly: ReadonlySet<string>;
   /** Patterns of the filter, without and with personal data. */
   private readonly filters: { readonly secrets: string; readonly pii: string };
 
@@ -32,7 +49,11 @@ export class FieldClassifier {
     const names = secretNames.map(normalFieldName);
     this.secretEndings = names;
     this.notSecret = new Set(NOT_SECRET_FIELD_NAMES);
-    const secrets = names.map(spelled).join("|");
+    this.exact = new Set(EXACT_SECRET_NAMES);
+    this.formOnly = new Set(FORM_SECRET_NAMES);
+    const secrets = withoutContained([...names, ...EXACT_SECRET_NAMES])
+      .map(spelled)
+      .join("|");
     const pii = Object.keys(PII_FIELD_ENDINGS).map(spelled).join("|");
     this.filters = { secrets, pii: `${secrets}|${pii}` };
   }
@@ -41,10 +62,20 @@ export class FieldClassifier {
     const known = this.cache.get(name);
     if (known !== undefined) return known;
     const normal = normalFieldName(name);
-    const secret = !this.notSecret.has(normal) && this.secretEndings.some((end) => normal.endsWith(end));
+    const secret =
+      !this.notSecret.has(normal) &&
+      (this.exact.has(normal) || this.secretEndings.some((end) => normal.endsWith(end)));
     const kind: FieldKind = secret ? "secret" : (piiKind(name) ?? "plain");
     if (this.cache.size < CACHE_LIMIT) this.cache.set(name, kind);
     return kind;
+  }
+
+  /**
+   * The kind of a query, fragment, form or multipart field: as {@link kind}, and a secret too when it is
+   * one of the names OAuth carries there (`code`, `state`: `FORM_SECRET_NAMES`), which JSON keeps.
+   */
+  formKind(name: string): FieldKind {
+    return this.formOnly.has(normalFieldName(name)) ? "secret" : this.kind(name);
   }
 
   /** Whether values under `name` must be replaced: secrets always, personal data with `pii`. */

@@ -57,10 +57,29 @@ function cookiePairs(value: string, separator: string, r: Redactor): string {
     .join(separator);
 }
 
+/** The attributes of a `Set-Cookie` (RFC 6265), whose values are kept; every other pair is a cookie. */
+const COOKIE_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "path",
+  "domain",
+  "expires",
+  "max-age",
+  "samesite",
+  "priority",
+  "secure",
+  "httponly",
+  "partitioned",
+]);
+
+/**
+ * Every cookie of a `Set-Cookie`, the first and any other pair in the same value (`a=1; Path=/; b=2`, or
+ * cookies joined by commas), gets its value replaced; attributes (`Path`, `Expires`, …) are kept.
+ */
 function setCookie(value: string, r: Redactor): string {
-  const semi = value.indexOf(";");
-  const first = semi < 0 ? value : value.slice(0, semi);
-  return cookiePairs(first, "; ", r) + (semi < 0 ? "" : value.slice(semi));
+  return value.replace(
+    /(^|[;,])(\s*)([^=;,\s]+)=([^;,]*)/g,
+    (found, sep: string, space: string, name: string, v: string) =>
+      COOKIE_ATTRIBUTES.has(name.toLowerCase()) ? found : `${sep}${space}${name}=${r.secrets.redact(v)}`,
+  );
 }
 
 function headerValue(name: string, value: string, r: Redactor): string {

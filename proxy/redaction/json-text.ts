@@ -48,11 +48,17 @@ function valueEnd(text: string, i: number): number {
   return k > i ? k : -1;
 }
 
+/** Whether the value at `i` is a string that starts like a JSON object or array (`"{`, `"[`). */
+function holdsJson(text: string, i: number): boolean {
+  const next = text.charCodeAt(i + 1);
+  return text.charCodeAt(i) === 0x22 && (next === 0x7b || next === 0x5b);
+}
+
 /**
  * Redacts JSON kept as text (too large to store as a map, not restorable byte for byte, or sent with a
  * text type): the value of every secret field, whatever its type (string, number, boolean, object,
  * array: every leaf) and however its key is written (escapes included), becomes a placeholder in place
- * (personal fields fakes); every other byte stays, and the text between is scrubbed. It does not need
+ * (personal fields fakes); a string holding JSON is redacted as JSON; every other byte stays, and the text between is scrubbed. It does not need
  * the text to be valid JSON: it finds keys (a string followed by `:`) where the key filter of the field
  * lists, or an escape, says one may be sensitive.
  */
@@ -62,8 +68,10 @@ export function redactJsonText(text: string, r: Redactor): string {
   const key = new RegExp(KEY.source, "g");
   for (let found = key.exec(text); found; found = key.exec(text)) {
     const name = keyName(found[1] ?? "");
-    if (!isSensitiveField(name, r)) continue;
     const start = found.index + found[0].length;
+    const sensitive = isSensitiveField(name, r);
+    // A string holding JSON (`"payload":"{\"password\":…}"`) is redacted as JSON, whatever its key.
+    if (!sensitive && !holdsJson(text, start)) continue;
     const end = valueEnd(text, start);
     if (end < 0) continue;
     const raw = text.slice(start, end);
@@ -74,7 +82,9 @@ export function redactJsonText(text: string, r: Redactor): string {
       value = raw;
     }
     const replaced = JSON.stringify(fieldJson(name, value, r));
-    if (replaced !== raw) spans.push({ start, end, value: replaced });
+    if (replaced !== raw && (sensitive || replaced !== JSON.stringify(value))) {
+      spans.push({ start, end, value: replaced });
+    }
     key.lastIndex = end;
   }
   if (spans.length === 0) return scrubText(text, r);

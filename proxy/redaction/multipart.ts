@@ -4,7 +4,7 @@
  * own type says (JSON, form, text), file parts of other types are kept as they came.
  */
 import { isUtf8 } from "node:buffer";
-import { fieldValue, type Redactor } from "./redactor.js";
+import { formValue, type Redactor } from "./redactor.js";
 import { redactText } from "./text-body.js";
 
 const HEAD_END = Buffer.from("\r\n\r\n");
@@ -38,8 +38,8 @@ function redactPart(part: Buffer, r: Redactor): Buffer {
       /^(text\/|application\/(json|x-www-form-urlencoded)|.*\+json)/i.test(type));
   if (!textual) return part;
   const text = content.toString("utf8");
-  const named = name !== undefined && !isFile && r.fields.kind(name) !== "plain";
-  const redacted = named ? fieldValue(name, text, r) : redactText(text, type, r);
+  const named = name !== undefined && !isFile && r.fields.formKind(name) !== "plain";
+  const redacted = named ? formValue(name, text, r) : redactText(text, type, r);
   if (redacted === text) return part;
   return Buffer.concat([part.subarray(0, headEnd + HEAD_END.length), Buffer.from(redacted, "utf8")]);
 }

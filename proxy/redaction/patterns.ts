@@ -1,14 +1,12 @@
 /**
- * Secrets recognised by their shape wherever they appear, named or not: JSON Web Tokens, bearer
- * credentials written in text, payment card numbers (Luhn-valid) and IBANs (checksum-valid); with
+ * Secrets recognised by their shape wherever they appear, named or not: every known format of the one
+ * table (`core/secrets/formats.ts`: private keys, GitHub, AWS, Slack, Stripe … tokens, URL passwords,
+ * JWTs, bearer credentials), payment card numbers (Luhn-valid) and IBANs (checksum-valid); with
  * `--redact-pii`, e-mail addresses too. Each found value is handed to `replace` (the secret book), so it
  * gets the same stable placeholder as everywhere else.
  */
+import { FORMAT_CANDIDATE, redactFormats } from "../../core/secrets/formats.js";
 
-/** A JWT: three base64url parts, the first two JSON objects (`eyJ` is `{"`). */
-const JWT = /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g;
-/** `Bearer <credential>` in text; the credential holds a digit (prose after "bearer" does not). */
-const BEARER = /(\bbearer\s+)([\w.~+/-]*\d[\w.~+/-]*=*)/gi;
 /** 13 to 19 digits, possibly grouped by spaces or dashes, starting as card numbers do (2 to 6). */
 const CARD = /(?<![\w-])[2-6](?:[ -]?\d){12,18}(?![\w-])/g;
 /** Two letters, two check digits, then 11 to 30 letters or digits, possibly in groups of four. */
@@ -16,10 +14,9 @@ const IBAN = /(?<![\w-])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![\w-])/g;
 /** An e-mail address (personal data, replaced with `--redact-pii` only). */
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 /**
- * Necessary conditions for the shapes above, tested one by one (a literal search and three short
- * expressions cost a fraction of one alternation): what the fast paths test a whole body with.
+ * Necessary conditions for the shapes above (with the formats' own, `FORMAT_CANDIDATE`), tested one by
+ * one: what the fast paths test a whole body with.
  */
-const BEARER_CANDIDATE = /bearer\s/i;
 const DIGITS_CANDIDATE =
   /\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d/;
 const IBAN_CANDIDATE = /[A-Z][A-Z]\d\d/;
@@ -53,8 +50,7 @@ export function ibanValid(iban: string): boolean {
 /** Whether `text` may hold a value of a recognised shape (no match means none does). */
 export function mayHoldPattern(text: string, pii: boolean): boolean {
   return (
-    text.includes("eyJ") ||
-    BEARER_CANDIDATE.test(text) ||
+    FORMAT_CANDIDATE.test(text) ||
     DIGITS_CANDIDATE.test(text) ||
     IBAN_CANDIDATE.test(text) ||
     (pii && text.includes("@"))
@@ -73,10 +69,14 @@ export function redactPatterns(
   fakeEmail: ((email: string) => string) | undefined,
 ): string {
   if (!mayHoldPattern(text, fakeEmail !== undefined)) return text;
-  let out = text.replace(JWT, replace);
-  out = out.replace(BEARER, (_, scheme: string, credential: string) => scheme + replace(credential));
-  out = out.replace(CARD, (found) => (luhnValid(found.replace(/[ -]/g, "")) ? replace(found) : found));
-  out = out.replace(IBAN, (found) => (ibanValid(found.replace(/ /g, "")) ? replace(found) : found));
+  let out = redactFormats(text, replace);
+  // Each shape only where its own candidate is (a token elsewhere in the text says nothing of cards).
+  if (DIGITS_CANDIDATE.test(out)) {
+    out = out.replace(CARD, (found) => (luhnValid(found.replace(/[ -]/g, "")) ? replace(found) : found));
+  }
+  if (IBAN_CANDIDATE.test(out)) {
+    out = out.replace(IBAN, (found) => (ibanValid(found.replace(/ /g, "")) ? replace(found) : found));
+  }
   if (fakeEmail)
     out = out.replace(EMAIL, (found) => (found.endsWith("@example.com") ? found : fakeEmail(found)));
   return out;

@@ -7,57 +7,20 @@ import type {
 } from "../cassette/format.js";
 import { redactHeaders } from "./headers.js";
 import { multipartBoundary, redactMultipart } from "./multipart.js";
-import { fieldJson, fieldValue, type Redactor, scrubText } from "./redactor.js";
+import { formValue, type Redactor, redactJson, scrubText } from "./redactor.js";
 import { redactText } from "./text-body.js";
 
 export { redactHeaders } from "./headers.js";
-export { createRedactor, type Redactor } from "./redactor.js";
+export { createRedactor, type Redactor, redactJson } from "./redactor.js";
 export { redactFormText, redactLogText } from "./url.js";
 
-/** Secret and personal query parameters are replaced; the rest is scrubbed. */
+/** Secret (`code` and `state` included) and personal query parameters are replaced; the rest is scrubbed. */
 export function redactQuery(query: StoredQuery, r: Redactor): StoredQuery {
   const out: StoredQuery = {};
   for (const [name, value] of Object.entries(query)) {
-    out[name] = Array.isArray(value) ? value.map((v) => fieldValue(name, v, r)) : fieldValue(name, value, r);
+    out[name] = Array.isArray(value) ? value.map((v) => formValue(name, v, r)) : formValue(name, value, r);
   }
   return out;
-}
-
-/** Redacts what sits under `key` (or at the top when undefined); objects and arrays are changed in place. */
-function walk(value: unknown, r: Redactor, key: string | undefined): unknown {
-  if (typeof value === "string") return key === undefined ? scrubText(value, r) : fieldValue(key, value, r);
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (item !== null && typeof item === "object") walk(item, r, key);
-      else if (typeof item === "string") value[i] = walk(item, r, key);
-    }
-    return value;
-  }
-  const map = value as Record<string, unknown>;
-  for (const k of Object.keys(map)) {
-    if (k === "__proto__") continue;
-    const v = map[k];
-    if (typeof v === "string") {
-      const replaced = fieldValue(k, v, r);
-      if (replaced !== v) map[k] = replaced;
-    } else if (r.fields.kind(k) !== "plain") {
-      map[k] = fieldJson(k, v, r);
-    } else if (v !== null && typeof v === "object") {
-      walk(v, r, k);
-    }
-  }
-  return map;
-}
-
-/**
- * A JSON value with secret fields replaced by placeholders (whatever their type: every leaf of an
- * object or array), personal fields by fakes and every string scrubbed of secrets. Objects and arrays
- * are changed in place: pass a value of your own (fresh from `JSON.parse`).
- */
-export function redactJson(value: unknown, r: Redactor): unknown {
-  return walk(value, r, undefined);
 }
 
 /**

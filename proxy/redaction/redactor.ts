@@ -52,8 +52,41 @@ export function fieldValue(name: string, value: string, r: Redactor): string {
       if (r.pii && !(kind === "email" && value.endsWith("@example.com"))) return fakePii(value, kind, r.salt);
       return scrubText(value, r);
     case "plain":
-      return scrubText(value, r);
+      return nestedJson(value, r) ?? scrubText(value, r);
   }
+}
+
+/** Strings longer than this are not parsed as JSON held in a string (they are scrubbed as text). */
+const NESTED_JSON_LIMIT = 256 * 1024;
+
+/**
+ * A string that holds a JSON object or array (`"payload": "{\"password\":…}"`), redacted as JSON and
+ * serialised again; undefined when it holds none, or nothing in it changed (the string is then scrubbed
+ * as it was, its spacing kept).
+ */
+function nestedJson(value: string, r: Redactor): string | undefined {
+  const first = value.charCodeAt(0);
+  const last = value.charCodeAt(value.length - 1);
+  const object = first === 0x7b && last === 0x7d;
+  if (!(object || (first === 0x5b && last === 0x5d)) || value.length > NESTED_JSON_LIMIT) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== "object") return undefined;
+  const before = JSON.stringify(parsed);
+  const after = JSON.stringify(redactJson(parsed, r));
+  return after === before ? undefined : after;
+}
+
+/**
+ * The value to write for a query, fragment, form or multipart field named `name`: as {@link fieldValue},
+ * and a placeholder for the names only forms make secret (`code`, `state`).
+ */
+export function formValue(name: string, value: string, r: Redactor): string {
+  return r.fields.formKind(name) === "secret" ? r.secrets.redact(value, name) : fieldValue(name, value, r);
 }
 
 /**
@@ -85,4 +118,42 @@ function everyLeaf(value: unknown, name: string, r: Redactor): unknown {
     for (const k of Object.keys(map)) if (k !== "__proto__") map[k] = everyLeaf(map[k], name, r);
   }
   return value;
+}
+
+/** Redacts what sits under `key` (or at the top when undefined); objects and arrays are changed in place. */
+function walk(value: unknown, r: Redactor, key: string | undefined): unknown {
+  if (typeof value === "string") return key === undefined ? scrubText(value, r) : fieldValue(key, value, r);
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item !== null && typeof item === "object") walk(item, r, key);
+      else if (typeof item === "string") value[i] = walk(item, r, key);
+    }
+    return value;
+  }
+  const map = value as Record<string, unknown>;
+  for (const k of Object.keys(map)) {
+    if (k === "__proto__") continue;
+    const v = map[k];
+    if (typeof v === "string") {
+      const replaced = fieldValue(k, v, r);
+      if (replaced !== v) map[k] = replaced;
+    } else if (r.fields.kind(k) !== "plain") {
+      map[k] = fieldJson(k, v, r);
+    } else if (v !== null && typeof v === "object") {
+      walk(v, r, k);
+    }
+  }
+  return map;
+}
+
+/**
+ * A JSON value with secret fields replaced by placeholders (whatever their type: every leaf of an
+ * object or array), personal fields by fakes and every string scrubbed of secrets; a string that holds
+ * JSON is redacted as JSON. Objects and arrays are changed in place: pass a value of your own (fresh from
+ * `JSON.parse`).
+ */
+export function redactJson(value: unknown, r: Redactor): unknown {
+  return walk(value, r, undefined);
 }

@@ -1,76 +1,18 @@
-import { createHmac } from "node:crypto";
+import { normalFieldName, placeholderFor, WHOLE_PLACEHOLDER } from "../../core/secrets/index.js";
 
-/**
- * The key of the placeholder HMAC when the user gives no salt. It is public: a placeholder only hides
- * a secret that cannot be guessed. A short or common secret (a password, "test") can be found by trying
- * candidates, so pass a salt of your own (`ASSOPAY_CASSETTE_SALT`) when that matters.
- */
-const PUBLIC_KEY = "assopay-cassette/1 secret placeholder";
-
-/** A placeholder, alone or inside a larger value (`Bearer <secret:…>`). */
-export const PLACEHOLDER = /<secret:[0-9a-f]{16}>/;
-const WHOLE_PLACEHOLDER = /^<secret:[0-9a-f]{16}>$/;
+// The names and the placeholder are the project's one list, shared with every report (`core/secrets`).
+export {
+  EXACT_SECRET_NAMES,
+  FORM_SECRET_NAMES,
+  NOT_SECRET_FIELD_NAMES,
+  normalFieldName,
+  PLACEHOLDER,
+  placeholderFor,
+  SECRET_FIELD_NAMES,
+} from "../../core/secrets/index.js";
 
 /** Secrets shorter than this are replaced where they are named, but not searched for everywhere. */
 const MIN_SCRUB_LENGTH = 8;
-
-/**
- * The stable placeholder of a secret: `<secret:` + the first 16 hex digits of HMAC-SHA256(salt, secret)
- * + `>`. The same secret always gives the same placeholder, in every cassette recorded with the same salt.
- *
- * @example placeholderFor("s3cr3t-value") // "<secret:…16 hex digits…>"
- */
-export function placeholderFor(secret: string, salt?: string): string {
-  const digest = createHmac("sha256", salt ?? PUBLIC_KEY)
-    .update(secret, "utf8")
-    .digest("hex");
-  return `<secret:${digest.slice(0, 16)}>`;
-}
-
-/**
- * The one list of secret field names, written without case, `_` or `-`: a JSON, form, multipart or query
- * field (and a header) is a secret when its name, once lower-cased and stripped of `_` and `-`, **ends
- * with** one of these (`access_token`, `accessToken`, `X-Access-Token`, `token`, `webhookSecret`,
- * `newPassword`), unless it is one of {@link NOT_SECRET_FIELD_NAMES}. The classifier and the fast paths'
- * key filter are both computed from it (`fields.ts`): a name added here is redacted on every path.
- */
-export const SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
-  "token",
-  "tokens",
-  "secret",
-  "secrets",
-  "password",
-  "passwords",
-  "passwd",
-  "passphrase",
-  "signaturekey",
-  "codeverifier",
-  "apikey",
-  "apikeys",
-  "privatekey",
-  "secretkey",
-  "accesskey",
-  "signingkey",
-  "credential",
-  "credentials",
-  "authorization",
-  "cvv",
-  "cvc",
-]);
-
-/**
- * Names that end like a secret but are not one: the provider's pagination cursor (`continuationToken`,
- * sent back as a query parameter) is public, and replay must see it as it was.
- */
-export const NOT_SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
-  "continuationtoken",
-  "nextpagetoken",
-]);
-
-/** A field name as the lists compare it: lower case, without `_` or `-`. */
-export function normalFieldName(name: string): string {
-  return name.toLowerCase().replace(/[-_]/g, "");
-}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -85,6 +27,7 @@ export class SecretBook {
   private readonly learn: boolean;
   private readonly known = new Map<string, string>();
   private readonly signing = new Map<string, string>();
+  private readonly fresh: string[] = [];
   private pattern: RegExp | undefined;
   private stale = false;
 
@@ -108,12 +51,31 @@ export class SecretBook {
     }
     if (known) return known;
     if (this.learn && secret.length >= MIN_SCRUB_LENGTH) {
-      this.known.set(secret, placeholder);
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret) this.known.set(encoded, placeholder);
-      this.stale = true;
+      this.know(secret, placeholder);
+      this.fresh.push(secret);
     }
     return placeholder;
+  }
+
+  private know(secret: string, placeholder: string): void {
+    this.known.set(secret, placeholder);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) this.known.set(encoded, placeholder);
+    this.stale = true;
+  }
+
+  /** The secrets learned since the last call (the recording worker hands them to the log's redactor). */
+  takeLearned(): string[] {
+    return this.fresh.splice(0);
+  }
+
+  /** Learns secrets met elsewhere (by the recording worker), to scrub them here too, learning or not. */
+  remember(secrets: Iterable<string>): void {
+    for (const secret of secrets) {
+      if (secret.length >= MIN_SCRUB_LENGTH && !this.known.has(secret)) {
+        this.know(secret, placeholderFor(secret, this.salt));
+      }
+    }
   }
 
   /** Every secret met so far (and its URL-encoded form). */

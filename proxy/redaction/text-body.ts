@@ -2,19 +2,22 @@ import { isFormType, isJsonType } from "../cassette/body.js";
 import { redactJsonText } from "./json-text.js";
 import { type Redactor, scrubText } from "./redactor.js";
 import { redactFormText } from "./url.js";
+import { isXml, redactXmlText } from "./xml-text.js";
 
 /** A form body sent under another type: `name=value` pairs joined by `&`, no blanks. */
 const FORM_LIKE = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
 
 /**
  * A textual body as it may be written, judged by its type and then by its text: a form by name; JSON
- * by name or by its first character (JSON sent as `text/plain` is redacted as JSON); a text that reads
+ * by name or by its first character (JSON sent as `text/plain` is redacted as JSON); XML by its type or
+ * its `<?xml` declaration, element by element (`xml-text.ts`); a text that reads
  * as a form (`a=1&token=…`) as a form; anything else scrubbed of secrets of a recognised shape and of
  * the secrets met so far.
  */
 export function redactText(text: string, contentType: string | undefined, r: Redactor): string {
   if (isFormType(contentType)) return redactFormText(text, r);
   if (isJsonType(contentType)) return redactJsonText(text, r);
+  if (isXml(text, contentType)) return redactXmlText(text, r);
   const first = text.trimStart().charAt(0);
   if (first === "{" || first === "[") return redactJsonText(text, r);
   if (text.length <= 64 * 1024 && FORM_LIKE.test(text)) return redactFormText(text, r);

@@ -3,7 +3,7 @@
  * headers (`Location`, `Link`, `Referer`) and log lines carry. Values are judged by their names (the one
  * list of `secrets.ts`), then scrubbed; every other byte stays as it was.
  */
-import { fieldValue, type Redactor, scrubText } from "./redactor.js";
+import { formValue, type Redactor, scrubText } from "./redactor.js";
 
 function decodeFormComponent(text: string): string {
   try {
@@ -32,7 +32,7 @@ export function redactFormText(text: string, r: Redactor): string {
       const name = decodeFormComponent(pair.slice(0, eq));
       const raw = pair.slice(eq + 1);
       const value = decodeFormComponent(raw);
-      const replaced = fieldValue(name, value, r);
+      const replaced = formValue(name, value, r);
       if (replaced === value) return `${pair.slice(0, eq + 1)}${scrubText(raw, r)}`;
       return `${pair.slice(0, eq + 1)}${encodeFormValue(replaced)}`;
     })

@@ -3,6 +3,7 @@ import { startRecorder } from "../../proxy/record/server.js";
 import { startReplay } from "../../proxy/replay/index.js";
 import { writeCassette } from "./support/cassettes.js";
 import { type Reply, type Send, send, tempDir } from "./support/http.js";
+import { Planted } from "./support/planted.js";
 import { startUpstream } from "./support/upstream.js";
 
 /** A cassette of two recorded requests; the requests below differ from them in a query value and a body field. */
@@ -110,6 +111,39 @@ describe("a miss is answered one way, by replay and by the recorder serving a ca
     } finally {
       expect((await added.close()).recorded).toBe(1);
       await replayFresh.close();
+      await replay.close();
+    }
+  });
+
+  it("a miss's answer and the replay's log hold none of the request's secrets (issue 24)", async () => {
+    const p = new Planted();
+    const messages: string[] = [];
+    const replay = await startReplay({ cassettes: file, onEvent: (e) => messages.push(e.message) });
+    try {
+      const query = `code=${p.text("code")}&state=${p.text("state")}&sig=${p.text("sig")}&pageSize=50`;
+      const reply = await send(`${replay.url}/v5/organizations/asso/forms?${query}`, {
+        headers: { "x-session-id": p.text("X-Session-Id") },
+      });
+      const body = JSON.stringify({
+        amount: 1000,
+        sessionId: p.text("sessionId"),
+        note: `use ${p.shaped("ghp_ in text", "ghp_", 36)}`,
+        payload: JSON.stringify({ otp: p.text("otp in JSON in a string") }),
+      });
+      const posted = await send(`${replay.url}/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      const segment = await send(`${replay.url}/files/${p.shaped("path segment", "sk_live_", 30)}`);
+      expect([reply.status, posted.status, segment.status]).toEqual([501, 501, 501]);
+      const written = [reply.text, posted.text, segment.text, ...messages].join("\n");
+      expect(written).toContain("pageSize");
+      const leaked = p.all.filter(
+        ({ value }) => written.includes(value) || written.includes(encodeURIComponent(value)),
+      );
+      expect(leaked.map((l) => l.where)).toEqual([]);
+    } finally {
       await replay.close();
     }
   });

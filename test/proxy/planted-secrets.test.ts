@@ -9,9 +9,16 @@ import { startRecorder } from "../../proxy/record/server.js";
 import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { send, tempDir } from "./support/http.js";
 import { Planted } from "./support/planted.js";
+import {
+  issue24FailedPath,
+  issue24LearnedToken,
+  issue24Requests,
+  issue24Responses,
+} from "./support/planted-issue24.js";
 
 const JSON_TYPE = "application/json";
 const p = new Planted();
+const learned = issue24LearnedToken(p);
 
 /** What the upstream answers, by path: each response plants secrets of its own. */
 function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: ServerResponse) => void> {
@@ -60,6 +67,7 @@ function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: S
     "/fail": (req) => req.socket.destroy(),
     "/echo": (req, body, res) =>
       res.writeHead(200, { "content-type": req.headers["content-type"] ?? "text/plain" }).end(body),
+    ...issue24Responses(p, learned),
   };
 }
 
@@ -141,6 +149,7 @@ async function session(base: string): Promise<void> {
     { path: "/pretty" },
     { path: "/text-json" },
     { path: "/html" },
+    ...issue24Requests(p),
   ];
   for (const r of requests) {
     await send(`${base}${r.path}`, { method: r.body ? "POST" : "GET", headers: r.headers, body: r.body });
@@ -149,6 +158,12 @@ async function session(base: string): Promise<void> {
   await send(
     `${base}/fail?access_token=${p.text("query of a failed exchange")}&password=${p.text("query of a failed exchange, 2")}`,
   ).catch(() => undefined);
+  await send(`${base}${issue24FailedPath(p)}`).catch(() => undefined);
+  // The token the upstream issued, as a path segment of a failed exchange, once the worker has written
+  // the exchange that issued it (it hands what it learned to the log's redactor).
+  await send(`${base}/issue`);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await send(`${base}/fail/${learned}`).catch(() => undefined);
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -172,7 +187,9 @@ describe("secrets planted across every encoding", () => {
     upstream = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => routes[(req.url ?? "/").split("?")[0] ?? "/"]?.(req, Buffer.concat(chunks), res));
+      const path = (req.url ?? "/").split("?")[0] ?? "/";
+      const route = routes[path] ?? routes[`/${path.split("/")[1] ?? ""}`];
+      req.on("end", () => route?.(req, Buffer.concat(chunks), res));
     });
     await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
     temp = await tempDir();
@@ -201,7 +218,7 @@ describe("secrets planted across every encoding", () => {
   it("plants at least 60 secrets and records every exchange", async () => {
     expect(p.all.length).toBeGreaterThanOrEqual(60);
     const cassette = await loadCassette(temp.file("planted.yaml"));
-    expect(cassette.interactions.length).toBe(14);
+    expect(cassette.interactions.length).toBe(25);
     expect(events.some((e) => e.kind === "upstream-error" && e.message.includes("/fail?"))).toBe(true);
   });
 
@@ -215,6 +232,16 @@ describe("secrets planted across every encoding", () => {
     const leaked = p.all.filter(({ value }) => forms(value).some((f) => printed.includes(f)));
     expect(leaked.map((l) => l.where)).toEqual([]);
     expect(printed).toContain("access_token=<secret:");
+    expect(printed).toMatch(/\/fail\/<secret:[0-9a-f]{16}>\/x/);
+    expect(printed).toContain(`/fail/${placeholderFor(learned)}`);
+  });
+
+  it("keeps the legal look-alikes: a payment state, an error code, country_code, an Expires date", () => {
+    expect(written).toMatch(/country_code: FR/);
+    expect(written).toMatch(/state: Authorized/);
+    expect(written).toMatch(/code: E42/);
+    expect(written).toContain("Expires=Wed, 21 Oct 2026 07:28:00 GMT");
+    expect(written).toContain("<user>someone</user>");
   });
 
   it("replaces each by its stable placeholder, the same wherever it appears", () => {

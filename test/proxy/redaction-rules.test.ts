@@ -128,13 +128,13 @@ describe("each redaction rule replaces what it names and keeps its legal variant
     const out = redactHeaders(
       {
         location:
-          "https://app.example/cb?state=xyz&page=2&code_verifier=cv-value-1#access_token=frag-token-1&expires_in=3600",
+          "https://app.example/cb?state=xyz&page=2&country_code=FR&code_verifier=cv-value-1#access_token=frag-token-1&expires_in=3600",
         link: '<https://api.example/items?pageIndex=2&api_key=link-key-1>; rel="next"',
       },
       recorder(),
     );
     expect(out.location).toBe(
-      `https://app.example/cb?state=xyz&page=2&code_verifier=${placeholderFor("cv-value-1")}#access_token=${placeholderFor("frag-token-1")}&expires_in=3600`,
+      `https://app.example/cb?state=${placeholderFor("xyz")}&page=2&country_code=FR&code_verifier=${placeholderFor("cv-value-1")}#access_token=${placeholderFor("frag-token-1")}&expires_in=3600`,
     );
     expect(out.link).toBe(
       `<https://api.example/items?pageIndex=2&api_key=${placeholderFor("link-key-1")}>; rel="next"`,
@@ -143,10 +143,12 @@ describe("each redaction rule replaces what it names and keeps its legal variant
 
   it("query and form values by name; ordinary parameters stay", () => {
     const r = recorder();
-    expect(redactQuery({ pageSize: "20", token: "q-token-1", state: "ok" }, r)).toEqual({
+    // OAuth's `state` is a secret in a query (issue 24); a name merely ending like it is not.
+    expect(redactQuery({ pageSize: "20", token: "q-token-1", state: "ok", statement: "s1" }, r)).toEqual({
       pageSize: "20",
       token: placeholderFor("q-token-1"),
-      state: "ok",
+      state: placeholderFor("ok"),
+      statement: "s1",
     });
     expect(text("a=1&secret=f-secret-1&keyboard=qwerty", "application/x-www-form-urlencoded", r)).toBe(
       `a=1&secret=${encodeURIComponent(placeholderFor("f-secret-1")).replace(/%3C/g, "<").replace(/%3E/g, ">").replace(/%3A/g, ":")}&keyboard=qwerty`,

@@ -15,6 +15,25 @@ export class Planted {
     return this.add(where, `pl${this.all.length}q${randomBytes(8).toString("hex")}`);
   }
 
+  /** A fresh secret of a known token format: `prefix`, then `length` characters of `alphabet`. */
+  shaped(
+    where: string,
+    prefix: string,
+    length: number,
+    alphabet = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789",
+  ): string {
+    const bytes = randomBytes(length);
+    const body = [...bytes].map((b) => alphabet[b % alphabet.length]).join("");
+    return this.add(where, `${prefix}${body}`);
+  }
+
+  /** A fresh PEM private key block; what is planted (and must not leak) is its key material. */
+  pem(where: string): string {
+    const material = randomBytes(96).toString("base64");
+    this.add(where, material);
+    return `-----BEGIN ${"PRIVATE"} KEY-----\n${material.slice(0, 64)}\n${material.slice(64)}\n-----END PRIVATE KEY-----`;
+  }
+
   /** A fresh numeric secret (10 digits). */
   number(where: string): number {
     const value = 9_000_000_000 + Math.floor(Math.random() * 900_000_000) + this.all.length;

@@ -1,0 +1,200 @@
+/**
+ * Secrets known by their shape, wherever they appear, named or not. The one table of them: the recorder
+ * (cassettes, its log lines) and every report (`text.ts`) read it, nothing else lists shapes.
+ *
+ * Where the shapes come from. Most follow the rules of secretlint's recommended preset
+ * (`@secretlint/secretlint-rule-preset-recommend` 13.x: its rules privatekey, github, aws, slack, npm,
+ * sendgrid, shopify, openai, anthropic, linear, 1password, basicauth and database-connection-string, the
+ * last two as a URL's password; gcp's service-account keys are a PEM block under `private_key`), each
+ * written here from the token format the rule's provider publishes, not copied from the rule. A few come from the provider's own documentation
+ * of its key prefixes (Stripe's `sk_live_`/`rk_live_`/`whsec_`, Google's `AIza` API keys) or from the
+ * standards (JWT, RFC 7519; `Bearer`, RFC 6750). A shape added here is redacted everywhere.
+ */
+
+/** The origins of the shapes below. */
+export const FORMAT_ORIGINS = ["secretlint-preset-recommend", "provider-documentation", "standard"] as const;
+export type FormatOrigin = (typeof FORMAT_ORIGINS)[number];
+
+/** One shape: `pattern` finds it (global); the secret is capture group `secret` (the whole match if 0). */
+export interface SecretFormat {
+  readonly id: string;
+  readonly origin: FormatOrigin;
+  readonly pattern: RegExp;
+  readonly secret: number;
+  /** A value the format's own example gives, for the tests (assembled, so no scanner flags this file). */
+  readonly example: string;
+}
+
+const rep = (chars: string, n: number) => chars.repeat(Math.ceil(n / chars.length)).slice(0, n);
+
+export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
+  {
+    id: "private-key",
+    origin: "secretlint-preset-recommend",
+    // A PEM block of any private key kind (RSA, EC, OPENSSH, ENCRYPTED, PGP … BLOCK), in text or with
+    // its line breaks escaped inside a JSON string.
+    pattern:
+      /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{1,16384}?-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g,
+    secret: 0,
+    example: `-----BEGIN ${"RSA PRIVATE"} KEY-----\nMIIEow${rep("Ab3", 60)}\n-----END RSA PRIVATE KEY-----`,
+  },
+  {
+    id: "github-token",
+    origin: "secretlint-preset-recommend",
+    // Classic tokens: ghp_ (personal), gho_ (OAuth), ghu_/ghs_ (app), ghr_ (refresh), 36+ characters.
+    pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
+    secret: 0,
+    example: `gh${"p"}_${rep("a1B2c3", 36)}`,
+  },
+  {
+    id: "github-fine-grained-token",
+    origin: "secretlint-preset-recommend",
+    pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
+    secret: 0,
+    example: `github${"_pat"}_${rep("11AbCdEf", 82)}`,
+  },
+  {
+    id: "aws-access-key-id",
+    origin: "secretlint-preset-recommend",
+    // Access key ids: a four-letter kind (AKIA long-term, ASIA temporary, …) and 16 more.
+    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+    secret: 0,
+    example: `AK${"IA"}${rep("Q3ZX7W", 16)}`,
+  },
+  {
+    id: "slack-token",
+    origin: "secretlint-preset-recommend",
+    pattern: /\bxox[abposr]-[0-9A-Za-z-]{10,250}/g,
+    secret: 0,
+    example: `xo${"xb"}-1234567890-${rep("aBcD1", 24)}`,
+  },
+  {
+    id: "slack-webhook",
+    origin: "secretlint-preset-recommend",
+    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_-]{20,200}/g,
+    secret: 0,
+    example: `https://hooks.${"slack"}.com/services/T00000000/B00000000/${rep("XyZ9", 24)}`,
+  },
+  {
+    id: "npm-token",
+    origin: "secretlint-preset-recommend",
+    pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
+    secret: 0,
+    example: `np${"m"}_${rep("Zx8Yw7", 36)}`,
+  },
+  {
+    id: "sendgrid-key",
+    origin: "secretlint-preset-recommend",
+    pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g,
+    secret: 0,
+    example: `S${"G"}.${rep("aB1", 22)}.${rep("cD2", 43)}`,
+  },
+  {
+    id: "shopify-token",
+    origin: "secretlint-preset-recommend",
+    pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g,
+    secret: 0,
+    example: `shp${"at"}_${rep("0a1b2c3d", 32)}`,
+  },
+  {
+    id: "openai-key",
+    origin: "secretlint-preset-recommend",
+    // Keys carry the base64 of "openai" (T3BlbkFJ) in their middle.
+    pattern: /\bsk-[A-Za-z0-9_-]{0,80}T3BlbkFJ[A-Za-z0-9_-]{16,200}/g,
+    secret: 0,
+    example: `sk-proj-${rep("Ab1", 20)}${"T3Blbk"}FJ${rep("Cd2", 20)}`,
+  },
+  {
+    id: "anthropic-key",
+    origin: "secretlint-preset-recommend",
+    pattern: /\bsk-ant-(?:api|admin)\d\d-[\w-]{32,200}/g,
+    secret: 0,
+    example: `sk-${"ant"}-api03-${rep("Ef3_", 90)}`,
+  },
+  {
+    id: "linear-key",
+    origin: "secretlint-preset-recommend",
+    pattern: /\blin_api_[A-Za-z0-9]{40}\b/g,
+    secret: 0,
+    example: `lin${"_api"}_${rep("Gh4Ij5", 40)}`,
+  },
+  {
+    id: "1password-service-token",
+    origin: "secretlint-preset-recommend",
+    // Service account tokens: `ops_` and a base64 JSON document.
+    pattern: /\bops_eyJ[\w+/=-]{50,2000}/g,
+    secret: 0,
+    example: `op${"s"}_eyJ${rep("zIjoiYWJj", 80)}`,
+  },
+  {
+    id: "url-password",
+    origin: "secretlint-preset-recommend",
+    // The password of `scheme://user:password@host` (a broker URL, a database URL); the user is kept.
+    // Anchored on `://` (a literal the engine finds fast); the scheme before it is not needed.
+    pattern: /:\/\/[^\s/?#:@"'<>]{1,256}:(?<secret>[^\s/?#@"'<>]{1,256})(?=@[\w[])/g,
+    secret: 1,
+    example: `https://ci:${"hunter2-broker"}@broker.example`,
+  },
+  {
+    id: "stripe-key",
+    origin: "provider-documentation",
+    // Secret (sk_) and restricted (rk_) keys, live or test mode; webhook signing secrets (whsec_).
+    pattern: /\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}|whsec_[A-Za-z0-9+/]{24,100})\b/g,
+    secret: 0,
+    example: `sk_${"live"}_${rep("51HxYz", 40)}`,
+  },
+  {
+    id: "google-api-key",
+    origin: "provider-documentation",
+    pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g,
+    secret: 0,
+    example: `AI${"za"}${rep("Sy9-x_", 35)}`,
+  },
+  {
+    id: "jwt",
+    origin: "standard",
+    // Three base64url parts, the first two JSON objects (`eyJ` is `{"`).
+    pattern: /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g,
+    secret: 0,
+    example: `ey${"J"}hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.${rep("sIg5", 43)}`,
+  },
+  {
+    id: "bearer",
+    origin: "standard",
+    // `Bearer <credential>` in text; the credential holds a digit (prose after "bearer" does not).
+    pattern: /\bbearer\s+(?<secret>[\w.~+/-]*\d[\w.~+/-]*=*)/gi,
+    secret: 1,
+    example: `Bearer ${"abc123def456"}`,
+  },
+]);
+
+/**
+ * A necessary condition of every shape above, as one test (a literal of each, or its short prefix): a
+ * text it does not match holds none of them. Case-sensitive (a case-insensitive alternation costs
+ * several times as much on a megabyte); only `bearer` is spelled in any case, letter by letter. Kept beside the table; the tests check that every
+ * format's example matches it.
+ */
+export const FORMAT_CANDIDATE =
+  /PRIVATE KEY|gh[pousr]_|github_pat_|A3T|AKIA|ASIA|ABIA|ACCA|xox[abposr]-|hooks\.slack\.com|npm_|SG\.|shp(?:at|ca|pa|ss)_|T3BlbkFJ|sk-ant-|lin_api_|[sr]k_(?:live|test)_|whsec_|AIza|:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|eyJ|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
+
+/**
+ * `text` with every secret of a known shape replaced by `replace(secret)`. Text without any candidate is
+ * returned as it is, at the cost of one regular expression test.
+ *
+ * @example redactFormats("push with ghp_… now", () => "<x>") // "push with <x> now"
+ */
+export function redactFormats(text: string, replace: (secret: string) => string): string {
+  if (!FORMAT_CANDIDATE.test(text)) return text;
+  let out = text;
+  for (const format of SECRET_FORMATS) {
+    if (out.search(format.pattern) < 0) continue;
+    out = out.replace(format.pattern, (found: string, ...rest: unknown[]) => {
+      if (format.secret === 0) return replace(found);
+      // The secret group ends the match: what precedes it (a scheme and user, `Bearer `) is kept.
+      const groups = rest[rest.length - 1] as Record<string, string | undefined>;
+      const secret = groups.secret ?? "";
+      return secret === "" ? found : found.slice(0, found.length - secret.length) + replace(secret);
+    });
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from "vitest";
+import { FORMAT_CANDIDATE, redactFormats, SECRET_FORMATS } from "../../core/secrets/formats.js";
+import { isSecretName } from "../../core/secrets/names.js";
+import { rawLine } from "../../proxy/cassette/raw-text.js";
+import { fastPathDeclines } from "../../proxy/redaction/fast-path.js";
+import { redactBody, redactHeaders, redactJson, redactQuery } from "../../proxy/redaction/redact.js";
+import { createRedactor, type Redactor } from "../../proxy/redaction/redactor.js";
+import { placeholderFor } from "../../proxy/redaction/secrets.js";
+
+const recorder = (): Redactor => createRedactor(undefined, false, true);
+const text = (body: string, type: string, r = recorder()) => {
+  const out = redactBody({ text: body }, type, r);
+  return out && "text" in out ? out.text : "";
+};
+const P = /<secret:[0-9a-f]{16}>/;
+
+describe("known secret formats (core/secrets/formats.ts)", () => {
+  for (const format of SECRET_FORMATS) {
+    it(`${format.id}: its example is found in text and replaced (${format.origin})`, () => {
+      expect(FORMAT_CANDIDATE.test(`x ${format.example} y`)).toBe(true);
+      const out = redactFormats(`before ${format.example} after`, (s) => placeholderFor(s));
+      expect(out).toMatch(P);
+      expect(out.startsWith("before ")).toBe(true);
+      expect(out.endsWith(" after")).toBe(true);
+      expect(out).not.toContain(format.example);
+    });
+  }
+
+  it("keeps look-alikes: too short, a public key, a URL without password, prose", () => {
+    for (const kept of [
+      "ghp_short and github_pat_x",
+      "sk_live_ alone, rk_test_abc",
+      "ASIA Pacific region and AKIA123",
+      "-----BEGIN PUBLIC KEY-----\nMIIBIjANBg\n-----END PUBLIC KEY-----",
+      "see https://user@host.example/a and https://host.example/x:y@z",
+      "a bearer of good news",
+      "xoxb- nothing",
+    ]) {
+      expect(
+        redactFormats(kept, () => "<X>"),
+        kept,
+      ).toBe(kept);
+    }
+  });
+});
+
+describe("secret names: exact names and names only forms make secret", () => {
+  it("sig, otp, pin, session ids are secrets; pinned, shipping, signature_method are not", () => {
+    for (const name of [
+      "sig",
+      "otp",
+      "PIN",
+      "totp",
+      "X-Session-Id",
+      "sessionId",
+      "session_id",
+      "PHPSESSID",
+    ]) {
+      expect(isSecretName(name, "field"), name).toBe(true);
+    }
+    for (const name of ["pinned", "shipping", "signature_method", "spin", "otpEnabled", "sessions"]) {
+      expect(isSecretName(name, "field"), name).toBe(false);
+    }
+  });
+
+  it("code and state are secrets in a query or form only; country_code and statement never", () => {
+    expect([isSecretName("code", "form"), isSecretName("state", "form")]).toEqual([true, true]);
+    expect([isSecretName("code", "field"), isSecretName("state", "field")]).toEqual([false, false]);
+    for (const name of ["country_code", "statement", "zipCode", "stateCode"]) {
+      expect(isSecretName(name, "form"), name).toBe(false);
+    }
+    const r = recorder();
+    expect(redactQuery({ code: "c-1", country_code: "FR", statement: "m" }, r)).toEqual({
+      code: placeholderFor("c-1"),
+      country_code: "FR",
+      statement: "m",
+    });
+    expect(redactJson({ state: "Authorized", code: "Error", pin: "1234" }, r)).toEqual({
+      state: "Authorized",
+      code: "Error",
+      pin: placeholderFor("1234"),
+    });
+  });
+});
+
+describe("XML bodies, JSON in strings, every Set-Cookie pair", () => {
+  it("XML: secret elements (CDATA, prefixed) and attributes go; other elements stay", () => {
+    const xml = `<?xml version="1.0"?><a><user>jo</user><ns:password>pw-1</ns:password><client_secret><![CDATA[cs-1]]></client_secret><k api_key="ak-1" id="7"/><passwordHint>a pet</passwordHint></a>`;
+    const out = text(xml, "application/xml");
+    expect(out).toContain("<user>jo</user>");
+    expect(out).toContain(`<ns:password>${placeholderFor("pw-1")}</ns:password>`);
+    expect(out).toContain(`<![CDATA[${placeholderFor("cs-1")}]]>`);
+    expect(out).toContain(`api_key="${placeholderFor("ak-1")}" id="7"`);
+    expect(out).toContain("<passwordHint>a pet</passwordHint>");
+    expect(text("<p>password</p>", "text/html")).toBe("<p>password</p>");
+  });
+
+  it("JSON held in a string is redacted as JSON; a string that only looks like it is kept as it was", () => {
+    const r = recorder();
+    const out = redactJson({ payload: JSON.stringify({ password: "pw-2", n: 1 }), note: "{not json}" }, r);
+    expect(out).toEqual({
+      payload: JSON.stringify({ password: placeholderFor("pw-2"), n: 1 }),
+      note: "{not json}",
+    });
+    const kept = '{ "a": 1 }';
+    expect(redactJson({ payload: kept }, r)).toEqual({ payload: kept });
+    const asText = text(JSON.stringify({ x: JSON.stringify({ otp: "otp-3" }) }), "text/plain");
+    expect(asText).toContain(placeholderFor("otp-3"));
+    expect(asText).not.toContain("otp-3");
+  });
+
+  it("Set-Cookie: each cookie's value goes, a second pair and a comma-joined cookie too; attributes stay", () => {
+    const out = redactHeaders(
+      {
+        "set-cookie": [
+          "a=v1; Path=/; b=v2; HttpOnly",
+          "c=v3; Expires=Wed, 21 Oct 2026 07:28:00 GMT, d=v4; Max-Age=60",
+        ],
+      },
+      recorder(),
+    );
+    expect(out["set-cookie"]).toEqual([
+      `a=${placeholderFor("v1")}; Path=/; b=${placeholderFor("v2")}; HttpOnly`,
+      `c=${placeholderFor("v3")}; Expires=Wed, 21 Oct 2026 07:28:00 GMT, d=${placeholderFor("v4")}; Max-Age=60`,
+    ]);
+  });
+
+  it("the fast paths decline what only the general path redacts: XML elements, form pairs, JSON in strings", () => {
+    const r = recorder();
+    for (const view of [
+      "<a><password>x</password></a>",
+      "a=1&pin=2",
+      '{"p":"{\\"password\\":\\"x\\"}"}',
+      "/cb?code=1",
+      "key ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    ]) {
+      expect(fastPathDeclines(view, r, true), view).toBe(true);
+    }
+    for (const view of [
+      '{"state":"Authorized","code":"E1","statement":"x"}',
+      "<a><user>x</user></a>",
+      "a=1&country_code=FR",
+    ]) {
+      expect(fastPathDeclines(view, r, true), view).toBe(false);
+    }
+    const big = `<a>${"x".repeat(600 * 1024)}<password>pw-big-1</password></a>`;
+    expect(rawLine(Buffer.from(big), r, 4)).toBeUndefined();
+  });
+});
