@@ -3,13 +3,19 @@ import { runDrift } from "../../contracts/drift/run.js";
 import { loadContract } from "../../contracts/index.js";
 import { parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { parseReporter, useColor, writeReport } from "../../report/index.js";
+import {
+  DEFAULT_REPORTER,
+  parseReporter,
+  REPORTER_CHOICE,
+  useColor,
+  writeReport,
+} from "../../report/index.js";
 import type { Command } from "../command.js";
 import { parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
 
-Usage: assopay drift --openapi FILE [--since OLD_FILE] [--at YYYY-MM-DD] [--reporter pretty|json|junit]
+Usage: assopay drift --openapi FILE [--since OLD_FILE] [--at YYYY-MM-DD] [--reporter ${REPORTER_CHOICE}]
 
 Compares the contract (contracts/routes.yaml and the JSON Schemas, as 'assopay openapi' exports them at
 --at) with an OpenAPI 3.0 or 3.1 document: operations, query parameters, answer fields, their types,
@@ -21,7 +27,7 @@ Flags:
   --openapi FILE    the provider's document (JSON or YAML)
   --since OLD_FILE  an older document: report what changed from it to FILE
   --at YYYY-MM-DD   the date the contract's timeline is read at (default: today)
-  --reporter NAME   pretty (default), json or junit, written to stdout
+  --reporter NAME   ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   -h, --help        this text
 
 Exit codes: 0 no breaking difference left unacknowledged, 1 one or more, 2 bad usage or a bad file.
