@@ -1,4 +1,3 @@
-import { driftReport } from "../../contracts/drift/report.js";
 import { runDrift } from "../../contracts/drift/run.js";
 import { loadContract } from "../../contracts/index.js";
 import { parseIsoDay, todayIso } from "../../core/dates.js";
@@ -12,6 +11,7 @@ import {
 } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { parseFlags, stringFlag } from "../flags.js";
+import { driftReport } from "./drift-report.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
 
