@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { runnableEntry } from "../../../core/compiled.js";
 import { packageRoot } from "../../../core/paths.js";
 
 export interface RecorderProcess {
@@ -16,15 +18,14 @@ export interface RecorderProcess {
   exited: Promise<number | NodeJS.Signals | null>;
 }
 
-/** Starts `node --import tsx cli/bin.ts record ARGS`; resolves once it prints where it listens. */
+/**
+ * Starts `assopay record ARGS`: `node dist/cli/bin.js` while dist/ matches the sources, else
+ * `node --import tsx cli/bin.ts` (see core/compiled.ts); resolves once it prints where it listens.
+ */
 export function spawnRecorder(args: readonly string[]): Promise<RecorderProcess> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(packageRoot(), "cli", "bin.ts"), "record", ...args],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const bin = runnableEntry(pathToFileURL(join(packageRoot(), "cli", "bin.ts")).href, "bin");
+  const node = bin.tsx ? ["--import", "tsx", bin.file] : [bin.file];
+  const child = spawn(process.execPath, [...node, "record", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal)),
