@@ -65,9 +65,10 @@ export function distIsCurrent(root: string = packageRoot()): boolean {
  * @example
  * runnableEntry(import.meta.url, "worker"); // { file: ".../dist/proxy/record/worker.js", tsx: false }
  */
-export function runnableEntry(moduleUrl: string, name: string, root: string = packageRoot()): RunnableEntry {
+export function runnableEntry(moduleUrl: string, name: string, projectRoot?: string): RunnableEntry {
   if (!moduleUrl.endsWith(".ts"))
     return { file: fileURLToPath(new URL(`./${name}.js`, moduleUrl)), tsx: false };
+  const root = projectRoot ?? packageRoot();
   const source = fileURLToPath(new URL(`./${name}.ts`, moduleUrl));
   const compiled = join(root, "dist", relative(root, source).replace(/\.ts$/, ".js"));
   return existsSync(compiled) && distIsCurrent(root)
