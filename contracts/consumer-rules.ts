@@ -3,29 +3,35 @@ import { contractsDir } from "../core/paths.js";
 import { createAjv } from "./ajv.js";
 import { dataError, readDataFile } from "./data-file.js";
 
-/** Rules `assopay gate` judges an SDK's traffic by. A closed union: the judges switch on it. */
-export type GateRuleId =
-  | "crawl.first-call-without-token"
-  | "crawl.token-echoed"
-  | "crawl.no-call-after-empty-page"
-  | "crawl.reaches-empty-page"
-  | "crawl.no-invented-token"
-  | "versions.no-v3-after-switch-off"
-  | "counts.no-withcount-after-removal"
-  | "counts.withcount-when-needed"
-  | "auth.fresh-token-after-401"
-  | "run.bounded"
-  | "run.command-succeeds"
-  | "run.traffic-seen";
+/** Rules `assopay gate` judges an SDK's traffic by, in the order reports list them. The judges switch on them. */
+export const GATE_RULE_IDS = Object.freeze([
+  "crawl.first-call-without-token",
+  "crawl.token-echoed",
+  "crawl.no-call-after-empty-page",
+  "crawl.reaches-empty-page",
+  "crawl.no-invented-token",
+  "versions.no-v3-after-switch-off",
+  "counts.no-withcount-after-removal",
+  "counts.withcount-when-needed",
+  "auth.fresh-token-after-401",
+  "run.bounded",
+  "run.command-succeeds",
+  "run.traffic-seen",
+] as const);
 
-/** Rules `assopay notify` judges a webhook receiver by. */
-export type NotifyRuleId =
-  | "notify.accepts-signed"
-  | "notify.tolerates-unknown-type"
-  | "notify.verifies-raw-bytes"
-  | "notify.rejects-forged"
-  | "notify.idempotent"
-  | "notify.signature-case";
+export type GateRuleId = (typeof GATE_RULE_IDS)[number];
+
+/** Rules `assopay notify` judges a webhook receiver by, in the order reports list them. */
+export const NOTIFY_RULE_IDS = Object.freeze([
+  "notify.accepts-signed",
+  "notify.tolerates-unknown-type",
+  "notify.verifies-raw-bytes",
+  "notify.rejects-forged",
+  "notify.idempotent",
+  "notify.signature-case",
+] as const);
+
+export type NotifyRuleId = (typeof NOTIFY_RULE_IDS)[number];
 
 export type ConsumerRuleId = GateRuleId | NotifyRuleId;
 
@@ -68,31 +74,6 @@ export interface ConsumerRules {
   /** A numeric limit of a rule (`limits:` in the file), or the fallback when the file gives none. */
   limit(id: ConsumerRuleId, name: string, fallback: number): number;
 }
-
-/** Every id the code emits, in the order reports list them. */
-export const GATE_RULE_IDS: readonly GateRuleId[] = Object.freeze([
-  "crawl.first-call-without-token",
-  "crawl.token-echoed",
-  "crawl.no-call-after-empty-page",
-  "crawl.reaches-empty-page",
-  "crawl.no-invented-token",
-  "versions.no-v3-after-switch-off",
-  "counts.no-withcount-after-removal",
-  "counts.withcount-when-needed",
-  "auth.fresh-token-after-401",
-  "run.bounded",
-  "run.command-succeeds",
-  "run.traffic-seen",
-]);
-
-export const NOTIFY_RULE_IDS: readonly NotifyRuleId[] = Object.freeze([
-  "notify.accepts-signed",
-  "notify.tolerates-unknown-type",
-  "notify.verifies-raw-bytes",
-  "notify.rejects-forged",
-  "notify.idempotent",
-  "notify.signature-case",
-]);
 
 interface RawRule {
   id: string;

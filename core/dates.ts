@@ -37,8 +37,3 @@ export function todayIso(now: Date = new Date()): IsoDay {
 export function dayStart(day: IsoDay): Date {
   return new Date(`${day}T00:00:00.000Z`);
 }
-
-/** Lexical comparison works for `YYYY-MM-DD`. */
-export function isOnOrAfter(day: IsoDay, boundary: IsoDay): boolean {
-  return day >= boundary;
-}

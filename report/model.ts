@@ -6,8 +6,6 @@
 /** What a report says of one check or rule. `error`: the check itself could not run (verify only). */
 export type Verdict = "pass" | "fail" | "warn" | "skip" | "error";
 
-export const VERDICTS: readonly Verdict[] = Object.freeze(["pass", "fail", "warn", "skip", "error"]);
-
 /** The request a verdict points at. */
 export interface EvidenceRequest {
   readonly method: string;

@@ -1,9 +1,15 @@
 import { AssopayError } from "../core/errors.js";
 
 /** How a report is written: for people (`pretty`), or for CI (`json`, `junit`). */
-export type ReporterName = "pretty" | "json" | "junit";
+export const REPORTERS = Object.freeze(["pretty", "json", "junit"] as const);
 
-export const REPORTERS: readonly ReporterName[] = Object.freeze(["pretty", "json", "junit"]);
+export type ReporterName = (typeof REPORTERS)[number];
+
+/** The reporter when `--reporter` is not given. */
+export const DEFAULT_REPORTER: ReporterName = "pretty";
+
+/** The reporters as the help texts show the choice: `pretty|json|junit`. */
+export const REPORTER_CHOICE = REPORTERS.join("|");
 
 /**
  * Parses `--reporter`; missing means `pretty`, an unknown name is a usage error (exit 2).
@@ -12,7 +18,7 @@ export const REPORTERS: readonly ReporterName[] = Object.freeze(["pretty", "json
  * parseReporter("gate", "junit"); // "junit"
  */
 export function parseReporter(verb: string, text: string | undefined): ReporterName {
-  if (text === undefined) return "pretty";
+  if (text === undefined) return DEFAULT_REPORTER;
   if ((REPORTERS as readonly string[]).includes(text)) return text as ReporterName;
   throw new AssopayError(
     "usage",

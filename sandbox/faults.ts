@@ -188,10 +188,3 @@ export const faultNames: readonly FaultName[] = Object.freeze(faults.map((f) => 
 export function isFaultName(text: string): text is FaultName {
   return (faultNames as readonly string[]).includes(text);
 }
-
-/** The fault of that name (names come from the closed union, so it always exists). */
-export function faultByName(name: FaultName): Fault {
-  const found = faults.find((f) => f.name === name);
-  if (!found) throw new Error(`unknown fault ${name}`);
-  return found;
-}

@@ -1,15 +1,21 @@
-import { driftReport } from "../../contracts/drift/report.js";
 import { DEFAULT_MAX_DOCUMENT_BYTES, runDrift } from "../../contracts/drift/run.js";
 import { loadContract } from "../../contracts/index.js";
 import { parseIsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { parseReporter, useColor, writeReport } from "../../report/index.js";
+import {
+  DEFAULT_REPORTER,
+  parseReporter,
+  REPORTER_CHOICE,
+  useColor,
+  writeReport,
+} from "../../report/index.js";
 import type { Command } from "../command.js";
 import { parseFlags, stringFlag } from "../flags.js";
+import { driftReport } from "./drift-report.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
 
-Usage: assopay drift --openapi FILE [--since OLD_FILE] [--at YYYY-MM-DD] [--reporter pretty|json|junit]
+Usage: assopay drift --openapi FILE [--since OLD_FILE] [--at YYYY-MM-DD] [--reporter ${REPORTER_CHOICE}]
                      [--max-document-bytes BYTES]
 
 Compares the contract (contracts/routes.yaml and the JSON Schemas, as 'assopay openapi' exports them at
@@ -22,7 +28,7 @@ Flags:
   --openapi FILE    the provider's document (JSON or YAML)
   --since OLD_FILE  an older document: report what changed from it to FILE
   --at YYYY-MM-DD   the date the contract's timeline is read at (default: today)
-  --reporter NAME   pretty (default), json or junit, written to stdout
+  --reporter NAME   ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --max-document-bytes BYTES
                     refuse a document larger than this, before reading it (default 16777216, 16 MiB)
   -h, --help        this text

@@ -5,7 +5,7 @@ import { DEFAULT_ENTRIES, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_SECONDS } from "
 import { formatGateReport } from "../../gate/report/format.js";
 import { runGate } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
-import { parseReporter, useColor } from "../../report/index.js";
+import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { listFlag, parseFlags, stringFlag } from "../flags.js";
 
@@ -14,7 +14,7 @@ const width = Math.max(...SCENARIOS.map((s) => s.name.length));
 const HELP = `assopay gate: judge an SDK's traffic against the consumer rules
 
 Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD] [--scenario NAME...]
-                    [--reporter pretty|json|junit] [--max-requests N] [--timeout SECONDS]
+                    [--reporter ${REPORTER_CHOICE}] [--max-requests N] [--timeout SECONDS]
                     [--entries N] [--seed N] [--strict] -- <command> [args...]
 
 For each scenario, starts a server (a fresh sandbox, or a replay of cassettes) behind a scenario layer,
@@ -35,7 +35,7 @@ Flags:
   --cassette PATH       replay these cassettes instead (repeat for several)
   --at YYYY-MM-DD       the date of the undated scenarios (default: today)
   --scenario NAME       run only these scenarios (repeat, or separate with commas)
-  --reporter NAME       pretty (default), json or junit, written to stdout
+  --reporter NAME       ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --max-requests N      requests allowed per scenario (default ${DEFAULT_MAX_REQUESTS}); then the command is stopped
   --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}); then the command is stopped
   --entries N           entries of the sandbox's form (default ${DEFAULT_ENTRIES})

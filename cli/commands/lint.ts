@@ -1,14 +1,20 @@
 import { loadContract } from "../../contracts/index.js";
 import { parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { parseReporter, useColor, writeReport } from "../../report/index.js";
+import {
+  DEFAULT_REPORTER,
+  parseReporter,
+  REPORTER_CHOICE,
+  useColor,
+  writeReport,
+} from "../../report/index.js";
 import { lintReport, runLint } from "../../specs/lint/run.js";
 import type { Command } from "../command.js";
 import { parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay lint: judge recorded responses against the contract
 
-Usage: assopay lint CASSETTE... [--at YYYY-MM-DD] [--reporter pretty|json|junit]
+Usage: assopay lint CASSETTE... [--at YYYY-MM-DD] [--reporter ${REPORTER_CHOICE}]
 
 Reads cassettes (assopay record, or a session recorded from the real service) and judges every recorded
 response by the contract: its JSON Schema, and the rules as of the interaction's day (the response's
@@ -18,7 +24,7 @@ pagination rules across the pages of a crawl. Nothing is sent anywhere. See docs
 Flags:
   --at YYYY-MM-DD   judge every interaction by the rules of that day instead (a sandbox recording made
                     with its clock at that day carries the wall-clock date)
-  --reporter NAME   pretty (default), json or junit, written to stdout
+  --reporter NAME   ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   -h, --help        this text
 
 Exit codes: 0 every recorded answer holds, 1 one breaks a rule, 2 bad usage or a file that is not a cassette.

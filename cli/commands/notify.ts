@@ -3,13 +3,13 @@ import { AssopayError } from "../../core/errors.js";
 import { DEFAULT_NOTIFY_TIMEOUT_SECONDS } from "../../notify/options.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { runNotify } from "../../notify/run.js";
-import { parseReporter, useColor } from "../../report/index.js";
+import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { listFlag, parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay notify: send a battery of notifications to a webhook receiver and judge its answers
 
-Usage: assopay notify --to URL --key KEY [--types TYPE...] [--reporter pretty|json|junit] [--timeout SECONDS]
+Usage: assopay notify --to URL --key KEY [--types TYPE...] [--reporter ${REPORTER_CHOICE}] [--timeout SECONDS]
                       [--strict]
 
 Cases, sent one at a time:
@@ -34,7 +34,7 @@ Flags:
   --to URL            the receiver (http or https; not on a port fetch refuses, such as 6000)
   --key KEY           its signing key (default: $ASSOPAY_SIGNATURE_KEY)
   --types TYPE        send only these types signed (repeat, or separate with commas; default: all)
-  --reporter NAME     pretty (default), json or junit, written to stdout
+  --reporter NAME     ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --timeout SECONDS   time to wait for each answer (default ${DEFAULT_NOTIFY_TIMEOUT_SECONDS})
   --strict            robustness advice (duplicate) fails the run too
   -h, --help          this text

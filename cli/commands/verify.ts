@@ -3,7 +3,13 @@ import type { Writable } from "node:stream";
 import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
-import { prettyCaseLine, prettyFailures, prettySummary, useColor } from "../../report/index.js";
+import {
+  prettyCaseLine,
+  prettyFailures,
+  prettySummary,
+  REPORTER_CHOICE,
+  useColor,
+} from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { runReplay } from "../../specs/replay/run.js";
@@ -26,7 +32,7 @@ Usage:
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
                  [--receiver-url URL] [--receiver-port N]
-                 [--only GROUP...] [--planned fail|warn] [--reporter pretty|json|junit] [--output FILE [--force]]
+                 [--only GROUP...] [--planned fail|warn] [--reporter ${REPORTER_CHOICE}] [--output FILE [--force]]
                  [--request-timeout SECONDS] [--timeout SECONDS] [--max-entries N]
   assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
@@ -85,7 +91,7 @@ Time limits:
 Pact Broker:
 ${PUBLISH_HELP}
 Reports:
-  --reporter pretty|json|junit   Terminal text (default), JSON, or JUnit XML (one test case per check).
+  --reporter ${REPORTER_CHOICE}   Terminal text (default), JSON, or JUnit XML (one test case per check).
   --output FILE              Write the report to FILE (the terminal then shows the pretty lines). An
                              existing FILE is replaced only when it is a report assopay wrote.
   --force                    Let --output replace any file.

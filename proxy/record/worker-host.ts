@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { runnableEntry } from "../../core/compiled.js";
 import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { teachEvents } from "../redaction/log.js";
 import { BodyArena } from "./arena.js";
@@ -14,17 +15,20 @@ import {
 import type { Journal } from "./journal.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
-/** The worker, from the built `.js` files, or from the TypeScript sources through tsx (tests, `npm run assopay`). */
+/**
+ * The worker, from compiled JavaScript (the built package, or dist/ when it matches the sources), or from
+ * the TypeScript sources through tsx (see `runnableEntry`).
+ */
 function spawn(init: WorkerInit): Worker {
-  const fromSources = import.meta.url.endsWith(".ts");
-  const entry = new URL(fromSources ? "./worker.ts" : "./worker.js", import.meta.url);
+  const entry = runnableEntry(import.meta.url, "worker");
+  const url = pathToFileURL(entry.file);
   // A young generation larger than the default: the worker makes much short-lived garbage per exchange.
   const resourceLimits = { maxYoungGenerationSizeMb: 48 };
-  if (!fromSources) return new Worker(entry, { workerData: init, resourceLimits });
+  if (!entry.tsx) return new Worker(url, { workerData: init, resourceLimits });
   // tsx's ESM API (exports "./esm/api" → import), located from its package root.
   const root = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
   const api = pathToFileURL(join(root, "dist", "esm", "api", "index.mjs")).href;
-  const code = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+  const code = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
   return new Worker(code, { eval: true, workerData: init, resourceLimits });
 }
 

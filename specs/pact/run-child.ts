@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { runnableEntry } from "../../core/compiled.js";
 import { packageRoot } from "../../core/paths.js";
 
 export interface ChildOutcome {
@@ -10,15 +10,14 @@ export interface ChildOutcome {
 
 const MAX_OUTPUT = 512 * 1024;
 
-/** Runs `pact-child` on a config file (through tsx when running from the TypeScript sources). */
+/** Runs `pact-child` on a config file: compiled, or through tsx (see `runnableEntry`). */
 export function runPactChild(
   configFile: string,
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<ChildOutcome> {
-  const fromSources = import.meta.url.endsWith(".ts");
-  const script = fileURLToPath(new URL(`./pact-child.${fromSources ? "ts" : "js"}`, import.meta.url));
-  const args = fromSources ? ["--import", "tsx", script, configFile] : [script, configFile];
+  const entry = runnableEntry(import.meta.url, "pact-child");
+  const args = entry.tsx ? ["--import", "tsx", entry.file, configFile] : [entry.file, configFile];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, {
       cwd: packageRoot(),

@@ -1,18 +1,7 @@
 import type { HttpMethod } from "../../contracts/index.js";
 
 /** The groups of checks, in the order a run takes them. `--only` names groups (or check ids). */
-export type CheckGroup =
-  | "schemas"
-  | "pagination"
-  | "counts"
-  | "versions"
-  | "rights"
-  | "public-form"
-  | "notifications"
-  | "checkout"
-  | "pact";
-
-export const CHECK_GROUPS: readonly CheckGroup[] = Object.freeze([
+export const CHECK_GROUPS = Object.freeze([
   "schemas",
   "pagination",
   "counts",
@@ -22,7 +11,9 @@ export const CHECK_GROUPS: readonly CheckGroup[] = Object.freeze([
   "notifications",
   "checkout",
   "pact",
-]);
+] as const);
+
+export type CheckGroup = (typeof CHECK_GROUPS)[number];
 
 /** What a check may conclude. `warn` is a failure the user chose to tolerate (`--planned warn`). */
 export type CheckStatus = "pass" | "fail" | "skip" | "warn";

@@ -4,15 +4,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
+import { distIsCurrent } from "../../core/compiled.js";
 import { packageRoot, packageVersion } from "../../core/paths.js";
 
 const run = promisify(execFile);
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /**
- * The package as a user gets it: `npm pack` (which builds dist/ through `prepare`), the tarball installed
- * into an empty project, and `npx assopay` run there. Dependencies come from the npm registry (the
- * local cache first), as they would for the user.
+ * The package as a user gets it: `npm pack`, the tarball installed into an empty project, and
+ * `npx assopay` run there. Dependencies come from the npm registry (the local cache first), as they would
+ * for the user. The tarball holds the dist/ already built (`npm ci` builds it; `--ignore-scripts` keeps
+ * `prepare` from compiling it all again): dist/ is built here first only when it is missing or was not
+ * built from the sources as they are now (core/compiled.ts), so the test never packs stale code.
  */
 describe("the packed tarball installs into an empty project and runs", () => {
   const work = mkdtempSync(join(tmpdir(), "assopay-pack-"));
@@ -20,7 +23,12 @@ describe("the packed tarball installs into an empty project and runs", () => {
 
   it("npm pack, npm install ./tarball, npx assopay verify", async () => {
     const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false" };
-    await run(npm, ["pack", "--pack-destination", work], { cwd: packageRoot(), env, maxBuffer: 1 << 26 });
+    if (!distIsCurrent()) await run(npm, ["run", "build"], { cwd: packageRoot(), env, maxBuffer: 1 << 26 });
+    await run(npm, ["pack", "--ignore-scripts", "--pack-destination", work], {
+      cwd: packageRoot(),
+      env,
+      maxBuffer: 1 << 26,
+    });
     const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
     expect(tarball).toBe(`assopay-contract-${packageVersion()}.tgz`);
 

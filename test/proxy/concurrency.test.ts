@@ -1,52 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { Agent } from "node:http";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commands } from "../../cli/registry.js";
-import { packageRoot } from "../../core/paths.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { send } from "./support/http.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
+import { spawnRecorder } from "./support/recorder-process.js";
 import { startUpstream } from "./support/upstream.js";
 
 const CLIENTS = 200;
 
 function body(i: number): string {
   return JSON.stringify({ client: i, filler: "x".repeat(200 + (i % 7) * 500) });
-}
-
-/**
- * The recorder command in a child process: `node --import tsx cli/bin.ts record …` once the verb
- * registry has the real command, else the same command through `support/record-cli.ts`.
- */
-function recorderEntry(): string {
-  const real = commands()
-    .find((c) => c.name === "record")
-    ?.help.includes("--upstream");
-  return real ? join(packageRoot(), "cli", "bin.ts") : join(import.meta.dirname, "support", "record-cli.ts");
-}
-
-/** Starts the recorder command in a child process; resolves once it prints where it listens. */
-function spawnRecorder(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", recorderEntry(), "record", ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/[^\s,]+)/.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on("exit", (code) => reject(new Error(`recorder exited with ${code}: ${err}`)));
-  });
 }
 
 describe("200 concurrent clients", () => {

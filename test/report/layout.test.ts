@@ -1,26 +1,13 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../core/paths.js";
+import { importedPaths, sources } from "../architecture/sources.js";
 
 // Guards of the layout issue 12 set up: notify reads the consumer rules from contracts/, never from gate/,
 // and one file of report/ writes JUnit and escapes XML.
 
 const root = packageRoot();
-
-function sources(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
-}
-
-/** The modules a file imports or re-exports from, resolved against the project root. */
-function importedPaths(file: string, text: string): string[] {
-  const specifiers = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\sfrom\s+["']([^"']+)["']/gms)].map(
-    (m) => m[1] ?? "",
-  );
-  return specifiers.filter((s) => s.startsWith(".")).map((s) => relative(root, join(root, file, "..", s)));
-}
 
 const importsGate = (file: string, text: string) =>
   importedPaths(file, text).some((p) => p.startsWith("gate/"));

@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { runnableEntry } from "../../../core/compiled.js";
 import { packageRoot } from "../../../core/paths.js";
 
 export interface RecorderProcess {
@@ -16,18 +18,23 @@ export interface RecorderProcess {
   exited: Promise<number | NodeJS.Signals | null>;
 }
 
-/** Starts `node --import tsx cli/bin.ts record ARGS`; resolves once it prints where it listens. */
+/**
+ * Starts `assopay record ARGS`: `node dist/cli/bin.js` while dist/ matches the sources, else
+ * `node --import tsx cli/bin.ts` (see core/compiled.ts); resolves once it prints where it listens.
+ */
 export function spawnRecorder(args: readonly string[]): Promise<RecorderProcess> {
   return spawnServer(["record", ...args]);
 }
 
-/** `node --import tsx cli/bin.ts ARGS` (`uid`: run as that user, for the read-only folder test). */
+/**
+ * `assopay ARGS` in a child: `node dist/cli/bin.js` while dist/ matches the sources, else
+ * `node --import tsx cli/bin.ts` (`uid`: run as that user, for the read-only folder test).
+ */
 export function spawnCli(args: readonly string[], uid?: number): ChildProcess {
   const ids = uid === undefined ? {} : { uid, gid: uid };
-  return spawn(process.execPath, ["--import", "tsx", join(packageRoot(), "cli", "bin.ts"), ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-    ...ids,
-  });
+  const bin = runnableEntry(pathToFileURL(join(packageRoot(), "cli", "bin.ts")).href, "bin");
+  const node = bin.tsx ? ["--import", "tsx", bin.file] : [bin.file];
+  return spawn(process.execPath, [...node, ...args], { stdio: ["ignore", "pipe", "pipe"], ...ids });
 }
 
 /** Runs a verb to its end: its exit code and what it printed on each stream. */

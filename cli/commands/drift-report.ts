@@ -1,5 +1,5 @@
+import type { DriftClass, DriftFinding, DriftResult } from "../../contracts/drift/run.js";
 import type { Report, ReportCase, ReportSuite, Verdict } from "../../report/index.js";
-import type { DriftClass, DriftFinding, DriftResult } from "./run.js";
 
 const CLASSES: readonly DriftClass[] = ["breaking", "known", "additive"];
 const SHOWN = 12;
