@@ -2,7 +2,13 @@ import { loadContract } from "../../contracts/index.js";
 import { type IsoDay, parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
-import { DEFAULT_ENTRIES, DEFAULT_SEED, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import {
+  DEFAULT_ENTRIES,
+  DEFAULT_SEED,
+  type RunningSandbox,
+  type Shapes,
+  startSandbox,
+} from "../../sandbox/index.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
 
@@ -27,7 +33,9 @@ Flags:
   --entries N              entries of the ready-made form, 0 to 1000000 (default ${DEFAULT_ENTRIES})
   --fault NAME             break exactly one rule (see --list-faults)
   --shapes seed|document   where the seed and the provider's document disagree, serve the seed's shape
-                           (default) or the document's (docs/contracts.md, "Known divergences")
+                           (default) or the document's (docs/contracts.md, "Known divergences"): with
+                           seed, an items-listing entry's amount is {total, vat}; with document, the
+                           item's integer cents. The startup line (and --json's "shapes") says which.
   --timeline FILE          your own timeline of dated changes (default: contracts/timeline.yaml)
   --notification-types FILE  your own notification types (default: contracts/notification-types.yaml)
   --no-hooks               play a provider without our hooks: no provider states, no clock, none of
@@ -92,6 +100,12 @@ function faultTable(): string {
   ].join("\n");
 }
 
+/** What each `--shapes` serves where the seed and the document disagree, for the startup line. */
+const SHAPES_NOTE: Readonly<Record<Shapes, string>> = {
+  seed: "seed (an entry's amount is {total, vat})",
+  document: "document (an entry's amount is the item's integer cents)",
+};
+
 function banner(
   sandbox: RunningSandbox,
   entries: number,
@@ -101,7 +115,7 @@ function banner(
   const c = sandbox.credentials;
   return [
     `assopay sandbox listening on ${sandbox.url}`,
-    `  date ${sandbox.at} · seed ${seed} · ${fault ? `fault ${fault}` : "no fault"}`,
+    `  date ${sandbox.at} · seed ${seed} · ${fault ? `fault ${fault}` : "no fault"} · shapes ${SHAPES_NOTE[sandbox.core.shapes]}`,
     "",
     `  token endpoint    POST ${sandbox.url}/oauth2/token (grant_type=client_credentials)`,
     `  admin client      ${c.admin.clientId}  ${c.admin.clientSecret}   (organization_admin)`,
@@ -178,6 +192,7 @@ async function run(context: CommandContext): Promise<number> {
           entries,
           seed,
           fault: fault ?? null,
+          shapes,
           organizationSlug: c.organizationSlug,
           formType: c.formType,
           formSlug: c.formSlug,

@@ -69,16 +69,18 @@ function extraOptions(base: number): ExtraOptionDef[] {
 export function defineForm(spec: FormSpec): FormDef {
   const base = 13_200_000 + spec.key * 100;
   const fromMs = Date.parse(spec.from);
+  const tierId = 8_925_000 + spec.key;
+  const priceCategory = spec.priceMin === spec.priceMax ? "Fixed" : "Pwyw";
   return {
     key: spec.key,
     organizationSlug: spec.organizationSlug,
     formType: spec.formType,
     formSlug: spec.formSlug,
     title: spec.title,
-    tierId: 8_925_000 + spec.key,
+    tierId,
     tierName: spec.tierName,
     itemType: spec.itemType,
-    priceCategory: spec.priceMin === spec.priceMax ? "Fixed" : "Pwyw",
+    priceCategory,
     priceMin: spec.priceMin,
     priceMax: spec.priceMax,
     count: spec.count,
@@ -88,6 +90,16 @@ export function defineForm(spec: FormSpec): FormDef {
     fileEvery: spec.fileEvery,
     customFields: customFields(base),
     extraOptions: extraOptions(base),
+    tiers: [
+      {
+        id: tierId,
+        label: spec.tierName,
+        tierType: spec.itemType,
+        priceCategory,
+        priceMin: spec.priceMin,
+        priceMax: spec.priceMax,
+      },
+    ],
     ...(spec.offersDonation ? { donationTierId: 8_926_000 + spec.key } : {}),
     createdMs: fromMs - 14 * 86_400_000,
   };

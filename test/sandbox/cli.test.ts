@@ -36,6 +36,7 @@ describe("assopay sandbox", () => {
       "entries",
       "seed",
       "fault",
+      "shapes",
       "organizationSlug",
       "formType",
       "formSlug",
@@ -47,6 +48,7 @@ describe("assopay sandbox", () => {
       entries: 12,
       seed: 3,
       fault: null,
+      shapes: "seed",
       stateUrl: `${info.url}/_states`,
     });
     const token = await fetch(`${info.url}/oauth2/token`, {
@@ -75,9 +77,23 @@ describe("assopay sandbox", () => {
     expect(text).toMatch(/admin client\s+assopay-admin\s+adm_/);
     expect(text).toMatch(/reader client\s+assopay-reader\s+rdr_/);
     expect(text).toContain("fault never-ending");
+    expect(text).toMatch(/shapes seed \(an entry's amount is \{total, vat\}\)/);
     controller.abort();
     await expect(running).resolves.toBe(0);
     expect(stderr.text()).toContain("stopped");
+  });
+
+  it("says on its startup line which --shapes it serves", async () => {
+    const controller = new AbortController();
+    const { ctx, stdout } = context(["--port", "0", "--shapes", "document"], controller.signal);
+    const running = sandboxCommand.run(ctx);
+    await waitForLine(stdout.text);
+    expect(stdout.text().split("\n")[1]).toMatch(
+      /shapes document \(an entry's amount is the item's integer cents\)/,
+    );
+    controller.abort();
+    await expect(running).resolves.toBe(0);
+    expect(sandboxCommand.help).toMatch(/The startup line \(and --json's "shapes"\) says which/);
   });
 
   it("lists the faults with the rule each breaks", async () => {
