@@ -11,6 +11,7 @@ import {
 } from "../../sandbox/index.js";
 import type { Command, CommandContext } from "../command.js";
 import { choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import { DATA_FLAG, RECORDING_FLAGS, sandboxDataFlags } from "./sandbox-data.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
 export const DEFAULT_SANDBOX_PORT = 4545;
@@ -38,6 +39,12 @@ Flags:
                            item's integer cents. The startup line (and --json's "shapes") says which.
   --timeline FILE          your own timeline of dated changes (default: contracts/timeline.yaml)
   --notification-types FILE  your own notification types (default: contracts/notification-types.yaml)
+  --data FILE.yaml         serve your own organizations, forms (tiers, custom fields, options),
+                           orders, payments and clients; the rest is generated (docs/sandbox.md,
+                           "Your own data"); every value is checked, a mistake exits 2 with file:line
+  --from-cassette FILE     serve the data a recorded session shows (repeatable), statefully
+  --print-data FILE|-      write the data file of --from-cassette (or --data) to FILE or stdout, then
+                           exit: edit it and keep it
   --no-hooks               play a provider without our hooks: no provider states, no clock, none of
                            the endpoints below (verify then finds what it needs through the API)
   --json                   print one JSON line with the URL and credentials instead of the text
@@ -54,9 +61,11 @@ Examples:
   assopay sandbox --at 2025-06-15
   assopay sandbox --port 0 --json --entries 100000
   assopay sandbox --fault never-ending
+  assopay sandbox --data my-forms.yaml
+  assopay sandbox --from-cassette session.yaml --print-data my-forms.yaml
   assopay sandbox --list-faults
 
-Stops cleanly on Ctrl-C. Exit codes: 0 stopped normally, 2 bad usage.
+Stops cleanly on Ctrl-C. Exit codes: 0 stopped normally, 2 bad usage or a bad data file.
 See docs/sandbox.md.
 `;
 
@@ -106,12 +115,7 @@ const SHAPES_NOTE: Readonly<Record<Shapes, string>> = {
   document: "document (an entry's amount is the item's integer cents)",
 };
 
-function banner(
-  sandbox: RunningSandbox,
-  entries: number,
-  seed: number,
-  fault: FaultName | undefined,
-): string {
+function banner(sandbox: RunningSandbox, seed: number, fault: FaultName | undefined): string {
   const c = sandbox.credentials;
   return [
     `assopay sandbox listening on ${sandbox.url}`,
@@ -121,7 +125,7 @@ function banner(
     `  admin client      ${c.admin.clientId}  ${c.admin.clientSecret}   (organization_admin)`,
     `  reader client     ${c.reader.clientId}  ${c.reader.clientSecret}   (no right)`,
     `  organization      ${c.organizationSlug}`,
-    `  form              ${c.formType}/${c.formSlug} (${entries} entries)`,
+    `  form              ${c.formType}/${c.formSlug} (${sandbox.core.store.mainForm.count} entries)`,
     `  listing           GET ${sandbox.url}/v5/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}/items`,
     ...(sandbox.stateUrl
       ? [`  provider states   POST ${sandbox.stateUrl}`, `  clock             GET|POST ${sandbox.url}/_clock`]
@@ -146,6 +150,8 @@ async function run(context: CommandContext): Promise<number> {
     json: { type: "boolean" },
     "list-faults": { type: "boolean" },
     "no-hooks": { type: "boolean" },
+    ...DATA_FLAG,
+    ...RECORDING_FLAGS,
   });
   const json = flags.values.json === true;
   if (flags.values["list-faults"] === true) {
@@ -166,6 +172,8 @@ async function run(context: CommandContext): Promise<number> {
     ["seed", "document"] as const,
     "seed",
   );
+  const { data, printed } = await sandboxDataFlags("sandbox", flags, seed, context.stdout);
+  if (printed) return 0;
   const contract = loadContract({
     shapes,
     ...(timelineFile ? { timelineFile } : {}),
@@ -181,6 +189,7 @@ async function run(context: CommandContext): Promise<number> {
     ...(at ? { at } : {}),
     ...(fault ? { fault } : {}),
     hooks: flags.values["no-hooks"] !== true,
+    ...(data ? { data } : {}),
   });
   const c = sandbox.credentials;
   context.stdout.write(
@@ -199,7 +208,7 @@ async function run(context: CommandContext): Promise<number> {
           admin: c.admin,
           reader: c.reader,
         })}\n`
-      : banner(sandbox, entries, seed, fault),
+      : banner(sandbox, seed, fault),
   );
   await new Promise<void>((resolve) => {
     if (context.signal.aborted) resolve();

@@ -25,6 +25,8 @@ export interface CustomFieldDef {
   type: string;
   isRequired: boolean;
   values?: readonly string[];
+  /** The answers generated entries draw from (default: by type). */
+  samples?: readonly string[];
 }
 
 /** How a tier is priced (the document's `PriceCategory`, the two values the sandbox uses). */
