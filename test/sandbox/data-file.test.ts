@@ -3,17 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageRoot } from "../../core/paths.js";
 import { buildSandboxData, parseDataFile } from "../../sandbox/index.js";
+import { docExample } from "../support/data-example.js";
 import { documentProperties, publishedDocument } from "../support/reference.js";
 import { contract, day, type Harness, harness } from "./helpers.js";
-
-/** The commented example of docs/sandbox.md ("Your own data"), exactly as the doc shows it. */
-export function docExample(): { text: string; file: string } {
-  const file = join(packageRoot(), "docs", "sandbox.md");
-  const doc = readFileSync(file, "utf8");
-  const match = /<!-- data-file-example[^>]*-->\n```yaml\n([\s\S]*?)```/.exec(doc);
-  if (!match?.[1]) throw new Error("docs/sandbox.md has no data-file example");
-  return { text: match[1], file };
-}
 
 interface Answer {
   name: string;
