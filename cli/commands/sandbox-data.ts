@@ -33,7 +33,16 @@ export async function sandboxDataFlags(
   seed: number,
   stdout: Writable,
 ): Promise<{ data: SandboxData | undefined; printed: boolean }> {
-  const cassettes = listFlag(flags, "from-cassette");
+  // `--from-cassette A.yaml B.yaml`: the files after the flag come as positionals.
+  const cassettes = [...listFlag(flags, "from-cassette")];
+  if (flags.positionals.length > 0) {
+    if (cassettes.length === 0) {
+      throw new AssopayError("usage", `assopay ${verb}: unexpected argument "${flags.positionals[0]}"`, {
+        hint: `run 'assopay ${verb} --help'`,
+      });
+    }
+    cassettes.push(...flags.positionals);
+  }
   const dataFile = stringFlag(flags, "data");
   const printTo = stringFlag(flags, "print-data");
   if (cassettes.length > 0 && dataFile !== undefined) {

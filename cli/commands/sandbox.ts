@@ -137,22 +137,27 @@ function banner(sandbox: RunningSandbox, seed: number, fault: FaultName | undefi
 }
 
 async function run(context: CommandContext): Promise<number> {
-  const flags = parseFlags("sandbox", context.argv, {
-    port: { type: "string" },
-    host: { type: "string" },
-    at: { type: "string" },
-    seed: { type: "string" },
-    entries: { type: "string" },
-    fault: { type: "string" },
-    timeline: { type: "string" },
-    "notification-types": { type: "string" },
-    shapes: { type: "string" },
-    json: { type: "boolean" },
-    "list-faults": { type: "boolean" },
-    "no-hooks": { type: "boolean" },
-    ...DATA_FLAG,
-    ...RECORDING_FLAGS,
-  });
+  const flags = parseFlags(
+    "sandbox",
+    context.argv,
+    {
+      port: { type: "string" },
+      host: { type: "string" },
+      at: { type: "string" },
+      seed: { type: "string" },
+      entries: { type: "string" },
+      fault: { type: "string" },
+      timeline: { type: "string" },
+      "notification-types": { type: "string" },
+      shapes: { type: "string" },
+      json: { type: "boolean" },
+      "list-faults": { type: "boolean" },
+      "no-hooks": { type: "boolean" },
+      ...DATA_FLAG,
+      ...RECORDING_FLAGS,
+    },
+    true,
+  );
   const json = flags.values.json === true;
   if (flags.values["list-faults"] === true) {
     context.stdout.write(json ? `${JSON.stringify(faults)}\n` : faultTable());

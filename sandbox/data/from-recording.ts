@@ -4,6 +4,7 @@ import {
   type FormEntry,
   type OrderEntry,
   type OrganizationEntry,
+  type TierEntry,
 } from "./data-file.js";
 import {
   asArray,
@@ -182,6 +183,24 @@ function noteTitle(seen: FormSeen, body: Json): void {
   if (title && title.length <= 250) seen.entry.title = title;
 }
 
+/**
+ * A tier for the items recorded without one (listings in the seed's shape): the form's title, the items'
+ * type, a fixed price when every amount was the same, else pay-what-you-want over the amounts seen.
+ */
+function untieredTier(seen: FormSeen): TierEntry[] {
+  const { amounts, type } = seen.hints.untiered;
+  if (amounts.length === 0 || seen.hints.tiers.size > 0) return [];
+  const min = Math.min(...amounts);
+  const max = Math.max(...amounts);
+  return [
+    {
+      label: seen.entry.title ?? seen.entry.slug,
+      ...(type ? { type } : {}),
+      ...(min === max ? { price: min } : { minAmount: min, maxAmount: max }),
+    },
+  ];
+}
+
 /** A form as seen: its public form where recorded, else what its orders showed; its orders. */
 function formEntry(seen: FormSeen): FormEntry {
   const publicForm = seen.publicForm;
@@ -198,7 +217,7 @@ function formEntry(seen: FormSeen): FormEntry {
             ? { minAmount: asCents(t.minAmount) }
             : { price: asCents(t.price) ?? 0 }),
         }))
-      : [...seen.hints.tiers.values()];
+      : [...seen.hints.tiers.values(), ...untieredTier(seen)];
   const declaredFields =
     fields.length > 0
       ? fields.map((f) => ({

@@ -23,9 +23,16 @@ export interface FormHints {
   tiers: Map<number, TierEntry>;
   fields: Map<string, FieldEntry>;
   options: Map<string, OptionEntry>;
+  /** Items seen without their tier: their amounts and type, for a tier that covers them. */
+  untiered: { amounts: number[]; type?: string };
 }
 
-export const emptyHints = (): FormHints => ({ tiers: new Map(), fields: new Map(), options: new Map() });
+export const emptyHints = (): FormHints => ({
+  tiers: new Map(),
+  fields: new Map(),
+  options: new Map(),
+  untiered: { amounts: [] },
+});
 
 /** The main item of a recorded order (`items[]`), or the entry itself (an items-listing entry). */
 function mainItem(order: Json): Json {
@@ -33,6 +40,7 @@ function mainItem(order: Json): Json {
   return (
     items.find((i) => i.type !== "Donation" && "tierId" in i) ??
     items.find((i) => i.type !== "Donation") ??
+    items[0] ??
     order
   );
 }
@@ -76,6 +84,10 @@ export function orderFromRecorded(record: Json, hints: FormHints): OrderEntry | 
       ...(itemAmount === undefined ? {} : { price: itemAmount }),
     });
   }
+  if (tierId === undefined && itemAmount !== undefined) {
+    hints.untiered.amounts.push(itemAmount);
+    hints.untiered.type ??= asString(item.type);
+  }
   for (const option of optionsTaken) {
     const label = asString(option.name);
     const price = asCents(option.amount);
@@ -95,7 +107,7 @@ export function orderFromRecorded(record: Json, hints: FormHints): OrderEntry | 
     if (type !== "File" && typeof field.answer === "string") answers[label] = field.answer;
   }
   const payer = asObject(record.payer) ?? asObject(order.payer);
-  const donation = asArray(record.items).find((i) => i.type === "Donation");
+  const donation = asArray(record.items).find((i) => i.type === "Donation" && i !== item);
   const payments = asArray(isItemEntry ? record.payments : order.payments).map(paymentOf);
   const date = asString(order.date) ?? asString(record.date);
   return {
