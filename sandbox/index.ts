@@ -7,6 +7,7 @@ import { createAuth } from "./auth.js";
 import { createClock } from "./clock.js";
 import { createTokenCodec } from "./continuation-token.js";
 import type { SandboxCore } from "./core.js";
+import { checkDataAgainstContract } from "./data/check-data.js";
 import { MAX_ENTRIES } from "./data/generate.js";
 import type { SandboxData } from "./data/model.js";
 import type { Shapes } from "./data/views.js";
@@ -127,6 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const contract = options.contract ?? loadContract();
   const clock = createClock(options.at);
   const store = createStore(seed, entries, options.data);
+  if (options.data) checkDataAgainstContract(contract, store, options.shapes ?? "seed");
   const fault = options.fault;
   const core: SandboxCore = {
     contract,

@@ -164,6 +164,7 @@ function formOf(
     extraOptions,
     tiers,
     ...(entry.donation ? { donationTierId: TIER_ID_BASE + n * 10 + 9 } : {}),
+    source: { file: checked.file, line: checked.lineOf(at) },
     createdMs: fromMs - 14 * 86_400_000,
   };
   if (!Array.isArray(entry.orders)) return form;

@@ -1,4 +1,5 @@
 import type { IsoDay } from "../../core/dates.js";
+import type { SourceLocation } from "../../core/errors.js";
 import type { ServiceInstant } from "../service-dates.js";
 
 /** An association (organization) of the sandbox. */
@@ -84,6 +85,8 @@ export interface FormDef {
   tiers: readonly TierDef[];
   /** Orders declared by a data file or a recording: entry `i` is `declared[i]` instead of generated. */
   declared?: readonly DeclaredOrder[];
+  /** Where a data file declared the form (its errors against the contract point there). */
+  source?: SourceLocation;
   /** The id of the form's free-donation tier (`Donation`, pay what you want), when it offers one. */
   donationTierId?: number;
   createdMs: number;

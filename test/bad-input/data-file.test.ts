@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildSandboxData, readDataFile } from "../../sandbox/index.js";
+import { type AssopayError, formatError, isAssopayError } from "../../core/errors.js";
+import { buildSandboxData, readDataFile, startSandbox } from "../../sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
 
 /** Writes a data file and runs `assopay sandbox --data` on it (a bad file never starts a server). */
@@ -75,6 +76,28 @@ describe("bad sandbox data files: file:line and exit 2", () => {
     expect(code).toBe(2);
     expect(stderr).toContain(`${file}:8:`);
     expect(stderr).toMatch(/add up to 1500, the order costs 2000/);
+  });
+
+  it("refuses data that would break the contract's schemas, at the form's line", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "assopay-data-")), "data.yaml");
+    writeFileSync(
+      file,
+      `${FORM}        customFields: [{ label: Société, type: TextInput }]\n        orders: 2\n`,
+    );
+    const data = buildSandboxData(readDataFile(file), 1);
+    const form = data.forms[0];
+    if (!form) throw new Error("no form");
+    // What a file cannot say, a program building the data can: a field without a type.
+    const broken = { ...data, forms: [{ ...form, customFields: [{ ...form.customFields[0], type: "" }] }] };
+    const error = await startSandbox({ port: 0, data: broken as typeof data }).catch((e: unknown) => e);
+    expect(isAssopayError(error)).toBe(true);
+    expect(formatError(error as AssopayError)).toMatch(
+      new RegExp(
+        `${file.replace(/[.\\/]/g, "\\$&")}:4: .*form Membership/adhesion would break the contract: public form\\.customFields\\[0\\]\\.type`,
+      ),
+    );
+    const sandbox = await startSandbox({ port: 0, data });
+    await sandbox.close();
   });
 
   it("accepts the legal variants: every field type, a Pwyw tier, payments that add up", async () => {
