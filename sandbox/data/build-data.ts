@@ -168,8 +168,9 @@ function formOf(
     createdMs: fromMs - 14 * 86_400_000,
   };
   if (!Array.isArray(entry.orders)) return form;
+  const placed = { ...form, count: entry.orders.length };
   const declared = entry.orders.map((order, k) =>
-    orderOf(checked, seed, form, order, DECLARED_ID_BASE + n * 100_000 + k, [...at, "orders", k]),
+    orderOf(checked, seed, placed, order, DECLARED_ID_BASE + n * 100_000 + k, [...at, "orders", k]),
   );
   return { ...form, count: declared.length, declared };
 }
@@ -190,7 +191,11 @@ function orderOf(
   );
   const amount = options.reduce((sum, option) => sum + option.price, initialAmount);
   const total = amount + (entry.donation ?? 0);
-  const ms = msOf(entry.date, new Date(form.fromMs).toISOString());
+  // Undated orders are spread over the form's dates, in the order they are written.
+  const place = at.at(-1) as number;
+  const count = Math.max(1, form.count);
+  const spread = form.fromMs + Math.floor(((form.toMs - form.fromMs) * place) / count);
+  const ms = entry.date === undefined ? spread : msOf(entry.date, "");
   const ticks = hash32(seed, id, Purpose.fraction) % 10_000;
   const payments = paymentsOf(checked, entry, id, total, ms, at);
   const generated = seededPayer(seed, 9, id);
