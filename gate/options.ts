@@ -2,6 +2,7 @@ import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rul
 import { type Contract, loadContract } from "../contracts/index.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import type { SandboxData } from "../sandbox/index.js";
 import type { CommandLine } from "./run-command.js";
 import { parseScenarioNames, type Scenario, type ScenarioName, scenarioByName } from "./scenarios.js";
 import type { UpstreamSpec } from "./upstream.js";
@@ -48,6 +49,12 @@ export interface GateOptions {
    * @example { entries: 45 }
    */
   entries?: number;
+  /**
+   * Your own data for the sandbox (a data file: `buildSandboxData(readDataFile(file), seed)`): the
+   * command gets its main form (`ASSOPAY_ORG` …) in every scenario.
+   * @example { data: buildSandboxData(readDataFile("my-forms.yaml"), 1) }
+   */
+  data?: SandboxData;
   /**
    * Seed of the sandbox's data and of the gate's tokens (default 1).
    * @example { seed: 7 }
@@ -130,6 +137,11 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
     });
   }
   const cassettes = options.cassettes ?? [];
+  if (cassettes.length > 0 && options.data) {
+    throw new AssopayError("usage", "assopay gate: --data and --cassette exclude each other", {
+      hint: "--data is the sandbox's data; a replay serves what its cassettes hold",
+    });
+  }
   const seed = wholeNumber("--seed", options.seed, 1, 0, Number.MAX_SAFE_INTEGER);
   const upstream: UpstreamSpec =
     cassettes.length > 0
@@ -138,6 +150,7 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
           kind: "sandbox",
           entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, 100_000),
           seed,
+          ...(options.data ? { data: options.data } : {}),
         };
   return Object.freeze({
     command: Object.freeze({ command: program, args: Object.freeze(args) }),

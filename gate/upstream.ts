@@ -1,12 +1,18 @@
 import type { Contract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { startReplay } from "../proxy/index.js";
-import { credentialsEnv, startSandbox } from "../sandbox/index.js";
+import { credentialsEnv, type SandboxData, startSandbox } from "../sandbox/index.js";
 import { cassetteEnv } from "./cassette-env.js";
 
 /** What the layer stands in front of: a fresh sandbox per scenario, or a replay of cassettes. */
 export type UpstreamSpec =
-  | { readonly kind: "sandbox"; readonly entries: number; readonly seed: number }
+  | {
+      readonly kind: "sandbox";
+      readonly entries: number;
+      readonly seed: number;
+      /** Your own data (`--data`): the sandbox announces its main form to the command. */
+      readonly data?: SandboxData;
+    }
   | { readonly kind: "replay"; readonly cassettes: readonly string[] };
 
 /** A running upstream and the login details the command gets (`ASSOPAY_*` without the URLs). */
@@ -30,7 +36,14 @@ export async function startUpstream(
 ): Promise<RunningUpstream> {
   switch (spec.kind) {
     case "sandbox": {
-      const sandbox = await startSandbox({ port: 0, at, entries: spec.entries, seed: spec.seed, contract });
+      const sandbox = await startSandbox({
+        port: 0,
+        at,
+        entries: spec.entries,
+        seed: spec.seed,
+        contract,
+        ...(spec.data ? { data: spec.data } : {}),
+      });
       return {
         url: sandbox.url,
         login: credentialsEnv(sandbox.credentials),

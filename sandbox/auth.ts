@@ -46,11 +46,12 @@ interface Grant {
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-/** Clients and bearer tokens; tokens expire on the sandbox clock. */
+/** Clients (the ready-made two, those a data file declares) and bearer tokens, expiring on the sandbox clock. */
 export function createAuth(
   derive: (purpose: string) => string,
   ttlSeconds: number,
   nowMs: () => number,
+  declared: readonly Client[] = [],
 ): Auth {
   const admin: Client = {
     id: "assopay-admin",
@@ -100,7 +101,7 @@ export function createAuth(
     admin,
     reader,
     client(id, secret) {
-      return [admin, reader, ...added.values()].find((c) => c.id === id && c.secret === secret);
+      return [admin, reader, ...declared, ...added.values()].find((c) => c.id === id && c.secret === secret);
     },
     addClient(client) {
       added.set(client.id, client);
@@ -110,7 +111,8 @@ export function createAuth(
       added.clear();
       for (const grants of [access, refreshTokens]) {
         for (const [token, grant] of grants)
-          if (grant.client !== admin && grant.client !== reader) grants.delete(token);
+          if (grant.client !== admin && grant.client !== reader && !declared.includes(grant.client))
+            grants.delete(token);
       }
     },
     issue,

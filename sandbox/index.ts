@@ -8,7 +8,9 @@ import { createAuth } from "./auth.js";
 import { createClock } from "./clock.js";
 import { createTokenCodec } from "./continuation-token.js";
 import type { SandboxCore } from "./core.js";
+import { checkDataAgainstContract } from "./data/check-data.js";
 import { MAX_ENTRIES } from "./data/generate.js";
+import type { SandboxData } from "./data/model.js";
 import type { Shapes } from "./data/views.js";
 import type { FaultName } from "./faults.js";
 import { createNotifier } from "./notifier.js";
@@ -17,6 +19,9 @@ import { createSandboxServer } from "./server.js";
 import { createStore } from "./store.js";
 
 export { credentialsEnv } from "./credentials-env.js";
+export { buildSandboxData } from "./data/build-data.js";
+export { type DataFile, parseDataFile, readDataFile } from "./data/data-file.js";
+export type { SandboxData } from "./data/model.js";
 export type { Shapes } from "./data/views.js";
 export type { FaultName } from "./faults.js";
 export { faults } from "./faults.js";
@@ -74,6 +79,13 @@ export interface SandboxOptions extends AllowHostOptions {
   notifyAnyHost?: boolean;
   /** Told of what the sandbox chose not to do (a skipped notification URL), one line each. */
   onNotice?: (message: string) => void;
+  /**
+   * Your own data: organizations, forms (tiers, custom fields, options), orders, payments and clients, as
+   * a data file (`readDataFile` then `buildSandboxData`) or a recording (`dataFromCassettes`) declares
+   * them. The ready-made organization and forms stay beside them; the rest is generated as without it.
+   * @example startSandbox({ data: buildSandboxData(readDataFile("my-data.yaml"), 1) })
+   */
+  data?: SandboxData;
 }
 
 /** The ready-made credentials and names printed on start. */
@@ -131,13 +143,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const { entries, seed, ttl } = checkOptions(options);
   const contract = options.contract ?? loadContract();
   const clock = createClock(options.at);
-  const store = createStore(seed, entries);
+  const store = createStore(seed, entries, options.data);
+  if (options.data) checkDataAgainstContract(contract, store, options.shapes ?? "seed");
   const fault = options.fault;
   const core: SandboxCore = {
     contract,
     clock,
     store,
-    auth: createAuth(store.derive, ttl, clock.nowMs),
+    auth: createAuth(store.derive, ttl, clock.nowMs, options.data?.clients ?? []),
     tokens: createTokenCodec(store.derive("continuation-tokens")),
     notifier: createNotifier({
       registrations: () => store.registrations,

@@ -50,4 +50,5 @@ export const Purpose = {
   cashOut: 11,
   option: 12,
   donation: 13,
+  tier: 14,
 } as const;

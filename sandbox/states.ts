@@ -4,8 +4,9 @@ import { createIntent, redirectUrl } from "./checkout.js";
 import { emitType, notificationViews, type SandboxCore } from "./core.js";
 import { MAX_ENTRIES, PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
 import type { CheckoutRequest, FormDef, Organization } from "./data/model.js";
+import { organizationView } from "./data/organization-view.js";
 import { publicFormView } from "./data/public-form.js";
-import { organizationView, paymentView } from "./data/views.js";
+import { paymentView } from "./data/views.js";
 import { register } from "./handlers/partners.js";
 import { crawlTokens } from "./listing.js";
 import { addPaidOrder, emitPaid } from "./payments.js";
@@ -24,8 +25,11 @@ const text = (params: Params, name: string): string | undefined =>
   typeof params[name] === "string" && params[name] !== "" ? (params[name] as string) : undefined;
 
 function paidOrder(core: SandboxCore, withFile: boolean) {
-  const form = core.store.mainForm;
-  const organization = core.store.mainOrganization;
+  // The announced form, unless a file is wanted and it has no File field (a data file's own form).
+  const announced = core.store.mainForm;
+  const hasFile = announced.customFields.some((f) => f.type === "File");
+  const form = withFile && !hasFile ? core.store.readyForm : announced;
+  const organization = core.store.organization(form.organizationSlug) ?? core.store.mainOrganization;
   const fileField = form.customFields.find((f) => f.type === "File");
   const n = core.store.intents.size + core.clock.nowMs();
   return addPaidOrder(core, {

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import type { IsoDay } from "../core/dates.js";
+import { baseData } from "./base-data.js";
 import {
   attachedFileContent,
+  DONATION_ITEM_OFFSET,
   DYNAMIC_ID_BASE,
   defineForm,
   FORM_ID_SPAN,
@@ -17,6 +19,7 @@ import type {
   Organization,
   PaymentRecord,
   Registration,
+  SandboxData,
 } from "./data/model.js";
 import { createSequence, type Segment, type Sequence, withinDates } from "./data/sequence.js";
 import { StateError } from "./state-error.js";
@@ -27,9 +30,12 @@ const MAX_FORMS = 150;
 /** Everything the sandbox knows: seeded forms (entries made on demand) and what requests added. */
 export interface Store {
   readonly seed: number;
+  /** The organization of the announced form. */
   readonly mainOrganization: Organization;
-  /** The form with `--entries` entries, announced with the credentials. */
+  /** The form announced with the credentials: the data's `main`, else the one with `--entries` entries. */
   readonly mainForm: FormDef;
+  /** The ready-made form with `--entries` entries and a File field (provider states that need a file). */
+  readonly readyForm: FormDef;
   /** A form with custom fields and extra options and no order. */
   readonly membershipForm: FormDef;
   organization(slug: string): Organization | undefined;
@@ -40,6 +46,8 @@ export interface Store {
   /** The orders a listing crawls: one form, or every form of an organization. */
   sequence(organizationSlug: string, form: FormDef | undefined, fromMs?: number, toMs?: number): Sequence;
   order(id: number): OrderRecord | undefined;
+  /** The order holding an item (its main item or its donation). */
+  itemOrder(itemId: number): OrderRecord | undefined;
   /** Stores an order made now; `build` receives its id. */
   addOrder(build: (id: number) => OrderRecord): OrderRecord;
   /** Replaces an order (refund, cancellation): every later read and listing sees the new record. */
@@ -62,16 +70,16 @@ export interface Store {
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export function createStore(seed: number, entries: number): Store {
-  const mainOrganization: Organization = Object.freeze({
+export function createStore(seed: number, entries: number, data?: SandboxData): Store {
+  const readyOrganization: Organization = Object.freeze({
     slug: "amis-du-bac-a-sable",
     name: "Les Amis du Bac à Sable",
     type: "Association1901",
     registeredOn: "2019-03-12" as IsoDay,
     verified: true,
   });
-  const slug = mainOrganization.slug;
-  const seeded: FormDef[] = [
+  const slug = readyOrganization.slug;
+  const ready: FormDef[] = [
     defineForm({
       key: 0,
       organizationSlug: slug,
@@ -104,6 +112,11 @@ export function createStore(seed: number, entries: number): Store {
       fileEvery: 0,
     }),
   ];
+  const base = baseData(ready, readyOrganization, data);
+  const { seeded, declaredOrders, declaredPayments, declaredItems } = base;
+  const mainForm = base.mainForm;
+  const mainOrganization =
+    base.organizations.get(mainForm.organizationSlug.toLowerCase()) ?? readyOrganization;
 
   let organizations = new Map<string, Organization>();
   let forms: FormDef[] = [];
@@ -117,8 +130,9 @@ export function createStore(seed: number, entries: number): Store {
   const store: Store = {
     seed,
     mainOrganization,
-    mainForm: seeded[0] as FormDef,
-    membershipForm: seeded[1] as FormDef,
+    mainForm,
+    readyForm: ready[0] as FormDef,
+    membershipForm: ready[1] as FormDef,
     organization: (wanted) => organizations.get(wanted.toLowerCase()),
     addOrganization(organization) {
       organizations.set(organization.slug.toLowerCase(), organization);
@@ -147,6 +161,16 @@ export function createStore(seed: number, entries: number): Store {
       for (const f of chosen) {
         const organization = organizations.get(f.organizationSlug.toLowerCase());
         if (!organization) continue;
+        if (f.declared) {
+          for (const declared of f.declared) {
+            const record = (): OrderRecord =>
+              changed.get(declared.id) ?? { ...declared, organization, form: f };
+            if (fromMs !== undefined && declared.at.ms < fromMs) continue;
+            if (toMs !== undefined && declared.at.ms >= toMs) continue;
+            segments.push({ firstId: declared.id, count: 1, at: record });
+          }
+          continue;
+        }
         const seededSegment: Segment = {
           firstId: f.firstId,
           count: f.count,
@@ -167,11 +191,24 @@ export function createStore(seed: number, entries: number): Store {
       if (id >= DYNAMIC_ID_BASE) return orders.get(id);
       const replaced = changed.get(id);
       if (replaced) return replaced;
+      const declared = declaredOrders.get(id);
+      if (declared) {
+        const organization = organizations.get(declared.form.organizationSlug.toLowerCase());
+        return organization && { ...declared.order, organization, form: declared.form };
+      }
       const form = forms[Math.floor(id / FORM_ID_SPAN) - 1];
       const index = id % FORM_ID_SPAN;
-      if (!form || index >= form.count) return undefined;
+      if (!form || form.declared || index >= form.count) return undefined;
       const organization = organizations.get(form.organizationSlug.toLowerCase());
       return organization && generatedOrder(seed, organization, form, index);
+    },
+    itemOrder(itemId) {
+      const holder = declaredItems.get(itemId);
+      if (holder !== undefined) return store.order(holder);
+      const own = store.order(itemId);
+      if (own?.itemId === itemId) return own;
+      const donor = store.order(itemId - DONATION_ITEM_OFFSET);
+      return donor?.donation?.itemId === itemId ? donor : undefined;
     },
     addOrder(build) {
       const order = build(nextOrderId++);
@@ -183,6 +220,12 @@ export function createStore(seed: number, entries: number): Store {
       else changed.set(order.id, order);
     },
     payment(paymentId) {
+      const holder = declaredPayments.get(paymentId);
+      if (holder !== undefined) {
+        const order = store.order(holder);
+        const payment = order?.payments.find((p) => p.id === paymentId);
+        return order && payment && { order, payment };
+      }
       // A payment's id is its order's plus PAYMENT_ID_OFFSET, plus 100,000 per later term.
       for (let term = 0; term <= 12; term++) {
         const order = store.order(paymentId - PAYMENT_ID_OFFSET - term * 100_000);
@@ -211,7 +254,7 @@ export function createStore(seed: number, entries: number): Store {
     registrations: [],
     derive: (purpose) => createHmac("sha256", `assopay-sandbox:${seed}`).update(purpose).digest("base64url"),
     reset() {
-      organizations = new Map([[slug, mainOrganization]]);
+      organizations = new Map(base.organizations);
       forms = [...seeded];
       orders = new Map();
       changed = new Map();

@@ -8,6 +8,7 @@ import { SCENARIOS } from "../../gate/scenarios.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { listFlag, parseFlags, stringFlag } from "../flags.js";
+import { DATA_FLAG, dataFlag } from "./sandbox-data.js";
 
 const width = Math.max(...SCENARIOS.map((s) => s.name.length));
 
@@ -15,7 +16,7 @@ const HELP = `assopay gate: judge an SDK's traffic against the consumer rules
 
 Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD] [--scenario NAME...]
                     [--reporter ${REPORTER_CHOICE}] [--max-requests N] [--timeout SECONDS]
-                    [--entries N] [--seed N] [--strict] -- <command> [args...]
+                    [--entries N] [--seed N] [--data FILE.yaml] [--strict] -- <command> [args...]
 
 For each scenario, starts a server (a fresh sandbox, or a replay of cassettes) behind a scenario layer,
 runs <command> (no shell) with these variables set, records every request it makes and judges them:
@@ -40,6 +41,8 @@ Flags:
   --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}); then the command is stopped
   --entries N           entries of the sandbox's form (default ${DEFAULT_ENTRIES})
   --seed N              seed of the sandbox's data and of the gate's tokens (default 1)
+  --data FILE.yaml      the sandbox serves your own organizations, forms, orders (docs/sandbox.md,
+                        "Your own data"); the command gets the file's main form in every scenario
   --strict              robustness advice fails the run too (see "Rules" below)
   -h, --help            this text
 
@@ -102,6 +105,7 @@ export const gateCommand: Command = {
       entries: { type: "string" },
       seed: { type: "string" },
       strict: { type: "boolean" },
+      ...DATA_FLAG,
     });
     const cassettes = listFlag(flags, "cassette");
     if (flags.values.sandbox === true && cassettes.length > 0) {
@@ -116,6 +120,7 @@ export const gateCommand: Command = {
     const timeoutSeconds = wholeFlag("timeout", stringFlag(flags, "timeout"));
     const entries = wholeFlag("entries", stringFlag(flags, "entries"));
     const seed = wholeFlag("seed", stringFlag(flags, "seed"));
+    const data = dataFlag(flags, seed ?? 1);
     const report = await runGate({
       command,
       cassettes,
@@ -130,6 +135,7 @@ export const gateCommand: Command = {
       timeoutSeconds,
       entries,
       seed,
+      ...(data ? { data } : {}),
       strict: flags.values.strict === true,
     });
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);

@@ -2,9 +2,16 @@ import { loadContract } from "../../contracts/index.js";
 import { type IsoDay, parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
-import { DEFAULT_ENTRIES, DEFAULT_SEED, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import {
+  DEFAULT_ENTRIES,
+  DEFAULT_SEED,
+  type RunningSandbox,
+  type Shapes,
+  startSandbox,
+} from "../../sandbox/index.js";
 import type { Command, CommandContext } from "../command.js";
 import { ALLOW_HOST_FLAGS, allowHostsFlag, choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import { DATA_FLAG, RECORDING_FLAGS, sandboxDataFlags } from "./sandbox-data.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
 export const DEFAULT_SANDBOX_PORT = 4545;
@@ -29,9 +36,17 @@ Flags:
   --growing                a legal variant: a live listing, where every third page of a form's
                            listing is served after one more paid order (tokens stay cursor-stable)
   --shapes seed|document   where the seed and the provider's document disagree, serve the seed's shape
-                           (default) or the document's (docs/contracts.md, "Known divergences")
+                           (default) or the document's (docs/contracts.md, "Known divergences"): with
+                           seed, an items-listing entry's amount is {total, vat}; with document, the
+                           item's integer cents. The startup line (and --json's "shapes") says which.
   --timeline FILE          your own timeline of dated changes (default: contracts/timeline.yaml)
   --notification-types FILE  your own notification types (default: contracts/notification-types.yaml)
+  --data FILE.yaml         serve your own organizations, forms (tiers, custom fields, options),
+                           orders, payments and clients; the rest is generated (docs/sandbox.md,
+                           "Your own data"); every value is checked, a mistake exits 2 with file:line
+  --from-cassette FILE     serve the data a recorded session shows (repeatable), statefully
+  --print-data FILE|-      write the data file of --from-cassette (or --data) to FILE or stdout, then
+                           exit: edit it and keep it
   --no-hooks               play a provider without our hooks: no provider states, no clock, none of
                            the endpoints below (verify then finds what it needs through the API)
   --notify-any-host        deliver notifications to any registered URL; without it only loopback
@@ -55,9 +70,11 @@ Examples:
   assopay sandbox --at 2025-06-15
   assopay sandbox --port 0 --json --entries 100000
   assopay sandbox --fault never-ending
+  assopay sandbox --data my-forms.yaml
+  assopay sandbox --from-cassette session.yaml --print-data my-forms.yaml
   assopay sandbox --list-faults
 
-Stops cleanly on Ctrl-C. Exit codes: 0 stopped normally, 2 bad usage.
+Stops cleanly on Ctrl-C. Exit codes: 0 stopped normally, 2 bad usage or a bad data file.
 See docs/sandbox.md.
 `;
 
@@ -101,22 +118,23 @@ function faultTable(): string {
   ].join("\n");
 }
 
-function banner(
-  sandbox: RunningSandbox,
-  entries: number,
-  seed: number,
-  fault: FaultName | undefined,
-): string {
+/** What each `--shapes` serves where the seed and the document disagree, for the startup line. */
+const SHAPES_NOTE: Readonly<Record<Shapes, string>> = {
+  seed: "seed (an entry's amount is {total, vat})",
+  document: "document (an entry's amount is the item's integer cents)",
+};
+
+function banner(sandbox: RunningSandbox, seed: number, fault: FaultName | undefined): string {
   const c = sandbox.credentials;
   return [
     `assopay sandbox listening on ${sandbox.url}`,
-    `  date ${sandbox.at} · seed ${seed} · ${fault ? `fault ${fault}` : "no fault"}`,
+    `  date ${sandbox.at} · seed ${seed} · ${fault ? `fault ${fault}` : "no fault"} · shapes ${SHAPES_NOTE[sandbox.core.shapes]}`,
     "",
     `  token endpoint    POST ${sandbox.url}/oauth2/token (grant_type=client_credentials)`,
     `  admin client      ${c.admin.clientId}  ${c.admin.clientSecret}   (organization_admin)`,
     `  reader client     ${c.reader.clientId}  ${c.reader.clientSecret}   (no right)`,
     `  organization      ${c.organizationSlug}`,
-    `  form              ${c.formType}/${c.formSlug} (${entries} entries)`,
+    `  form              ${c.formType}/${c.formSlug} (${sandbox.core.store.mainForm.count} entries)`,
     `  listing           GET ${sandbox.url}/v5/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}/items`,
     ...(sandbox.stateUrl
       ? [`  provider states   POST ${sandbox.stateUrl}`, `  clock             GET|POST ${sandbox.url}/_clock`]
@@ -128,23 +146,30 @@ function banner(
 }
 
 async function run(context: CommandContext): Promise<number> {
-  const flags = parseFlags("sandbox", context.argv, {
-    port: { type: "string" },
-    host: { type: "string" },
-    at: { type: "string" },
-    seed: { type: "string" },
-    entries: { type: "string" },
-    fault: { type: "string" },
-    timeline: { type: "string" },
-    "notification-types": { type: "string" },
-    shapes: { type: "string" },
-    json: { type: "boolean" },
-    "list-faults": { type: "boolean" },
-    "no-hooks": { type: "boolean" },
-    growing: { type: "boolean" },
-    "notify-any-host": { type: "boolean" },
-    ...ALLOW_HOST_FLAGS,
-  });
+  const flags = parseFlags(
+    "sandbox",
+    context.argv,
+    {
+      port: { type: "string" },
+      host: { type: "string" },
+      at: { type: "string" },
+      seed: { type: "string" },
+      entries: { type: "string" },
+      fault: { type: "string" },
+      timeline: { type: "string" },
+      "notification-types": { type: "string" },
+      shapes: { type: "string" },
+      json: { type: "boolean" },
+      "list-faults": { type: "boolean" },
+      "no-hooks": { type: "boolean" },
+      growing: { type: "boolean" },
+      "notify-any-host": { type: "boolean" },
+      ...ALLOW_HOST_FLAGS,
+      ...DATA_FLAG,
+      ...RECORDING_FLAGS,
+    },
+    true,
+  );
   const json = flags.values.json === true;
   if (flags.values["list-faults"] === true) {
     context.stdout.write(json ? `${JSON.stringify(faults)}\n` : faultTable());
@@ -164,6 +189,8 @@ async function run(context: CommandContext): Promise<number> {
     ["seed", "document"] as const,
     "seed",
   );
+  const { data, printed } = await sandboxDataFlags("sandbox", flags, seed, context.stdout);
+  if (printed) return 0;
   const contract = loadContract({
     shapes,
     ...(timelineFile ? { timelineFile } : {}),
@@ -183,6 +210,7 @@ async function run(context: CommandContext): Promise<number> {
     allowHosts: allowHostsFlag(flags),
     notifyAnyHost: flags.values["notify-any-host"] === true,
     onNotice: (message) => context.stderr.write(`  ${message}\n`),
+    ...(data ? { data } : {}),
   });
   const c = sandbox.credentials;
   context.stdout.write(
@@ -194,13 +222,14 @@ async function run(context: CommandContext): Promise<number> {
           entries,
           seed,
           fault: fault ?? null,
+          shapes,
           organizationSlug: c.organizationSlug,
           formType: c.formType,
           formSlug: c.formSlug,
           admin: c.admin,
           reader: c.reader,
         })}\n`
-      : banner(sandbox, entries, seed, fault),
+      : banner(sandbox, seed, fault),
   );
   await new Promise<void>((resolve) => {
     if (context.signal.aborted) resolve();

@@ -13,6 +13,7 @@ import {
 import type { PlannedPolicy } from "../../specs/runner/types.js";
 import type { CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
+import { DATA_FLAG } from "./sandbox-data.js";
 import { discoveryOptions } from "./verify-discovery.js";
 import { PUBLISH_FLAGS, publishOptions } from "./verify-publish.js";
 
@@ -43,6 +44,7 @@ export const FLAGS: FlagSpec = {
   timeout: { type: "string" },
   shapes: { type: "string" },
   cassette: { type: "string", multiple: true },
+  ...DATA_FLAG,
 };
 
 const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];

@@ -21,6 +21,7 @@ import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/
 import type { Command } from "../command.js";
 import { stringFlag } from "../flags.js";
 import { checkReportOutput } from "./report-file.js";
+import { dataFlag } from "./sandbox-data.js";
 import { limitOptions, parse, SANDBOX_ONLY, sandboxOptions, targetOptions } from "./verify-options.js";
 import { PUBLISH_HELP } from "./verify-publish.js";
 
@@ -74,6 +75,8 @@ What to judge:
   --shapes seed|document     Where the seed and the provider's document disagree (docs/contracts.md,
                              "Known divergences"), judge by the seed's shape (default) or the document's.
                              The embedded sandbox then serves that shape too.
+  --data FILE.yaml           The embedded sandbox serves your own organizations, forms, orders and
+                             clients (docs/sandbox.md, "Your own data"); verify reads its main form.
 
 Replay (docs/verify.md, "Replaying recorded sessions"):
   --cassette FILE...         Send every recorded request of the cassettes to the target, in order, with
@@ -128,11 +131,27 @@ export const verifyCommand: Command = {
         });
       }
     }
+    if (parsed.target !== undefined && stringFlag(parsed.flags, "data") !== undefined) {
+      throw new AssopayError(
+        "usage",
+        "assopay verify: --data is the embedded sandbox's data, not --target's",
+        {
+          hint: "drop --target to verify the embedded sandbox serving your data file",
+        },
+      );
+    }
     let sandbox: RunningSandbox | undefined;
     try {
       const contract = loadContract({ shapes: parsed.shapes });
+      const data = parsed.target === undefined ? dataFlag(parsed.flags, 1) : undefined;
       if (parsed.target === undefined)
-        sandbox = await startSandbox({ port: 0, at: parsed.at, shapes: parsed.shapes, contract });
+        sandbox = await startSandbox({
+          port: 0,
+          at: parsed.at,
+          shapes: parsed.shapes,
+          contract,
+          ...(data ? { data } : {}),
+        });
       const replay =
         parsed.cassettes.length > 0
           ? replayOptionsFrom({

@@ -38,7 +38,7 @@ function customFields(base: number): CustomFieldDef[] {
   return [
     { id: base + 1, label: "Certificat médical", type: "File", isRequired: false },
     { id: base + 2, label: "Taille de t-shirt", type: "ChoiceList", isRequired: true, values: SHIRT_SIZES },
-    { id: base + 3, label: "Régime alimentaire", type: "TextInput", isRequired: false },
+    { id: base + 3, label: "Régime alimentaire", type: "TextInput", isRequired: false, samples: DIETS },
   ];
 }
 
@@ -69,16 +69,18 @@ function extraOptions(base: number): ExtraOptionDef[] {
 export function defineForm(spec: FormSpec): FormDef {
   const base = 13_200_000 + spec.key * 100;
   const fromMs = Date.parse(spec.from);
+  const tierId = 8_925_000 + spec.key;
+  const priceCategory = spec.priceMin === spec.priceMax ? "Fixed" : "Pwyw";
   return {
     key: spec.key,
     organizationSlug: spec.organizationSlug,
     formType: spec.formType,
     formSlug: spec.formSlug,
     title: spec.title,
-    tierId: 8_925_000 + spec.key,
+    tierId,
     tierName: spec.tierName,
     itemType: spec.itemType,
-    priceCategory: spec.priceMin === spec.priceMax ? "Fixed" : "Pwyw",
+    priceCategory,
     priceMin: spec.priceMin,
     priceMax: spec.priceMax,
     count: spec.count,
@@ -88,6 +90,16 @@ export function defineForm(spec: FormSpec): FormDef {
     fileEvery: spec.fileEvery,
     customFields: customFields(base),
     extraOptions: extraOptions(base),
+    tiers: [
+      {
+        id: tierId,
+        label: spec.tierName,
+        tierType: spec.itemType,
+        priceCategory,
+        priceMin: spec.priceMin,
+        priceMax: spec.priceMax,
+      },
+    ],
     ...(spec.offersDonation ? { donationTierId: 8_926_000 + spec.key } : {}),
     createdMs: fromMs - 14 * 86_400_000,
   };
@@ -106,27 +118,55 @@ export function seededPayer(seed: number, ...key: number[]) {
   };
 }
 
-/** The seeded answers of one entry: a choice, a text and, for one entry in `fileEvery`, a file. */
+/** A generated answer to a field without samples, by the document's field type. */
+function typedAnswer(field: CustomFieldDef, hash: number): string {
+  switch (field.type) {
+    case "Date":
+      return new Date(Date.UTC(1950 + (hash % 55), (hash >>> 8) % 12, 1 + ((hash >>> 12) % 28)))
+        .toISOString()
+        .slice(0, 10);
+    case "YesNo":
+      return hash % 2 === 0 ? "Oui" : "Non";
+    case "Phone":
+      return `06${String(hash % 100_000_000).padStart(8, "0")}`;
+    case "Zipcode":
+      return String(10_000 + (hash % 85_000)).padStart(5, "0");
+    case "Number":
+      return String(hash % 1000);
+    default:
+      return `${field.label} ${1 + (hash % 97)}`;
+  }
+}
+
+/**
+ * The seeded answers of one entry: every field answered, by its samples, its values or its type; a File
+ * field on one entry in `fileEvery` (every entry when it is 1, none when 0).
+ */
 function seededAnswers(seed: number, form: FormDef, index: number): Answer[] {
   const answers: Answer[] = [];
+  let files = 0;
   for (const field of form.customFields) {
     switch (field.type) {
       case "File":
-        if (form.fileEvery > 3 && index % form.fileEvery === 3) {
+        if (form.fileEvery === 1 || (form.fileEvery > 3 && index % form.fileEvery === 3)) {
+          // A second File field of a form draws another id (the first keeps the ready-made form's ids).
+          const more = files++ > 0 ? [files] : [];
           answers.push({
             field,
-            fileId: 1_000_000 + (hash32(seed, form.key, index, Purpose.file) % 9_000_000),
+            fileId: 1_000_000 + (hash32(seed, form.key, index, Purpose.file, ...more) % 9_000_000),
           });
         }
         break;
       case "ChoiceList":
         answers.push({
           field,
-          answer: pick(field.values ?? SHIRT_SIZES, hash32(seed, index, Purpose.choice)),
+          answer: pick(field.samples ?? field.values ?? SHIRT_SIZES, hash32(seed, index, Purpose.choice)),
         });
         break;
-      default:
-        answers.push({ field, answer: pick(DIETS, hash32(seed, form.key, index, Purpose.text)) });
+      default: {
+        const hash = hash32(seed, form.key, index, Purpose.text);
+        answers.push({ field, answer: field.samples ? pick(field.samples, hash) : typedAnswer(field, hash) });
+      }
     }
   }
   return answers;
@@ -145,11 +185,16 @@ export function generatedOrder(
     form.fromMs + index * slot + unit(hash32(seed, form.key, index, Purpose.date)) * slot,
   );
   const ticks = hash32(seed, form.key, index, Purpose.fraction) % 10_000;
-  const steps = Math.max(1, Math.floor((form.priceMax - form.priceMin) / 100) + 1);
+  // Forms of more than one tier spread their entries over them; the ready-made ones have one.
+  const tier =
+    form.tiers.length > 1 ? pick(form.tiers, hash32(seed, form.key, index, Purpose.tier)) : form.tiers[0];
+  const priceMin = tier?.priceMin ?? form.priceMin;
+  const priceMax = tier?.priceMax ?? form.priceMax;
+  const steps = Math.max(1, Math.floor((priceMax - priceMin) / 100) + 1);
   const initialAmount =
-    form.priceCategory === "Fixed"
-      ? form.priceMin
-      : form.priceMin + (hash32(seed, form.key, index, Purpose.amount) % steps) * 100;
+    (tier?.priceCategory ?? form.priceCategory) === "Fixed"
+      ? priceMin
+      : priceMin + (hash32(seed, form.key, index, Purpose.amount) % steps) * 100;
   const options = form.extraOptions.filter(
     (_, n) => hash32(seed, form.key, index, Purpose.option, n) % 3 === 0,
   );
@@ -169,8 +214,9 @@ export function generatedOrder(
     organization,
     form,
     payer: seededPayer(seed, form.key, index),
-    itemName: form.tierName,
-    itemType: form.itemType,
+    itemName: tier?.label ?? form.tierName,
+    itemType: tier?.tierType ?? form.itemType,
+    ...(tier && tier.id !== form.tierId ? { tier } : {}),
     initialAmount,
     options,
     amount,

@@ -3,9 +3,11 @@ import type { OrderRecord } from "./model.js";
 import {
   customFieldAnswers,
   DONATION_NAME,
+  itemAmount,
   orderLightView,
   orderPaymentView,
   shareOf,
+  tierOf,
   type ViewContext,
 } from "./views.js";
 
@@ -26,7 +28,8 @@ function optionsView(record: OrderRecord): Json[] {
 /**
  * One item as the provider's document gives it (ItemDetail, also each entry of the items listings): its
  * order, payer, payments (with their refund operations), the user it is for, custom field answers (a
- * File answer is the file's URL), options and tier. `amount` is the tier part plus the options.
+ * File answer is the file's URL), options and tier. `amount` is the tier's part alone: the document's
+ * "after discount without extra options"; each option has its own amount beside it.
  */
 export function itemDetailView(ctx: ViewContext, record: OrderRecord): Json {
   const { firstName, lastName } = record.payer;
@@ -39,15 +42,15 @@ export function itemDetailView(ctx: ViewContext, record: OrderRecord): Json {
     })),
     name: record.itemName,
     user: { firstName, lastName },
-    priceCategory: record.form.priceCategory,
-    ...(record.form.priceCategory === "Pwyw" ? { minAmount: record.form.priceMin } : {}),
+    priceCategory: tierOf(record).priceCategory,
+    ...(tierOf(record).priceCategory === "Pwyw" ? { minAmount: tierOf(record).priceMin } : {}),
     customFields: customFieldAnswers(ctx, record, true),
     options: optionsView(record),
     qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64"),
-    tierDescription: record.form.tierName,
-    tierId: record.form.tierId,
+    tierDescription: tierOf(record).description ?? tierOf(record).label,
+    tierId: tierOf(record).id,
     id: record.itemId,
-    amount: record.amount,
+    amount: itemAmount(record),
     type: record.itemType,
     initialAmount: record.initialAmount,
     state: itemState(record),
@@ -101,18 +104,22 @@ export function listEntryView(ctx: ViewContext, record: OrderRecord): Json {
   return {
     ...detail,
     payer: { ...record.payer, email, firstName, lastName },
-    items: [{ id: record.itemId, amount: record.amount, type: record.itemType, state: itemState(record) }],
-    amount: seedOrDocumentAmount(ctx, record.amount),
+    items: [
+      { id: record.itemId, amount: itemAmount(record), type: record.itemType, state: itemState(record) },
+    ],
+    // The seed's entry total is what the entry cost (its options included); the document's entry is an
+    // item, whose amount leaves the options out.
+    amount: seedOrDocumentAmount(ctx, record.amount, itemAmount(record)),
     id: record.id,
     date: formatServiceDate(record.at, ctx.dateStyle),
   };
 }
 
-function seedOrDocumentAmount(ctx: ViewContext, amount: number): unknown {
+function seedOrDocumentAmount(ctx: ViewContext, total: number, item: number): unknown {
   switch (ctx.shapes) {
     case "seed":
-      return { total: amount, vat: 0 };
+      return { total, vat: 0 };
     case "document":
-      return amount;
+      return item;
   }
 }

@@ -1,4 +1,5 @@
 import type { IsoDay } from "../../core/dates.js";
+import type { SourceLocation } from "../../core/errors.js";
 import type { ServiceInstant } from "../service-dates.js";
 
 /** An association (organization) of the sandbox. */
@@ -10,6 +11,12 @@ export interface Organization {
   registeredOn: IsoDay;
   /** Since 2025-06-01 an unverified association cannot receive a payment. */
   verified: boolean;
+  city?: string;
+  zipCode?: string;
+  description?: string;
+  logo?: string;
+  /** When it last changed (the document's `updateDate`); default: noon UTC of `registeredOn`. */
+  updatedMs?: number;
 }
 
 /** A custom field offered by a form (`File`, `ChoiceList`, `TextInput` …). */
@@ -19,10 +26,26 @@ export interface CustomFieldDef {
   type: string;
   isRequired: boolean;
   values?: readonly string[];
+  /** The answers generated entries draw from (default: by type). */
+  samples?: readonly string[];
 }
 
 /** How a tier is priced (the document's `PriceCategory`, the two values the sandbox uses). */
-export type PriceCategory = "Fixed" | "Pwyw";
+export const PRICE_CATEGORIES = ["Fixed", "Pwyw"] as const;
+export type PriceCategory = (typeof PRICE_CATEGORIES)[number];
+
+/** A tier of a form: what an item costs and what type it is. */
+export interface TierDef {
+  id: number;
+  label: string;
+  description?: string;
+  /** The document's TierType, also the `type` of the items bought on it. */
+  tierType: string;
+  /** `Fixed`: every item costs `priceMin`; `Pwyw` (pay what you want): from `priceMin` to `priceMax`. */
+  priceCategory: PriceCategory;
+  priceMin: number;
+  priceMax: number;
+}
 
 export interface ExtraOptionDef {
   id: number;
@@ -58,6 +81,12 @@ export interface FormDef {
   fileEvery: number;
   customFields: readonly CustomFieldDef[];
   extraOptions: readonly ExtraOptionDef[];
+  /** The form's tiers, the first being the one above (`tierId`, `tierName` …): its generated items' tier. */
+  tiers: readonly TierDef[];
+  /** Orders declared by a data file or a recording: entry `i` is `declared[i]` instead of generated. */
+  declared?: readonly DeclaredOrder[];
+  /** Where a data file declared the form (its errors against the contract point there). */
+  source?: SourceLocation;
   /** The id of the form's free-donation tier (`Donation`, pay what you want), when it offers one. */
   donationTierId?: number;
   createdMs: number;
@@ -113,11 +142,14 @@ export interface OrderRecord {
   payer: Payer;
   itemName: string;
   itemType: string;
+  /** The item's tier when it is not the form's first (`form.tierId`). */
+  tier?: TierDef;
   /** The tier's part of the item: its price (`Fixed`) or what the payer chose (`Pwyw`). */
   initialAmount: number;
   /** The extra options the payer took; each adds its price. */
   options: readonly ExtraOptionDef[];
-  /** `initialAmount` plus the options: the item's amount (the order's total adds the donation). */
+  /** What the item line costs: the tier's part plus the options (the order's total adds the donation). The
+   * item's own `amount` in the views leaves the options out, as the document says (`itemAmount`). */
   amount: number;
   /** A donation added to the order (a second item), on forms that offer one. */
   donation?: DonationRecord;
@@ -128,6 +160,31 @@ export interface OrderRecord {
   canceled?: boolean;
   checkoutIntentId?: number;
   metadata?: unknown;
+}
+
+/** An order a data file or a recording declares: an order record without its form and organization. */
+export type DeclaredOrder = Omit<OrderRecord, "organization" | "form">;
+
+/** A form a data file or a recording declares; the store gives it its key and id range. */
+export type DeclaredForm = Omit<FormDef, "key" | "firstId">;
+
+/** An API client a data file declares, with its rights. */
+export interface DeclaredClient {
+  id: string;
+  secret: string;
+  rights: readonly "organization_admin"[];
+}
+
+/**
+ * The sandbox's data as a value: what a data file or a recording declares. The ready-made organization
+ * and forms are always there (provider states use them); a declared organization or form with the same
+ * slug (and type) takes its place. `main` is the form announced with the credentials.
+ */
+export interface SandboxData {
+  organizations: readonly Organization[];
+  forms: readonly DeclaredForm[];
+  clients: readonly DeclaredClient[];
+  main?: { organizationSlug: string; formType: string; formSlug: string };
 }
 
 /** A file attached to an order through a custom field of type File. */

@@ -39,22 +39,24 @@ export function publicFormView(
 ): Json {
   const customFields = withFields ? form.customFields.map(customFieldView) : [];
   const extraOptions = withFields ? form.extraOptions.map(extraOptionView) : [];
-  const created = formatServiceDate({ ms: form.createdMs, ticks: 4470 }, ctx.dateStyle);
-  const url = formUrl(ctx, form);
+  const light = formLightView(ctx, form);
   return {
+    organizationLogo: organization.logo ?? null,
     organizationName: organization.name,
     tiers: [
-      {
-        customFields,
-        extraOptions,
-        id: form.tierId,
-        label: form.tierName,
-        tierType: form.itemType,
-        price: form.priceMin,
+      ...form.tiers.map((tier, n) => ({
+        customFields: n === 0 ? customFields : [],
+        extraOptions: n === 0 ? extraOptions : [],
+        id: tier.id,
+        label: tier.label,
+        description: tier.description ?? null,
+        tierType: tier.tierType,
+        price: tier.priceCategory === "Fixed" ? tier.priceMin : 0,
+        ...(tier.priceCategory === "Fixed" ? {} : { minAmount: tier.priceMin }),
         vatRate: 0,
         paymentFrequency: "Single",
-        isEligibleTaxReceipt: form.itemType === "Donation",
-      },
+        isEligibleTaxReceipt: tier.tierType === "Donation",
+      })),
       ...(form.donationTierId === undefined
         ? []
         : [
@@ -72,19 +74,51 @@ export function publicFormView(
             },
           ]),
     ],
+    activityType: form.formType === "Event" ? "Fête / Soirée" : null,
+    activityTypeId: form.formType === "Event" ? 6 : 0,
+    place: {
+      address: null,
+      name: null,
+      city: organization.city ?? "Bordeaux",
+      zipCode: organization.zipCode ?? "33000",
+      country: "FRA",
+    },
+    saleEndDate: null,
+    saleStartDate: null,
+    validityType: form.formType === "Membership" ? "MovingYear" : "Illimited",
+    personalizedMessage: null,
     customFields,
     extraOptions,
+    ...light,
+  };
+}
+
+/**
+ * A form as the document's FormLightModel gives it (each entry of `GET …/forms`, and the base of the
+ * public form): every field the document lists, `null` where the sandbox knows none.
+ */
+export function formLightView(ctx: ViewContext, form: FormDef): Json {
+  const created = formatServiceDate({ ms: form.createdMs, ticks: 4470 }, ctx.dateStyle);
+  const url = formUrl(ctx, form);
+  return {
+    banner: { id: null, fileName: `${form.formSlug}-banniere.jpg`, publicUrl: `${url}/banniere.jpg` },
     currency: "EUR",
     description: `${form.title} : inscriptions en ligne.`,
+    startDate: null,
+    endDate: null,
+    logo: { id: null, fileName: `${form.formSlug}-logo.png`, publicUrl: `${url}/logo.png` },
     meta: { createdAt: created, updatedAt: created },
     state: "Public",
     title: form.title,
     privateTitle: form.title,
     widgetButtonUrl: `${url}/widget-bouton`,
     widgetFullUrl: `${url}/widget`,
+    widgetVignetteHorizontalUrl: `${url}/widget-vignette-horizontale`,
+    widgetVignetteVerticalUrl: `${url}/widget-vignette`,
+    widgetCounterUrl: `${url}/widget-compteur`,
     formSlug: form.formSlug,
     formType: form.formType,
     url,
-    organizationSlug: organization.slug,
+    organizationSlug: form.organizationSlug,
   };
 }

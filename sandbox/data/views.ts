@@ -1,5 +1,5 @@
 import { type DateStyle, formatServiceDate, type ServiceInstant } from "../service-dates.js";
-import type { Answer, DonationRecord, FormDef, OrderRecord, Organization, PaymentRecord } from "./model.js";
+import type { Answer, DonationRecord, FormDef, OrderRecord, PaymentRecord, TierDef } from "./model.js";
 
 /** The name of a donation item (the label of a form's donation tier). */
 export const DONATION_NAME = "Don libre";
@@ -48,6 +48,20 @@ function date(ctx: ViewContext, instant: ServiceInstant): string {
 
 function meta(ctx: ViewContext, instant: ServiceInstant): Json {
   return { createdAt: date(ctx, shift(instant, -25_000)), updatedAt: date(ctx, shift(instant, 70)) };
+}
+
+/** The tier an order's main item was bought on. */
+export function tierOf(record: OrderRecord): TierDef {
+  return record.tier ?? (record.form.tiers[0] as TierDef);
+}
+
+/**
+ * An item's `amount` as the provider's document defines it: "after discount without extra options", so
+ * the tier's part alone. The options are listed beside it, each with its own amount; the item's share of
+ * a payment (`shareAmount`) and the order's total include them, so the amounts still add up.
+ */
+export function itemAmount(record: OrderRecord): number {
+  return record.options.reduce((left, option) => left - option.price, record.amount);
 }
 
 /** What the order costs: its item plus the donation added to it, if any. */
@@ -177,13 +191,13 @@ export function orderView(ctx: ViewContext, record: OrderRecord, detail = false)
         payments: record.payments.map((p) => ({ id: p.id, shareAmount: shareOf(record, p, record.itemId) })),
         name: record.itemName,
         user: { firstName, lastName },
-        priceCategory: record.form.priceCategory,
+        priceCategory: tierOf(record).priceCategory,
         customFields: customFieldAnswers(ctx, record, detail),
         options: record.options.map((o) => ({ name: o.label, amount: o.price, optionId: o.id })),
         qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64"),
-        tierId: record.form.tierId,
+        tierId: tierOf(record).id,
         id: record.itemId,
-        amount: record.amount,
+        amount: itemAmount(record),
         type: record.itemType,
         initialAmount: record.initialAmount,
         state: record.canceled ? "Canceled" : "Processed",
@@ -216,7 +230,7 @@ export function paymentDetailView(
         shareAmount: shareOf(record, payment, record.itemId),
         shareItemAmount: shareOf(record, payment, record.itemId),
         id: record.itemId,
-        amount: record.amount,
+        amount: itemAmount(record),
         type: record.itemType,
         state: "Processed",
         name: record.itemName,
@@ -246,20 +260,5 @@ export function paymentDetailView(
     meta: meta(ctx, payment.at),
     refundOperations: refundOperationsView(ctx, payment),
     ...changes,
-  };
-}
-
-/** An organization, as the Organization notification carries it. */
-export function organizationView(ctx: ViewContext, organization: Organization): Json {
-  return {
-    name: organization.name,
-    slug: organization.slug,
-    organizationSlug: organization.slug,
-    type: organization.type,
-    isAuthenticated: organization.verified,
-    isCashInCompliant: organization.verified,
-    url: `${ctx.baseUrl}/associations/${organization.slug}`,
-    city: "Bordeaux",
-    zipCode: "33000",
   };
 }

@@ -1,8 +1,12 @@
 import { apiViews, type RouteHandler, type SandboxCore } from "../core.js";
 import type { Organization } from "../data/model.js";
-import { formUrl, organizationView } from "../data/views.js";
+import {
+  organizationLightView,
+  organizationView,
+  partnerOrganizationView,
+} from "../data/organization-view.js";
+import { formLightView } from "../data/public-form.js";
 import { type Exchange, sendErrors, sendJson } from "../http.js";
-import { formatServiceDate } from "../service-dates.js";
 import { sendShortListing } from "./short-listing.js";
 
 function known(core: SandboxCore, ex: Exchange, slug: string | undefined): Organization | undefined {
@@ -26,22 +30,9 @@ export const organizationFormsHandler: RouteHandler = (core, ex, call) => {
   const forms = core.store
     .forms(organization.slug)
     .filter((f) => types.length === 0 || types.includes(f.formType.toLowerCase()))
-    .map((form) => {
-      const created = formatServiceDate({ ms: form.createdMs, ticks: 4470 }, views.dateStyle);
-      return {
-        currency: "EUR",
-        meta: { createdAt: created, updatedAt: created },
-        state: "Public",
-        title: form.title,
-        privateTitle: form.title,
-        formSlug: form.formSlug,
-        formType: form.formType,
-        url: formUrl(views, form),
-        organizationSlug: organization.slug,
-      };
-    });
+    .map((form) => formLightView(views, form));
   const states = ex.query.getAll("states").map((t) => t.toLowerCase());
-  const listed = forms.filter((f) => states.length === 0 || states.includes(f.state.toLowerCase()));
+  const listed = forms.filter((f) => states.length === 0 || states.includes(String(f.state).toLowerCase()));
   sendShortListing(core, ex, call, [organization.slug, types.join(","), states.join(",")], listed);
 };
 
@@ -52,13 +43,16 @@ export const formTypesHandler: RouteHandler = (core, ex, call) => {
   sendJson(ex, 200, [...new Set(core.store.forms(organization.slug).map((f) => f.formType))]);
 };
 
-/** `GET /v5/users/me/organizations`: every organization of the sandbox, as a bare array. */
+/**
+ * `GET /v5/users/me/organizations`: every organization of the sandbox, as a bare array of the document's
+ * OrganizationLightModel (`updateDate` included).
+ */
 export const userOrganizationsHandler: RouteHandler = (core, ex) => {
   const views = apiViews(core);
   sendJson(
     ex,
     200,
-    core.store.organizations().map((o) => ({ ...organizationView(views, o), role: "OrganizationAdmin" })),
+    core.store.organizations().map((o) => organizationLightView(views, o)),
   );
 };
 
@@ -67,6 +61,6 @@ export const partnerOrganizationsHandler: RouteHandler = (core, ex, call) => {
   const views = apiViews(core);
   const organizations = core.store
     .organizations()
-    .map((o) => ({ organization: organizationView(views, o), availableAccessToken: true }));
+    .map((o) => ({ organization: partnerOrganizationView(views, o), availableAccessToken: true }));
   sendShortListing(core, ex, call, [], organizations);
 };

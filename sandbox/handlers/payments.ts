@@ -1,6 +1,5 @@
 import { sendServiceErrors, serviceError } from "../checkout-request.js";
 import { apiViews, emitType, notificationViews, type RouteHandler } from "../core.js";
-import { DONATION_ITEM_OFFSET } from "../data/generate.js";
 import { donationItemView, itemDetailView } from "../data/item-view.js";
 import type { OrderRecord, PaymentRecord, RefundRecord } from "../data/model.js";
 import { orderView, paymentDetailView } from "../data/views.js";
@@ -13,19 +12,13 @@ const REFUND_ID_OFFSET = 3_000_000_000;
 /** `GET /v5/items/{itemId}` (organization_admin): the item, its order and payments. */
 export const itemHandler: RouteHandler = (core, ex, call) => {
   const id = Number(call.params.itemId);
-  const order = core.store.order(id);
-  if (order) {
-    sendJson(ex, 200, itemDetailView(apiViews(core), order));
-    return;
-  }
-  // A donation item's id is its order's plus DONATION_ITEM_OFFSET.
-  const donor = core.store.order(id - DONATION_ITEM_OFFSET);
-  const donation = donor?.donation?.itemId === id ? donationItemView(apiViews(core), donor) : undefined;
-  if (!donation) {
+  const order = core.store.itemOrder(id);
+  if (!order) {
     sendErrors(ex, 404, "NotFound", `No item with id "${call.params.itemId}".`);
     return;
   }
-  sendJson(ex, 200, donation);
+  const views = apiViews(core);
+  sendJson(ex, 200, order.itemId === id ? itemDetailView(views, order) : donationItemView(views, order));
 };
 
 /** `GET /v5/payments/{paymentId}` (organization_admin): the payment with its refund operations. */

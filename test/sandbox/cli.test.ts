@@ -1,6 +1,10 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { sandboxCommand } from "../../cli/commands/sandbox.js";
 import { isAssopayError } from "../../core/errors.js";
+import { packageRoot } from "../../core/paths.js";
+import type { DataFile } from "../../sandbox/data/data-file.js";
 import { faults } from "../../sandbox/faults.js";
 import { captureStream } from "../support/streams.js";
 
@@ -36,6 +40,7 @@ describe("assopay sandbox", () => {
       "entries",
       "seed",
       "fault",
+      "shapes",
       "organizationSlug",
       "formType",
       "formSlug",
@@ -47,6 +52,7 @@ describe("assopay sandbox", () => {
       entries: 12,
       seed: 3,
       fault: null,
+      shapes: "seed",
       stateUrl: `${info.url}/_states`,
     });
     const token = await fetch(`${info.url}/oauth2/token`, {
@@ -75,9 +81,66 @@ describe("assopay sandbox", () => {
     expect(text).toMatch(/admin client\s+assopay-admin\s+adm_/);
     expect(text).toMatch(/reader client\s+assopay-reader\s+rdr_/);
     expect(text).toContain("fault never-ending");
+    expect(text).toMatch(/shapes seed \(an entry's amount is \{total, vat\}\)/);
     controller.abort();
     await expect(running).resolves.toBe(0);
     expect(stderr.text()).toContain("stopped");
+  });
+
+  it("says on its startup line which --shapes it serves", async () => {
+    const controller = new AbortController();
+    const { ctx, stdout } = context(["--port", "0", "--shapes", "document"], controller.signal);
+    const running = sandboxCommand.run(ctx);
+    await waitForLine(stdout.text);
+    expect(stdout.text().split("\n")[1]).toMatch(
+      /shapes document \(an entry's amount is the item's integer cents\)/,
+    );
+    controller.abort();
+    await expect(running).resolves.toBe(0);
+    expect(sandboxCommand.help).toMatch(/The startup line \(and --json's "shapes"\) says which/);
+  });
+
+  it("serves the data of recorded sessions with --from-cassette FILE..., the same as --print-data shows", async () => {
+    const cassettes = ["pagination-crawl.yaml", "public-form.yaml"].map((f) =>
+      join(packageRoot(), "recordings", f),
+    );
+    const printed = context(["--from-cassette", ...cassettes, "--print-data", "-"]);
+    await expect(sandboxCommand.run(printed.ctx)).resolves.toBe(0);
+    const derived = parse(printed.stdout.text()) as DataFile;
+    const collecte = derived.organizations?.[0]?.forms?.find((f) => f.slug === "collecte-45");
+    const declared = Array.isArray(collecte?.orders) ? collecte.orders.map((o) => o.id) : [];
+    expect(declared.length).toBeGreaterThan(20);
+    const controller = new AbortController();
+    const { ctx, stdout } = context(
+      ["--port", "0", "--json", "--from-cassette", ...cassettes],
+      controller.signal,
+    );
+    const running = sandboxCommand.run(ctx);
+    const info = JSON.parse(await waitForLine(stdout.text)) as {
+      url: string;
+      admin: { clientId: string; clientSecret: string };
+    };
+    const token = (await (
+      await fetch(`${info.url}/oauth2/token`, {
+        method: "POST",
+        body: new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: info.admin.clientId,
+          client_secret: info.admin.clientSecret,
+        }),
+      })
+    ).json()) as { access_token: string };
+    const page = (await (
+      await fetch(
+        `${info.url}/v5/organizations/amis-du-bac-a-sable/forms/Donation/collecte-45/items?pageSize=100&sortOrder=Asc`,
+        {
+          headers: { authorization: `Bearer ${token.access_token}` },
+        },
+      )
+    ).json()) as { data: { id: number }[] };
+    expect(page.data.map((e) => e.id)).toEqual(declared);
+    controller.abort();
+    await expect(running).resolves.toBe(0);
   });
 
   it("lists the faults with the rule each breaks", async () => {

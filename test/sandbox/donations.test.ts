@@ -19,11 +19,19 @@ interface Item {
   tierId: number;
   order: { id: number };
   payments: (Share & { amount: number })[];
+  options?: { amount: number }[];
 }
 interface Order {
   id: number;
   amount: { total: number };
-  items: { id: number; amount: number; type: string; tierId: number; payments: Share[] }[];
+  items: {
+    id: number;
+    amount: number;
+    type: string;
+    tierId: number;
+    payments: Share[];
+    options?: { amount: number }[];
+  }[];
   payments: { id: number; amount: number; items: Share[] }[];
 }
 interface Payment {
@@ -67,7 +75,10 @@ describe("sandbox donations: an order item of type Donation, consistent across i
     for (const listed of withDonation) {
       const order = (await h.json<Order>(`/v5/orders/${listed.id}`)).body;
       expect(order.items.map((i) => i.id)).toEqual(listed.items.map((i) => i.id));
-      const total = order.items.reduce((sum, i) => sum + i.amount, 0);
+      // Each item's amount leaves its options out (the document); the order's total adds them.
+      const withOptions = (i: { amount: number; options?: { amount: number }[] }) =>
+        (i.options ?? []).reduce((sum, o) => sum + o.amount, i.amount);
+      const total = order.items.reduce((sum, i) => sum + withOptions(i), 0);
       expect(order.amount.total).toBe(total);
       expect(order.payments.reduce((sum, p) => sum + p.amount, 0)).toBe(total);
       for (const listedItem of order.items) {
@@ -76,7 +87,7 @@ describe("sandbox donations: an order item of type Donation, consistent across i
         expect(item.tierId).toBe(listedItem.tierId);
         expect(item.order.id).toBe(order.id);
         expect(item.payments.map((p) => p.id)).toEqual(order.payments.map((p) => p.id));
-        expect(item.payments.reduce((sum, p) => sum + p.shareAmount, 0)).toBe(item.amount);
+        expect(item.payments.reduce((sum, p) => sum + p.shareAmount, 0)).toBe(withOptions(item));
         for (const share of item.payments) {
           const payment = (await h.json<Payment>(`/v5/payments/${share.id}`)).body;
           expect(payment.order.id).toBe(order.id);

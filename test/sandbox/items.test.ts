@@ -17,6 +17,7 @@ interface Entry {
   payments: { id: number; amount: number; shareAmount: number; state: string; refundOperations: unknown[] }[];
   customFields: { name: string; type: string; answer: string }[];
   options: { name: string; amount: number; optionId: number }[];
+  items: { id: number; amount: number }[];
 }
 
 interface PublicForm {
@@ -68,7 +69,7 @@ describe("sandbox items listing: the seed's fields and the document's beside the
     );
   });
 
-  it("prices each item at its tier's advertised price plus the options taken", async () => {
+  it("prices each item at its tier's advertised price, the options taken beside it, the entry's total both", async () => {
     const form = await h.json<PublicForm>(`${h.formPath("items").replace(/\/items$/, "")}/public`, "reader");
     const tier = form.body.tiers[0];
     if (!tier) throw new Error("the public form has no tier");
@@ -84,6 +85,8 @@ describe("sandbox items listing: the seed's fields and the document's beside the
         expected += option.amount;
       }
       expect(entry.amount).toEqual({ total: expected, vat: 0 });
+      // The document: an item's amount is "after discount without extra options".
+      expect(entry.items[0]?.amount).toBe(tier.price);
       expect(entry.payments.reduce((sum, p) => sum + p.shareAmount, 0)).toBe(expected);
       totals.add(expected);
     }
@@ -96,16 +99,21 @@ describe("sandbox items listing: the seed's fields and the document's beside the
         id: number;
         date: string;
         amount: { total: number };
-        items: { id: number; amount: number; tierId: number }[];
+        items: { id: number; amount: number; tierId: number; options: { amount: number }[] }[];
         payments: { id: number; amount: number }[];
       }>(`/v5/orders/${entry.order.id}`);
+      const withOptions = (i: { amount: number; options: { amount: number }[] }) =>
+        i.options.reduce((sum, o) => sum + o.amount, i.amount);
       expect(order.status).toBe(200);
       expect(order.body.id).toBe(entry.order.id);
       expect(order.body.date).toBe(entry.order.date);
       expect(order.body.items[0]).toMatchObject({ id: entry.id, tierId: entry.tierId });
-      expect(order.body.items[0]?.amount).toBe((entry.amount as { total: number }).total);
-      // The order's total is its items' sum: the entry's item plus a donation, when one was added.
-      expect(order.body.amount.total).toBe(order.body.items.reduce((sum, i) => sum + i.amount, 0));
+      expect(order.body.items[0]?.amount).toBe(entry.items[0]?.amount);
+      expect(withOptions(order.body.items[0] ?? { amount: 0, options: [] })).toBe(
+        (entry.amount as { total: number }).total,
+      );
+      // The order's total is its items' sum, each with its options: the entry's item plus a donation.
+      expect(order.body.amount.total).toBe(order.body.items.reduce((sum, i) => sum + withOptions(i), 0));
       expect(order.body.payments.map((p) => [p.id, p.amount])).toEqual(
         entry.payments.map((p) => [p.id, p.amount]),
       );
@@ -129,13 +137,17 @@ describe("sandbox with --shapes document", () => {
   });
   afterAll(() => h.close());
 
-  it("serves an entry's amount as integer cents, which the document-shaped contract accepts and the seed's flags", async () => {
+  it("serves an entry's amount as integer cents without its options, which the document-shaped contract accepts and the seed's flags", async () => {
     const route = contract().routes.byId("v5.form-items");
     const page = await h.json<{ data: Entry[] }>(h.formPath("items"));
     expect(page.status).toBe(200);
     for (const entry of page.body.data) {
       expect(typeof entry.amount).toBe("number");
-      expect(entry.amount).toBe(entry.payments.reduce((sum, p) => sum + p.shareAmount, 0));
+      const options = entry.options.reduce((sum, o) => sum + o.amount, 0);
+      expect(entry.amount).toBe(entry.initialAmount);
+      expect((entry.amount as number) + options).toBe(
+        entry.payments.reduce((sum, p) => sum + p.shareAmount, 0),
+      );
     }
     const documentContract = loadContract({ shapes: "document" });
     expect(documentContract.schemas.validatePage(route, page.body, "not-applicable")).toEqual([]);

@@ -48,3 +48,18 @@ export function openApiInstance(component: string): unknown {
   if (!schema) throw new Error(`no OpenAPI component ${component}`);
   return build(schema, component, 0);
 }
+
+/** The provider's published OpenAPI document (a copy of shared/reference/openapi-v5.json). */
+export function publishedDocument(): {
+  components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> };
+} {
+  return referenceExample("openapi-v5.json") as ReturnType<typeof publishedDocument>;
+}
+
+/** The properties the published document gives one of its models, found by the end of its name. */
+export function documentProperties(model: string): string[] {
+  const schemas = publishedDocument().components.schemas;
+  const name = Object.keys(schemas).find((n) => n.endsWith(`.${model}`));
+  if (!name) throw new Error(`the published document has no model ${model}`);
+  return Object.keys(schemas[name]?.properties ?? {});
+}

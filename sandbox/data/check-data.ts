@@ -1,0 +1,68 @@
+import type { Contract } from "../../contracts/index.js";
+import { AssopayError } from "../../core/errors.js";
+import type { Store } from "../store.js";
+import { listEntryView } from "./item-view.js";
+import type { FormDef } from "./model.js";
+import { publicFormView } from "./public-form.js";
+import { orderView, type Shapes, type ViewContext } from "./views.js";
+
+const BASE = "http://127.0.0.1";
+
+/**
+ * Checks what the declared data makes against the contract before the sandbox serves it: each declared
+ * form's public form, and its first order as an items-listing entry and as order detail, validate
+ * against the contract's schemas (in the shapes served). A failure is an `AssopayError` (`bad-input`,
+ * exit 2) at the form's place in its data file.
+ */
+export function checkDataAgainstContract(contract: Contract, store: Store, shapes: Shapes): void {
+  const ctx: ViewContext = {
+    baseUrl: BASE,
+    dateStyle: "service",
+    exposeFiles: true,
+    shapes,
+    fileUrl: (orderId, fileId) => `${BASE}/v5/orders/${orderId}/files/${fileId}`,
+  };
+  const routes = contract.routes;
+  const schemaOf = (id: string) => routes.byId(id).response.schema ?? "";
+  const entrySchema = routes.byId("v5.form-items").pagination?.entrySchema ?? "list-entry";
+  for (const organization of store.organizations()) {
+    for (const form of store.forms(organization.slug)) {
+      if (!form.source) continue;
+      const problems = [
+        ...contract.schemas.validate(
+          schemaOf("v5.public-form"),
+          publicFormView(ctx, form, organization, true),
+          "public form",
+        ),
+      ];
+      const first = store.sequence(organization.slug, form).slice(0, "asc", 1)[0];
+      if (first) {
+        // The entry's shape is the contract's (`seed` or `document`): judged only when the sandbox serves it.
+        if (contract.shapes === shapes)
+          problems.push(
+            ...contract.schemas.validate(entrySchema, listEntryView(ctx, first), "items-listing entry"),
+          );
+        problems.push(
+          ...contract.schemas.validate(
+            schemaOf("v5.order-detail"),
+            orderView(ctx, first, true),
+            "order detail",
+          ),
+        );
+      }
+      const [problem] = problems;
+      if (problem) throw breaks(form, `${problem.path} ${problem.message}`);
+    }
+  }
+}
+
+function breaks(form: FormDef, detail: string): AssopayError {
+  return new AssopayError(
+    "bad-input",
+    `the sandbox data file is invalid: form ${form.formType}/${form.formSlug} would break the contract: ${detail}`,
+    {
+      ...(form.source ? { location: form.source } : {}),
+      hint: 'correct the form\'s values at that line (docs/sandbox.md, "Your own data")',
+    },
+  );
+}
