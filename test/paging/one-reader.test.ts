@@ -28,7 +28,7 @@ function sources(dir: string): string[] {
  * `x?.continuationToken`, `x["continuationToken"]`, `{ continuationToken } = x`); writes (`x.… =`,
  * `delete x.…`) and comments are not reads.
  */
-export function tokenReads(text: string): string[] {
+function tokenReads(text: string): string[] {
   const reads: string[] = [];
   text.split("\n").forEach((line, n) => {
     const code = line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, "");
