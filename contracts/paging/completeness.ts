@@ -162,7 +162,7 @@ function lossesOf(
  * Judges several crawls of one listing as a whole. An entry a crawl lacks is a loss only when a crawl
  * that ended before it started had the entry and a crawl that started after it ended still has it: on a
  * live listing, entries that appear between crawls are new, not lost. Crawls cut by another rule's
- * violation are left out. Each loss names its rule: entries gone from the middle (`pagination.complete`),
+ * violation, and crawls that kept no log, are left out. Each loss names its rule: entries gone from the middle (`pagination.complete`),
  * an empty page before the end, or a page without a token before the end.
  *
  * @example
@@ -170,7 +170,7 @@ function lossesOf(
  * // suspects: crawl again at the suspect's page size, then judge every crawl once more.
  */
 export function judgeCompleteness(crawls: readonly CrawlLog[]): Completeness {
-  const judged = crawls.filter((c) => c.end !== "cut");
+  const judged = crawls.filter((c) => c.end !== "cut" && c.unlogged !== true);
   const sets = new Map(judged.map((c) => [c, idsOfCrawl(c)] as const));
   const union = new Set<number>();
   for (const ids of sets.values()) for (const id of ids) union.add(id);

@@ -32,6 +32,11 @@ export interface CrawlLog {
   readonly endedAt: number;
   readonly pages: readonly CrawlPageLog[];
   readonly end: CrawlEnd;
+  /**
+   * True when the crawl kept no pages: it held more entries than its log was allowed to keep (verify's
+   * `--max-entries`), so the judges leave it out.
+   */
+  readonly unlogged?: boolean;
 }
 
 /** Every id a crawl collected, once each. */

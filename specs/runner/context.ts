@@ -127,7 +127,8 @@ export function createContext(parts: ContextParts): CheckContext {
     route: Route,
     query: [string, string][],
     progressLabel: string,
-    name?: string,
+    name: string | undefined,
+    logEntries: number,
   ): Promise<CrawlResult> => {
     const where = await coordinates();
     try {
@@ -143,6 +144,7 @@ export function createContext(parts: ContextParts): CheckContext {
         onPage: (pages, entries) =>
           parts.progress.update(progressLabel, `${pages} pages, ${entries} entries`),
         signal: parts.signal,
+        logEntries,
         ...(name === undefined ? {} : { label: name }),
       });
     } finally {
@@ -166,7 +168,14 @@ export function createContext(parts: ContextParts): CheckContext {
       if (options.pageSize !== undefined && variant !== "unpaged")
         query.push(["pageSize", String(options.pageSize)]);
       return memo.get(`crawl:${route.id}:${variant}`, () =>
-        crawlOnce(route, query, `crawling ${route.id}${CRAWL_NOTES[variant]}`),
+        crawlOnce(
+          route,
+          query,
+          `crawling ${route.id}${CRAWL_NOTES[variant]}`,
+          undefined,
+          // Only the default crawl is judged as a whole (with the sized ones): the others keep no log.
+          variant === "default" ? options.maxEntries : 0,
+        ),
       );
     },
     crawlSized(route, pageSize, again) {
@@ -174,7 +183,7 @@ export function createContext(parts: ContextParts): CheckContext {
       const label = `crawling ${route.id} (pageSize ${pageSize}${again ? `, ${again}` : ""})`;
       const name = `pageSize ${pageSize}${again ? ` (${again})` : ""}`;
       return memo.get(`crawl:${route.id}:size:${pageSize}:${again ?? ""}`, () =>
-        crawlOnce(route, query, label, name),
+        crawlOnce(route, query, label, name, options.maxEntries),
       );
     },
   };

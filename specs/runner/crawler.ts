@@ -29,6 +29,11 @@ export interface CrawlPlan {
   onPage?: (pages: number, entries: number) => void;
   /** What the crawl judge calls this crawl (default: from its page size). */
   label?: string;
+  /**
+   * Most entries whose pages the log keeps (default: all). Past it the log is dropped and marked
+   * `unlogged`, so a crawl no judge will read costs no memory per page.
+   */
+  logEntries?: number;
   signal?: AbortSignal;
   now?: () => number;
 }
@@ -112,6 +117,8 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
   const seen = new Set<number>();
   const pages: CrawlPageLog[] = [];
+  const logEntries = plan.logEntries ?? Number.POSITIVE_INFINITY;
+  let unlogged = false;
   let firstIds: readonly number[] | undefined;
   const result: Omit<CrawlResult, "stop" | "durationMs" | "log"> = {
     route: plan.route,
@@ -133,7 +140,15 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       entries: seen.size,
       stop,
       durationMs: ended - started,
-      log: { label, pageSize: requestedSize, startedAt: started, endedAt: ended, pages, end },
+      log: {
+        label,
+        pageSize: requestedSize,
+        startedAt: started,
+        endedAt: ended,
+        pages: unlogged ? [] : pages,
+        end,
+        ...(unlogged ? { unlogged } : {}),
+      },
     };
   };
   let token: string | undefined;
@@ -169,14 +184,19 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
     const parsed = parseJson(exchange);
     const page = parsed.ok ? readPage(parsed.value, resultArray) : { ok: false as const, why: parsed.why };
     if (!page.ok) return finish({ kind: "not-a-list", reason: page.why, evidence: evidenceOf(exchange) });
-    pages.push({
-      index: result.pages,
-      url,
-      sentToken: token,
-      status: exchange.status,
-      ids: page.ids,
-      token: page.token,
-    });
+    if (!unlogged && seen.size + page.ids.length > logEntries) {
+      unlogged = true;
+      pages.length = 0;
+    }
+    if (!unlogged)
+      pages.push({
+        index: result.pages,
+        url,
+        sentToken: token,
+        status: exchange.status,
+        ids: page.ids,
+        token: page.token,
+      });
     if (plan.validate) {
       const findings = plan.validate(parsed.ok ? parsed.value : undefined);
       if (findings.length > 0) {
