@@ -6,7 +6,11 @@ import { configDefaults, defineConfig } from "vitest/config";
  * intercept test installs and removes its fetch and `http` hooks). Each gets a project of its own: vitest
  * gives every project fresh forks, so no other file ever shares a process with them.
  */
-const PATCH_NODE = ["test/proxy/nock.test.ts", "test/proxy/intercept.test.ts"];
+const PATCH_NODE = [
+  "test/proxy/nock.test.ts",
+  "test/proxy/intercept.test.ts",
+  "test/proxy/recovery-readers.test.ts",
+];
 
 /**
  * Test files that prove the ecosystem's own tools accept our outputs: npm (the packed tarball), Prism, the
@@ -22,6 +26,7 @@ const EXTERNAL = [
   "test/pact/stub-server.test.ts",
   "test/pact/broker.test.ts",
   "test/sandbox/checkout-browser.test.ts",
+  "test/servers/cross-site-browser.test.ts",
   "test/report/junit-schema.test.ts",
 ];
 

@@ -1,14 +1,13 @@
 import { mayReplace } from "../../core/owned-file.js";
+import { isJunitReport } from "../../report/index.js";
 
 /**
  * Whether a text is a report assopay wrote, by its first line(s): the JSON report's `format`, the JUnit
- * report's `<testsuites name="assopay …">`, or the pretty report's header (`assopay verify: …`).
+ * report's root element (`isJunitReport`), or the pretty report's header (`assopay verify: …`).
  */
 export function isAssopayReport(text: string): boolean {
   return (
-    /^\{\s*"format": "assopay-report"/.test(text) ||
-    /^<\?xml version="1\.0" encoding="UTF-8"\?>\r?\n<testsuites name="assopay [a-z]+"/.test(text) ||
-    /^assopay [a-z]+: /.test(text)
+    /^\{\s*"format": "assopay-report"/.test(text) || isJunitReport(text) || /^assopay [a-z]+: /.test(text)
   );
 }
 

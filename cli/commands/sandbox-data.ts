@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { AssopayError } from "../../core/errors.js";
-import { loadCassette } from "../../proxy/cassette/reader.js";
+import { loadCassette } from "../../proxy/index.js";
 import { buildSandboxData } from "../../sandbox/data/build-data.js";
 import { type CheckedDataFile, parseDataFile, readDataFile } from "../../sandbox/data/data-file.js";
 import { dataFromRecording, type RecordedAnswer } from "../../sandbox/data/from-recording.js";

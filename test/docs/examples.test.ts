@@ -20,7 +20,7 @@ const SKIPPED: readonly [RegExp, string][] = [
   [/\$[A-Z_]+/, "uses a variable of the reader's shell (a Git SHA, a key, the recorder's exports)"],
   [/…|\bURL\b|\bKEY\b|\[--/, "a synopsis with placeholders for the reader's own values"],
   [
-    /(recordings\/(session|app|curl)|\bsession|checkout|session-from-the-real-service)\.yaml|announced\.yaml/,
+    /(recordings\/(session|app|curl)|\bsession|checkout|session-from-the-real-service|my-forms)\.yaml|announced\.yaml/,
     "a file of the reader's own (a recording of the real service, an announced timeline)",
   ],
   [

@@ -49,11 +49,12 @@ export function openApiInstance(component: string): unknown {
   return build(schema, component, 0);
 }
 
-/** The provider's published OpenAPI document (a copy of shared/reference/openapi-v5.json). */
+/** The provider's published OpenAPI document (vendored in contracts/reference/openapi-v5.json). */
 export function publishedDocument(): {
   components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> };
 } {
-  return referenceExample("openapi-v5.json") as ReturnType<typeof publishedDocument>;
+  const file = join(packageRoot(), "contracts", "reference", "openapi-v5.json");
+  return JSON.parse(readFileSync(file, "utf8")) as ReturnType<typeof publishedDocument>;
 }
 
 /** The properties the published document gives one of its models, found by the end of its name. */
