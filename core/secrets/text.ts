@@ -9,7 +9,7 @@ import { isSecretName, type NamePlace } from "./names.js";
 import { placeholderFor, WHOLE_PLACEHOLDER } from "./placeholder.js";
 
 /** `name=value` in a query, a fragment, a form or a log line (`?client_secret=…&state=…`). */
-const PAIR = /(^|[?&#;\s,(])([\w.[\]-]{1,100})=([^&\s#"'<>;,)]+)/g;
+const PAIR = /(^|[?&#;\s,(])([\w.[\]-]{1,100})([ \t]*=[ \t]*)([^&\s#"'<>;,)]+)/g;
 
 /** `"name": "value"` in JSON written as text (an SDK's body quoted in evidence). */
 const JSON_PAIR = /"([^"\\]{1,100})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
@@ -72,8 +72,8 @@ export function redactSecretText(text: string): string {
   if (text.length < 4) return text;
   let out = redactFormats(text, placeholder);
   if (out.includes("=")) {
-    out = out.replace(PAIR, (found, before: string, name: string, value: string) =>
-      isSecretName(decoded(name), "form") ? `${before}${name}=${placeholder(value)}` : found,
+    out = out.replace(PAIR, (found, before: string, name: string, equals: string, value: string) =>
+      isSecretName(decoded(name), "form") ? `${before}${name}${equals}${placeholder(value)}` : found,
     );
   }
   if (out.includes('"')) {

@@ -1,0 +1,65 @@
+import { lintSource } from "@secretlint/core";
+import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import { describe, expect, it } from "vitest";
+import { redactSecretText } from "../../core/secrets/text.js";
+import { createRedactor } from "../../proxy/redaction/redactor.js";
+import { redactTextBody } from "../../proxy/redaction/text-body.js";
+
+/**
+ * Our secret formats (core/secrets/formats.ts) are a list of our own, fast enough for the recorder's
+ * hot path. This test holds them to a well-kept ruleset, secretlint's recommended preset: every text
+ * below is a secret by that ruleset (the test fails if secretlint stops flagging one, so each sample
+ * stays a real instance of its rule), and neither the report redactor nor the recorder's body
+ * redaction may leave any span secretlint flags.
+ */
+
+/** A deterministic run of `n` characters of `alphabet` (no randomness: the samples stay the same). */
+function run(n: number, alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"): string {
+  return Array.from({ length: n }, (_, i) => alphabet[(i * 7 + 3) % alphabet.length]).join("");
+}
+
+const SAMPLES: Readonly<Record<string, string>> = {
+  "secretlint-rule-github": `deploy with ghp_${run(36)} please`,
+  "secretlint-rule-npm": `//registry.npmjs.org/:_authToken=npm_${run(36)}`,
+  "secretlint-rule-slack": `token xoxb-123456789012-1234567890123-${run(24)}`,
+  "secretlint-rule-sendgrid": `SG.${run(22)}.${run(43)}`,
+  "secretlint-rule-shopify": `shpat_${run(32, "0123456789abcdef")}`,
+  "secretlint-rule-openai": `OPENAI=sk-${run(20)}T3BlbkFJ${run(20)}`,
+  "secretlint-rule-linear": `lin_api_${run(40)}`,
+  "secretlint-rule-basicauth": `see https://alice:${run(12)}@api.example.org/v5`,
+  "secretlint-rule-aws": `AWS_ACCESS_KEY_ID=AKIA${run(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")}\naws_secret_access_key = ${run(40)}`,
+  "secretlint-rule-privatekey": `-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA${run(64)}\n${run(64)}\n-----END RSA PRIVATE KEY-----`,
+};
+
+async function flagged(content: string): Promise<{ ruleId: string; text: string }[]> {
+  const result = await lintSource({
+    source: { filePath: "/sample.txt", content, contentType: "text" },
+    options: {
+      config: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }] },
+    },
+  });
+  return result.messages.map((m) => ({ ruleId: m.ruleId, text: content.slice(m.range[0], m.range[1]) }));
+}
+
+describe("our secret formats against secretlint's recommended ruleset", () => {
+  it.each(Object.entries(SAMPLES))(
+    "%s: flagged by secretlint, and gone from what we write",
+    async (rule, sample) => {
+      const found = await flagged(sample);
+      expect(found.map((f) => f.ruleId)).toContain(`@secretlint/${rule}`);
+      const report = redactSecretText(sample);
+      const recorded = redactTextBody(sample, "text/plain", createRedactor(undefined, false, true));
+      for (const { text } of found) {
+        expect(report, "the report redactor").not.toContain(text);
+        expect(recorded, "the recorder").not.toContain(text);
+      }
+    },
+  );
+
+  it("what secretlint does not flag, we keep as it was (no false alarm on ordinary text)", async () => {
+    const ordinary = "order 10000044 paid 1200 cents on 2025-04-01T10:00:00.000+02:00 by Jeanne Martin";
+    expect(await flagged(ordinary)).toEqual([]);
+    expect(redactSecretText(ordinary)).toBe(ordinary);
+    expect(redactTextBody(ordinary, "text/plain", createRedactor(undefined, false, true))).toBe(ordinary);
+  });
+});
