@@ -1,19 +1,13 @@
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { judgeCompletenessRule } from "./completeness.js";
-
-const RULE = "pagination.complete";
+import { completenessCheck } from "./completeness.js";
 
 /**
- * Pagination rules 4 and 6: a client that follows the tokens collects every entry. Crawled at three page sizes, the listing must give the same entries, none lost between two pages. A loss is reported only when a fresh crawl confirms it.
+ * Pagination rules 4 and 6: a client that follows the tokens collects every entry. Crawled at three page
+ * sizes, the listing must give the same entries, none lost between two pages. A loss is reported only when
+ * a fresh crawl confirms it (`completeness.ts`).
  */
-export const completeCheck: SpecCheck = {
-  id: "pagination/complete",
-  group: "pagination",
-  rule: RULE,
-  title: "Every entry comes in a crawl, whatever the page size",
-  async run(ctx) {
-    const findings: Finding[] = [];
-    for (const route of ctx.servedListings()) findings.push(await judgeCompletenessRule(ctx, RULE, route));
-    return combine(findings, "listings complete across page sizes");
-  },
-};
+export const completeCheck = completenessCheck(
+  "pagination/complete",
+  "pagination.complete",
+  "Every entry comes in a crawl, whatever the page size",
+  "listings with the same entries at every page size",
+);

@@ -11,7 +11,7 @@ import type { CheckContext } from "../runner/context.js";
 import { describeStop } from "../runner/crawl-stops.js";
 import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
-import type { Finding } from "../runner/verdicts.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 
 /** The completeness of one listing: judged over its crawls, or skipped with the reason. */
 export type CompletenessOutcome =
@@ -161,5 +161,25 @@ export async function judgeCompletenessRule(
     kind: "pass",
     subject: route.id,
     note: `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}`,
+  };
+}
+
+/** One completeness check: its rule's losses over every listing served at the date. */
+export function completenessCheck(
+  id: string,
+  rule: CompletenessRule,
+  title: string,
+  passed: string,
+): SpecCheck {
+  return {
+    id,
+    group: "pagination",
+    rule,
+    title,
+    async run(ctx) {
+      const findings: Finding[] = [];
+      for (const route of ctx.servedListings()) findings.push(await judgeCompletenessRule(ctx, rule, route));
+      return combine(findings, passed);
+    },
   };
 }

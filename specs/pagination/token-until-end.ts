@@ -1,19 +1,13 @@
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { judgeCompletenessRule } from "./completeness.js";
-
-const RULE = "pagination.token-until-end";
+import { completenessCheck } from "./completeness.js";
 
 /**
- * Pagination rule 7: a client may stop at a non-empty page without a token, so such a page before the last entry loses every entry after it. A loss is reported only when a fresh crawl confirms it.
+ * Pagination rule 7: a client may stop at a non-empty page without a token, so such a page before the last
+ * entry loses every entry after it. A loss is reported only when a fresh crawl confirms it
+ * (`completeness.ts`).
  */
-export const tokenUntilEndCheck: SpecCheck = {
-  id: "pagination/token-until-end",
-  group: "pagination",
-  rule: RULE,
-  title: "A non-empty page carries a token until the end",
-  async run(ctx) {
-    const findings: Finding[] = [];
-    for (const route of ctx.servedListings()) findings.push(await judgeCompletenessRule(ctx, RULE, route));
-    return combine(findings, "listings complete across page sizes");
-  },
-};
+export const tokenUntilEndCheck = completenessCheck(
+  "pagination/token-until-end",
+  "pagination.token-until-end",
+  "A non-empty page carries a token until the end",
+  "listings with a token on every page before their end",
+);

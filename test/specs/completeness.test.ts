@@ -7,6 +7,7 @@ import { resolveOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import { runCli } from "../support/run-cli.js";
 import { byId, contract, problems, sandboxInput, verifySandbox } from "./support/harness.js";
+import { token } from "./support/replay-session.js";
 
 const COMPLETENESS = [
   "pagination/complete",
@@ -38,10 +39,10 @@ describe("completeness on a live listing", () => {
           // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
           if (hooks) continue;
           const { organizationSlug, formType, formSlug } = sandbox.credentials;
-          const token = await readerToken(sandbox.url, sandbox.credentials.reader);
+          const bearer = await token(sandbox.url, sandbox.credentials.reader);
           const first = await fetch(
             `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&withCount=true`,
-            { headers: { authorization: `Bearer ${token}` } },
+            { headers: { authorization: `Bearer ${bearer}` } },
           );
           const page = readPage(await first.json(), "data");
           expect(page.ok && page.ids.length).toBeGreaterThan(60);
@@ -84,12 +85,12 @@ describe("a loss, as evidence", () => {
       expect(repro).toHaveLength(offending[0]?.index ?? 0);
       // Replayed against the provider, it shows the same gap: the entry named missing is in no page.
       const missing = Number(/lost \d+ entr(?:y|ies) \((\d+)/.exec(outcome?.reason ?? "")?.[1]);
-      const token = await readerToken(sandbox.url, sandbox.credentials.reader);
+      const bearer = await token(sandbox.url, sandbox.credentials.reader);
       const seen: number[] = [];
       for (const line of repro) {
         const url = /'([^']+)'/.exec(line)?.[1] ?? "";
         const page = readPage(
-          await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json(),
+          await (await fetch(url, { headers: { authorization: `Bearer ${bearer}` } })).json(),
           "data",
         );
         if (page.ok) seen.push(...page.ids);
@@ -114,22 +115,6 @@ describe("a loss, as evidence", () => {
     }
   }, 60_000);
 });
-
-async function readerToken(
-  base: string,
-  reader: { clientId: string; clientSecret: string },
-): Promise<string> {
-  const response = await fetch(`${base}/oauth2/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: reader.clientId,
-      client_secret: reader.clientSecret,
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 describe("the completeness flags", () => {
   it.each([["abc"], ["0"], ["1.5"], ["-3"]])(

@@ -18,7 +18,8 @@ interface Client {
   clientSecret: string;
 }
 
-async function token(base: string, client: Client): Promise<string> {
+/** An access token of `client` from the sandbox at `base` (client_credentials). */
+export async function token(base: string, client: Client): Promise<string> {
   const response = await fetch(`${base}/oauth2/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
