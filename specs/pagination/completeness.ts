@@ -29,10 +29,21 @@ export function otherSizes(route: Route, asked: number | undefined): number[] {
 }
 
 /**
+ * The page size to crawl a witness at: that of the crawl that collected the most entries, among the
+ * sizes no suspect was crawled at (a provider that loses entries at one size loses them again there).
+ */
+function witnessSize(crawls: readonly CrawlResult[], suspects: ReadonlySet<number>, largest: number): number {
+  const sized = crawls
+    .filter((c) => c.log.pageSize !== undefined && !suspects.has(c.log.pageSize))
+    .sort((a, b) => b.entries - a.entries);
+  return sized[0]?.log.pageSize ?? largest;
+}
+
+/**
  * Crawls a listing at its default page size and at two others, judges the crawls as a whole and, when a
- * crawl lacks entries that no earlier crawl can vouch for, crawls that size again and then once more at
- * the largest size as a witness, so that entries added while the listing was crawled are never taken
- * for losses. Memoised per run: the three completeness checks share it.
+ * crawl lacks entries that no earlier crawl can vouch for, crawls that size again and then once more as
+ * a witness (at the size that collected most), so that entries added while the listing was crawled are
+ * never taken for losses. Memoised per run: the three completeness checks share it.
  */
 export function completenessOf(ctx: CheckContext, route: Route): Promise<CompletenessOutcome> {
   return ctx.memo.get(`completeness:${route.id}`, async () => {
@@ -64,7 +75,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
         judged.suspects.map((s) => s.crawl.pageSize ?? route.pagination?.defaultPageSize ?? 20),
       );
       for (const size of sizes) crawls.push(await ctx.crawlSized(route, size, "again"));
-      crawls.push(await ctx.crawlSized(route, largest, "witness"));
+      crawls.push(await ctx.crawlSized(route, witnessSize(crawls, sizes, largest), "witness"));
       judged = judgeCompleteness(crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log));
     }
     return { kind: "judged", judged, crawls };

@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { readPage } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
@@ -131,4 +133,57 @@ describe("the completeness flags", () => {
     expect((await runCli(["verify", "--help"])).stdout).toMatch(/--max-entries N/);
     expect((await runCli(["sandbox", "--help"])).stdout).toMatch(/--growing/);
   });
+});
+
+/**
+ * A provider of our own making, in front of the sandbox: it loses the tenth entry of every page asked
+ * with `pageSize=100` and serves every other page size whole. No issue names it; the general judge must
+ * catch it, on a witness crawled at another size.
+ */
+async function losingAtLargestSize(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const answer = await fetch(`${upstream}${req.url}`, {
+      method: req.method,
+      headers: Object.fromEntries(
+        Object.entries(req.headers).filter(([k, v]) => typeof v === "string" && k !== "host"),
+      ) as Record<string, string>,
+      ...(req.method === "POST" ? { body: await text(req), duplex: "half" } : {}),
+    } as RequestInit);
+    let body = Buffer.from(await answer.arrayBuffer());
+    if (/[?&]pageSize=100\b/.test(req.url ?? "") && answer.ok) {
+      const json = JSON.parse(body.toString()) as { data?: unknown[] };
+      if (Array.isArray(json.data) && json.data.length >= 10) json.data.splice(9, 1);
+      body = Buffer.from(JSON.stringify(json));
+    }
+    res.writeHead(answer.status, {
+      "content-type": answer.headers.get("content-type") ?? "application/json",
+    });
+    res.end(body);
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+async function text(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString();
+}
+
+describe("a way of losing entries no fault names", () => {
+  it("a provider that loses entries only at the largest page size is caught, on a witness of another size", async () => {
+    const report = await verifySandbox("2025-04-01" as IsoDay, {
+      hooks: false,
+      extra: { stateUrl: undefined, only: COMPLETENESS },
+      through: (sandbox) => losingAtLargestSize(sandbox.url),
+    });
+    const outcome = byId(report, "pagination/complete");
+    expect(outcome?.verdict).toBe("fail");
+    expect(outcome?.reason).toMatch(/pageSize 100( \(again\))? lost 1 entry/);
+    expect(outcome?.reason).not.toMatch(/witness\) lost/);
+  }, 60_000);
 });
