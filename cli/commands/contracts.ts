@@ -57,7 +57,7 @@ function summary(contract: Contract, at: IsoDay): string {
   }
   lines.push("", `Listing routes at ${at}:`);
   for (const route of contract.routes.listings()) {
-    const rules = contract.timeline.rulesAt(route, at);
+    const rules = contract.timeline.datedRulesAt(route, at);
     const served = rules.served ? "served" : "switched off";
     lines.push(
       `  ${route.method} ${route.path}  [${route.pagination?.resultArray}] ${served}, counts: ${rules.countMode}`,

@@ -2,7 +2,7 @@ import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
+import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
 import {
@@ -156,7 +156,7 @@ export const recordCommand: Command = {
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
       allowHosts: allowHostsFlag(flags),
-      rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      rules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       mode,
       keep: integerFlag("keep", stringFlag(flags, "keep")),
       redactPii: flags.values["redact-pii"] === true,

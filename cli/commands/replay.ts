@@ -1,6 +1,6 @@
 import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
-import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
+import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
@@ -119,7 +119,7 @@ export const replayCommand: Command = {
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
       at,
-      rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      rules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,

@@ -71,7 +71,7 @@ export interface Parsed {
   flags: ParsedFlags;
   env: CommandContext["env"];
   only: string[];
-  /** Cassettes to replay (`--cassette`, and the arguments after it); empty for a plain verify. */
+  /** Cassettes to re-send (`--cassette`, and the arguments after it); empty for a plain verify. */
   cassettes: string[];
   planned: PlannedPolicy;
   reporter: ReporterName;
@@ -126,7 +126,7 @@ export function parse(context: CommandContext): Parsed {
   const cassettes = listFlag(flags, "cassette");
   if (cassettes.length > 0 && only.length > 0) {
     throw new AssopayError("usage", "assopay verify: --only does not apply to --cassette", {
-      hint: "a replay judges every recorded interaction; drop --only, or run them apart",
+      hint: "a rerun judges every recorded interaction; drop --only, or run them apart",
     });
   }
   if (flags.positionals.length > 0 && only.length === 0 && cassettes.length === 0) {

@@ -3,7 +3,7 @@ import type { IsoDay } from "../../core/dates.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
 import type { RunReport } from "../../specs/runner/types.js";
 import { contract } from "./support/harness.js";
-import { lines, recordSession, replayAgainst } from "./support/replay-session.js";
+import { lines, recordSession, rerunAgainst } from "./support/rerun-session.js";
 import { startTransformingProxy } from "./support/transforming-proxy.js";
 
 const RECORDED_AT = "2025-04-01" as IsoDay;
@@ -51,8 +51,8 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     await session.remove();
   });
 
-  it("replays clean against a fresh sandbox with other tokens, secrets, file ids and intent ids", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, { seed: 2, prepare: anIntentFirst });
+  it("re-sends clean against a fresh sandbox with other tokens, secrets, file ids and intent ids", async () => {
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, { seed: 2, prepare: anIntentFirst });
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
     expect(report.outcomes.filter((o) => o.verdict === "skip")).toEqual([]);
     const all = lines(report);
@@ -73,7 +73,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("passes the legal variations of a provider, and reports differences of structure as such", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, {
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, {
       through: (sandbox) =>
         startTransformingProxy(sandbox.url, contract(), {
           weirdTokens: true,
@@ -94,7 +94,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("follows a longer listing of the target to its own empty page, and compares no other order's contents", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, { entries: 130 });
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, { entries: 130 });
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
     const ends = report.outcomes.filter((o) =>
       /listing is longer than the recording's: it ended on an empty page/.test(o.reason ?? ""),
@@ -106,7 +106,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("without the admin client, skips what needs it and says which flags would run it", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, { withoutAdmin: true });
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, { withoutAdmin: true });
     expect(failures(report)).toEqual([]);
     const skipped = report.outcomes.filter((o) => o.verdict === "skip");
     expect(skipped.map((o) => o.id)).toEqual(
@@ -119,7 +119,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("at a later date, reports the count removal and the v3 switch-off as dated changes", async () => {
-    const report = await replayAgainst([session.cassette], "2026-01-01" as IsoDay);
+    const report = await rerunAgainst([session.cassette], "2026-01-01" as IsoDay);
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
     const withCount = outcome(report, /#\d+ GET .*\/orders$/);
     expect(withCount?.rule).toBe("counts.absent-after-removal");
@@ -138,16 +138,16 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("between the two cutoffs, shows the count removal and not the v3 switch-off", async () => {
-    const report = await replayAgainst([session.cassette], "2025-06-15" as IsoDay);
+    const report = await rerunAgainst([session.cassette], "2025-06-15" as IsoDay);
     expect(failures(report)).toEqual([]);
     expect(outcome(report, /GET \/v3\//)?.reason).toMatch(/count-fields-removed/);
     expect(report.outcomes.some((o) => /v3-switch-off/.test(o.reason ?? ""))).toBe(false);
   }, 60_000);
 
-  it("replayed at an earlier date than a later recording, names the change not yet in force", async () => {
+  it("re-sent at an earlier date than a later recording, names the change not yet in force", async () => {
     const later = await recordSession("2025-07-01" as IsoDay);
     try {
-      const report = await replayAgainst([later.cassette], RECORDED_AT);
+      const report = await rerunAgainst([later.cassette], RECORDED_AT);
       expect(failures(report)).toEqual([]);
       expect(outcome(report, /GET \/v3\//)?.reason).toMatch(
         /^dated change v3-switch-off \(2025-06-30\): not yet in force at --at; v3 answered 200 where the recording had 404/,

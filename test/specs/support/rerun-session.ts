@@ -5,8 +5,8 @@ import { readPage } from "../../../contracts/index.js";
 import type { IsoDay } from "../../../core/dates.js";
 import { startRecorder } from "../../../proxy/index.js";
 import { type FaultName, type RunningSandbox, startSandbox } from "../../../sandbox/index.js";
-import { resolveReplayOptions } from "../../../specs/replay/options.js";
-import { runReplay } from "../../../specs/replay/run.js";
+import { resolveRerunOptions } from "../../../specs/rerun/options.js";
+import { runRerun } from "../../../specs/rerun/run.js";
 import type { RunReport } from "../../../specs/runner/types.js";
 import { contract } from "./harness.js";
 
@@ -106,7 +106,7 @@ async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
 export async function recordSession(
   at: IsoDay,
 ): Promise<{ cassette: string; dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), "assopay-replay-"));
+  const dir = await mkdtemp(join(tmpdir(), "assopay-rerun-"));
   const cassette = join(dir, "session.yaml");
   const sandbox = await startSandbox({ port: 0, at, entries: ENTRIES, contract: contract() });
   try {
@@ -126,19 +126,19 @@ export interface TargetSetup {
   fault?: FaultName;
   /** Another seed gives other client secrets, other continuation tokens and other file ids. */
   seed?: number;
-  /** Work done on the target before the replay (e.g. a checkout intent, so ids move on). */
+  /** Work done on the target before the rerun (e.g. a checkout intent, so ids move on). */
   prepare?: (sandbox: RunningSandbox) => Promise<void>;
-  /** Something between the replay and the sandbox (a proxy that varies the answers legally). */
+  /** Something between the rerun and the sandbox (a proxy that varies the answers legally). */
   through?: (sandbox: RunningSandbox) => Promise<{ url: string; close(): Promise<void> }>;
   planned?: "fail" | "warn";
-  /** Replay without the admin client. */
+  /** Rerun without the admin client. */
   withoutAdmin?: boolean;
   /** Entries of the target's form (default: as many as recorded). */
   entries?: number;
 }
 
-/** Replays cassettes against a fresh sandbox at `at`, with the sandbox's own clients. */
-export async function replayAgainst(
+/** Re-sends cassettes against a fresh sandbox at `at`, with the sandbox's own clients. */
+export async function rerunAgainst(
   cassettes: string[],
   at: IsoDay,
   setup: TargetSetup = {},
@@ -154,7 +154,7 @@ export async function replayAgainst(
   const front = setup.through ? await setup.through(sandbox) : undefined;
   try {
     await setup.prepare?.(sandbox);
-    const options = resolveReplayOptions({
+    const options = resolveRerunOptions({
       cassettes,
       target: front?.url ?? sandbox.url,
       ...(setup.planned ? { planned: setup.planned } : {}),
@@ -162,7 +162,7 @@ export async function replayAgainst(
       reader: sandbox.credentials.reader,
       ...(setup.withoutAdmin ? {} : { admin: sandbox.credentials.admin }),
     });
-    return await runReplay(options, { contract: contract() });
+    return await runRerun(options, { contract: contract() });
   } finally {
     await front?.close();
     await sandbox.close();
