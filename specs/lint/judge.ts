@@ -8,7 +8,6 @@ import { judgeStatus } from "../rerun/status.js";
 import type { RerunStep } from "../rerun/steps.js";
 import { type Breach, type Exchange, emptyJudgement } from "../rerun/types.js";
 import type { HttpExchange } from "../runner/http.js";
-import type { EvidenceRequest } from "../runner/types.js";
 
 /** What lint found of one recorded interaction. */
 export interface LintOutcome {
@@ -62,7 +61,7 @@ function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknow
   }
   return {
     target: {
-      request: { method: request.method as EvidenceRequest["method"], url: request.path },
+      request: { method: request.method, url: request.path },
       status: response.status,
       headers,
       bytes: Buffer.from(text),
