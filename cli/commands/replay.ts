@@ -8,6 +8,7 @@ import {
   ALLOW_HOST_FLAGS,
   ALLOW_HOST_HELP,
   allowHostsFlag,
+  dateFlag,
   listFlag,
   parseFlags,
   portFlag,
@@ -113,7 +114,7 @@ export const replayCommand: Command = {
       if (quiet && event.kind === "replayed") return;
       context.stderr.write(`  ${event.message}\n`);
     };
-    const at = stringFlag(flags, "at");
+    const at = dateFlag("replay", stringFlag(flags, "at"));
     const replay = await startReplay({
       cassettes,
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
