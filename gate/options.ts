@@ -107,10 +107,12 @@ export interface ResolvedGateOptions {
 export const DEFAULT_MAX_REQUESTS = 500;
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_ENTRIES = 65;
-/** The bounds of `--max-requests`, `--timeout` (seconds) and `--entries`. */
-export const MAX_REQUESTS_LIMIT = 1_000_000;
-export const TIMEOUT_LIMIT_SECONDS = 86_400;
-export const ENTRIES_LIMIT = 100_000;
+/** The largest `--max-requests`, `--timeout` (seconds, a day) and `--entries` a run takes. */
+export const GATE_LIMITS = Object.freeze({
+  maxRequests: 1_000_000,
+  timeoutSeconds: 86_400,
+  entries: 100_000,
+});
 
 function wholeNumber(
   name: string,
@@ -135,10 +137,10 @@ function wholeNumber(
 /** `--timeout`: seconds above 0 (fractions allowed), at most a day, as milliseconds. */
 function timeLimitMs(seconds: number | undefined): number {
   const chosen = seconds ?? DEFAULT_TIMEOUT_SECONDS;
-  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > TIMEOUT_LIMIT_SECONDS) {
+  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > GATE_LIMITS.timeoutSeconds) {
     throw new AssopayError(
       "usage",
-      `assopay gate: --timeout must be a number of seconds above 0 and at most ${TIMEOUT_LIMIT_SECONDS}, got ${seconds}`,
+      `assopay gate: --timeout must be a number of seconds above 0 and at most ${GATE_LIMITS.timeoutSeconds}, got ${seconds}`,
       { hint: `for example --timeout ${DEFAULT_TIMEOUT_SECONDS} (fractions allowed: 1.5)` },
     );
   }
@@ -165,7 +167,7 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
       ? { kind: "replay", cassettes: Object.freeze([...cassettes]) }
       : {
           kind: "sandbox",
-          entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, ENTRIES_LIMIT),
+          entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, GATE_LIMITS.entries),
           seed,
           ...(options.data ? { data: options.data } : {}),
         };
@@ -179,7 +181,7 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
       options.maxRequests,
       DEFAULT_MAX_REQUESTS,
       1,
-      MAX_REQUESTS_LIMIT,
+      GATE_LIMITS.maxRequests,
     ),
     timeoutMs: timeLimitMs(options.timeoutSeconds),
     seed,

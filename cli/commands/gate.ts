@@ -5,9 +5,7 @@ import {
   DEFAULT_ENTRIES,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_TIMEOUT_SECONDS,
-  ENTRIES_LIMIT,
-  MAX_REQUESTS_LIMIT,
-  TIMEOUT_LIMIT_SECONDS,
+  GATE_LIMITS,
 } from "../../gate/options.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { runGate } from "../../gate/run.js";
@@ -124,20 +122,20 @@ export const gateCommand: Command = {
     const maxRequests = wholeNumberFlag(stringFlag(flags, "max-requests"), {
       verb: "gate",
       flag: "max-requests",
-      max: MAX_REQUESTS_LIMIT,
+      max: GATE_LIMITS.maxRequests,
       example: DEFAULT_MAX_REQUESTS,
     });
     const timeoutSeconds = secondsFlag(stringFlag(flags, "timeout"), {
       verb: "gate",
       flag: "timeout",
-      max: TIMEOUT_LIMIT_SECONDS,
+      max: GATE_LIMITS.timeoutSeconds,
       example: DEFAULT_TIMEOUT_SECONDS,
     });
     const entries = wholeNumberFlag(stringFlag(flags, "entries"), {
       verb: "gate",
       flag: "entries",
       min: 0,
-      max: ENTRIES_LIMIT,
+      max: GATE_LIMITS.entries,
       example: DEFAULT_ENTRIES,
     });
     const seed = seedFlag("gate", stringFlag(flags, "seed"));

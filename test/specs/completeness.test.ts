@@ -5,6 +5,7 @@ import { startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { resolveOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
+import { clientToken } from "../support/client-token.js";
 import { runCli } from "../support/run-cli.js";
 import { byId, contract, problems, sandboxInput, verifySandbox } from "./support/harness.js";
 
@@ -38,7 +39,7 @@ describe("completeness on a live listing", () => {
           // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
           if (hooks) continue;
           const { organizationSlug, formType, formSlug } = sandbox.credentials;
-          const token = await readerToken(sandbox.url, sandbox.credentials.reader);
+          const token = await clientToken(sandbox.url, sandbox.credentials.reader);
           const first = await fetch(
             `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&withCount=true`,
             { headers: { authorization: `Bearer ${token}` } },
@@ -84,7 +85,7 @@ describe("a loss, as evidence", () => {
       expect(repro).toHaveLength(offending[0]?.index ?? 0);
       // Replayed against the provider, it shows the same gap: the entry named missing is in no page.
       const missing = Number(/lost \d+ entr(?:y|ies) \((\d+)/.exec(outcome?.reason ?? "")?.[1]);
-      const token = await readerToken(sandbox.url, sandbox.credentials.reader);
+      const token = await clientToken(sandbox.url, sandbox.credentials.reader);
       const seen: number[] = [];
       for (const line of repro) {
         const url = /'([^']+)'/.exec(line)?.[1] ?? "";
@@ -114,22 +115,6 @@ describe("a loss, as evidence", () => {
     }
   }, 60_000);
 });
-
-async function readerToken(
-  base: string,
-  reader: { clientId: string; clientSecret: string },
-): Promise<string> {
-  const response = await fetch(`${base}/oauth2/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: reader.clientId,
-      client_secret: reader.clientSecret,
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 describe("the completeness flags", () => {
   it.each([["abc"], ["0"], ["1.5"], ["-3"]])(

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
 import type { RunReport } from "../../specs/runner/types.js";
+import { clientToken } from "../support/client-token.js";
+import { ALL_LEGAL_VARIANTS } from "./support/coverage-plan.js";
 import { contract } from "./support/harness.js";
 import { lines, recordSession, rerunAgainst } from "./support/rerun-session.js";
 import { startTransformingProxy } from "./support/transforming-proxy.js";
@@ -11,20 +13,10 @@ const RECORDED_AT = "2025-04-01" as IsoDay;
 /** A checkout intent made on the target first, so its next intent id is not the recorded one. */
 async function anIntentFirst(sandbox: RunningSandbox): Promise<void> {
   const { credentials: c } = sandbox;
-  const token = (await (
-    await fetch(`${sandbox.url}/oauth2/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: c.reader.clientId,
-        client_secret: c.reader.clientSecret,
-      }),
-    })
-  ).json()) as { access_token: string };
+  const token = await clientToken(sandbox.url, c.reader);
   await fetch(`${sandbox.url}/v5/organizations/${c.organizationSlug}/checkout-intents`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({
       totalAmount: 500,
       initialAmount: 500,
@@ -76,12 +68,8 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     const report = await rerunAgainst([session.cassette], RECORDED_AT, {
       through: (sandbox) =>
         startTransformingProxy(sandbox.url, contract(), {
-          weirdTokens: true,
+          ...ALL_LEGAL_VARIANTS,
           finalToken: "fresh",
-          noTokenOnLastPage: false,
-          unknownFields: true,
-          reoffsetDates: true,
-          gzip: true,
           varyPageSizes: false,
         }),
     });

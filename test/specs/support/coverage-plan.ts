@@ -21,7 +21,8 @@ export const FAULT_CASES: readonly FaultCase[] = faults.map((fault) => ({ fault,
 /** The dates every legal variant is verified at: before the withCount default flip, after the count removal. */
 export const LEGAL_DATES = ["2025-04-01", "2026-01-01"] as IsoDay[];
 
-const EVERYTHING: Variants = {
+/** Every legal variation at once (a token echoed on the final empty page); cases vary from it. */
+export const ALL_LEGAL_VARIANTS: Variants = {
   weirdTokens: true,
   finalToken: "echo",
   noTokenOnLastPage: false,
@@ -35,12 +36,12 @@ const EVERYTHING: Variants = {
 export const LEGAL_CASES: readonly [string, Variants][] = [
   [
     "tokens full of + / = % & and spaces, echoed on the final empty page, unknown fields, +02:00 dates with 7 digits, gzip, short pages",
-    EVERYTHING,
+    ALL_LEGAL_VARIANTS,
   ],
-  ["no token on the final empty page", { ...EVERYTHING, finalToken: "none", varyPageSizes: false }],
-  ["a fresh token on the final empty page", { ...EVERYTHING, finalToken: "fresh", gzip: false }],
+  ["no token on the final empty page", { ...ALL_LEGAL_VARIANTS, finalToken: "none", varyPageSizes: false }],
+  ["a fresh token on the final empty page", { ...ALL_LEGAL_VARIANTS, finalToken: "fresh", gzip: false }],
   [
     "no token on the last non-empty page",
-    { ...EVERYTHING, noTokenOnLastPage: true, weirdTokens: false, finalToken: "none" },
+    { ...ALL_LEGAL_VARIANTS, noTokenOnLastPage: true, weirdTokens: false, finalToken: "none" },
   ],
 ];

@@ -8,28 +8,11 @@ import { type FaultName, type RunningSandbox, startSandbox } from "../../../sand
 import { resolveRerunOptions } from "../../../specs/rerun/options.js";
 import { runRerun } from "../../../specs/rerun/run.js";
 import type { RunReport } from "../../../specs/runner/types.js";
+import { clientToken } from "../../support/client-token.js";
 import { contract } from "./harness.js";
 
 /** Entries of the recorded form: 45 with pageSize 20 is three pages and the final empty one. */
 export const ENTRIES = 45;
-
-interface Client {
-  clientId: string;
-  clientSecret: string;
-}
-
-async function token(base: string, client: Client): Promise<string> {
-  const response = await fetch(`${base}/oauth2/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 async function getJson(url: string, bearer: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${bearer}` } });
@@ -47,8 +30,8 @@ async function getJson(url: string, bearer: string): Promise<{ status: number; b
  */
 async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
   const { credentials: c } = sandbox;
-  const reader = await token(base, c.reader);
-  const admin = await token(base, c.admin);
+  const reader = await clientToken(base, c.reader);
+  const admin = await clientToken(base, c.admin);
   const form = `${base}/v5/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}`;
   const ids: number[] = [];
   for (const [listing, extra] of [
