@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { AssopayError } from "../core/errors.js";
+import { type IsoDay, parseIsoDay } from "../core/dates.js";
+import { AssopayError, isAssopayError } from "../core/errors.js";
 
 export type FlagSpec = NonNullable<ParseArgsConfig["options"]>;
 
@@ -75,20 +76,123 @@ export function listFlag(flags: ParsedFlags, name: string): string[] {
   return typeof value === "string" ? [value] : [];
 }
 
-/** Parses a port number (0 = any free port). */
-export function portFlag(verb: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new AssopayError(
-      "usage",
-      `assopay ${verb}: --port must be a whole number from 0 to 65535, got "${text}"`,
-      {
-        hint: "use --port 0 to take any free port",
-      },
+/**
+ * A numeric flag as its messages name it: the verb, the flag (without dashes), its bounds and an example
+ * that fits it (shown as `for example --FLAG EXAMPLE`, unless `hint` says more).
+ */
+export interface NumberFlag {
+  verb: string;
+  flag: string;
+  /** Smallest value accepted (whole numbers; default 1). */
+  min?: number;
+  /** Largest value accepted (default: none for seconds, `Number.MAX_SAFE_INTEGER` for whole numbers). */
+  max?: number;
+  example: number | string;
+  /** A hint in place of the example. */
+  hint?: string;
+}
+
+const WHOLE = /^\d+$/;
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+
+function refuse(spec: NumberFlag, what: string, text: string): AssopayError {
+  return new AssopayError("usage", `assopay ${spec.verb}: --${spec.flag} must be ${what}, got "${text}"`, {
+    hint: spec.hint ?? `for example --${spec.flag} ${spec.example}`,
+  });
+}
+
+function wholeRange(min: number, max: number | undefined): string {
+  if (max !== undefined) return `from ${min} to ${max}`;
+  return min === 1 ? "above 0" : `of at least ${min}`;
+}
+
+/**
+ * A whole number (digits only: no sign, fraction, exponent or hex) within the flag's bounds; `undefined`
+ * when the flag is absent; a usage error (exit 2) naming the verb, the flag and an example otherwise.
+ *
+ * @example wholeNumberFlag("25", { verb: "sandbox", flag: "entries", min: 0, max: 1_000_000, example: 300 }) // 25
+ */
+export function wholeNumberFlag(text: string | undefined, spec: NumberFlag): number | undefined {
+  if (text === undefined) return undefined;
+  const min = spec.min ?? 1;
+  const value = Number(text.trim());
+  const inRange =
+    Number.isSafeInteger(value) && value >= min && (spec.max === undefined || value <= spec.max);
+  if (!WHOLE.test(text.trim()) || !inRange)
+    throw refuse(spec, `a whole number ${wholeRange(min, spec.max)}`, text);
+  return value;
+}
+
+/**
+ * A number of seconds above 0, fractions allowed (`30`, `1.5`, `.5`), at most `max` when given; the same
+ * unit for every verb's `--timeout`. `undefined` when absent; a usage error (exit 2) otherwise.
+ *
+ * @example secondsFlag("1.5", { verb: "gate", flag: "timeout", example: 60 }) // 1.5
+ */
+export function secondsFlag(text: string | undefined, spec: NumberFlag): number | undefined {
+  if (text === undefined) return undefined;
+  const seconds = Number(text.trim());
+  const inRange = seconds > 0 && (spec.max === undefined || seconds <= spec.max);
+  if (!DECIMAL.test(text.trim()) || !inRange) {
+    const bound = spec.max === undefined ? "" : ` and at most ${spec.max}`;
+    throw refuse(
+      { ...spec, hint: spec.hint ?? `for example --${spec.flag} ${spec.example} (fractions allowed: 1.5)` },
+      `a number of seconds above 0${bound}`,
+      text,
     );
   }
-  return port;
+  return seconds;
+}
+
+/**
+ * `--seed N` (sandbox, gate): the seed of the generated data, any whole number from 0.
+ *
+ * @example seedFlag("sandbox", "42") // 42
+ */
+export function seedFlag(verb: string, text: string | undefined): number | undefined {
+  return wholeNumberFlag(text, {
+    verb,
+    flag: "seed",
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    example: 42,
+    hint: "for example --seed 42: any whole number, the same one gives the same data",
+  });
+}
+
+/** Seconds as whole milliseconds, at least 1 (what timers take). */
+export function secondsToMs(seconds: number): number {
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
+/**
+ * A port from 0 to 65535 (0: any free port); `fallback` when absent.
+ *
+ * @example portFlag("replay", "0", 8471) // 0
+ */
+export function portFlag(
+  verb: string,
+  text: string | undefined,
+  fallback: number,
+  flag = "port",
+  hint = `use --${flag} 0 to take any free port`,
+): number {
+  return wholeNumberFlag(text, { verb, flag, min: 0, max: 65_535, example: 0, hint }) ?? fallback;
+}
+
+/**
+ * A calendar day written YYYY-MM-DD (`--at`, `--since` …); `undefined` when absent.
+ *
+ * @example dateFlag("lint", "2025-06-15") // "2025-06-15"
+ */
+export function dateFlag(verb: string, text: string | undefined, flag = "at"): IsoDay | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseIsoDay(text, `--${flag}`);
+  } catch (error) {
+    if (!isAssopayError(error)) throw error;
+    throw new AssopayError("usage", `assopay ${verb}: ${error.message}`, { hint: error.hint });
+  }
 }
 
 /** Parses a value that must be one of a closed set. */

@@ -6,7 +6,7 @@ import { buildNotificationTypes } from "./notification-types.js";
 import { buildRouteCatalogue } from "./route-catalogue.js";
 import { createSchemaRegistry } from "./schema-registry.js";
 import { buildTimeline } from "./timeline.js";
-import type { Contract, ContractShapes, NotificationType, ProviderState, Rule } from "./types.js";
+import type { Contract, ContractShapes, NotificationType, ProviderRule, ProviderState } from "./types.js";
 
 export {
   type ConsumerRule,
@@ -59,7 +59,7 @@ export interface ContractOptions {
  * @example
  * const contract = loadContract();
  * const route = contract.routes.byId("v5.form-items");
- * contract.timeline.rulesAt(route, "2025-06-15" as IsoDay).countMode; // "absent"
+ * contract.timeline.datedRulesAt(route, "2025-06-15" as IsoDay).countMode; // "absent"
  */
 export function loadContract(options: ContractOptions = {}): Contract {
   const dir = options.dir ?? contractsDir();
@@ -97,7 +97,8 @@ export function loadContract(options: ContractOptions = {}): Contract {
   ).states;
 
   const rulesFile = join(dir, "rules.yaml");
-  const rules = (readDataFile(ajv, meta, "rules", rulesFile, "rules file") as { rules: Rule[] }).rules;
+  const rules = (readDataFile(ajv, meta, "rules", rulesFile, "rules file") as { rules: ProviderRule[] })
+    .rules;
 
   const shapes = options.shapes ?? "seed";
   return Object.freeze({ routes, rules, timeline, schemas, shapes, notificationTypes, providerStates });

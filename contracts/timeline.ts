@@ -2,9 +2,9 @@ import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 import type {
   CountMode,
+  DatedRules,
   ExpectedCounts,
   Route,
-  RouteRules,
   Timeline,
   TimelineEffect,
   TimelineEntry,
@@ -81,23 +81,25 @@ export function buildTimeline(
     if (inForce("withcount-introduced", date)) return "default-true";
     return "always-real";
   };
+  const datedRulesAt = (route: Route, date: IsoDay): DatedRules => {
+    const mode = countMode(route, date);
+    return Object.freeze({
+      date,
+      route,
+      served: !(route.version === "v3" && inForce("v3-switch-off", date)),
+      withCountParam: mode === "default-true" || mode === "default-false",
+      countMode: mode,
+      newAssociationsNeedVerification: inForce("new-association-verification", date),
+      inForce: frozen.filter((e) => date >= e.date && affectsRoute(e, route)),
+    });
+  };
   return {
     entries: frozen,
     source: file,
     entry,
     inForce,
-    rulesAt(route: Route, date: IsoDay): RouteRules {
-      const mode = countMode(route, date);
-      return Object.freeze({
-        date,
-        route,
-        served: !(route.version === "v3" && inForce("v3-switch-off", date)),
-        withCountParam: mode === "default-true" || mode === "default-false",
-        countMode: mode,
-        newAssociationsNeedVerification: inForce("new-association-verification", date),
-        inForce: frozen.filter((e) => date >= e.date && affectsRoute(e, route)),
-      });
-    },
+    datedRulesAt,
+    rulesAt: datedRulesAt,
   };
 }
 
@@ -105,7 +107,7 @@ export function buildTimeline(
  * What counts one response should carry, given the rules at its date and the `withCount` value the
  * request sent (`undefined` when absent).
  */
-export function expectedCounts(rules: RouteRules, withCount: boolean | undefined): ExpectedCounts {
+export function expectedCounts(rules: DatedRules, withCount: boolean | undefined): ExpectedCounts {
   switch (rules.countMode) {
     case "not-applicable":
       return "not-applicable";

@@ -111,8 +111,13 @@ export type CountMode = "always-real" | "default-true" | "default-false" | "abse
 /** What the counts of one response should be. */
 export type ExpectedCounts = "real" | "minus-one" | "absent" | "not-applicable";
 
-/** What holds at date D for a route: the one answer every part of the project uses. */
-export interface RouteRules {
+/**
+ * The timeline's dated rules: what holds at date D for a route (served or switched off, the count mode,
+ * verification of new associations). The one answer every part of the project uses. Not to be confused
+ * with the provider rules of `rules.yaml` ({@link ProviderRule}), the consumer rules of
+ * `consumer-rules.yaml` or replay's match rules (`MatchRule`).
+ */
+export interface DatedRules {
   date: IsoDay;
   route: Route;
   /** False once the route's version is switched off. */
@@ -125,11 +130,17 @@ export interface RouteRules {
   inForce: readonly TimelineEntry[];
 }
 
+/** @deprecated Renamed {@link DatedRules} (the timeline's rules, not `rules.yaml`'s); kept for existing importers. */
+export type RouteRules = DatedRules;
+
 export interface Timeline {
   readonly entries: readonly TimelineEntry[];
   /** The file it was read from. */
   readonly source: string;
-  rulesAt(route: Route, date: IsoDay): RouteRules;
+  /** The dated rules of a route at a date. */
+  datedRulesAt(route: Route, date: IsoDay): DatedRules;
+  /** @deprecated Renamed {@link Timeline.datedRulesAt}; the same function, kept for existing callers. */
+  rulesAt(route: Route, date: IsoDay): DatedRules;
   /** The entry for an effect, if the timeline has one. */
   entry(effect: TimelineEffect): TimelineEntry | undefined;
   /** Whether an effect is in force at a date. */
@@ -175,16 +186,20 @@ export interface SchemaRegistry {
   schema(name: string): Readonly<Record<string, unknown>>;
 }
 
-/** A rule the suite enforces (`contracts/rules.yaml`): checks and faults name it by id. */
-export interface Rule {
+/** A provider rule (`contracts/rules.yaml`): what verify enforces; checks and faults name it by id. */
+export interface ProviderRule {
   id: string;
   seed: string;
   summary: string;
 }
 
+/** @deprecated Renamed {@link ProviderRule} (the rules of `rules.yaml`); kept for existing importers. */
+export type Rule = ProviderRule;
+
 export interface Contract {
   routes: RouteCatalogue;
-  rules: readonly Rule[];
+  /** The provider rules of `rules.yaml`. */
+  rules: readonly ProviderRule[];
   timeline: Timeline;
   schemas: SchemaRegistry;
   /** Whose shape the schemas judge by where the seed and the document disagree. */

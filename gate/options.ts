@@ -35,7 +35,7 @@ export interface GateOptions {
    */
   maxRequests?: number;
   /**
-   * Seconds allowed per scenario (default 60); past it the command is stopped.
+   * Seconds allowed per scenario (default 60, fractions allowed); past it the command is stopped.
    * @example { timeoutSeconds: 120 }
    */
   timeoutSeconds?: number;
@@ -107,6 +107,12 @@ export interface ResolvedGateOptions {
 export const DEFAULT_MAX_REQUESTS = 500;
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_ENTRIES = 65;
+/** The largest `--max-requests`, `--timeout` (seconds, a day) and `--entries` a run takes. */
+export const GATE_LIMITS = Object.freeze({
+  maxRequests: 1_000_000,
+  timeoutSeconds: 86_400,
+  entries: 100_000,
+});
 
 function wholeNumber(
   name: string,
@@ -126,6 +132,19 @@ function wholeNumber(
     );
   }
   return chosen;
+}
+
+/** `--timeout`: seconds above 0 (fractions allowed), at most a day, as milliseconds. */
+function timeLimitMs(seconds: number | undefined): number {
+  const chosen = seconds ?? DEFAULT_TIMEOUT_SECONDS;
+  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > GATE_LIMITS.timeoutSeconds) {
+    throw new AssopayError(
+      "usage",
+      `assopay gate: --timeout must be a number of seconds above 0 and at most ${GATE_LIMITS.timeoutSeconds}, got ${seconds}`,
+      { hint: `for example --timeout ${DEFAULT_TIMEOUT_SECONDS} (fractions allowed: 1.5)` },
+    );
+  }
+  return Math.max(1, Math.round(chosen * 1000));
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` (`usage`, exit 2). */
@@ -148,7 +167,7 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
       ? { kind: "replay", cassettes: Object.freeze([...cassettes]) }
       : {
           kind: "sandbox",
-          entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, 100_000),
+          entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, GATE_LIMITS.entries),
           seed,
           ...(options.data ? { data: options.data } : {}),
         };
@@ -157,8 +176,14 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
     upstream: Object.freeze(upstream),
     at: options.at === undefined ? todayIso() : parseIsoDay(options.at),
     scenarios: Object.freeze(parseScenarioNames(options.scenarios ?? []).map(scenarioByName)),
-    maxRequests: wholeNumber("--max-requests", options.maxRequests, DEFAULT_MAX_REQUESTS, 1, 1_000_000),
-    timeoutMs: wholeNumber("--timeout", options.timeoutSeconds, DEFAULT_TIMEOUT_SECONDS, 1, 86_400) * 1000,
+    maxRequests: wholeNumber(
+      "--max-requests",
+      options.maxRequests,
+      DEFAULT_MAX_REQUESTS,
+      1,
+      GATE_LIMITS.maxRequests,
+    ),
+    timeoutMs: timeLimitMs(options.timeoutSeconds),
     seed,
     env: Object.freeze({ ...(options.env ?? {}) }),
     onOutput: options.onOutput ?? (() => undefined),

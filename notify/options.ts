@@ -21,7 +21,7 @@ export interface NotifyOptions {
    */
   types?: readonly string[];
   /**
-   * Seconds to wait for each answer (default 15, as the service is reported to wait).
+   * Seconds to wait for each answer (default 15, as the service is reported to wait; fractions allowed).
    * @example { timeoutSeconds: 5 }
    */
   timeoutSeconds?: number;
@@ -58,6 +58,8 @@ export interface ResolvedNotifyOptions {
 }
 
 export const DEFAULT_NOTIFY_TIMEOUT_SECONDS = 15;
+/** The longest `--timeout` (seconds). */
+export const NOTIFY_TIMEOUT_LIMIT_SECONDS = 600;
 
 /** Checks the options once; a mistake is an `AssopayError` (`usage`, exit 2). */
 export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOptions {
@@ -94,12 +96,12 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
     });
   }
   const timeout = options.timeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS;
-  if (!Number.isInteger(timeout) || timeout < 1 || timeout > 600) {
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > NOTIFY_TIMEOUT_LIMIT_SECONDS) {
     throw new AssopayError(
       "usage",
-      `assopay notify: --timeout must be a whole number from 1 to 600, got ${timeout}`,
+      `assopay notify: --timeout must be a number of seconds above 0 and at most ${NOTIFY_TIMEOUT_LIMIT_SECONDS}, got ${timeout}`,
       {
-        hint: `for example --timeout ${DEFAULT_NOTIFY_TIMEOUT_SECONDS}`,
+        hint: `for example --timeout ${DEFAULT_NOTIFY_TIMEOUT_SECONDS} (fractions allowed: 1.5)`,
       },
     );
   }
@@ -133,7 +135,7 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
     to: url.href,
     key: options.key,
     types: Object.freeze(types.length > 0 ? [...new Set(types)] : [...all]),
-    timeoutMs: timeout * 1000,
+    timeoutMs: Math.max(1, Math.round(timeout * 1000)),
     unknownEventType,
     rules: options.rules ?? loadConsumerRules(),
     strict: options.strict ?? false,

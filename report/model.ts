@@ -3,8 +3,13 @@
  * onto it and hands it to the writers of this folder (pretty, JSON, JUnit XML).
  */
 
-/** What a report says of one check or rule. `error`: the check itself could not run (verify only). */
-export type Verdict = "pass" | "fail" | "warn" | "skip" | "error";
+/**
+ * What a report says of one check or rule, in the order reports count them. `warn`: a failure the user
+ * chose to tolerate; `error`: the check itself could not run (verify only).
+ */
+export const VERDICTS = Object.freeze(["pass", "fail", "warn", "skip", "error"] as const);
+
+export type Verdict = (typeof VERDICTS)[number];
 
 /** The request a verdict points at. */
 export interface EvidenceRequest {
@@ -114,11 +119,16 @@ export interface Report {
   readonly durationMs?: number;
 }
 
+/** The number of each verdict among `verdicts`, every verdict named (0 when absent). */
+export function countVerdicts(verdicts: Iterable<Verdict>): ReportSummary {
+  const counts = Object.fromEntries(VERDICTS.map((verdict) => [verdict, 0])) as Record<Verdict, number>;
+  for (const verdict of verdicts) counts[verdict] += 1;
+  return counts;
+}
+
 /** The number of cases of each verdict. */
 export function summarize(suites: readonly ReportSuite[]): ReportSummary {
-  const counts: Record<Verdict, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
-  for (const suite of suites) for (const c of suite.cases) counts[c.verdict] += 1;
-  return counts;
+  return countVerdicts(suites.flatMap((suite) => suite.cases.map((c) => c.verdict)));
 }
 
 /** The cases of a report, in order, each with its suite. */

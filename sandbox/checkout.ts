@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { RouteRules } from "../contracts/index.js";
+import type { DatedRules } from "../contracts/index.js";
 import { apiViews, type SandboxCore } from "./core.js";
 import { seededPayer } from "./data/generate.js";
 import type { CheckoutIntent, CheckoutRequest } from "./data/model.js";
@@ -27,7 +27,7 @@ export function createIntent(
   core: SandboxCore,
   organizationSlug: string,
   request: CheckoutRequest,
-  rules: RouteRules,
+  rules: DatedRules,
 ): CreateOutcome {
   const organization = core.store.organization(organizationSlug);
   if (!organization) {

@@ -1,4 +1,4 @@
-import type { Contract, RouteRules } from "../contracts/index.js";
+import type { Contract, DatedRules } from "../contracts/index.js";
 import { compileTemplate } from "../contracts/index.js";
 import type { Auth, Client } from "./auth.js";
 import type { SandboxClock } from "./clock.js";
@@ -47,7 +47,7 @@ export interface SinkEntry {
 /** A call to a route of the catalogue, after routing, the clock and authentication. */
 export interface RouteCall {
   params: Readonly<Record<string, string>>;
-  rules: RouteRules;
+  rules: DatedRules;
   client: Client;
 }
 

@@ -1,4 +1,4 @@
-import { type ExpectedCounts, expectedCounts, type Route, type RouteRules } from "../contracts/index.js";
+import { type DatedRules, type ExpectedCounts, expectedCounts, type Route } from "../contracts/index.js";
 import type { Cursor } from "./continuation-token.js";
 import type { SandboxCore } from "./core.js";
 import { DYNAMIC_ID_BASE, generatedOrder } from "./data/generate.js";
@@ -13,7 +13,7 @@ const END: Readonly<Record<Direction, number>> = { asc: 0xffffffff, desc: 0 };
 
 /** One page request, its query already validated. `T` is what the listing holds (orders by default). */
 export interface PageRequest<T extends { id: number } = OrderRecord> {
-  rules: RouteRules;
+  rules: DatedRules;
   /** Ties tokens to one listing (route and path parameters). */
   scope: string;
   sequence: Sequence<T>;
@@ -44,7 +44,7 @@ export type PageOutcome<T = OrderRecord> =
 /** The counts a response carries: the contract's rule for the date, bent by a counts fault. */
 export function countsFor(
   core: SandboxCore,
-  rules: RouteRules,
+  rules: DatedRules,
   withCount: boolean | undefined,
 ): ExpectedCounts {
   const expected = expectedCounts(rules, rules.withCountParam ? withCount : undefined);

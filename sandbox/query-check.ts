@@ -1,9 +1,9 @@
 import {
+  type DatedRules,
   type QueryParam,
   queryBoolean,
   queryValue,
   type Route,
-  type RouteRules,
 } from "../contracts/index.js";
 import type { FaultName } from "./faults.js";
 
@@ -20,7 +20,7 @@ export interface CheckedQuery {
 const SORT_ORDERS = ["asc", "desc"];
 
 /** Whether a parameter exists at the date (withCount exists only between its introduction and removal). */
-function existsAt(param: QueryParam, rules: RouteRules): boolean {
+function existsAt(param: QueryParam, rules: DatedRules): boolean {
   return param.name.toLowerCase() !== "withcount" || rules.withCountParam;
 }
 
@@ -31,7 +31,7 @@ function existsAt(param: QueryParam, rules: RouteRules): boolean {
  */
 export function checkQuery(
   route: Route,
-  rules: RouteRules,
+  rules: DatedRules,
   query: URLSearchParams,
   fault?: FaultName,
 ): CheckedQuery {

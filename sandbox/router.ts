@@ -1,4 +1,4 @@
-import type { Route, RouteRules } from "../contracts/index.js";
+import type { DatedRules, Route } from "../contracts/index.js";
 import { handleAdmin } from "./admin.js";
 import type { Client } from "./auth.js";
 import type { RouteHandler, SandboxCore } from "./core.js";
@@ -60,7 +60,7 @@ export function handlerFor(route: Route): RouteHandler | undefined {
 }
 
 /** Whether the route answers at the sandbox's date: the timeline decides, a version fault bends it. */
-function answers(core: SandboxCore, route: Route, rules: RouteRules): boolean {
+function answers(core: SandboxCore, route: Route, rules: DatedRules): boolean {
   switch (core.fault) {
     case "v3-alive":
       return true;
@@ -151,7 +151,7 @@ export function createRouter(core: SandboxCore): (ex: Exchange) => Promise<void>
       return;
     }
     const { route, params } = match;
-    const rules = core.contract.timeline.rulesAt(route, core.clock.day());
+    const rules = core.contract.timeline.datedRulesAt(route, core.clock.day());
     if (!answers(core, route, rules)) {
       sendNotFound(
         ex,

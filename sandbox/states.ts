@@ -256,7 +256,7 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
       containsDonation: false,
       metadata: { providerState: "a checkout intent" },
     };
-    const rules = core.contract.timeline.rulesAt(
+    const rules = core.contract.timeline.datedRulesAt(
       core.contract.routes.byId("v5.checkout-create"),
       core.clock.day(),
     );

@@ -3,10 +3,10 @@ import { loadContract } from "../../contracts/index.js";
 import { stalePacts, writePacts } from "../../contracts/pact/generate.js";
 import { MANIFEST_NAME } from "../../contracts/pact/manifest.js";
 import type { Contract } from "../../contracts/types.js";
-import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
+import { type IsoDay, todayIso } from "../../core/dates.js";
 import { contractsDir } from "../../core/paths.js";
 import type { Command } from "../command.js";
-import { parseFlags, stringFlag } from "../flags.js";
+import { dateFlag, parseFlags, stringFlag } from "../flags.js";
 import { PUBLISH_CONTRACTS_HELP, publishContracts } from "./contracts-publish.js";
 
 const HELP = `assopay contracts: summarise the contract and write its Pact files
@@ -57,7 +57,7 @@ function summary(contract: Contract, at: IsoDay): string {
   }
   lines.push("", `Listing routes at ${at}:`);
   for (const route of contract.routes.listings()) {
-    const rules = contract.timeline.rulesAt(route, at);
+    const rules = contract.timeline.datedRulesAt(route, at);
     const served = rules.served ? "served" : "switched off";
     lines.push(
       `  ${route.method} ${route.path}  [${route.pagination?.resultArray}] ${served}, counts: ${rules.countMode}`,
@@ -83,7 +83,7 @@ export const contractsCommand: Command = {
       check: { type: "boolean" },
       force: { type: "boolean" },
     });
-    const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
+    const at = dateFlag("contracts", stringFlag(flags, "at")) ?? todayIso();
     const timelineFile = stringFlag(flags, "timeline");
     const contract = loadContract(timelineFile ? { timelineFile } : {});
     const out = stringFlag(flags, "out") ?? join(contractsDir(), "pacts");

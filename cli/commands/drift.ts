@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_DOCUMENT_BYTES, runDrift } from "../../contracts/drift/run.js";
 import { loadContract } from "../../contracts/index.js";
-import { parseIsoDay, todayIso } from "../../core/dates.js";
+import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import {
   DEFAULT_REPORTER,
@@ -10,7 +10,7 @@ import {
   writeReport,
 } from "../../report/index.js";
 import type { Command } from "../command.js";
-import { parseFlags, stringFlag } from "../flags.js";
+import { dateFlag, parseFlags, stringFlag, wholeNumberFlag } from "../flags.js";
 import { driftReport } from "./drift-report.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
@@ -42,19 +42,6 @@ Examples:
   assopay openapi --out contract.yaml && assopay drift --openapi contract.yaml
 `;
 
-function maxBytesFlag(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_MAX_DOCUMENT_BYTES;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new AssopayError(
-      "usage",
-      `assopay drift: --max-document-bytes must be a positive whole number, got "${text}"`,
-      { hint: `for example --max-document-bytes ${DEFAULT_MAX_DOCUMENT_BYTES * 2}` },
-    );
-  }
-  return value;
-}
-
 export const driftCommand: Command = {
   name: "drift",
   summary: "Compare the contract (or an older document) with a provider's OpenAPI document",
@@ -75,8 +62,13 @@ export const driftCommand: Command = {
       });
     }
     const since = stringFlag(flags, "since");
-    const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
-    const maxDocumentBytes = maxBytesFlag(stringFlag(flags, "max-document-bytes"));
+    const at = dateFlag("drift", stringFlag(flags, "at")) ?? todayIso();
+    const maxDocumentBytes =
+      wholeNumberFlag(stringFlag(flags, "max-document-bytes"), {
+        verb: "drift",
+        flag: "max-document-bytes",
+        example: DEFAULT_MAX_DOCUMENT_BYTES * 2,
+      }) ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const result = runDrift(loadContract(), {
       openapi,
       at,

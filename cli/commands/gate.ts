@@ -1,13 +1,26 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
-import { DEFAULT_ENTRIES, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_SECONDS } from "../../gate/options.js";
+import {
+  DEFAULT_ENTRIES,
+  DEFAULT_MAX_REQUESTS,
+  DEFAULT_TIMEOUT_SECONDS,
+  GATE_LIMITS,
+} from "../../gate/options.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { runGate } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
-import { listFlag, parseFlags, stringFlag } from "../flags.js";
+import {
+  dateFlag,
+  listFlag,
+  parseFlags,
+  secondsFlag,
+  seedFlag,
+  stringFlag,
+  wholeNumberFlag,
+} from "../flags.js";
 import { DATA_FLAG, dataFlag } from "./sandbox-data.js";
 
 const width = Math.max(...SCENARIOS.map((s) => s.name.length));
@@ -38,7 +51,7 @@ Flags:
   --scenario NAME       run only these scenarios (repeat, or separate with commas)
   --reporter NAME       ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --max-requests N      requests allowed per scenario (default ${DEFAULT_MAX_REQUESTS}); then the command is stopped
-  --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}); then the command is stopped
+  --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}; fractions allowed); then stopped
   --entries N           entries of the sandbox's form (default ${DEFAULT_ENTRIES})
   --seed N              seed of the sandbox's data and of the gate's tokens (default 1)
   --data FILE.yaml      the sandbox serves your own organizations, forms, orders (docs/sandbox.md,
@@ -66,16 +79,6 @@ Examples:
   assopay gate --reporter junit --max-requests 300 -- python -m mysdk.examples.crawl > gate.xml
   assopay gate --cassette recordings/crawl.yaml --scenario uniform -- node scripts/crawl-all.mjs
 `;
-
-function wholeFlag(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) {
-    throw new AssopayError("usage", `assopay gate: --${name} must be a whole number, got "${text}"`, {
-      hint: `for example --${name} ${name === "timeout" ? DEFAULT_TIMEOUT_SECONDS : DEFAULT_MAX_REQUESTS}`,
-    });
-  }
-  return Number(text);
-}
 
 /** Splits `gate`'s own flags from the command after `--`. */
 function splitCommand(argv: readonly string[]): { own: readonly string[]; command: readonly string[] } {
@@ -115,11 +118,27 @@ export const gateCommand: Command = {
     }
     const reporter = parseReporter("gate", stringFlag(flags, "reporter"));
     const rules = loadConsumerRules();
-    const at = stringFlag(flags, "at");
-    const maxRequests = wholeFlag("max-requests", stringFlag(flags, "max-requests"));
-    const timeoutSeconds = wholeFlag("timeout", stringFlag(flags, "timeout"));
-    const entries = wholeFlag("entries", stringFlag(flags, "entries"));
-    const seed = wholeFlag("seed", stringFlag(flags, "seed"));
+    const at = dateFlag("gate", stringFlag(flags, "at"));
+    const maxRequests = wholeNumberFlag(stringFlag(flags, "max-requests"), {
+      verb: "gate",
+      flag: "max-requests",
+      max: GATE_LIMITS.maxRequests,
+      example: DEFAULT_MAX_REQUESTS,
+    });
+    const timeoutSeconds = secondsFlag(stringFlag(flags, "timeout"), {
+      verb: "gate",
+      flag: "timeout",
+      max: GATE_LIMITS.timeoutSeconds,
+      example: DEFAULT_TIMEOUT_SECONDS,
+    });
+    const entries = wholeNumberFlag(stringFlag(flags, "entries"), {
+      verb: "gate",
+      flag: "entries",
+      min: 0,
+      max: GATE_LIMITS.entries,
+      example: DEFAULT_ENTRIES,
+    });
+    const seed = seedFlag("gate", stringFlag(flags, "seed"));
     const data = dataFlag(flags, seed ?? 1);
     const report = await runGate({
       command,

@@ -1,5 +1,4 @@
 import { loadContract } from "../../contracts/index.js";
-import { parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import {
   DEFAULT_REPORTER,
@@ -10,7 +9,7 @@ import {
 } from "../../report/index.js";
 import { lintReport, runLint } from "../../specs/lint/run.js";
 import type { Command } from "../command.js";
-import { parseFlags, stringFlag } from "../flags.js";
+import { dateFlag, parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay lint: judge recorded responses against the contract
 
@@ -51,8 +50,7 @@ export const lintCommand: Command = {
         hint: "for example assopay lint recordings/pagination-crawl.yaml",
       });
     }
-    const atText = stringFlag(flags, "at");
-    const at = atText === undefined ? undefined : parseIsoDay(atText);
+    const at = dateFlag("lint", stringFlag(flags, "at"));
     const result = await runLint(loadContract(), flags.positionals, at);
     const report = lintReport(result);
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);

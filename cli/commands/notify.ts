@@ -1,11 +1,11 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { AssopayError } from "../../core/errors.js";
-import { DEFAULT_NOTIFY_TIMEOUT_SECONDS } from "../../notify/options.js";
+import { DEFAULT_NOTIFY_TIMEOUT_SECONDS, NOTIFY_TIMEOUT_LIMIT_SECONDS } from "../../notify/options.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { runNotify } from "../../notify/run.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
-import { listFlag, parseFlags, stringFlag } from "../flags.js";
+import { listFlag, parseFlags, secondsFlag, stringFlag } from "../flags.js";
 
 const HELP = `assopay notify: send a battery of notifications to a webhook receiver and judge its answers
 
@@ -35,7 +35,7 @@ Flags:
   --key KEY           its signing key (default: $ASSOPAY_SIGNATURE_KEY)
   --types TYPE        send only these types signed (repeat, or separate with commas; default: all)
   --reporter NAME     ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
-  --timeout SECONDS   time to wait for each answer (default ${DEFAULT_NOTIFY_TIMEOUT_SECONDS})
+  --timeout SECONDS   time to wait for each answer (default ${DEFAULT_NOTIFY_TIMEOUT_SECONDS}; fractions allowed)
   --strict            robustness advice (duplicate) fails the run too
   -h, --help          this text
 
@@ -71,23 +71,19 @@ export const notifyCommand: Command = {
         hint: "pass the notification URL's signatureKey with --key, or set ASSOPAY_SIGNATURE_KEY",
       });
     }
-    const timeout = stringFlag(flags, "timeout");
-    if (timeout !== undefined && !/^\d+$/.test(timeout)) {
-      throw new AssopayError(
-        "usage",
-        `assopay notify: --timeout must be a whole number of seconds, got "${timeout}"`,
-        {
-          hint: `for example --timeout ${DEFAULT_NOTIFY_TIMEOUT_SECONDS}`,
-        },
-      );
-    }
+    const timeoutSeconds = secondsFlag(stringFlag(flags, "timeout"), {
+      verb: "notify",
+      flag: "timeout",
+      max: NOTIFY_TIMEOUT_LIMIT_SECONDS,
+      example: DEFAULT_NOTIFY_TIMEOUT_SECONDS,
+    });
     const reporter = parseReporter("notify", stringFlag(flags, "reporter"));
     const rules = loadConsumerRules();
     const report = await runNotify({
       to,
       key,
       types: listFlag(flags, "types"),
-      timeoutSeconds: timeout === undefined ? undefined : Number(timeout),
+      timeoutSeconds,
       rules,
       strict: flags.values.strict === true,
     });

@@ -9,11 +9,11 @@ import {
   serializeOpenApi,
 } from "../../contracts/openapi/serialize.js";
 import { assertValidOpenApi } from "../../contracts/openapi/validate.js";
-import { parseIsoDay, todayIso } from "../../core/dates.js";
+import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { mayReplace, type WriteIntent } from "../../core/owned-file.js";
 import type { Command } from "../command.js";
-import { choiceFlag, parseFlags, stringFlag } from "../flags.js";
+import { choiceFlag, dateFlag, parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay openapi: export the contract as an OpenAPI 3.1 document
 
@@ -113,7 +113,7 @@ export const openapiCommand: Command = {
     });
     const out = stringFlag(flags, "out");
     const format = outputFormat(out, stringFlag(flags, "format"));
-    const at = parseIsoDay(stringFlag(flags, "at") ?? todayIso());
+    const at = dateFlag("openapi", stringFlag(flags, "at")) ?? todayIso();
     const timelineFile = stringFlag(flags, "timeline");
     const force = flags.values.force === true;
     const intent = { flag: "assopay openapi --out", what: "an OpenAPI document", force };

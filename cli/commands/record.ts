@@ -2,7 +2,7 @@ import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
+import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
 import {
@@ -11,9 +11,11 @@ import {
   allowHostsFlag,
   choiceFlag,
   listFlag,
+  type ParsedFlags,
   parseFlags,
   portFlag,
   stringFlag,
+  wholeNumberFlag,
 } from "../flags.js";
 import {
   INTERCEPT_FLAGS,
@@ -97,19 +99,9 @@ function required(flags: ReturnType<typeof parseFlags>, name: string, example: s
   return value;
 }
 
-function integerFlag(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new AssopayError(
-      "usage",
-      `assopay record: --${name} must be a positive whole number, got "${text}"`,
-      {
-        hint: `run 'assopay record --help'`,
-      },
-    );
-  }
-  return value;
+/** A whole number above 0 of record's, with an example that fits it. */
+function positiveFlag(flags: ParsedFlags, flag: string, example: number): number | undefined {
+  return wholeNumberFlag(stringFlag(flags, flag), { verb: "record", flag, example });
 }
 
 export const recordCommand: Command = {
@@ -156,15 +148,15 @@ export const recordCommand: Command = {
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
       allowHosts: allowHostsFlag(flags),
-      rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      rules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       mode,
-      keep: integerFlag("keep", stringFlag(flags, "keep")),
+      keep: positiveFlag(flags, "keep", 3),
       redactPii: flags.values["redact-pii"] === true,
       notifyForward: stringFlag(flags, "notify-forward"),
       notificationPath: stringFlag(flags, "notify-path"),
-      maxBodyBytes: integerFlag("max-body", stringFlag(flags, "max-body")),
-      maxCassetteBytes: integerFlag("max-cassette-bytes", stringFlag(flags, "max-cassette-bytes")),
-      upstreamTimeoutMs: integerFlag("timeout", stringFlag(flags, "timeout")),
+      maxBodyBytes: positiveFlag(flags, "max-body", 52428800),
+      maxCassetteBytes: positiveFlag(flags, "max-cassette-bytes", 268435456),
+      upstreamTimeoutMs: positiveFlag(flags, "timeout", 30000),
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,
       onEvent: print,

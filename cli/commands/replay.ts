@@ -1,6 +1,6 @@
 import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
-import { rulesFromFlags } from "../../proxy/replay/match-rules.js";
+import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
@@ -8,6 +8,7 @@ import {
   ALLOW_HOST_FLAGS,
   ALLOW_HOST_HELP,
   allowHostsFlag,
+  dateFlag,
   listFlag,
   parseFlags,
   portFlag,
@@ -113,13 +114,13 @@ export const replayCommand: Command = {
       if (quiet && event.kind === "replayed") return;
       context.stderr.write(`  ${event.message}\n`);
     };
-    const at = stringFlag(flags, "at");
+    const at = dateFlag("replay", stringFlag(flags, "at"));
     const replay = await startReplay({
       cassettes,
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
       at,
-      rules: rulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      rules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,

@@ -1,5 +1,5 @@
 import { loadContract } from "../../contracts/index.js";
-import { type IsoDay, parseIsoDay } from "../../core/dates.js";
+import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
 import {
@@ -10,7 +10,17 @@ import {
   startSandbox,
 } from "../../sandbox/index.js";
 import type { Command, CommandContext } from "../command.js";
-import { ALLOW_HOST_FLAGS, allowHostsFlag, choiceFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import {
+  ALLOW_HOST_FLAGS,
+  allowHostsFlag,
+  choiceFlag,
+  dateFlag,
+  parseFlags,
+  portFlag,
+  seedFlag,
+  stringFlag,
+  wholeNumberFlag,
+} from "../flags.js";
 import { DATA_FLAG, RECORDING_FLAGS, sandboxDataFlags } from "./sandbox-data.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
@@ -77,27 +87,6 @@ Examples:
 Stops cleanly on Ctrl-C. Exit codes: 0 stopped normally, 2 bad usage or a bad data file.
 See docs/sandbox.md.
 `;
-
-function integerFlag(
-  text: string | undefined,
-  flag: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new AssopayError(
-      "usage",
-      `assopay sandbox: --${flag} must be a whole number from ${min} to ${max}, got "${text}"`,
-      {
-        hint: `for example --${flag} ${fallback}`,
-      },
-    );
-  }
-  return value;
-}
 
 function faultFlag(text: string | undefined): FaultName | undefined {
   if (text === undefined) return undefined;
@@ -176,9 +165,10 @@ async function run(context: CommandContext): Promise<number> {
     return 0;
   }
   const atText = stringFlag(flags, "at");
-  const at: IsoDay | undefined = atText === undefined ? undefined : parseIsoDay(atText);
-  const seed = integerFlag(stringFlag(flags, "seed"), "seed", DEFAULT_SEED, 0, Number.MAX_SAFE_INTEGER);
-  const entries = integerFlag(stringFlag(flags, "entries"), "entries", DEFAULT_ENTRIES, 0, 1_000_000);
+  const at: IsoDay | undefined = dateFlag("sandbox", atText);
+  const seed = seedFlag("sandbox", stringFlag(flags, "seed")) ?? DEFAULT_SEED;
+  const entriesFlag = { verb: "sandbox", flag: "entries", min: 0, max: 1_000_000, example: DEFAULT_ENTRIES };
+  const entries = wholeNumberFlag(stringFlag(flags, "entries"), entriesFlag) ?? DEFAULT_ENTRIES;
   const fault = faultFlag(stringFlag(flags, "fault"));
   const timelineFile = stringFlag(flags, "timeline");
   const notificationTypesFile = stringFlag(flags, "notification-types");

@@ -1,17 +1,10 @@
-import { AssopayError } from "../../core/errors.js";
 import { parseFormRef, type VerifyOptionsInput } from "../../specs/runner/options.js";
-import { type ParsedFlags, stringFlag } from "../flags.js";
+import { type ParsedFlags, portFlag, stringFlag } from "../flags.js";
 
+/** `--receiver-port`: the local port a tunnel forwards to. */
 function receiverPort(text: string): number {
-  const port = Number(text);
-  if (text.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new AssopayError(
-      "usage",
-      `assopay verify: --receiver-port must be a whole number from 0 to 65535, got "${text}"`,
-      { hint: "the local port your tunnel forwards to, for example --receiver-port 8787" },
-    );
-  }
-  return port;
+  const hint = "the local port your tunnel forwards to, for example --receiver-port 8787";
+  return portFlag("verify", text, 0, "receiver-port", hint);
 }
 
 /**

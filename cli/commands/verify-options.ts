@@ -1,5 +1,5 @@
 import type { ContractShapes } from "../../contracts/index.js";
-import { type IsoDay, parseIsoDay, todayIso } from "../../core/dates.js";
+import { type IsoDay, todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { parseReporter, type ReporterName } from "../../report/index.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
@@ -12,7 +12,18 @@ import {
 } from "../../specs/runner/options.js";
 import type { PlannedPolicy } from "../../specs/runner/types.js";
 import type { CommandContext } from "../command.js";
-import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
+import {
+  choiceFlag,
+  dateFlag,
+  type FlagSpec,
+  listFlag,
+  type ParsedFlags,
+  parseFlags,
+  secondsFlag,
+  secondsToMs,
+  stringFlag,
+  wholeNumberFlag,
+} from "../flags.js";
 import { DATA_FLAG } from "./sandbox-data.js";
 import { discoveryOptions } from "./verify-discovery.js";
 import { PUBLISH_FLAGS, publishOptions } from "./verify-publish.js";
@@ -71,7 +82,7 @@ export interface Parsed {
   flags: ParsedFlags;
   env: CommandContext["env"];
   only: string[];
-  /** Cassettes to replay (`--cassette`, and the arguments after it); empty for a plain verify. */
+  /** Cassettes to re-send (`--cassette`, and the arguments after it); empty for a plain verify. */
   cassettes: string[];
   planned: PlannedPolicy;
   reporter: ReporterName;
@@ -88,36 +99,10 @@ export interface Parsed {
   shapes: ContractShapes;
 }
 
-/** A whole number above 0; a usage error otherwise. */
-function countFlag(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const count = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(count) || count <= 0) {
-    throw new AssopayError(
-      "usage",
-      `assopay verify: --${flag} must be a whole number above 0, got "${text}"`,
-      {
-        hint: `for example --${flag} 10000`,
-      },
-    );
-  }
-  return count;
-}
-
-/** A number of seconds above 0 (fractions allowed), in milliseconds; a usage error otherwise. */
-function secondsFlag(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const seconds = Number(text);
-  if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0) {
-    throw new AssopayError(
-      "usage",
-      `assopay verify: --${flag} must be a number of seconds above 0, got "${text}"`,
-      {
-        hint: `for example --${flag} 30`,
-      },
-    );
-  }
-  return Math.max(1, Math.round(seconds * 1000));
+/** A time limit in seconds (fractions allowed), as milliseconds. */
+function timeLimitMs(flag: string, text: string | undefined): number | undefined {
+  const seconds = secondsFlag(text, { verb: "verify", flag, example: 30 });
+  return seconds === undefined ? undefined : secondsToMs(seconds);
 }
 
 export function parse(context: CommandContext): Parsed {
@@ -126,7 +111,7 @@ export function parse(context: CommandContext): Parsed {
   const cassettes = listFlag(flags, "cassette");
   if (cassettes.length > 0 && only.length > 0) {
     throw new AssopayError("usage", "assopay verify: --only does not apply to --cassette", {
-      hint: "a replay judges every recorded interaction; drop --only, or run them apart",
+      hint: "a rerun judges every recorded interaction; drop --only, or run them apart",
     });
   }
   if (flags.positionals.length > 0 && only.length === 0 && cassettes.length === 0) {
@@ -138,7 +123,7 @@ export function parse(context: CommandContext): Parsed {
   const atText = stringFlag(flags, "at", { vars: env, name: "ASSOPAY_AT" });
   return {
     target: stringFlag(flags, "target", { vars: env, name: "ASSOPAY_TARGET" }),
-    at: atText === undefined ? todayIso() : parseIsoDay(atText),
+    at: dateFlag("verify", atText) ?? todayIso(),
     flags,
     env,
     only: cassettes.length > 0 ? only : [...only, ...flags.positionals],
@@ -149,9 +134,13 @@ export function parse(context: CommandContext): Parsed {
     force: flags.values.force === true,
     pactBroker: publishOptions(flags, env),
     limits: {
-      requestTimeoutMs: secondsFlag("request-timeout", stringFlag(flags, "request-timeout")),
-      runTimeoutMs: secondsFlag("timeout", stringFlag(flags, "timeout")),
-      maxEntries: countFlag("max-entries", stringFlag(flags, "max-entries")),
+      requestTimeoutMs: timeLimitMs("request-timeout", stringFlag(flags, "request-timeout")),
+      runTimeoutMs: timeLimitMs("timeout", stringFlag(flags, "timeout")),
+      maxEntries: wholeNumberFlag(stringFlag(flags, "max-entries"), {
+        verb: "verify",
+        flag: "max-entries",
+        example: 10_000,
+      }),
     },
     shapes: choiceFlag("verify", "shapes", stringFlag(flags, "shapes"), SHAPES, "seed"),
   };

@@ -12,9 +12,9 @@ import {
 } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
-import { runReplay } from "../../specs/replay/run.js";
-import { replayOptionsFrom } from "../../specs/replay/settings.js";
 import { formatReport, outcomeCase, verifyHeader, verifyReport } from "../../specs/report/index.js";
+import { runRerun } from "../../specs/rerun/run.js";
+import { rerunOptionsFrom } from "../../specs/rerun/settings.js";
 import type { VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/types.js";
@@ -78,12 +78,12 @@ What to judge:
   --data FILE.yaml           The embedded sandbox serves your own organizations, forms, orders and
                              clients (docs/sandbox.md, "Your own data"); verify reads its main form.
 
-Replay (docs/verify.md, "Replaying recorded sessions"):
+Rerun (docs/verify.md, "Re-sending recorded sessions"):
   --cassette FILE...         Send every recorded request of the cassettes to the target, in order, with
                              its own tokens and ids, and judge each answer (one outcome per interaction).
                              Needs only --client-id/--client-secret (and the admin pair) with --target.
 
-Time limits:
+Time limits (seconds, fractions allowed: 1.5):
   --request-timeout SECONDS  Longest one request may take, to its body's last byte (default 30). A
                              target that takes the connection and never answers fails within it.
   --timeout SECONDS          Longest the whole run may take (default: no limit). Checks it leaves
@@ -152,9 +152,9 @@ export const verifyCommand: Command = {
           contract,
           ...(data ? { data } : {}),
         });
-      const replay =
+      const rerun =
         parsed.cassettes.length > 0
-          ? replayOptionsFrom({
+          ? rerunOptionsFrom({
               ...parsed,
               limits: limitOptions(parsed),
               read: (flag, name) => stringFlag(parsed.flags, flag, { vars: parsed.env, name }),
@@ -162,15 +162,15 @@ export const verifyCommand: Command = {
             })
           : undefined;
       const options =
-        replay ?? (sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? ""));
+        rerun ?? (sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? ""));
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color = useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
       if (live) write(context.stdout, `${verifyHeader(options)}\n\n`);
       const onOutcome = (outcome: CheckOutcome) => {
         if (live) write(context.stdout, `${prettyCaseLine(outcomeCase(outcome), { color })}\n`);
       };
-      const report = replay
-        ? await runReplay(replay, {
+      const report = rerun
+        ? await runRerun(rerun, {
             signal: context.signal,
             onOutcome,
             onNote: (note) => write(context.stderr, `warning: ${note}\n`),

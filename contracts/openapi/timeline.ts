@@ -43,7 +43,7 @@ export function countMarks(timeline: Timeline, at: IsoDay): TimelineMark[] {
  * version is switched off, and the `x-assopay-*` extensions with the dates.
  */
 export function operationTimeline(timeline: Timeline, route: Route, at: IsoDay): Record<string, unknown> {
-  const rules = timeline.rulesAt(route, at);
+  const rules = timeline.datedRulesAt(route, at);
   const out: Record<string, unknown> = {};
   if (!rules.served) out.deprecated = true;
   out["x-assopay-served"] = rules.served;
@@ -59,5 +59,5 @@ export function operationTimeline(timeline: Timeline, route: Route, at: IsoDay):
 
 /** Whether an entry affects the route (from its own date on). */
 function affects(timeline: Timeline, route: Route, entry: TimelineEntry): boolean {
-  return timeline.rulesAt(route, entry.date).inForce.includes(entry);
+  return timeline.datedRulesAt(route, entry.date).inForce.includes(entry);
 }

@@ -72,7 +72,7 @@ export function listingInteractions(
   route: Route,
   date: IsoDay,
 ): Record<string, unknown>[] {
-  const rules = contract.timeline.rulesAt(route, date);
+  const rules = contract.timeline.datedRulesAt(route, date);
   const base = { states: [stateFor(route)], method: "GET", path: route.path, role: "reader" as const };
   if (!rules.served) {
     return [

@@ -20,7 +20,7 @@ export function judgeDated(
   for (const exchange of exchanges) {
     if (exchange.route === undefined || exchange.route.id === "token") continue;
     const route = contract.routes.byId(exchange.route.id);
-    const rules = contract.timeline.rulesAt(route, at);
+    const rules = contract.timeline.datedRulesAt(route, at);
     if (route.version === "v3") {
       if (!rules.served) {
         collector.add("versions.no-v3-after-switch-off", "v3", {

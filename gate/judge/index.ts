@@ -45,7 +45,7 @@ export function judgeTraffic(exchanges: readonly RecordedExchange[], context: Ju
     commandStopped: context.outcome.stoppedBy !== undefined || context.budgetSpent,
     countsNote: (exchange) => {
       if (!exchange.route || !removal) return undefined;
-      const rules = contract.timeline.rulesAt(contract.routes.byId(exchange.route.id), at);
+      const rules = contract.timeline.datedRulesAt(contract.routes.byId(exchange.route.id), at);
       return rules.countMode === "absent"
         ? `totalCount and totalPages are removed since ${removal.date}`
         : undefined;

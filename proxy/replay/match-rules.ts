@@ -177,8 +177,8 @@ export function applyBodyRules(value: unknown, rules: CompiledRules): unknown {
 
 /**
  * The rules of the `--ignore` and `--match` flags, in that order.
- * @example rulesFromFlags(["body.returnUrl"], ["body.amount:type"])
+ * @example matchRulesFromFlags(["body.returnUrl"], ["body.amount:type"])
  */
-export function rulesFromFlags(ignore: readonly string[], match: readonly string[]): MatchRule[] {
+export function matchRulesFromFlags(ignore: readonly string[], match: readonly string[]): MatchRule[] {
   return [...ignore.map(parseIgnore), ...match.map(parseMatch)];
 }

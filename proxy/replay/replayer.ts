@@ -1,4 +1,4 @@
-import type { RouteRules } from "../../contracts/types.js";
+import type { DatedRules } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import type { Cassette, MatchRule, StoredRequest } from "../cassette/format.js";
@@ -10,7 +10,7 @@ import { compileRules, describeRule } from "./match-rules.js";
 import { explainMiss } from "./miss.js";
 import { type IndexedInteraction, ReplayIndex } from "./replay-index.js";
 import { type Lookup, lookup } from "./serve.js";
-import { applyCounts, goneResponse, rulesFor, type TimelineView } from "./timeline.js";
+import { applyCounts, datedRulesFor, goneResponse, type TimelineView } from "./timeline.js";
 
 /** The redactions to apply to incoming requests: one per way the cassettes were recorded. */
 export function incomingProfiles(cassettes: readonly Cassette[], salt: string | undefined): Redactor[] {
@@ -57,8 +57,9 @@ export interface ReplayerOptions {
    */
   exhausted?: WhenExhausted;
   /**
-   * Matching rules besides those stored in the cassette headers (a rule for the same field wins over the
-   * header's).
+   * Match rules (`MatchRule`: how a request field is compared) besides those stored in the cassette
+   * headers (a rule for the same field wins over the header's). Not the timeline's dated rules, which
+   * `at` and `view` give.
    * @example { at: undefined, view: undefined, secretSalt: undefined, rules: [{ field: "body.returnUrl", rule: "ignore" }] }
    */
   rules?: readonly MatchRule[];
@@ -94,19 +95,19 @@ export class Replayer {
   private readonly memo = new KeyMemo();
   /** Whether a bodyless request's keys follow from its request line (not when a header rule matches). */
   private readonly memoizable: boolean;
-  /** The rules in force, as a miss lists them. */
+  /** The match rules in force, as a miss lists them. */
   private readonly ruleNames: readonly string[];
   /** The `x-assopay-replayed-from` header of each interaction, one object each (servers cache by it). */
   private readonly origins = new WeakMap<IndexedInteraction, Record<string, string>>();
 
   constructor(cassettes: readonly Cassette[], options: ReplayerOptions) {
-    const rules = compileRules(matchingRules(cassettes, options.rules));
+    const matchRules = compileRules(matchingRules(cassettes, options.rules));
     this.index = new ReplayIndex(
       cassettes.flatMap((c) => c.interactions),
-      rules,
+      matchRules,
     );
-    this.memoizable = rules.headers.length === 0;
-    this.ruleNames = rules.list.map(describeRule);
+    this.memoizable = matchRules.headers.length === 0;
+    this.ruleNames = matchRules.list.map(describeRule);
     this.profiles = incomingProfiles(cassettes, options.secretSalt);
     this.options = options;
     this.repeatLast = repeatsLast(options.exhausted ?? "repeat-last");
@@ -123,11 +124,11 @@ export class Replayer {
     if (!keys) return undefined;
     const mark = url.indexOf("?");
     const path = mark < 0 ? url : url.slice(0, mark);
-    const rules = this.rules(method, path);
-    if (rules && !rules.served) return undefined;
+    const dated = this.datedRules(method, path);
+    if (dated && !dated.served) return undefined;
     for (const key of keys) {
       const entry = this.index.take(key, this.repeatLast);
-      if (entry) return this.hit(entry, rules, method, path);
+      if (entry) return this.hit(entry, dated, method, path);
     }
     return undefined;
   }
@@ -153,18 +154,18 @@ export class Replayer {
 
   /** The answer when there is one, else the lookup that found nothing (to explain it). */
   private serve(request: StoredRequest, line: string | undefined): ReplayAnswer | Lookup {
-    const rules = this.rules(request.method, request.path);
-    if (rules && !rules.served) {
+    const dated = this.datedRules(request.method, request.path);
+    if (dated && !dated.served) {
       return {
         kind: "gone",
-        response: hold(goneResponse(rules)),
+        response: hold(goneResponse(dated)),
         headers: {},
         message: `${request.method} ${request.path} → 404 (switched off at ${this.options.at})`,
       };
     }
     const found = lookup(this.index, this.profiles, request, this.repeatLast);
     if (line !== undefined && this.memoizable) this.memo.set(line, found.keys);
-    return found.entry ? this.hit(found.entry, rules, request.method, request.path) : found;
+    return found.entry ? this.hit(found.entry, dated, request.method, request.path) : found;
   }
 
   /** Starts every sequence over: identical requests get their recordings from the first again. */
@@ -190,20 +191,21 @@ export class Replayer {
     };
   }
 
-  private rules(method: string, path: string): RouteRules | undefined {
+  /** The timeline's dated rules for the request at `--at` (not the match rules, which the index holds). */
+  private datedRules(method: string, path: string): DatedRules | undefined {
     const { at, view } = this.options;
-    return view && at ? rulesFor(view, at, method, path) : undefined;
+    return view && at ? datedRulesFor(view, at, method, path) : undefined;
   }
 
   private hit(
     entry: IndexedInteraction,
-    rules: RouteRules | undefined,
+    dated: DatedRules | undefined,
     method: string,
     path: string,
   ): ReplayAnswer {
     const { interaction } = entry;
-    const response = rules
-      ? applyCounts(rules, interaction.request, interaction.response)
+    const response = dated
+      ? applyCounts(dated, interaction.request, interaction.response)
       : interaction.response;
     let headers = this.origins.get(entry);
     if (!headers) {

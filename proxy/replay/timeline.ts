@@ -1,5 +1,5 @@
 import { expectedCounts, queryBoolean } from "../../contracts/index.js";
-import type { RouteCatalogue, RouteRules, Timeline } from "../../contracts/types.js";
+import type { DatedRules, RouteCatalogue, Timeline } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
 import { isJsonType } from "../cassette/body.js";
 import type { StoredQuery, StoredRequest, StoredResponse } from "../cassette/format.js";
@@ -9,22 +9,22 @@ import type { HeldResponse } from "./held.js";
 /** The part of the contract replay needs for `--at`: route matching and the timeline. */
 export interface TimelineView {
   routes: Pick<RouteCatalogue, "match">;
-  timeline: Pick<Timeline, "rulesAt">;
+  timeline: Pick<Timeline, "datedRulesAt">;
 }
 
-/** The rules in force for a request at the date, or undefined for a path the catalogue does not know. */
-export function rulesFor(
+/** The dated rules for a request at the date, or undefined for a path the catalogue does not know. */
+export function datedRulesFor(
   view: TimelineView,
   at: IsoDay,
   method: string,
   path: string,
-): RouteRules | undefined {
+): DatedRules | undefined {
   const match = view.routes.match(method, path);
-  return match ? view.timeline.rulesAt(match.route, at) : undefined;
+  return match ? view.timeline.datedRulesAt(match.route, at) : undefined;
 }
 
 /** What the service answers on a route whose version is switched off at the date (as the sandbox does). */
-export function goneResponse(rules: RouteRules): StoredResponse {
+export function goneResponse(rules: DatedRules): StoredResponse {
   const off = rules.inForce.find((entry) => entry.effect === "v3-switch-off");
   const detail = `The ${rules.route.version} API is switched off${off ? ` since ${off.date}` : ""}: ${rules.route.method} ${rules.route.path} no longer exists.`;
   return {
@@ -71,7 +71,7 @@ function jsonOf(held: HeldResponse): unknown {
  * date. Responses that are not a JSON object with a `pagination` object are returned unchanged (the same
  * object, so what was prepared for it is used again).
  */
-export function applyCounts(rules: RouteRules, request: StoredRequest, response: HeldResponse): HeldResponse {
+export function applyCounts(rules: DatedRules, request: StoredRequest, response: HeldResponse): HeldResponse {
   const withCount = queryBoolean(toSearchParams(request.query), "withCount");
   const expected = expectedCounts(rules, withCount ?? undefined);
   if (expected !== "absent" && expected !== "minus-one") return response;

@@ -82,7 +82,7 @@ export const associationsVerificationCheck: SpecCheck = {
   rule: RULE,
   title: "New associations need verification before payments (from 2025-06-01)",
   async run(ctx) {
-    const rules = ctx.rulesAt(ctx.contract.routes.byId("v5.checkout-create"));
+    const rules = ctx.datedRulesAt(ctx.contract.routes.byId("v5.checkout-create"));
     const entry = ctx.contract.timeline.entry("new-association-verification");
     const findings: Finding[] = [];
     const fresh = await newAssociation(ctx);

@@ -17,7 +17,7 @@ export const absentAfterRemovalCheck: SpecCheck = {
     const timeline = new Set<string>();
     const removal = ctx.contract.timeline.entry("count-fields-removed");
     for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
-      const rules = ctx.rulesAt(route);
+      const rules = ctx.datedRulesAt(route);
       if (rules.countMode !== "absent") {
         const when = removal ? ` (${removal.date}, ${removal.status})` : "";
         findings.push({

@@ -1,4 +1,4 @@
-import type { Diagnostic, ExpectedCounts, Route, RouteRules } from "../../contracts/index.js";
+import type { DatedRules, Diagnostic, ExpectedCounts, Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
@@ -17,7 +17,7 @@ export function countDiagnostics(
 }
 
 /** Where a finding's expectation comes from: the timeline entries in force for the route. */
-export function timelineIds(rules: RouteRules): string[] {
+export function timelineIds(rules: DatedRules): string[] {
   return rules.inForce.filter((e) => e.affects === "count-deprecation").map((e) => e.id);
 }
 

@@ -22,7 +22,7 @@ export const minusOneCheck: SpecCheck = {
     const findings: Finding[] = [];
     const timeline = new Set<string>();
     for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
-      const rules = ctx.rulesAt(route);
+      const rules = ctx.datedRulesAt(route);
       switch (rules.countMode) {
         case "not-applicable":
         case "always-real":

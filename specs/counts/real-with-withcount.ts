@@ -93,7 +93,7 @@ export const realWithWithCountCheck: SpecCheck = {
     const findings: Finding[] = [];
     const timeline = new Set<string>();
     for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
-      const rules = ctx.rulesAt(route);
+      const rules = ctx.datedRulesAt(route);
       switch (rules.countMode) {
         case "not-applicable":
           break;

@@ -1,18 +1,17 @@
 import type { Contract } from "../../contracts/index.js";
 import { type IsoDay, isIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { createListings, type Listings } from "../replay/listings.js";
-import { judgeListingPage } from "../replay/page.js";
-import { judgeResource } from "../replay/resource.js";
-import { judgeStatus } from "../replay/status.js";
-import type { ReplayStep } from "../replay/steps.js";
-import { type Breach, type Exchange, emptyJudgement } from "../replay/types.js";
+import { createListings, type Listings } from "../rerun/listings.js";
+import { judgeListingPage } from "../rerun/page.js";
+import { judgeResource } from "../rerun/resource.js";
+import { judgeStatus } from "../rerun/status.js";
+import type { RerunStep } from "../rerun/steps.js";
+import { type Breach, type Exchange, emptyJudgement } from "../rerun/types.js";
 import type { HttpExchange } from "../runner/http.js";
-import type { EvidenceRequest } from "../runner/types.js";
 
 /** What lint found of one recorded interaction. */
 export interface LintOutcome {
-  step: ReplayStep;
+  step: RerunStep;
   /** The day whose rules judged it. */
   date: IsoDay;
   /** Where that day came from. */
@@ -22,7 +21,7 @@ export interface LintOutcome {
 
 /** The day of an interaction: `at` when given, else its response's `date` header, else `recordedAt`. */
 export function interactionDay(
-  step: ReplayStep,
+  step: RerunStep,
   at: IsoDay | undefined,
 ): Pick<LintOutcome, "date" | "dateFrom"> {
   if (at) return { date: at, dateFrom: "--at" };
@@ -43,8 +42,8 @@ export function interactionDay(
   return { date: day, dateFrom: "recordedAt" };
 }
 
-/** The recorded response as the HTTP exchange the replay's judges read. */
-function recordedExchange(step: ReplayStep): { target: HttpExchange; body: unknown } {
+/** The recorded response as the HTTP exchange the rerun's judges read. */
+function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknown } {
   const { request, response } = step.interaction;
   const stored = response.body;
   const body = stored && "json" in stored ? stored.json : undefined;
@@ -62,7 +61,7 @@ function recordedExchange(step: ReplayStep): { target: HttpExchange; body: unkno
   }
   return {
     target: {
-      request: { method: request.method as EvidenceRequest["method"], url: request.path },
+      request: { method: request.method, url: request.path },
       status: response.status,
       headers,
       bytes: Buffer.from(text),
@@ -72,7 +71,7 @@ function recordedExchange(step: ReplayStep): { target: HttpExchange; body: unkno
   };
 }
 
-function queryOf(step: ReplayStep): URLSearchParams {
+function queryOf(step: RerunStep): URLSearchParams {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(step.interaction.request.query ?? {})) {
     for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
@@ -81,13 +80,13 @@ function queryOf(step: ReplayStep): URLSearchParams {
 }
 
 /**
- * Judges one recorded interaction by the contract as of its day, with the replay's own judges: the
+ * Judges one recorded interaction by the contract as of its day, with the rerun's own judges: the
  * status (v3 after its switch-off), listing pages (result array, schema, counts at that date, sizes,
  * duplicates across the pages of a crawl) and other answers (their schema, owned by the rule that owns
  * each sentence). The recorded answer stands for both the recording and the target.
  */
 export function lintStep(
-  step: ReplayStep,
+  step: RerunStep,
   contract: Contract,
   listings: Listings,
   at: IsoDay | undefined,
@@ -98,7 +97,7 @@ export function lintStep(
   const exchange: Exchange = {
     step,
     route,
-    rules: route ? contract.timeline.rulesAt(route, day.date) : undefined,
+    rules: route ? contract.timeline.datedRulesAt(route, day.date) : undefined,
     recorded: { status: target.status, body },
     target,
     targetBody: body,
@@ -114,7 +113,7 @@ export function lintStep(
 
 /** Judges every step in order (the pages of one crawl are judged together). */
 export function lintSteps(
-  steps: readonly ReplayStep[],
+  steps: readonly RerunStep[],
   contract: Contract,
   at: IsoDay | undefined,
 ): LintOutcome[] {

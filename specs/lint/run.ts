@@ -1,7 +1,7 @@
 import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import type { Report, ReportCase, ReportSuite } from "../../report/index.js";
-import { loadSteps } from "../replay/steps.js";
+import { loadSteps } from "../rerun/steps.js";
 import { type LintOutcome, lintSteps } from "./judge.js";
 
 /** What `assopay lint` judged and found. */

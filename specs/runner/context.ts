@@ -1,9 +1,9 @@
 import {
   type Contract,
   compileTemplate,
+  type DatedRules,
   type Diagnostic,
   type Route,
-  type RouteRules,
 } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { type CrawlResult, crawl } from "./crawler.js";
@@ -51,7 +51,7 @@ export interface CheckContext {
   coordinates(): Promise<Coordinates>;
   /** Full URL of a route, path parameters from the coordinates unless given. */
   urlOf(route: Route, params?: Readonly<Record<string, string | number>>): Promise<string>;
-  rulesAt(route: Route): RouteRules;
+  datedRulesAt(route: Route): DatedRules;
   /** Listing routes served at the date (v3 ones only before their switch-off). */
   servedListings(): readonly Route[];
   crawl(route: Route, variant: CrawlVariant): Promise<CrawlResult>;
@@ -121,7 +121,7 @@ export function createContext(parts: ContextParts): CheckContext {
     return `${options.target}${compileTemplate(route.path).expand(values)}`;
   };
 
-  const rulesAt = (route: Route) => contract.timeline.rulesAt(route, at);
+  const datedRulesAt = (route: Route) => contract.timeline.datedRulesAt(route, at);
 
   const crawlOnce = async (
     route: Route,
@@ -157,8 +157,8 @@ export function createContext(parts: ContextParts): CheckContext {
     at,
     coordinates,
     urlOf,
-    rulesAt,
-    servedListings: () => contract.routes.listings().filter((route) => rulesAt(route).served),
+    datedRulesAt,
+    servedListings: () => contract.routes.listings().filter((route) => datedRulesAt(route).served),
     authorization: (role) => parts.tokens.authorization(role),
     crawl(route, asked) {
       // Without --page-size an unpaged crawl is the default one: the same requests, crawled once.

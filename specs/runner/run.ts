@@ -2,6 +2,7 @@ import type { Writable } from "node:stream";
 import { type Contract, loadContract, type Timeline } from "../../contracts/index.js";
 import { AssopayError, isAssopayError } from "../../core/errors.js";
 import { packageVersion } from "../../core/paths.js";
+import { countVerdicts } from "../../report/model.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
 import { createHttpClient, TransportError } from "./http.js";
@@ -46,9 +47,7 @@ export function applyPlanned(
 }
 
 export function summarize(outcomes: readonly CheckOutcome[]): RunSummary {
-  const summary: RunSummary = { pass: 0, fail: 0, skip: 0, warn: 0, error: 0 };
-  for (const outcome of outcomes) summary[outcome.verdict]++;
-  return summary;
+  return countVerdicts(outcomes.map((outcome) => outcome.verdict));
 }
 
 function unreachable(what: string, error: TransportError, hint: string): AssopayError {

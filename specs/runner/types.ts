@@ -1,4 +1,12 @@
-import type { HttpMethod } from "../../contracts/index.js";
+import type { EvidenceRequest, ReportEvidence, ReportSummary, Verdict } from "../../report/model.js";
+
+export type {
+  EvidenceCrawl,
+  EvidenceCrawlPage,
+  EvidenceRequest,
+  EvidenceResponse,
+  Verdict,
+} from "../../report/model.js";
 
 /** The groups of checks, in the order a run takes them. `--only` names groups (or check ids). */
 export const CHECK_GROUPS = Object.freeze([
@@ -15,56 +23,15 @@ export const CHECK_GROUPS = Object.freeze([
 
 export type CheckGroup = (typeof CHECK_GROUPS)[number];
 
-/** What a check may conclude. `warn` is a failure the user chose to tolerate (`--planned warn`). */
-export type CheckStatus = "pass" | "fail" | "skip" | "warn";
+/**
+ * What a check may conclude: a verdict of the report's one vocabulary (`report/model.ts`) but `error`,
+ * which only the runner gives (the check itself threw). `warn` is a failure the user chose to tolerate
+ * (`--planned warn`).
+ */
+export type CheckStatus = Exclude<Verdict, "error">;
 
-/** What the report shows: a check's own status, or `error` when the check itself threw. */
-export type Verdict = CheckStatus | "error";
-
-export interface EvidenceRequest {
-  method: HttpMethod;
-  url: string;
-  /** Request headers worth showing; credentials are masked. */
-  headers?: Readonly<Record<string, string>>;
-}
-
-export interface EvidenceResponse {
-  status: number;
-  /** The offending part of the response (or its beginning), never the whole body. */
-  excerpt: string;
-}
-
-/** One page of a crawl drawn as evidence. */
-export interface EvidenceCrawlPage {
-  index: number;
-  url: string;
-  status: number;
-  entries: number;
-  firstId?: number;
-  lastId?: number;
-  sentToken?: string;
-  token?: string;
-  /** The page where it went wrong. */
-  offending?: boolean;
-}
-
-/** A crawl as evidence: its pages in order, the offending one marked, what was expected and what came. */
-export interface EvidenceCrawl {
-  label: string;
-  pageSize?: number;
-  pages: readonly EvidenceCrawlPage[];
-  expected: string;
-  actual: string;
-}
-
-/** What a failure points at: the request, the response part at fault, and validation sentences. */
-export interface Evidence {
-  request: EvidenceRequest;
-  response?: EvidenceResponse;
-  diagnostics?: readonly string[];
-  /** The crawl that shows it, for a failure of a whole crawl. */
-  crawl?: EvidenceCrawl;
-}
+/** What a check's failure points at: the report's evidence, always with the request it sent. */
+export type Evidence = ReportEvidence & { readonly request: EvidenceRequest };
 
 export interface CheckResult {
   status: CheckStatus;
@@ -101,13 +68,8 @@ export interface CheckOutcome {
   durationMs: number;
 }
 
-export interface RunSummary {
-  pass: number;
-  fail: number;
-  skip: number;
-  warn: number;
-  error: number;
-}
+/** The number of outcomes of each verdict. */
+export type RunSummary = ReportSummary;
 
 /** Everything a reporter needs. */
 export interface RunReport {

@@ -52,7 +52,7 @@ describe("bad input on the command line: exit 2, file:line, never a stack trace 
     }
   });
 
-  it("assopay record refuses a --max-cassette-bytes that is not a positive whole number", async () => {
+  it("assopay record refuses a --max-cassette-bytes that is not a whole number above 0", async () => {
     for (const value of ["0", "-5", "lots"]) {
       const result = await runCli([
         "record",
@@ -64,7 +64,7 @@ describe("bad input on the command line: exit 2, file:line, never a stack trace 
         value,
       ]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain(`--max-cassette-bytes must be a positive whole number, got "${value}"`);
+      expect(result.stderr).toContain(`--max-cassette-bytes must be a whole number above 0, got "${value}"`);
       expect(result.stderr).not.toMatch(/^\s+at /m);
     }
   });

@@ -20,10 +20,10 @@ describe("the timeline answers on both sides of every date", () => {
     ["2025-05-05", "absent", false],
     ["2026-11-22", "absent", false],
   ] as const)("count deprecation at %s: %s (withCount parameter: %s)", (date, mode, param) => {
-    const rules = timeline.rulesAt(formItems, day(date));
+    const rules = timeline.datedRulesAt(formItems, day(date));
     expect(rules.countMode).toBe(mode);
     expect(rules.withCountParam).toBe(param);
-    expect(timeline.rulesAt(v3Payments, day(date)).countMode).toBe(mode);
+    expect(timeline.datedRulesAt(v3Payments, day(date)).countMode).toBe(mode);
   });
 
   it.each([
@@ -31,9 +31,9 @@ describe("the timeline answers on both sides of every date", () => {
     ["2025-06-30", false],
     ["2026-01-01", false],
   ] as const)("v3 served at %s: %s, v5 always served", (date, served) => {
-    expect(timeline.rulesAt(v3Payments, day(date)).served).toBe(served);
+    expect(timeline.datedRulesAt(v3Payments, day(date)).served).toBe(served);
     for (const route of routes.all.filter((r) => r.version !== "v3")) {
-      expect(timeline.rulesAt(route, day(date)).served).toBe(true);
+      expect(timeline.datedRulesAt(route, day(date)).served).toBe(true);
     }
   });
 
@@ -41,17 +41,19 @@ describe("the timeline answers on both sides of every date", () => {
     ["2025-05-31", false],
     ["2025-06-01", true],
   ] as const)("new associations need verification at %s: %s", (date, needed) => {
-    expect(timeline.rulesAt(checkout, day(date)).newAssociationsNeedVerification).toBe(needed);
+    expect(timeline.datedRulesAt(checkout, day(date)).newAssociationsNeedVerification).toBe(needed);
     expect(timeline.inForce("new-association-verification", day(date))).toBe(needed);
   });
 
   it("routes without the count deprecation are untouched by it", () => {
-    expect(timeline.rulesAt(publicForm, day("2026-01-01")).countMode).toBe("not-applicable");
-    expect(timeline.rulesAt(publicForm, day("2026-01-01")).inForce).toEqual([]);
+    expect(timeline.datedRulesAt(publicForm, day("2026-01-01")).countMode).toBe("not-applicable");
+    expect(timeline.datedRulesAt(publicForm, day("2026-01-01")).inForce).toEqual([]);
   });
 
   it("lists the entries in force for a route, with their status", () => {
-    const inForce = timeline.rulesAt(formItems, day("2025-06-15")).inForce.map((e) => `${e.id}:${e.status}`);
+    const inForce = timeline
+      .datedRulesAt(formItems, day("2025-06-15"))
+      .inForce.map((e) => `${e.id}:${e.status}`);
     expect(inForce).toEqual([
       "withcount-introduced:done",
       "withcount-default-false:done",
@@ -72,6 +74,6 @@ describe("expected counts for one request", () => {
     ["2025-06-15", true, "absent"],
     ["2025-06-15", undefined, "absent"],
   ] as const)("at %s with withCount=%s: %s", (date, withCount, expected) => {
-    expect(expectedCounts(timeline.rulesAt(formItems, day(date)), withCount)).toBe(expected);
+    expect(expectedCounts(timeline.datedRulesAt(formItems, day(date)), withCount)).toBe(expected);
   });
 });

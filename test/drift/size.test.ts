@@ -55,6 +55,6 @@ describe("drift refuses a document too large to parse, before reading it (docs/b
     expect(raised.code, raised.stderr).toBe(0);
     const bad = await runCli(["drift", "--openapi", copy, "--max-document-bytes", "lots"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--max-document-bytes must be a positive whole number, got "lots"');
+    expect(bad.stderr).toContain('--max-document-bytes must be a whole number above 0, got "lots"');
   });
 });

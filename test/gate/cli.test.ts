@@ -133,7 +133,7 @@ describe("assopay gate on the command line", () => {
     const both = await runVerb(gateCommand, ["--sandbox", "--cassette", "x.yaml", "--", node]);
     expect(both.stderr).toContain("--sandbox and --cassette exclude each other");
     const budget = await runVerb(gateCommand, ["--max-requests", "lots", "--", node]);
-    expect(budget.stderr).toContain('--max-requests must be a whole number, got "lots"');
+    expect(budget.stderr).toContain('--max-requests must be a whole number from 1 to 1000000, got "lots"');
     const missing = await runVerb(gateCommand, ["--scenario", "uniform", "--", "/no/such/program"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot run "/no/such/program": spawn /no/such/program ENOENT');

@@ -48,7 +48,7 @@ describe("Prism as a validation proxy over the sandbox", () => {
       // The crawl reached every route, and each answered its documented success somewhere.
       for (const route of routes) {
         const statuses = exchanges.filter((e) => e.route === route.id).map((e) => e.status);
-        const served = contract().timeline.rulesAt(route, date).served;
+        const served = contract().timeline.datedRulesAt(route, date).served;
         expect(statuses, route.id).toContain(served ? route.response.status : 404);
       }
     }, 120_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAssopayError } from "../../core/errors.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { parseIgnore, parseMatch, rulesFromFlags } from "../../proxy/replay/match-rules.js";
+import { matchRulesFromFlags, parseIgnore, parseMatch } from "../../proxy/replay/match-rules.js";
 import { type RunningReplay, startReplay } from "../../proxy/replay/server.js";
 import { HEADER, writeCassette } from "./support/cassettes.js";
 import { startCountingUpstream } from "./support/counting-upstream.js";
@@ -12,7 +12,7 @@ import { send, tempDir } from "./support/http.js";
 // replays it without flags; what the rules do not name still has to match.
 const CHECKOUT = "/v5/organizations/asso/checkout-intents";
 const JSON_TYPE = { "content-type": "application/json" };
-const RULES = rulesFromFlags(
+const RULES = matchRulesFromFlags(
   ["body.metadata.memberId", "body.returnUrl", "query.ts", "header.x-request-id"],
   ["body.totalAmount:type", "query.ref:/^[A-Z]{3}-\\d+$/", "header.x-version:/^5\\./"],
 );
@@ -120,7 +120,7 @@ describe("matching rules", () => {
     const plain = await startReplay({ cassettes: strict });
     const ruled = await startReplay({
       cassettes: strict,
-      rules: rulesFromFlags(["body.metadata.memberId", "body.returnUrl"], []),
+      rules: matchRulesFromFlags(["body.metadata.memberId", "body.returnUrl"], []),
     });
     try {
       const miss = await post(plain.url, intent("uuid-2", "https://app.example/r/2"), "");
@@ -139,7 +139,7 @@ describe("matching rules", () => {
     const forms = temp.file("forms.yaml");
     const header = {
       ...HEADER,
-      matching: rulesFromFlags(["body.state", "body.items.*.uid"], []),
+      matching: matchRulesFromFlags(["body.state", "body.items.*.uid"], []),
     };
     const FORM = { "content-type": "application/x-www-form-urlencoded" };
     await writeCassette(

@@ -157,7 +157,7 @@ describe("recording safety", () => {
       "0",
     ]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--keep must be a positive whole number");
+    expect(result.stderr).toContain("--keep must be a whole number above 0");
   });
 
   it.each(["once", "new", "all"])(

@@ -35,7 +35,7 @@ function findings(interaction: Interaction): unknown[] {
   if (route.pagination) {
     const params = searchParams(request.query);
     const counts = expectedCounts(
-      contract.timeline.rulesAt(route, REFERENCE_AT),
+      contract.timeline.datedRulesAt(route, REFERENCE_AT),
       queryBoolean(params, "withCount") ?? undefined,
     );
     return contract.schemas.validatePage(route, json(response.body), counts);

@@ -21,7 +21,7 @@ describe.each(DATES)("sandbox on %s", (date) => {
 
   it("answers each listing route as the timeline says (served, result array, counts per withCount)", async () => {
     for (const route of contract().routes.listings()) {
-      const rules = contract().timeline.rulesAt(route, day(date));
+      const rules = contract().timeline.datedRulesAt(route, day(date));
       const path = pathOf(h, route);
       const response = await h.get(path);
       if (!rules.served) {
@@ -66,7 +66,7 @@ describe.each(DATES)("sandbox on %s", (date) => {
     const { ids, pages, ended } = await crawl(h, pathOf(h, route), { withCount: "true", pageSize: "10" });
     expect(ended).toBe(true);
     expect(new Set(ids).size).toBe(ENTRIES);
-    const counts = expectedCounts(contract().timeline.rulesAt(route, day(date)), true);
+    const counts = expectedCounts(contract().timeline.datedRulesAt(route, day(date)), true);
     if (counts === "real") expect(pages[0]?.pagination.totalCount).toBe(ids.length);
   });
 

@@ -3,6 +3,7 @@ import { type Contract, loadContract, readPage } from "../../contracts/index.js"
 import type { IsoDay } from "../../core/dates.js";
 import { startServer } from "../../core/http/server.js";
 import { type RunningSandbox, type SandboxOptions, startSandbox } from "../../sandbox/index.js";
+import { clientToken } from "../support/client-token.js";
 
 /** The dates every dated behaviour is tested at: both sides of every timeline entry. */
 export const DATES = [
@@ -49,19 +50,9 @@ export async function harness(options: SandboxOptions = {}): Promise<Harness> {
   const token = async (role: Role = "admin") => {
     const known = tokens.get(role);
     if (known) return known;
-    const creds = role === "admin" ? c.admin : c.reader;
-    const response = await fetch(`${url}/oauth2/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: creds.clientId,
-        client_secret: creds.clientSecret,
-      }),
-    });
-    const body = (await response.json()) as { access_token: string };
-    tokens.set(role, body.access_token);
-    return body.access_token;
+    const bearer = await clientToken(url, role === "admin" ? c.admin : c.reader);
+    tokens.set(role, bearer);
+    return bearer;
   };
   const headers = async (role: Role | "none"): Promise<Record<string, string>> =>
     role === "none" ? {} : { authorization: `Bearer ${await token(role)}` };

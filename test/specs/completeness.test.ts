@@ -7,9 +7,9 @@ import { startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { resolveOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
+import { clientToken } from "../support/client-token.js";
 import { runCli } from "../support/run-cli.js";
 import { byId, contract, problems, sandboxInput, verifySandbox } from "./support/harness.js";
-import { token } from "./support/replay-session.js";
 
 const COMPLETENESS = [
   "pagination/complete",
@@ -41,10 +41,10 @@ describe("completeness on a live listing", () => {
           // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
           if (hooks) continue;
           const { organizationSlug, formType, formSlug } = sandbox.credentials;
-          const bearer = await token(sandbox.url, sandbox.credentials.reader);
+          const token = await clientToken(sandbox.url, sandbox.credentials.reader);
           const first = await fetch(
             `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&withCount=true`,
-            { headers: { authorization: `Bearer ${bearer}` } },
+            { headers: { authorization: `Bearer ${token}` } },
           );
           const page = readPage(await first.json(), "data");
           expect(page.ok && page.ids.length).toBeGreaterThan(60);
@@ -87,12 +87,12 @@ describe("a loss, as evidence", () => {
       expect(repro).toHaveLength(offending[0]?.index ?? 0);
       // Replayed against the provider, it shows the same gap: the entry named missing is in no page.
       const missing = Number(/lost \d+ entr(?:y|ies) \((\d+)/.exec(outcome?.reason ?? "")?.[1]);
-      const bearer = await token(sandbox.url, sandbox.credentials.reader);
+      const token = await clientToken(sandbox.url, sandbox.credentials.reader);
       const seen: number[] = [];
       for (const line of repro) {
         const url = /'([^']+)'/.exec(line)?.[1] ?? "";
         const page = readPage(
-          await (await fetch(url, { headers: { authorization: `Bearer ${bearer}` } })).json(),
+          await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json(),
           "data",
         );
         if (page.ok) seen.push(...page.ids);

@@ -1,24 +1,22 @@
 import { describe, expect, it } from "vitest";
-import type { IsoDay } from "../../core/dates.js";
-import { faults } from "../../sandbox/index.js";
+import { FAULT_CASES } from "./support/coverage-plan.js";
 import { contract, verifySandbox } from "./support/harness.js";
 
 /**
- * Each fault is tried on both sides of the dates its rule depends on. The Pact check is left out: it
- * judges whole interactions (its rule is schema.responses) and has its own tests.
+ * Each fault is tried on both sides of the dates its rule depends on (`FAULT_CASES`, counted per rule by
+ * coverage-count.test.ts). The Pact check is left out: it judges whole interactions (its rule is
+ * schema.responses) and has its own tests.
  */
-const FAULT_DATES = ["2025-04-01", "2025-06-15", "2026-01-01"] as IsoDay[];
-
 describe("verify against every sandbox fault", () => {
   const rules = new Set(contract().rules.map((r) => r.id));
 
-  it.each(faults.map((f) => [f.name, f] as const))(
+  it.each(FAULT_CASES.map((c) => [c.fault.name, c] as const))(
     "notices %s and blames it on the fault's rule only",
-    async (_, fault) => {
+    async (_, { fault, dates }) => {
       expect(rules.has(fault.rule), `${fault.name} names an unknown rule ${fault.rule}`).toBe(true);
       const troubles: string[] = [];
       let noticed = false;
-      for (const at of FAULT_DATES) {
+      for (const at of dates) {
         const report = await verifySandbox(at, { fault: fault.name });
         const failed = report.outcomes.filter((o) => o.verdict === "fail" || o.verdict === "error");
         for (const outcome of failed) {
@@ -30,7 +28,7 @@ describe("verify against every sandbox fault", () => {
           }
         }
       }
-      if (!noticed) troubles.push(`${fault.rule} went unnoticed at ${FAULT_DATES.join(", ")}`);
+      if (!noticed) troubles.push(`${fault.rule} went unnoticed at ${dates.join(", ")}`);
       expect(troubles).toEqual([]);
     },
     120_000, // three verify runs, on a machine shared with other jobs

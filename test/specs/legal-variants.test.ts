@@ -1,40 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { IsoDay } from "../../core/dates.js";
+import { LEGAL_CASES, LEGAL_DATES } from "./support/coverage-plan.js";
 import { contract, problems, verifySandbox } from "./support/harness.js";
-import {
-  startTransformingProxy,
-  type TransformingProxy,
-  type Variants,
-} from "./support/transforming-proxy.js";
-
-const EVERYTHING: Variants = {
-  weirdTokens: true,
-  finalToken: "echo",
-  noTokenOnLastPage: false,
-  unknownFields: true,
-  reoffsetDates: true,
-  gzip: true,
-  varyPageSizes: true,
-};
-
-const CASES: [string, Variants][] = [
-  [
-    "tokens full of + / = % & and spaces, echoed on the final empty page, unknown fields, +02:00 dates with 7 digits, gzip, short pages",
-    EVERYTHING,
-  ],
-  ["no token on the final empty page", { ...EVERYTHING, finalToken: "none", varyPageSizes: false }],
-  ["a fresh token on the final empty page", { ...EVERYTHING, finalToken: "fresh", gzip: false }],
-  [
-    "no token on the last non-empty page",
-    { ...EVERYTHING, noTokenOnLastPage: true, weirdTokens: false, finalToken: "none" },
-  ],
-];
+import { startTransformingProxy, type TransformingProxy } from "./support/transforming-proxy.js";
 
 describe("verify raises no false alarm on legal variations", () => {
-  it.each(CASES)(
+  it.each(LEGAL_CASES)(
     "%s",
     async (_, variants) => {
-      for (const at of ["2025-04-01", "2026-01-01"] as IsoDay[]) {
+      for (const at of LEGAL_DATES) {
         let proxy: TransformingProxy | undefined;
         const report = await verifySandbox(at, {
           through: async (sandbox) => {

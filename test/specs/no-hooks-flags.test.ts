@@ -6,6 +6,7 @@ import { notificationPrerequisites } from "../../specs/notifications/session.js"
 import type { CheckContext } from "../../specs/runner/context.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
+import { clientToken } from "../support/client-token.js";
 import { startFormsListingProxy } from "./support/forms-listing-proxy.js";
 import { byId, contract, problems, sandboxInput } from "./support/harness.js";
 
@@ -207,22 +208,11 @@ describe("the integrator's notification URLs", () => {
 
   it("are put back after verify registered its receiver in their place", async () => {
     const sandbox = await hookless();
-    const { clientId, clientSecret } = sandbox.credentials.reader;
-    const token = (await (
-      await fetch(`${sandbox.url}/oauth2/token`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "client_credentials",
-          client_id: clientId,
-          client_secret: clientSecret,
-        }),
-      })
-    ).json()) as { access_token: string };
+    const token = await clientToken(sandbox.url, sandbox.credentials.reader);
     const put = (path: string, url: string) =>
       fetch(`${sandbox.url}/v5/partners/me/api-notifications${path}`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify({ url }),
       });
     const slug = sandbox.credentials.organizationSlug;

@@ -3,6 +3,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { type FaultName, faults } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { CHECK_GROUPS } from "../../specs/runner/types.js";
+import { ALL_LEGAL_VARIANTS } from "./support/coverage-plan.js";
 import { contract, problems, verifySandbox } from "./support/harness.js";
 import { startTransformingProxy } from "./support/transforming-proxy.js";
 
@@ -81,15 +82,7 @@ describe("verify against a provider without our hooks (no state URL, no clock)",
       const report = await verifySandbox(at, {
         ...NO_HOOKS,
         through: (sandbox) =>
-          startTransformingProxy(sandbox.url, contract(), {
-            weirdTokens: true,
-            finalToken: "fresh",
-            noTokenOnLastPage: false,
-            unknownFields: true,
-            reoffsetDates: true,
-            gzip: true,
-            varyPageSizes: true,
-          }),
+          startTransformingProxy(sandbox.url, contract(), { ...ALL_LEGAL_VARIANTS, finalToken: "fresh" }),
       });
       expect(problems(report), `at ${at}`).toEqual([]);
     }

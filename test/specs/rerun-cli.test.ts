@@ -6,7 +6,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { credentialsEnv, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { runVerifyCli } from "./support/cli.js";
 import { contract } from "./support/harness.js";
-import { ENTRIES, recordSession } from "./support/replay-session.js";
+import { ENTRIES, recordSession } from "./support/rerun-session.js";
 
 function env(sandbox: RunningSandbox): Record<string, string> {
   return { ASSOPAY_TARGET: sandbox.url, ...credentialsEnv(sandbox.credentials) };
@@ -29,7 +29,7 @@ describe("assopay verify --cassette", () => {
     await session.remove();
   });
 
-  it("says how to replay in --help", () => {
+  it("says how to re-send in --help", () => {
     expect(verifyCommand.help).toContain("--cassette FILE...");
   });
 
@@ -56,7 +56,7 @@ describe("assopay verify --cassette", () => {
     const report = JSON.parse(json.stdout) as { outcomes: { id: string; rule: string; verdict: string }[] };
     expect(report.outcomes.find((o) => o.verdict === "fail")?.rule).toBe("pagination.no-duplicates");
     expect(report.outcomes[0]?.id).toBe("cassette/session.yaml#1 POST /oauth2/token");
-    const file = join(session.dir, "replay.xml");
+    const file = join(session.dir, "rerun.xml");
     const junit = await runVerifyCli(
       ["--cassette", session.cassette, "--at", "2025-04-01", "--reporter", "junit", "--output", file],
       env(faulty),
@@ -65,7 +65,7 @@ describe("assopay verify --cassette", () => {
     expect(readFileSync(file, "utf8")).toMatch(/<failure message="[^"]*" type="pagination\.no-duplicates"/);
   });
 
-  it("replays against the embedded sandbox when no target is given", async () => {
+  it("re-sends against the embedded sandbox when no target is given", async () => {
     const run = await runVerifyCli(["--cassette", session.cassette, "--at", "2025-04-01"]);
     expect(run.stdout).toMatch(/the embedded sandbox/);
     expect(run.stdout).not.toMatch(/FAIL/);
@@ -81,7 +81,7 @@ describe("assopay verify --cassette", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("refuses cassettes that hold no request to replay (exit 2)", async () => {
+  it("refuses cassettes that hold no request to re-send (exit 2)", async () => {
     const empty = join(session.dir, "header-only.yaml");
     const header = readFileSync(session.cassette, "utf8").split("\n...\n")[0];
     writeFileSync(empty, `${header}\n...\n`);
@@ -96,7 +96,7 @@ describe("assopay verify --cassette", () => {
     expect(run.stderr).toMatch(/--only does not apply to --cassette/);
   });
 
-  it("stops before replaying when the target refuses the given client (exit 2)", async () => {
+  it("stops before re-sending when the target refuses the given client (exit 2)", async () => {
     const run = await runVerifyCli(["--cassette", session.cassette], {
       ...env(clean),
       ASSOPAY_CLIENT_SECRET: "not-the-secret",

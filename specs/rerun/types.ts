@@ -1,7 +1,7 @@
-import type { ExpectedCounts, PageCounts, Route, RouteRules, TimelineEntry } from "../../contracts/index.js";
+import type { DatedRules, ExpectedCounts, PageCounts, Route, TimelineEntry } from "../../contracts/index.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
-import type { ReplayStep } from "./steps.js";
+import type { RerunStep } from "./steps.js";
 
 /** A rule the target's answer breaks. */
 export interface Breach {
@@ -26,10 +26,10 @@ export interface DatedChange {
 
 /** A recorded exchange and the target's answer to the same request, parsed once. */
 export interface Exchange {
-  step: ReplayStep;
+  step: RerunStep;
   route: Route | undefined;
   /** The rules at `--at` for the route. */
-  rules: RouteRules | undefined;
+  rules: DatedRules | undefined;
   recorded: { status: number; body: unknown };
   target: HttpExchange;
   /** The target's body as JSON, `undefined` when it is not JSON. */
@@ -59,7 +59,7 @@ export function emptyJudgement(): Judgement {
 
 /** One page of a listing as the target answered it. */
 export interface TargetPage {
-  step: ReplayStep;
+  step: RerunStep;
   ids: readonly number[];
   /** The token for the next page, `undefined` when the page gave none. */
   token: string | undefined;

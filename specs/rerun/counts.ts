@@ -1,8 +1,8 @@
 import type {
   CountMode,
+  DatedRules,
   ExpectedCounts,
   PageCounts,
-  RouteRules,
   Timeline,
   TimelineEffect,
 } from "../../contracts/index.js";
@@ -48,7 +48,7 @@ function modesFor(seen: Seen, withCount: boolean | undefined): CountMode[] {
 }
 
 /** The timeline entry the counts expected at a date rest on: the one that began the count mode in force. */
-export function countTimeline(rules: RouteRules, timeline: Timeline): string[] {
+export function countTimeline(rules: DatedRules, timeline: Timeline): string[] {
   const mode = rules.countMode;
   const effect = mode === "not-applicable" ? undefined : STARTED_BY[mode];
   const entry = effect ? timeline.entry(effect) : undefined;
@@ -78,7 +78,7 @@ function describe(seen: Seen, counts: PageCounts | undefined): string {
  * recording itself was not legal at any date.
  */
 export function datedCountChange(
-  rules: RouteRules,
+  rules: DatedRules,
   expected: ExpectedCounts,
   recorded: PageCounts | undefined,
   withCount: boolean | undefined,

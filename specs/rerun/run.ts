@@ -13,21 +13,21 @@ import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { CheckOutcome, RunReport } from "../runner/types.js";
 import { countTimeline } from "./counts.js";
-import { judgeReplayedCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
+import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
-import type { ReplayOptions } from "./options.js";
+import type { RerunOptions } from "./options.js";
 import { erroredOutcome, judgedOutcome, skippedOutcome } from "./outcome.js";
 import { judgeListingPage, judgeTotals } from "./page.js";
 import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
 import { judgeStatus } from "./status.js";
-import { loadSteps, type ReplayStep } from "./steps.js";
+import { loadSteps, type RerunStep } from "./steps.js";
 import { type Exchange, emptyJudgement, type Judgement } from "./types.js";
 import { createLearntValues, type LearntValues } from "./values.js";
 
-export interface ReplayIo {
+export interface RerunIo {
   signal?: AbortSignal;
   /** A contract already loaded (tests load it once). */
   contract?: Contract;
@@ -38,7 +38,7 @@ export interface ReplayIo {
 }
 
 interface Session {
-  options: ReplayOptions;
+  options: RerunOptions;
   contract: Contract;
   http: HttpClient;
   values: LearntValues;
@@ -46,7 +46,7 @@ interface Session {
   derive: DeriveContext;
 }
 
-function recordedJson(step: ReplayStep): unknown {
+function recordedJson(step: RerunStep): unknown {
   const body = step.interaction.response.body;
   return body && "json" in body ? body.json : undefined;
 }
@@ -69,13 +69,13 @@ async function judgeListing(
   if (recordedEnd && !ended) {
     ended = await followToEnd(session.http, exchange, request, page, crawl, judgement);
   }
-  // A target that lost recorded entries is judged as a whole after the replay (crawls.ts), not by totals.
+  // A target that lost recorded entries is judged as a whole after the rerun (crawls.ts), not by totals.
   if (ended && keepsRecordedEntries(crawl))
     judgeTotals(exchange, judgement, crawl, countTimeline(exchange.rules, session.contract.timeline));
 }
 
 /** Sends one step, judges the answer by the rules at `--at` and compares it with the recording. */
-async function replayStep(session: Session, step: ReplayStep): Promise<CheckOutcome> {
+async function rerunStep(session: Session, step: RerunStep): Promise<CheckOutcome> {
   const { contract, options, values, listings } = session;
   const recordedBody = recordedJson(step);
   const derived = await deriveRequest(step, session.derive);
@@ -83,10 +83,10 @@ async function replayStep(session: Session, step: ReplayStep): Promise<CheckOutc
     values.learn(step.index, recordedBody);
     if (step.match?.route.pagination) {
       const crawl = listings.crawlFor(step);
-      crawl.broken ??= `(${step.id}) was not replayed`;
+      crawl.broken ??= `(${step.id}) was not re-sent`;
       noteRecordedPage(crawl, step, recordedBody);
     }
-    return skippedOutcome(step, `not replayed: ${derived.reason}`);
+    return skippedOutcome(step, `not re-sent: ${derived.reason}`);
   }
   const begin = Date.now();
   let target: Exchange["target"];
@@ -103,7 +103,7 @@ async function replayStep(session: Session, step: ReplayStep): Promise<CheckOutc
   const exchange: Exchange = {
     step,
     route,
-    rules: route ? contract.timeline.rulesAt(route, options.at) : undefined,
+    rules: route ? contract.timeline.datedRulesAt(route, options.at) : undefined,
     recorded: { status: step.interaction.response.status, body: recordedBody },
     target,
     targetBody,
@@ -142,23 +142,23 @@ async function checkCredentials(tokens: TokenSource): Promise<void> {
 }
 
 /**
- * Replays every recorded request of the cassettes against the target, in order, and judges each
+ * Re-sends every recorded request of the cassettes against the target, in order, and judges each
  * answer: the contract's rules at `--at`, dated changes since the recording named after their timeline
  * entry, and differences of structure from the recorded answer. One outcome per interaction, in the
  * report shape verify's reporters read. Bad cassettes, refused credentials and an unreachable target
  * throw an `AssopayError` (exit 2).
  *
  * @example
- * const report = await runReplay(resolveReplayOptions({ cassettes: ["session.yaml"], target, at, reader }));
+ * const report = await runRerun(resolveRerunOptions({ cassettes: ["session.yaml"], target, at, reader }));
  */
-export async function runReplay(options: ReplayOptions, io: ReplayIo = {}): Promise<RunReport> {
+export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise<RunReport> {
   const contract = io.contract ?? loadContract();
   const { steps, notes } = await loadSteps(options.cassettes, contract);
   for (const note of notes) io.onNote?.(note);
   const deadline = withDeadline(
     io.signal ?? new AbortController().signal,
     options.runTimeoutMs,
-    () => new Error("the replay's time limit (--timeout) ran out"),
+    () => new Error("the rerun's time limit (--timeout) ran out"),
   );
   try {
     const http = createHttpClient({
@@ -177,13 +177,13 @@ export async function runReplay(options: ReplayOptions, io: ReplayIo = {}): Prom
     const outcomes: CheckOutcome[] = [];
     for (const step of steps) {
       const outcome = deadline.signal.aborted
-        ? erroredOutcome(step, "not run: the replay's time limit (--timeout) ran out first", 0)
-        : await replayStep(session, step);
+        ? erroredOutcome(step, "not run: the rerun's time limit (--timeout) ran out first", 0)
+        : await rerunStep(session, step);
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
     }
     const judge = { http, tokens, timeLimitMs: options.requestTimeoutMs * 100 };
-    for (const outcome of deadline.signal.aborted ? [] : await judgeReplayedCrawls(judge, listings)) {
+    for (const outcome of deadline.signal.aborted ? [] : await judgeRerunCrawls(judge, listings)) {
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
     }

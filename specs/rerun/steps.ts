@@ -4,8 +4,8 @@ import { AssopayError } from "../../core/errors.js";
 import { type LoadedInteraction, loadCassette } from "../../proxy/index.js";
 
 /** One recorded request to send again, with what the contract knows of its route. */
-export interface ReplayStep {
-  /** Position in the whole replay (0-based), the key of every value learnt from its answers. */
+export interface RerunStep {
+  /** Position in the whole rerun (0-based), the key of every value learnt from its answers. */
   index: number;
   /** `cassette/<file>#<id> GET /v5/…`: the outcome's id. */
   id: string;
@@ -16,7 +16,7 @@ export interface ReplayStep {
 
 /** What loading the cassettes gave: the steps in order, and what was left out. */
 export interface LoadedSteps {
-  steps: readonly ReplayStep[];
+  steps: readonly RerunStep[];
   /** Warnings of the cassette reader (documents cut short) and notification documents left out. */
   notes: readonly string[];
 }
@@ -31,10 +31,10 @@ function labels(files: readonly string[]): string[] {
  * Reads the cassettes with the project's own loader (a file that is not a cassette is an `AssopayError`
  * with its file and line, exit 2) and lists their requests in order. Notification documents are left
  * out: the service sent those requests, not the client. Cassettes holding no client request at all are
- * an `AssopayError` too: a replay of nothing would pass without judging anything.
+ * an `AssopayError` too: a rerun of nothing would pass without judging anything.
  */
 export async function loadSteps(files: readonly string[], contract: Contract): Promise<LoadedSteps> {
-  const steps: ReplayStep[] = [];
+  const steps: RerunStep[] = [];
   const notes: string[] = [];
   const names = labels(files);
   for (const [i, file] of files.entries()) {
@@ -59,7 +59,7 @@ export async function loadSteps(files: readonly string[], contract: Contract): P
       notes.push(`${file}: ${skipped} notification document(s) left out (the service sent them)`);
   }
   if (steps.length === 0) {
-    throw new AssopayError("bad-input", "the cassettes hold no request a client made: nothing to replay", {
+    throw new AssopayError("bad-input", "the cassettes hold no request a client made: nothing to re-send", {
       location: { file: files[0] ?? "" },
       hint: "record a session with 'assopay record' and run your client through it",
     });

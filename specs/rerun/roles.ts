@@ -1,15 +1,15 @@
 import type { Credentials } from "../runner/options.js";
 import type { Role } from "../runner/tokens.js";
-import type { ReplayStep } from "./steps.js";
+import type { RerunStep } from "./steps.js";
 
 /** The recorded body of a token request, as form fields. */
-export function tokenForm(step: ReplayStep): URLSearchParams {
+export function tokenForm(step: RerunStep): URLSearchParams {
   const body = step.interaction.request.body;
   return new URLSearchParams(body && "text" in body ? body.text : "");
 }
 
 /** The access token placeholder a recorded token response gave, if any. */
-function issuedToken(step: ReplayStep): string | undefined {
+function issuedToken(step: RerunStep): string | undefined {
   const body = step.interaction.response.body;
   const json = body && "json" in body ? (body.json as { access_token?: unknown } | null) : undefined;
   return typeof json?.access_token === "string" ? json.access_token : undefined;
@@ -21,8 +21,8 @@ function issuedToken(step: ReplayStep): string | undefined {
  * else the reader.
  */
 export function tokenRole(
-  step: ReplayStep,
-  steps: readonly ReplayStep[],
+  step: RerunStep,
+  steps: readonly RerunStep[],
   clients: { reader: Credentials; admin: Credentials | undefined },
 ): Role {
   const clientId = tokenForm(step).get("client_id");

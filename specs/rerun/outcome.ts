@@ -8,17 +8,17 @@ import type {
   EvidenceRequest,
   PlannedPolicy,
 } from "../runner/types.js";
-import type { ReplayStep } from "./steps.js";
+import type { RerunStep } from "./steps.js";
 import type { DatedChange, Judgement } from "./types.js";
 
-const TITLE = "Replayed request holds against the target";
+const TITLE = "Re-sent request holds against the target";
 
-/** The group of the check that owns a rule in a verify run, so reporters file replays beside it. */
+/** The group of the check that owns a rule in a verify run, so reporters file reruns beside it. */
 export function groupOf(rule: string): CheckGroup {
   return allChecks().find((check) => check.rule === rule)?.group ?? "schemas";
 }
 
-function titleOf(step: ReplayStep): string {
+function titleOf(step: RerunStep): string {
   return `${TITLE}: ${step.match?.route.summary ?? "a route outside the contract (status and structure only)"}`;
 }
 
@@ -31,7 +31,7 @@ export function describeDated(change: DatedChange): string {
 }
 
 function outcome(
-  step: ReplayStep,
+  step: RerunStep,
   rule: string,
   result: CheckResult & { downgraded?: boolean },
   durationMs: number,
@@ -50,17 +50,17 @@ function outcome(
 }
 
 /** A finding about a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
-export function crawlOutcome(step: ReplayStep, rule: string, result: CheckResult): CheckOutcome {
+export function crawlOutcome(step: RerunStep, rule: string, result: CheckResult): CheckOutcome {
   return { ...outcome(step, rule, result, 0), id: `${step.id} (crawl)` };
 }
 
 /** An interaction that could not be sent: skipped with the reason. */
-export function skippedOutcome(step: ReplayStep, reason: string): CheckOutcome {
+export function skippedOutcome(step: RerunStep, reason: string): CheckOutcome {
   return outcome(step, "schema.responses", { status: "skip", reason }, 0);
 }
 
 /** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
-export function erroredOutcome(step: ReplayStep, reason: string, durationMs: number): CheckOutcome {
+export function erroredOutcome(step: RerunStep, reason: string, durationMs: number): CheckOutcome {
   return {
     id: step.id,
     group: groupOf("schema.responses"),
@@ -77,7 +77,7 @@ export function erroredOutcome(step: ReplayStep, reason: string, durationMs: num
  * names the dated changes and the plain differences of structure from the recording.
  */
 export function judgedOutcome(
-  step: ReplayStep,
+  step: RerunStep,
   request: EvidenceRequest,
   judgement: Judgement,
   shape: readonly string[],

@@ -2,10 +2,10 @@ import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { adminCredentials, type Credentials } from "../runner/options.js";
 import type { PlannedPolicy } from "../runner/types.js";
-import { type ReplayOptions, resolveReplayOptions } from "./options.js";
+import { type RerunOptions, resolveRerunOptions } from "./options.js";
 
-/** What the `verify` verb gathered from its flags, for a replay. */
-export interface ReplaySettings {
+/** What the `verify` verb gathered from its flags, for a rerun. */
+export interface RerunSettings {
   cassettes: readonly string[];
   /** `--target`; `undefined` when the embedded sandbox is the target. */
   target: string | undefined;
@@ -19,14 +19,14 @@ export interface ReplaySettings {
 }
 
 /**
- * The replay's options from the verb's settings: the embedded sandbox's clients, or the given ones
+ * The rerun's options from the verb's settings: the embedded sandbox's clients, or the given ones
  * (`--client-id`/`--client-secret` required with `--target`, the admin pair optional but whole).
  *
  * @example
- * replayOptionsFrom({ cassettes: ["s.yaml"], target: "http://127.0.0.1:3000", at, planned: "fail",
+ * rerunOptionsFrom({ cassettes: ["s.yaml"], target: "http://127.0.0.1:3000", at, planned: "fail",
  *   limits: {}, read: (flag) => flags[flag], sandbox: undefined });
  */
-export function replayOptionsFrom(settings: ReplaySettings): ReplayOptions {
+export function rerunOptionsFrom(settings: RerunSettings): RerunOptions {
   const { read, sandbox } = settings;
   const common = {
     cassettes: settings.cassettes,
@@ -35,7 +35,7 @@ export function replayOptionsFrom(settings: ReplaySettings): ReplayOptions {
     ...settings.limits,
   };
   if (sandbox) {
-    return resolveReplayOptions({ ...common, target: sandbox.url, embedded: true, ...sandbox.credentials });
+    return resolveRerunOptions({ ...common, target: sandbox.url, embedded: true, ...sandbox.credentials });
   }
   const clientId = read("client-id", "ASSOPAY_CLIENT_ID");
   const clientSecret = read("client-secret", "ASSOPAY_CLIENT_SECRET");
@@ -48,7 +48,7 @@ export function replayOptionsFrom(settings: ReplaySettings): ReplayOptions {
       },
     );
   }
-  return resolveReplayOptions({
+  return resolveRerunOptions({
     ...common,
     target: settings.target ?? "",
     reader: { clientId, clientSecret },

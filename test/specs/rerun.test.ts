@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
 import type { RunReport } from "../../specs/runner/types.js";
+import { clientToken } from "../support/client-token.js";
+import { ALL_LEGAL_VARIANTS } from "./support/coverage-plan.js";
 import { contract } from "./support/harness.js";
-import { lines, recordSession, replayAgainst } from "./support/replay-session.js";
+import { lines, recordSession, rerunAgainst } from "./support/rerun-session.js";
 import { startTransformingProxy } from "./support/transforming-proxy.js";
 
 const RECORDED_AT = "2025-04-01" as IsoDay;
@@ -11,20 +13,10 @@ const RECORDED_AT = "2025-04-01" as IsoDay;
 /** A checkout intent made on the target first, so its next intent id is not the recorded one. */
 async function anIntentFirst(sandbox: RunningSandbox): Promise<void> {
   const { credentials: c } = sandbox;
-  const token = (await (
-    await fetch(`${sandbox.url}/oauth2/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: c.reader.clientId,
-        client_secret: c.reader.clientSecret,
-      }),
-    })
-  ).json()) as { access_token: string };
+  const token = await clientToken(sandbox.url, c.reader);
   await fetch(`${sandbox.url}/v5/organizations/${c.organizationSlug}/checkout-intents`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify({
       totalAmount: 500,
       initialAmount: 500,
@@ -51,8 +43,8 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     await session.remove();
   });
 
-  it("replays clean against a fresh sandbox with other tokens, secrets, file ids and intent ids", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, { seed: 2, prepare: anIntentFirst });
+  it("re-sends clean against a fresh sandbox with other tokens, secrets, file ids and intent ids", async () => {
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, { seed: 2, prepare: anIntentFirst });
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
     expect(report.outcomes.filter((o) => o.verdict === "skip")).toEqual([]);
     const all = lines(report);
@@ -73,15 +65,11 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("passes the legal variations of a provider, and reports differences of structure as such", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, {
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, {
       through: (sandbox) =>
         startTransformingProxy(sandbox.url, contract(), {
-          weirdTokens: true,
+          ...ALL_LEGAL_VARIANTS,
           finalToken: "fresh",
-          noTokenOnLastPage: false,
-          unknownFields: true,
-          reoffsetDates: true,
-          gzip: true,
           varyPageSizes: false,
         }),
     });
@@ -94,7 +82,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("follows a longer listing of the target to its own empty page, and compares no other order's contents", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, { entries: 130 });
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, { entries: 130 });
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
     const ends = report.outcomes.filter((o) =>
       /listing is longer than the recording's: it ended on an empty page/.test(o.reason ?? ""),
@@ -106,7 +94,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("without the admin client, skips what needs it and says which flags would run it", async () => {
-    const report = await replayAgainst([session.cassette], RECORDED_AT, { withoutAdmin: true });
+    const report = await rerunAgainst([session.cassette], RECORDED_AT, { withoutAdmin: true });
     expect(failures(report)).toEqual([]);
     const skipped = report.outcomes.filter((o) => o.verdict === "skip");
     expect(skipped.map((o) => o.id)).toEqual(
@@ -119,7 +107,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("at a later date, reports the count removal and the v3 switch-off as dated changes", async () => {
-    const report = await replayAgainst([session.cassette], "2026-01-01" as IsoDay);
+    const report = await rerunAgainst([session.cassette], "2026-01-01" as IsoDay);
     expect(failures(report).map((o) => `${o.id}: ${o.reason}`)).toEqual([]);
     const withCount = outcome(report, /#\d+ GET .*\/orders$/);
     expect(withCount?.rule).toBe("counts.absent-after-removal");
@@ -138,16 +126,16 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
   }, 60_000);
 
   it("between the two cutoffs, shows the count removal and not the v3 switch-off", async () => {
-    const report = await replayAgainst([session.cassette], "2025-06-15" as IsoDay);
+    const report = await rerunAgainst([session.cassette], "2025-06-15" as IsoDay);
     expect(failures(report)).toEqual([]);
     expect(outcome(report, /GET \/v3\//)?.reason).toMatch(/count-fields-removed/);
     expect(report.outcomes.some((o) => /v3-switch-off/.test(o.reason ?? ""))).toBe(false);
   }, 60_000);
 
-  it("replayed at an earlier date than a later recording, names the change not yet in force", async () => {
+  it("re-sent at an earlier date than a later recording, names the change not yet in force", async () => {
     const later = await recordSession("2025-07-01" as IsoDay);
     try {
-      const report = await replayAgainst([later.cassette], RECORDED_AT);
+      const report = await rerunAgainst([later.cassette], RECORDED_AT);
       expect(failures(report)).toEqual([]);
       expect(outcome(report, /GET \/v3\//)?.reason).toMatch(
         /^dated change v3-switch-off \(2025-06-30\): not yet in force at --at; v3 answered 200 where the recording had 404/,

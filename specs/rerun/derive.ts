@@ -5,13 +5,13 @@ import type { Credentials } from "../runner/options.js";
 import { clientCredentialsBody, type Role, type TokenSource } from "../runner/tokens.js";
 import { type Listings, TOKEN_PARAM } from "./listings.js";
 import { tokenForm, tokenRole } from "./roles.js";
-import type { ReplayStep } from "./steps.js";
+import type { RerunStep } from "./steps.js";
 import { isIdKey, type LearntValues } from "./values.js";
 
 /** What deriving needs: the values learnt so far, the listings, the given clients. */
 export interface DeriveContext {
   target: string;
-  steps: readonly ReplayStep[];
+  steps: readonly RerunStep[];
   values: LearntValues;
   listings: Listings;
   clients: { reader: Credentials; admin: Credentials | undefined };
@@ -40,7 +40,7 @@ function header(headers: StoredHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function derivePath(step: ReplayStep, values: LearntValues): string {
+function derivePath(step: RerunStep, values: LearntValues): string {
   const parts = step.interaction.request.path.split("/");
   const template = step.match?.route.path.split("/");
   return parts
@@ -59,7 +59,7 @@ function derivePath(step: ReplayStep, values: LearntValues): string {
     .join("/");
 }
 
-function deriveQuery(step: ReplayStep, ctx: DeriveContext): URLSearchParams {
+function deriveQuery(step: RerunStep, ctx: DeriveContext): URLSearchParams {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(step.interaction.request.query ?? {})) {
     for (const one of Array.isArray(value) ? value : [value]) {
@@ -75,7 +75,7 @@ function deriveQuery(step: ReplayStep, ctx: DeriveContext): URLSearchParams {
   return query;
 }
 
-async function deriveAuthorization(step: ReplayStep, ctx: DeriveContext): Promise<string | undefined> {
+async function deriveAuthorization(step: RerunStep, ctx: DeriveContext): Promise<string | undefined> {
   const recorded = header(step.interaction.request.headers, "authorization");
   if (recorded === undefined) return undefined;
   const match = /^(\S+)\s+(.+)$/.exec(recorded);
@@ -101,7 +101,7 @@ function clientOf(role: Role, ctx: DeriveContext): Credentials {
   return client;
 }
 
-function tokenBody(step: ReplayStep, ctx: DeriveContext): string {
+function tokenBody(step: RerunStep, ctx: DeriveContext): string {
   const client = clientOf(tokenRole(step, ctx.steps, ctx.clients), ctx);
   const form = tokenForm(step);
   if (form.get("grant_type") === "client_credentials") return clientCredentialsBody(client);
@@ -130,14 +130,14 @@ function deriveJson(value: unknown, values: LearntValues, key = ""): unknown {
   return value;
 }
 
-function deriveBody(step: ReplayStep, ctx: DeriveContext): HttpRequest["body"] {
+function deriveBody(step: RerunStep, ctx: DeriveContext): HttpRequest["body"] {
   const { body, headers } = step.interaction.request;
   if (body === undefined) return undefined;
   const contentType = header(headers, "content-type") ?? "application/octet-stream";
   if (step.match?.route.id === "token") return { contentType, text: tokenBody(step, ctx) };
   if ("json" in body) return { contentType, text: JSON.stringify(deriveJson(body.json, ctx.values)) };
   if ("text" in body) return { contentType, text: body.text };
-  throw new Underivable("binary request bodies are not replayed");
+  throw new Underivable("binary request bodies are not re-sent");
 }
 
 /** A query string with each name and value encoded exactly once. */
@@ -150,10 +150,10 @@ export function encodeQuery(query: URLSearchParams): string {
  * recorded ones, the target's own continuation token, a token request with the given client. Headers
  * other than `accept`, `accept-language`, `content-type` and `authorization` are not sent.
  */
-export async function deriveRequest(step: ReplayStep, ctx: DeriveContext): Promise<Derived> {
+export async function deriveRequest(step: RerunStep, ctx: DeriveContext): Promise<Derived> {
   const { request } = step.interaction;
   const method = request.method.toUpperCase() as HttpMethod;
-  if (!METHODS.includes(method)) return { ok: false, reason: `method ${request.method} is not replayed` };
+  if (!METHODS.includes(method)) return { ok: false, reason: `method ${request.method} is not re-sent` };
   try {
     const path = derivePath(step, ctx.values);
     const query = deriveQuery(step, ctx);

@@ -1,6 +1,6 @@
 import type { CrawlPageLog } from "../../contracts/index.js";
 import type { StoredQuery } from "../../proxy/index.js";
-import type { ReplayStep } from "./steps.js";
+import type { RerunStep } from "./steps.js";
 import type { TargetPage } from "./types.js";
 
 /** The query parameter that carries the continuation token (names match without case, as the service does). */
@@ -11,11 +11,11 @@ export interface ListingCrawl {
   pages: TargetPage[];
   /** Distinct entry ids the target gave so far. */
   seen: Set<number>;
-  /** True when the crawl began with a first page (no token) in this replay. */
+  /** True when the crawl began with a first page (no token) in this rerun. */
   fromFirstPage: boolean;
   /** Why the target's last answer cannot lead further (refused, not a list), when it cannot. */
   broken: string | undefined;
-  /** The recording's pages of this crawl, replayed or not, for the crawl judge. */
+  /** The recording's pages of this crawl, re-sent or not, for the crawl judge. */
   recorded: CrawlPageLog[];
   /** The target's pages as the crawl judge reads them (including pages followed past the recording). */
   targetLog: CrawlPageLog[];
@@ -23,16 +23,16 @@ export interface ListingCrawl {
   startedAt: number;
   endedAt: number;
   /** The last step of the crawl: where a finding about the whole crawl is filed. */
-  lastStep: ReplayStep | undefined;
+  lastStep: RerunStep | undefined;
 }
 
 export interface Listings {
   /** The crawl a listing request belongs to; a first page (no token) starts a new one. */
-  crawlFor(step: ReplayStep): ListingCrawl;
-  /** Every crawl of the replay, in the order they began. */
+  crawlFor(step: RerunStep): ListingCrawl;
+  /** Every crawl of the rerun, in the order they began. */
   all(): readonly ListingCrawl[];
   /** The token to send for a continuation request: the target's own, from its previous page. */
-  nextToken(step: ReplayStep): { ok: true; token: string } | { ok: false; reason: string };
+  nextToken(step: RerunStep): { ok: true; token: string } | { ok: false; reason: string };
 }
 
 /** True when the recorded request carried a continuation token. */
@@ -41,7 +41,7 @@ export function isContinuation(query: StoredQuery | undefined): boolean {
 }
 
 /** Same route, same path, same query but the token: the same listing. */
-function listingKey(step: ReplayStep): string {
+function listingKey(step: RerunStep): string {
   const query = Object.entries(step.interaction.request.query ?? {})
     .filter(([name]) => name.toLowerCase() !== TOKEN_PARAM)
     .map(([name, value]) => `${name.toLowerCase()}=${JSON.stringify(value)}`)
@@ -49,7 +49,7 @@ function listingKey(step: ReplayStep): string {
   return `${step.match?.route.id ?? ""} ${step.interaction.request.path.toLowerCase()}?${query.join("&")}`;
 }
 
-/** The crawls of one replay, keyed by listing. */
+/** The crawls of one rerun, keyed by listing. */
 export function createListings(): Listings {
   const crawls = new Map<string, ListingCrawl>();
   const every: ListingCrawl[] = [];

@@ -90,7 +90,7 @@ export function formatPath(path: JsonPath): string {
   return path.map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? key : `.${key}`)).join("");
 }
 
-/** The values learnt in one replay; `describe` names a step in the reasons it gives. */
+/** The values learnt in one rerun; `describe` names a step in the reasons it gives. */
 export function createLearntValues(
   describe: (step: number) => string = (step) => `step ${step + 1}`,
 ): LearntValues {

@@ -13,11 +13,11 @@ import type { CheckOutcome } from "../runner/types.js";
 import type { ListingCrawl, Listings } from "./listings.js";
 import { TOKEN_PARAM } from "./listings.js";
 import { crawlOutcome } from "./outcome.js";
-import type { ReplayStep } from "./steps.js";
+import type { RerunStep } from "./steps.js";
 import type { Exchange, TargetPage } from "./types.js";
 
-/** Notes a recorded page of a crawl, replayed or not: what the recording vouches the listing held. */
-export function noteRecordedPage(crawl: ListingCrawl, step: ReplayStep, body: unknown): void {
+/** Notes a recorded page of a crawl, re-sent or not: what the recording vouches the listing held. */
+export function noteRecordedPage(crawl: ListingCrawl, step: RerunStep, body: unknown): void {
   const name = step.match?.route.pagination?.resultArray ?? "data";
   const page = readPage(body, name);
   if (!page.ok) return;
@@ -83,13 +83,13 @@ export interface CrawlJudgeSession {
 }
 
 /**
- * After the replay, judges each crawl of a listing as a whole, by the one crawl judge: the recording
+ * After the rerun, judges each crawl of a listing as a whole, by the one crawl judge: the recording
  * vouches which entries the listing held before the target was crawled; a fresh crawl of the target at
  * the largest page size shows which it still holds. An entry in both and missing from the target's
  * crawl was lost by the target (between two pages, by an early empty page or a page without a token).
  * A target holding other data than the recording loses nothing: its witness lacks the recorded ids.
  */
-export async function judgeReplayedCrawls(
+export async function judgeRerunCrawls(
   session: CrawlJudgeSession,
   listings: Listings,
 ): Promise<CheckOutcome[]> {

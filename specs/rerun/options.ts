@@ -3,9 +3,9 @@ import { AssopayError } from "../../core/errors.js";
 import { type Credentials, DEFAULTS, normalizeTarget } from "../runner/options.js";
 import type { PlannedPolicy } from "../runner/types.js";
 
-/** Everything a replay needs, resolved once and frozen. */
-export interface ReplayOptions {
-  /** The cassette files, replayed in this order. */
+/** Everything a rerun needs, resolved once and frozen. */
+export interface RerunOptions {
+  /** The cassette files, re-sent in this order. */
   cassettes: readonly string[];
   /** Host root of the target, without a trailing slash. */
   target: string;
@@ -20,7 +20,7 @@ export interface ReplayOptions {
   planned: PlannedPolicy;
   /** Longest one request may take (`--request-timeout`). */
   requestTimeoutMs: number;
-  /** Longest the whole replay may take (`--timeout`). */
+  /** Longest the whole rerun may take (`--timeout`). */
   runTimeoutMs: number | undefined;
 }
 
@@ -28,16 +28,16 @@ export interface ReplayOptions {
  * What a caller gives; the rest has defaults.
  *
  * @example
- * resolveReplayOptions({ cassettes: ["session.yaml"], target: "http://127.0.0.1:8080", at: "2025-07-01" as IsoDay,
+ * resolveRerunOptions({ cassettes: ["session.yaml"], target: "http://127.0.0.1:8080", at: "2025-07-01" as IsoDay,
  *   reader: { clientId: "id", clientSecret: "secret" } });
  */
-export type ReplayOptionsInput = Pick<ReplayOptions, "cassettes" | "target" | "at" | "reader"> &
-  Partial<Omit<ReplayOptions, "cassettes" | "target" | "at" | "reader">>;
+export type RerunOptionsInput = Pick<RerunOptions, "cassettes" | "target" | "at" | "reader"> &
+  Partial<Omit<RerunOptions, "cassettes" | "target" | "at" | "reader">>;
 
 /** Fills the defaults, checks the target and freezes the result. */
-export function resolveReplayOptions(input: ReplayOptionsInput): ReplayOptions {
+export function resolveRerunOptions(input: RerunOptionsInput): RerunOptions {
   if (input.cassettes.length === 0) {
-    throw new AssopayError("usage", "no cassette to replay", { hint: "give --cassette FILE" });
+    throw new AssopayError("usage", "no cassette to re-send", { hint: "give --cassette FILE" });
   }
   return Object.freeze({
     cassettes: Object.freeze([...input.cassettes]),

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import { type FaultName, faults } from "../../sandbox/index.js";
-import { lines, recordSession, replayAgainst } from "./support/replay-session.js";
+import { lines, recordSession, rerunAgainst } from "./support/rerun-session.js";
 
 /**
- * The faults a recorded session exercises, with the date of the replay (the session is recorded at
+ * The faults a recorded session exercises, with the date of the rerun (the session is recorded at
  * 2025-04-01, between the withCount default flip and the count removal). Faults left out need what a
- * replay does not do: notifications, the checkout page and its clock, a newly registered association.
+ * rerun does not do: notifications, the checkout page and its clock, a newly registered association.
  * Losses of entries are judged over the whole crawl, against a fresh crawl of the target (crawls.ts).
  */
 const RELEVANT: readonly [FaultName, IsoDay][] = [
@@ -44,7 +44,7 @@ describe("verify --cassette against each sandbox fault", () => {
     const troubles: string[] = [];
     for (const [name, at] of RELEVANT) {
       const rule = faults.find((f) => f.name === name)?.rule;
-      const report = await replayAgainst([session.cassette], at, { fault: name });
+      const report = await rerunAgainst([session.cassette], at, { fault: name });
       const failed = report.outcomes.filter((o) => o.verdict === "fail" || o.verdict === "error");
       if (!failed.some((o) => o.rule === rule && o.verdict === "fail" && o.evidence))
         troubles.push(`${name} @${at}: no failure on ${rule}\n  ${lines(report).join("\n  ")}`);
@@ -55,7 +55,7 @@ describe("verify --cassette against each sandbox fault", () => {
   }, 180_000);
 
   it("downgrades a failure resting only on the planned count removal under --planned warn", async () => {
-    const report = await replayAgainst([session.cassette], "2026-01-01" as IsoDay, {
+    const report = await rerunAgainst([session.cassette], "2026-01-01" as IsoDay, {
       fault: "counts-after-removal",
       planned: "warn",
     });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
-import { datedCountChange } from "../../specs/replay/counts.js";
-import { compareShapes } from "../../specs/replay/shape.js";
-import { createLearntValues } from "../../specs/replay/values.js";
+import { datedCountChange } from "../../specs/rerun/counts.js";
+import { compareShapes } from "../../specs/rerun/shape.js";
+import { createLearntValues } from "../../specs/rerun/values.js";
 import { contract } from "./support/harness.js";
 
-describe("replay: structure compared with the recording", () => {
+describe("rerun: structure compared with the recording", () => {
   it("flags fields added, removed and retyped", () => {
     const recorded = {
       data: [{ id: 1, amount: { total: 10 }, payer: { email: "a@b.c" } }],
@@ -39,9 +39,9 @@ describe("replay: structure compared with the recording", () => {
   });
 });
 
-describe("replay: dated changes of the counts", () => {
+describe("rerun: dated changes of the counts", () => {
   const route = contract().routes.byId("v5.form-items");
-  const at = (day: string) => contract().timeline.rulesAt(route, day as IsoDay);
+  const at = (day: string) => contract().timeline.datedRulesAt(route, day as IsoDay);
 
   it("names the entry crossed, forwards and backwards", () => {
     const removed = datedCountChange(
@@ -104,7 +104,7 @@ describe("replay: dated changes of the counts", () => {
   });
 });
 
-describe("replay: values the target issues", () => {
+describe("rerun: values the target issues", () => {
   it("gives the target's value at the place the recording took it from, the latest place first", () => {
     const values = createLearntValues();
     values.learn(0, { access_token: "<secret:aa>", data: [{ id: 7 }, { id: 8 }] });

@@ -5,32 +5,14 @@ import { readPage } from "../../../contracts/index.js";
 import type { IsoDay } from "../../../core/dates.js";
 import { startRecorder } from "../../../proxy/index.js";
 import { type FaultName, type RunningSandbox, startSandbox } from "../../../sandbox/index.js";
-import { resolveReplayOptions } from "../../../specs/replay/options.js";
-import { runReplay } from "../../../specs/replay/run.js";
+import { resolveRerunOptions } from "../../../specs/rerun/options.js";
+import { runRerun } from "../../../specs/rerun/run.js";
 import type { RunReport } from "../../../specs/runner/types.js";
+import { clientToken } from "../../support/client-token.js";
 import { contract } from "./harness.js";
 
 /** Entries of the recorded form: 45 with pageSize 20 is three pages and the final empty one. */
 export const ENTRIES = 45;
-
-interface Client {
-  clientId: string;
-  clientSecret: string;
-}
-
-/** An access token of `client` from the sandbox at `base` (client_credentials). */
-export async function token(base: string, client: Client): Promise<string> {
-  const response = await fetch(`${base}/oauth2/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 async function getJson(url: string, bearer: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${bearer}` } });
@@ -48,8 +30,8 @@ async function getJson(url: string, bearer: string): Promise<{ status: number; b
  */
 async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
   const { credentials: c } = sandbox;
-  const reader = await token(base, c.reader);
-  const admin = await token(base, c.admin);
+  const reader = await clientToken(base, c.reader);
+  const admin = await clientToken(base, c.admin);
   const form = `${base}/v5/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}`;
   const ids: number[] = [];
   for (const [listing, extra] of [
@@ -107,7 +89,7 @@ async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
 export async function recordSession(
   at: IsoDay,
 ): Promise<{ cassette: string; dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), "assopay-replay-"));
+  const dir = await mkdtemp(join(tmpdir(), "assopay-rerun-"));
   const cassette = join(dir, "session.yaml");
   const sandbox = await startSandbox({ port: 0, at, entries: ENTRIES, contract: contract() });
   try {
@@ -127,19 +109,19 @@ export interface TargetSetup {
   fault?: FaultName;
   /** Another seed gives other client secrets, other continuation tokens and other file ids. */
   seed?: number;
-  /** Work done on the target before the replay (e.g. a checkout intent, so ids move on). */
+  /** Work done on the target before the rerun (e.g. a checkout intent, so ids move on). */
   prepare?: (sandbox: RunningSandbox) => Promise<void>;
-  /** Something between the replay and the sandbox (a proxy that varies the answers legally). */
+  /** Something between the rerun and the sandbox (a proxy that varies the answers legally). */
   through?: (sandbox: RunningSandbox) => Promise<{ url: string; close(): Promise<void> }>;
   planned?: "fail" | "warn";
-  /** Replay without the admin client. */
+  /** Rerun without the admin client. */
   withoutAdmin?: boolean;
   /** Entries of the target's form (default: as many as recorded). */
   entries?: number;
 }
 
-/** Replays cassettes against a fresh sandbox at `at`, with the sandbox's own clients. */
-export async function replayAgainst(
+/** Re-sends cassettes against a fresh sandbox at `at`, with the sandbox's own clients. */
+export async function rerunAgainst(
   cassettes: string[],
   at: IsoDay,
   setup: TargetSetup = {},
@@ -155,7 +137,7 @@ export async function replayAgainst(
   const front = setup.through ? await setup.through(sandbox) : undefined;
   try {
     await setup.prepare?.(sandbox);
-    const options = resolveReplayOptions({
+    const options = resolveRerunOptions({
       cassettes,
       target: front?.url ?? sandbox.url,
       ...(setup.planned ? { planned: setup.planned } : {}),
@@ -163,7 +145,7 @@ export async function replayAgainst(
       reader: sandbox.credentials.reader,
       ...(setup.withoutAdmin ? {} : { admin: sandbox.credentials.admin }),
     });
-    return await runReplay(options, { contract: contract() });
+    return await runRerun(options, { contract: contract() });
   } finally {
     await front?.close();
     await sandbox.close();

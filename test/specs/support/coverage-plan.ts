@@ -1,0 +1,47 @@
+import type { IsoDay } from "../../../core/dates.js";
+import { faults } from "../../../sandbox/index.js";
+import type { Variants } from "./transforming-proxy.js";
+
+/**
+ * What `test/specs/faults.test.ts` and `test/specs/legal-variants.test.ts` run, in one place, so that
+ * `test/specs/coverage-count.test.ts` counts what they prove per rule from the very lists they run.
+ */
+
+/** Each fault is tried on both sides of the dates its rule depends on. */
+export const FAULT_DATES = ["2025-04-01", "2025-06-15", "2026-01-01"] as IsoDay[];
+
+/** One case per fault (one test each): its rule and the dates it is verified at. */
+export interface FaultCase {
+  fault: (typeof faults)[number];
+  dates: readonly IsoDay[];
+}
+
+export const FAULT_CASES: readonly FaultCase[] = faults.map((fault) => ({ fault, dates: FAULT_DATES }));
+
+/** The dates every legal variant is verified at: before the withCount default flip, after the count removal. */
+export const LEGAL_DATES = ["2025-04-01", "2026-01-01"] as IsoDay[];
+
+/** Every legal variation at once (a token echoed on the final empty page); cases vary from it. */
+export const ALL_LEGAL_VARIANTS: Variants = {
+  weirdTokens: true,
+  finalToken: "echo",
+  noTokenOnLastPage: false,
+  unknownFields: true,
+  reoffsetDates: true,
+  gzip: true,
+  varyPageSizes: true,
+};
+
+/** The legal variations of a provider, each verified whole (every check, so every rule) at `LEGAL_DATES`. */
+export const LEGAL_CASES: readonly [string, Variants][] = [
+  [
+    "tokens full of + / = % & and spaces, echoed on the final empty page, unknown fields, +02:00 dates with 7 digits, gzip, short pages",
+    ALL_LEGAL_VARIANTS,
+  ],
+  ["no token on the final empty page", { ...ALL_LEGAL_VARIANTS, finalToken: "none", varyPageSizes: false }],
+  ["a fresh token on the final empty page", { ...ALL_LEGAL_VARIANTS, finalToken: "fresh", gzip: false }],
+  [
+    "no token on the last non-empty page",
+    { ...ALL_LEGAL_VARIANTS, noTokenOnLastPage: true, weirdTokens: false, finalToken: "none" },
+  ],
+];
