@@ -1,7 +1,12 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { chmod, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import nock from "nock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAssopayError } from "../../core/errors.js";
+import { packageRoot } from "../../core/paths.js";
 import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
 import { loadCassette } from "../../proxy/index.js";
 import { loadCassetteIntoNock } from "../../proxy/nock.js";
@@ -15,6 +20,39 @@ const TEN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 /** The unprivileged user the read-only test runs the reader as (the tests run as root, whom modes do not stop). */
 const NOBODY = 65534;
 
+/**
+ * Whether the tests can run a reader as nobody: as root, and only where nobody may reach the checkout
+ * (a clone inside a private temporary folder is out of its reach, and so are these two tests).
+ */
+function nobodyCanRun(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = spawnSync(process.execPath, ["-e", "0"], {
+    cwd: packageRoot(),
+    uid: NOBODY,
+    gid: NOBODY,
+    stdio: "ignore",
+  });
+  return probe.status === 0 && accessibleToOthers(packageRoot());
+}
+
+/** Every folder from the root down to `dir` lets others in (mode o+x). */
+function accessibleToOthers(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    if ((statSync(at).mode & 0o001) === 0) return false;
+    if (dirname(at) === at) return true;
+  }
+}
+
+/** Whether this file system lets root make a folder immutable (`chattr +i`): root cannot write there. */
+function canFreeze(dir: string): boolean {
+  const probe = join(dir, "freeze-probe");
+  mkdirSync(probe);
+  const frozen = spawnSync("chattr", ["+i", probe], { stdio: "ignore" }).status === 0;
+  if (frozen) spawnSync("chattr", ["-i", probe], { stdio: "ignore" });
+  rmSync(probe, { recursive: true });
+  return frozen;
+}
+
 describe("every reader recovers first, or serves in memory and says so", () => {
   let temp: Awaited<ReturnType<typeof tempDir>>;
   beforeAll(async () => {
@@ -27,7 +65,7 @@ describe("every reader recovers first, or serves in memory and says so", () => {
   const items = (c: { interactions: readonly { request: { query?: Record<string, unknown> } }[] }) =>
     c.interactions.map((i) => Number(i.request.query?.n));
 
-  it.runIf(process.getuid?.() === 0)(
+  it.runIf(nobodyCanRun())(
     "a read-only folder: lint serves the cassette and the journal's exchanges redacted in memory, says so, and writes nothing",
     async () => {
       const cassette = temp.file("readonly.yaml");
@@ -48,7 +86,34 @@ describe("every reader recovers first, or serves in memory and says so", () => {
     60_000,
   );
 
-  it.runIf(process.getuid?.() === 0)(
+  it.runIf(process.getuid?.() === 0 && canFreeze(tmpdir()))(
+    "a folder root may not write in (immutable): the library's loader serves the journal in memory, says so, and writes nothing",
+    async () => {
+      const folder = temp.file("frozen");
+      mkdirSync(folder);
+      const cassette = join(folder, "frozen.yaml");
+      await emptyCassette(cassette);
+      journalItems(cassette, TEN);
+      const before = await readFile(cassette);
+      expect(spawnSync("chattr", ["+i", folder]).status).toBe(0);
+      try {
+        const notices: string[] = [];
+        const loaded = await loadCassette(cassette, { onNotice: (m) => notices.push(m) });
+        expect(items(loaded)).toEqual(TEN);
+        expect(notices.join("\n")).toContain(
+          `serving 10 exchange(s) from ${cassette}.journal redacted in memory`,
+        );
+        expect(JSON.stringify(loaded)).not.toContain("journal-secret-token");
+      } finally {
+        spawnSync("chattr", ["-i", folder]);
+      }
+      expect((await readFile(cassette)).equals(before)).toBe(true);
+      expect(await readdir(folder)).toContain("frozen.yaml.journal");
+    },
+    60_000,
+  );
+
+  it.runIf(nobodyCanRun())(
     "a journal the reader cannot even read: exit 2, naming the command that recovers, never a part served",
     async () => {
       const cassette = temp.file("unreadable.yaml");
