@@ -180,6 +180,8 @@ export interface Rule {
   id: string;
   seed: string;
   summary: string;
+  /** The timeline effect a dated rule starts with (absent: in force at every date). */
+  inForceFrom?: TimelineEffect;
 }
 
 export interface Contract {

@@ -1,20 +1,26 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
+import type { GateOptions } from "../../gate/options.js";
 import { DEFAULT_ENTRIES, DEFAULT_MAX_REQUESTS, DEFAULT_TIMEOUT_SECONDS } from "../../gate/options.js";
 import { formatGateReport } from "../../gate/report/format.js";
+import { formatGateTimeline } from "../../gate/report/timeline.js";
 import { runGate } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
+import { runGateAcrossDates } from "../../gate/timeline.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { listFlag, parseFlags, stringFlag } from "../flags.js";
+import { AT_EACH_FLAG, AT_EACH_HELP, atEachFlag } from "./at-each.js";
 import { DATA_FLAG, dataFlag } from "./sandbox-data.js";
 
 const width = Math.max(...SCENARIOS.map((s) => s.name.length));
 
 const HELP = `assopay gate: judge an SDK's traffic against the consumer rules
 
-Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD] [--scenario NAME...]
+Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...]
+                    [--scenario NAME...]
                     [--reporter ${REPORTER_CHOICE}] [--max-requests N] [--timeout SECONDS]
                     [--entries N] [--seed N] [--data FILE.yaml] [--strict] -- <command> [args...]
 
@@ -35,6 +41,9 @@ Flags:
   --sandbox             a fresh sandbox per scenario (the default)
   --cassette PATH       replay these cassettes instead (repeat for several)
   --at YYYY-MM-DD       the date of the undated scenarios (default: today)
+${AT_EACH_HELP}
+                        (the undated scenarios at each date: against the sandbox, a sandbox at that
+                        date; against --cassette, one run per scenario judged by each date's rules)
   --scenario NAME       run only these scenarios (repeat, or separate with commas)
   --reporter NAME       ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --max-requests N      requests allowed per scenario (default ${DEFAULT_MAX_REQUESTS}); then the command is stopped
@@ -65,6 +74,7 @@ Examples:
   assopay gate --scenario tricky-tokens,token-expiry -- npm run test:live
   assopay gate --reporter junit --max-requests 300 -- python -m mysdk.examples.crawl > gate.xml
   assopay gate --cassette recordings/crawl.yaml --scenario uniform -- node scripts/crawl-all.mjs
+  assopay gate --at-each timeline --scenario uniform --reporter html -- node crawl.mjs > gate.html
 `;
 
 function wholeFlag(name: string, text: string | undefined): number | undefined {
@@ -106,6 +116,7 @@ export const gateCommand: Command = {
       seed: { type: "string" },
       strict: { type: "boolean" },
       ...DATA_FLAG,
+      ...AT_EACH_FLAG,
     });
     const cassettes = listFlag(flags, "cassette");
     if (flags.values.sandbox === true && cassettes.length > 0) {
@@ -121,7 +132,9 @@ export const gateCommand: Command = {
     const entries = wholeFlag("entries", stringFlag(flags, "entries"));
     const seed = wholeFlag("seed", stringFlag(flags, "seed"));
     const data = dataFlag(flags, seed ?? 1);
-    const report = await runGate({
+    const contract = loadContract();
+    const dates = atEachFlag("gate", flags, contract.timeline);
+    const options: GateOptions = {
       command,
       cassettes,
       scenarios: listFlag(flags, "scenario"),
@@ -137,8 +150,15 @@ export const gateCommand: Command = {
       seed,
       ...(data ? { data } : {}),
       strict: flags.values.strict === true,
-    });
+      contract,
+    };
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    if (dates !== undefined) {
+      const timeline = await runGateAcrossDates(options, dates);
+      context.stdout.write(formatGateTimeline(timeline, rules, contract.timeline, reporter, { color }));
+      return timeline.runs.every(({ report }) => report.passed) ? 0 : 1;
+    }
+    const report = await runGate(options);
     context.stdout.write(formatGateReport(report, rules, reporter, { color }));
     return report.passed ? 0 : 1;
   },

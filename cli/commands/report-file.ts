@@ -2,13 +2,17 @@ import { mayReplace } from "../../core/owned-file.js";
 
 /**
  * Whether a text is a report assopay wrote, by its first line(s): the JSON report's `format`, the JUnit
- * report's `<testsuites name="assopay …">`, or the pretty report's header (`assopay verify: …`).
+ * report's `<testsuites name="assopay …">`, the pretty report's header (`assopay verify: …`), or the HTML
+ * report's `<meta name="generator" content="assopay">` right after its charset.
  */
 export function isAssopayReport(text: string): boolean {
   return (
     /^\{\s*"format": "assopay-report"/.test(text) ||
     /^<\?xml version="1\.0" encoding="UTF-8"\?>\r?\n<testsuites name="assopay [a-z]+"/.test(text) ||
-    /^assopay [a-z]+: /.test(text)
+    /^assopay [a-z]+: /.test(text) ||
+    /^<!DOCTYPE html>\r?\n<html lang="en"><head><meta charset="utf-8">\r?\n<meta name="generator" content="assopay">/.test(
+      text,
+    )
   );
 }
 

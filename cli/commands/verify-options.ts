@@ -13,6 +13,7 @@ import {
 import type { PlannedPolicy } from "../../specs/runner/types.js";
 import type { CommandContext } from "../command.js";
 import { choiceFlag, type FlagSpec, listFlag, type ParsedFlags, parseFlags, stringFlag } from "../flags.js";
+import { AT_EACH_FLAG } from "./at-each.js";
 import { DATA_FLAG } from "./sandbox-data.js";
 import { discoveryOptions } from "./verify-discovery.js";
 import { PUBLISH_FLAGS, publishOptions } from "./verify-publish.js";
@@ -45,6 +46,7 @@ export const FLAGS: FlagSpec = {
   shapes: { type: "string" },
   cassette: { type: "string", multiple: true },
   ...DATA_FLAG,
+  ...AT_EACH_FLAG,
 };
 
 const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];
