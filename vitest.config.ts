@@ -23,6 +23,7 @@ const EXTERNAL = [
   "test/pact/broker.test.ts",
   "test/sandbox/checkout-browser.test.ts",
   "test/report/junit-schema.test.ts",
+  "test/report/html-browser.test.ts",
 ];
 
 export default defineConfig({

@@ -28,18 +28,22 @@ function box(page: EvidenceCrawlPage): string {
   ].join("");
 }
 
-/** The sentence a screen reader gets for the whole picture. */
-export function crawlDescription(crawl: EvidenceCrawl): string {
+/** What the picture shows, in sentences: pages, entries, where it went wrong, expected and actual. */
+function summary(crawl: EvidenceCrawl): string {
   const offending = crawl.pages.find((p) => p.offending);
   const entries = crawl.pages.reduce((n, p) => n + p.entries, 0);
   return [
-    `Crawl ${crawl.label}${crawl.pageSize === undefined ? "" : ` at pageSize ${crawl.pageSize}`}:`,
     `${crawl.pages.length} page${crawl.pages.length === 1 ? "" : "s"}, ${entries} entries in all.`,
     offending ? `It went wrong at page ${offending.index}.` : "",
     `Expected: ${crawl.expected}. Actual: ${crawl.actual}.`,
   ]
     .filter((s) => s !== "")
     .join(" ");
+}
+
+/** The sentence a screen reader gets for the whole picture. */
+export function crawlDescription(crawl: EvidenceCrawl): string {
+  return `Crawl ${crawl.label}${crawl.pageSize === undefined ? "" : ` at pageSize ${crawl.pageSize}`}: ${summary(crawl)}`;
 }
 
 /**
@@ -51,7 +55,7 @@ export function crawlPicture(crawl: EvidenceCrawl): string {
   const offending = crawl.pages.find((p) => p.offending);
   return [
     `<figure class="crawl" aria-label="${h(crawlDescription(crawl))}">`,
-    `<figcaption><strong>Crawl ${h(crawl.label)}</strong>${crawl.pageSize === undefined ? "" : ` (pageSize ${crawl.pageSize})`}: ${h(crawlDescription(crawl))}</figcaption>`,
+    `<figcaption><strong>Crawl ${h(crawl.label)}</strong>: ${h(summary(crawl))}</figcaption>`,
     `<ol aria-label="pages in request order">${crawl.pages.map(box).join("")}</ol>`,
     `<div class="expected-actual"${offending ? ` data-offending-step="${offending.index}"` : ""}>`,
     `<strong>expected</strong><span class="expected">${h(crawl.expected)}</span>`,

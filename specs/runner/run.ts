@@ -121,10 +121,7 @@ async function runWithin(
     signal,
     userAgent: `assopay-contract/${packageVersion()} (verify)`,
   });
-  const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
-  await tokens.token("reader");
-  if (options.admin) await tokens.token("admin");
-  const closers: (() => Promise<void> | void)[] = [];
+  // The target moves to the run's day first: tokens are issued on its clock.
   const plain = options.stateUrl ? createStateClient(http, options.stateUrl) : undefined;
   const states = plain && io.serviceDay !== undefined ? withServiceDay(plain, io.serviceDay) : plain;
   if (plain && io.serviceDay !== undefined) {
@@ -134,6 +131,10 @@ async function runWithin(
         hint: 'a run across dates needs a target answering the "the service date" provider state; without --state-url each date judges today\'s behaviour',
       });
   }
+  const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
+  await tokens.token("reader");
+  if (options.admin) await tokens.token("admin");
+  const closers: (() => Promise<void> | void)[] = [];
   const context = createContext({
     contract,
     options,
