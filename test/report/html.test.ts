@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isAssopayReport } from "../../cli/commands/report-file.js";
+import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { loadContract } from "../../contracts/index.js";
+import { formatNotifyReport } from "../../notify/report/format.js";
 import { crawlPicture } from "../../report/html/crawl.js";
 import { anchorOf } from "../../report/html/escape.js";
 import { matrixTable } from "../../report/html/matrix.js";
@@ -12,7 +14,7 @@ import {
   writeReport,
 } from "../../report/index.js";
 import { verifyReport as verifyModel } from "../../specs/report/index.js";
-import { verifyReport } from "./fixtures.js";
+import { notifyReport, verifyReport } from "./fixtures.js";
 
 const contract = loadContract();
 
@@ -176,5 +178,22 @@ describe("the HTML report", () => {
   it("folds the whole JSON report, every piece of evidence included", () => {
     expect(html).toContain("<details><summary>Every piece of evidence");
     expect(html).toContain(escapeHtml('"excerpt": "{\\"totalCount\\":45}"'));
+  });
+
+  it("shows each notify case's request, signature and answer, and keeps them out of notify's own JSON cases", () => {
+    const sent = [{ body: '{"eventType":"Order","data":{"id":1}}', signature: "ab12cd" }];
+    const withSent = { ...notifyReport, cases: notifyReport.cases.map((c) => ({ ...c, sent })) };
+    const rules = loadConsumerRules();
+    const page = formatNotifyReport(withSent, rules, "html");
+    expect(page).toContain("x-ha-signature: ab12cd");
+    expect(page).toContain(
+      "delivery 1: x-ha-signature: ab12cd; body {&quot;eventType&quot;:&quot;Order&quot;",
+    );
+    expect(page).toContain("answered 401 bad signature");
+    const json = JSON.parse(formatNotifyReport(withSent, rules, "json"));
+    expect(json.cases[0]).not.toHaveProperty("sent");
+    expect(json.suites[0].cases[1].evidence.request).toMatchObject({ method: "POST" });
+    const without = formatNotifyReport(notifyReport, rules, "html");
+    expect(without).not.toContain("delivery 1:");
   });
 });
