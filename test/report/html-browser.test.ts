@@ -184,9 +184,7 @@ describe("the HTML report in a real browser", () => {
       if (DOCS) copyFileSync(join(OUT, "gate-matrix.png"), join(DOCS, "report-gate-matrix.png"));
       // Keyboard: the first Tab reaches the link that skips to the failures.
       await page.keyboard.press("Tab");
-      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
-        "Skip to the failures",
-      );
+      await expect(page.locator(":focus").textContent()).resolves.toBe("Skip to the failures");
       // Printing unfolds every folded section (the one script, an enhancement).
       await expect(page.locator("details:not([open])").count()).resolves.toBeGreaterThan(0);
       await page.pdf({ path: join(OUT, "gate.pdf") });
