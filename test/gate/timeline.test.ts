@@ -3,6 +3,7 @@ import type { TimelineDate } from "../../contracts/index.js";
 import { gateReportModel } from "../../gate/report/format.js";
 import { formatGateTimeline, gateTimelineReport } from "../../gate/report/timeline.js";
 import { runGateAcrossDates } from "../../gate/timeline.js";
+import { runCli } from "../support/run-cli.js";
 import { clientPath, contract, gateClient, rules } from "./support.js";
 
 const DATES: TimelineDate[] = [
@@ -64,5 +65,27 @@ describe("gate across the timeline", () => {
     const json = JSON.parse(formatGateTimeline(timeline, rules, contract.timeline, "json"));
     expect(json.runs.map((r: { at: string }) => r.at)).toEqual(["2025-06-29", "2025-06-30"]);
     expect(json.runs[0].scenarios[0]).not.toHaveProperty("traffic");
+  }, 90_000);
+
+  it("runs from the command line: gate --at-each with the matrix in its JSON report", async () => {
+    const cli = await runCli([
+      "gate",
+      "--at-each",
+      "2025-06-29,2025-06-30",
+      "--scenario",
+      "uniform",
+      "--entries",
+      "45",
+      "--reporter",
+      "json",
+      "--",
+      process.execPath,
+      clientPath("v3-forever"),
+    ]);
+    expect(cli.code).toBe(1);
+    const json = JSON.parse(cli.stdout);
+    expect(json.schemaVersion).toBe(2);
+    const row = json.matrix.rows.find((r: { rule: string }) => r.rule === "versions.no-v3-after-switch-off");
+    expect(row.cells.map((c: { cell: string }) => c.cell)).toEqual(["warn", "fail"]);
   }, 90_000);
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import { startSandbox } from "../../sandbox/index.js";
@@ -121,6 +124,29 @@ describe("verify across the timeline", () => {
       await sandbox.close();
     }
   }, 240_000);
+
+  it("writes the run across dates as an HTML page with --output, and replaces a page it wrote", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "assopay-html-"));
+    const file = join(dir, "verify.html");
+    try {
+      for (const round of [1, 2]) {
+        const argv = ["verify", "--at-each", "2025-06-29,2025-06-30", "--only", "versions"];
+        const cli = await runCli([...argv, "--reporter", "html", "--output", file]);
+        expect(cli.code, `round ${round}: ${cli.stderr}`).toBe(0);
+        expect(cli.stdout).toContain("Across 2 dates");
+      }
+      const page = readFileSync(file, "utf8");
+      expect(page.startsWith("<!DOCTYPE html>")).toBe(true);
+      expect(page).toContain('<table class="matrix" id="matrix">');
+      expect(page).toContain('data-cell="not-in-force" data-day="2025-06-29"');
+      expect(page).toContain('<a href="#rule-versions.v3-switched-off">');
+      const single = await runCli(["verify", "--only", "versions", "--reporter", "html"]);
+      expect(single.stdout).toContain('<dt id="rule-versions.v5-unaffected">');
+      expect(single.stdout).not.toContain('id="matrix"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("refuses --at-each with --cassette", async () => {
     const cli = await runCli(["verify", "--cassette", "x.yaml", "--at-each", "timeline"]);
