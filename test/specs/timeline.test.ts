@@ -1,4 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -145,6 +147,65 @@ describe("verify across the timeline", () => {
       expect(single.stdout).not.toContain('id="matrix"');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("crawls a provider at a fixed date once for every date, not once per date", async () => {
+    const sandbox = await startSandbox({
+      port: 0,
+      at: "2025-04-01" as IsoDay,
+      entries: 50,
+      contract: contract(),
+    });
+    let listings = 0;
+    const front = createServer((req, res) => {
+      if (/^\/v[35]\/.*\/(items|orders|payments|forms|organizations)\b/.test(req.url ?? "")) listings++;
+      const upstream = request(
+        `${sandbox.url}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((done) => front.listen(0, "127.0.0.1", done));
+    const { port } = front.address() as AddressInfo;
+    try {
+      const c = sandbox.credentials;
+      const target = [
+        "verify",
+        "--target",
+        `http://127.0.0.1:${port}`,
+        "--client-id",
+        c.reader.clientId,
+        "--client-secret",
+        c.reader.clientSecret,
+        "--organization",
+        c.organizationSlug,
+        "--form-type",
+        c.formType,
+        "--form-slug",
+        c.formSlug,
+        "--only",
+        "pagination",
+        "--reporter",
+        "json",
+      ];
+      // 2025-03-14 serves v3 too: its run crawls every listing the dates of the run crawl.
+      await runCli([...target, "--at", "2025-03-14"]);
+      const one = listings;
+      listings = 0;
+      const across = await runCli([...target, "--at-each", DATES.join(",")]);
+      expect(JSON.parse(across.stdout).matrix.dates).toHaveLength(3);
+      expect(one).toBeGreaterThan(10);
+      // The crawls are shared; only the checks' own probes (pageSize 101, a token sent back) are per date.
+      expect(listings).toBeGreaterThanOrEqual(one);
+      expect(listings).toBeLessThan(one * 1.5);
+    } finally {
+      front.close();
+      await sandbox.close();
     }
   }, 120_000);
 
