@@ -9,11 +9,16 @@ import { type FlagSpec, type ParsedFlags, stringFlag } from "../flags.js";
  */
 export const AT_EACH_FLAG: FlagSpec = { "at-each": { type: "string" } };
 
-/** The flag's lines in each verb's help. */
-export const AT_EACH_HELP = `  --at-each timeline|DAY,DAY...
-                    one run at several dates, reported as one matrix (rules x dates): "timeline"
-                    is the day before and the day of each dated change of contracts/timeline.yaml,
-                    plus today; or a comma-separated list of days. Excludes --at (docs/report.md)`;
+/** The flag's lines in a verb's help, its explanation starting at `column` (where the verb's others do). */
+export function atEachHelp(column: number): string {
+  const pad = " ".repeat(column);
+  return [
+    "  --at-each timeline|DAY,DAY...",
+    `${pad}one run at several dates, reported as one matrix (rules x dates): "timeline" is`,
+    `${pad}the day before and the day of each dated change of contracts/timeline.yaml, plus`,
+    `${pad}today; or a comma-separated list of days. Excludes --at (docs/report.md)`,
+  ].join("\n");
+}
 
 /**
  * The dates of `--at-each`, in date order, each once; undefined without the flag. `timeline` gives every

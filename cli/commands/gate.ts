@@ -12,7 +12,7 @@ import { runGateAcrossDates } from "../../gate/timeline.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import { listFlag, parseFlags, stringFlag } from "../flags.js";
-import { AT_EACH_FLAG, AT_EACH_HELP, atEachFlag } from "./at-each.js";
+import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
 import { DATA_FLAG, dataFlag } from "./sandbox-data.js";
 
 const width = Math.max(...SCENARIOS.map((s) => s.name.length));
@@ -41,7 +41,7 @@ Flags:
   --sandbox             a fresh sandbox per scenario (the default)
   --cassette PATH       replay these cassettes instead (repeat for several)
   --at YYYY-MM-DD       the date of the undated scenarios (default: today)
-${AT_EACH_HELP}
+${atEachHelp(24)}
                         (the undated scenarios at each date: against the sandbox, a sandbox at that
                         date; against --cassette, one run per scenario judged by each date's rules)
   --scenario NAME       run only these scenarios (repeat, or separate with commas)

@@ -12,7 +12,7 @@ import { type LintResult, lintReport, runLint } from "../../specs/lint/run.js";
 import { lintAcrossDates, lintTimelineReport } from "../../specs/lint/timeline.js";
 import type { Command } from "../command.js";
 import { parseFlags, stringFlag } from "../flags.js";
-import { AT_EACH_FLAG, AT_EACH_HELP, atEachFlag } from "./at-each.js";
+import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
 
 const HELP = `assopay lint: judge recorded responses against the contract
 
@@ -26,7 +26,7 @@ pagination rules across the pages of a crawl. Nothing is sent anywhere. See docs
 Flags:
   --at YYYY-MM-DD   judge every interaction by the rules of that day instead (a sandbox recording made
                     with its clock at that day carries the wall-clock date)
-${AT_EACH_HELP}
+${atEachHelp(20)}
                     (the cassettes are read once and judged by each date's rules)
   --reporter NAME   ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   -h, --help        this text
