@@ -28,6 +28,7 @@ const EXTERNAL = [
   "test/sandbox/checkout-browser.test.ts",
   "test/servers/cross-site-browser.test.ts",
   "test/report/junit-schema.test.ts",
+  "test/report/html-browser.test.ts",
 ];
 
 export default defineConfig({

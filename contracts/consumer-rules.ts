@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { contractsDir } from "../core/paths.js";
 import { createAjv } from "./ajv.js";
 import { dataError, readDataFile } from "./data-file.js";
+import type { TimelineEffect } from "./types.js";
 
 /** Rules `assopay gate` judges an SDK's traffic by, in the order reports list them. The judges switch on them. */
 export const GATE_RULE_IDS = Object.freeze([
@@ -63,6 +64,8 @@ export interface ConsumerRule {
   readonly summary: string;
   /** What the consumer should do instead, one sentence. */
   readonly fix: string;
+  /** The timeline effect a dated rule starts with (absent: in force at every date). */
+  readonly inForceFrom?: TimelineEffect;
   readonly limits: Readonly<Record<string, number>>;
 }
 
@@ -82,6 +85,7 @@ interface RawRule {
   seed: string;
   summary: string;
   fix: string;
+  inForceFrom?: TimelineEffect;
   limits?: Record<string, number>;
 }
 
@@ -142,6 +146,7 @@ export function loadConsumerRules(file: string = join(contractsDir(), "consumer-
         seed: r.seed,
         summary: r.summary,
         fix: r.fix,
+        ...(r.inForceFrom === undefined ? {} : { inForceFrom: r.inForceFrom }),
         limits: Object.freeze({ ...(r.limits ?? {}) }),
       }),
     ),

@@ -23,6 +23,7 @@ export * from "./paging/index.js";
 export { compileTemplate } from "./path-template.js";
 export { queryBoolean, queryValue, queryValues } from "./query.js";
 export { expectedCounts } from "./timeline.js";
+export { dayBefore, ruleStartOf, type TimelineDate, timelineBoundaries } from "./timeline-dates.js";
 export type * from "./types.js";
 
 /** Where the contract's files are read from; each may be replaced by the user's own copy. */

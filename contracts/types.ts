@@ -191,6 +191,8 @@ export interface ProviderRule {
   id: string;
   seed: string;
   summary: string;
+  /** The timeline effect a dated rule starts with (absent: in force at every date). */
+  inForceFrom?: TimelineEffect;
 }
 
 /** @deprecated Renamed {@link ProviderRule} (the rules of `rules.yaml`); kept for existing importers. */

@@ -1,6 +1,8 @@
+import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import type { TrafficStep } from "../report/index.js";
 import { judgeTraffic } from "./judge/index.js";
-import { startScenarioLayer } from "./layer/server.js";
+import { type RunningLayer, startScenarioLayer } from "./layer/server.js";
 import { type GateOptions, type ResolvedGateOptions, resolveGateOptions } from "./options.js";
 import { type CommandOutcome, type RunningCommand, runCommand } from "./run-command.js";
 import { type Scenario, scenarioDay } from "./scenarios.js";
@@ -10,8 +12,21 @@ import type { GateReport, ScenarioVerdict } from "./verdict.js";
 /** How long the layer waits for the upstream before answering 502. */
 const UPSTREAM_TIMEOUT_MS = 10_000;
 
-async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<ScenarioVerdict> {
-  const at = scenarioDay(scenario, o.contract, o.at);
+/** What one scenario's command did: its traffic and how it ended, at the day the server ran at. */
+export interface ServedScenario {
+  readonly scenario: Scenario;
+  readonly at: IsoDay;
+  readonly exchanges: ReturnType<RunningLayer["exchanges"]>;
+  readonly outcome: CommandOutcome;
+  readonly budgetSpent: boolean;
+}
+
+/** Runs the command once against the scenario's server, at `at`, and keeps its traffic. */
+export async function serveScenario(
+  o: ResolvedGateOptions,
+  scenario: Scenario,
+  at: IsoDay,
+): Promise<ServedScenario> {
   const upstream = await startUpstream(o.upstream, at, o.contract, o.env);
   let command: RunningCommand | undefined;
   let budgetSpent = false;
@@ -61,7 +76,18 @@ async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<
       },
     );
   }
-  const exchanges = layer.exchanges();
+  return {
+    scenario,
+    at,
+    exchanges: layer.exchanges(),
+    outcome,
+    budgetSpent: budgetSpent || layer.budgetSpent,
+  };
+}
+
+/** Judges a scenario's traffic by the consumer rules as of `at` (the day it ran, or another day's rules). */
+export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at: IsoDay): ScenarioVerdict {
+  const { scenario, exchanges, outcome } = served;
   const { findings, crawls } = judgeTraffic(exchanges, {
     contract: o.contract,
     rules: o.rules,
@@ -69,7 +95,7 @@ async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<
     outcome,
     maxRequests: o.maxRequests,
     timeoutMs: o.timeoutMs,
-    budgetSpent: budgetSpent || layer.budgetSpent,
+    budgetSpent: served.budgetSpent,
     strict: o.strict,
   });
   return Object.freeze({
@@ -81,7 +107,34 @@ async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<
     requests: exchanges.length,
     crawls,
     command: outcome,
+    traffic: Object.freeze(exchanges.map(trafficStep)),
   });
+}
+
+/** One exchange as a step of the traffic timeline: what the page held, or why the gate answered. */
+function trafficStep(exchange: ServedScenario["exchanges"][number]): TrafficStep {
+  const r = exchange.response;
+  const page = r?.page;
+  const note =
+    r === undefined
+      ? "no answer (stopped)"
+      : r.madeBy === "gate"
+        ? `answered by the gate: ${r.reason ?? ""}`
+        : page
+          ? `${page.entries} entries, ${page.token === undefined ? "no token" : "a token"}`
+          : undefined;
+  return {
+    seq: exchange.seq,
+    method: exchange.method,
+    url: exchange.rawUrl,
+    ...(r ? { status: r.status } : {}),
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
+async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<ScenarioVerdict> {
+  const at = scenarioDay(scenario, o.contract, o.at);
+  return judgeScenario(o, await serveScenario(o, scenario, at), at);
 }
 
 /**

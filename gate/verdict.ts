@@ -1,5 +1,6 @@
 import type { GateRuleId, Severity } from "../contracts/consumer-rules.js";
 import type { IsoDay } from "../core/dates.js";
+import type { TrafficStep } from "../report/index.js";
 import type { CommandOutcome } from "./run-command.js";
 import type { ScenarioName } from "./scenarios.js";
 
@@ -38,6 +39,8 @@ export interface ScenarioVerdict {
   readonly requests: number;
   readonly crawls: number;
   readonly command: CommandOutcome;
+  /** Every request in order, for the HTML report's traffic timeline (left out of the JSON report). */
+  readonly traffic?: readonly TrafficStep[];
 }
 
 /** The whole run: every scenario, in the order run. */

@@ -54,7 +54,11 @@ export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
       }
       results.push(result);
     }
-    verdicts.push(weigh(judgeCase(c, results), o));
+    const sent = c.deliveries.map((d) => ({
+      body: d.body.toString("utf8"),
+      ...(d.signature === undefined ? {} : { signature: d.signature }),
+    }));
+    verdicts.push(weigh({ ...judgeCase(c, results), sent }, o));
   }
   return Object.freeze({
     to: o.to,

@@ -14,6 +14,8 @@ export interface CaseVerdict {
   /** One sentence: what the receiver did and, on a failure, why it is wrong. */
   readonly reason: string;
   readonly results: readonly DeliveryResult[];
+  /** What was sent, delivery by delivery: the body as text and the signature header, when one was sent. */
+  readonly sent?: readonly { readonly body: string; readonly signature?: string }[];
 }
 
 export interface NotifyReport {

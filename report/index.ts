@@ -1,12 +1,15 @@
 import { redactSecretData } from "../core/secrets/text.js";
+import { writeHtml } from "./html.js";
 import { writeJson } from "./json.js";
 import { writeJunit } from "./junit.js";
 import type { Report } from "./model.js";
 import { type PrettyOptions, writePretty } from "./pretty.js";
 import type { ReporterName } from "./reporter.js";
 
+export * from "./html.js";
 export * from "./json.js";
 export * from "./junit.js";
+export * from "./matrix.js";
 export * from "./model.js";
 export * from "./pretty.js";
 export * from "./reporter.js";
@@ -35,5 +38,7 @@ export function writeReport(
       return writeJson(shown, redactSecretData(details));
     case "junit":
       return writeJunit(shown);
+    case "html":
+      return writeHtml(shown, redactSecretData(details));
   }
 }

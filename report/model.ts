@@ -81,6 +81,17 @@ export interface ReportCase {
   readonly durationMs?: number;
 }
 
+/** One request of a suite's traffic (gate's scenarios): its order, request, answer and what it carried. */
+export interface TrafficStep {
+  readonly seq: number;
+  readonly method: string;
+  readonly url: string;
+  /** Absent when the request never completed. */
+  readonly status?: number;
+  /** What the answer held or why the gate answered (`20 entries, a token`, `gate: unknown-token`). */
+  readonly note?: string;
+}
+
 /** A group of cases: a check group (verify), a scenario (gate), the battery (notify). */
 export interface ReportSuite {
   readonly name: string;
@@ -93,6 +104,8 @@ export interface ReportSuite {
   readonly durationMs?: number;
   /** When the suite started (ISO 8601). */
   readonly timestamp?: string;
+  /** Every request of the suite, in order: the HTML report draws it (the JSON report leaves it out). */
+  readonly traffic?: readonly TrafficStep[];
 }
 
 export type ReportTool =
@@ -104,6 +117,53 @@ export type ReportTool =
 
 /** Counts of cases by verdict. */
 export type ReportSummary = Readonly<Record<Verdict, number>>;
+
+/** What a cell of the timeline matrix says: a verdict, or that the rule was not yet in force that day. */
+export const MATRIX_CELLS = Object.freeze(["pass", "fail", "warn", "skip", "error", "not-in-force"] as const);
+
+export type MatrixCell = (typeof MATRIX_CELLS)[number];
+
+/**
+ * How each date of a timeline run was judged: on the provider's behaviour at that date (its clock was
+ * set: the sandbox, or a target answering the `the service date` state), or on one behaviour (a
+ * provider at a fixed date, a recording) judged by each date's rules.
+ */
+export const MATRIX_BASES = Object.freeze([
+  "behaviour-at-each-date",
+  "one-behaviour-each-date-rules",
+] as const);
+
+export type MatrixBasis = (typeof MATRIX_BASES)[number];
+
+/** One column of the matrix: a day, and why it is there (`day before v3-switch-off`, `today` …). */
+export interface MatrixDate {
+  readonly day: string;
+  readonly label: string;
+}
+
+/** One row: a check (verify) or a rule (gate, lint), and its cell at each date, in the dates' order. */
+export interface MatrixRow {
+  readonly id: string;
+  readonly rule: string;
+  readonly cells: readonly { readonly cell: MatrixCell; readonly reason: string }[];
+}
+
+/** A timeline run's verdicts as one table, rules × dates. */
+export interface ReportMatrix {
+  readonly basis: MatrixBasis;
+  /** One sentence for people: how the dates were judged, and what was shared between them. */
+  readonly note: string;
+  readonly dates: readonly MatrixDate[];
+  readonly rows: readonly MatrixRow[];
+}
+
+/** A rule a report's cases enforce, as the contract states it: the HTML report links each case to it. */
+export interface ReportRule {
+  readonly id: string;
+  /** The section of the seed (or reference fact) it comes from. */
+  readonly seed: string;
+  readonly summary: string;
+}
 
 /** A whole report. */
 export interface Report {
@@ -117,6 +177,10 @@ export interface Report {
   readonly passed: boolean;
   readonly suites: readonly ReportSuite[];
   readonly durationMs?: number;
+  /** A run across several dates: its verdicts as rules × dates (its suites are each date's, in order). */
+  readonly matrix?: ReportMatrix;
+  /** The rules the cases enforce, for the HTML report's links (not part of the JSON report). */
+  readonly rules?: readonly ReportRule[];
 }
 
 /** The number of each verdict among `verdicts`, every verdict named (0 when absent). */

@@ -1,6 +1,7 @@
 import { redactSecretData } from "../core/secrets/text.js";
 import { requestLine } from "./evidence.js";
 import { casesOf, type Report, type ReportCase, summarize, type Verdict } from "./model.js";
+import { prettyMatrix } from "./pretty-matrix.js";
 
 /** How the pretty report is written. */
 export interface PrettyOptions {
@@ -104,10 +105,15 @@ export function prettySummary(report: Report): string {
   return `${parts.join(", ")} — ${redactSecretData(report.result)}`;
 }
 
-/** The whole report for people: the header, each suite's cases, the failures explained, notes, counts. */
+/**
+ * The whole report for people: the header, each suite's cases (a run across dates: its matrix), the
+ * failures explained, notes, counts.
+ */
 export function writePretty(report: Report, options: PrettyOptions): string {
   const lines = [report.header, ""];
-  for (const suite of report.suites) {
+  // A run across dates shows its matrix instead of every date's case lines (the failures follow).
+  if (report.matrix) lines.push(...prettyMatrix(report.matrix));
+  for (const suite of report.matrix ? [] : report.suites) {
     if (suite.heading === undefined) {
       lines.push(...suite.cases.map((item) => prettyCaseLine(item, options)));
       continue;

@@ -1,6 +1,8 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
+import type { GateOptions } from "../../gate/options.js";
 import {
   DEFAULT_ENTRIES,
   DEFAULT_MAX_REQUESTS,
@@ -8,8 +10,10 @@ import {
   GATE_LIMITS,
 } from "../../gate/options.js";
 import { formatGateReport } from "../../gate/report/format.js";
+import { formatGateTimeline } from "../../gate/report/timeline.js";
 import { runGate } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
+import { runGateAcrossDates } from "../../gate/timeline.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import type { Command } from "../command.js";
 import {
@@ -21,13 +25,15 @@ import {
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
+import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
 import { DATA_FLAG, dataFlag } from "./sandbox-data.js";
 
 const width = Math.max(...SCENARIOS.map((s) => s.name.length));
 
 const HELP = `assopay gate: judge an SDK's traffic against the consumer rules
 
-Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD] [--scenario NAME...]
+Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...]
+                    [--scenario NAME...]
                     [--reporter ${REPORTER_CHOICE}] [--max-requests N] [--timeout SECONDS]
                     [--entries N] [--seed N] [--data FILE.yaml] [--strict] -- <command> [args...]
 
@@ -48,6 +54,9 @@ Flags:
   --sandbox             a fresh sandbox per scenario (the default)
   --cassette PATH       replay these cassettes instead (repeat for several)
   --at YYYY-MM-DD       the date of the undated scenarios (default: today)
+${atEachHelp(24)}
+                        (the undated scenarios at each date: against the sandbox, a sandbox at that
+                        date; against --cassette, one run per scenario judged by each date's rules)
   --scenario NAME       run only these scenarios (repeat, or separate with commas)
   --reporter NAME       ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --max-requests N      requests allowed per scenario (default ${DEFAULT_MAX_REQUESTS}); then the command is stopped
@@ -78,6 +87,7 @@ Examples:
   assopay gate --scenario tricky-tokens,token-expiry -- npm run test:live
   assopay gate --reporter junit --max-requests 300 -- python -m mysdk.examples.crawl > gate.xml
   assopay gate --cassette recordings/crawl.yaml --scenario uniform -- node scripts/crawl-all.mjs
+  assopay gate --at-each timeline --scenario uniform --reporter html -- node crawl.mjs > gate.html
 `;
 
 /** Splits `gate`'s own flags from the command after `--`. */
@@ -109,6 +119,7 @@ export const gateCommand: Command = {
       seed: { type: "string" },
       strict: { type: "boolean" },
       ...DATA_FLAG,
+      ...AT_EACH_FLAG,
     });
     const cassettes = listFlag(flags, "cassette");
     if (flags.values.sandbox === true && cassettes.length > 0) {
@@ -140,7 +151,9 @@ export const gateCommand: Command = {
     });
     const seed = seedFlag("gate", stringFlag(flags, "seed"));
     const data = dataFlag(flags, seed ?? 1);
-    const report = await runGate({
+    const contract = loadContract();
+    const dates = atEachFlag("gate", flags, contract.timeline);
+    const options: GateOptions = {
       command,
       cassettes,
       scenarios: listFlag(flags, "scenario"),
@@ -156,8 +169,15 @@ export const gateCommand: Command = {
       seed,
       ...(data ? { data } : {}),
       strict: flags.values.strict === true,
-    });
+      contract,
+    };
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    if (dates !== undefined) {
+      const timeline = await runGateAcrossDates(options, dates);
+      context.stdout.write(formatGateTimeline(timeline, rules, contract.timeline, reporter, { color }));
+      return timeline.runs.every(({ report }) => report.passed) ? 0 : 1;
+    }
+    const report = await runGate(options);
     context.stdout.write(formatGateReport(report, rules, reporter, { color }));
     return report.passed ? 0 : 1;
   },

@@ -7,13 +7,15 @@ import {
   useColor,
   writeReport,
 } from "../../report/index.js";
-import { lintReport, runLint } from "../../specs/lint/run.js";
+import { type LintResult, lintReport, runLint } from "../../specs/lint/run.js";
+import { lintAcrossDates, lintTimelineReport } from "../../specs/lint/timeline.js";
 import type { Command } from "../command.js";
 import { dateFlag, parseFlags, stringFlag } from "../flags.js";
+import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
 
 const HELP = `assopay lint: judge recorded responses against the contract
 
-Usage: assopay lint CASSETTE... [--at YYYY-MM-DD] [--reporter ${REPORTER_CHOICE}]
+Usage: assopay lint CASSETTE... [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...] [--reporter ${REPORTER_CHOICE}]
 
 Reads cassettes (assopay record, or a session recorded from the real service) and judges every recorded
 response by the contract: its JSON Schema, and the rules as of the interaction's day (the response's
@@ -23,6 +25,8 @@ pagination rules across the pages of a crawl. Nothing is sent anywhere. See docs
 Flags:
   --at YYYY-MM-DD   judge every interaction by the rules of that day instead (a sandbox recording made
                     with its clock at that day carries the wall-clock date)
+${atEachHelp(20)}
+                    (the cassettes are read once and judged by each date's rules)
   --reporter NAME   ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   -h, --help        this text
 
@@ -31,7 +35,20 @@ Exit codes: 0 every recorded answer holds, 1 one breaks a rule, 2 bad usage or a
 Examples:
   assopay lint recordings/*.yaml --at 2025-04-01
   assopay lint session.yaml --reporter junit > lint.xml
+  assopay lint session.yaml --at-each timeline --reporter html > lint.html
 `;
+
+/** Each interaction as the JSON report lists it: where, its date and the rules it breaks. */
+function interactionsOf(result: LintResult) {
+  return result.outcomes.map((o) => ({
+    file: o.step.interaction.source.file,
+    line: o.step.interaction.source.line,
+    id: o.step.interaction.id,
+    date: o.date,
+    dateFrom: o.dateFrom,
+    rules: o.breaches.map((b) => b.rule),
+  }));
+}
 
 export const lintCommand: Command = {
   name: "lint",
@@ -41,7 +58,7 @@ export const lintCommand: Command = {
     const flags = parseFlags(
       "lint",
       context.argv,
-      { at: { type: "string" }, reporter: { type: "string" } },
+      { at: { type: "string" }, reporter: { type: "string" }, ...AT_EACH_FLAG },
       true,
     );
     const reporter = parseReporter("lint", stringFlag(flags, "reporter"));
@@ -50,21 +67,26 @@ export const lintCommand: Command = {
         hint: "for example assopay lint recordings/pagination-crawl.yaml",
       });
     }
-    const at = dateFlag("lint", stringFlag(flags, "at"));
-    const result = await runLint(loadContract(), flags.positionals, at);
-    const report = lintReport(result);
+    const contract = loadContract();
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    const dates = atEachFlag("lint", flags, contract.timeline);
+    if (dates !== undefined) {
+      const runs = await lintAcrossDates(contract, flags.positionals, dates);
+      const report = lintTimelineReport(runs, contract);
+      const details = {
+        cassettes: flags.positionals,
+        runs: runs.map(({ result }) => ({ at: result.at, interactions: interactionsOf(result) })),
+      };
+      context.stdout.write(writeReport(report, reporter, { color }, details));
+      return report.passed ? 0 : 1;
+    }
+    const at = dateFlag("lint", stringFlag(flags, "at"));
+    const result = await runLint(contract, flags.positionals, at);
+    const report = { ...lintReport(result), rules: contract.rules };
     const details = {
       cassettes: result.cassettes,
       at: result.at ?? null,
-      interactions: result.outcomes.map((o) => ({
-        file: o.step.interaction.source.file,
-        line: o.step.interaction.source.line,
-        id: o.step.interaction.id,
-        date: o.date,
-        dateFrom: o.dateFrom,
-        rules: o.breaches.map((b) => b.rule),
-      })),
+      interactions: interactionsOf(result),
     };
     context.stdout.write(writeReport(report, reporter, { color }, details));
     return report.passed ? 0 : 1;

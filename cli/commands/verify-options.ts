@@ -24,6 +24,7 @@ import {
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
+import { AT_EACH_FLAG } from "./at-each.js";
 import { DATA_FLAG } from "./sandbox-data.js";
 import { discoveryOptions } from "./verify-discovery.js";
 import { PUBLISH_FLAGS, publishOptions } from "./verify-publish.js";
@@ -56,6 +57,7 @@ export const FLAGS: FlagSpec = {
   shapes: { type: "string" },
   cassette: { type: "string", multiple: true },
   ...DATA_FLAG,
+  ...AT_EACH_FLAG,
 };
 
 const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];

@@ -20,15 +20,17 @@ import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/types.js";
 import type { Command } from "../command.js";
 import { stringFlag } from "../flags.js";
+import { atEachFlag } from "./at-each.js";
 import { checkReportOutput } from "./report-file.js";
 import { dataFlag } from "./sandbox-data.js";
 import { limitOptions, parse, SANDBOX_ONLY, sandboxOptions, targetOptions } from "./verify-options.js";
 import { PUBLISH_HELP } from "./verify-publish.js";
+import { verifyAcrossDates } from "./verify-timeline.js";
 
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
 
 Usage:
-  assopay verify [--target URL] [--at YYYY-MM-DD]
+  assopay verify [--target URL] [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...]
                  [--client-id ID --client-secret S] [--admin-client-id ID --admin-client-secret S]
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
@@ -68,6 +70,12 @@ Without provider states (each helps a check that would otherwise skip part of it
 
 What to judge:
   --at YYYY-MM-DD            Judge the rules in force at that date (default: today). env ASSOPAY_AT
+  --at-each timeline|DAY,DAY...
+                             One run at several dates, one report with a matrix of checks x dates:
+                             "timeline" is the day before and the day of each dated change, plus today.
+                             The embedded sandbox starts afresh at each date; a --target with --state-url
+                             is moved to each date ("the service date" state); a --target without
+                             states is crawled once and judged by each date's rules (docs/report.md).
   --only GROUP...            Run only these groups or check ids (repeat, or separate with commas):
                              ${CHECK_GROUPS.join(", ")}
   --planned fail|warn        A failure resting only on a planned timeline entry (count removal):
@@ -94,7 +102,9 @@ Time limits (seconds, fractions allowed: 1.5):
 Pact Broker:
 ${PUBLISH_HELP}
 Reports:
-  --reporter ${REPORTER_CHOICE}   Terminal text (default), JSON, or JUnit XML (one test case per check).
+  --reporter ${REPORTER_CHOICE}
+                             Terminal text (default), JSON, JUnit XML (one test case per check), or
+                             one self-contained HTML page (docs/report.md).
   --output FILE              Write the report to FILE (the terminal then shows the pretty lines). An
                              existing FILE is replaced only when it is a report assopay wrote.
   --force                    Let --output replace any file.
@@ -106,6 +116,7 @@ not run), 2 bad usage, refused credentials or an unreachable target.
 Examples:
   assopay verify                                      # the embedded sandbox, today
   assopay verify --at 2025-06-29 --only versions      # just before the v3 switch-off
+  assopay verify --at-each timeline --reporter html --output verify.html   # every dated change
   assopay verify --target https://api.helloasso-sandbox.com --client-id … --client-secret … \\
     --organization my-asso --form-type Event --form-slug gala --reporter junit --output verify.xml
 `;
@@ -143,6 +154,14 @@ export const verifyCommand: Command = {
     let sandbox: RunningSandbox | undefined;
     try {
       const contract = loadContract({ shapes: parsed.shapes });
+      const dates = atEachFlag("verify", parsed.flags, contract.timeline);
+      if (dates !== undefined) {
+        if (parsed.cassettes.length > 0)
+          throw new AssopayError("usage", "assopay verify: --at-each does not apply to --cassette", {
+            hint: "a replay judges each answer at its own date; use assopay lint --at-each on the cassettes",
+          });
+        return await verifyAcrossDates(context, parsed, dates, contract);
+      }
       const data = parsed.target === undefined ? dataFlag(parsed.flags, 1) : undefined;
       if (parsed.target === undefined)
         sandbox = await startSandbox({
@@ -190,7 +209,10 @@ export const verifyCommand: Command = {
       }
       if (parsed.output !== undefined) {
         try {
-          writeFileSync(parsed.output, formatReport(report, parsed.reporter));
+          writeFileSync(
+            parsed.output,
+            formatReport(report, parsed.reporter, { color: false }, contract.rules),
+          );
         } catch (error) {
           throw new AssopayError(
             "bad-input",
@@ -201,7 +223,7 @@ export const verifyCommand: Command = {
           );
         }
       } else if (!live) {
-        write(context.stdout, formatReport(report, parsed.reporter));
+        write(context.stdout, formatReport(report, parsed.reporter, { color: false }, contract.rules));
       }
       if (context.signal.aborted) return 2;
       return exitCodeOf(report.summary);

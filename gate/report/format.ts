@@ -87,6 +87,7 @@ function scenarioSuite(verdict: ScenarioVerdict, rules: ConsumerRules): ReportSu
     cases: ruleOrder(verdict.command).map((rule) => ruleCase(rule, verdict, rules)),
     notes: [],
     durationMs: verdict.command.durationMs,
+    ...(verdict.traffic ? { traffic: verdict.traffic } : {}),
   };
 }
 
@@ -104,7 +105,17 @@ export function gateReportModel(report: GateReport, rules: ConsumerRules): Repor
         : `Result: ${failed} of ${count} scenarios break a rule.`,
     passed: report.passed,
     suites: report.scenarios.map((verdict) => scenarioSuite(verdict, rules)),
+    rules: rules.all.filter((rule) => rule.applies === "gate"),
   };
+}
+
+/** Gate's own fields of the JSON report: its scenarios, each finding with its rule's fix. */
+export function gateDetails(report: GateReport, rules: ConsumerRules) {
+  const scenarios = report.scenarios.map(({ traffic: _traffic, ...v }) => ({
+    ...v,
+    findings: v.findings.map((f) => ({ ...f, fix: rules.byId(f.rule).fix })),
+  }));
+  return { ...report, scenarios };
 }
 
 /** Writes a gate report the chosen way; the JSON keeps gate's own `scenarios`, each finding with its fix. */
@@ -114,9 +125,5 @@ export function formatGateReport(
   reporter: ReporterName,
   options: PrettyOptions = { color: false },
 ): string {
-  const scenarios = report.scenarios.map((v) => ({
-    ...v,
-    findings: v.findings.map((f) => ({ ...f, fix: rules.byId(f.rule).fix })),
-  }));
-  return writeReport(gateReportModel(report, rules), reporter, options, { ...report, scenarios });
+  return writeReport(gateReportModel(report, rules), reporter, options, gateDetails(report, rules));
 }

@@ -3,22 +3,55 @@ import {
   type PrettyOptions,
   type Report,
   type ReportCase,
+  type ReportEvidence,
   type ReporterName,
   type Verdict,
   writeReport,
 } from "../../report/index.js";
+import { SIGNATURE_HEADER } from "../signature.js";
 import type { CaseOutcome, CaseVerdict, NotifyReport } from "../verdict.js";
 
 /** A note reports what an advice case saw: shown as a warning, never a failure. */
 const VERDICT: Readonly<Record<CaseOutcome, Verdict>> = { pass: "pass", fail: "fail", note: "warn" };
 
-function notifyCase(c: CaseVerdict, rules: ConsumerRules): ReportCase {
+/** Each delivery of a case: the request with its signature, the body sent, and the answer. */
+function deliveriesOf(c: CaseVerdict, to: string): ReportEvidence | undefined {
+  const sent = c.sent ?? [];
+  const first = sent[0];
+  if (!first) return undefined;
+  const answer = c.results[0];
+  const lines = sent.map((d, i) => {
+    const r = c.results[i];
+    const said = !r
+      ? "not sent"
+      : r.kind === "answered"
+        ? `answered ${r.status} ${r.excerpt}`
+        : `no answer: ${r.error}`;
+    return `delivery ${i + 1}: ${SIGNATURE_HEADER}: ${d.signature ?? "(none)"}; body ${d.body}; ${said}`;
+  });
+  return {
+    request: {
+      method: "POST",
+      url: to,
+      headers: {
+        "content-type": "application/json",
+        ...(first.signature === undefined ? {} : { [SIGNATURE_HEADER]: first.signature }),
+      },
+    },
+    ...(answer?.kind === "answered" ? { response: { status: answer.status, excerpt: answer.excerpt } } : {}),
+    diagnostics: lines,
+  };
+}
+
+function notifyCase(c: CaseVerdict, rules: ConsumerRules, to: string): ReportCase {
+  const evidence = deliveriesOf(c, to);
   return {
     id: c.id,
     rule: c.rule,
     group: c.rule,
     verdict: VERDICT[c.outcome],
     reason: c.reason,
+    ...(evidence ? { evidence } : {}),
     ...(c.outcome === "fail" ? { fix: rules.byId(c.rule).fix } : {}),
   };
 }
@@ -35,11 +68,12 @@ export function notifyReportModel(report: NotifyReport, rules: ConsumerRules): R
         ? "Result: the receiver answers every case as it should."
         : `Result: ${failed.length} of ${report.cases.length} cases fail (${[...new Set(failed.map((c) => c.rule))].join(", ")}).`,
     passed: report.passed,
+    rules: rules.all.filter((rule) => rule.applies === "notify"),
     suites: [
       {
         name: "notify",
         properties: { to: report.to },
-        cases: report.cases.map((c) => notifyCase(c, rules)),
+        cases: report.cases.map((c) => notifyCase(c, rules, report.to)),
         notes: [
           ...report.cases.filter((c) => c.outcome === "note").map((c) => `${c.id}: ${c.reason}`),
           ...report.diagnosis,
@@ -56,5 +90,7 @@ export function formatNotifyReport(
   reporter: ReporterName,
   options: PrettyOptions = { color: false },
 ): string {
-  return writeReport(notifyReportModel(report, rules), reporter, options, { ...report });
+  // The JSON report's own `cases` stay as they were: what was sent is in each case's evidence.
+  const cases = report.cases.map(({ sent: _sent, ...c }) => c);
+  return writeReport(notifyReportModel(report, rules), reporter, options, { ...report, cases });
 }

@@ -3,6 +3,7 @@ import {
   type Report,
   type ReportCase,
   type ReporterName,
+  type ReportRule,
   type ReportSuite,
   writeReport,
 } from "../../report/index.js";
@@ -28,8 +29,11 @@ export function outcomeCase(outcome: CheckOutcome): ReportCase {
   };
 }
 
-/** A verify run as the shared report model: one suite per check group, one case per check. */
-export function verifyReport(run: RunReport): Report {
+/**
+ * A verify run as the shared report model: one suite per check group, one case per check; `rules` (the
+ * contract's) let the HTML report link each case to its rule's seed section.
+ */
+export function verifyReport(run: RunReport, rules?: readonly ReportRule[]): Report {
   const suites: ReportSuite[] = CHECK_GROUPS.map((group) => run.outcomes.filter((o) => o.group === group))
     .filter((outcomes) => outcomes.length > 0)
     .map((outcomes) => ({
@@ -49,6 +53,7 @@ export function verifyReport(run: RunReport): Report {
     passed: exitCodeOf(run.summary) === 0,
     suites,
     durationMs: run.durationMs,
+    ...(rules ? { rules } : {}),
   };
 }
 
@@ -57,6 +62,7 @@ export function formatReport(
   run: RunReport,
   reporter: ReporterName,
   options: PrettyOptions = { color: false },
+  rules?: readonly ReportRule[],
 ): string {
-  return writeReport(verifyReport(run), reporter, options, { ...run });
+  return writeReport(verifyReport(run, rules), reporter, options, { ...run });
 }

@@ -15,3 +15,20 @@ export function createMemo(): Memo {
     },
   };
 }
+
+/**
+ * A memo for one date of a run across dates against a provider at a fixed date: keys starting with one
+ * of `prefixes` (crawls, the coordinates) come from `shared`, computed once for every date, since the
+ * provider's answers cannot differ between dates; the rest (fixtures that change the target's data, such
+ * as a checkout intent) are the date's own.
+ */
+export function sharingMemo(shared: Memo, prefixes: readonly string[]): Memo {
+  const own = createMemo();
+  return {
+    get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+      return prefixes.some((prefix) => key.startsWith(prefix))
+        ? shared.get(key, compute)
+        : own.get(key, compute);
+    },
+  };
+}

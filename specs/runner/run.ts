@@ -1,16 +1,17 @@
 import type { Writable } from "node:stream";
 import { type Contract, loadContract, type Timeline } from "../../contracts/index.js";
+import { SERVICE_DATE_STATE } from "../../contracts/pact/generate.js";
 import { AssopayError, isAssopayError } from "../../core/errors.js";
 import { packageVersion } from "../../core/paths.js";
 import { countVerdicts } from "../../report/model.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
 import { createHttpClient, TransportError } from "./http.js";
-import { createMemo } from "./memo.js";
+import { createMemo, type Memo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";
 import { createProgress, type Progress, silentProgress } from "./progress.js";
 import { selectChecks } from "./select.js";
-import { createStateClient } from "./states.js";
+import { createStateClient, withServiceDay } from "./states.js";
 import { createTokenSource } from "./tokens.js";
 import type { CheckOutcome, CheckResult, PlannedPolicy, RunReport, RunSummary } from "./types.js";
 import type { SpecCheck } from "./verdicts.js";
@@ -24,6 +25,10 @@ export interface RunIo {
   contract?: Contract;
   /** Called as each check ends, for live output. */
   onOutcome?: (outcome: CheckOutcome) => void;
+  /** Shared work (a run across dates shares a fixed-date provider's crawls between dates). */
+  memo?: Memo;
+  /** Keep the target at this day through its `the service date` state (a run across dates). */
+  serviceDay?: string;
 }
 
 /** A failure resting only on planned timeline entries becomes a warning under `--planned warn`. */
@@ -115,6 +120,16 @@ async function runWithin(
     signal,
     userAgent: `assopay-contract/${packageVersion()} (verify)`,
   });
+  // The target moves to the run's day first: tokens are issued on its clock.
+  const plain = options.stateUrl ? createStateClient(http, options.stateUrl) : undefined;
+  const states = plain && io.serviceDay !== undefined ? withServiceDay(plain, io.serviceDay) : plain;
+  if (plain && io.serviceDay !== undefined) {
+    const set = await plain.setup(SERVICE_DATE_STATE, { day: io.serviceDay });
+    if (!set.ok)
+      throw new AssopayError("bad-input", `the target cannot move to ${io.serviceDay}: ${set.reason}`, {
+        hint: 'a run across dates needs a target answering the "the service date" provider state; without --state-url each date judges today\'s behaviour',
+      });
+  }
   const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
   await tokens.token("reader");
   if (options.admin) await tokens.token("admin");
@@ -124,10 +139,10 @@ async function runWithin(
     options,
     http,
     tokens,
-    states: options.stateUrl ? createStateClient(http, options.stateUrl) : undefined,
+    states,
     progress,
     signal,
-    memo: createMemo(),
+    memo: io.memo ?? createMemo(),
     onClose: (task) => closers.push(task),
   });
   try {

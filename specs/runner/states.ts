@@ -1,3 +1,4 @@
+import { SERVICE_DATE_STATE } from "../../contracts/pact/generate.js";
 import { evidenceOf } from "./excerpt.js";
 import { type HttpClient, isSuccess, parseJson } from "./http.js";
 import type { Evidence } from "./types.js";
@@ -51,4 +52,23 @@ export function stateString(values: Readonly<Record<string, unknown>>, name: str
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
+}
+
+/**
+ * A state client that keeps the target at `day`: the day is set before each set-up, and again after each
+ * teardown (a Pact-convention teardown puts everything back, the clock too).
+ */
+export function withServiceDay(client: StateClient, day: string): StateClient {
+  const keep = () => client.setup(SERVICE_DATE_STATE, { day });
+  return {
+    url: client.url,
+    async setup(state, params) {
+      await keep();
+      return client.setup(state, params);
+    },
+    async teardown(state, params) {
+      await client.teardown(state, params);
+      await keep();
+    },
+  };
 }

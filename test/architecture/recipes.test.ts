@@ -275,8 +275,8 @@ describe("the recipes of docs/architecture.md", () => {
       "report/index.ts",
       "test/report/",
     ]);
-    expect(missing("report/index.ts", ['case "html":'])).toEqual([
-      'report/index.ts does not name case "html":',
+    expect(missing("report/index.ts", ['case "tap":'])).toEqual([
+      'report/index.ts does not name case "tap":',
     ]);
   });
 

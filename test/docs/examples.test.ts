@@ -43,6 +43,11 @@ const NARROWED: readonly [RegExp, string[], string][] = [
     ["--only", "versions"],
     "a whole verify run takes a minute: one group shows the flags and the credentials hold",
   ],
+  [
+    /^npx assopay verify --at-each timeline /,
+    ["--only", "versions"],
+    "a whole verify at each of 13 dates takes minutes: one group shows the run across dates",
+  ],
 ];
 
 /** The servers a block talks to without starting them: the docs say what runs there. */

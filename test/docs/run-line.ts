@@ -35,7 +35,7 @@ function withPorts(word: string, ports: Map<number, number>): string {
 /** A relative path of the example, read from (or written to) the block's folder; a `*` is expanded. */
 function withPaths(word: string, work: string): string[] {
   if (word.startsWith("-") || word.includes("://") || isAbsolute(word)) return [word];
-  if (!word.includes("/") && !/\.(ya?ml|json|xml)$/.test(word)) return [word];
+  if (!word.includes("/") && !/\.(ya?ml|json|xml|html)$/.test(word)) return [word];
   const path = resolve(work, word);
   if (!word.includes("*")) return [path];
   const pattern = new RegExp(`^${path.split("/").pop()?.replace(/\./g, "\\.").replace(/\*/g, ".*")}$`);

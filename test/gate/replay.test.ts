@@ -4,10 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TimelineDate } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
+import { gateTimelineReport } from "../../gate/report/timeline.js";
+import { runGateAcrossDates } from "../../gate/timeline.js";
 import { startRecorder } from "../../proxy/index.js";
 import { startSandbox } from "../../sandbox/index.js";
-import { brokenRules, clientPath, contract, gateClient, verdictOf } from "./support.js";
+import { brokenRules, clientPath, contract, gateClient, rules, verdictOf } from "./support.js";
 
 const dir = mkdtempSync(join(tmpdir(), "assopay-gate-"));
 const cassette = join(dir, "crawl.yaml");
@@ -85,4 +88,41 @@ describe("assopay gate --cassette", () => {
       "run.command-succeeds",
     ]);
   });
+
+  it("across dates, runs the command once per scenario against the replay and judges its traffic by each date's rules", async () => {
+    const runs: string[] = [];
+    const dates = [
+      { day: "2025-06-29", label: "day before v3-switch-off" },
+      { day: "2025-06-30", label: "v3-switch-off" },
+    ] as TimelineDate[];
+    const timeline = await runGateAcrossDates(
+      {
+        command: [process.execPath, clientPath("correct")],
+        cassettes: [cassette],
+        scenarios: ["uniform", "varying-pages"],
+        at: "2025-04-01",
+        env: { ASSOPAY_CLIENT_SECRET: secret },
+        contract,
+        rules,
+        onOutput: (line, scenario) => runs.push(`[${scenario}] ${line}`),
+      },
+      dates,
+    );
+    // One run of the command per scenario, whatever the number of dates.
+    expect(runs.filter((line) => line.includes("crawled 45 items"))).toHaveLength(2);
+    expect(timeline.basis).toBe("one-behaviour-each-date-rules");
+    const report = gateTimelineReport(timeline, rules, contract.timeline);
+    expect(report.passed).toBe(true);
+    const v3 = report.matrix?.rows.find((r) => r.rule === "versions.no-v3-after-switch-off");
+    expect(v3?.cells.map((c) => c.cell)).toEqual(["not-in-force", "pass"]);
+    for (const [i, date] of dates.entries()) {
+      const single = await gateClient("correct", ["uniform", "varying-pages"], {
+        cassettes: [cassette],
+        at: date.day,
+        env: { ASSOPAY_CLIENT_SECRET: secret },
+      });
+      const across = timeline.runs[i]?.report;
+      expect(across?.scenarios.map((v) => v.findings)).toEqual(single.scenarios.map((v) => v.findings));
+    }
+  }, 120_000);
 });

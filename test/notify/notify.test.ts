@@ -167,7 +167,10 @@ describe("assopay notify on the command line", () => {
     const failing = await runVerb(notifyCommand, ["--to", bad.url, "--key", KEY, "--types", "Order,Payment"]);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/✘ FAIL\s+raw:escaped /);
-    expect(failing.stdout).toMatch(/rule: +notify.verifies-raw-bytes\n.*\n {4}fix: /);
+    // Each failure shows what was sent (request, signature, body) and the answer, then the fix.
+    expect(failing.stdout).toMatch(
+      /rule: +notify.verifies-raw-bytes\n.*\n {4}request: +POST .*\n(.*\n)*? {4}response: 401\n(.*\n)*? {6}- delivery 1: x-ha-signature: [0-9a-f]+; body \{.*\n(.*\n)*? {4}fix: /,
+    );
     expect(failing.stdout).not.toContain("signed:Form");
     const passing = await runVerb(notifyCommand, ["--to", good.url, "--reporter", "junit"], {
       ASSOPAY_SIGNATURE_KEY: KEY,

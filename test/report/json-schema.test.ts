@@ -3,19 +3,42 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAjv } from "../../contracts/ajv.js";
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { loadContract } from "../../contracts/index.js";
+import type { IsoDay } from "../../core/dates.js";
 import { packageRoot } from "../../core/paths.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { REPORT_FORMAT, REPORT_SCHEMA_VERSION } from "../../report/index.js";
 import { formatReport } from "../../specs/report/index.js";
+import { formatTimelineReport } from "../../specs/report/timeline.js";
 import { gateReport, notifyReport, verifyReport } from "./fixtures.js";
 
 const schema = JSON.parse(readFileSync(join(packageRoot(), "report", "report.schema.json"), "utf8"));
 const validate = createAjv().compile(schema);
 const rules = loadConsumerRules();
 
+const contract = loadContract();
+const acrossDates = JSON.parse(
+  formatTimelineReport(
+    [
+      {
+        date: { day: "2025-06-29" as IsoDay, label: "day before v3-switch-off" },
+        run: { ...verifyReport, at: "2025-06-29" },
+      },
+      {
+        date: { day: "2025-06-30" as IsoDay, label: "v3-switch-off" },
+        run: { ...verifyReport, at: "2025-06-30" },
+      },
+    ],
+    { basis: "one-behaviour-each-date-rules", note: "crawled once" },
+    contract,
+    "json",
+  ),
+);
+
 const reports: Record<string, unknown> = {
   verify: JSON.parse(formatReport(verifyReport, "json")),
+  "verify --at-each": acrossDates,
   gate: JSON.parse(formatGateReport(gateReport, rules, "json")),
   notify: JSON.parse(formatNotifyReport(notifyReport, rules, "json")),
 };
@@ -44,11 +67,25 @@ describe("the JSON report schema (report/report.schema.json)", () => {
     const firstCase = verify.suites[0]?.cases[0] ?? {};
     const { rule: _rule, ...ruleless } = firstCase;
     const variants = [
-      { ...verify, schemaVersion: 2 },
+      { ...verify, schemaVersion: 1 },
       { ...verify, suites: [{ ...verify.suites[0], cases: [{ ...firstCase, verdict: "flaky" }] }] },
       { ...verify, suites: [{ ...verify.suites[0], cases: [ruleless] }] },
       { ...verify, surprise: true },
     ];
     for (const variant of variants) expect(validate(variant)).toBe(false);
+  });
+
+  it("carries a run across dates as its matrix and each date's own fields, and refuses a bad cell", () => {
+    expect(acrossDates.matrix.dates.map((d: { day: string }) => d.day)).toEqual(["2025-06-29", "2025-06-30"]);
+    expect(acrossDates.runs.map((r: { at: string }) => r.at)).toEqual(["2025-06-29", "2025-06-30"]);
+    expect(acrossDates.suites[0].name).toMatch(/^2025-06-29 assopay verify: /);
+    const row = acrossDates.matrix.rows[0];
+    const bad = {
+      ...acrossDates,
+      matrix: { ...acrossDates.matrix, rows: [{ ...row, cells: [{ cell: "maybe", reason: "" }] }] },
+    };
+    expect(validate(bad)).toBe(false);
+    const { basis: _basis, ...noBasis } = acrossDates.matrix;
+    expect(validate({ ...acrossDates, matrix: noBasis })).toBe(false);
   });
 });

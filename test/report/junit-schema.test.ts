@@ -2,10 +2,13 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { loadContract } from "../../contracts/index.js";
+import type { IsoDay } from "../../core/dates.js";
 import { packageRoot } from "../../core/paths.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { formatReport } from "../../specs/report/index.js";
+import { formatTimelineReport } from "../../specs/report/timeline.js";
 import { gateReport, notifyReport, verifyReport } from "./fixtures.js";
 
 // Every verb's JUnit report is checked by a real XSD validator (xmllint, from Debian's libxml2-utils,
@@ -25,6 +28,21 @@ const reports = {
   verify: formatReport(verifyReport, "junit"),
   gate: formatGateReport(gateReport, rules, "junit"),
   notify: formatNotifyReport(notifyReport, rules, "junit"),
+  "verify --at-each": formatTimelineReport(
+    [
+      {
+        date: { day: "2025-06-29" as IsoDay, label: "day before v3-switch-off" },
+        run: { ...verifyReport, at: "2025-06-29" },
+      },
+      {
+        date: { day: "2025-06-30" as IsoDay, label: "v3-switch-off" },
+        run: { ...verifyReport, at: "2025-06-30" },
+      },
+    ],
+    { basis: "behaviour-at-each-date", note: "a sandbox per date" },
+    loadContract(),
+    "junit",
+  ),
 };
 
 describe("JUnit reports against the Jenkins xunit schema", () => {

@@ -37,7 +37,9 @@ describe("one JUnit writer", () => {
     project.filter((file) => needle.test(readFileSync(join(root, file), "utf8")));
 
   it("only report/junit.ts writes <testsuites>", () => {
-    expect(writing(/<testsuites/)).toEqual(["report/junit.ts"]);
+    // cli/commands/report-file.ts only recognises a JUnit report by its first lines (--output).
+    expect(writing(/<testsuites/)).toEqual(["cli/commands/report-file.ts", "report/junit.ts"]);
+    expect(writing(/`<testsuites\$\{/)).toEqual(["report/junit.ts"]);
   });
 
   it("only report/xml.ts escapes XML", () => {
