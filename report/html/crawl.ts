@@ -15,15 +15,15 @@ function ids(page: EvidenceCrawlPage): string {
 
 /** One page as a box: its step, status, entry count, edge ids, the token sent and the token given. */
 function box(page: EvidenceCrawlPage): string {
-  const sent = page.sentToken === undefined ? "no token (first page)" : shortToken(page.sentToken);
-  const given = page.token === undefined ? "none" : shortToken(page.token);
+  const sent = page.tokenSent === undefined ? "no token (first page)" : shortToken(page.tokenSent);
+  const given = page.tokenGiven === undefined ? "none" : shortToken(page.tokenGiven);
   return [
     `<li${page.offending ? ' class="offending" aria-current="step"' : ""} data-step="${page.index}">`,
     `<span class="step">page ${page.index}</span> <span class="mono">→ ${page.status}</span>`,
     page.offending ? ` <span class="mark">✘ offending step</span>` : "",
     `<br><span class="count">${page.entries}</span> entr${page.entries === 1 ? "y" : "ies"} <small>(${h(ids(page))})</small>`,
-    `<span class="tok" title="${h(page.sentToken ?? "")}">sent: <code>${h(sent)}</code></span>`,
-    `<span class="tok" title="${h(page.token ?? "")}">gave: <code>${h(given)}</code></span>`,
+    `<span class="tok" title="${h(page.tokenSent ?? "")}">sent: <code>${h(sent)}</code></span>`,
+    `<span class="tok" title="${h(page.tokenGiven ?? "")}">gave: <code>${h(given)}</code></span>`,
     "</li>",
   ].join("");
 }

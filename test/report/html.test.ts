@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isAssopayReport } from "../../cli/commands/report-file.js";
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { loadContract } from "../../contracts/index.js";
+import { redactSecretData } from "../../core/secrets/text.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { crawlPicture } from "../../report/html/crawl.js";
 import { anchorOf } from "../../report/html/escape.js";
@@ -31,15 +32,15 @@ const CRAWL: EvidenceCrawl = {
       entries: 7,
       firstId: 1,
       lastId: 7,
-      token: "A+/=",
+      tokenGiven: "A+/=",
     },
     {
       index: 2,
       url: "http://127.0.0.1:1/v5/x?pageSize=7&continuationToken=A%2B%2F%3D",
       status: 200,
       entries: 0,
-      sentToken: "A+/=",
-      token: "<b>B</b>",
+      tokenSent: "A+/=",
+      tokenGiven: "<b>B</b>",
       offending: true,
     },
   ],
@@ -195,5 +196,20 @@ describe("the HTML report", () => {
     expect(json.suites[0].cases[1].evidence.request).toMatchObject({ method: "POST" });
     const without = formatNotifyReport(notifyReport, rules, "html");
     expect(without).not.toContain("delivery 1:");
+  });
+});
+
+describe("a crawl's continuation tokens in a report", () => {
+  it("are kept by the report redactor (they are the evidence), while a secret beside them is not", () => {
+    const token = "MjAyNTA2MjVfMTkxNDMzMw+/=";
+    const redacted = redactSecretData({
+      crawl: {
+        pages: [{ index: 2, tokenSent: token, tokenGiven: token, url: `/v5/x?continuationToken=${token}` }],
+      },
+      access_token: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXNpZ25hdHVyZQ",
+    });
+    expect(redacted.crawl.pages[0]).toMatchObject({ tokenSent: token, tokenGiven: token });
+    expect(redacted.crawl.pages[0]?.url).toContain(token);
+    expect(redacted.access_token).toMatch(/^<secret:/);
   });
 });
