@@ -115,6 +115,13 @@ export function reproOf(loss: Loss): string[] {
     .map((page) => `curl -sS -H "Authorization: Bearer $TOKEN" '${page.url.replaceAll("'", "'\\''")}'`);
 }
 
+/** Every missing id, up to a bound that keeps a report readable (the count is always given). */
+const MISSING_LISTED = 500;
+function missingList(ids: readonly number[]): string {
+  const shown = ids.slice(0, MISSING_LISTED).join(", ");
+  return ids.length > MISSING_LISTED ? `${shown} … and ${ids.length - MISSING_LISTED} more` : shown;
+}
+
 /** The evidence of a loss: the offending request, the crawl drawn, the reason and a repro. */
 export function lossEvidence(loss: Loss): Evidence {
   const page = loss.offending ?? loss.crawl.pages.at(-1);
@@ -131,6 +138,7 @@ export function lossEvidence(loss: Loss): Evidence {
     },
     diagnostics: [
       loss.reason,
+      `missing from ${loss.crawl.label} (${loss.missing.length}): ${missingList(loss.missing)}`,
       `repro (${loss.crawl.label}, the smallest crawl that shows it):`,
       ...reproOf(loss),
     ],

@@ -84,6 +84,10 @@ describe("a loss, as evidence", () => {
       // The repro: the crawl's requests from its first page to the offending one, as curl lines.
       const diagnostics = outcome?.evidence?.diagnostics ?? [];
       const repro = diagnostics.filter((d) => d.startsWith("curl "));
+      // Each missing entry is named by id, beside the count.
+      expect(diagnostics.find((d) => d.startsWith("missing from pageSize 7"))).toMatch(
+        /^missing from pageSize 7[^:]*\((\d+)\): \d+(, \d+)*$/,
+      );
       expect(repro).toHaveLength(offending[0]?.index ?? 0);
       // Replayed against the provider, it shows the same gap: the entry named missing is in no page.
       const missing = Number(/lost \d+ entr(?:y|ies) \((\d+)/.exec(outcome?.reason ?? "")?.[1]);
