@@ -7,6 +7,7 @@ import { type BenchContext, createContext } from "./lib/context.js";
 import { renderSection, type Section, textTable } from "./lib/report.js";
 import { cassetteLoadSuite } from "./suites/cassette-load.js";
 import { recordingSuite } from "./suites/recording.js";
+import { redactionSuite } from "./suites/redaction.js";
 import { replaySuite } from "./suites/replay.js";
 import { verifySuite } from "./suites/verify.js";
 
@@ -15,6 +16,7 @@ const SUITES: Record<string, (ctx: BenchContext) => Promise<Section[]>> = {
   replay: replaySuite,
   verify: verifySuite,
   "cassette-load": cassetteLoadSuite,
+  redaction: redactionSuite,
 };
 
 const HELP = `npm run bench -- [flags]

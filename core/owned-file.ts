@@ -71,7 +71,9 @@ export function ownershipOf(path: string, marks: OwnMarks): Ownership {
     if (!stat.isFile()) return "foreign";
     size = stat.size;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "absent";
+    // Nothing there: no entry, or a path through a file (writing it says why it cannot be written).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return "absent";
     return "foreign";
   }
   if (marks.sha256 !== undefined) return fileSha256(path) === marks.sha256 ? "ours" : "modified";
