@@ -76,6 +76,10 @@ async function stop(verb: Verb): Promise<number | NodeJS.Signals | null> {
 describe("refused CONNECT and Upgrade with a reset cost the socket, never the server", {
   timeout: 180_000,
 }, () => {
+  /** `assopay record` on a port of its own, in front of `upstream`, writing `cassette`. */
+  const record = (upstream: string, cassette: string, extra: readonly string[]) =>
+    spawnVerb("record", ["--upstream", upstream, "--cassette", cassette, "--port", "0", ...extra]);
+
   for (const intercepting of [false, true]) {
     const flags = (dir: string) =>
       intercepting ? ["--intercept", "api.helloasso.com", "--ca-dir", join(dir, "ca")] : [];
@@ -85,15 +89,7 @@ describe("refused CONNECT and Upgrade with a reset cost the socket, never the se
       const dir = await scratch();
       const service = await upstream();
       const cassette = join(dir, "session.yaml");
-      const recorder = await spawnVerb("record", [
-        "--upstream",
-        service.url,
-        "--cassette",
-        cassette,
-        "--port",
-        "0",
-        ...flags(dir),
-      ]);
+      const recorder = await record(service.url, cassette, flags(dir));
       await attack(recorder, intercepting);
       expect(recorder.child.exitCode).toBeNull();
       const good = await send(`${recorder.url}/v5/after-the-resets?n=1`);
@@ -110,14 +106,7 @@ describe("refused CONNECT and Upgrade with a reset cost the socket, never the se
       const dir = await scratch();
       const service = await upstream();
       const cassette = join(dir, "served.yaml");
-      const recorder = await spawnVerb("record", [
-        "--upstream",
-        service.url,
-        "--cassette",
-        cassette,
-        "--port",
-        "0",
-      ]);
+      const recorder = await record(service.url, cassette, []);
       expect((await send(`${recorder.url}/v5/served?n=1`)).status).toBe(200);
       expect(await stop(recorder)).toBe(0);
       const replay = await spawnVerb("replay", ["--cassette", cassette, "--port", "0", ...flags(dir)]);

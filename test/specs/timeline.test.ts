@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
-import { startSandbox } from "../../sandbox/index.js";
+import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
 import { contract } from "./support/harness.js";
 
@@ -41,6 +41,16 @@ async function expectSameAsSingleRuns(json: Json, single: (at: IsoDay) => string
   expect(cells).toContain("pass");
 }
 
+/** `verify --target` (the sandbox, or `url` in front of it) with its reader client, organization and form. */
+function targetFlags(sandbox: RunningSandbox, url = sandbox.url): string[] {
+  const c = sandbox.credentials;
+  return [
+    "verify",
+    ...["--target", url, "--client-id", c.reader.clientId, "--client-secret", c.reader.clientSecret],
+    ...["--organization", c.organizationSlug, "--form-type", c.formType, "--form-slug", c.formSlug],
+  ];
+}
+
 describe("verify across the timeline", () => {
   it("judges the embedded sandbox at each date as one-date runs do", async () => {
     const cli = await runCli(["verify", "--at-each", DATES.join(","), ...ONLY, "--reporter", "json"]);
@@ -61,22 +71,7 @@ describe("verify across the timeline", () => {
       contract: contract(),
     });
     try {
-      const c = sandbox.credentials;
-      const target = [
-        "verify",
-        "--target",
-        sandbox.url,
-        "--client-id",
-        c.reader.clientId,
-        "--client-secret",
-        c.reader.clientSecret,
-        "--organization",
-        c.organizationSlug,
-        "--form-type",
-        c.formType,
-        "--form-slug",
-        c.formSlug,
-      ];
+      const target = targetFlags(sandbox);
       const cli = await runCli([...target, "--at-each", DATES.join(","), ...ONLY, "--reporter", "json"]);
       const json = JSON.parse(cli.stdout) as Json;
       expect(json.matrix.basis).toBe("one-behaviour-each-date-rules");
@@ -94,21 +89,8 @@ describe("verify across the timeline", () => {
   it("moves a target with provider states to each date, as the embedded sandbox at that date", async () => {
     const sandbox = await startSandbox({ port: 0, at: "2025-04-01" as IsoDay, contract: contract() });
     try {
-      const c = sandbox.credentials;
       const cli = await runCli([
-        "verify",
-        "--target",
-        sandbox.url,
-        "--client-id",
-        c.reader.clientId,
-        "--client-secret",
-        c.reader.clientSecret,
-        "--organization",
-        c.organizationSlug,
-        "--form-type",
-        c.formType,
-        "--form-slug",
-        c.formSlug,
+        ...targetFlags(sandbox),
         "--state-url",
         sandbox.stateUrl ?? "",
         "--at-each",
@@ -173,21 +155,8 @@ describe("verify across the timeline", () => {
     await new Promise<void>((done) => front.listen(0, "127.0.0.1", done));
     const { port } = front.address() as AddressInfo;
     try {
-      const c = sandbox.credentials;
       const target = [
-        "verify",
-        "--target",
-        `http://127.0.0.1:${port}`,
-        "--client-id",
-        c.reader.clientId,
-        "--client-secret",
-        c.reader.clientSecret,
-        "--organization",
-        c.organizationSlug,
-        "--form-type",
-        c.formType,
-        "--form-slug",
-        c.formSlug,
+        ...targetFlags(sandbox, `http://127.0.0.1:${port}`),
         "--only",
         "pagination",
         "--reporter",
