@@ -1,7 +1,7 @@
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import type { TimelineDate } from "../../contracts/index.js";
@@ -12,16 +12,8 @@ import { runGateAcrossDates } from "../../gate/timeline.js";
 import { writeReport } from "../../report/index.js";
 import { type DatedRun, verifyTimelineReport } from "../../specs/report/timeline.js";
 import { contract, verifySandbox } from "../specs/support/harness.js";
+import { launchChromium, requireChromium } from "../support/chromium.js";
 
-/** Debian's chromium, installed by scripts/ensure-chromium.sh (the project's pretest). */
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-];
 /** The test's output: the reports and their screenshots (git ignores .scratch/). */
 const OUT = join(packageRoot(), ".scratch", "test-output", "report-html");
 /** With ASSOPAY_UPDATE_DOCS=1 the screenshots also replace the ones docs/report.md shows. */
@@ -104,13 +96,10 @@ describe("the HTML report in a real browser", () => {
   const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is missing: run 'bash scripts/ensure-chromium.sh' (npm test does it in pretest)`,
-      );
+    requireChromium();
     mkdirSync(OUT, { recursive: true });
     if (DOCS) mkdirSync(DOCS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

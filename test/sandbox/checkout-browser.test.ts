@@ -1,20 +1,7 @@
-import { existsSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, requireChromium } from "../support/chromium.js";
 import { day, type Harness, harness, type Receiver, receiver } from "./helpers.js";
-
-/** Debian's chromium, installed by scripts/ensure-chromium.sh (the project's pretest). */
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 describe("sandbox checkout page in a real browser", () => {
   let h: Harness;
@@ -42,15 +29,11 @@ describe("sandbox checkout page in a real browser", () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: run 'bash scripts/ensure-chromium.sh' (npm test does it in pretest)`,
-      );
-    }
+    requireChromium();
     h = await harness({ at: day("2025-07-01"), entries: 5 });
     hook = await receiver();
     await h.state("a partner with a notification URL", { url: hook.url });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await launchChromium();
     page = await browser.newPage();
   }, 60_000);
   afterAll(async () => {

@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
 import { type RunningServer, startServer } from "../../core/http/server.js";
@@ -10,23 +9,10 @@ import { type RunningReplay, startReplay } from "../../proxy/replay/server.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { send, tempDir } from "../proxy/support/http.js";
 import { type FakeUpstream, startFakeUpstream } from "../proxy/support/intercept.js";
+import { launchChromium, requireChromium } from "../support/chromium.js";
 
-/** Debian's chromium, installed by scripts/ensure-chromium.sh (the project's pretest). */
-const CHROMIUM = "/usr/bin/chromium";
 /** The rebinding attacker's name: the browser resolves it to 127.0.0.1, as a rebound DNS answer would. */
 const EVIL = "evil.test";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--no-proxy-server",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  `--host-resolver-rules=MAP ${EVIL} 127.0.0.1`,
-];
 
 interface Target {
   /** A control endpoint or a route whose answer moves state (a replay sequence, a recording). */
@@ -119,11 +105,7 @@ describe("a web page of another origin cannot drive the replay, the sandbox or t
   }
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: run 'bash scripts/ensure-chromium.sh' (npm test does it in pretest)`,
-      );
-    }
+    requireChromium();
     dir = await tempDir();
     service = await startFakeUpstream();
     // A replay whose /v5/counter has two recordings: the second answer shows nobody reset or consumed it.
@@ -141,7 +123,7 @@ describe("a web page of another origin cannot drive the replay, the sandbox or t
       createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(html)),
       { what: "attacker's page", port: 0 },
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    browser = await launchChromium(["--no-proxy-server", `--host-resolver-rules=MAP ${EVIL} 127.0.0.1`]);
     page = await browser.newPage();
     page.on("response", (response) => {
       if (ours(response.url()))
