@@ -9,6 +9,7 @@ import {
   parseJson,
   TransportError,
 } from "../runner/http.js";
+import { DEFAULTS } from "../runner/options.js";
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { CheckOutcome, RunReport } from "../runner/types.js";
@@ -182,7 +183,8 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
     }
-    const judge = { http, tokens, timeLimitMs: options.requestTimeoutMs * 100 };
+    // The witness crawls are bounded as verify bounds a crawl (10 minutes), not by a multiple of a request's.
+    const judge = { http, tokens, timeLimitMs: DEFAULTS.crawlTimeLimitMs };
     for (const outcome of deadline.signal.aborted ? [] : await judgeRerunCrawls(judge, listings)) {
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
