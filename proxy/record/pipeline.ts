@@ -4,6 +4,7 @@ import type { DocumentWriter, WritableBody } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
 import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest, redactResponse } from "../redaction/redact.js";
+import { learnFromRuleset } from "../redaction/ruleset.js";
 import { BodyEncoder, type ReadyBody, readyBody } from "./body-encoder.js";
 import type { CapturedExchange, CapturedNotification } from "./capture.js";
 import { SIGNATURE_HEADER, signature, verifySignature } from "./notifications.js";
@@ -63,7 +64,7 @@ export type InteractionSink = Pick<DocumentWriter, "append">;
 
 /**
  * Turns captured exchanges into cassette documents, one after the other (so the file keeps the order in
- * which exchanges finished), off the clients' path: decompress, redact (each message's head, then its
+ * which exchanges finished), off the clients' path: decompress, scan with the ruleset, redact (each message's head, then its
  * body, encoded by the `BodyEncoder`), serialise, queue for the writer.
  */
 export class RecordingPipeline {
@@ -90,7 +91,7 @@ export class RecordingPipeline {
 
   /**
    * Queues an exchange (or a relayed notification) for the cassette. Exchanges are written in the order
-   * they are queued; those that need no decompression are handled at once. `id` is the interaction id
+   * they are queued, each once its bodies are ready and the ruleset has scanned it (`redaction/ruleset.ts`). `id` is the interaction id
    * to give it (default: the writer's next).
    */
   enqueue(exchange: CapturedExchange, notification?: CapturedNotification, id?: number): void {
@@ -121,15 +122,25 @@ export class RecordingPipeline {
     for (let item = this.queue.shift(); item; item = this.queue.shift()) {
       const { exchange, notification, id } = item;
       try {
-        const pair = capturedPair(notification ?? exchange);
-        if (pair instanceof Promise) {
-          pair
-            .then((ready) => this.record(exchange, notification, ready, id))
-            .catch((error: unknown) => this.failed(exchange, error))
-            .finally(() => this.run());
-          return;
-        }
-        this.record(exchange, notification, pair, id);
+        const x = notification ?? exchange;
+        Promise.resolve(capturedPair(x))
+          .then(async (ready) => {
+            await learnFromRuleset(
+              [
+                {
+                  line: `${x.method} ${x.url}`,
+                  headers: ready.request.head.headers,
+                  body: ready.request.body,
+                },
+                { line: `HTTP ${x.status}`, headers: ready.response.head.headers, body: ready.response.body },
+              ],
+              this.redactor,
+            );
+            this.record(exchange, notification, ready, id);
+          })
+          .catch((error: unknown) => this.failed(exchange, error))
+          .finally(() => this.run());
+        return;
       } catch (error) {
         this.failed(exchange, error);
       }
