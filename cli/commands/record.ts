@@ -14,6 +14,8 @@ import {
   type ParsedFlags,
   parseFlags,
   portFlag,
+  secondsFlag,
+  secondsToMs,
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
@@ -31,7 +33,7 @@ const HELP = `assopay record: record traffic through a proxy into a YAML cassett
 
 Usage: assopay record --upstream URL --cassette PATH [--port N] [--mode once|new|all] [--keep N] [--redact-pii]
                       [--notify-forward URL] [--notify-path PATH] [--max-body BYTES] [--max-cassette-bytes BYTES]
-                      [--timeout MS] [--quiet] [--host ADDR] [--ignore FIELD]... [--match FIELD:RULE]... [--json]
+                      [--timeout SECONDS] [--quiet] [--host ADDR] [--ignore FIELD]... [--match FIELD:RULE]... [--json]
                       [--intercept HOST]... [--ca-dir DIR]
 
 Starts a reverse proxy on 127.0.0.1 that forwards every request to the one upstream (never anywhere
@@ -64,7 +66,7 @@ Flags:
   --max-cassette-bytes BYTES
                         bound on the cassette's size (default 268435456, 256 MiB): a warning at 80%;
                         at the bound recording stops and new requests get 507 (start a new cassette)
-  --timeout MS          how long the upstream may stay silent before a 504 (default 30000)
+  --timeout SECONDS     how long the upstream may stay silent before a 504 (default 30; fractions allowed)
   --ignore FIELD        a matching rule written into the cassette header (see 'assopay replay --help')
   --match F:RULE        match a field by type (F:type) or regex (F:/REGEX/), written into the header
   --json                print one JSON start line (url, port, host, caPath, notificationUrl)
@@ -102,6 +104,29 @@ function required(flags: ReturnType<typeof parseFlags>, name: string, example: s
 /** A whole number above 0 of record's, with an example that fits it. */
 function positiveFlag(flags: ParsedFlags, flag: string, example: number): number | undefined {
   return wholeNumberFlag(stringFlag(flags, flag), { verb: "record", flag, example });
+}
+
+/** The longest `--timeout` record takes: an hour of upstream silence. */
+const MAX_TIMEOUT_SECONDS = 3600;
+
+/**
+ * `--timeout SECONDS`, the unit of every verb's `--timeout`. It took milliseconds before 0.2, so a value
+ * past an hour gets a hint that reads it as such (`--timeout 30000` → "did you mean --timeout 30?").
+ */
+function upstreamTimeoutMs(text: string | undefined): number | undefined {
+  const asMs = Number(text);
+  const hint =
+    Number.isFinite(asMs) && asMs > MAX_TIMEOUT_SECONDS
+      ? `--timeout takes seconds, as in every verb (it took milliseconds before): for ${asMs} ms write --timeout ${asMs / 1000}`
+      : undefined;
+  const seconds = secondsFlag(text, {
+    verb: "record",
+    flag: "timeout",
+    max: MAX_TIMEOUT_SECONDS,
+    example: 30,
+    ...(hint === undefined ? {} : { hint }),
+  });
+  return seconds === undefined ? undefined : secondsToMs(seconds);
 }
 
 export const recordCommand: Command = {
@@ -156,7 +181,7 @@ export const recordCommand: Command = {
       notificationPath: stringFlag(flags, "notify-path"),
       maxBodyBytes: positiveFlag(flags, "max-body", 52428800),
       maxCassetteBytes: positiveFlag(flags, "max-cassette-bytes", 268435456),
-      upstreamTimeoutMs: positiveFlag(flags, "timeout", 30000),
+      upstreamTimeoutMs: upstreamTimeoutMs(stringFlag(flags, "timeout")),
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,
       onEvent: print,

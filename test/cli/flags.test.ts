@@ -113,11 +113,26 @@ describe("cli/flags.ts: one parser per kind of value, the same words for every v
       "assopay notify: --timeout must be a number of seconds above 0",
     ],
     [["verify", "--timeout", "0"], 'assopay verify: --timeout must be a number of seconds above 0, got "0"'],
+    [
+      ["record", "--upstream", "http://127.0.0.1:9", "--cassette", "never-written.yaml", "--timeout", "0"],
+      'assopay record: --timeout must be a number of seconds above 0 and at most 3600, got "0"',
+    ],
     [["lint", "--at", "2025-13-01", "x.yaml"], "assopay lint: --at must be a calendar day"],
   ])("every verb says it the same way: %j", async (argv, message) => {
     const result = await runCli(argv);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(result.stderr).toMatch(/\nhint: (for example|use) --/);
+  });
+
+  it("record's --timeout is in seconds like every verb's; a value in the old milliseconds says how to write it", async () => {
+    const argv = ["record", "--upstream", "http://127.0.0.1:9", "--cassette", "never-written.yaml"];
+    const result = await runCli([...argv, "--timeout", "30000"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '--timeout must be a number of seconds above 0 and at most 3600, got "30000"',
+    );
+    expect(result.stderr).toContain("hint: --timeout takes seconds, as in every verb");
+    expect(result.stderr).toContain("for 30000 ms write --timeout 30");
   });
 });
