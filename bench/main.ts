@@ -1,9 +1,10 @@
 // npm run bench [-- --duration S --rounds N --warmup S --only SUITE... --no-write]
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type BenchContext, createContext } from "./lib/context.js";
+import { inSuiteOrder, keptSections, measuredLine } from "./lib/kept-sections.js";
 import { renderSection, type Section, textTable } from "./lib/report.js";
 import { cassetteLoadSuite } from "./suites/cassette-load.js";
 import { recordingSuite } from "./suites/recording.js";
@@ -111,21 +112,26 @@ if (ctx.options.write) {
   const header = [
     "# Benchmarks",
     "",
-    "Written by `npm run bench` (bench/main.ts); every figure below was measured in the run described here.",
+    "Written by `npm run bench` (bench/main.ts); every figure below was measured in one run of it, named under its section's command.",
     "The load generator (autocannon), the upstream and the system under test run as separate processes and",
     "share the machine's cores, so the figures that matter are the ratios, measured side by side in one run:",
     `systems are measured in alternation, each round starting one place further along (A B C, B C A, …), ${ctx.options.rounds} rounds of ${ctx.options.durationSeconds} s each after a ${ctx.options.warmupSeconds} s warm-up, and each figure is the median of its rounds.`,
     "",
-    `- Run: ${started.toISOString()}, suites: ${only.join(", ")}`,
+    `- Run: ${started.toISOString()}, suites: ${only.join(", ")} (a section of a suite not run this time is kept from the run that measured it, and says which)`,
     `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     `- Versions: assopay-contract ${ours}, autocannon ${version("autocannon")}, talkback ${version("talkback")}, mockttp ${version("mockttp")}, wiremock ${version("wiremock")} (Java 17), @stoplight/prism-cli ${version("@stoplight/prism-cli")}`,
     `- Command: \`npm run bench -- --duration ${ctx.options.durationSeconds} --rounds ${ctx.options.rounds}${values.only ? ` ${only.map((o) => `--only ${o}`).join(" ")}` : ""}\``,
     "- What was profiled and fixed where a target was missed, with before/after figures: [performance-log.md](performance-log.md)",
     "",
   ].join("\n");
+  const file = join(ctx.root, "docs", "benchmarks.md");
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const fresh = sections.map((s) =>
+    renderSection(s).replace(/^(Command: .*)$/m, `$1\n\n${measuredLine(started)}`),
+  );
   writeFileSync(
-    join(ctx.root, "docs", "benchmarks.md"),
-    `${header}\n${sections.map(renderSection).join("\n\n")}\n`,
+    file,
+    `${header}\n${inSuiteOrder([...fresh, ...keptSections(previous, only)], Object.keys(SUITES)).join("\n\n")}\n`,
   );
   process.stdout.write("\nwrote docs/benchmarks.md\n");
 }
