@@ -1,4 +1,4 @@
-import { type Automaton, buildAutomaton, wordBytes } from "./automaton.js";
+import type { Automaton } from "./automaton.js";
 import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
 import {
   EXACT_SECRET_NAMES,
@@ -100,16 +100,14 @@ export class FieldClassifier {
   }
 
   /**
-   * The key filter as an automaton (the same names, any case, `-` and `_` skipped anywhere): the body
-   * scan's way of finding them in its one pass. Built once per classifier and kind.
+   * The automaton the body scan (`scan.ts`) finds the key filter's names with, built by `build` from the
+   * filter's names (lower case, without `_` or `-`; personal ones too with `pii`) the first time it is
+   * asked for, then kept: one per classifier and kind. `build` must be the same function every time.
    */
-  nameAutomaton(pii: boolean): Automaton {
+  nameAutomaton(pii: boolean, build: (names: readonly string[]) => Automaton): Automaton {
     const which = pii ? "pii" : "secrets";
-    const built = this.automata[which];
-    if (built) return built;
-    const words = this.words[which].map((word) => ({ bytes: wordBytes(word), tag: 1 }));
-    const automaton = buildAutomaton(words, { foldCase: true, skip: [0x2d, 0x5f] });
-    this.automata[which] = automaton;
-    return automaton;
+    const built = this.automata[which] ?? build(this.words[which]);
+    this.automata[which] = built;
+    return built;
   }
 }
