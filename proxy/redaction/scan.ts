@@ -6,13 +6,24 @@
  *
  * One pass over the bytes does every test the fast paths used to run one after the other (the shapes'
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
- * automata (`automaton.ts`) step side by side, the formats' literal words and the secret field names, and
- * a few counters follow digit runs and capitals. What they find is then checked where it is.
+ * automata (`scan-words.ts`) step side by side, the formats' literal words and the secret field names,
+ * and a few counters follow digit runs and capitals. What they find is then checked where it is. The byte
+ * classes stay in this module: imported constants read once per byte cost a third more time.
  */
-import { FORMAT_WORDS, URL_PASSWORD_REST } from "../../core/secrets/formats.js";
-import { type Automaton, buildAutomaton, wordBytes } from "./automaton.js";
+import { URL_PASSWORD_REST } from "../../core/secrets/formats.js";
 import { createRedactor, isSensitiveField, type Redactor } from "./redactor.js";
-import { FORM_SECRET_NAMES } from "./secrets.js";
+import {
+  BEARER_TAG,
+  FORM_TAG,
+  FORMAT_TAG,
+  FORMATS,
+  isBlank,
+  keyName,
+  NAME_TAG,
+  nameChar,
+  namesAutomaton,
+  notLiteralSequence,
+} from "./scan-words.js";
 
 /** What made the scan send a body to the general path (the first thing it met). */
 export const SCAN_FINDINGS = [
@@ -34,41 +45,6 @@ export interface ScanOptions {
   readonly keys: boolean;
   /** Bytes a literal block holds as they are: no control character but tab and newline, no blank before a newline. */
   readonly literal: boolean;
-}
-
-/** Tags of the formats' automaton (case as written): a smaller one wins where two words end. */
-const FORMAT_TAG = 1;
-const URL_TAG = 2;
-/** Tags of the names' automaton (any case, `-` and `_` skipped). */
-const FORM_TAG = 1;
-const BEARER_TAG = 2;
-const NAME_TAG = 3;
-
-/** The formats' literal words as written, and `://` (where a URL password may follow). */
-const FORMATS = buildAutomaton(
-  [
-    ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
-    { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
-  ],
-  { foldCase: false, skip: [] },
-);
-
-/**
- * The words read in any case: the key filter's names, `bearer` (a credential may follow), and `?code=`,
- * `&state=` … (OAuth's secrets in a URL or a form). Skipping `-` and `_` inside the last two finds a few
- * spellings more than their own patterns do (`bea-rer`): a body holding one takes the general path.
- */
-function namesAutomaton(names: readonly string[]): Automaton {
-  return buildAutomaton(
-    [
-      ...names.map((name) => ({ bytes: wordBytes(name), tag: NAME_TAG })),
-      ...["?", "&", "#"].flatMap((lead) =>
-        FORM_SECRET_NAMES.map((name) => ({ bytes: wordBytes(`${lead}${name}=`), tag: FORM_TAG })),
-      ),
-      { bytes: wordBytes(FORMAT_WORDS.bearer), tag: BEARER_TAG },
-    ],
-    { foldCase: true, skip: [0x2d, 0x5f] },
-  );
 }
 
 /** Byte classes of the pass. */
@@ -99,44 +75,6 @@ const CLASS = (() => {
   for (const lead of [0xc2, 0xe2, 0xef]) table[lead] = LEAD;
   return table;
 })();
-
-/** Blanks as `\s` reads a byte (the old scans read bodies as latin1: 0xA0 is one). */
-function isBlank(c: number | undefined): boolean {
-  return c !== undefined && ((c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0);
-}
-
-/** A character of a name (`client_secret`, `ns:password` without its prefix). */
-function nameChar(c: number | undefined): boolean {
-  return (
-    c !== undefined &&
-    ((c >= 0x30 && c <= 0x39) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x61 && c <= 0x7a) ||
-      c === 0x5f ||
-      c === 0x2d ||
-      c === 0x2e)
-  );
-}
-
-/** A key's name, its escapes decoded (`\u0061ccess_token` is `access_token`). */
-function keyName(raw: string): string {
-  if (!raw.includes("\\")) return raw;
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return raw;
-  }
-}
-
-/** Whether the UTF-8 sequence at `i` is one a literal block cannot hold (C1, U+2028/9, BOM, U+FFFE/F). */
-function notLiteralSequence(b: Buffer, i: number): boolean {
-  const c = b[i];
-  const d = b[i + 1];
-  const e = b[i + 2];
-  if (c === 0xc2) return d !== undefined && d >= 0x80 && d <= 0x9f;
-  if (c === 0xe2) return d === 0x80 && (e === 0xa8 || e === 0xa9);
-  return (d === 0xbb && e === 0xbf) || (d === 0xbf && (e === 0xbe || e === 0xbf));
-}
 
 /** State the pass keeps beside its loop: where the last quote was, where the next one is. */
 interface Cursor {
@@ -246,12 +184,14 @@ function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undef
       const found = formatFinding(ft, b, i);
       if (found) return found;
     }
-    if (nt === FORM_TAG) return "form-secret";
-    if (nt === BEARER_TAG && isBlank(b[i + 1])) return "secret-format";
-    if (nt === NAME_TAG && i >= wordsTo) {
-      const word = secretWord(b, i, r, keys, at);
-      if (word.hit) return "secret-name";
-      wordsTo = word.end;
+    if (nt !== 0) {
+      if (nt === FORM_TAG) return "form-secret";
+      if (nt === BEARER_TAG && isBlank(b[i + 1])) return "secret-format";
+      if (nt === NAME_TAG && i >= wordsTo) {
+        const word = secretWord(b, i, r, keys, at);
+        if (word.hit) return "secret-name";
+        wordsTo = word.end;
+      }
     }
     if (kind === DIGIT) {
       separated = false;
