@@ -8,7 +8,7 @@
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
  * automata (`scan-words.ts`) step side by side, the formats' literal words and the secret field names,
  * and a few counters follow digit runs and capitals. What they find is then checked where it is. The byte
- * classes stay in this module: imported constants read once per byte cost a third more time.
+ * classes stay in this module: imported constants read once per byte cost 15–40% more time.
  */
 import { URL_PASSWORD_REST } from "../../core/secrets/formats.js";
 import { createRedactor, isSensitiveField, type Redactor } from "./redactor.js";
