@@ -178,6 +178,49 @@ export const FORMAT_CANDIDATE =
   /PRIVATE KEY|gh[pousr]_|github_pat_|A3T|AKIA|ASIA|ABIA|ACCA|xox[abposr]-|hooks\.slack\.com|npm_|SG\.|shp(?:at|ca|pa|ss)_|T3BlbkFJ|sk-ant-|lin_api_|[sr]k_(?:live|test)_|whsec_|AIza|:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|eyJ|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
 
 /**
+ * `FORMAT_CANDIDATE` as literal words, for the recorder's one-pass body scan (`proxy/redaction/scan.ts`),
+ * which finds them all with one automaton: its literals with their classes spelled out, `://` (where the
+ * scan then tests for a URL password), and `bearer` (in any case, where it then tests for a blank after).
+ * The tests check that the scan and `FORMAT_CANDIDATE` agree.
+ */
+export const FORMAT_WORDS: {
+  readonly literals: readonly string[];
+  readonly urlPassword: string;
+  readonly bearer: string;
+} = Object.freeze({
+  literals: Object.freeze([
+    "PRIVATE KEY",
+    ..."pousr".split("").map((c) => `gh${c}_`),
+    "github_pat_",
+    "A3T",
+    "AKIA",
+    "ASIA",
+    "ABIA",
+    "ACCA",
+    ..."abposr".split("").map((c) => `xox${c}-`),
+    "hooks.slack.com",
+    "npm_",
+    "SG.",
+    ...["at", "ca", "pa", "ss"].map((k) => `shp${k}_`),
+    "T3BlbkFJ",
+    "sk-ant-",
+    "lin_api_",
+    "sk_live_",
+    "sk_test_",
+    "rk_live_",
+    "rk_test_",
+    "whsec_",
+    "AIza",
+    "eyJ",
+  ]),
+  urlPassword: "://",
+  bearer: "bearer",
+});
+
+/** What follows `://` in `FORMAT_CANDIDATE`: a user, `:`, a password and `@` (tested where `://` is). */
+export const URL_PASSWORD_REST = /^[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@/;
+
+/**
  * `text` with every secret of a known shape replaced by `replace(secret)`. Text without any candidate is
  * returned as it is, at the cost of one regular expression test.
  *

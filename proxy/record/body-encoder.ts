@@ -8,12 +8,12 @@ import { contentCoding } from "../../core/http/coding.js";
 import { isJsonCandidate, isJsonType, JSON_MAP_LIMIT, storeBody, storeBodyNow } from "../cassette/body.js";
 import type { StoredBody, StoredHeaders } from "../cassette/format.js";
 import { JsonToYaml } from "../cassette/json-yaml.js";
-import { rawLine } from "../cassette/raw-text.js";
+import { rawText } from "../cassette/raw-text.js";
 import type { WritableBody } from "../cassette/writer.js";
 import { firstHeader } from "../http/message.js";
-import { fastPathDeclines } from "../redaction/fast-path.js";
 import { redactBody } from "../redaction/redact.js";
 import { isSensitiveField, type Redactor } from "../redaction/redactor.js";
+import { scanBody } from "../redaction/scan.js";
 
 /** A body made ready: its bytes as they came, or its stored form when they had to be decompressed first. */
 export type ReadyBody = { readonly wire: Buffer } | { readonly stored: StoredBody | undefined };
@@ -36,9 +36,10 @@ export function readyBody(wire: Buffer, headers: StoredHeaders): ReadyBody | Pro
 }
 
 /**
- * Encodes bodies for the cassette with one redactor, the recorder's: it owns the fast paths (a large
- * single line kept as its bytes, `raw-text.ts`; canonical JSON written straight to YAML, `json-yaml.ts`)
- * and falls back to the general one (stored, then redacted) whenever a fast path declines.
+ * Encodes bodies for the cassette with one redactor, the recorder's: it owns the fast paths (a large text
+ * body kept as its bytes, `raw-text.ts`; canonical JSON written straight to YAML, `json-yaml.ts`), each
+ * taken only when the body scan (`scanBody`) finds nothing to redact, and falls back to the general one
+ * (stored, then redacted) whenever a fast path declines.
  */
 export class BodyEncoder {
   private readonly redactor: Redactor;
@@ -58,15 +59,17 @@ export class BodyEncoder {
     const { wire } = body;
     const type = firstHeader(headers, "content-type");
     const coding = firstHeader(headers, "content-encoding");
+    // Text above the size JSON stops being a map at is stored as text: its bytes as they came, if clean.
     if (wire.length > JSON_MAP_LIMIT && coding === undefined && isTextual(type)) {
-      const raw = rawLine(wire, this.redactor, BODY_INDENT);
+      const raw = rawText(wire, this.redactor, BODY_INDENT);
       if (raw) return { text: raw };
     }
     if (
       isJsonCandidate(wire, type, coding) &&
-      !fastPathDeclines(wire.toString("latin1"), this.redactor, false)
+      scanBody(wire, this.redactor, { keys: false, literal: false }) === undefined
     ) {
-      const yaml = this.yaml.transcode(wire, BODY_INDENT, this.redactor.secrets.knownSecrets());
+      // The scan looked for the secrets met so far too; the transcoder judges the keys itself.
+      const yaml = this.yaml.transcode(wire, BODY_INDENT);
       if (yaml) return { json: yaml };
     }
     return this.store(body, headers);

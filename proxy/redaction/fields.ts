@@ -1,3 +1,4 @@
+import type { Automaton } from "./automaton.js";
 import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
 import {
   EXACT_SECRET_NAMES,
@@ -40,6 +41,10 @@ export class FieldClassifier {
   private readonly formOnly: ReadonlySet<string>;
   /** Patterns of the filter, without and with personal data. */
   private readonly filters: { readonly secrets: string; readonly pii: string };
+  /** The filter's names, without and with personal data (lower case, without `_` or `-`). */
+  private readonly words: { readonly secrets: readonly string[]; readonly pii: readonly string[] };
+  /** The filter as automata for the body scan (`scan.ts`), built when first asked for. */
+  private readonly automata: { secrets?: Automaton; pii?: Automaton } = {};
 
   /**
    * `secretNames`: the endings of secret field names (normalised, see `SECRET_FIELD_NAMES`); tests pass a
@@ -51,11 +56,12 @@ export class FieldClassifier {
     this.notSecret = new Set(NOT_SECRET_FIELD_NAMES);
     this.exact = new Set(EXACT_SECRET_NAMES);
     this.formOnly = new Set(FORM_SECRET_NAMES);
-    const secrets = withoutContained([...names, ...EXACT_SECRET_NAMES])
-      .map(spelled)
-      .join("|");
-    const pii = Object.keys(PII_FIELD_ENDINGS).map(spelled).join("|");
+    const secretWords = withoutContained([...names, ...EXACT_SECRET_NAMES]);
+    const piiWords = Object.keys(PII_FIELD_ENDINGS);
+    const secrets = secretWords.map(spelled).join("|");
+    const pii = piiWords.map(spelled).join("|");
     this.filters = { secrets, pii: `${secrets}|${pii}` };
+    this.words = { secrets: secretWords, pii: [...secretWords, ...piiWords] };
   }
 
   kind(name: string): FieldKind {
@@ -91,5 +97,17 @@ export class FieldClassifier {
    */
   keyFilter(pii: boolean): RegExp {
     return new RegExp(pii ? this.filters.pii : this.filters.secrets, "gi");
+  }
+
+  /**
+   * The automaton the body scan (`scan.ts`) finds the key filter's names with, built by `build` from the
+   * filter's names (lower case, without `_` or `-`; personal ones too with `pii`) the first time it is
+   * asked for, then kept: one per classifier and kind. `build` must be the same function every time.
+   */
+  nameAutomaton(pii: boolean, build: (names: readonly string[]) => Automaton): Automaton {
+    const which = pii ? "pii" : "secrets";
+    const built = this.automata[which] ?? build(this.words[which]);
+    this.automata[which] = built;
+    return built;
   }
 }

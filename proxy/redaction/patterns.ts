@@ -15,7 +15,8 @@ const IBAN = /(?<![\w-])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![\w-])/g;
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 /**
  * Necessary conditions for the shapes above (with the formats' own, `FORMAT_CANDIDATE`), tested one by
- * one: what the fast paths test a whole body with.
+ * one before the shapes themselves. The recorder's body scan (`scan.ts`) follows the same conditions in
+ * its one pass; a test checks the two agree.
  */
 const DIGITS_CANDIDATE =
   /\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d[ -]?\d/;

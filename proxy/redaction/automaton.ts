@@ -1,0 +1,93 @@
+/**
+ * A byte automaton that finds many literal words at once (Aho–Corasick, as a dense table): one step per
+ * byte, whatever the number of words. The body scan (`scan.ts`) runs two of them side by side in its one
+ * pass over a body: the secret formats' literal prefixes, and the secret field names.
+ */
+
+/** One word to find and the tag reported where it ends (1 to 255; a smaller tag wins where two end). */
+export interface AutomatonWord {
+  readonly bytes: readonly number[];
+  readonly tag: number;
+}
+
+/** How the automaton reads bytes besides the words' own. */
+export interface AutomatonOptions {
+  /** ASCII letters of either case read alike (the words are given in lower case). */
+  readonly foldCase: boolean;
+  /** Bytes skipped wherever they are (`-` and `_` inside a field name: `access-token`, `a_p_i_key`). */
+  readonly skip: readonly number[];
+}
+
+/**
+ * The built automaton. States are numbered by their row (`state * 256`), so that a step is `next[row |
+ * byte]` without a multiplication; `tag[row >> 8]` is the tag of the word ending there (0: none).
+ */
+export interface Automaton {
+  readonly next: Int32Array;
+  readonly tag: Uint8Array;
+}
+
+const ROOT = 0;
+
+/** Builds the automaton of `words` (its failure links folded into the table, so a step is one read). */
+export function buildAutomaton(words: readonly AutomatonWord[], options: AutomatonOptions): Automaton {
+  const edges: Map<number, number>[] = [new Map()];
+  const tags: number[] = [0];
+  for (const word of words) {
+    let state = ROOT;
+    for (const byte of word.bytes) {
+      const edge = edges[state] as Map<number, number>;
+      let to = edge.get(byte);
+      if (to === undefined) {
+        to = edges.length;
+        edges.push(new Map());
+        tags.push(0);
+        edge.set(byte, to);
+      }
+      state = to;
+    }
+    const had = tags[state] ?? 0;
+    tags[state] = had === 0 ? word.tag : Math.min(had, word.tag);
+  }
+  const next = new Int32Array(edges.length * 256);
+  const tag = Uint8Array.from(tags);
+  const fail = new Int32Array(edges.length);
+  // Breadth first: a state's failure link is known before its children need it.
+  const queue: number[] = [];
+  for (let byte = 0; byte < 256; byte++) {
+    const to = edges[ROOT]?.get(byte);
+    next[byte] = to ?? ROOT;
+    if (to !== undefined) queue.push(to);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head] as number;
+    const back = fail[state] as number;
+    const own = tag[state] as number;
+    const inherited = tag[back] as number;
+    if (inherited !== 0 && (own === 0 || inherited < own)) tag[state] = inherited;
+    for (let byte = 0; byte < 256; byte++) {
+      const to = edges[state]?.get(byte);
+      if (to === undefined) {
+        next[state * 256 + byte] = next[back * 256 + byte] as number;
+      } else {
+        fail[to] = next[back * 256 + byte] as number;
+        next[state * 256 + byte] = to;
+        queue.push(to);
+      }
+    }
+  }
+  for (let state = 0; state < edges.length; state++) {
+    const row = state * 256;
+    if (options.foldCase) {
+      for (let upper = 0x41; upper <= 0x5a; upper++) next[row + upper] = next[row + upper + 0x20] as number;
+    }
+    for (const byte of options.skip) next[row + byte] = state;
+  }
+  for (let k = 0; k < next.length; k++) next[k] = (next[k] as number) * 256;
+  return { next, tag };
+}
+
+/** A string's bytes as the automaton reads them (latin1: one byte per character). */
+export function wordBytes(word: string): number[] {
+  return [...Buffer.from(word, "latin1")];
+}
