@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
+import { SlowestFirst } from "./test/support/sequencer.js";
 
 /**
  * Test files that patch Node's own modules in the test process (nock replaces `http.request`; the
@@ -43,6 +44,8 @@ export default defineConfig({
     // A fork runs file after file with the modules it has loaded (the code keeps no module-level state):
     // loading the same modules again for each test file cost about a third of the suite's CPU (114 files then).
     isolate: false,
+    // The slowest files first (test/file-seconds.json): see test/support/sequencer.ts.
+    sequence: { sequencer: SlowestFirst },
     reporters: ["default"],
     projects: [
       {

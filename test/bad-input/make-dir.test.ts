@@ -6,13 +6,14 @@ import { makeDir, makeDirSync } from "../../core/make-dir.js";
 import { packageRoot } from "../../core/paths.js";
 import { loadOrCreateCa } from "../../proxy/forward/ca.js";
 import { tempDir } from "../proxy/support/http.js";
+import { cliNodeArgs } from "../support/cli-entry.js";
 
 /**
  * `assopay ARGS` as a child process with a deadline: Node's recursive mkdir spun forever on /proc, and a
  * spin in the test's own process could not be stopped by the test's timeout.
  */
 function cliWithDeadline(argv: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", join(packageRoot(), "cli", "bin.ts"), ...argv], {
+  return spawnSync(process.execPath, [...cliNodeArgs(), ...argv], {
     cwd: packageRoot(),
     encoding: "utf8",
     timeout: 20_000,

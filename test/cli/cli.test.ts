@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot, packageVersion } from "../../core/paths.js";
+import { cliNodeArgs } from "../support/cli-entry.js";
 import { runCli } from "../support/run-cli.js";
 
 describe("assopay", () => {
@@ -53,14 +53,10 @@ describe("assopay", () => {
   });
 
   it("the installed entry point runs as a process and returns the exit code", () => {
-    const run = spawnSync(
-      process.execPath,
-      ["--import", "tsx", join(packageRoot(), "cli", "bin.ts"), "contracts", "--check"],
-      {
-        cwd: packageRoot(),
-        encoding: "utf8",
-      },
-    );
+    const run = spawnSync(process.execPath, [...cliNodeArgs(), "contracts", "--check"], {
+      cwd: packageRoot(),
+      encoding: "utf8",
+    });
     expect(run.stdout).toContain("Pact files in");
     expect(run.status).toBe(0);
   });

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { packageRoot } from "../../core/paths.js";
+import { cliNodeArgs } from "../support/cli-entry.js";
 import { send } from "./support/http.js";
 import { perTest, quietEnvironment, run } from "./support/intercept.js";
 
@@ -20,8 +21,7 @@ interface Verb {
 
 /** `assopay VERB ARGS` (cli/bin.ts, the real binary) in a child process, once it says where it listens. */
 function spawnVerb(verb: "record" | "replay", args: readonly string[]): Promise<Verb> {
-  const bin = join(packageRoot(), "cli", "bin.ts");
-  const child = spawn(process.execPath, ["--import", "tsx", bin, verb, ...args], {
+  const child = spawn(process.execPath, [...cliNodeArgs(), verb, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: quietEnvironment() as NodeJS.ProcessEnv,
   });
@@ -72,7 +72,7 @@ async function stop(verb: Verb): Promise<number | NodeJS.Signals | null> {
   return verb.exited;
 }
 
-// Child processes (tsx, curl, python) and a CA's RSA key are slow on a loaded machine.
+// Child processes (curl, python) and a CA's RSA key are slow on a loaded machine.
 describe("refused CONNECT and Upgrade with a reset cost the socket, never the server", {
   timeout: 180_000,
 }, () => {

@@ -1,26 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
-import { type FaultName, faults } from "../../sandbox/index.js";
+import { faults } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { CHECK_GROUPS } from "../../specs/runner/types.js";
-import { ALL_LEGAL_VARIANTS } from "./support/coverage-plan.js";
+import { ALL_LEGAL_VARIANTS, FAULT_DATES, NEEDS_MORE } from "./support/coverage-plan.js";
 import { contract, problems, verifySandbox } from "./support/harness.js";
 import { startTransformingProxy } from "./support/transforming-proxy.js";
 
 /** A provider without our hooks: no provider states, no clock, no admin endpoints. */
 const NO_HOOKS = { hooks: false } as const;
-const FAULT_DATES = ["2025-04-01", "2025-06-15", "2026-01-01"] as IsoDay[];
-
-/**
- * Faults a provider without hooks cannot show to verify unless a flag names what it needs: each one's
- * check skips with a reason naming that flag or capability (asserted below), and the flag catches it
- * (next describe block).
- */
-const NEEDS_MORE: Partial<Record<FaultName, { check: string; reason: RegExp }>> = {
-  "short-checkout-window": { check: "checkout/window-15-minutes", reason: /movable clock/ },
-  "unverified-payments": { check: "checkout/associations-verification", reason: /--unverified-org/ },
-  "no-file-urls": { check: "rights/order-detail-exposes-files", reason: /--order-id/ },
-};
 
 /** Skips a date explains (the rule is not in force), which no provider capability could avoid. */
 const DATED = /not in force on|does not exist yet on|are removed on|is switched off on/;

@@ -1,5 +1,6 @@
 import type { IsoDay } from "../../../core/dates.js";
-import { faults } from "../../../sandbox/index.js";
+import { type FaultName, faults } from "../../../sandbox/index.js";
+import type { SuitePass } from "../../support/suite-pass.js";
 import type { Variants } from "./transforming-proxy.js";
 
 /**
@@ -17,6 +18,33 @@ export interface FaultCase {
 }
 
 export const FAULT_CASES: readonly FaultCase[] = faults.map((fault) => ({ fault, dates: FAULT_DATES }));
+
+/**
+ * Faults a provider without hooks (no state URL, no clock) cannot show to verify unless a flag names what
+ * it needs: without hooks, each one's check skips with a reason naming that flag or capability
+ * (test/specs/no-hooks.test.ts asserts the reason).
+ */
+export const NEEDS_MORE: Partial<Record<FaultName, { check: string; reason: RegExp }>> = {
+  "short-checkout-window": { check: "checkout/window-15-minutes", reason: /movable clock/ },
+  "unverified-payments": { check: "checkout/associations-verification", reason: /--unverified-org/ },
+  "no-file-urls": { check: "rights/order-detail-exposes-files", reason: /--order-id/ },
+};
+
+/**
+ * Whether `test/specs/faults.test.ts` runs a case on a pass of the suite: every case on the full pass. On
+ * another Node (`.ci/run`'s Node 24 pass), only the faults a provider without hooks cannot show: the
+ * no-hooks matrix runs on that pass too and catches every other fault at the same dates, through the
+ * same Node modules (HTTP server and client, zlib, crypto); the hooks add provider states, whose own
+ * paths the clean runs of that pass take (docs/test-durations.md).
+ */
+export function runsOnPass(fault: FaultName, pass: SuitePass): boolean {
+  switch (pass) {
+    case "full":
+      return true;
+    case "other-node":
+      return NEEDS_MORE[fault] !== undefined;
+  }
+}
 
 /** The dates every legal variant is verified at: before the withCount default flip, after the count removal. */
 export const LEGAL_DATES = ["2025-04-01", "2026-01-01"] as IsoDay[];
