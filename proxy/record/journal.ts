@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, unlinkSync, writeSync, writevSync } from "node:fs";
 import { AssopayError } from "../../core/errors.js";
 import type { CapturedBody } from "./capture.js";
-import { encodeHead } from "./journal-frame.js";
+import { frameStart } from "./journal-frame.js";
 
 /**
  * The write-ahead journal of a recording: `<file>.journal`, next to the file being written. Every exchange
@@ -52,11 +52,9 @@ export class Journal {
    */
   append(meta: string, request: CapturedBody, response: CapturedBody): void {
     if (this.failed) throw this.unwritable(new Error("an earlier write failed"));
-    const metaBytes = Buffer.from(meta, "utf8");
     const requestParts = Buffer.isBuffer(request) ? [request] : request;
     const responseParts = Buffer.isBuffer(response) ? [response] : response;
-    const head = encodeHead(metaBytes, requestParts, responseParts);
-    const parts = [head, metaBytes, ...requestParts, ...responseParts];
+    const parts = [frameStart(meta, requestParts, responseParts), ...requestParts, ...responseParts];
     const length = total(parts);
     try {
       const written = writevSync(this.fd, parts);

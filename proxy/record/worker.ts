@@ -58,19 +58,25 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       if (learned.length > 0) send({ kind: "learned", secrets: learned });
       then();
     });
+  /** Batches read and not yet written: while there are some, their bodies are still in use. */
+  let unwritten = 0;
   port.on("message", (message: ToWorker) => {
     if (message.kind === "journal") {
       let entries: ReturnType<JournalTail["read"]>;
       try {
-        entries = tail.read(message.generation, message.upTo);
+        entries = tail.read(message.generation, message.upTo, unwritten === 0);
       } catch (error) {
         // The journal stays on disk (the host keeps it), for the next start to recover what it can.
         report({ kind: "write-error", message: `reading the journal failed: ${(error as Error).message}` });
         return;
       }
+      unwritten += 1;
       for (const entry of entries) pipeline.enqueueWire(entry.meta, entry.requestBody, entry.responseBody);
       const { generation, upTo } = message;
-      written(() => send({ kind: "converted", generation, upTo }));
+      written(() => {
+        unwritten -= 1;
+        send({ kind: "converted", generation, upTo });
+      });
       return;
     }
     written(() => {
