@@ -32,16 +32,18 @@ const START_TIMEOUT_MS = 30_000;
 /** Exchanges journaled before the worker is told at once. */
 const BATCH_LIMIT = 64;
 /**
- * Journaled bytes not yet in the cassette above which the proxy stops taking new requests (a bound on how
- * far the cassette may lag behind the traffic)…
+ * How far the cassette may fall behind the traffic: above this many journaled exchanges, or bytes, not
+ * yet in the cassette, the proxy stops taking new requests… The count bounds the lag under many small
+ * exchanges (the worker's cost is mostly per exchange: 4,096 of 2 KB are about 0.25 s of its time), the
+ * bytes under big ones (64 MB of 1 MB bodies, about 0.6 s).
  */
-const JOURNAL_HIGH_WATER = 128 * 1024 * 1024;
+const HIGH_WATER = { exchanges: 4096, bytes: 64 * 1024 * 1024 };
 /**
- * …until the worker is back below this. The gap is kept small: every request that arrives meanwhile waits
- * until the worker has written the gap, so it sets the worst latency under a load the worker cannot keep
- * up with (with 1 MB bodies: 0.5 s for 16 MB, 3 s for the 192 MB of a bound of 256/64 MB).
+ * …until the worker is back below both of these. The gap is kept small: every request that arrives
+ * meanwhile waits until the worker has written the gap, so it sets the worst latency under a load the
+ * worker cannot keep up with.
  */
-const JOURNAL_LOW_WATER = 112 * 1024 * 1024;
+const LOW_WATER = { exchanges: 3072, bytes: 48 * 1024 * 1024 };
 /** How long an exchange may wait for others to share its message. */
 const BATCH_WAIT_MS = 10;
 
@@ -70,6 +72,8 @@ export class RecordingWorker {
   private nextId: number;
   /** Journal frames not yet announced to the worker. */
   private unannounced = 0;
+  /** Journal frames not yet converted by the worker. */
+  private unconverted = 0;
   private generation = 0;
   /** Where the worker has converted the journal up to, in this generation. */
   private converted: number;
@@ -115,7 +119,7 @@ export class RecordingWorker {
             teachEvents(onEvent, message.secrets);
             return;
           case "converted":
-            host.caughtUp(message.generation, message.upTo);
+            host.caughtUp(message.generation, message.upTo, message.exchanges);
             return;
           case "closed":
             return; // awaited by `close`
@@ -163,6 +167,7 @@ export class RecordingWorker {
     }
     this.nextId += 1;
     this.unannounced += 1;
+    this.unconverted += 1;
     if (this.unannounced >= BATCH_LIMIT) this.send();
     else this.scheduled ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
     return true;
@@ -206,7 +211,7 @@ export class RecordingWorker {
    */
   get congested(): boolean {
     if (this.failed || this.writeFailed || this.stop) return false;
-    return this.pending > JOURNAL_HIGH_WATER;
+    return this.unconverted > HIGH_WATER.exchanges || this.pending > HIGH_WATER.bytes;
   }
 
   /** Bytes recorded but not yet in the cassette: journaled, and not yet converted by the worker. */
@@ -215,7 +220,8 @@ export class RecordingWorker {
   }
 
   private get drained(): boolean {
-    return this.failed || this.writeFailed || this.stop !== undefined || this.pending <= JOURNAL_LOW_WATER;
+    if (this.failed || this.writeFailed || this.stop) return true;
+    return this.unconverted <= LOW_WATER.exchanges && this.pending <= LOW_WATER.bytes;
   }
 
   /** Calls `resume` once the worker has caught up (at once if it is not congested). */
@@ -231,8 +237,9 @@ export class RecordingWorker {
     }
   }
 
-  private caughtUp(generation: number, upTo: number): void {
+  private caughtUp(generation: number, upTo: number, exchanges: number): void {
     if (generation === this.generation) this.converted = upTo;
+    this.unconverted -= exchanges;
     this.settle();
   }
 

@@ -35,6 +35,9 @@ export type FromWorker =
   | { kind: "events"; events: ProxyEvent[] }
   /** Secrets the worker's redactor learned since its last message, for the log's redactor. */
   | { kind: "learned"; secrets: string[] }
-  /** Every exchange of the journal up to `upTo` (of `generation`) is in the cassette (the page cache). */
-  | { kind: "converted"; generation: number; upTo: number }
+  /**
+   * Every exchange of the journal up to `upTo` (of `generation`) is in the cassette (the page cache);
+   * `exchanges` were read up to there since the last such message.
+   */
+  | { kind: "converted"; generation: number; upTo: number; exchanges: number }
   | { kind: "closed"; recorded: number; events: ProxyEvent[] };

@@ -73,9 +73,10 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       unwritten += 1;
       for (const entry of entries) pipeline.enqueueWire(entry.meta, entry.requestBody, entry.responseBody);
       const { generation, upTo } = message;
+      const exchanges = entries.length;
       written(() => {
         unwritten -= 1;
-        send({ kind: "converted", generation, upTo });
+        send({ kind: "converted", generation, upTo, exchanges });
       });
       return;
     }
