@@ -1,14 +1,19 @@
-import { readdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readdir, symlink } from "node:fs/promises";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { AssopayError } from "../../core/errors.js";
 import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
+import { startRecorder } from "../../proxy/index.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 import { spawnServer } from "./support/recorder-process.js";
 
 /** An upstream on 127.0.0.1 that answers `/blob?id=X&size=N` with N bytes of JSON naming X. */
-async function blobUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+async function blobUpstream(): Promise<{ url: string; asked: string[]; close(): Promise<void> }> {
+  const asked: string[] = [];
   const server: Server = createServer((req, res) => {
+    asked.push(req.url ?? "");
     const query = new URL(req.url ?? "/", "http://x").searchParams;
     const head = JSON.stringify({ id: query.get("id") ?? "", pad: "" });
     const size = Number(query.get("size") ?? 100);
@@ -19,6 +24,7 @@ async function blobUpstream(): Promise<{ url: string; close(): Promise<void> }> 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    asked,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -97,6 +103,41 @@ describe("the journal is the recorder's only queue", () => {
     expect(output).not.toMatch(/at .*\.js:\d+/); // no stack trace
     expect(await ids("full.yaml")).toEqual(["first"]);
   }, 60_000);
+
+  it.skipIf(!existsSync("/dev/full"))(
+    "a full disk (the journal on /dev/full), through the library: the client is cut off, `stopped` resolves with the error, later requests get 503 and reach no upstream",
+    async () => {
+      const cassette = files.temp.file("disk-full.yaml");
+      await symlink("/dev/full", `${cassette}.journal`);
+      const events: string[] = [];
+      const recorder = await startRecorder({
+        upstream: files.upstream.url,
+        cassette,
+        onEvent: (event) => events.push(`${event.kind}: ${event.message}`),
+      });
+      try {
+        const cut = await get(`${recorder.url}/blob?id=cut&size=${SMALL}`);
+        expect(cut.whole).toBe(false);
+        const stopped = await recorder.stopped;
+        expect(stopped).toBeInstanceOf(AssopayError);
+        expect(stopped).toMatchObject({ code: "bad-input", hint: expect.stringContaining("free space") });
+        expect(stopped.message).toContain("(ENOSPC): recording stopped");
+        expect(events).toContain(`write-error: error[bad-input]: ${stopped.message}\nhint: ${stopped.hint}`);
+
+        const asked = files.upstream.asked.length;
+        const refused = await get(`${recorder.url}/blob?id=refused&size=${SMALL}`);
+        expect(refused.status).toBe(503);
+        expect(JSON.parse(refused.text)).toMatchObject({
+          type: "urn:assopay:problem:recording-stopped",
+          detail: stopped.message,
+        });
+        expect(files.upstream.asked.length).toBe(asked);
+      } finally {
+        await recorder.close();
+      }
+    },
+    60_000,
+  );
 
   it("with room to write, the same requests are all answered whole and recorded, and a clean stop leaves no journal", async () => {
     const recorder = await start("room.yaml");
