@@ -3,16 +3,18 @@
 //        [--size BYTES] [--rounds N]
 // Each round, for each build in turn: a fresh recorder, a burst of N requests (unique, keep-alive
 // clients); once every response has arrived, the clock runs until the cassette holds all N documents.
-import { closeSync, openSync, readSync } from "node:fs";
-import { Agent, request } from "node:http";
+// Also reported: the recorder process's CPU time (all its threads, from /proc) per exchange, from the
+// start of the burst to the complete cassette: what recording costs, whatever the machine's load.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { burst } from "./lib/burst.js";
+import { NO_CASSETTE_BOUND } from "./lib/catch-up.js";
 import { createContext } from "./lib/context.js";
 
 const HELP = `Usage: node --import tsx bench/record-drain.ts DIST [DIST ...] [options]
 
 For each build of assopay record (a copy of dist/, inside the checkout), in turn: a burst of requests,
-then the time until the cassette holds every exchange.
+then the time until the cassette holds every exchange, and the recorder's CPU time per exchange.
 
 Options:
   --requests N      requests per burst (default 5000)
@@ -42,58 +44,11 @@ const requests = Number(values.requests);
 const connections = Number(values.connections);
 const ctx = createContext({ durationSeconds: 1, rounds: 1, warmupSeconds: 0, only: [], write: false });
 
-function get(agent: Agent, url: string): Promise<void> {
-  return new Promise((done, fail) => {
-    request(url, { agent }, (res) => {
-      res.resume();
-      res.on("end", () => done());
-      res.on("error", fail);
-    })
-      .on("error", fail)
-      .end();
-  });
-}
-
-/**
- * Counts the documents complete in a cassette (each ends with a `...` line) as it grows: each call reads
- * only the bytes appended since the last one, so that watching the cassette does not take the CPU the
- * recorder's worker needs (reading the whole file every 2 ms did, and made the lag look longer).
- */
-function documentCounter(file: string): () => number {
-  let offset = 0;
-  let count = 0;
-  let tail = "";
-  const chunk = Buffer.allocUnsafe(1 << 20);
-  return () => {
-    let fd: number;
-    try {
-      fd = openSync(file, "r");
-    } catch {
-      return count; // not created yet
-    }
-    try {
-      for (
-        let n = readSync(fd, chunk, 0, chunk.length, offset);
-        n > 0;
-        n = readSync(fd, chunk, 0, chunk.length, offset)
-      ) {
-        offset += n;
-        const text = tail + chunk.toString("latin1", 0, n);
-        for (let at = text.indexOf("\n...\n"); at !== -1; at = text.indexOf("\n...\n", at + 4)) count++;
-        tail = text.slice(-4);
-      }
-    } finally {
-      closeSync(fd);
-    }
-    return count;
-  };
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 try {
   const upstream = await ctx.start(ctx.system("upstream", ["--size", values.size]));
-  const results = new Map<string, { rps: number[]; drain: number[] }>();
+  const results = new Map<string, { rps: number[]; drain: number[]; cpu: number[]; main: number[] }>();
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const [i, dist] of dists.entries()) {
       const cassette = join(ctx.scratch, `drain-${round}-${i}.yaml`);
@@ -108,35 +63,27 @@ try {
           cassette,
           "--port",
           "0",
+          "--max-cassette-bytes",
+          NO_CASSETTE_BOUND,
           "--quiet",
         ],
       });
-      const agent = new Agent({ keepAlive: true, maxSockets: connections });
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: connections }, async () => {
-          for (let n = next++; n < requests; n = next++) await get(agent, `${recorder.url}/v5/items?i=${n}`);
-        }),
-      );
-      const burstEnd = performance.now();
-      const documents = documentCounter(cassette);
-      while (documents() < requests) await new Promise((r) => setTimeout(r, 2));
-      const complete = performance.now();
-      agent.destroy();
+      const measured = await burst(recorder.url, recorder.pid, cassette, requests, connections);
       await recorder.close();
-      const entry = results.get(dist) ?? { rps: [], drain: [] };
-      entry.rps.push((requests * 1000) / (burstEnd - started));
-      entry.drain.push(complete - burstEnd);
+      const entry = results.get(dist) ?? { rps: [], drain: [], cpu: [], main: [] };
+      entry.rps.push(measured.rps);
+      entry.drain.push(measured.lagMs);
+      entry.cpu.push(measured.cpuUs);
+      entry.main.push(measured.mainCpuUs);
       results.set(dist, entry);
       ctx.log(
-        `  round ${round + 1}, ${dist}: ${Math.round((requests * 1000) / (burstEnd - started))} req/s, cassette complete ${(complete - burstEnd).toFixed(0)} ms after the burst`,
+        `  round ${round + 1}, ${dist}: ${Math.round(measured.rps)} req/s, cassette complete ${measured.lagMs.toFixed(0)} ms after the burst, CPU ${measured.cpuUs.toFixed(0)} µs/exchange (main thread ${measured.mainCpuUs.toFixed(0)})`,
       );
     }
   }
-  for (const [dist, { rps, drain }] of results) {
+  for (const [dist, { rps, drain, cpu, main }] of results) {
     process.stdout.write(
-      `${dist.padEnd(24)} burst ${Math.round(median(rps))} req/s (median)  end of burst → complete cassette ${median(drain).toFixed(0)} ms (median of ${drain.length})\n`,
+      `${dist.padEnd(24)} burst ${Math.round(median(rps))} req/s (median)  end of burst → complete cassette ${median(drain).toFixed(0)} ms  CPU ${median(cpu).toFixed(0)} µs/exchange, main thread ${median(main).toFixed(0)} (medians of ${drain.length})\n`,
     );
   }
 } finally {

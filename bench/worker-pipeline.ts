@@ -1,6 +1,8 @@
 // The recording worker's pipeline alone, in this process (no network, no other processes): CPU time per
 // captured exchange to decode, redact, serialise and append it. The "worker CPU per exchange" figures of
-// docs/performance-log.md. Usage: node --import tsx bench/worker-pipeline.ts [--size BYTES] [--count N]
+// docs/performance-log.md, and the recording suite's "in-process pipeline" rows (with --json: one line,
+// `{"size":BYTES,"perExchangeUs":[each round's user + system µs per exchange]}`).
+// Usage: node --import tsx bench/worker-pipeline.ts [--size BYTES] [--count N] [--rounds N] [--json]
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +14,12 @@ import { createRedactor } from "../proxy/redaction/redact.js";
 import { jsonBody } from "./systems/body.js";
 
 const { values } = parseArgs({
-  options: { size: { type: "string", default: "2048" }, count: { type: "string", default: "100000" } },
+  options: {
+    size: { type: "string", default: "2048" },
+    count: { type: "string", default: "100000" },
+    rounds: { type: "string", default: "3" },
+    json: { type: "boolean", default: false },
+  },
 });
 const body = jsonBody(Number(values.size));
 const count = Number(values.count);
@@ -36,8 +43,9 @@ const exchange = (i: number): CapturedExchange => ({
   },
   responseBody: body,
 });
+const perExchangeUs: number[] = [];
 try {
-  for (let round = 1; round <= 3; round++) {
+  for (let round = 1; round <= Number(values.rounds); round++) {
     const cpu = process.cpuUsage();
     for (let i = 0; i < count; i++) {
       pipeline.enqueue(exchange(i));
@@ -48,10 +56,13 @@ try {
     writer.flush();
     const used = process.cpuUsage(cpu);
     const per = (micros: number) => (micros / count).toFixed(1);
-    process.stdout.write(
-      `round ${round}: ${per(used.user)} µs user + ${per(used.system)} µs system per exchange (${body.length} B body)\n`,
-    );
+    perExchangeUs.push((used.user + used.system) / count);
+    if (!values.json)
+      process.stdout.write(
+        `round ${round}: ${per(used.user)} µs user + ${per(used.system)} µs system per exchange (${body.length} B body)\n`,
+      );
   }
+  if (values.json) process.stdout.write(`${JSON.stringify({ size: body.length, perExchangeUs })}\n`);
 } finally {
   closeSync(fd);
   rmSync(folder, { recursive: true, force: true });

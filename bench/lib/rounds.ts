@@ -23,7 +23,10 @@ export interface Medians {
   rps: number;
   p50: number;
   p99: number;
-  /** CPU time the system under test spent per request, in µs (NaN when its process is not known). */
+  /**
+   * CPU time the system under test spent per request, in µs (NaN when its process is not known), what it
+   * spent until settled after the round included.
+   */
   cpuUs: number;
   /** The part of it spent on the main thread (the event loop of a Node server). */
   mainCpuUs: number;
@@ -36,21 +39,28 @@ export interface Medians {
   runs: number;
 }
 
-/** A load run, with the CPU time its system under test spent per request (in all, on its main thread). */
-async function measured(spec: LoadSpec, pid: number | undefined): Promise<Measured> {
+/**
+ * A load run, with the CPU time its system under test spent per request (in all, on its main thread),
+ * the time its `settle` took after the run included (a recorder's cassette is finished then: that work
+ * belongs to the requests of the run).
+ */
+async function measured(spec: LoadSpec, contender: Contender): Promise<Measured> {
+  const { pid, settle } = contender;
   const before = pid ? cpuTime(pid) : undefined;
   const result = await runLoad(spec);
+  const settleMs = settle ? await settle() : Number.NaN;
   const after = pid ? cpuTime(pid) : undefined;
   const per = (seconds: number | undefined) =>
     seconds !== undefined && result.total > 0 ? (seconds * 1e6) / result.total : Number.NaN;
   return {
     ...result,
+    settleMs,
     cpuUs: per(after && before && after.total - before.total),
     mainCpuUs: per(after && before && after.main - before.main),
   };
 }
 
-type Measured = LoadResult & { cpuUs: number; mainCpuUs: number };
+type Measured = LoadResult & { cpuUs: number; mainCpuUs: number; settleMs: number };
 
 export interface RoundOptions {
   connections: number;
@@ -72,7 +82,7 @@ export function answeredCleanly(m: Medians | undefined): boolean {
  * C A B …): no contender always runs first, or right after the same neighbour.
  */
 export async function alternate(contenders: readonly Contender[], options: RoundOptions): Promise<Medians[]> {
-  const runs = new Map<string, (Measured & { settleMs: number })[]>(contenders.map((c) => [c.name, []]));
+  const runs = new Map<string, Measured[]>(contenders.map((c) => [c.name, []]));
   const spec = (c: Contender, durationSeconds: number): LoadSpec => ({
     url: c.url,
     connections: options.connections,
@@ -86,9 +96,8 @@ export async function alternate(contenders: readonly Contender[], options: Round
   for (let round = 1; round <= options.rounds; round++) {
     const shift = (round - 1) % contenders.length;
     for (const contender of [...contenders.slice(shift), ...contenders.slice(0, shift)]) {
-      const load = await measured(spec(contender, options.durationSeconds), contender.pid);
-      const settleMs = contender.settle ? await contender.settle() : Number.NaN;
-      const result = { ...load, settleMs };
+      const result = await measured(spec(contender, options.durationSeconds), contender);
+      const { settleMs } = result;
       runs.get(contender.name)?.push(result);
       options.log(
         `  round ${round}/${options.rounds} ${contender.name.padEnd(28)} c=${options.connections} ${Math.round(result.rps)} req/s p99 ${result.p99} ms${Number.isFinite(result.cpuUs) ? ` cpu ${result.cpuUs.toFixed(1)} µs/req` : ""}${Number.isFinite(settleMs) ? `, complete ${Math.round(settleMs)} ms later` : ""}${result.errors + result.non2xx > 0 ? ` (${result.errors} errors, ${result.non2xx} non-2xx)` : ""}`,

@@ -17,7 +17,7 @@ const forwarder = createForwarder({
   upstreamTimeoutMs: DEFAULT_UPSTREAM_TIMEOUT_MS,
   onEvent: ignoreEvents,
 });
-const drop = () => undefined;
+const drop = () => true;
 const server = createServer((request, response) => forwarder.forward(request, response, drop));
 server.keepAliveTimeout = 60_000;
 await listenAndAnnounce(server);

@@ -212,11 +212,13 @@ export const recordCommand: Command = {
       context.stdout.write(`  notifications: ${recorder.notificationUrl}\n`);
       printInterception(context, recorder.url, recorder.interception);
     }
-    await untilAborted(context.signal);
+    // Runs until stopped, or until recording stops by itself (the journal cannot be written: the error,
+    // with its hint, was printed as it happened); then exits 2.
+    const stopped = await Promise.race([untilAborted(context.signal), recorder.stopped]);
     const { recorded } = await recorder.close();
     (json ? context.stderr : context.stdout).write(
       `assopay record: stopped; ${recorded} interaction(s) written to ${recorder.cassette}\n`,
     );
-    return 0;
+    return stopped === undefined ? 0 : 2;
   },
 };

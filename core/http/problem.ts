@@ -17,6 +17,7 @@ export type ProblemKind =
   | "upstream-bad-response"
   | "body-too-large"
   | "cassette-full"
+  | "recording-stopped"
   | "not-a-reverse-proxy"
   | "notification-forward-failed"
   | "placeholder-not-forwarded"

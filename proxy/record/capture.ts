@@ -75,3 +75,8 @@ export interface CapturedNotification<Body extends CapturedBody = Buffer> extend
   forwardStatus?: number;
   forwardError?: string;
 }
+
+/** What the recorder records: an exchange it forwarded, or a notification it relayed. */
+export type Recordable =
+  | { kind: "exchange"; exchange: CapturedExchange<CapturedBody> }
+  | { kind: "notification"; notification: CapturedNotification<CapturedBody> };

@@ -12,18 +12,20 @@ import { badStatusProblem, UpstreamTimeout, upgradeProblem, upstreamProblem } fr
 /** What became of one forwarded request: a complete exchange to record, or a failure already answered. */
 export type ForwardOutcome = { ok: true; exchange: CapturedExchange<CapturedBody> } | { ok: false };
 
+/**
+ * Called once per request with what became of it. For a complete exchange it answers whether it was
+ * recorded: `false` (the journal could not be written) cuts the client's response off before its last
+ * bytes, so that no client holds a whole response the recording lacks. Its answer for a failure is ignored.
+ */
+export type Done = (outcome: ForwardOutcome) => boolean;
+
 /** Streams requests to the one upstream and responses back, keeping a bounded copy of both bodies. */
 export interface Forwarder {
   /**
    * Forwards one request and calls `done` once, when the exchange is complete (to be recorded) or has
    * failed (already answered). `buffered` is the request body when it was already read (mode `new`).
    */
-  forward(
-    req: IncomingMessage,
-    res: ServerResponse,
-    done: (outcome: ForwardOutcome) => void,
-    buffered?: Buffer,
-  ): void;
+  forward(req: IncomingMessage, res: ServerResponse, done: Done, buffered?: Buffer): void;
   /** Closes the pooled upstream connections. */
   close(): void;
 }
@@ -63,7 +65,7 @@ class Exchange {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    readonly done: (outcome: ForwardOutcome) => void,
+    readonly done: Done,
     limit: number,
   ) {
     this.request = new BoundedCapture(limit);
@@ -120,7 +122,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const proxyRes = x.proxyRes;
     if (x.settled || !proxyRes || !x.upstreamEnded) return;
     x.settled = true;
-    x.done({
+    const recorded = x.done({
       ok: true,
       exchange: {
         startedAt: x.startedAt,
@@ -133,6 +135,11 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         responseBody: x.response.parts(),
       },
     });
+    if (!recorded) {
+      // Called before the last bytes are passed on: the client never holds the whole response.
+      proxyRes.destroy();
+      x.res.destroy();
+    }
   };
 
   function onTimeout(this: Tagged<ClientRequest>) {

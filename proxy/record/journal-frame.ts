@@ -86,6 +86,7 @@ export function frameLength(head: Extract<FrameHead, { ok: true }>): number {
 export function readEntry(
   head: Extract<FrameHead, { ok: true }>,
   rest: Buffer,
+  verify = true,
 ): { entry: JournalEntry } | { why: string; id: number | undefined } {
   const metaText = rest.toString("utf8", 0, head.meta);
   let meta: WireMeta | undefined;
@@ -95,7 +96,7 @@ export function readEntry(
     meta = undefined;
   }
   const id = typeof meta?.id === "number" ? meta.id : undefined;
-  if (head.crc !== undefined && crc32(rest) !== head.crc)
+  if (verify && head.crc !== undefined && crc32(rest) !== head.crc)
     return { why: "its metadata or a body fails its checksum", id };
   if (meta === undefined || typeof meta.id !== "number")
     return { why: "its metadata is not readable", id: undefined };
@@ -109,9 +110,14 @@ export function readEntry(
   };
 }
 
-/** The head of a frame holding `meta` (its JSON bytes) and the two bodies, checksums included. */
-export function encodeHead(meta: Buffer, request: readonly Buffer[], response: readonly Buffer[]): Buffer {
-  let crc = crc32(meta);
+/**
+ * The start of a frame holding `meta` (its JSON text) and the two bodies: the head, checksums included,
+ * and the metadata's bytes after it, in one buffer (the bodies follow it in the journal, not copied).
+ */
+export function frameStart(meta: string, request: readonly Buffer[], response: readonly Buffer[]): Buffer {
+  const start = Buffer.allocUnsafe(HEAD + Buffer.byteLength(meta, "utf8"));
+  const metaLength = start.write(meta, HEAD, "utf8");
+  let crc = crc32(start.subarray(HEAD));
   let requestLength = 0;
   let responseLength = 0;
   for (const part of request) {
@@ -122,23 +128,24 @@ export function encodeHead(meta: Buffer, request: readonly Buffer[], response: r
     crc = crc32(part, crc);
     responseLength += part.length;
   }
-  const head = Buffer.allocUnsafe(HEAD);
-  head.writeUInt32LE(MAGIC_V2, 0);
-  head.writeUInt32LE(meta.length, 4);
-  head.writeUInt32LE(requestLength, 8);
-  head.writeUInt32LE(responseLength, 12);
-  head.writeUInt32LE(crc, 16);
-  head.writeUInt32LE(crc32(head.subarray(0, 20)), 20);
-  return head;
+  start.writeUInt32LE(MAGIC_V2, 0);
+  start.writeUInt32LE(metaLength, 4);
+  start.writeUInt32LE(requestLength, 8);
+  start.writeUInt32LE(responseLength, 12);
+  start.writeUInt32LE(crc, 16);
+  start.writeUInt32LE(crc32(start.subarray(0, 20)), 20);
+  return start;
 }
 
 /**
  * The frames of `bytes` (a stretch of the journal written whole), in order, and where the first frame
  * that is incomplete or damaged starts (the end, when every frame is whole and sound). Bodies are views
  * of `bytes`, not copies. The recorder's worker reads its journal with this; recovery reads a journal
- * of any size as a stream (see `journal-reader.ts`).
+ * of any size as a stream (see `journal-reader.ts`). `verify: false` skips the checksum over each frame's
+ * metadata and bodies (each head's own is still checked): for the worker, which reads what its own
+ * process wrote moments before, through the page cache; the checksums are for journals left by a crash.
  */
-export function parseFrames(bytes: Buffer): { entries: JournalEntry[]; end: number } {
+export function parseFrames(bytes: Buffer, verify = true): { entries: JournalEntry[]; end: number } {
   const entries: JournalEntry[] = [];
   let from = 0;
   for (;;) {
@@ -148,7 +155,7 @@ export function parseFrames(bytes: Buffer): { entries: JournalEntry[]; end: numb
     if (!head.ok) break;
     const end = from + frameLength(head);
     if (end > bytes.length) break;
-    const read = readEntry(head, bytes.subarray(from + head.head, end));
+    const read = readEntry(head, bytes.subarray(from + head.head, end), verify);
     if (!("entry" in read)) break;
     entries.push(read.entry);
     from = end;

@@ -6,12 +6,15 @@ import { type JournalEntry, parseFrames } from "./journal-frame.js";
  * says how far the journal reaches (`upTo`, in a generation: each time the journal is emptied a new one
  * starts at offset 0); the tail reads what lies between where it stopped and there, as exchanges.
  * Everything up to `upTo` was written whole before it was announced, so a frame cut short there means a
- * broken journal, not one still being written.
+ * broken journal, not one still being written. The frames' content checksums are not checked again here
+ * (see `parseFrames`): they guard journals left behind by a crash, which recovery reads.
  */
 export class JournalTail {
   private readonly fd: number;
   private generation = 0;
   private offset: number;
+  /** Memory read into, kept from one read to the next (a fresh buffer per read costs an mmap and faults). */
+  private buffer = Buffer.alloc(0);
 
   /** Opens `path` for reading, starting at `from` (the journal's size when the recorder started). */
   constructor(path: string, from: number) {
@@ -19,22 +22,28 @@ export class JournalTail {
     this.offset = from;
   }
 
-  /** The exchanges between where reading stopped and `upTo` of `generation`. */
-  read(generation: number, upTo: number): JournalEntry[] {
+  /**
+   * The exchanges between where reading stopped and `upTo` of `generation`. Their bodies are views of
+   * memory the tail reads into again: with `reuse`, the caller says nothing holds the entries of the last
+   * read any more; without it, they are read into fresh memory.
+   */
+  read(generation: number, upTo: number, reuse: boolean): JournalEntry[] {
     if (generation !== this.generation) {
       this.generation = generation;
       this.offset = 0;
     }
     const length = upTo - this.offset;
     if (length <= 0) return [];
-    const bytes = Buffer.allocUnsafe(length);
+    if (!reuse || this.buffer.length < length)
+      this.buffer = Buffer.allocUnsafe(Math.max(length, reuse ? this.buffer.length * 2 : 0));
+    const bytes = this.buffer;
     let got = 0;
     while (got < length) {
       const n = readSync(this.fd, bytes, got, length - got, this.offset + got);
       if (n === 0) break;
       got += n;
     }
-    const { entries, end } = parseFrames(bytes.subarray(0, got));
+    const { entries, end } = parseFrames(bytes.subarray(0, got), false);
     if (end !== length) {
       throw new Error(
         `the journal is cut short or damaged at byte ${this.offset + end} (announced up to ${upTo})`,

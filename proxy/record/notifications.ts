@@ -90,19 +90,26 @@ export interface RelayOptions {
 /**
  * Takes a notification the service sent to the proxy, forwards it to the integrator's receiver (when one
  * is configured) and gives the receiver's answer back, so that the service retries exactly when the
- * receiver failed. Without a receiver the proxy answers 204. Resolves to what is to be recorded.
+ * receiver failed. Without a receiver the proxy answers 204. What is to be recorded goes to `record` before
+ * the answer is sent (durability, as for exchanges); when `record` answers false (the journal cannot be
+ * written), the connection is cut instead of answered.
  */
 export async function relayNotification(
   options: RelayOptions,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<CapturedNotification | undefined> {
+  record: (notification: CapturedNotification) => boolean,
+): Promise<void> {
   const startedAt = new Date();
   const body = await readBodyOrRefuse(req, res, options.maxBodyBytes, "Notification body too large");
   if (!body.ok) {
     options.onEvent({ kind: "refused", message: `notification refused: ${body.detail}` });
-    return undefined;
+    return;
   }
+  const recorded = (notification: CapturedNotification, answer: () => void) => {
+    if (record(notification)) answer();
+    else res.destroy();
+  };
   const method = req.method ?? "POST";
   const base = {
     startedAt,
@@ -113,14 +120,17 @@ export async function relayNotification(
   };
   const target = options.notifyForward;
   if (!target) {
-    res.writeHead(204).end();
-    return { ...base, status: 204, responseHeaders: {}, responseBody: Buffer.alloc(0) };
+    recorded({ ...base, status: 204, responseHeaders: {}, responseBody: Buffer.alloc(0) }, () =>
+      res.writeHead(204).end(),
+    );
+    return;
   }
   const suffix = (req.url ?? "").slice(options.notificationPath.length);
   const forwardUrl = new URL(`${target.pathname.replace(/\/$/, "")}${suffix}`, target);
   const shown = `${forwardUrl.origin}${forwardUrl.pathname}`;
+  let answer: Answer;
   try {
-    const answer = await send(
+    answer = await send(
       forwardUrl,
       method,
       endToEndHeaders(req.headers),
@@ -128,30 +138,36 @@ export async function relayNotification(
       options.maxBodyBytes,
       options.upstreamTimeoutMs,
     );
-    const headers = endToEndHeaders(answer.headers);
-    res.writeHead(answer.status, { ...headers, "content-length": answer.body.length });
-    res.end(answer.body);
-    return {
+  } catch (error) {
+    const detail = `the notification receiver ${shown} failed: ${(error as Error).message}`;
+    const failure = problem("notification-forward-failed", 502, "Notification receiver failed", detail);
+    options.onEvent({ kind: "upstream-error", message: detail });
+    recorded(
+      {
+        ...base,
+        status: 502,
+        responseHeaders: { "content-type": "application/problem+json" },
+        responseBody: Buffer.from(JSON.stringify(failure)),
+        forwardedTo: shown,
+        forwardError: (error as Error).message,
+      },
+      () => sendProblem(res, failure),
+    );
+    return;
+  }
+  const headers = endToEndHeaders(answer.headers);
+  recorded(
+    {
       ...base,
       status: answer.status,
       responseHeaders: answer.headers,
       responseBody: answer.body,
       forwardedTo: shown,
       forwardStatus: answer.status,
-    };
-  } catch (error) {
-    const detail = `the notification receiver ${shown} failed: ${(error as Error).message}`;
-    const answer = problem("notification-forward-failed", 502, "Notification receiver failed", detail);
-    sendProblem(res, answer);
-    options.onEvent({ kind: "upstream-error", message: detail });
-    const text = Buffer.from(JSON.stringify(answer));
-    return {
-      ...base,
-      status: 502,
-      responseHeaders: { "content-type": "application/problem+json" },
-      responseBody: text,
-      forwardedTo: shown,
-      forwardError: (error as Error).message,
-    };
-  }
+    },
+    () => {
+      res.writeHead(answer.status, { ...headers, "content-length": answer.body.length });
+      res.end(answer.body);
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AssopayError } from "../../core/errors.js";
 import { createLocalGuard, guardSockets } from "../../core/http/local-guard.js";
-import { sendProblem } from "../../core/http/problem.js";
+import { type Problem, problem, sendProblem } from "../../core/http/problem.js";
 import { type RunningServer, startServer } from "../../core/http/server.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
@@ -10,6 +11,7 @@ import { Replayer } from "../replay/index.js";
 import { carriesPlaceholder, placeholderRefusal } from "../replay/placeholder.js";
 import { cachedResponder } from "../replay/respond.js";
 import { incomingRequest } from "../replay/serve.js";
+import type { CapturedNotification } from "./capture.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
 import { Journal } from "./journal.js";
 import { isNotificationPath, relayNotification } from "./notifications.js";
@@ -29,8 +31,18 @@ export interface RunningRecorder {
   readonly state: "recording" | "replaying";
   /** With `intercept`: the hosts it also answers for as a forward proxy, and the CA file to trust. */
   readonly interception: Pick<Interception, "hosts" | "caCertFile"> | undefined;
+  /**
+   * Resolves if recording stops by itself: the journal cannot be written (a full disk). New requests then
+   * get 503 and are not forwarded; close the recorder. Never resolves otherwise.
+   */
+  readonly stopped: Promise<AssopayError>;
   /** Stops accepting, lets exchanges in progress finish, writes what is left and releases the cassette. */
   close(): Promise<{ recorded: number }>;
+}
+
+/** What a request gets once recording has stopped. */
+function stoppedProblem(error: AssopayError): Problem {
+  return problem("recording-stopped", 503, "Recording stopped", error.message, { hint: error.hint });
 }
 
 const ONCE_HINT =
@@ -111,15 +123,16 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     return undefined;
   };
 
-  const recorded = (outcome: ForwardOutcome) => {
+  const recorded = (outcome: ForwardOutcome): boolean => {
     inFlight.end();
-    if (outcome.ok) recording?.enqueue(outcome.exchange);
+    return !outcome.ok || !recording || recording.enqueue({ kind: "exchange", exchange: outcome.exchange });
   };
+  const notified = (notification: CapturedNotification): boolean =>
+    !recording || recording.enqueue({ kind: "notification", notification });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isNotificationPath(req.url, o.notificationPath)) {
-      const captured = await relayNotification(o, req, res);
-      if (captured) recording?.enqueue(captured, captured);
+      await relayNotification(o, req, res, notified);
       return;
     }
     const buffered = await fromCassette(req, res);
@@ -159,6 +172,11 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     // Absolute-form targets first: a forward proxy's target names the host, and only intercepted ones pass.
     if (refuseNonOriginForm(req, res, "recording proxy", interception)) return;
     if (!guard.admit(req, res, "cross-site")) return;
+    if (recording?.stopped) {
+      req.resume();
+      sendProblem(res, stoppedProblem(recording.stopped));
+      return;
+    }
     if (recording?.congested) {
       inFlight.start();
       recording.whenDrained(() => {
@@ -203,6 +221,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     cassette: o.cassette,
     state: plan.file ? ("recording" as const) : ("replaying" as const),
     interception,
+    stopped: new Promise<AssopayError>((resolve) => recording?.onStopped(resolve)),
     close: () => {
       closing ??= close();
       return closing;

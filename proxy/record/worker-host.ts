@@ -3,15 +3,10 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { runnableEntry } from "../../core/compiled.js";
+import { AssopayError, formatError } from "../../core/errors.js";
 import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { teachEvents } from "../redaction/log.js";
-import { BodyArena } from "./arena.js";
-import {
-  bodyLength,
-  type CapturedBody,
-  type CapturedExchange,
-  type CapturedNotification,
-} from "./capture.js";
+import type { CapturedBody, CapturedNotification, Recordable } from "./capture.js";
 import type { Journal } from "./journal.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
@@ -34,59 +29,60 @@ function spawn(init: WorkerInit): Worker {
 
 /** How long the worker may take to start (compiling the sources, when run through tsx). */
 const START_TIMEOUT_MS = 30_000;
-/** Exchanges journaled, or handed over in memory, before the worker is told at once. */
+/** Exchanges journaled before the worker is told at once. */
 const BATCH_LIMIT = 64;
-/** Body bytes that make a batch leave at once. */
-const BATCH_BYTES = 4 * 1024 * 1024;
 /**
- * Bytes handed over in memory (once the journal has failed) but not yet written above which the proxy
- * stops taking new requests… (a bound on memory)
+ * How far the cassette may fall behind the traffic: above this many journaled exchanges, or bytes, not
+ * yet in the cassette, the proxy stops taking new requests… The count bounds the lag under many small
+ * exchanges (the worker's cost is mostly per exchange: 4,096 of 2 KB are about 0.25 s of its time), the
+ * bytes under big ones (64 MB of 1 MB bodies, about 0.6 s).
  */
-const HIGH_WATER = 8 * 1024 * 1024;
-/** …until the worker is back below this. */
-const LOW_WATER = 2 * 1024 * 1024;
+const HIGH_WATER = { exchanges: 4096, bytes: 64 * 1024 * 1024 };
 /**
- * Journaled bytes not yet in the cassette above which the proxy stops taking new requests (a bound on how
- * far the cassette may lag behind the traffic)…
+ * …until the worker is back below both of these. The gap is kept small: every request that arrives
+ * meanwhile waits until the worker has written the gap, so it sets the worst latency under a load the
+ * worker cannot keep up with.
  */
-const JOURNAL_HIGH_WATER = 128 * 1024 * 1024;
-/**
- * …until the worker is back below this. The gap is kept small: every request that arrives meanwhile waits
- * until the worker has written the gap, so it sets the worst latency under a load the worker cannot keep
- * up with (with 1 MB bodies: 0.5 s for 16 MB, 3 s for the 192 MB of a bound of 256/64 MB).
- */
-const JOURNAL_LOW_WATER = 112 * 1024 * 1024;
+const LOW_WATER = { exchanges: 3072, bytes: 48 * 1024 * 1024 };
 /** How long an exchange may wait for others to share its message. */
 const BATCH_WAIT_MS = 10;
+
+/** The exchange (or notification) as the journal's metadata describes it, and whether it is a notification. */
+function described(item: Recordable): { x: CapturedNotification<CapturedBody>; notification: boolean } {
+  switch (item.kind) {
+    case "exchange":
+      return { x: item.exchange, notification: false };
+    case "notification":
+      return { x: item.notification, notification: true };
+  }
+}
 
 /**
  * The proxy's side of the recording worker: each captured exchange is appended to the journal (on disk
  * before the proxy ends the response, see `journal.ts`), and the worker is told how far the journal
  * reaches (one message every few milliseconds at most); it reads the exchanges back from the file and
  * does the rest (see `worker.ts`), at a lower priority than the proxy's thread. Once the worker has
- * written everything journaled, the journal is emptied and a new generation starts. Should the journal
- * fail (a full disk), exchanges are handed over in memory instead, in batches (the metadata as one JSON
- * text, the bodies in one transferred buffer).
+ * written everything journaled, the journal is emptied and a new generation starts. The journal is the
+ * only queue: should it fail (a full disk), recording stops (see `stopped`).
  */
 export class RecordingWorker {
   private readonly worker: Worker;
   private readonly onEvent: ProxyEventSink;
   private readonly journal: Journal;
   private nextId: number;
-  /** The JSON of the `WireMeta` of each exchange waiting in memory (once the journal has failed). */
-  private metas: string[] = [];
-  private arena = new BodyArena();
   /** Journal frames not yet announced to the worker. */
   private unannounced = 0;
+  /** Journal frames not yet converted by the worker. */
+  private unconverted = 0;
   private generation = 0;
   /** Where the worker has converted the journal up to, in this generation. */
   private converted: number;
   private scheduled: NodeJS.Timeout | undefined;
   private closed: Promise<number> | undefined;
   private failed = false;
-  private journalWarned = false;
   private writeFailed = false;
-  private backlog = 0;
+  private stop: AssopayError | undefined;
+  private readonly onStop: ((error: AssopayError) => void)[] = [];
   private drainWaiters: (() => void)[] = [];
 
   private constructor(worker: Worker, onEvent: ProxyEventSink, journal: Journal, nextId: number) {
@@ -111,17 +107,27 @@ export class RecordingWorker {
         reject(new Error(`the recording worker did not start within ${START_TIMEOUT_MS / 1000} s`));
       }, START_TIMEOUT_MS);
       worker.on("message", (message: FromWorker) => {
-        if (message.kind === "ready") {
-          clearTimeout(timer);
-          resolve(host);
-        } else if (message.kind === "events") host.report(message.events);
-        else if (message.kind === "learned") teachEvents(onEvent, message.secrets);
-        else if (message.kind === "progress") host.progress(message.bytes);
-        else if (message.kind === "converted") host.caughtUp(message.generation, message.upTo);
+        switch (message.kind) {
+          case "ready":
+            clearTimeout(timer);
+            resolve(host);
+            return;
+          case "events":
+            host.report(message.events);
+            return;
+          case "learned":
+            teachEvents(onEvent, message.secrets);
+            return;
+          case "converted":
+            host.caughtUp(message.generation, message.upTo, message.exchanges);
+            return;
+          case "closed":
+            return; // awaited by `close`
+        }
       });
       worker.once("error", (error) => {
         host.failed = true;
-        host.progress(0);
+        host.settle();
         onEvent({
           kind: "write-error",
           message: `the recording worker failed, recording stopped: ${error.message}`,
@@ -132,12 +138,16 @@ export class RecordingWorker {
     });
   }
 
-  /** Queues an exchange (or a relayed notification) for the cassette. */
-  enqueue(exchange: CapturedExchange<CapturedBody>, notification?: CapturedNotification<CapturedBody>): void {
-    if (this.failed || this.closed) return;
-    const x: CapturedNotification<CapturedBody> = notification ?? exchange;
+  /**
+   * Journals an exchange (or a relayed notification) for the cassette. False when it could not be
+   * journaled: recording has stopped (see `stopped`), and the caller must not let its client have the
+   * whole response.
+   */
+  enqueue(item: Recordable): boolean {
+    if (this.stop || this.closed) return false;
+    const { x, notification } = described(item);
     const meta: WireMeta = {
-      id: this.nextId++,
+      id: this.nextId,
       startedAt: x.startedAt.getTime(),
       method: x.method,
       url: x.url,
@@ -147,79 +157,71 @@ export class RecordingWorker {
       forwardedTo: x.forwardedTo,
       forwardStatus: x.forwardStatus,
       forwardError: x.forwardError,
-      notification: notification !== undefined,
+      notification,
     };
-    const json = JSON.stringify(meta);
-    if (this.journal.append(json, x.requestBody, x.responseBody)) {
-      this.unannounced += 1;
-      if (this.unannounced >= BATCH_LIMIT) this.send();
-      else this.scheduled ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
-      return;
+    try {
+      this.journal.append(JSON.stringify(meta), x.requestBody, x.responseBody);
+    } catch (error) {
+      this.stopRecording(error);
+      return false;
     }
-    if (!this.journalWarned) {
-      this.journalWarned = true;
-      this.onEvent({
-        kind: "write-error",
-        message: `writing the journal ${this.journal.path} failed: exchanges are recorded, but a crash now loses those not yet written`,
-      });
-    }
-    this.inMemory(json, x);
-  }
-
-  /** Once the journal has failed: the exchange is handed over in memory, in the next batch. */
-  private inMemory(json: string, x: CapturedNotification<CapturedBody>): void {
-    // Large bodies start a batch of their own rather than make the arena grow (and copy) under them.
-    const length = bodyLength(x.requestBody) + bodyLength(x.responseBody);
-    if (!this.arena.fits(length) && this.metas.length > 0) this.send();
-    this.arena.reserve(length);
-    this.metas.push(json);
-    this.arena.put(x.requestBody);
-    this.arena.put(x.responseBody);
-    if (this.metas.length >= BATCH_LIMIT || this.arena.size >= BATCH_BYTES) this.send();
+    this.nextId += 1;
+    this.unannounced += 1;
+    this.unconverted += 1;
+    if (this.unannounced >= BATCH_LIMIT) this.send();
     else this.scheduled ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
+    return true;
   }
 
-  /** Tells the worker how far the journal reaches, then hands over what waits in memory (in that order). */
+  /** Why recording stopped (the journal could not be written); undefined while it goes on. */
+  get stopped(): AssopayError | undefined {
+    return this.stop;
+  }
+
+  /** Calls `listener` once, if recording stops (the journal cannot be written). */
+  onStopped(listener: (error: AssopayError) => void): void {
+    if (this.stop) listener(this.stop);
+    else this.onStop.push(listener);
+  }
+
+  private stopRecording(error: unknown): void {
+    const stop =
+      error instanceof AssopayError
+        ? error
+        : new AssopayError("internal", `journaling failed: ${(error as Error).message}`, { cause: error });
+    this.stop = stop;
+    this.onEvent({ kind: "write-error", message: formatError(stop) });
+    for (const listener of this.onStop.splice(0)) listener(stop);
+    this.settle();
+  }
+
+  /** Tells the worker how far the journal reaches. */
   private send(): void {
     if (this.scheduled) clearTimeout(this.scheduled);
     this.scheduled = undefined;
-    if (this.failed) return;
-    if (this.unannounced > 0) {
-      this.unannounced = 0;
-      const message: ToWorker = { kind: "journal", generation: this.generation, upTo: this.journal.size };
-      this.worker.postMessage(message);
-    }
-    if (this.metas.length === 0) return;
-    const { buffer, bounds } = this.arena.take();
-    const message: ToWorker = { kind: "batch", metas: `[${this.metas.join(",")}]`, bodies: buffer, bounds };
-    this.backlog += buffer.byteLength + message.metas.length;
-    this.worker.postMessage(message, [buffer]);
-    this.metas = [];
+    if (this.failed || this.unannounced === 0) return;
+    this.unannounced = 0;
+    const message: ToWorker = { kind: "journal", generation: this.generation, upTo: this.journal.size };
+    this.worker.postMessage(message);
   }
 
   /**
    * Whether the worker is too far behind to take more: the proxy then holds new requests back (their
-   * bodies unread, so TCP slows their clients down) rather than let memory grow without bound.
+   * bodies unread, so TCP slows their clients down) rather than let the cassette fall further behind.
    */
   get congested(): boolean {
-    if (this.failed || this.writeFailed) return false;
-    return this.backlog > HIGH_WATER || this.unconverted > JOURNAL_HIGH_WATER;
+    if (this.failed || this.writeFailed || this.stop) return false;
+    return this.unconverted > HIGH_WATER.exchanges || this.pending > HIGH_WATER.bytes;
   }
 
-  /** Bytes recorded but not yet in the cassette: journaled and not converted, or handed over in memory. */
+  /** Bytes recorded but not yet in the cassette: journaled, and not yet converted by the worker. */
   get pending(): number {
-    return this.unconverted + this.backlog;
-  }
-
-  /** Journaled bytes the worker has not yet converted. */
-  private get unconverted(): number {
     return this.journal.size - this.converted;
   }
 
   private get drained(): boolean {
-    return (
-      this.failed || this.writeFailed || (this.backlog <= LOW_WATER && this.unconverted <= JOURNAL_LOW_WATER)
-    );
+    if (this.failed || this.writeFailed || this.stop) return true;
+    return this.unconverted <= LOW_WATER.exchanges && this.pending <= LOW_WATER.bytes;
   }
 
   /** Calls `resume` once the worker has caught up (at once if it is not congested). */
@@ -235,25 +237,21 @@ export class RecordingWorker {
     }
   }
 
-  private progress(bytes: number): void {
-    this.backlog -= bytes;
-    this.settle();
-  }
-
-  private caughtUp(generation: number, upTo: number): void {
+  private caughtUp(generation: number, upTo: number, exchanges: number): void {
     if (generation === this.generation) this.converted = upTo;
+    this.unconverted -= exchanges;
     this.settle();
   }
 
   private settle(): void {
     // Everything journaled is in the cassette: the journal starts again empty, in a new generation.
-    const idle = this.backlog === 0 && this.metas.length === 0 && this.unannounced === 0;
     if (
-      idle &&
+      this.unannounced === 0 &&
       this.converted === this.journal.size &&
       this.converted > 0 &&
       !this.failed &&
-      !this.writeFailed
+      !this.writeFailed &&
+      !this.stop
     ) {
       this.journal.clear();
       if (this.journal.size === 0) {
@@ -264,7 +262,7 @@ export class RecordingWorker {
     if (this.drained) for (const resume of this.drainWaiters.splice(0)) resume();
   }
 
-  /** Hands over what is queued, waits until the worker has written everything, and stops it. */
+  /** Announces what is journaled, waits until the worker has written everything, and stops it. */
   close(): Promise<number> {
     this.closed ??= new Promise<number>((resolve) => {
       this.send();
@@ -283,7 +281,7 @@ export class RecordingWorker {
         this.worker.once("exit", () => {
           clearTimeout(timer);
           // A journal whose exchanges could not all be written stays, for the next start to try again.
-          this.journal.close(!this.writeFailed);
+          this.journal.close(!this.writeFailed && !this.stop);
           resolve(message.recorded);
         });
       });

@@ -16,7 +16,7 @@ export interface WorkerInit {
   journalFrom: number;
 }
 
-/** What crosses to the worker for one exchange besides its bodies (sent as JSON: far cheaper to copy). */
+/** An exchange's metadata in the journal, besides its bodies (as JSON). */
 export type WireMeta = Omit<CapturedNotification, "requestBody" | "responseBody" | "startedAt"> & {
   startedAt: number;
   notification: boolean;
@@ -25,23 +25,19 @@ export type WireMeta = Omit<CapturedNotification, "requestBody" | "responseBody"
 };
 
 /**
- * `journal`: the journal now reaches `upTo` (in `generation`): read the exchanges up to there.
- * `batch` (only once the journal has failed): exchanges in memory; `metas` is the JSON of a `WireMeta[]`,
- * `bodies` holds the request and response body of each, one after the other (transferred, not copied),
- * and `bounds` where each starts and ends.
+ * `journal`: the journal now reaches `upTo` (in `generation`): read the exchanges up to there. The journal
+ * is the only way exchanges reach the worker.
  */
-export type ToWorker =
-  | { kind: "journal"; generation: number; upTo: number }
-  | { kind: "batch"; metas: string; bodies: ArrayBuffer; bounds: number[] }
-  | { kind: "close" };
+export type ToWorker = { kind: "journal"; generation: number; upTo: number } | { kind: "close" };
 
 export type FromWorker =
   | { kind: "ready" }
   | { kind: "events"; events: ProxyEvent[] }
   /** Secrets the worker's redactor learned since its last message, for the log's redactor. */
   | { kind: "learned"; secrets: string[] }
-  /** A batch was written (or handed to the writer): `bytes` is what the host counted for it. */
-  | { kind: "progress"; bytes: number }
-  /** Every exchange of the journal up to `upTo` (of `generation`) is in the cassette (the page cache). */
-  | { kind: "converted"; generation: number; upTo: number }
+  /**
+   * Every exchange of the journal up to `upTo` (of `generation`) is in the cassette (the page cache);
+   * `exchanges` were read up to there since the last such message.
+   */
+  | { kind: "converted"; generation: number; upTo: number; exchanges: number }
   | { kind: "closed"; recorded: number; events: ProxyEvent[] };

@@ -10,7 +10,7 @@ import type { ProxyEvent } from "../events.js";
 import { createRedactor } from "../redaction/redact.js";
 import { JournalTail } from "./journal-tail.js";
 import { RecordingPipeline } from "./pipeline.js";
-import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
+import type { FromWorker, ToWorker, WorkerInit } from "./worker-protocol.js";
 
 /**
  * Lowers this thread's scheduling priority to the lowest (on Linux a priority is per thread: the proxy's
@@ -58,30 +58,26 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       if (learned.length > 0) send({ kind: "learned", secrets: learned });
       then();
     });
+  /** Batches read and not yet written: while there are some, their bodies are still in use. */
+  let unwritten = 0;
   port.on("message", (message: ToWorker) => {
     if (message.kind === "journal") {
       let entries: ReturnType<JournalTail["read"]>;
       try {
-        entries = tail.read(message.generation, message.upTo);
+        entries = tail.read(message.generation, message.upTo, unwritten === 0);
       } catch (error) {
         // The journal stays on disk (the host keeps it), for the next start to recover what it can.
         report({ kind: "write-error", message: `reading the journal failed: ${(error as Error).message}` });
         return;
       }
+      unwritten += 1;
       for (const entry of entries) pipeline.enqueueWire(entry.meta, entry.requestBody, entry.responseBody);
       const { generation, upTo } = message;
-      written(() => send({ kind: "converted", generation, upTo }));
-      return;
-    }
-    if (message.kind === "batch") {
-      const metas = JSON.parse(message.metas) as WireMeta[];
-      const body = (n: number) => {
-        const start = message.bounds[n] ?? 0;
-        return Buffer.from(message.bodies, start, (message.bounds[n + 1] ?? start) - start);
-      };
-      for (const [i, meta] of metas.entries()) pipeline.enqueueWire(meta, body(4 * i), body(4 * i + 2));
-      const bytes = message.bodies.byteLength + message.metas.length;
-      written(() => send({ kind: "progress", bytes }));
+      const exchanges = entries.length;
+      written(() => {
+        unwritten -= 1;
+        send({ kind: "converted", generation, upTo, exchanges });
+      });
       return;
     }
     written(() => {

@@ -28,13 +28,18 @@ export function spawnRecorder(args: readonly string[]): Promise<RecorderProcess>
 
 /**
  * `assopay ARGS` in a child: `node dist/cli/bin.js` while dist/ matches the sources, else
- * `node --import tsx cli/bin.ts` (`uid`: run as that user, for the read-only folder test).
+ * `node --import tsx cli/bin.ts` (`uid`: run as that user, for the read-only folder test;
+ * `fileSizeLimitKb`: under `ulimit -f`, so that a write past that size fails with EFBIG, as on a full disk).
  */
-export function spawnCli(args: readonly string[], uid?: number): ChildProcess {
+export function spawnCli(args: readonly string[], uid?: number, fileSizeLimitKb?: number): ChildProcess {
   const ids = uid === undefined ? {} : { uid, gid: uid };
   const bin = runnableEntry(pathToFileURL(join(packageRoot(), "cli", "bin.ts")).href, "bin");
-  const node = bin.tsx ? ["--import", "tsx", bin.file] : [bin.file];
-  return spawn(process.execPath, [...node, ...args], { stdio: ["ignore", "pipe", "pipe"], ...ids });
+  const node = [process.execPath, ...(bin.tsx ? ["--import", "tsx", bin.file] : [bin.file]), ...args];
+  const options = { stdio: ["ignore", "pipe", "pipe"] as ("ignore" | "pipe")[], ...ids };
+  if (fileSizeLimitKb === undefined) return spawn(node[0] as string, node.slice(1), options);
+  // Node.js ignores SIGXFSZ: a write past the limit fails with EFBIG instead of killing the process.
+  const script = `ulimit -f ${fileSizeLimitKb} && exec "$0" "$@"`;
+  return spawn("bash", ["-c", script, ...node], options);
 }
 
 /** Runs a verb to its end: its exit code and what it printed on each stream. */
@@ -55,8 +60,12 @@ export function runCli(
 }
 
 /** Starts a serving verb (record, replay) in a child process; resolves once it prints where it listens. */
-export function spawnServer(args: readonly string[], uid?: number): Promise<RecorderProcess> {
-  const child = spawnCli(args, uid);
+export function spawnServer(
+  args: readonly string[],
+  uid?: number,
+  fileSizeLimitKb?: number,
+): Promise<RecorderProcess> {
+  const child = spawnCli(args, uid, fileSizeLimitKb);
   let out = "";
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal)),

@@ -1,0 +1,90 @@
+// The recording suite's parts (bench/suites/recording.ts): the systems' names and arguments, and the
+// figures and notes computed from its medians.
+import { cassetteCaughtUp, NO_CASSETTE_BOUND } from "./catch-up.js";
+import type { BenchContext } from "./context.js";
+import type { Contender, Medians } from "./rounds.js";
+import { percent, whole } from "./stats.js";
+
+export const PATH = "/v5/organizations/bench/items?pageSize=20";
+/** assopay record's forwarding and capture, exchanges dropped: the most any recorder on its path can do. */
+export const CEILING = "ceiling: assopay forwarding, nothing written";
+
+export async function tryStart(
+  ctx: BenchContext,
+  name: string,
+  start: () => Promise<{ url: string; pid: number }>,
+  skipped: string[],
+  cassette?: string,
+) {
+  try {
+    const child = await start();
+    const contender: Contender = {
+      name,
+      url: `${child.url}${PATH}`,
+      pid: child.pid,
+      ...(cassette === undefined ? {} : { settle: () => cassetteCaughtUp(cassette) }),
+    };
+    return contender;
+  } catch (error) {
+    skipped.push(`${name} could not run here: ${(error as Error).message.split("\n")[0]}`);
+    ctx.log(`  ${name}: skipped (${(error as Error).message.split("\n")[0]})`);
+    return undefined;
+  }
+}
+
+export const find = (list: Medians[], name: string) => list.find((m) => m.name === name);
+
+/** What the throughput rows leave out: how long assopay record took, after each round, to finish its cassette. */
+export function catchUpNote(...[at10, at50, big, bare10, bare50]: (Medians | undefined)[]): string {
+  const ms = (m: Medians | undefined) =>
+    m && Number.isFinite(m.settleMs) ? `${whole(m.settleMs)} ms` : "n/a";
+  const kept = (m: Medians | undefined, bare: Medians | undefined) =>
+    m && bare ? percent(m.sustainedRps / bare.rps) : "n/a";
+  return `assopay record answers first and turns its journal into YAML with the CPU time the traffic leaves over, so its cassette lags behind a burst (every exchange is in the journal on disk meanwhile). After each of its rounds, the next round waited until the cassette held every exchange: median ${ms(at10)} at 10 connections, ${ms(at50)} at 50, ${ms(big)} with 1 MB bodies. Counting that time as part of the round, its rate was ${kept(at10, bare10)} of the bare proxy at 10 connections and ${kept(at50, bare50)} at 50.`;
+}
+export const ratio = (a: Medians | undefined, b: Medians | undefined) =>
+  a && b ? a.rps / b.rps : Number.NaN;
+
+/** Where each Node system's CPU time per request went: its event loop, and its other threads. */
+export function cpuSplit(list: readonly (Medians | undefined)[]): string[] {
+  return list.flatMap((m) =>
+    m && Number.isFinite(m.mainCpuUs)
+      ? [
+          `${m.name} at ${m.connections} connections: ${m.mainCpuUs.toFixed(1)} µs/req on its main thread (the event loop), ${(m.cpuUs - m.mainCpuUs).toFixed(1)} µs/req on its other threads (V8's garbage-collection helpers, and for assopay record its recording worker).`,
+        ]
+      : [],
+  );
+}
+
+/** A burst for the lag: the 200-client load of issue 23, on a fresh recorder. */
+export const BURST_CLIENTS = 200;
+export const BURST_REQUESTS = 20_000;
+/** The most the cassette may lag behind a burst's end (see docs/cassettes.md, the journal's bound). */
+export const LAG_TARGET_MS = 500;
+
+/**
+ * `assopay record` on `upstream` into `cassette`: in mode `all`, as every round runs it (the cassette is
+ * written as `<cassette>.recording` until the recorder stops); in mode `once`, for a burst on a fresh
+ * cassette, written in place (where the lag is watched).
+ */
+export function recordArgs(upstream: string, cassette: string, mode: "all" | "once" = "all"): string[] {
+  return [
+    "record",
+    "--upstream",
+    upstream,
+    "--cassette",
+    cassette,
+    "--port",
+    "0",
+    "--mode",
+    mode,
+    "--max-cassette-bytes",
+    NO_CASSETTE_BOUND,
+    "--quiet",
+  ];
+}
+
+/** CPU µs per exchange above the forwarding ceiling measured in the same rounds. */
+export function overCeiling(m: Medians | undefined, ceiling: Medians | undefined): number {
+  return m && ceiling ? m.cpuUs - ceiling.cpuUs : Number.NaN;
+}
