@@ -100,7 +100,7 @@ export class ReplayIndex {
       this.all;
     return list.slice(0, MISS_SCAN_LIMIT).map((entry) => ({
       entry,
-      canonical: canonicalize(entry.interaction.request, this.rules),
+      canonical: canonicalize(entry.interaction.request, this.rules, false),
     }));
   }
 }
