@@ -10,10 +10,11 @@ import { runLoad } from "./lib/load.js";
 import { recordCassette } from "./lib/prepare.js";
 import { median } from "./lib/stats.js";
 
-const HELP = `Usage: node --import tsx bench/replay-scale.ts DIST [DIST ...] [options]
+const HELP = `Usage: node --import tsx bench/replay-scale.ts DIST[+NODE_FLAG...] [DIST ...] [options]
 
 Starts each build's replay (bench/systems/replay-loaded.ts) on each cassette size, prints load time and
 memory, then measures every replay in alternation under the bench's request mix (ten GETs, 2 KB bodies).
+A build may be named with node flags of its own: dist+--single-threaded-gc runs that build with the flag.
 
 Options:
   --interactions N  a cassette size (repeatable; default 10, 10000, 100000)
@@ -61,14 +62,23 @@ interface Replay {
   runs: { cpuUs: number; gcMs: number; gcCount: number; majorCount: number; majorMs: number; rps: number }[];
 }
 
-function startReplay(name: string, dist: string, cassette: string, profDir?: string): Promise<Replay> {
+function startReplay(name: string, build: string, cassette: string, profDir?: string): Promise<Replay> {
+  const [dist = build, ...flags] = build.split("+");
   const prof = [
     ...(values["node-option"] ?? []),
+    ...flags,
     ...(profDir ? ["--cpu-prof", "--cpu-prof-dir", profDir] : []),
   ];
   const child = spawn(
     process.execPath,
-    [...prof, "--import", "tsx", "bench/systems/replay-loaded.ts", join(dist, "proxy", "index.js"), cassette],
+    [
+      ...prof,
+      "--import",
+      "tsx",
+      "bench/systems/replay-loaded.ts",
+      join(resolve(dist), "proxy", "index.js"),
+      cassette,
+    ],
     { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
   const usage = () =>
@@ -111,9 +121,7 @@ try {
   for (const count of sizes) {
     for (const dist of dists) {
       const name = `${dist} (${count})`;
-      replays.push(
-        await startReplay(name, resolve(dist), join(folder, `replay-${count}.yaml`), values["cpu-prof"]),
-      );
+      replays.push(await startReplay(name, dist, join(folder, `replay-${count}.yaml`), values["cpu-prof"]));
     }
   }
   const durationSeconds = Number(values.duration);
