@@ -1,3 +1,4 @@
+import { NO_CASSETTE_BOUND } from "./catch-up.js";
 import type { BenchContext } from "./context.js";
 
 /** Sends `count` distinct GETs (`?i=1..count`) through a URL, `concurrency` at a time. */
@@ -19,7 +20,10 @@ export async function sendDistinct(
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-/** Records `count` distinct exchanges through `assopay record` into a cassette, then stops the recorder. */
+/**
+ * Records `count` distinct exchanges through `assopay record` into a cassette, then stops the recorder.
+ * Unbounded: 100,000 exchanges of 2 KB make a cassette past the default bound (256 MiB).
+ */
 export async function recordCassette(
   ctx: BenchContext,
   upstream: string,
@@ -38,6 +42,8 @@ export async function recordCassette(
       "0",
       "--mode",
       "all",
+      "--max-cassette-bytes",
+      NO_CASSETTE_BOUND,
       "--quiet",
     ]),
   );

@@ -55,13 +55,24 @@ export function hold(response: StoredResponse): HeldResponse {
   });
 }
 
+/** The request headers of these names (lower-case), the others left out. */
+function onlyHeaders(headers: StoredHeaders, names: readonly string[]): StoredHeaders {
+  const out: StoredHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (names.includes(name.toLowerCase())) out[name] = value;
+  }
+  return out;
+}
+
 /**
  * A loaded interaction as replay keeps it: a copy of its request and response headers, detached from the
- * file's text, and the response body as bytes.
+ * file's text, and the response body as bytes. Of the request's headers only `matched` are kept (those
+ * matching reads): the rest are never compared, and a large cassette would carry them all on the heap.
  */
-export function holdInteraction(interaction: LoadedInteraction): HeldInteraction {
+export function holdInteraction(interaction: LoadedInteraction, matched: readonly string[]): HeldInteraction {
+  const recorded = interaction.request;
   const { request, headers } = detached({
-    request: interaction.request,
+    request: { ...recorded, headers: onlyHeaders(recorded.headers, matched) },
     headers: interaction.response.headers,
   });
   return Object.freeze({

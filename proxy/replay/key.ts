@@ -135,9 +135,14 @@ function ruledHeaders(request: StoredRequest, rules: CompiledRules): (readonly [
 
 /**
  * Reduces a stored request (already redacted) to its canonical form and key, with the matching rules
- * applied: an ignored field is left out, a `type` or `regex` field compared as its rule says.
+ * applied: an ignored field is left out, a `type` or `regex` field compared as its rule says. Without
+ * `keyed` the key is left empty (a miss compares the forms field by field and needs no hash).
  */
-export function canonicalize(request: StoredRequest, rules: CompiledRules = NO_RULES): CanonicalRequest {
+export function canonicalize(
+  request: StoredRequest,
+  rules: CompiledRules = NO_RULES,
+  keyed = true,
+): CanonicalRequest {
   const grouped = new Map<string, string[]>();
   const queryNames = new Map<string, string>();
   for (const [name, value] of Object.entries(request.query ?? {})) {
@@ -158,6 +163,7 @@ export function canonicalize(request: StoredRequest, rules: CompiledRules = NO_R
   const path = normalizePath(request.path);
   const body = canonicalBody(request.body, firstHeader(request.headers, "content-type"), rules);
   const headers = ruledHeaders(request, rules);
+  if (!keyed) return { method, path, query, queryNames, body, headers, key: "" };
   const queryText = JSON.stringify(query);
   const headerText = headers.length > 0 ? `\n${JSON.stringify(headers)}` : "";
   const key = createHash("sha256")

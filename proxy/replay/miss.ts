@@ -1,7 +1,7 @@
 import { type Problem, problem } from "../../core/http/problem.js";
 import type { CanonicalBody, CanonicalRequest } from "./key.js";
 import { describeRequest } from "./key.js";
-import type { IndexedInteraction } from "./replay-index.js";
+import type { Candidate } from "./replay-index.js";
 
 /** One field in which a recorded request differs from the one received. */
 export interface Difference {
@@ -139,12 +139,12 @@ const CLOSEST = 3;
 export function explainMiss(
   received: CanonicalRequest,
   shown: string,
-  candidates: readonly IndexedInteraction[],
+  candidates: readonly Candidate[],
   total: number,
   rules: readonly string[] = [],
 ): Problem {
   const ranked = candidates
-    .map((entry, order) => ({ entry, order, diff: differences(entry.canonical, received) }))
+    .map(({ entry, canonical }, order) => ({ entry, order, diff: differences(canonical, received) }))
     .map((r) => ({ ...r, score: weight(r.diff) }))
     .sort((x, y) => x.score - y.score || x.order - y.order)
     .slice(0, CLOSEST);

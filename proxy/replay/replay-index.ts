@@ -1,16 +1,24 @@
-import { basename } from "node:path";
 import type { LoadedInteraction } from "../cassette/format.js";
 import { type HeldInteraction, holdInteraction } from "./held.js";
 import { type CanonicalRequest, canonicalize } from "./key.js";
 import { type CompiledRules, NO_RULES } from "./match-rules.js";
 
-/** An interaction with its canonical request, computed once when the index is built. */
+/**
+ * An interaction with the hash key of its canonical request. The canonical form itself is not kept: only
+ * a miss compares it, field by field, and the index recomputes it then for the recordings it compares
+ * (`candidates`). Kept for every interaction, it was half of what a large cassette keeps on the heap,
+ * and every scavenge of a replay grew with that heap.
+ */
 export interface IndexedInteraction {
   /** The interaction, held apart from the loaded cassette (its response body as bytes). */
   readonly interaction: HeldInteraction;
+  readonly key: string;
+}
+
+/** A recorded request a miss is compared with, in canonical form. */
+export interface Candidate {
+  readonly entry: IndexedInteraction;
   readonly canonical: CanonicalRequest;
-  /** Where it was recorded, `file.yaml:LINE` (sent as `x-assopay-replayed-from`). */
-  readonly origin: string;
 }
 
 interface Slot {
@@ -35,9 +43,12 @@ export class ReplayIndex {
   private readonly all: IndexedInteraction[] = [];
   /** The matching rules applied to recorded and incoming requests alike. */
   readonly rules: CompiledRules;
+  /** The request headers matching reads (the body's type, and those a header rule compares). */
+  private readonly matchedHeaders: readonly string[];
 
   constructor(interactions: Iterable<LoadedInteraction>, rules: CompiledRules = NO_RULES) {
     this.rules = rules;
+    this.matchedHeaders = ["content-type", ...rules.headers.map((rule) => rule.segments[0] ?? "")];
     for (const interaction of interactions) if (!interaction.notification) this.add(interaction);
   }
 
@@ -51,14 +62,9 @@ export class ReplayIndex {
    * the loaded document: the cassette can be collected once it is indexed.
    */
   add(loaded: LoadedInteraction): void {
-    const interaction = holdInteraction(loaded);
-    const { file, line } = interaction.source;
-    const entry = {
-      interaction,
-      canonical: canonicalize(interaction.request, this.rules),
-      origin: `${basename(file)}:${line}`,
-    };
-    const { key, method, path } = entry.canonical;
+    const interaction = holdInteraction(loaded, this.matchedHeaders);
+    const { key, method, path } = canonicalize(interaction.request, this.rules);
+    const entry: IndexedInteraction = { interaction, key };
     const slot = this.byKey.get(key);
     if (slot) slot.entries.push(entry);
     else this.byKey.set(key, { entries: [entry], next: 0 });
@@ -83,15 +89,19 @@ export class ReplayIndex {
 
   /**
    * Recorded requests worth comparing with a request nothing matched: the same method and path, else the
-   * same path, else the same method, else all (at most a few thousand: misses are the rare path).
+   * same path, else the same method, else all (at most a few thousand: misses are the rare path), each
+   * in canonical form.
    */
-  candidates(request: CanonicalRequest): readonly IndexedInteraction[] {
+  candidates(request: CanonicalRequest): readonly Candidate[] {
     const list =
       this.byMethodPath.get(`${request.method} ${request.path}`) ??
       this.byPath.get(request.path) ??
       this.byMethod.get(request.method) ??
       this.all;
-    return list.length > MISS_SCAN_LIMIT ? list.slice(0, MISS_SCAN_LIMIT) : list;
+    return list.slice(0, MISS_SCAN_LIMIT).map((entry) => ({
+      entry,
+      canonical: canonicalize(entry.interaction.request, this.rules, false),
+    }));
   }
 }
 

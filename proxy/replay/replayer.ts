@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import type { DatedRules } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
@@ -97,7 +98,7 @@ export class Replayer {
   private readonly memoizable: boolean;
   /** The match rules in force, as a miss lists them. */
   private readonly ruleNames: readonly string[];
-  /** The `x-assopay-replayed-from` header of each interaction, one object each (servers cache by it). */
+  /** The `x-assopay-replayed-from` header of each interaction served, one object each (servers cache by it). */
   private readonly origins = new WeakMap<IndexedInteraction, Record<string, string>>();
 
   constructor(cassettes: readonly Cassette[], options: ReplayerOptions) {
@@ -209,14 +210,16 @@ export class Replayer {
       : interaction.response;
     let headers = this.origins.get(entry);
     if (!headers) {
-      headers = Object.freeze({ "x-assopay-replayed-from": entry.origin });
+      // Where it was recorded, `file.yaml:LINE`: made for the interactions served, not for all of them.
+      const { file, line } = interaction.source;
+      headers = Object.freeze({ "x-assopay-replayed-from": `${basename(file)}:${line}` });
       this.origins.set(entry, headers);
     }
     return {
       kind: "hit",
       response,
       headers,
-      message: `${method} ${path} → ${response.status} (${entry.origin})`,
+      message: `${method} ${path} → ${response.status} (${headers["x-assopay-replayed-from"]})`,
     };
   }
 }
