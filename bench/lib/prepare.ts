@@ -1,5 +1,5 @@
-import { NO_CASSETTE_BOUND } from "./catch-up.js";
 import type { BenchContext } from "./context.js";
+import { recordArgs } from "./recording-parts.js";
 
 /** Sends `count` distinct GETs (`?i=1..count`) through a URL, `concurrency` at a time. */
 export async function sendDistinct(
@@ -31,22 +31,7 @@ export async function recordCassette(
   path: string,
   count: number,
 ): Promise<void> {
-  const recorder = await ctx.start(
-    ctx.assopay([
-      "record",
-      "--upstream",
-      upstream,
-      "--cassette",
-      cassette,
-      "--port",
-      "0",
-      "--mode",
-      "all",
-      "--max-cassette-bytes",
-      NO_CASSETTE_BOUND,
-      "--quiet",
-    ]),
-  );
+  const recorder = await ctx.start(ctx.assopay(recordArgs(upstream, cassette)));
   await sendDistinct(recorder.url, path, count);
   await recorder.close();
 }

@@ -1,32 +1,14 @@
 import { copyFile, mkdir, readdir } from "node:fs/promises";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
 import { loadCassette } from "../../proxy/index.js";
+import { blobUpstream } from "./support/blob-upstream.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 import { loadClients, runCli, spawnRecorder, spawnServer } from "./support/recorder-process.js";
 
 const CLIENTS = 200;
-
-/** An upstream on 127.0.0.1 that answers `/blob?id=X&size=N` with N bytes of JSON naming X. */
-async function blobUpstream(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const query = new URL(req.url ?? "/", "http://x").searchParams;
-    const id = query.get("id") ?? "";
-    const size = Number(query.get("size") ?? 100);
-    const head = JSON.stringify({ id, pad: "" });
-    const body = Buffer.from(`${head.slice(0, -2)}${"x".repeat(Math.max(0, size - head.length))}"}`);
-    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Asks `url` for each id, 16 at a time; the ids whose answer is a 200 naming that id. */
 async function served(url: string, ids: readonly string[], size: number): Promise<Set<string>> {

@@ -1,33 +1,13 @@
 import { existsSync } from "node:fs";
 import { readdir, symlink } from "node:fs/promises";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { AssopayError } from "../../core/errors.js";
 import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
 import { startRecorder } from "../../proxy/index.js";
+import { blobUpstream } from "./support/blob-upstream.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 import { spawnServer } from "./support/recorder-process.js";
-
-/** An upstream on 127.0.0.1 that answers `/blob?id=X&size=N` with N bytes of JSON naming X. */
-async function blobUpstream(): Promise<{ url: string; asked: string[]; close(): Promise<void> }> {
-  const asked: string[] = [];
-  const server: Server = createServer((req, res) => {
-    asked.push(req.url ?? "");
-    const query = new URL(req.url ?? "/", "http://x").searchParams;
-    const head = JSON.stringify({ id: query.get("id") ?? "", pad: "" });
-    const size = Number(query.get("size") ?? 100);
-    const body = Buffer.from(`${head.slice(0, -2)}${"x".repeat(Math.max(0, size - head.length))}"}`);
-    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    asked,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 interface Got {
   status: number | undefined;
