@@ -34,6 +34,13 @@ export interface RunningRecorder {
   /**
    * Resolves if recording stops by itself: the journal cannot be written (a full disk). New requests then
    * get 503 and are not forwarded; close the recorder. Never resolves otherwise.
+   *
+   * @example
+   * const recorder = await startRecorder({ upstream, cassette: "session.yaml" });
+   * void recorder.stopped.then(async (error) => {
+   *   console.error(`${error.message}\nhint: ${error.hint}`);
+   *   await recorder.close();
+   * });
    */
   readonly stopped: Promise<AssopayError>;
   /** Stops accepting, lets exchanges in progress finish, writes what is left and releases the cassette. */
