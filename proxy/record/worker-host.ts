@@ -8,6 +8,7 @@ import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { teachEvents } from "../redaction/log.js";
 import type { CapturedBody, CapturedNotification, Recordable } from "./capture.js";
 import type { Journal } from "./journal.js";
+import { caughtUpEnough, type Lag, overBound } from "./lag-bound.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
 
 /**
@@ -31,19 +32,6 @@ function spawn(init: WorkerInit): Worker {
 const START_TIMEOUT_MS = 30_000;
 /** Exchanges journaled before the worker is told at once. */
 const BATCH_LIMIT = 64;
-/**
- * How far the cassette may fall behind the traffic: above this many journaled exchanges, or bytes, not
- * yet in the cassette, the proxy stops taking new requests… The count bounds the lag under many small
- * exchanges (the worker's cost is mostly per exchange: 4,096 of 2 KB are about 0.25 s of its time), the
- * bytes under big ones (64 MB of 1 MB bodies, about 0.6 s).
- */
-const HIGH_WATER = { exchanges: 4096, bytes: 64 * 1024 * 1024 };
-/**
- * …until the worker is back below both of these. The gap is kept small: every request that arrives
- * meanwhile waits until the worker has written the gap, so it sets the worst latency under a load the
- * worker cannot keep up with.
- */
-const LOW_WATER = { exchanges: 3072, bytes: 48 * 1024 * 1024 };
 /** How long an exchange may wait for others to share its message. */
 const BATCH_WAIT_MS = 10;
 
@@ -211,7 +199,12 @@ export class RecordingWorker {
    */
   get congested(): boolean {
     if (this.failed || this.writeFailed || this.stop) return false;
-    return this.unconverted > HIGH_WATER.exchanges || this.pending > HIGH_WATER.bytes;
+    return overBound(this.lag);
+  }
+
+  /** Exchanges and bytes recorded but not yet in the cassette (see `lag-bound.ts`). */
+  private get lag(): Lag {
+    return { exchanges: this.unconverted, bytes: this.pending };
   }
 
   /** Bytes recorded but not yet in the cassette: journaled, and not yet converted by the worker. */
@@ -221,7 +214,7 @@ export class RecordingWorker {
 
   private get drained(): boolean {
     if (this.failed || this.writeFailed || this.stop) return true;
-    return this.unconverted <= LOW_WATER.exchanges && this.pending <= LOW_WATER.bytes;
+    return caughtUpEnough(this.lag);
   }
 
   /** Calls `resume` once the worker has caught up (at once if it is not congested). */
