@@ -7,6 +7,7 @@
 import { lintSource } from "@secretlint/core";
 import { secretLintProfiler } from "@secretlint/profiler";
 import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import { SECRET_FORMATS } from "./formats.js";
 
 /**
  * Texts longer than this are left to `formats.ts` alone: the preset costs 4–6 ms per MB, which a
@@ -40,10 +41,17 @@ function secretsOf(text: string, data: unknown, range: readonly [number, number]
       ? Object.values(data).filter((v): v is string => typeof v === "string" && v !== "" && text.includes(v))
       : [];
   if (values.length === 0) values.push(text.slice(range[0], range[1]));
-  return values.flatMap((value) => {
-    const password = /^[a-z][a-z0-9+.-]*:\/\/[^/:@\s]*:([^@\s/]+)@/i.exec(value)?.[1];
-    return password === undefined ? [value] : [password];
-  });
+  return values.map((value) => urlPassword(value) ?? value);
+}
+
+/** The table's shape of a URL's password (`scheme://user:password@host`), the one reader of it. */
+const URL_PASSWORD = SECRET_FORMATS.find((format) => format.id === "url-password");
+
+/** The password of the first credential URL in `value`, if it holds one. */
+function urlPassword(value: string): string | undefined {
+  if (URL_PASSWORD === undefined) return undefined;
+  for (const found of value.matchAll(URL_PASSWORD.pattern)) return found[URL_PASSWORD.secret];
+  return undefined;
 }
 
 /** `value` as a JSON string holds it once read (`\n` in a PEM block inside JSON), when that differs. */

@@ -3,8 +3,8 @@
  * texts are scanned, and every secret found is taught to the secret book, which replaces it wherever it
  * appears: in a header no name marks as secret, in a text body, in a JSON value, in later exchanges.
  */
-import { isUtf8 } from "node:buffer";
 import { RULESET_TEXT_LIMIT, rulesetSecrets } from "../../core/secrets/ruleset.js";
+import { utf8Text } from "../cassette/body.js";
 import type { StoredBody, StoredHeaders } from "../cassette/format.js";
 import type { Redactor } from "./redactor.js";
 
@@ -27,8 +27,8 @@ function headerLines(line: string, headers: StoredHeaders): string {
 function bodyText(body: ScannedMessage["body"]): string | undefined {
   if ("wire" in body) {
     const { wire } = body;
-    if (wire.length === 0 || wire.length > RULESET_TEXT_LIMIT || !isUtf8(wire)) return undefined;
-    return wire.toString("utf8");
+    if (wire.length === 0 || wire.length > RULESET_TEXT_LIMIT) return undefined;
+    return utf8Text(wire);
   }
   const stored = body.stored;
   if (stored === undefined || "base64" in stored) return undefined;
