@@ -4,7 +4,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type BenchContext, createContext } from "./lib/context.js";
-import { inSuiteOrder, keptSections, measuredLine } from "./lib/kept-sections.js";
+import { inSuiteOrder, keptSections, withMeasuredLine } from "./lib/kept-sections.js";
 import { renderSection, type Section, textTable } from "./lib/report.js";
 import { cassetteLoadSuite } from "./suites/cassette-load.js";
 import { recordingSuite } from "./suites/recording.js";
@@ -126,9 +126,7 @@ if (ctx.options.write) {
   ].join("\n");
   const file = join(ctx.root, "docs", "benchmarks.md");
   const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const fresh = sections.map((s) =>
-    renderSection(s).replace(/^(Command: .*)$/m, `$1\n\n${measuredLine(started)}`),
-  );
+  const fresh = sections.map((s) => withMeasuredLine(renderSection(s), started.toISOString()));
   writeFileSync(
     file,
     `${header}\n${inSuiteOrder([...fresh, ...keptSections(previous, only)], Object.keys(SUITES)).join("\n\n")}\n`,

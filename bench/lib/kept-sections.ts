@@ -3,28 +3,30 @@
  * their sections are kept from the file as it was, each saying which run measured it.
  */
 
-/** A section of the file as written: its title, the suite its command names, and its text. */
-interface WrittenSection {
-  title: string;
-  suite: string | undefined;
-  text: string;
-}
-
 const RUN_LINE = /^- Run: (\S+),/m;
 const MEASURED_LINE = /^Measured in the run of \S+\.$/m;
+const SUITE_COMMAND = /^Command: `npm run bench -- --only ([\w-]+)`/m;
 
-function sectionsOf(markdown: string): WrittenSection[] {
-  const starts = [...markdown.matchAll(/^## (.+)$/gm)];
-  return starts.map((start, i) => {
-    const text = markdown.slice(start.index, starts[i + 1]?.index ?? markdown.length).trimEnd();
-    const suite = /^Command: `npm run bench -- --only ([\w-]+)`/m.exec(text)?.[1];
-    return { title: start[1] ?? "", suite, text };
-  });
+/** The suite a rendered section's command names, if any. */
+function suiteOf(section: string): string | undefined {
+  return SUITE_COMMAND.exec(section)?.[1];
 }
 
-/** The line a fresh section carries under its command: which run measured it. */
-export function measuredLine(started: Date): string {
-  return `Measured in the run of ${started.toISOString()}.`;
+/** The rendered sections of a file, each from its `## ` heading to the next. */
+function sectionsOf(markdown: string): string[] {
+  const starts = [...markdown.matchAll(/^## .+$/gm)];
+  return starts.map((start, i) =>
+    markdown.slice(start.index, starts[i + 1]?.index ?? markdown.length).trimEnd(),
+  );
+}
+
+/**
+ * `section` (rendered) with the line naming the run that measured it under its command; a section that
+ * has one already is returned as it is. `run` is an ISO time, or words for an unknown one.
+ */
+export function withMeasuredLine(section: string, run: string): string {
+  if (MEASURED_LINE.test(section)) return section;
+  return section.replace(/^(Command: .*)$/m, `$1\n\nMeasured in the run of ${run}.`);
 }
 
 /**
@@ -34,17 +36,17 @@ export function measuredLine(started: Date): string {
 export function keptSections(previous: string, ran: readonly string[]): string[] {
   const run = RUN_LINE.exec(previous)?.[1] ?? "an earlier date";
   return sectionsOf(previous)
-    .filter((s) => s.suite !== undefined && !ran.includes(s.suite))
-    .map((s) => {
-      if (MEASURED_LINE.test(s.text)) return s.text;
-      return s.text.replace(/^(Command: .*)$/m, `$1\n\nMeasured in the run of ${run}.`);
-    });
+    .filter((section) => {
+      const suite = suiteOf(section);
+      return suite !== undefined && !ran.includes(suite);
+    })
+    .map((section) => withMeasuredLine(section, run));
 }
 
 /** `sections` (rendered) in the order of `suites`, by the suite each one's command names; stable. */
 export function inSuiteOrder(sections: readonly string[], suites: readonly string[]): string[] {
   const rank = (text: string) => {
-    const suite = /^Command: `npm run bench -- --only ([\w-]+)`/m.exec(text)?.[1];
+    const suite = suiteOf(text);
     const i = suite === undefined ? -1 : suites.indexOf(suite);
     return i < 0 ? suites.length : i;
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inSuiteOrder, keptSections, measuredLine } from "../../bench/lib/kept-sections.js";
+import { inSuiteOrder, keptSections, withMeasuredLine } from "../../bench/lib/kept-sections.js";
 
 const OLD = [
   "# Benchmarks",
@@ -36,7 +36,12 @@ describe("a partial bench run keeps the sections of the suites it did not run", 
   });
 
   it("orders sections by suite, fresh and kept alike", () => {
-    const fresh = `## Replay\n\nCommand: \`npm run bench -- --only replay\`\n\n${measuredLine(new Date(0))}`;
+    const fresh = withMeasuredLine(
+      "## Replay\n\nCommand: `npm run bench -- --only replay`",
+      new Date(0).toISOString(),
+    );
+    expect(fresh).toContain("Measured in the run of 1970-01-01T00:00:00.000Z.");
+    expect(withMeasuredLine(fresh, "later")).toBe(fresh);
     const ordered = inSuiteOrder([fresh, ...keptSections(OLD, ["replay"])], ["recording", "replay"]);
     expect(ordered.map((s) => s.split("\n")[0])).toEqual(["## Recording", "## Replay"]);
   });
