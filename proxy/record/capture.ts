@@ -77,6 +77,16 @@ export interface CapturedNotification<Body extends CapturedBody = Buffer> extend
 }
 
 /** What the recorder records: an exchange it forwarded, or a notification it relayed. */
-export type Recordable =
-  | { kind: "exchange"; exchange: CapturedExchange<CapturedBody> }
-  | { kind: "notification"; notification: CapturedNotification<CapturedBody> };
+export type Recordable<Body extends CapturedBody = CapturedBody> =
+  | { kind: "exchange"; exchange: CapturedExchange<Body> }
+  | { kind: "notification"; notification: CapturedNotification<Body> };
+
+/** The exchange a recordable carries (a relayed notification is one too). */
+export function capturedOf<Body extends CapturedBody>(item: Recordable<Body>): CapturedNotification<Body> {
+  switch (item.kind) {
+    case "exchange":
+      return item.exchange;
+    case "notification":
+      return item.notification;
+  }
+}

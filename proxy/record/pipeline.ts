@@ -6,7 +6,7 @@ import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest, redactResponse } from "../redaction/redact.js";
 import { learnFromRuleset } from "../redaction/ruleset.js";
 import { BodyEncoder, type ReadyBody, readyBody } from "./body-encoder.js";
-import type { CapturedExchange, CapturedNotification } from "./capture.js";
+import { type CapturedExchange, type CapturedNotification, capturedOf, type Recordable } from "./capture.js";
 import { SIGNATURE_HEADER, signature, verifySignature } from "./notifications.js";
 import type { WireMeta } from "./worker-protocol.js";
 
@@ -54,8 +54,7 @@ function withBody<T extends object, B>(message: T, body: B | undefined): T & { b
 }
 
 interface Queued {
-  exchange: CapturedExchange;
-  notification: CapturedNotification | undefined;
+  item: Recordable<Buffer>;
   id: number | undefined;
 }
 
@@ -94,21 +93,26 @@ export class RecordingPipeline {
    * they are queued, each once its bodies are ready and the ruleset has scanned it (`redaction/ruleset.ts`). `id` is the interaction id
    * to give it (default: the writer's next).
    */
-  enqueue(exchange: CapturedExchange, notification?: CapturedNotification, id?: number): void {
-    this.queue.push({ exchange, notification, id });
+  enqueue(item: Recordable<Buffer>, id?: number): void {
+    this.queue.push({ item, id });
     if (!this.running) this.run();
   }
 
   /** Queues an exchange as the journal (or a batch from the proxy) carries it: metadata and two bodies. */
   enqueueWire(meta: WireMeta, requestBody: Buffer, responseBody: Buffer): void {
     const { notification, startedAt, id, ...rest } = meta;
-    const exchange: CapturedNotification = {
+    const captured: CapturedNotification = {
       ...rest,
       startedAt: new Date(startedAt),
       requestBody,
       responseBody,
     };
-    this.enqueue(exchange, notification ? exchange : undefined, id);
+    this.enqueue(
+      notification
+        ? { kind: "notification", notification: captured }
+        : { kind: "exchange", exchange: captured },
+      id,
+    );
   }
 
   /** Resolves once everything queued has been handed to the writer. */
@@ -117,36 +121,31 @@ export class RecordingPipeline {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  /** Takes the next queued item through: bodies made ready, the ruleset's scan, then `record`. */
   private run(): void {
-    this.running = true;
-    for (let item = this.queue.shift(); item; item = this.queue.shift()) {
-      const { exchange, notification, id } = item;
-      try {
-        const x = notification ?? exchange;
-        Promise.resolve(capturedPair(x))
-          .then(async (ready) => {
-            await learnFromRuleset(
-              [
-                {
-                  line: `${x.method} ${x.url}`,
-                  headers: ready.request.head.headers,
-                  body: ready.request.body,
-                },
-                { line: `HTTP ${x.status}`, headers: ready.response.head.headers, body: ready.response.body },
-              ],
-              this.redactor,
-            );
-            this.record(exchange, notification, ready, id);
-          })
-          .catch((error: unknown) => this.failed(exchange, error))
-          .finally(() => this.run());
-        return;
-      } catch (error) {
-        this.failed(exchange, error);
-      }
+    const queued = this.queue.shift();
+    if (queued === undefined) {
+      this.running = false;
+      for (const resolve of this.waiters.splice(0)) resolve();
+      return;
     }
-    this.running = false;
-    for (const resolve of this.waiters.splice(0)) resolve();
+    this.running = true;
+    const { item, id } = queued;
+    const x = capturedOf(item);
+    Promise.resolve()
+      .then(() => capturedPair(x))
+      .then(async (ready) => {
+        await learnFromRuleset(
+          [
+            { line: `${x.method} ${x.url}`, headers: ready.request.head.headers, body: ready.request.body },
+            { line: `HTTP ${x.status}`, headers: ready.response.head.headers, body: ready.response.body },
+          ],
+          this.redactor,
+        );
+        this.record(item, ready, id);
+      })
+      .catch((error: unknown) => this.failed(x, error))
+      .finally(() => this.run());
   }
 
   private failed(exchange: CapturedExchange, error: unknown): void {
@@ -195,20 +194,29 @@ export class RecordingPipeline {
    * Writes one exchange. Everything is redacted in the order it is written, request (head, then body)
    * before response, so that a secret met anywhere earlier is scrubbed from everything after it.
    */
-  private record(
-    exchange: CapturedExchange,
-    notification: CapturedNotification | undefined,
+  private record(item: Recordable<Buffer>, x: CapturedPair, given: number | undefined) {
+    const recordedAt = capturedOf(item).startedAt.toISOString();
+    switch (item.kind) {
+      case "exchange": {
+        const request = this.encoded(x.request, redactRequest);
+        const response = this.encoded(x.response, redactResponse);
+        const id = this.writer.append({ recordedAt, request, response }, given);
+        this.reported("recorded", id, request, response);
+        return;
+      }
+      case "notification":
+        this.recordNotification(item.notification, x, recordedAt, given);
+        return;
+    }
+  }
+
+  /** Writes a relayed notification: its body stored (never by a fast path), re-signed when verified. */
+  private recordNotification(
+    notification: CapturedNotification,
     x: CapturedPair,
+    recordedAt: string,
     given: number | undefined,
   ) {
-    const { startedAt } = notification ?? exchange;
-    if (notification === undefined) {
-      const request = this.encoded(x.request, redactRequest);
-      const response = this.encoded(x.response, redactResponse);
-      const id = this.writer.append({ recordedAt: startedAt.toISOString(), request, response }, given);
-      this.reported("recorded", id, request, response);
-      return;
-    }
     const verdict = this.notificationRecord(notification);
     const request = this.stored(x.request, redactRequest);
     const response = this.stored(x.response, redactResponse);
@@ -216,10 +224,7 @@ export class RecordingPipeline {
       const placeholderKey = this.redactor.secrets.redact(verdict.key, "signatureKey");
       request.headers[SIGNATURE_HEADER] = signature(placeholderKey, bodyBytes(request.body));
     }
-    const id = this.writer.append(
-      { recordedAt: startedAt.toISOString(), request, response, notification: verdict.record },
-      given,
-    );
+    const id = this.writer.append({ recordedAt, request, response, notification: verdict.record }, given);
     this.reported("notification", id, request, response);
   }
 

@@ -6,7 +6,7 @@ import { runnableEntry } from "../../core/compiled.js";
 import { AssopayError, formatError } from "../../core/errors.js";
 import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { teachEvents } from "../redaction/log.js";
-import type { CapturedBody, CapturedNotification, Recordable } from "./capture.js";
+import { capturedOf, type Recordable } from "./capture.js";
 import type { Journal } from "./journal.js";
 import { caughtUpEnough, type Lag, overBound } from "./lag-bound.js";
 import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
@@ -34,16 +34,6 @@ const START_TIMEOUT_MS = 30_000;
 const BATCH_LIMIT = 64;
 /** How long an exchange may wait for others to share its message. */
 const BATCH_WAIT_MS = 10;
-
-/** The exchange (or notification) as the journal's metadata describes it, and whether it is a notification. */
-function described(item: Recordable): { x: CapturedNotification<CapturedBody>; notification: boolean } {
-  switch (item.kind) {
-    case "exchange":
-      return { x: item.exchange, notification: false };
-    case "notification":
-      return { x: item.notification, notification: true };
-  }
-}
 
 /**
  * The proxy's side of the recording worker: each captured exchange is appended to the journal (on disk
@@ -133,7 +123,8 @@ export class RecordingWorker {
    */
   enqueue(item: Recordable): boolean {
     if (this.stop || this.closed) return false;
-    const { x, notification } = described(item);
+    const x = capturedOf(item);
+    const notification = item.kind === "notification";
     const meta: WireMeta = {
       id: this.nextId,
       startedAt: x.startedAt.getTime(),
