@@ -13,9 +13,13 @@ export interface ServiceInstant {
   ticks: number;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The last Sunday of a month at 01:00 UTC, in milliseconds, without a Date object (1970-01-01 was a Thursday). */
 function lastSundayAtOneUtc(year: number, month: number): number {
-  const lastDay = new Date(Date.UTC(year, month + 1, 0));
-  return Date.UTC(year, month, lastDay.getUTCDate() - lastDay.getUTCDay(), 1);
+  const lastDay = Date.UTC(year, month + 1, 0);
+  const weekday = (((Math.floor(lastDay / DAY_MS) + 4) % 7) + 7) % 7;
+  return lastDay - weekday * DAY_MS + 3_600_000;
 }
 
 /** The offset of Europe/Paris at an instant, in minutes: 120 from the last Sunday of March, else 60. */
