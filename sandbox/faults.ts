@@ -2,43 +2,16 @@
  * Named faults: each one breaks exactly one rule of `contracts/rules.yaml`, so the suite can prove it
  * catches that rule. `assopay sandbox --list-faults` prints this table.
  */
-export type FaultName =
-  | "never-ending"
-  | "token-mangled"
-  | "duplicate-entries"
-  | "drop-at-boundary"
-  | "early-empty-page"
-  | "early-no-token"
-  | "oversized-pages"
-  | "leak-counts"
-  | "counts-after-removal"
-  | "wrong-counts"
-  | "v3-alive"
-  | "v3-off-early"
-  | "v5-off-with-v3"
-  | "bad-dates"
-  | "open-files"
-  | "files-for-readers"
-  | "no-file-urls"
-  | "no-custom-fields"
-  | "wrong-signing-key"
-  | "other-url-key"
-  | "bad-notification-envelope"
-  | "unverified-payments"
-  | "short-checkout-window"
-  | "limited-retries"
-  | "back-to-error-url"
-  | "lenient-tokens"
-  | "routes-before-auth";
-
 export interface Fault {
-  name: FaultName;
+  /** The fault's name, as `--fault` takes it. */
+  readonly name: string;
   /** The id of the one rule it breaks (`contracts/rules.yaml`). */
-  rule: string;
-  description: string;
+  readonly rule: string;
+  readonly description: string;
 }
 
-export const faults: readonly Fault[] = Object.freeze([
+/** Every fault, in table order: the one list of their names (`FaultName` is derived from it). */
+export const faults = Object.freeze([
   {
     name: "never-ending",
     rule: "pagination.end-is-empty-array",
@@ -180,7 +153,10 @@ export const faults: readonly Fault[] = Object.freeze([
     description:
       "The route is looked up before the token is checked: an unknown /v5 route answers 404 even without a valid token.",
   },
-] satisfies Fault[]);
+] as const satisfies readonly Fault[]);
+
+/** A fault's name, one of the table's. */
+export type FaultName = (typeof faults)[number]["name"];
 
 /** Every fault name, in table order. */
 export const faultNames: readonly FaultName[] = Object.freeze(faults.map((f) => f.name));
