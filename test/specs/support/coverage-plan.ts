@@ -1,3 +1,4 @@
+import type { Timeline, TimelineEntry } from "../../../contracts/index.js";
 import type { IsoDay } from "../../../core/dates.js";
 import { type FaultName, faults } from "../../../sandbox/index.js";
 import type { SuitePass } from "../../support/suite-pass.js";
@@ -8,8 +9,28 @@ import type { Variants } from "./transforming-proxy.js";
  * `test/specs/coverage-count.test.ts` counts what they prove per rule from the very lists they run.
  */
 
-/** Each fault is tried on both sides of the dates its rule depends on. */
+/** The dates a dated fault is verified at: on both sides of the count removal, the verification and the switch-off. */
 export const FAULT_DATES = ["2025-04-01", "2025-06-15", "2026-01-01"] as IsoDay[];
+
+/**
+ * The dates of a fault whose rule no timeline entry dates: the two ends of `FAULT_DATES`. Every rule of
+ * the contract is in force at one of them (no check skips for its date at both: the clean run without
+ * hooks in no-hooks.test.ts asserts it), so a fault blamed on a rule other than its own shows at one of
+ * the two.
+ */
+export const UNDATED_FAULT_DATES = ["2025-04-01", "2026-01-01"] as IsoDay[];
+
+/** The group of rules (the id before its dot) whose verdicts each kind of timeline entry dates. */
+function datedGroup(affects: TimelineEntry["affects"]): string {
+  switch (affects) {
+    case "count-deprecation":
+      return "counts";
+    case "v3":
+      return "versions";
+    case "associations":
+      return "associations";
+  }
+}
 
 /** One case per fault (one test each): its rule and the dates it is verified at. */
 export interface FaultCase {
@@ -17,7 +38,17 @@ export interface FaultCase {
   dates: readonly IsoDay[];
 }
 
-export const FAULT_CASES: readonly FaultCase[] = faults.map((fault) => ({ fault, dates: FAULT_DATES }));
+/**
+ * Each fault at the dates its rule depends on, read from the timeline: a rule of a group some entry
+ * affects (counts, versions, associations) at `FAULT_DATES`, any other at `UNDATED_FAULT_DATES`.
+ */
+export function faultCases(timeline: Timeline): readonly FaultCase[] {
+  const dated = new Set(timeline.entries.map((entry) => datedGroup(entry.affects)));
+  return faults.map((fault) => ({
+    fault,
+    dates: dated.has(fault.rule.split(".")[0] ?? "") ? FAULT_DATES : UNDATED_FAULT_DATES,
+  }));
+}
 
 /**
  * Faults a provider without hooks (no state URL, no clock) cannot show to verify unless a flag names what
