@@ -1,6 +1,6 @@
 import { hash32, Purpose, pick, unit } from "../rng.js";
 import type { Answer, CustomFieldDef, ExtraOptionDef, FormDef, OrderRecord, Organization } from "./model.js";
-import { asciiLower, DIETS, FIRST_NAMES, LAST_NAMES, SHIRT_SIZES } from "./names.js";
+import { asciiLower, DIETS, PAYER_NAMES, SHIRT_SIZES } from "./names.js";
 
 /** Seeded entries of form `key` have ids from `(key + 1) × FORM_ID_SPAN`. */
 export const FORM_ID_SPAN = 10_000_000;
@@ -107,11 +107,11 @@ export function defineForm(spec: FormSpec): FormDef {
 
 /** A payer drawn from the seed. */
 export function seededPayer(seed: number, ...key: number[]) {
-  const firstName = pick(FIRST_NAMES, hash32(seed, ...key, Purpose.firstName));
-  const lastName = pick(LAST_NAMES, hash32(seed, ...key, Purpose.lastName));
+  const [firstName, firstAscii] = pick(PAYER_NAMES.first, hash32(seed, ...key, Purpose.firstName));
+  const [lastName, lastAscii] = pick(PAYER_NAMES.last, hash32(seed, ...key, Purpose.lastName));
   const suffix = hash32(seed, ...key, Purpose.emailSuffix) % 100;
   return {
-    email: `${asciiLower(firstName)}.${asciiLower(lastName)}${suffix}@example.org`,
+    email: `${firstAscii}.${lastAscii}${suffix}@example.org`,
     firstName,
     lastName,
     country: "FRA",

@@ -58,3 +58,9 @@ export function asciiLower(text: string): string {
     .replace(/[^A-Za-z0-9]/g, "")
     .toLowerCase();
 }
+
+/** Each first and last name with its e-mail form, made once: a payer is generated for every order served. */
+export const PAYER_NAMES = Object.freeze({
+  first: Object.freeze(FIRST_NAMES.map((name) => [name, asciiLower(name)] as const)),
+  last: Object.freeze(LAST_NAMES.map((name) => [name, asciiLower(name)] as const)),
+});
