@@ -56,15 +56,17 @@ export function buildRouteCatalogue(
     }) as Route;
   });
   const templates = routes.map((route) => ({ route, template: compileTemplate(route.path) }));
-  const byId = new Map(routes.map((r) => [r.id, r]));
+  const byId = new Map(templates.map((t) => [t.route.id, t]));
+  const entry = (id: string) => {
+    const found = byId.get(id);
+    if (!found)
+      throw new AssopayError("internal", `no route with id "${id}"`, { hint: "see contracts/routes.yaml" });
+    return found;
+  };
   return {
     all: routes,
-    byId(id) {
-      const route = byId.get(id);
-      if (!route)
-        throw new AssopayError("internal", `no route with id "${id}"`, { hint: "see contracts/routes.yaml" });
-      return route;
-    },
+    byId: (id) => entry(id).route,
+    pathOf: (id, values) => entry(id).template.expand(values),
     match(method, pathname): RouteMatch | undefined {
       const upper = method.toUpperCase();
       for (const { route, template } of templates) {

@@ -72,6 +72,13 @@ export interface RouteCatalogue {
   match(method: string, pathname: string): RouteMatch | undefined;
   /** Every route that paginates. */
   listings(): readonly Route[];
+  /**
+   * A route's path with its parameters filled in and percent-encoded, from the template compiled once.
+   *
+   * @example
+   * contract.routes.pathOf("v5.order-detail", { orderId: 12 }); // "/v5/orders/12"
+   */
+  pathOf(id: string, values: Readonly<Record<string, string | number>>): string;
 }
 
 /** What a dated change does. A closed union: every consumer switches on it exhaustively. */

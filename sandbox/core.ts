@@ -1,5 +1,4 @@
 import type { Contract, DatedRules } from "../contracts/index.js";
-import { compileTemplate } from "../contracts/index.js";
 import type { Auth, Client } from "./auth.js";
 import type { SandboxClock } from "./clock.js";
 import type { TokenCodec } from "./continuation-token.js";
@@ -56,13 +55,13 @@ export type RouteHandler = (core: SandboxCore, ex: Exchange, call: RouteCall) =>
 
 /** The view context of API responses (the `bad-dates` and `no-file-urls` faults act here). */
 export function apiViews(core: SandboxCore): ViewContext {
-  const fileRoute = compileTemplate(core.contract.routes.byId("v5.attached-file").path);
   return {
     baseUrl: core.baseUrl,
     dateStyle: core.fault === "bad-dates" ? "bare" : "service",
     exposeFiles: core.fault !== "no-file-urls",
     shapes: core.shapes,
-    fileUrl: (orderId, fileId) => `${core.baseUrl}${fileRoute.expand({ orderId, fileId })}`,
+    fileUrl: (orderId, fileId) =>
+      `${core.baseUrl}${core.contract.routes.pathOf("v5.attached-file", { orderId, fileId })}`,
   };
 }
 

@@ -1,4 +1,3 @@
-import { compileTemplate } from "../contracts/index.js";
 import { isIsoDay } from "../core/dates.js";
 import { createIntent, redirectUrl } from "./checkout.js";
 import { emitType, notificationViews, type SandboxCore } from "./core.js";
@@ -19,7 +18,7 @@ type Result = Record<string, unknown>;
 export { StateError } from "./state-error.js";
 
 const path = (core: SandboxCore, routeId: string, values: Record<string, string | number>) =>
-  compileTemplate(core.contract.routes.byId(routeId).path).expand(values);
+  core.contract.routes.pathOf(routeId, values);
 
 const text = (params: Params, name: string): string | undefined =>
   typeof params[name] === "string" && params[name] !== "" ? (params[name] as string) : undefined;

@@ -1,4 +1,3 @@
-import { compileTemplate } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
@@ -47,10 +46,9 @@ export function rightsPrerequisites(ctx: CheckContext): string | undefined {
 }
 
 async function readDetail(ctx: CheckContext, orderId: string) {
-  const route = ctx.contract.routes.byId("v5.order-detail");
   const detail = await ctx.http.send({
     method: "GET",
-    url: `${ctx.options.target}${compileTemplate(route.path).expand({ orderId })}`,
+    url: `${ctx.options.target}${ctx.contract.routes.pathOf("v5.order-detail", { orderId })}`,
     authorization: await ctx.authorization("admin"),
   });
   const parsed = isSuccess(detail.status) ? parseJson(detail) : undefined;

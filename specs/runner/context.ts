@@ -1,10 +1,4 @@
-import {
-  type Contract,
-  compileTemplate,
-  type DatedRules,
-  type Diagnostic,
-  type Route,
-} from "../../contracts/index.js";
+import type { Contract, DatedRules, Diagnostic, Route } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
@@ -118,7 +112,7 @@ export function createContext(parts: ContextParts): CheckContext {
       formSlug: where.formSlug,
       ...params,
     };
-    return `${options.target}${compileTemplate(route.path).expand(values)}`;
+    return `${options.target}${contract.routes.pathOf(route.id, values)}`;
   };
 
   const datedRulesAt = (route: Route) => contract.timeline.datedRulesAt(route, at);
