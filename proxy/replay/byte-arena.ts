@@ -1,5 +1,7 @@
-/** The size of one shared chunk; a record of more than a quarter of it gets a chunk of its own. */
+/** The largest shared chunk; a record of more than a quarter of it gets a chunk of its own. */
 const CHUNK_BYTES = 8 * 1024 * 1024;
+/** The first shared chunk: each next one is twice the last, up to `CHUNK_BYTES` (a small cassette stays small). */
+const FIRST_CHUNK_BYTES = 64 * 1024;
 
 /** Where a record was put: its chunk and its first byte in it. */
 export interface ArenaPlace {
@@ -9,14 +11,14 @@ export interface ArenaPlace {
 
 /**
  * Bytes kept outside the JavaScript heap, in a few large buffers: records are appended one after the
- * other and found again by chunk and offset. A cassette of 100,000 interactions is then some thirty
+ * other and found again by chunk and offset. A cassette of 100,000 interactions is then some forty
  * buffers, not 100,000 of them (each with its `Uint8Array` on the heap and its extension for the garbage
  * collector to visit); a view of a record is made when it is served.
  */
 export class ByteArena {
   private readonly chunks: Buffer[] = [];
   /** Bytes used in the last shared chunk. */
-  private used = CHUNK_BYTES;
+  private used = 0;
   /** The index of the chunk records are appended to (a record's own chunk is never appended to). */
   private shared = -1;
 
@@ -38,8 +40,10 @@ export class ByteArena {
       write(own, 0);
       return { chunk: this.chunks.length - 1, start: 0 };
     }
-    if (this.used + length > CHUNK_BYTES || this.shared < 0) {
-      this.chunks.push(Buffer.allocUnsafeSlow(CHUNK_BYTES));
+    const last = this.chunks[this.shared];
+    if (!last || this.used + length > last.length) {
+      const size = Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, 2 * (last?.length ?? 0), length));
+      this.chunks.push(Buffer.allocUnsafeSlow(size));
       this.shared = this.chunks.length - 1;
       this.used = 0;
     }
