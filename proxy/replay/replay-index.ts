@@ -38,7 +38,7 @@ export class ReplayIndex {
   constructor(interactions: Iterable<LoadedInteraction>, rules: CompiledRules = NO_RULES) {
     this.rules = rules;
     this.matchedHeaders = ["content-type", ...rules.headers.map((rule) => rule.segments[0] ?? "")];
-    for (const interaction of interactions) if (!interaction.notification) this.add(interaction);
+    for (const interaction of interactions) this.add(interaction);
   }
 
   /** Number of servable interactions. */
@@ -47,10 +47,11 @@ export class ReplayIndex {
   }
 
   /**
-   * Adds one interaction (the recorder adds what it records in `new` mode). The index keeps nothing of
-   * the loaded document: the cassette can be collected once it is indexed.
+   * Adds one interaction; a notification is left out. The index keeps nothing of the loaded document: it
+   * can be collected once it is indexed (replay streams a cassette in, one document at a time).
    */
   add(loaded: LoadedInteraction): void {
+    if (loaded.notification) return;
     const { key, method, path } = canonicalize(loaded.request, this.rules);
     const entry = this.recordings.append(loaded, this.matchedHeaders, grouping(method, path));
     if (this.keys.add(key) !== entry) throw new Error("replay index: keys and recordings out of step");
