@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
-import type { Cassette } from "./cassette/format.js";
+import type { Cassette, CassetteWarning, LoadedInteraction } from "./cassette/format.js";
 import { loadCassette as readCassetteFile } from "./cassette/reader.js";
 import { type CassetteValidator, createCassetteValidator } from "./cassette/schema.js";
-import { recoverCassette } from "./record/recover.js";
+import { readCassetteHeader, streamCassette } from "./cassette/stream.js";
+import { type Recovery, recoverCassette } from "./record/recover.js";
 import { RECORDING_SUFFIX } from "./record/versions.js";
 
 /** What {@link loadCassette} may be given. */
@@ -28,6 +29,54 @@ export interface LoadCassetteOptions {
  * console.log(cassette.header.upstream, cassette.interactions.length);
  */
 export async function loadCassette(path: string, options: LoadCassetteOptions = {}): Promise<Cassette> {
+  const { recovery, validator } = await recover(path, options);
+  if (recovery.kind === "in-memory") return recovery.cassette;
+  return readCassetteFile(path, validator);
+}
+
+/** A cassette opened for reading once: its header now, its interactions one at a time, kept by no one. */
+export interface OpenedCassette {
+  /** The cassette's file and header, and its warnings once `read` has run; it holds no interactions. */
+  readonly cassette: Cassette;
+  /** Hands every interaction, in file order, to `onInteraction` as it is read (and checked). */
+  read(onInteraction: (interaction: LoadedInteraction) => void): Promise<void>;
+}
+
+/**
+ * Opens a cassette as {@link loadCassette} loads it (a journal beside it recovered first), reading only its
+ * header: `read` then streams its interactions. For a reader that keeps only what it makes of each one
+ * (replay's index), the parsed documents die young rather than all living until the last is read.
+ *
+ * @example
+ * const opened = await openCassette("recordings/pagination-crawl.yaml");
+ * await opened.read((interaction) => index.add(interaction));
+ */
+export async function openCassette(path: string, options: LoadCassetteOptions = {}): Promise<OpenedCassette> {
+  const { recovery, validator } = await recover(path, options);
+  if (recovery.kind === "in-memory") {
+    const { interactions, ...rest } = recovery.cassette;
+    return {
+      cassette: { ...rest, interactions: [] },
+      read: async (onInteraction) => {
+        for (const interaction of interactions) onInteraction(interaction);
+      },
+    };
+  }
+  const header = await readCassetteHeader(path, validator);
+  const warnings: CassetteWarning[] = [];
+  return {
+    cassette: { file: path, header, interactions: [], warnings },
+    read: async (onInteraction) => {
+      warnings.push(...(await streamCassette(path, validator, onInteraction)).warnings);
+    },
+  };
+}
+
+/** Recovers a journal left beside the cassette, if any, saying so; and the validator to read it with. */
+async function recover(
+  path: string,
+  options: LoadCassetteOptions,
+): Promise<{ recovery: Recovery; validator: CassetteValidator }> {
   const onNotice = options.onNotice ?? ((message: string) => process.stderr.write(`${message}\n`));
   const validator = options.validator ?? createCassetteValidator();
   const recovery = await recoverCassette(path, {
@@ -47,6 +96,5 @@ export async function loadCassette(path: string, options: LoadCassetteOptions = 
       `${recording} holds a --mode all recording of this cassette that is running or was interrupted: this reads ${path} as it was before it (assopay record on ${path} finishes an interrupted one)`,
     );
   }
-  if (recovery.kind === "in-memory") return recovery.cassette;
-  return readCassetteFile(path, validator);
+  return { recovery, validator };
 }

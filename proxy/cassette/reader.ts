@@ -144,7 +144,7 @@ function schemaError(
   );
 }
 
-function readHeader(
+export function readHeader(
   file: string,
   doc: RawDocument | undefined,
   validator: CassetteValidator,
@@ -179,10 +179,14 @@ function readHeader(
   return parsed.data as CassetteHeader;
 }
 
-/** Builds a cassette from its documents, checking each as it comes (see {@link parseCassette}). */
-function createCassetteBuilder(
+/**
+ * Builds a cassette from its documents, checking each as it comes (see {@link parseCassette}). With
+ * `onInteraction`, each interaction is handed to it and not kept (the cassette built has none).
+ */
+export function createCassetteBuilder(
   file: string,
   validator: CassetteValidator,
+  onInteraction?: (interaction: LoadedInteraction) => void,
 ): { document(doc: RawDocument): void; finish(): Cassette } {
   let header: CassetteHeader | undefined;
   const warnings: CassetteWarning[] = [];
@@ -210,7 +214,9 @@ function createCassetteBuilder(
       });
     }
     ids.set(found.id, doc.line);
-    interactions.push(Object.freeze({ ...found, source: { file, line: doc.line } }));
+    const loaded = Object.freeze({ ...found, source: { file, line: doc.line } });
+    if (onInteraction) onInteraction(loaded);
+    else interactions.push(loaded);
   };
   return {
     document(doc) {

@@ -1,5 +1,5 @@
 /** How many request lines the memo keeps before it starts over (a crawl of unique URLs cannot grow it). */
-const DEFAULT_LIMIT = 50_000;
+const DEFAULT_LIMIT = 10_000;
 
 /**
  * The canonical keys of bodyless requests, by their request line (`GET /path?query` as sent).

@@ -144,7 +144,7 @@ export function explainMiss(
   rules: readonly string[] = [],
 ): Problem {
   const ranked = candidates
-    .map(({ entry, canonical }, order) => ({ entry, order, diff: differences(canonical, received) }))
+    .map((candidate, order) => ({ candidate, order, diff: differences(candidate.canonical, received) }))
     .map((r) => ({ ...r, score: weight(r.diff) }))
     .sort((x, y) => x.score - y.score || x.order - y.order)
     .slice(0, CLOSEST);
@@ -161,10 +161,10 @@ export function explainMiss(
     {
       request: shown,
       ...(rules.length > 0 ? { rules } : {}),
-      closest: ranked.map(({ entry, diff }) => ({
-        cassette: `${entry.interaction.source.file}:${entry.interaction.source.line}`,
-        id: entry.interaction.id,
-        request: describeRequest(entry.interaction.request),
+      closest: ranked.map(({ candidate, diff }) => ({
+        cassette: `${candidate.source.file}:${candidate.source.line}`,
+        id: candidate.id,
+        request: describeRequest(candidate.request),
         differences: diff,
       })),
     },

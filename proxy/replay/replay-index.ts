@@ -1,46 +1,35 @@
-import type { LoadedInteraction } from "../cassette/format.js";
-import { type HeldInteraction, holdInteraction } from "./held.js";
+import type { DocumentSource, LoadedInteraction, StoredRequest } from "../cassette/format.js";
+import type { HeldResponse } from "./held.js";
 import { type CanonicalRequest, canonicalize } from "./key.js";
+import { KeyTable } from "./key-table.js";
 import { type CompiledRules, NO_RULES } from "./match-rules.js";
-
-/**
- * An interaction with the hash key of its canonical request. The canonical form itself is not kept: only
- * a miss compares it, field by field, and the index recomputes it then for the recordings it compares
- * (`candidates`). Kept for every interaction, it was half of what a large cassette keeps on the heap,
- * and every scavenge of a replay grew with that heap.
- */
-export interface IndexedInteraction {
-  /** The interaction, held apart from the loaded cassette (its response body as bytes). */
-  readonly interaction: HeldInteraction;
-  readonly key: string;
-}
+import { grouping, Recordings } from "./recordings.js";
 
 /** A recorded request a miss is compared with, in canonical form. */
 export interface Candidate {
-  readonly entry: IndexedInteraction;
+  readonly id: number;
+  readonly source: DocumentSource;
+  readonly request: StoredRequest;
   readonly canonical: CanonicalRequest;
-}
-
-interface Slot {
-  readonly entries: IndexedInteraction[];
-  next: number;
 }
 
 /** How many recorded requests a miss explanation compares at most. */
 const MISS_SCAN_LIMIT = 5000;
 
 /**
- * The recorded interactions of one or more cassettes, found by the hash key of their canonical request
- * (a `Map` lookup: no scan, whatever the number of interactions). Identical requests are served in
- * recorded order; once all are used, the last one repeats (or nothing, with `repeatLast: false`).
- * Notification documents are not served: the service sent those requests, the client never does.
+ * The recorded interactions of one or more cassettes, numbered in the order added and found by the
+ * hash key of their canonical request (a hash table lookup: no scan, whatever the number of
+ * interactions). Identical requests are served in recorded order; once all are used, the last one
+ * repeats (or nothing, with `repeatLast: false`). Notification documents are not served: the service
+ * sent those requests, the client never does.
+ *
+ * The index keeps its interactions in typed arrays and a few large buffers (`KeyTable`, `Recordings`),
+ * not as objects: with objects, every scavenge of a replay of 100,000 interactions took several times
+ * as long as with 10, for the same garbage.
  */
 export class ReplayIndex {
-  private readonly byKey = new Map<string, Slot>();
-  private readonly byMethodPath = new Map<string, IndexedInteraction[]>();
-  private readonly byPath = new Map<string, IndexedInteraction[]>();
-  private readonly byMethod = new Map<string, IndexedInteraction[]>();
-  private readonly all: IndexedInteraction[] = [];
+  private readonly keys = new KeyTable();
+  private readonly recordings = new Recordings();
   /** The matching rules applied to recorded and incoming requests alike. */
   readonly rules: CompiledRules;
   /** The request headers matching reads (the body's type, and those a header rule compares). */
@@ -49,42 +38,53 @@ export class ReplayIndex {
   constructor(interactions: Iterable<LoadedInteraction>, rules: CompiledRules = NO_RULES) {
     this.rules = rules;
     this.matchedHeaders = ["content-type", ...rules.headers.map((rule) => rule.segments[0] ?? "")];
-    for (const interaction of interactions) if (!interaction.notification) this.add(interaction);
+    for (const interaction of interactions) this.add(interaction);
   }
 
   /** Number of servable interactions. */
   get size(): number {
-    return this.all.length;
+    return this.recordings.size;
   }
 
   /**
-   * Adds one interaction (the recorder adds what it records in `new` mode). The index keeps nothing of
-   * the loaded document: the cassette can be collected once it is indexed.
+   * Adds one interaction; a notification is left out. The index keeps nothing of the loaded document: it
+   * can be collected once it is indexed (replay streams a cassette in, one document at a time).
    */
   add(loaded: LoadedInteraction): void {
-    const interaction = holdInteraction(loaded, this.matchedHeaders);
-    const { key, method, path } = canonicalize(interaction.request, this.rules);
-    const entry: IndexedInteraction = { interaction, key };
-    const slot = this.byKey.get(key);
-    if (slot) slot.entries.push(entry);
-    else this.byKey.set(key, { entries: [entry], next: 0 });
-    push(this.byMethodPath, `${method} ${path}`, entry);
-    push(this.byPath, path, entry);
-    push(this.byMethod, method, entry);
-    this.all.push(entry);
+    if (loaded.notification) return;
+    const { key, method, path } = canonicalize(loaded.request, this.rules);
+    const entry = this.recordings.append(loaded, this.matchedHeaders, grouping(method, path));
+    if (this.keys.add(key) !== entry) throw new Error("replay index: keys and recordings out of step");
   }
 
-  /** The next recorded interaction for a request with this key, if any. */
-  take(key: string, repeatLast = true): IndexedInteraction | undefined {
-    const slot = this.byKey.get(key);
-    if (!slot) return undefined;
-    if (slot.next < slot.entries.length) return slot.entries[slot.next++];
-    return repeatLast ? slot.entries[slot.entries.length - 1] : undefined;
+  /** The number of the next recorded interaction for a request with this key, if any. */
+  take(key: string, repeatLast = true): number | undefined {
+    return this.keys.take(key, repeatLast);
   }
 
   /** Starts every sequence over: each request gets its first recording again. */
   reset(): void {
-    for (const slot of this.byKey.values()) slot.next = 0;
+    this.keys.reset();
+  }
+
+  /** The recorded response of an interaction, made anew from the kept bytes on each call. */
+  response(entry: number): HeldResponse {
+    return this.recordings.response(entry);
+  }
+
+  /** The recorded request of an interaction (with only the headers matching reads), made anew. */
+  request(entry: number): StoredRequest {
+    return this.recordings.request(entry);
+  }
+
+  /** Where an interaction was recorded. */
+  source(entry: number): DocumentSource {
+    return this.recordings.source(entry);
+  }
+
+  /** The recorded id of an interaction. */
+  id(entry: number): number {
+    return this.recordings.id(entry);
   }
 
   /**
@@ -93,20 +93,33 @@ export class ReplayIndex {
    * in canonical form.
    */
   candidates(request: CanonicalRequest): readonly Candidate[] {
-    const list =
-      this.byMethodPath.get(`${request.method} ${request.path}`) ??
-      this.byPath.get(request.path) ??
-      this.byMethod.get(request.method) ??
-      this.all;
-    return list.slice(0, MISS_SCAN_LIMIT).map((entry) => ({
-      entry,
-      canonical: canonicalize(entry.interaction.request, this.rules, false),
-    }));
+    const [methodPath, path, method] = this.recordings.grouped(
+      grouping(request.method, request.path),
+      MISS_SCAN_LIMIT,
+    );
+    const levels: [number[], (c: CanonicalRequest) => boolean][] = [
+      [methodPath, (c) => c.method === request.method && c.path === request.path],
+      [path, (c) => c.path === request.path],
+      [method, (c) => c.method === request.method],
+    ];
+    for (const [entries, same] of levels) {
+      // Grouped by hash: a recording whose hash only collides is left out.
+      const found = this.compared(entries).filter((candidate) => same(candidate.canonical));
+      if (found.length > 0) return found;
+    }
+    const all = Array.from({ length: Math.min(this.size, MISS_SCAN_LIMIT) }, (_, entry) => entry);
+    return this.compared(all);
   }
-}
 
-function push<K>(map: Map<K, IndexedInteraction[]>, key: K, entry: IndexedInteraction): void {
-  const list = map.get(key);
-  if (list) list.push(entry);
-  else map.set(key, [entry]);
+  private compared(entries: readonly number[]): Candidate[] {
+    return entries.map((entry) => {
+      const request = this.request(entry);
+      return {
+        id: this.id(entry),
+        source: this.source(entry),
+        request,
+        canonical: canonicalize(request, this.rules, false),
+      };
+    });
+  }
 }

@@ -9,8 +9,9 @@ import { describeRequest } from "./key.js";
 import { KeyMemo } from "./key-memo.js";
 import { compileRules, describeRule } from "./match-rules.js";
 import { explainMiss } from "./miss.js";
-import { type IndexedInteraction, ReplayIndex } from "./replay-index.js";
+import { ReplayIndex } from "./replay-index.js";
 import { type Lookup, lookup } from "./serve.js";
+import { type Served, ServedCache } from "./served.js";
 import { applyCounts, datedRulesFor, goneResponse, type TimelineView } from "./timeline.js";
 
 /** The redactions to apply to incoming requests: one per way the cassettes were recorded. */
@@ -98,8 +99,8 @@ export class Replayer {
   private readonly memoizable: boolean;
   /** The match rules in force, as a miss lists them. */
   private readonly ruleNames: readonly string[];
-  /** The `x-assopay-replayed-from` header of each interaction served, one object each (servers cache by it). */
-  private readonly origins = new WeakMap<IndexedInteraction, Record<string, string>>();
+  /** The interactions served lately, made once each from the index's bytes. */
+  private readonly recent = new ServedCache();
 
   constructor(cassettes: readonly Cassette[], options: ReplayerOptions) {
     const matchRules = compileRules(matchingRules(cassettes, options.rules));
@@ -129,7 +130,7 @@ export class Replayer {
     if (dated && !dated.served) return undefined;
     for (const key of keys) {
       const entry = this.index.take(key, this.repeatLast);
-      if (entry) return this.hit(entry, dated, method, path);
+      if (entry !== undefined) return this.hit(entry, dated, method, path);
     }
     return undefined;
   }
@@ -166,7 +167,7 @@ export class Replayer {
     }
     const found = lookup(this.index, this.profiles, request, this.repeatLast);
     if (line !== undefined && this.memoizable) this.memo.set(line, found.keys);
-    return found.entry ? this.hit(found.entry, dated, request.method, request.path) : found;
+    return found.entry !== undefined ? this.hit(found.entry, dated, request.method, request.path) : found;
   }
 
   /** Starts every sequence over: identical requests get their recordings from the first again. */
@@ -198,23 +199,9 @@ export class Replayer {
     return view && at ? datedRulesFor(view, at, method, path) : undefined;
   }
 
-  private hit(
-    entry: IndexedInteraction,
-    dated: DatedRules | undefined,
-    method: string,
-    path: string,
-  ): ReplayAnswer {
-    const { interaction } = entry;
-    const response = dated
-      ? applyCounts(dated, interaction.request, interaction.response)
-      : interaction.response;
-    let headers = this.origins.get(entry);
-    if (!headers) {
-      // Where it was recorded, `file.yaml:LINE`: made for the interactions served, not for all of them.
-      const { file, line } = interaction.source;
-      headers = Object.freeze({ "x-assopay-replayed-from": `${basename(file)}:${line}` });
-      this.origins.set(entry, headers);
-    }
+  private hit(entry: number, dated: DatedRules | undefined, method: string, path: string): ReplayAnswer {
+    const { response: recorded, headers } = this.recent.get(entry, this.serving);
+    const response = dated ? applyCounts(dated, this.index.request(entry), recorded) : recorded;
     return {
       kind: "hit",
       response,
@@ -222,6 +209,15 @@ export class Replayer {
       message: `${method} ${path} → ${response.status} (${headers["x-assopay-replayed-from"]})`,
     };
   }
+
+  /** An interaction as served: its response, and where it was recorded (`file.yaml:LINE`). */
+  private readonly serving = (entry: number): Served => {
+    const { file, line } = this.index.source(entry);
+    return {
+      response: this.index.response(entry),
+      headers: Object.freeze({ "x-assopay-replayed-from": `${basename(file)}:${line}` }),
+    };
+  };
 }
 
 function repeatsLast(exhausted: WhenExhausted): boolean {

@@ -4,7 +4,7 @@ import type { StoredRequest } from "../cassette/format.js";
 import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest } from "../redaction/redact.js";
 import { type CanonicalRequest, canonicalize } from "./key.js";
-import type { IndexedInteraction, ReplayIndex } from "./replay-index.js";
+import type { ReplayIndex } from "./replay-index.js";
 
 /** An incoming request in stored form (not yet redacted). The target must be in origin form. */
 export function incomingRequest(req: IncomingMessage, body: Buffer): Promise<StoredRequest> {
@@ -31,9 +31,9 @@ export async function requestFrom(
   return request;
 }
 
-/** The result of looking a request up: the interaction, if any, and the request's canonical form. */
+/** The result of looking a request up: the interaction's number, if any, and the request's canonical form. */
 export interface Lookup {
-  entry: IndexedInteraction | undefined;
+  entry: number | undefined;
   canonical: CanonicalRequest;
   redacted: StoredRequest;
   /** The request's canonical key under each redaction profile, in the order tried. */
@@ -59,7 +59,7 @@ export function lookup(
   const keys = forms.length > 0 ? forms.map((form) => form.canonical.key) : [first.canonical.key];
   for (const form of forms) {
     const entry = index.take(form.canonical.key, repeatLast);
-    if (entry) return { entry, ...form, keys };
+    if (entry !== undefined) return { entry, ...form, keys };
   }
   return { entry: undefined, ...first, keys };
 }

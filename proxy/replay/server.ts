@@ -7,7 +7,7 @@ import type { ProxyEventSink } from "../events.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
-import { loadCassette } from "../load-cassette.js";
+import { openCassette } from "../load-cassette.js";
 import { KeyMemo } from "./key-memo.js";
 import {
   type ReplayOptions,
@@ -138,28 +138,33 @@ function hostOrigin(req: IncomingMessage, fallback: string): string {
     : fallback;
 }
 
-/** Loads the cassettes and indexes them; nothing else of what was loaded is kept. */
+/**
+ * Reads the cassettes' headers, then streams their interactions into the index, one document at a time:
+ * each parsed document is garbage as soon as it is indexed, and nothing else of what was read is kept.
+ */
 async function loadReplayer(
   resolved: ResolvedReplayOptions,
 ): Promise<{ replayer: Replayer; warnings: string[]; rewriter: OriginRewriter | undefined }> {
   const validator = createCassetteValidator();
-  const cassettes = await Promise.all(
+  const opened = await Promise.all(
     resolved.cassettes.map((file) =>
-      loadCassette(file, {
+      openCassette(file, {
         validator,
         secretSalt: resolved.secretSalt,
         onNotice: (message) => resolved.onEvent({ kind: "warning", message }),
       }),
     ),
   );
-  const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
-  for (const message of warnings) resolved.onEvent({ kind: "warning", message });
+  const cassettes = opened.map((o) => o.cassette);
   const replayer = new Replayer(cassettes, {
     at: resolved.at,
     view: await timelineView(resolved),
     secretSalt: resolved.secretSalt,
     rules: resolved.rules,
   });
+  for (const cassette of opened) await cassette.read((interaction) => replayer.index.add(interaction));
+  const warnings = cassetteWarnings(cassettes, resolved.secretSalt);
+  for (const message of warnings) resolved.onEvent({ kind: "warning", message });
   const rewriter = resolved.keepOrigins
     ? undefined
     : new OriginRewriter(cassettes.flatMap((c) => recordedOrigins(c.header.upstream)));
