@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { runInNewContext } from "node:vm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
 import { collectGarbage } from "../../core/collect.js";
 import { parseIsoDay } from "../../core/dates.js";
@@ -12,7 +12,7 @@ import { loadCassette } from "../../proxy/cassette/reader.js";
 import { Replayer } from "../../proxy/replay/replayer.js";
 import { settledHeap } from "../specs/support/heap.js";
 import { type Exchange, writeCassette } from "./support/cassettes.js";
-import { tempDir } from "./support/http.js";
+import { cassetteFixture } from "./support/lifecycle.js";
 
 // Replay copies what it keeps of each interaction into bytes outside the heap: the loaded cassette (its
 // parsed bodies, and the file's text its strings are slices of) can then be collected, so a replay of
@@ -71,21 +71,10 @@ function firstBody(cassette: Cassette): WeakRef<object> {
 const options = { at: undefined, view: undefined, secretSalt: undefined };
 
 describe("what replay keeps of a loaded cassette", () => {
-  let temp: Awaited<ReturnType<typeof tempDir>>;
-  let file: string;
-
-  beforeAll(async () => {
-    temp = await tempDir();
-    file = temp.file("crawl.yaml");
-    await writeCassette(file, crawl());
-  });
-
-  afterAll(async () => {
-    await temp.remove();
-  });
+  const fixture = cassetteFixture(crawl);
 
   it("lets the loaded documents go once they are indexed", async () => {
-    let cassette: Cassette | undefined = await loadCassette(file);
+    let cassette: Cassette | undefined = await loadCassette(fixture.file);
     const parsed = firstBody(cassette);
     const replayer = new Replayer([cassette], options);
     cassette = undefined;
@@ -95,10 +84,10 @@ describe("what replay keeps of a loaded cassette", () => {
   });
 
   it("serves from a heap that grows by less than the cassette's own text, garbage collected at start", async () => {
-    const { size } = await stat(file);
-    const small = temp.file("one.yaml");
+    const { size } = await stat(fixture.file);
+    const small = fixture.temp.file("one.yaml");
     await writeCassette(small, crawl().slice(0, 1));
-    const [one, all] = [await replayHeap(small), await replayHeap(file)];
+    const [one, all] = [await replayHeap(small), await replayHeap(fixture.file)];
     expect([one.interactions, all.interactions]).toEqual([1, PAGES]);
     // Keeping the parsed pages costs about three times the file's size; keeping one slice of the file's
     // text (a string read from a file is a slice of its whole text) keeps all of it. Replay keeps no
@@ -112,7 +101,7 @@ describe("what replay keeps of a loaded cassette", () => {
   });
 
   it("still rewrites the counts of a held page once withCount defaults to false", async () => {
-    const replayer = new Replayer([await loadCassette(file)], {
+    const replayer = new Replayer([await loadCassette(fixture.file)], {
       ...options,
       at: parseIsoDay("2025-04-01"),
       view: loadContract(),

@@ -1,12 +1,13 @@
 import { appendFile, writeFile } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { collectGarbage } from "../../core/collect.js";
 import { AssopayError } from "../../core/errors.js";
 import type { LoadedInteraction } from "../../proxy/cassette/format.js";
 import { loadCassette, openCassette } from "../../proxy/load-cassette.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { writeCassette } from "./support/cassettes.js";
-import { send, tempDir } from "./support/http.js";
+import { send } from "./support/http.js";
+import { cassetteFixture } from "./support/lifecycle.js";
 
 // Replay streams a cassette into its index, one document at a time, instead of loading it whole first:
 // the parsed documents die young, and loading 100,000 interactions never holds them all.
@@ -30,21 +31,10 @@ function bodyOf(interaction: LoadedInteraction): WeakRef<object> {
 }
 
 describe("replay streams its cassettes", () => {
-  let temp: Awaited<ReturnType<typeof tempDir>>;
-  let file: string;
-
-  beforeAll(async () => {
-    temp = await tempDir();
-    file = temp.file("crawl.yaml");
-    await writeCassette(file, crawl());
-  });
-
-  afterAll(async () => {
-    await temp.remove();
-  });
+  const fixture = cassetteFixture(crawl);
 
   it("hands each interaction over as it is read, so the first is garbage before the last is read", async () => {
-    const opened = await openCassette(file);
+    const opened = await openCassette(fixture.file);
     expect(opened.cassette.header.upstream).toBe("https://api.helloasso-sandbox.com/");
     let first: WeakRef<object> | undefined;
     let firstAlive: boolean | undefined;
@@ -62,7 +52,7 @@ describe("replay streams its cassettes", () => {
   });
 
   it("whereas a loaded cassette holds every parsed document until it is dropped", async () => {
-    const cassette = await loadCassette(file);
+    const cassette = await loadCassette(fixture.file);
     const [first] = cassette.interactions;
     if (!first) throw new Error("no interaction");
     const ref = bodyOf(first);
@@ -72,7 +62,7 @@ describe("replay streams its cassettes", () => {
   });
 
   it("serves what it streamed, and reports an incomplete last document once read", async () => {
-    const cut = temp.file("cut.yaml");
+    const cut = fixture.temp.file("cut.yaml");
     await writeCassette(cut, crawl().slice(0, 3));
     await appendFile(cut, "---\nid: 99\nrecordedAt: x\n");
     const warnings: string[] = [];
@@ -96,8 +86,8 @@ describe("replay streams its cassettes", () => {
     }
   });
 
-  it("refuses a bad document met while streaming, naming its file and line", async () => {
-    const bad = temp.file("bad.yaml");
+  it("refuses a bad document met while streaming, naming its fixture.file and line", async () => {
+    const bad = fixture.temp.file("bad.yaml");
     await writeCassette(bad, crawl().slice(0, 2));
     await appendFile(bad, "---\nid: 3\nrecordedAt: x\nrequest: 12\n...\n");
     const failed = await startReplay({ cassettes: bad }).catch((error: unknown) => error);
@@ -106,8 +96,8 @@ describe("replay streams its cassettes", () => {
     expect((failed as AssopayError).location?.file).toBe(bad);
   });
 
-  it("refuses a file that is not a cassette before reading past its first document", async () => {
-    const notes = temp.file("notes.yaml");
+  it("refuses a fixture.file that is not a cassette before reading past its first document", async () => {
+    const notes = fixture.temp.file("notes.yaml");
     await writeFile(notes, "title: my notes\n");
     await expect(openCassette(notes)).rejects.toThrow(AssopayError);
   });
