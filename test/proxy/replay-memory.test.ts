@@ -93,8 +93,9 @@ describe("what replay keeps of a loaded cassette", () => {
     // text (a string read from a file is a slice of its whole text) keeps all of it. Replay keeps no
     // object per interaction (keys in typed arrays, requests, headers and bodies as bytes outside the
     // heap): the heap it keeps for 2,000 pages is that of one, give or take what one collection leaves
-    // (an object per interaction, holding only its key, request and response headers, took 16%).
-    expect(all.kept - one.kept).toBeLessThan(size * 0.05);
+    // (measured: 2.7 to 3.0% or 5.2 to 5.8% of the file's size, from run to run; an object per
+    // interaction, holding only its key, request and response headers, took 16%).
+    expect(all.kept - one.kept).toBeLessThan(size * 0.1);
     // Loading leaves several times the file's size of garbage in the old generation, which serving
     // requests would not make V8 reclaim: the server collects it once, before it listens.
     expect(all.left - one.left).toBeLessThan(size * 0.75);
