@@ -16,11 +16,20 @@ export interface AutomatonOptions {
   readonly foldCase: boolean;
   /** Bytes skipped wherever they are (`-` and `_` inside a field name: `access-token`, `a_p_i_key`). */
   readonly skip: readonly number[];
+  /** Bytes whose step carries `FLAG` whatever the state (the caller has more to look at there). */
+  readonly flagged: readonly number[];
 }
 
+/** The bit a step carries when it ends a word or reads a flagged byte: one test tells the rest apart. */
+export const FLAG = 1 << 30;
+/** What a step's value is without its flag: the row of the state it leads to. */
+export const ROW = FLAG - 1;
+
 /**
- * The built automaton. States are numbered by their row (`state * 256`), so that a step is `next[row |
- * byte]` without a multiplication; `tag[row >> 8]` is the tag of the word ending there (0: none).
+ * The built automaton. States are numbered by their row (`state * 256`), so that a step is `next[(s &
+ * ROW) | byte]` without a multiplication; a step carries `FLAG` where a word ends or a flagged byte is
+ * read (most steps do neither, and need no look at `tag`); `tag[(s & ROW) >> 8]` is the tag of the word
+ * ending there (0: none).
  */
 export interface Automaton {
   readonly next: Int32Array;
@@ -83,7 +92,12 @@ export function buildAutomaton(words: readonly AutomatonWord[], options: Automat
     }
     for (const byte of options.skip) next[row + byte] = state;
   }
-  for (let k = 0; k < next.length; k++) next[k] = (next[k] as number) * 256;
+  const flagged = new Uint8Array(256);
+  for (const byte of options.flagged) flagged[byte] = 1;
+  for (let k = 0; k < next.length; k++) {
+    const to = next[k] as number;
+    next[k] = to * 256 + (tag[to] !== 0 || flagged[k & 0xff] === 1 ? FLAG : 0);
+  }
   return { next, tag };
 }
 

@@ -21,15 +21,16 @@ export const FORMATS = buildAutomaton(
     ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
     { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
   ],
-  { foldCase: false, skip: [] },
+  { foldCase: false, skip: [], flagged: [] },
 );
 
 /**
  * The words read in any case: the key filter's names, `bearer` (a credential may follow), and `?code=`,
  * `&state=` … (OAuth's secrets in a URL or a form). Skipping `-` and `_` inside the last two finds a few
  * spellings more than their own patterns do (`bea-rer`): a body holding one takes the general path.
+ * Its steps on the `flagged` bytes carry the automaton's flag (the bytes the scan looks at in any case).
  */
-export function namesAutomaton(names: readonly string[]): Automaton {
+export function namesAutomaton(names: readonly string[], flagged: readonly number[]): Automaton {
   return buildAutomaton(
     [
       ...names.map((name) => ({ bytes: wordBytes(name), tag: NAME_TAG })),
@@ -38,7 +39,7 @@ export function namesAutomaton(names: readonly string[]): Automaton {
       ),
       { bytes: wordBytes(FORMAT_WORDS.bearer), tag: BEARER_TAG },
     ],
-    { foldCase: true, skip: [0x2d, 0x5f] },
+    { foldCase: true, skip: [0x2d, 0x5f], flagged },
   );
 }
 

@@ -7,10 +7,16 @@
  * One pass over the bytes does every test the fast paths used to run one after the other (the shapes'
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
  * automata (`scan-words.ts`) step side by side, the formats' literal words and the secret field names,
- * and a few counters follow digit runs and capitals. What they find is then checked where it is. The byte
- * classes stay in this module: imported constants read once per byte cost 15–40% more time.
+ * and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is then
+ * checked where it is. Card-number candidates (13 digits or more) are looked for apart, by skipping: such
+ * a run covers one byte in every 13, so only those bytes are read until one can be part of a run, and
+ * only that run is walked (`cardRun`). The last quote, which a key's test needs, is looked for backwards
+ * when a name is found, not followed byte by byte. The byte classes stay in this module: imported
+ * constants read once per byte cost 15–40% more time.
  */
 import { URL_PASSWORD_REST } from "../../core/secrets/formats.js";
+import { type Automaton, FLAG, ROW } from "./automaton.js";
+import { cardRun } from "./card-run.js";
 import { createRedactor, isSensitiveField, type Redactor } from "./redactor.js";
 import {
   BEARER_TAG,
@@ -47,16 +53,13 @@ export interface ScanOptions {
   readonly literal: boolean;
 }
 
-/** Byte classes of the pass. */
+/** Byte classes of the pass (digits, blanks and quotes are OTHER: the pass itself does not follow them). */
 const OTHER = 0;
-const DIGIT = 1;
 const CAPITAL = 2;
-const SEPARATOR = 3; // space or `-`, between the digits of a card number
 const NEWLINE = 4;
 const CONTROL = 5;
 const BACKSLASH = 6;
 const AT = 7;
-const QUOTE = 8;
 const LEAD = 9; // a UTF-8 lead byte of a character a literal block cannot hold (C1, U+2028/9, BOM, U+FFFE/F)
 
 const CLASS = (() => {
@@ -65,21 +68,46 @@ const CLASS = (() => {
   table[0x09] = OTHER;
   table[0x0a] = NEWLINE;
   table[0x7f] = CONTROL;
-  for (let c = 0x30; c <= 0x39; c++) table[c] = DIGIT;
   for (let c = 0x41; c <= 0x5a; c++) table[c] = CAPITAL;
-  table[0x20] = SEPARATOR;
-  table[0x2d] = SEPARATOR;
   table[0x5c] = BACKSLASH;
   table[0x40] = AT;
-  table[0x22] = QUOTE;
   for (const lead of [0xc2, 0xe2, 0xef]) table[lead] = LEAD;
   return table;
 })();
 
-/** State the pass keeps beside its loop: where the last quote was, where the next one is. */
+/** The bytes the pass looks at whatever the automata say: the names' automaton flags its steps on them. */
+const LOOKED_AT: readonly number[] = [...CLASS.keys()].filter((c) => CLASS[c] !== OTHER);
+
+/** The names' automaton as the pass reads it (one function, so that the redactor's fields keep one). */
+function namesWithClasses(names: readonly string[]): Automaton {
+  return namesAutomaton(names, LOOKED_AT);
+}
+
+/** A digit (an IBAN's candidate has two after its capitals). */
+function isDigit(c: number | undefined): boolean {
+  return c !== undefined && c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * State the pass keeps beside its loop: the last quote known (`lastQuote`, before `quotesTo`, up to
+ * which quotes were looked for), and where the next one is.
+ */
 interface Cursor {
   lastQuote: number;
+  quotesTo: number;
   nextQuote: number;
+}
+
+/** Where the last quote before `i` is (-1: none). Asked at growing `i`: each byte is read once at most. */
+function lastQuoteBefore(b: Buffer, i: number, at: Cursor): number {
+  for (let k = i - 1; k >= at.quotesTo; k--) {
+    if (b[k] === 0x22) {
+      at.lastQuote = k;
+      break;
+    }
+  }
+  if (i > at.quotesTo) at.quotesTo = i;
+  return at.lastQuote;
 }
 
 /**
@@ -110,7 +138,7 @@ function secretWord(
   if (placed && isSensitiveField(b.toString("latin1", start, end), r)) return { hit: true, end };
   if (!keys) return { hit: false, end };
   // A JSON key: the string around the word, followed by blanks and `:`.
-  const open = at.lastQuote;
+  const open = lastQuoteBefore(b, i, at);
   if (at.nextQuote < i) {
     const next = b.indexOf(0x22, i);
     at.nextQuote = next < 0 ? b.length : next;
@@ -138,8 +166,9 @@ function escapedSecretKey(b: Buffer, i: number, r: Redactor, at: Cursor): { hit:
   if (b[k] !== 0x22) return { hit: false, end: k };
   let after = k + 1;
   while (isBlank(b[after])) after++;
-  if (b[after] !== 0x3a || at.lastQuote < 0) return { hit: false, end: k + 1 };
-  return { hit: isSensitiveField(keyName(b.toString("latin1", at.lastQuote + 1, k)), r), end: k + 1 };
+  const open = lastQuoteBefore(b, i, at);
+  if (b[after] !== 0x3a || open < 0) return { hit: false, end: k + 1 };
+  return { hit: isSensitiveField(keyName(b.toString("latin1", open + 1, k)), r), end: k + 1 };
 }
 
 /** What the formats' automaton found ending at `i`, checked where it is; undefined when nothing. */
@@ -149,37 +178,58 @@ function formatFinding(tag: number, b: Buffer, i: number): ScanFinding | undefin
   return URL_PASSWORD_REST.test(rest) ? "secret-format" : undefined;
 }
 
-/** The pass itself: the first thing found, or undefined. Known secrets are looked for by `scanBody`. */
+/**
+ * Steps both automata (their states in `steps`) from `from` to the first byte where either step is
+ * flagged (a word ends, or a byte the pass looks at), and returns where that is (`b.length`: none). Most
+ * bytes are read only here: a loop of its own compiles to far tighter code than the pass's.
+ */
+function nextFlagged(
+  b: Buffer,
+  from: number,
+  steps: Int32Array,
+  fNext: Int32Array,
+  nNext: Int32Array,
+): number {
+  let f = steps[0] as number;
+  let s = steps[1] as number;
+  const n = b.length;
+  let i = from;
+  for (; i < n; i++) {
+    const c = b[i] as number;
+    f = fNext[(f & ROW) | c] as number;
+    s = nNext[(s & ROW) | c] as number;
+    if (((f | s) & FLAG) !== 0) break;
+  }
+  steps[0] = f;
+  steps[1] = s;
+  return i;
+}
+
+/** The pass itself: the first thing found, or undefined. Known secrets and cards are looked for by `scanBody`. */
 function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undefined {
   const { next: fNext, tag: fTag } = FORMATS;
-  const { next: nNext, tag: nTag } = r.fields.nameAutomaton(r.pii, namesAutomaton);
+  const { next: nNext, tag: nTag } = r.fields.nameAutomaton(r.pii, namesWithClasses);
   const { keys, literal } = options;
   const pii = r.pii;
-  const at: Cursor = { lastQuote: -1, nextQuote: -1 };
-  let f = 0;
-  let s = 0;
-  let digits = 0;
-  let separated = false;
+  const at: Cursor = { lastQuote: -1, quotesTo: 0, nextQuote: -1 };
+  const steps = new Int32Array(2);
   let capitals = 0;
-  let ibanDigits = 0;
+  let last = -2;
   let wordsTo = 0;
   let escapesTo = 0;
   const n = b.length;
-  for (let i = 0; i < n; i++) {
+  for (
+    let i = nextFlagged(b, 0, steps, fNext, nNext);
+    i < n;
+    i = nextFlagged(b, i + 1, steps, fNext, nNext)
+  ) {
     const c = b[i] as number;
-    f = fNext[f | c] as number;
-    s = nNext[s | c] as number;
-    const ft = fTag[f >> 8] as number;
-    const nt = nTag[s >> 8] as number;
+    // Capitals in a row: a byte skipped in between ends the row.
+    if (i !== last + 1) capitals = 0;
+    last = i;
+    const ft = fTag[((steps[0] as number) & ROW) >> 8] as number;
+    const nt = nTag[((steps[1] as number) & ROW) >> 8] as number;
     const kind = CLASS[c] as number;
-    // Most bytes: no word ends here, nothing to follow.
-    if ((ft | nt | kind) === 0) {
-      digits = 0;
-      separated = false;
-      capitals = 0;
-      ibanDigits = 0;
-      continue;
-    }
     if (ft !== 0) {
       const found = formatFinding(ft, b, i);
       if (found) return found;
@@ -193,32 +243,14 @@ function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undef
         wordsTo = word.end;
       }
     }
-    if (kind === DIGIT) {
-      separated = false;
-      if (++digits >= 13) return "card-candidate";
-      ibanDigits = ibanDigits > 0 ? ibanDigits + 1 : capitals >= 2 ? 1 : 0;
-      capitals = 0;
-      if (ibanDigits >= 2) return "iban-candidate";
-      continue;
-    }
     if (kind === CAPITAL) {
-      digits = 0;
-      separated = false;
-      capitals++;
-      ibanDigits = 0;
+      // An IBAN's candidate: two capitals, then two digits.
+      if (++capitals >= 2 && isDigit(b[i + 1]) && isDigit(b[i + 2])) return "iban-candidate";
       continue;
     }
     capitals = 0;
-    ibanDigits = 0;
-    if (kind === SEPARATOR && digits > 0 && !separated) {
-      separated = true;
-      continue;
-    }
-    digits = 0;
-    separated = false;
     if (kind === OTHER) continue;
-    if (kind === QUOTE) at.lastQuote = i;
-    else if (kind === NEWLINE) {
+    if (kind === NEWLINE) {
       if (literal && (b[i - 1] === 0x20 || b[i - 1] === 0x09)) return "not-literal";
     } else if (kind === CONTROL) {
       if (literal) return "not-literal";
@@ -246,6 +278,7 @@ function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undef
 export function scanBody(bytes: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undefined {
   const found = pass(bytes, r, options);
   if (found) return found;
+  if (cardRun(bytes)) return "card-candidate";
   for (const secret of r.secrets.knownSecrets()) if (bytes.includes(secret)) return "known-secret";
   return undefined;
 }
@@ -261,11 +294,13 @@ function warmUp(): void {
   const texts = [
     'x{"a":"b\\ny","\\u0061":1,"token":2} AB12 4111 1111 11-1 <t> t=1 t: é \u2028\u0085\ufeff\t\n',
     "://u:p@h bearer x ?code= PRIVATE KEY a@b \u0000",
+    "12--3 4  5 12345678901234567890 4111 1111 1111 1111-1",
   ].map((text) => Buffer.from(text, "utf8"));
   for (let round = 0; round < 3; round++) {
     for (const text of texts) {
       for (let cut = 1; cut <= text.length; cut++) {
         pass(text.subarray(0, cut), r, { keys: true, literal: true });
+        cardRun(text.subarray(0, cut));
       }
     }
   }

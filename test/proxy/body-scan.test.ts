@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_CANDIDATE, SECRET_FORMATS } from "../../core/secrets/formats.js";
+import { cardRun } from "../../proxy/redaction/card-run.js";
 import { mayHoldPattern } from "../../proxy/redaction/patterns.js";
 import { createRedactor, type Redactor } from "../../proxy/redaction/redactor.js";
 import { type ScanFinding, scanBody } from "../../proxy/redaction/scan.js";
@@ -128,6 +129,8 @@ describe("the body scan: each rule flags what the general path would redact, and
       ['"client_secret":"x",', "secret-name"],
       ['"n":"4111 1111 1111 1111",', "card-candidate"],
       ['"n":"FR7630006000011234567890189",', "iban-candidate"],
+      ['"\\u0061ccess_token":1,', "escaped-secret-key"],
+      ['"x":"a","pass-word" : 1,', "secret-name"],
       [`"n":"${SECRET_FORMATS[1]?.example}",`, "secret-format"],
     ];
     for (const [text, finding] of planted) {
@@ -189,5 +192,60 @@ describe("the body scan: each rule flags what the general path would redact, and
       }
     }
     expect(shapes).toBeGreaterThan(1000);
+  });
+
+  it("finds a card-number run wherever it lies against the bytes the skipping reads (every 13th)", () => {
+    // The rule read byte by byte: 13 digits, a single space or `-` allowed between two of them.
+    const everyByte = (text: string): boolean => {
+      let digits = 0;
+      let separated = false;
+      for (const c of text) {
+        if (c >= "0" && c <= "9") {
+          separated = false;
+          if (++digits >= 13) return true;
+        } else if ((c === " " || c === "-") && digits > 0 && !separated) separated = true;
+        else {
+          digits = 0;
+          separated = false;
+        }
+      }
+      return false;
+    };
+    const runs = ["1234567890123", "4111 1111 1111 1", "411-111-111-111-1", "123456789012", "1234 5678 9012"];
+    let flagged = 0;
+    for (const run of runs) {
+      for (let before = 0; before <= 30; before++) {
+        for (const pad of ["x", " ", "-", "  ", "9 "]) {
+          const text = `${pad.repeat(before).slice(0, before)}${run}${"x".repeat(before % 7)}`;
+          const expected = everyByte(text);
+          if (expected) flagged++;
+          expect(cardRun(Buffer.from(text, "latin1")), JSON.stringify(text)).toBe(expected);
+        }
+      }
+    }
+    expect(flagged).toBeGreaterThan(300);
+    let seed = 13;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const alphabet = "0123456789 -x";
+    let found = 0;
+    for (let round = 0; round < 20_000; round++) {
+      let text = "";
+      for (let k = Math.floor(random() * 60); k > 0; k--) text += alphabet[Math.floor(random() * 13)];
+      const expected = everyByte(text);
+      if (expected) found++;
+      expect(cardRun(Buffer.from(text, "latin1")), JSON.stringify(text)).toBe(expected);
+    }
+    expect(found).toBeGreaterThan(100);
+  });
+
+  it("judges a key by the quote before it however far back that quote is, and keys that come later", () => {
+    const far = `{"note":"${"a".repeat(5000)}","a_token_name":1,"${"b".repeat(300)}","password":1}`;
+    expect(scan(far)).toBe("secret-name");
+    expect(scan(`{"note":"${"a".repeat(5000)}","continuationToken":1}`)).toBeUndefined();
+    expect(scan(`${'"'.repeat(50)}x \\u0070assword":1`)).toBe("escaped-secret-key");
+    expect(scan(`{"x":"${"\\n".repeat(50)}","\\u0070assword":1}`)).toBe("escaped-secret-key");
   });
 });
