@@ -173,7 +173,7 @@ export const recordCommand: Command = {
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
       allowHosts: allowHostsFlag(flags),
-      rules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      matchRules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       mode,
       keep: positiveFlag(flags, "keep", 3),
       redactPii: flags.values["redact-pii"] === true,

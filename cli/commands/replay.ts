@@ -120,7 +120,7 @@ export const replayCommand: Command = {
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
       at,
-      rules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      matchRules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,

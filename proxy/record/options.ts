@@ -115,7 +115,11 @@ export interface RecorderOptions extends InterceptionOptions, AllowHostOptions {
   /**
    * Matching rules written into a new cassette's header (`--ignore`, `--match`), so that its replay
    * applies them without flags; mode `new` applies them to what it serves too.
-   * @example { rules: [{ field: "body.returnUrl", rule: "ignore" }] }
+   * @example { matchRules: [{ field: "body.returnUrl", rule: "ignore" }] }
+   */
+  matchRules?: readonly MatchRule[];
+  /**
+   * @deprecated The same as `matchRules`, its name before: `matchRules` wins when both are given.
    */
   rules?: readonly MatchRule[];
   /**
@@ -142,7 +146,7 @@ export interface ResolvedRecorderOptions {
   readonly upstreamTimeoutMs: number;
   readonly secretSalt: string | undefined;
   readonly reportExchanges: boolean;
-  readonly rules: readonly MatchRule[];
+  readonly matchRules: readonly MatchRule[];
   readonly onEvent: ProxyEventSink;
   readonly intercept: readonly string[];
   readonly caDir: string;
@@ -207,7 +211,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     upstreamTimeoutMs: timeout,
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
-    rules: Object.freeze([...(options.rules ?? [])]),
+    matchRules: Object.freeze([...(options.matchRules ?? options.rules ?? [])]),
     // What the recorder reports goes through a redactor of the cassette's settings (see `redactEvents`).
     onEvent:
       options.onEvent === undefined

@@ -35,7 +35,7 @@ function header(options: ResolvedRecorderOptions): CassetteHeader {
     recordedAt: new Date().toISOString(),
     tool: `assopay-contract@${packageVersion()}`,
     redaction: { secrets: "hmac-sha256", salted: options.secretSalt !== undefined, pii: options.redactPii },
-    ...(options.rules.length > 0 ? { matching: [...options.rules] } : {}),
+    ...(options.matchRules.length > 0 ? { matching: [...options.matchRules] } : {}),
   };
 }
 

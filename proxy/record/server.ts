@@ -104,7 +104,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
         view: undefined,
         secretSalt: o.secretSalt,
         exhausted: recording ? "miss" : "repeat-last",
-        rules: o.rules,
+        matchRules: o.matchRules,
       })
     : undefined;
   const respond = cachedResponder();

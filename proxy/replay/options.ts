@@ -56,8 +56,13 @@ export interface ReplayOptions extends InterceptionOptions, AllowHostOptions {
   keepOrigins?: boolean;
   /**
    * Matching rules besides those stored in the cassette headers (`--ignore`, `--match`; see
-   * `parseIgnore` and `parseMatch`). A rule for a field the header names too wins.
-   * @example { rules: [{ field: "body.metadata.memberId", rule: "ignore" }, { field: "body.amount", rule: "type" }] }
+   * `parseIgnore` and `parseMatch`). A rule for a field the header names too wins. Match rules say how a
+   * request is compared with the recordings; they are not the timeline's dated rules (`at`).
+   * @example { matchRules: [{ field: "body.metadata.memberId", rule: "ignore" }, { field: "body.amount", rule: "type" }] }
+   */
+  matchRules?: readonly MatchRule[];
+  /**
+   * @deprecated The same as `matchRules`, its name before: `matchRules` wins when both are given.
    */
   rules?: readonly MatchRule[];
   /**
@@ -77,7 +82,7 @@ export interface ResolvedReplayOptions {
   readonly secretSalt: string | undefined;
   readonly maxBodyBytes: number;
   readonly keepOrigins: boolean;
-  readonly rules: readonly MatchRule[];
+  readonly matchRules: readonly MatchRule[];
   readonly onEvent: ProxyEventSink;
   readonly intercept: readonly string[];
   readonly caDir: string;
@@ -101,7 +106,7 @@ export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOpti
     secretSalt: options.secretSalt || undefined,
     maxBodyBytes: checkMaxBody(options.maxBodyBytes),
     keepOrigins: options.keepOrigins === true,
-    rules: Object.freeze([...(options.rules ?? [])]),
+    matchRules: Object.freeze([...(options.matchRules ?? options.rules ?? [])]),
     onEvent: options.onEvent ?? ignoreEvents,
     intercept: Object.freeze([...(options.intercept ?? [])]),
     caDir: options.caDir ?? defaultCaDir(process.env),

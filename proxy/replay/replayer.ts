@@ -62,9 +62,9 @@ export interface ReplayerOptions {
    * Match rules (`MatchRule`: how a request field is compared) besides those stored in the cassette
    * headers (a rule for the same field wins over the header's). Not the timeline's dated rules, which
    * `at` and `view` give.
-   * @example { at: undefined, view: undefined, secretSalt: undefined, rules: [{ field: "body.returnUrl", rule: "ignore" }] }
+   * @example { at: undefined, view: undefined, secretSalt: undefined, matchRules: [{ field: "body.returnUrl", rule: "ignore" }] }
    */
-  rules?: readonly MatchRule[];
+  matchRules?: readonly MatchRule[];
 }
 
 /**
@@ -103,7 +103,7 @@ export class Replayer {
   private readonly recent = new ServedCache();
 
   constructor(cassettes: readonly Cassette[], options: ReplayerOptions) {
-    const matchRules = compileRules(matchingRules(cassettes, options.rules));
+    const matchRules = compileRules(matchingRules(cassettes, options.matchRules));
     this.index = new ReplayIndex(
       cassettes.flatMap((c) => c.interactions),
       matchRules,

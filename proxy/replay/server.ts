@@ -160,7 +160,7 @@ async function loadReplayer(
     at: resolved.at,
     view: await timelineView(resolved),
     secretSalt: resolved.secretSalt,
-    rules: resolved.rules,
+    matchRules: resolved.matchRules,
   });
   for (const cassette of opened) await cassette.read((interaction) => replayer.index.add(interaction));
   const warnings = cassetteWarnings(cassettes, resolved.secretSalt);

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAssopayError } from "../../core/errors.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
+import { resolveRecorderOptions } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { matchRulesFromFlags, parseIgnore, parseMatch } from "../../proxy/replay/match-rules.js";
+import { resolveReplayOptions } from "../../proxy/replay/options.js";
 import { type RunningReplay, startReplay } from "../../proxy/replay/server.js";
 import { HEADER, writeCassette } from "./support/cassettes.js";
 import { startCountingUpstream } from "./support/counting-upstream.js";
@@ -51,7 +53,7 @@ describe("matching rules", () => {
     upstream = await startCountingUpstream();
     temp = await tempDir();
     file = temp.file("rules.yaml");
-    const recorder = await startRecorder({ upstream: upstream.url, cassette: file, rules: RULES });
+    const recorder = await startRecorder({ upstream: upstream.url, cassette: file, matchRules: RULES });
     expect((await post(recorder.url, intent("uuid-1", "https://app.example/r/1"))).status).toBe(200);
     await recorder.close();
     replay = await startReplay({ cassettes: file });
@@ -256,5 +258,27 @@ describe("matching rules", () => {
       }
       expect(isAssopayError(caught) && caught.code).toBe("usage");
     }
+  });
+});
+
+describe("the option's name: matchRules, and rules, its name before", () => {
+  const ignore = parseIgnore("body.returnUrl");
+  const type = parseMatch("body.amount:type");
+  const replay = (o: Partial<Parameters<typeof resolveReplayOptions>[0]>) =>
+    resolveReplayOptions({ cassettes: "x.yaml", ...o }).matchRules;
+  const record = (o: Partial<Parameters<typeof resolveRecorderOptions>[0]>) =>
+    resolveRecorderOptions({ upstream: "http://127.0.0.1:1", cassette: "x.yaml", ...o }).matchRules;
+
+  it("takes the rules under either name, for replay and record alike", () => {
+    for (const resolve of [replay, record]) {
+      expect(resolve({ matchRules: [ignore] })).toEqual([ignore]);
+      expect(resolve({ rules: [ignore] })).toEqual([ignore]);
+      expect(resolve({})).toEqual([]);
+    }
+  });
+
+  it("keeps matchRules when both names are given", () => {
+    for (const resolve of [replay, record])
+      expect(resolve({ matchRules: [type], rules: [ignore] })).toEqual([type]);
   });
 });
