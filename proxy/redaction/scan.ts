@@ -8,7 +8,7 @@
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
  * automata (`scan-words.ts`) step side by side, the formats' literal words and the secret field names,
  * and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is then
- * checked where it is. Card-number candidates (13 digits or more) are looked for apart, by skipping: such
+ * checked where it is (a name's place: `secret-key-context.ts`). Card-number candidates (13 digits or more) are looked for apart, by skipping: such
  * a run covers one byte in every 13, so only those bytes are read until one can be part of a run, and
  * only that run is walked (`cardRun`). The last quote, which a key's test needs, is looked for backwards
  * when a name is found, not followed byte by byte. The byte classes stay in this module: imported
@@ -17,19 +17,18 @@
 import { URL_PASSWORD_REST } from "../../core/secrets/formats.js";
 import { type Automaton, FLAG, ROW } from "./automaton.js";
 import { cardRun } from "./card-run.js";
-import { createRedactor, isSensitiveField, type Redactor } from "./redactor.js";
+import { createRedactor, type Redactor } from "./redactor.js";
 import {
   BEARER_TAG,
   FORM_TAG,
   FORMAT_TAG,
   FORMATS,
   isBlank,
-  keyName,
   NAME_TAG,
-  nameChar,
   namesAutomaton,
   notLiteralSequence,
 } from "./scan-words.js";
+import { type Cursor, escapedSecretKey, secretWord } from "./secret-key-context.js";
 
 /** What made the scan send a body to the general path (the first thing it met). */
 export const SCAN_FINDINGS = [
@@ -86,89 +85,6 @@ function namesWithClasses(names: readonly string[]): Automaton {
 /** A digit (an IBAN's candidate has two after its capitals). */
 function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
-}
-
-/**
- * State the pass keeps beside its loop: the last quote known (`lastQuote`, before `quotesTo`, up to
- * which quotes were looked for), and where the next one is.
- */
-interface Cursor {
-  lastQuote: number;
-  quotesTo: number;
-  nextQuote: number;
-}
-
-/** Where the last quote before `i` is (-1: none). Asked at growing `i`: each byte is read once at most. */
-function lastQuoteBefore(b: Buffer, i: number, at: Cursor): number {
-  for (let k = i - 1; k >= at.quotesTo; k--) {
-    if (b[k] === 0x22) {
-      at.lastQuote = k;
-      break;
-    }
-  }
-  if (i > at.quotesTo) at.quotesTo = i;
-  return at.lastQuote;
-}
-
-/**
- * Whether the word around `i` (a listed name was found ending there) is one the general path redacts:
- * placed as an XML element (`<password>`, `<ns:password>`), a pair (`password=`, `password: x`), a key of
- * JSON held in a string (`\"password\":`), or, with `keys`, a JSON key. Also the word's end.
- */
-function secretWord(
-  b: Buffer,
-  i: number,
-  r: Redactor,
-  keys: boolean,
-  at: Cursor,
-): { hit: boolean; end: number } {
-  let start = i;
-  while (start > 0 && nameChar(b[start - 1])) start--;
-  let end = i + 1;
-  while (end < b.length && nameChar(b[end])) end++;
-  let k = end;
-  while (isBlank(b[k])) k++;
-  const before = b[start - 1];
-  const placed =
-    before === 0x3c || // <
-    before === 0x3a || // : (a namespace prefix)
-    b[k] === 0x3d || // =, also after blanks (`password = x` in a text)
-    b[k] === 0x3a || // `password: x` in a text
-    (before === 0x22 && b[start - 2] === 0x5c); // \"
-  if (placed && isSensitiveField(b.toString("latin1", start, end), r)) return { hit: true, end };
-  if (!keys) return { hit: false, end };
-  // A JSON key: the string around the word, followed by blanks and `:`.
-  const open = lastQuoteBefore(b, i, at);
-  if (at.nextQuote < i) {
-    const next = b.indexOf(0x22, i);
-    at.nextQuote = next < 0 ? b.length : next;
-  }
-  const close = at.nextQuote;
-  if (open < 0 || close >= b.length) return { hit: false, end };
-  let after = close + 1;
-  while (b[after] === 0x20 || b[after] === 0x09) after++;
-  const hit = b[after] === 0x3a && isSensitiveField(keyName(b.toString("latin1", open + 1, close)), r);
-  return { hit, end };
-}
-
-/**
- * Whether the string holding the backslash at `i` is a key that names a secret once its escapes are
- * decoded (`"\u0061ccess_token":`); also where that string ends (its other backslashes need no look).
- */
-function escapedSecretKey(b: Buffer, i: number, r: Redactor, at: Cursor): { hit: boolean; end: number } {
-  let k = i;
-  while (k < b.length) {
-    const c = b[k];
-    if (c === 0x5c) k += 2;
-    else if (c === 0x22 || c === 0x0a) break;
-    else k++;
-  }
-  if (b[k] !== 0x22) return { hit: false, end: k };
-  let after = k + 1;
-  while (isBlank(b[after])) after++;
-  const open = lastQuoteBefore(b, i, at);
-  if (b[after] !== 0x3a || open < 0) return { hit: false, end: k + 1 };
-  return { hit: isSensitiveField(keyName(b.toString("latin1", open + 1, k)), r), end: k + 1 };
 }
 
 /** What the formats' automaton found ending at `i`, checked where it is; undefined when nothing. */

@@ -1,0 +1,95 @@
+/**
+ * Where a secret name the body scan found (`scan.ts`) stands, read from the bytes around it: whether the
+ * general path would redact what it names (an XML element, a pair, a JSON key, a key held in a string or
+ * written with escapes). The scan's pass finds the names; this tells a name in prose from a key.
+ */
+import { isSensitiveField, type Redactor } from "./redactor.js";
+import { isBlank, keyName, nameChar } from "./scan-words.js";
+
+/**
+ * State the pass keeps beside its loop: the last quote known (`lastQuote`, before `quotesTo`, up to
+ * which quotes were looked for), and where the next one is.
+ */
+export interface Cursor {
+  lastQuote: number;
+  quotesTo: number;
+  nextQuote: number;
+}
+
+/** Where the last quote before `i` is (-1: none). Asked at growing `i`: each byte is read once at most. */
+function lastQuoteBefore(b: Buffer, i: number, at: Cursor): number {
+  for (let k = i - 1; k >= at.quotesTo; k--) {
+    if (b[k] === 0x22) {
+      at.lastQuote = k;
+      break;
+    }
+  }
+  if (i > at.quotesTo) at.quotesTo = i;
+  return at.lastQuote;
+}
+
+/**
+ * Whether the word around `i` (a listed name was found ending there) is one the general path redacts:
+ * placed as an XML element (`<password>`, `<ns:password>`), a pair (`password=`, `password: x`), a key of
+ * JSON held in a string (`\"password\":`), or, with `keys`, a JSON key. Also the word's end.
+ */
+export function secretWord(
+  b: Buffer,
+  i: number,
+  r: Redactor,
+  keys: boolean,
+  at: Cursor,
+): { hit: boolean; end: number } {
+  let start = i;
+  while (start > 0 && nameChar(b[start - 1])) start--;
+  let end = i + 1;
+  while (end < b.length && nameChar(b[end])) end++;
+  let k = end;
+  while (isBlank(b[k])) k++;
+  const before = b[start - 1];
+  const placed =
+    before === 0x3c || // <
+    before === 0x3a || // : (a namespace prefix)
+    b[k] === 0x3d || // =, also after blanks (`password = x` in a text)
+    b[k] === 0x3a || // `password: x` in a text
+    (before === 0x22 && b[start - 2] === 0x5c); // \"
+  if (placed && isSensitiveField(b.toString("latin1", start, end), r)) return { hit: true, end };
+  if (!keys) return { hit: false, end };
+  // A JSON key: the string around the word, followed by blanks and `:`.
+  const open = lastQuoteBefore(b, i, at);
+  if (at.nextQuote < i) {
+    const next = b.indexOf(0x22, i);
+    at.nextQuote = next < 0 ? b.length : next;
+  }
+  const close = at.nextQuote;
+  if (open < 0 || close >= b.length) return { hit: false, end };
+  let after = close + 1;
+  while (b[after] === 0x20 || b[after] === 0x09) after++;
+  const hit = b[after] === 0x3a && isSensitiveField(keyName(b.toString("latin1", open + 1, close)), r);
+  return { hit, end };
+}
+
+/**
+ * Whether the string holding the backslash at `i` is a key that names a secret once its escapes are
+ * decoded (`"\u0061ccess_token":`); also where that string ends (its other backslashes need no look).
+ */
+export function escapedSecretKey(
+  b: Buffer,
+  i: number,
+  r: Redactor,
+  at: Cursor,
+): { hit: boolean; end: number } {
+  let k = i;
+  while (k < b.length) {
+    const c = b[k];
+    if (c === 0x5c) k += 2;
+    else if (c === 0x22 || c === 0x0a) break;
+    else k++;
+  }
+  if (b[k] !== 0x22) return { hit: false, end: k };
+  let after = k + 1;
+  while (isBlank(b[after])) after++;
+  const open = lastQuoteBefore(b, i, at);
+  if (b[after] !== 0x3a || open < 0) return { hit: false, end: k + 1 };
+  return { hit: isSensitiveField(keyName(b.toString("latin1", open + 1, k)), r), end: k + 1 };
+}
