@@ -3,6 +3,17 @@ import { withRoom } from "./columns.js";
 /** A canonical key is the SHA-256 of the canonical request (`key.ts`), written in base64url. */
 const KEY_BYTES = 32;
 
+/** A key's home slot before masking: its first four bytes, little-endian (a key is a hash already). */
+function firstWord(bytes: Uint8Array, at: number): number {
+  return (
+    ((bytes[at] ?? 0) |
+      ((bytes[at + 1] ?? 0) << 8) |
+      ((bytes[at + 2] ?? 0) << 16) |
+      ((bytes[at + 3] ?? 0) << 24)) >>>
+    0
+  );
+}
+
 /** How many keys looked up are remembered by their text before the memory starts over. */
 const RECENT_LIMIT = 4096;
 
@@ -85,7 +96,7 @@ export class KeyTable {
   /** The slot of the key in `probe`: where it is, or the empty slot where it would go. */
   private find(): number {
     const mask = this.slots.length - 1;
-    for (let slot = this.probe.readUInt32LE(0) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = firstWord(this.probe, 0) & mask; ; slot = (slot + 1) & mask) {
       const head = (this.slots[slot] ?? 0) - 1;
       if (head < 0 || this.sameKey(head)) return slot;
     }
@@ -104,13 +115,7 @@ export class KeyTable {
     const mask = this.slots.length - 1;
     for (const value of old) {
       if (value === 0) continue;
-      const at = (value - 1) * KEY_BYTES;
-      let slot =
-        ((this.keys[at] ?? 0) |
-          ((this.keys[at + 1] ?? 0) << 8) |
-          ((this.keys[at + 2] ?? 0) << 16) |
-          ((this.keys[at + 3] ?? 0) << 24)) &
-        mask;
+      let slot = firstWord(this.keys, (value - 1) * KEY_BYTES) & mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
       this.slots[slot] = value;
     }
