@@ -8,6 +8,7 @@ import type { InterceptionOptions } from "../forward/interception.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
 import { redactEvents } from "../redaction/log.js";
 import { createRedactor } from "../redaction/redactor.js";
+import { matchRulesOption } from "../replay/match-rules.js";
 import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
 import { DEFAULT_KEEP } from "./versions.js";
 
@@ -211,7 +212,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     upstreamTimeoutMs: timeout,
     secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
-    matchRules: Object.freeze([...(options.matchRules ?? options.rules ?? [])]),
+    matchRules: matchRulesOption(options),
     // What the recorder reports goes through a redactor of the cassette's settings (see `redactEvents`).
     onEvent:
       options.onEvent === undefined

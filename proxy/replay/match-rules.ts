@@ -182,3 +182,15 @@ export function applyBodyRules(value: unknown, rules: CompiledRules): unknown {
 export function matchRulesFromFlags(ignore: readonly string[], match: readonly string[]): MatchRule[] {
   return [...ignore.map(parseIgnore), ...match.map(parseMatch)];
 }
+
+/**
+ * The match rules an options object gives, read once where options are resolved: `matchRules`, else
+ * `rules` (its deprecated earlier name), else none.
+ * @example matchRulesOption({ rules: [{ field: "body.returnUrl", rule: "ignore" }] })
+ */
+export function matchRulesOption(options: {
+  readonly matchRules?: readonly MatchRule[];
+  readonly rules?: readonly MatchRule[];
+}): readonly MatchRule[] {
+  return Object.freeze([...(options.matchRules ?? options.rules ?? [])]);
+}

@@ -7,6 +7,7 @@ import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { defaultCaDir } from "../forward/ca-dir.js";
 import type { InterceptionOptions } from "../forward/interception.js";
 import { checkMaxBody, checkPort } from "../options.js";
+import { matchRulesOption } from "./match-rules.js";
 import type { TimelineView } from "./timeline.js";
 
 /** Options of {@link startReplay}. */
@@ -106,7 +107,7 @@ export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOpti
     secretSalt: options.secretSalt || undefined,
     maxBodyBytes: checkMaxBody(options.maxBodyBytes),
     keepOrigins: options.keepOrigins === true,
-    matchRules: Object.freeze([...(options.matchRules ?? options.rules ?? [])]),
+    matchRules: matchRulesOption(options),
     onEvent: options.onEvent ?? ignoreEvents,
     intercept: Object.freeze([...(options.intercept ?? [])]),
     caDir: options.caDir ?? defaultCaDir(process.env),
