@@ -10,11 +10,15 @@ export interface ChildOutcome {
 
 const MAX_OUTPUT = 512 * 1024;
 
-/** Runs `pact-child` on a config file: compiled, or through tsx (see `runnableEntry`). */
+/**
+ * Runs `pact-child` on a config file: compiled, or through tsx (see `runnableEntry`). `env` is added to
+ * the process's environment (see `certificateEnv`).
+ */
 export function runPactChild(
   configFile: string,
   timeoutMs: number,
   signal: AbortSignal,
+  env: Record<string, string> = {},
 ): Promise<ChildOutcome> {
   const entry = runnableEntry(import.meta.url, "pact-child");
   const args = entry.tsx ? ["--import", "tsx", entry.file, configFile] : [entry.file, configFile];
@@ -22,7 +26,7 @@ export function runPactChild(
     const child = spawn(process.execPath, args, {
       cwd: packageRoot(),
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      env: { ...process.env, ...env, NO_COLOR: "1", FORCE_COLOR: "0" },
     });
     let output = "";
     let timedOut = false;

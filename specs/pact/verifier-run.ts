@@ -5,6 +5,7 @@ import type { HttpMethod } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import type { Evidence } from "../runner/types.js";
 import { fail, type pass } from "../runner/verdicts.js";
+import { certificateEnv, childUrls } from "./cert-store.js";
 import type { PactChildConfig } from "./child-protocol.js";
 import type { PactFile, PactInteraction } from "./pact-files.js";
 import { runPactChild } from "./run-child.js";
@@ -68,7 +69,8 @@ export async function runChild(
     const configFile = join(dir, "config.json");
     writeFileSync(configFile, JSON.stringify(config));
     ctx.progress.update("pact", `verifying ${count} interactions of ${label}`);
-    const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal);
+    const env = certificateEnv(childUrls(config), process.env, dir);
+    const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal, env);
     ctx.progress.done();
     const evidence = (): Evidence =>
       pact

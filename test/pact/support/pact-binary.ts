@@ -1,7 +1,11 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pactClientScript } from "../../../cli/commands/contracts-publish.js";
 import { packageRoot } from "../../../core/paths.js";
+import { certificateEnv } from "../../../specs/pact/cert-store.js";
 
 export interface PactRun {
   code: number | null;
@@ -28,12 +32,23 @@ function stopGroup(pid: number | undefined): void {
   }
 }
 
-/** Runs `pact ARGS…` to its end; stdout and stderr together. */
+/**
+ * Runs `pact ARGS…` to its end; stdout and stderr together. The URLs among the arguments decide its
+ * certificate store (`certificateEnv`: empty where all are plain http, as every run of these tests is; a
+ * `--hostname` and `--port` pair is plain http unless `--transport https` is given).
+ */
 export function runPact(args: string[], timeoutMs = 240_000): Promise<PactRun> {
+  const scratch = mkdtempSync(join(tmpdir(), "assopay-pact-run-"));
+  const urls = args.filter((arg) => /^[a-z][a-z0-9+.-]*:\/\//i.test(arg));
+  const tls = args.some((arg, i) => arg === "--transport" && args[i + 1] === "https");
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [pactScript(), ...args], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
+      env: {
+        ...process.env,
+        ...(tls ? {} : certificateEnv(urls, process.env, scratch)),
+        NO_COLOR: "1",
+      },
       detached: true,
     });
     let output = "";
@@ -46,6 +61,7 @@ export function runPact(args: string[], timeoutMs = 240_000): Promise<PactRun> {
     const timer = setTimeout(() => stopGroup(child.pid), timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);
+      rmSync(scratch, { recursive: true, force: true });
       resolve({ code, output });
     });
   });
