@@ -1,5 +1,5 @@
 import { YamlBlock } from "./yaml-block.js";
-import { isPlainBytes, needsEscape, sameBytes } from "./yaml-bytes.js";
+import { isLiteralLine, isPlainBytes, needsEscape, sameBytes } from "./yaml-bytes.js";
 import { yamlString } from "./yaml-scalar.js";
 
 /** Nesting deeper than this is left to the general path. */
@@ -8,8 +8,6 @@ const MAX_DEPTH = 64;
 const KEY_CACHE_LIMIT = 5000;
 /** Above this many keys an object's keys are checked for repeats with a set, below by a scan. */
 const SCAN_KEYS = 16;
-/** Strings this long (in bytes) may become literal blocks: left to the general path. */
-const LONG_STRING = 1024;
 /** Byte runs shorter than this are copied by a loop: cheaper than a call into the runtime. */
 const SMALL_COPY = 64;
 
@@ -37,7 +35,8 @@ interface KeyEntry {
  * - canonical JSON, the bytes `JSON.stringify` would write back (no whitespace, no escapes, numbers in
  *   their shortest form, no repeated keys, no keys an object would reorder, no `__proto__`);
  * - nothing to redact: no key `sensitive` names, and none of the `secrets` anywhere in the text;
- * - nothing the emitter writes specially: no long strings (literal blocks), no characters it escapes.
+ * - nothing the emitter writes specially: no characters it escapes (a long string it writes as a
+ *   one-line literal block, as the emitter does).
  *
  * @example new JsonToYaml(() => false).transcode(Buffer.from('{"a":[1,"x"]}'), 0)?.bytes.toString() // "\na:\n  - 1\n  - x\n"
  */
@@ -143,18 +142,27 @@ export class JsonToYaml {
       this.ascii("\n");
       return c === OPEN_MAP ? this.object(indent, false) : this.array(indent);
     }
-    if (c === QUOTE) return this.string();
+    if (c === QUOTE) return this.string(indent);
     return this.literal();
   }
 
-  private string(): boolean {
+  /** A string whose lines, for a literal block, sit at `indent`. */
+  private string(indent: number): boolean {
     const start = this.i + 1;
     const end = this.stringEnd(this.i);
-    if (end < 0 || end - start >= LONG_STRING) return false;
+    if (end < 0) return false;
     this.i = end + 1;
     const { s } = this;
     const plain = isPlainBytes(s, start, end);
     if (!plain && needsEscape(s, start, end)) return false;
+    if (!plain && isLiteralLine(s, start, end)) {
+      this.ascii(" |-\n");
+      this.spaces(indent);
+      this.room(end - start + 1);
+      this.copy(s, start, end);
+      this.out[this.o++] = NEWLINE;
+      return true;
+    }
     this.room(end - start + 4);
     this.out[this.o++] = SPACE;
     if (!plain) this.out[this.o++] = QUOTE;

@@ -2,7 +2,7 @@
  * The rules of `yaml-scalar.ts` for strings given as UTF-8 bytes, for the JSON transcoder
  * (`json-yaml.ts`): whether the emitter writes them plain, and whether quoting them needs escapes.
  */
-import { RESERVED } from "./yaml-scalar.js";
+import { LONG_LINE, RESERVED } from "./yaml-scalar.js";
 
 const SPACE = 0x20;
 const COLON = 0x3a;
@@ -82,4 +82,20 @@ export function needsEscape(s: Buffer, start: number, end: number): boolean {
 export function isPlainBytes(s: Buffer, start: number, end: number): boolean {
   if (!plainPattern(s, start, end)) return false;
   return end - start > SHORT || !RESERVED.test(shortText(s, start, end));
+}
+
+/**
+ * Whether the bytes `[start, end)` of a JSON string that is neither plain nor in need of escapes (see
+ * {@link isPlainBytes}, {@link needsEscape}) are written by the emitter as a one-line literal block
+ * (`|-`): at least `LONG_LINE` characters as JavaScript counts them (UTF-16 units), and no space at
+ * either end. Such a string holds no newline, tab or other control character: JSON escapes them.
+ */
+export function isLiteralLine(s: Buffer, start: number, end: number): boolean {
+  if (end - start < LONG_LINE || s[start] === SPACE || s[end - 1] === SPACE) return false;
+  let units = 0;
+  for (let k = start; k < end; k++) {
+    const c = s[k] as number;
+    if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
+  }
+  return units >= LONG_LINE;
 }

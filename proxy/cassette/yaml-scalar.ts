@@ -48,7 +48,7 @@ export function yamlString(text: string): string {
 }
 
 /** Single-line strings at least this long are written as literal blocks too: no escaping to do or read. */
-const LONG_LINE = 1024;
+export const LONG_LINE = 1024;
 
 /**
  * Lines of a literal block (a multi-line string, or a long single line), or undefined when the string

@@ -72,6 +72,35 @@ describe("writing JSON bodies straight to YAML", () => {
     expect(emitDocument({ json: block })).toBe("---\njson:\n  a:\n    - b: 1\n...\n");
   });
 
+  it("writes long strings the emitter's way: plain, a one-line literal block, or quoted", () => {
+    const long = (text: string, times: number) => text.repeat(times);
+    const strings = [
+      long("x", 1024), // plain, however long
+      long("x", 300_000),
+      long("a b", 400), // plain: single spaces between words
+      long("x#", 600), // 1,200 characters, not plain: a literal block
+      `${long("a, b: {c}", 120)}!`,
+      long("a  b", 300), // two spaces: not plain
+      long("x", 1023) + "#", // exactly 1,024 characters
+      long("x", 1022) + "#", // 1,023: quoted
+      ` ${long("x#", 600)}`, // a leading space: quoted
+      `${long("x#", 600)} `, // a trailing space: quoted
+      long("é", 600), // 600 characters in 1,200 bytes: quoted
+      long("é", 1100), // 1,100 characters: a literal block
+      long("😀", 511), // 1,022 UTF-16 units in 2,044 bytes: quoted
+      long("😀", 512), // 1,024 units: a literal block
+      `- ${long("y", 2000)}`,
+      `'${long("q", 2000)}'`,
+    ];
+    for (const text of strings) {
+      const json = JSON.stringify({ list: [text, { deep: [text] }], text });
+      const { general, fast } = both(json);
+      expect(fast, text.slice(0, 40)).toBe(general);
+    }
+    const literal = both(JSON.stringify({ a: long("x#", 600) })).fast;
+    expect(literal).toContain(`a: |-\n        ${long("x#", 600)}\n`);
+  });
+
   it("leaves to the general path anything it would not write identically", () => {
     const refused = [
       '{ "a":1}',
@@ -93,7 +122,8 @@ describe("writing JSON bodies straight to YAML", () => {
       `{${Array.from({ length: 20 }, (_, i) => `"k${i}":1`).join(",")},"k3":2}`,
       '{"b":1,"1":2}',
       '{"__proto__":1}',
-      `{"a":"${"x".repeat(1024)}"}`,
+      `{"a":"${"x y ".repeat(300)}\\u00e9"}`,
+      `{"a":"${"é".repeat(1100)}\u007f"}`,
       '{"a":"del\u007f"}',
       '{"a":"line\u2028sep"}',
       '{"a":"bom\ufeff"}',
