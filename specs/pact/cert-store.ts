@@ -13,11 +13,11 @@ export function childUrls(config: PactChildConfig): string[] {
  * The environment of a Pact program (Rust), as to certificates, for a run that contacts `urls`.
  *
  * Pact's verifier makes a new HTTP client for its requests, and each new client loads the machine's
- * whole CA store: the bundle twice and every file of `/etc/ssl/certs`. In one run of the 61 interactions on
- * this machine that was 406 loads (strace), 1.4 s of the check's 2.4 s. When every URL the program may
- * contact (a proxy's from `env` included) is plain `http:`, no certificate is ever used, whichever store is
- * set: the program gets an empty one (`SSL_CERT_FILE` an empty file and `SSL_CERT_DIR` an empty folder, both made in
- * `scratchDir`). Where any URL is `https:`, the environment is left as it is.
+ * whole CA store: the bundle twice and every file of `/etc/ssl/certs`. In one run of the 61 interactions
+ * on this machine that was 406 loads (strace), 1.4 s of the check's 2.4 s. When every URL the program
+ * may contact (a proxy's from `env` included) is plain `http:`, no certificate is ever used, whichever
+ * store is set: the program gets an empty one (`SSL_CERT_FILE` an empty file and `SSL_CERT_DIR` an
+ * empty folder, both made in `scratchDir`). Where any URL is `https:`, the environment is left as it is.
  *
  * @example
  * // a local sandbox: { SSL_CERT_FILE: "<scratch>/no-ca.pem", SSL_CERT_DIR: "<scratch>/no-ca" }
