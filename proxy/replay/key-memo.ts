@@ -1,3 +1,5 @@
+import { StartOverMap } from "./start-over-map.js";
+
 /** How many request lines the memo keeps before it starts over (a crawl of unique URLs cannot grow it). */
 const DEFAULT_LIMIT = 10_000;
 
@@ -9,30 +11,13 @@ const DEFAULT_LIMIT = 10_000;
  * line: computed once, the next identical request skips decoding, redaction and hashing. When the memo
  * is full it starts over, so its memory stays bounded whatever the traffic.
  */
-export class KeyMemo {
-  private readonly keys = new Map<string, readonly string[]>();
-  private readonly limit: number;
-
+export class KeyMemo extends StartOverMap<string, readonly string[]> {
   constructor(limit = DEFAULT_LIMIT) {
-    this.limit = limit;
+    super(limit);
   }
 
   /** The request line a memo entry is filed under. */
   static line(method: string, url: string): string {
     return `${method} ${url}`;
-  }
-
-  /** The keys of this request line (one per redaction profile), if computed before. */
-  get(line: string): readonly string[] | undefined {
-    return this.keys.get(line);
-  }
-
-  set(line: string, keys: readonly string[]): void {
-    if (this.keys.size >= this.limit) this.keys.clear();
-    this.keys.set(line, keys);
-  }
-
-  get size(): number {
-    return this.keys.size;
   }
 }

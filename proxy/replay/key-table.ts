@@ -1,4 +1,5 @@
 import { withRoom } from "./columns.js";
+import { StartOverMap } from "./start-over-map.js";
 
 /** A canonical key is the SHA-256 of the canonical request (`key.ts`), written in base64url. */
 const KEY_BYTES = 32;
@@ -37,7 +38,7 @@ export class KeyTable {
   private groups = 0;
   private count = 0;
   private readonly probe = Buffer.alloc(KEY_BYTES);
-  private readonly recent = new Map<string, number>();
+  private readonly recent = new StartOverMap<string, number>(RECENT_LIMIT);
 
   get size(): number {
     return this.count;
@@ -79,7 +80,6 @@ export class KeyTable {
       if (this.probe.write(key, 0, "base64url") !== KEY_BYTES) return undefined;
       head = (this.slots[this.find()] ?? 0) - 1;
       if (head < 0) return undefined;
-      if (this.recent.size >= RECENT_LIMIT) this.recent.clear();
       this.recent.set(key, head);
     }
     const next = this.cursor[head] ?? -1;

@@ -200,7 +200,7 @@ export class Replayer {
   }
 
   private hit(entry: number, dated: DatedRules | undefined, method: string, path: string): ReplayAnswer {
-    const { response: recorded, headers } = this.recent.get(entry, this.serving);
+    const { response: recorded, headers } = this.recent.getOrMake(entry, this.serving);
     const response = dated ? applyCounts(dated, this.index.request(entry), recorded) : recorded;
     return {
       kind: "hit",

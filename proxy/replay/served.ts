@@ -1,4 +1,5 @@
 import type { HeldResponse } from "./held.js";
+import { StartOverMap } from "./start-over-map.js";
 
 /** How many served interactions are kept ready before the cache starts over. */
 const DEFAULT_LIMIT = 1024;
@@ -16,25 +17,8 @@ export interface Served {
  * a re-compressed body) and the origin rewriter's copy are used again; when full the cache starts over,
  * so a crawl of 100,000 pages keeps no more than the last thousand.
  */
-export class ServedCache {
-  private readonly served = new Map<number, Served>();
-  private readonly limit: number;
-
+export class ServedCache extends StartOverMap<number, Served> {
   constructor(limit = DEFAULT_LIMIT) {
-    this.limit = limit;
-  }
-
-  /** The interaction as served, made by `make` when it is not in the cache. */
-  get(entry: number, make: (entry: number) => Served): Served {
-    let served = this.served.get(entry);
-    if (served) return served;
-    served = make(entry);
-    if (this.served.size >= this.limit) this.served.clear();
-    this.served.set(entry, served);
-    return served;
-  }
-
-  get size(): number {
-    return this.served.size;
+    super(limit);
   }
 }

@@ -154,12 +154,12 @@ describe("the served cache", () => {
 
   it("gives the same object for an interaction served again, and starts over when full", () => {
     const cache = new ServedCache(2);
-    const first = cache.get(1, make);
-    expect(cache.get(1, make)).toBe(first);
-    cache.get(2, make);
+    const first = cache.getOrMake(1, make);
+    expect(cache.getOrMake(1, make)).toBe(first);
+    cache.getOrMake(2, make);
     expect(cache.size).toBe(2);
-    cache.get(3, make);
+    cache.getOrMake(3, make);
     expect(cache.size).toBe(1);
-    expect(cache.get(1, make)).not.toBe(first);
+    expect(cache.getOrMake(1, make)).not.toBe(first);
   });
 });
