@@ -22,7 +22,7 @@ export function buildRouteCatalogue(
   schemaNames: readonly string[],
 ): RouteCatalogue {
   const seen = new Set<string>();
-  const routes: Route[] = raw.routes.map((r) => {
+  const templates = raw.routes.map((r) => {
     if (seen.has(r.id)) {
       throw new AssopayError("bad-contract", `route id "${r.id}" appears twice in the route catalogue`, {
         location: { file },
@@ -46,16 +46,18 @@ export function buildRouteCatalogue(
         });
       }
     }
-    return Object.freeze({
+    const template = compileTemplate(r.path);
+    const route = Object.freeze({
       ...r,
-      pathParams: compileTemplate(r.path).params,
+      pathParams: template.params,
       query,
       countDeprecation: r.countDeprecation ?? false,
       errors: r.errors ?? [],
       ...(pagination ? { pagination } : {}),
     }) as Route;
+    return { route, template };
   });
-  const templates = routes.map((route) => ({ route, template: compileTemplate(route.path) }));
+  const routes: Route[] = templates.map((t) => t.route);
   const byId = new Map(templates.map((t) => [t.route.id, t]));
   const entry = (id: string) => {
     const found = byId.get(id);
