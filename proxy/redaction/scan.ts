@@ -7,12 +7,12 @@
  * One pass over the bytes does every test the fast paths used to run one after the other (the shapes'
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
  * automata (`scan-words.ts`) step side by side, the formats' literal words and the secret field names,
- * and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is then
- * checked where it is (a name's place: `secret-key-context.ts`). Card-number candidates (13 digits or more) are looked for apart, by skipping: such
- * a run covers one byte in every 13, so only those bytes are read until one can be part of a run, and
- * only that run is walked (`cardRun`). The last quote, which a key's test needs, is looked for backwards
- * when a name is found, not followed byte by byte. The byte classes stay in this module: imported
- * constants read once per byte cost 15–40% more time.
+ * and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is
+ * then checked where it is (a name's place: `secret-key-context.ts`). Card-number candidates (13 digits
+ * or more) are looked for apart, by skipping: such a run covers one byte in every 13, so only those bytes
+ * are read until one can be part of a run, and only that run is walked (`cardRun`). The last quote, which
+ * a key's test needs, is looked for backwards when a name is found, not followed byte by byte. The byte
+ * classes stay in this module: imported constants read once per byte cost 15–40% more time.
  */
 import { URL_PASSWORD_REST } from "../../core/secrets/formats.js";
 import { type Automaton, FLAG, ROW } from "./automaton.js";
