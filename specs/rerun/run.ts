@@ -161,12 +161,12 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
     options.runTimeoutMs,
     () => new Error("the rerun's time limit (--timeout) ran out"),
   );
+  const http = createHttpClient({
+    timeoutMs: options.requestTimeoutMs,
+    signal: deadline.signal,
+    userAgent: `assopay-contract/${packageVersion()} (verify --cassette)`,
+  });
   try {
-    const http = createHttpClient({
-      timeoutMs: options.requestTimeoutMs,
-      signal: deadline.signal,
-      userAgent: `assopay-contract/${packageVersion()} (verify --cassette)`,
-    });
     const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
     await checkCredentials(tokens);
     const values = createLearntValues((index) => steps[index]?.id ?? `step ${index + 1}`);
@@ -191,6 +191,7 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
     }
     return runReport(options, started, outcomes);
   } finally {
+    http.close();
     deadline.done();
   }
 }

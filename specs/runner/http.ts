@@ -1,5 +1,6 @@
 import type { HttpMethod } from "../../contracts/index.js";
 import { withDeadline } from "./deadline.js";
+import { createTransport } from "./transport.js";
 import type { EvidenceRequest } from "./types.js";
 
 /** One request a check sends. The URL is used exactly as given: callers encode its query once. */
@@ -27,6 +28,12 @@ export interface HttpClient {
   send(request: HttpRequest): Promise<HttpExchange>;
 }
 
+/** The client a run makes: it keeps connections alive until it is closed. */
+export interface OwnedHttpClient extends HttpClient {
+  /** Lets the kept-alive connections go; call it when the run is over. */
+  close(): void;
+}
+
 /** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
 export class TransportError extends Error {
   readonly url: string;
@@ -50,15 +57,14 @@ export class RequestTimeout extends Error {
 
 const formatSeconds = (ms: number) => `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
+/** `ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)`: the system's code, then its words. */
 function describeCause(cause: unknown): string {
   if (cause instanceof RequestTimeout) return cause.message;
   if (cause instanceof Error) {
     const inner = (cause as Error & { cause?: unknown }).cause;
-    if (inner instanceof Error) {
-      const code = (inner as Error & { code?: string }).code;
-      return code ? `${code} (${inner.message})` : inner.message;
-    }
-    return cause.message;
+    const error = inner instanceof Error && cause.name === "AbortError" ? inner : cause;
+    const code = (error as Error & { code?: string }).code;
+    return code ? `${code} (${error.message})` : error.message;
   }
   return String(cause);
 }
@@ -77,9 +83,14 @@ export interface HttpClientOptions {
   userAgent: string;
 }
 
-/** A fetch-based client: every call, headers and body, bounded by a timer and by the run's abort signal. */
-export function createHttpClient(options: HttpClientOptions): HttpClient {
+/**
+ * A client over kept-alive connections: every call, headers and body, bounded by a timer and by the run's
+ * abort signal.
+ */
+export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
+  const transport = createTransport();
   return {
+    close: () => transport.close(),
     async send(request) {
       const headers: Record<string, string> = {
         accept: "application/json",
@@ -103,29 +114,24 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         options.timeoutMs,
         () => new RequestTimeout(options.timeoutMs),
       );
-      let response: Response;
-      let bytes: Buffer;
       try {
-        response = await fetch(request.url, {
+        const {
+          status,
+          headers: answered,
+          bytes,
+        } = await transport.exchange({
           method: request.method,
+          url: request.url,
           headers,
-          body: request.body?.text,
-          redirect: "manual",
+          ...(request.body ? { body: request.body.text } : {}),
           signal: bound.signal,
         });
-        bytes = Buffer.from(await response.arrayBuffer());
+        return { request: evidence, status, headers: answered, bytes, text: bytes.toString("utf8") };
       } catch (error) {
-        throw new TransportError(request.url, bound.expired() ? bound.signal.reason : error);
+        throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
       } finally {
         bound.done();
       }
-      return {
-        request: evidence,
-        status: response.status,
-        headers: response.headers,
-        bytes,
-        text: bytes.toString("utf8"),
-      };
     },
   };
 }

@@ -6,7 +6,7 @@ import { packageVersion } from "../../core/paths.js";
 import { countVerdicts } from "../../report/model.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
-import { createHttpClient, TransportError } from "./http.js";
+import { createHttpClient, type HttpClient, TransportError } from "./http.js";
 import { createMemo, type Memo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";
 import { createProgress, type Progress, silentProgress } from "./progress.js";
@@ -94,9 +94,15 @@ export async function runVerify(
     options.runTimeoutMs,
     () => new Error(notRun(options)),
   );
+  const http = createHttpClient({
+    timeoutMs: options.requestTimeoutMs,
+    signal: deadline.signal,
+    userAgent: `assopay-contract/${packageVersion()} (verify)`,
+  });
   try {
-    return await runWithin(options, selected, contract, deadline, io);
+    return await runWithin(options, selected, contract, { deadline, http }, io);
   } finally {
+    http.close();
     deadline.done();
   }
 }
@@ -110,16 +116,11 @@ async function runWithin(
   options: VerifyOptions,
   selected: readonly SpecCheck[],
   contract: Contract,
-  deadline: Deadline,
+  { deadline, http }: { deadline: Deadline; http: HttpClient },
   io: RunIo,
 ): Promise<RunReport> {
   const signal = deadline.signal;
   const progress = io.progress ?? (io.stderr ? createProgress(io.stderr) : silentProgress);
-  const http = createHttpClient({
-    timeoutMs: options.requestTimeoutMs,
-    signal,
-    userAgent: `assopay-contract/${packageVersion()} (verify)`,
-  });
   // The target moves to the run's day first: tokens are issued on its clock.
   const plain = options.stateUrl ? createStateClient(http, options.stateUrl) : undefined;
   const states = plain && io.serviceDay !== undefined ? withServiceDay(plain, io.serviceDay) : plain;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import { startSandbox } from "../../sandbox/index.js";
 import { crawl } from "../../specs/runner/crawler.js";
@@ -24,6 +24,7 @@ describe("crawling 100,000 entries", () => {
         signal: new AbortController().signal,
         userAgent: "test",
       });
+      onTestFinished(() => http.close());
       const tokens = createTokenSource(http, sandbox.url, {
         reader: sandbox.credentials.reader,
         admin: undefined,

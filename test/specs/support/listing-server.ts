@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { afterEach } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import { startServer } from "../../../core/http/server.js";
 import { type CrawlPlan, type CrawlResult, crawl } from "../../../specs/runner/crawler.js";
 import { createHttpClient } from "../../../specs/runner/http.js";
@@ -102,6 +102,7 @@ export function listingCrawls() {
     await server?.close();
     server = undefined;
   });
+  afterAll(() => http.close());
   return {
     async crawl(
       behaviour: ListingBehaviour,
