@@ -1,6 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { buffer } from "node:stream/consumers";
 import { type ContentCoding, contentCoding, decompress } from "../../core/http/coding.js";
 
 /** What one exchange needs to go out: the URL as given, every header, the body's text. */
@@ -58,7 +57,7 @@ export function createTransport(): Transport {
         request.on("error", reject);
         request.end(outgoing.body);
       });
-      const raw = await buffer(response);
+      const raw = await bodyOf(response);
       return {
         status: response.statusCode ?? 0,
         headers: headersOf(response.rawHeaders),
@@ -70,6 +69,22 @@ export function createTransport(): Transport {
       secure.destroy();
     },
   };
+}
+
+/**
+ * The body's bytes, or the error that cut it off. Not `stream/consumers`' `buffer`: on Node 20 it goes
+ * through a `Blob`, which cost 4% of a verify run's CPU.
+ */
+function bodyOf(response: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    response.on("data", (part: Buffer) => parts.push(part));
+    response.on("end", () => resolve(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)));
+    response.on("error", reject);
+    response.on("close", () => {
+      if (!response.complete) reject(new Error("the connection closed before the body's end"));
+    });
+  });
 }
 
 function headersOf(raw: readonly string[]): Headers {
