@@ -29,6 +29,15 @@ export interface Transport {
 const ACCEPTED_CODINGS = "gzip, deflate, br";
 
 /**
+ * How long an idle connection is kept: under the 5 s after which a Node server (the sandbox, most mocks)
+ * closes one, so that a request seldom goes out on a connection the server is closing.
+ */
+const IDLE_MS = 4_000;
+
+/** Methods a server may receive twice without harm: the only ones sent again (RFC 9110, 9.2.2). */
+const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
+/**
  * node:http under verify's requests. `fetch` (undici) cost about 160 µs of CPU more per request, both
  * sides on one machine, than node:http with keep-alive (docs/performance-log.md, "verify's requests"):
  * a fifth of a verify run against the sandbox. What the checks see is unchanged: the URL as given, no
@@ -40,23 +49,33 @@ const ACCEPTED_CODINGS = "gzip, deflate, br";
  * finally { transport.close(); }
  */
 export function createTransport(): Transport {
-  const plain = new HttpAgent({ keepAlive: true });
-  const secure = new HttpsAgent({ keepAlive: true });
+  const plain = new HttpAgent({ keepAlive: true, timeout: IDLE_MS });
+  const secure = new HttpsAgent({ keepAlive: true, timeout: IDLE_MS });
+  const send = (outgoing: Outgoing, url: URL, headers: Record<string, string>, retry: boolean) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const options = { method: outgoing.method, headers, signal: outgoing.signal };
+      const request =
+        url.protocol === "https:"
+          ? httpsRequest(url, { ...options, agent: secure }, resolve)
+          : httpRequest(url, { ...options, agent: plain }, resolve);
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as this request went out: sent again, once, on a new one.
+        const closed = error.code === "ECONNRESET" || error.code === "EPIPE";
+        if (retry && closed && request.reusedSocket && !outgoing.signal.aborted) {
+          resolve(send(outgoing, url, headers, false));
+        } else reject(error);
+      });
+      request.end(outgoing.body);
+    });
   return {
     async exchange(outgoing) {
       const url = new URL(outgoing.url);
-      const tls = url.protocol === "https:";
-      if (!tls && url.protocol !== "http:") throw new Error(`${url.protocol} is not http: or https:`);
+      if (url.protocol !== "https:" && url.protocol !== "http:") {
+        throw new Error(`${url.protocol} is not http: or https:`);
+      }
       const headers: Record<string, string> = { "accept-encoding": ACCEPTED_CODINGS, ...outgoing.headers };
       if (outgoing.body !== undefined) headers["content-length"] = String(Buffer.byteLength(outgoing.body));
-      const response = await new Promise<IncomingMessage>((resolve, reject) => {
-        const options = { method: outgoing.method, headers, signal: outgoing.signal };
-        const request = tls
-          ? httpsRequest(url, { ...options, agent: secure }, resolve)
-          : httpRequest(url, { ...options, agent: plain }, resolve);
-        request.on("error", reject);
-        request.end(outgoing.body);
-      });
+      const response = await send(outgoing, url, headers, IDEMPOTENT.has(outgoing.method.toUpperCase()));
       const raw = await bodyOf(response);
       return {
         status: response.statusCode ?? 0,
@@ -95,6 +114,7 @@ function headersOf(raw: readonly string[]): Headers {
 
 /** The body with every coding undone, last applied first; as it came when one of them is not ours. */
 async function decoded(bytes: Buffer, header: string | undefined): Promise<Buffer> {
+  if (bytes.length === 0) return bytes; // a 204, a 304 or a HEAD: nothing to undo
   const names = (header ?? "")
     .split(",")
     .map((name) => name.trim())

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -184,6 +184,71 @@ describe("verify's HTTP client over node:http", () => {
       expect(server.closedConnections()).toBe(0);
       made.close();
       await expect.poll(() => server.closedConnections()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("does not undo a coding on an empty body (204)", async () => {
+    const server = await serve((_, res) => res.writeHead(204, { "content-encoding": "gzip" }).end());
+    try {
+      const answer = await client().send({ method: "GET", url: `${server.url}/v5/x` });
+      expect(answer.status).toBe(204);
+      expect(answer.text).toBe("");
+    } finally {
+      await server.close();
+    }
+  });
+
+  /**
+   * A server that answers each connection's first request and, on its second, closes the connection
+   * unanswered: what a server does that drops an idle kept-alive connection as a request goes out on it.
+   */
+  async function closingSecondRequests() {
+    const requests: string[] = [];
+    const server = createNetServer((socket) => {
+      let seen = 0;
+      socket.on("data", (chunk: Buffer) => {
+        requests.push(chunk.toString("latin1").split(" ", 1)[0] ?? "");
+        seen += 1;
+        if (seen === 1)
+          socket.write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}");
+        else socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  it("sends an idempotent request again, once, when the kept-alive connection it went out on was closed", async () => {
+    const server = await closingSecondRequests();
+    try {
+      const made = client();
+      await made.send({ method: "GET", url: `${server.url}/v5/first` });
+      const again = await made.send({ method: "GET", url: `${server.url}/v5/second` });
+      expect(again.status).toBe(200);
+      expect(server.requests).toEqual(["GET", "GET", "GET"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("never sends a POST twice: the closed connection is no answer", async () => {
+    const server = await closingSecondRequests();
+    try {
+      const made = client();
+      await made.send({ method: "GET", url: `${server.url}/v5/first` });
+      const failed = await made
+        .send({
+          method: "POST",
+          url: `${server.url}/oauth2/token`,
+          body: { contentType: "text/plain", text: "x" },
+        })
+        .catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(TransportError);
+      expect((failed as Error).message).toMatch(/: ECONNRESET \(socket hang up\)$/);
+      expect(server.requests).toEqual(["GET", "POST"]);
     } finally {
       await server.close();
     }
