@@ -49,8 +49,10 @@ export default defineConfig({
     // A fork runs file after file with the modules it has loaded (the code keeps no module-level state):
     // loading the same modules again for each test file cost about a third of the suite's CPU (114 files then).
     isolate: false,
-    // The project "own-thread" (below): a fresh worker thread for each of its files.
-    poolOptions: { threads: { isolate: true } },
+    // The project "own-thread" (below): a fresh worker thread for each of its files, and none kept idle. A
+    // thread kept idle to the end was torn down as vitest closed, and once that teardown failed as an
+    // unhandled rejection ("Terminating worker thread"): a red run with every test passed.
+    poolOptions: { threads: { isolate: true, minThreads: 0 } },
     // The slowest files first (test/file-seconds.json): see test/support/sequencer.ts.
     sequence: { sequencer: SlowestFirst },
     reporters: ["default"],
