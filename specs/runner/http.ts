@@ -57,16 +57,14 @@ export class RequestTimeout extends Error {
 
 const formatSeconds = (ms: number) => `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
-/** `ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)`: the system's code, then its words. */
+/**
+ * `ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)`: the system's code, then its words. An aborted request
+ * arrives here as its signal's reason (verify's timer, the run's limit), never as the abort's own error.
+ */
 function describeCause(cause: unknown): string {
-  if (cause instanceof RequestTimeout) return cause.message;
-  if (cause instanceof Error) {
-    const inner = (cause as Error & { cause?: unknown }).cause;
-    const error = inner instanceof Error && cause.name === "AbortError" ? inner : cause;
-    const code = (error as Error & { code?: string }).code;
-    return code ? `${code} (${error.message})` : error.message;
-  }
-  return String(cause);
+  if (!(cause instanceof Error)) return String(cause);
+  const code = (cause as Error & { code?: string }).code;
+  return code ? `${code} (${cause.message})` : cause.message;
 }
 
 /** Credentials never reach a report: `Bearer abcdef…` keeps six characters. */
