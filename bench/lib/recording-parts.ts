@@ -3,11 +3,13 @@
 import { cassetteCaughtUp, NO_CASSETTE_BOUND } from "./catch-up.js";
 import type { BenchContext } from "./context.js";
 import type { Contender, Medians } from "./rounds.js";
-import { percent, whole } from "./stats.js";
+import { cpuPerRequest, percent, whole } from "./stats.js";
 
 export const PATH = "/v5/organizations/bench/items?pageSize=20";
 /** assopay record's forwarding and capture, exchanges dropped: the most any recorder on its path can do. */
 export const CEILING = "ceiling: assopay forwarding, nothing written";
+/** The floor for big bodies (bench/systems/journal-only.ts): forwarding and the journal's one write. */
+export const JOURNAL_FLOOR = "floor: assopay forwarding and its journal, nothing else";
 
 export async function tryStart(
   ctx: BenchContext,
@@ -44,6 +46,14 @@ export function catchUpNote(...[at10, at50, big, bare10, bare50]: (Medians | und
 }
 export const ratio = (a: Medians | undefined, b: Medians | undefined) =>
   a && b ? a.rps / b.rps : Number.NaN;
+
+/** What the 1 MB floor shows: the one write alone, against the bare proxy and the pipeline's own cost. */
+export function floorNote(big: Medians[], pipelineUs: number): string {
+  const floor = find(big, JOURNAL_FLOOR);
+  if (!floor) return `"${JOURNAL_FLOOR}" did not run.`;
+  const bare = find(big, "http-proxy (bare, keep-alive)");
+  return `"${JOURNAL_FLOOR}" (bench/systems/journal-only.ts) is the ceiling's forwarder with each exchange appended to the journal, the one write the durability rule asks for before the response ends, and nothing else: no scan, no YAML, no second write. With 1 MB bodies it reached ${percent(ratio(floor, bare))} of the bare proxy at ${cpuPerRequest(floor.cpuUs)} µs of CPU per exchange (${cpuPerRequest(floor.mainCpuUs)} on its main thread). A recorder that keeps a secret-free cassette does this and also reads every byte of the body: the in-process pipeline alone (the scan, the YAML, the cassette's write) took ${cpuPerRequest(pipelineUs)} µs per 1 MB exchange, ${(pipelineUs / floor.cpuUs).toFixed(1)}× the floor's whole CPU.`;
+}
 
 /** Where each Node system's CPU time per request went: its event loop, and its other threads. */
 export function cpuSplit(list: readonly (Medians | undefined)[]): string[] {

@@ -11,6 +11,8 @@ import {
   catchUpNote,
   cpuSplit,
   find,
+  floorNote,
+  JOURNAL_FLOOR,
   LAG_TARGET_MS,
   overCeiling,
   PATH,
@@ -113,6 +115,10 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
     ctx.assopay(recordArgs(bigUpstream.url, join(ctx.scratch, "record-1mb.yaml"))),
   );
   const bigCeiling = await ctx.start(ctx.system("capture-only", ["--upstream", bigUpstream.url]));
+  const bigJournal = join(ctx.scratch, "journal-only-1mb.yaml");
+  const bigFloor = await ctx.start(
+    ctx.system("journal-only", ["--upstream", bigUpstream.url, "--journal", bigJournal]),
+  );
   const big = await alternate(
     [
       { name: "http-proxy (bare, keep-alive)", url: `${bigBare.url}${PATH}`, pid: bigBare.pid },
@@ -123,6 +129,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
         settle: () => cassetteCaughtUp(join(ctx.scratch, "record-1mb.yaml")),
       },
       { name: CEILING, url: `${bigCeiling.url}${PATH}`, pid: bigCeiling.pid },
+      { name: JOURNAL_FLOOR, url: `${bigFloor.url}${PATH}`, pid: bigFloor.pid },
     ],
     { ...round, connections: 10, rounds: Math.max(2, Math.ceil(options.rounds / 2)) },
   );
@@ -273,6 +280,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
         catchUpNote(ours10, ours50, find(big, "assopay record"), bare10, bare50),
         "assopay record runs with its defaults: secrets redacted, every exchange appended to the YAML cassette.",
         `"${CEILING}" is assopay record's own forwarder and body capture with each captured exchange dropped instead of written (bench/systems/capture-only.ts): no recorder that forwards this way can beat it here. In this run it reached ${percent(ratio(find(at10, CEILING), bare10))} of the bare proxy at 10 connections and ${percent(ratio(find(at50, CEILING), bare50))} at 50; what separates it from assopay record (${percent(ratio(ours10, find(at10, CEILING)))} of it at 10 connections) is the cost of writing the cassette.`,
+        floorNote(big, pipeline1m),
         `The disk under the cassettes sustains ${whole(disk)} MB/s (512 MB written in 1 MB blocks, then fsync). A 1 MB exchange adds about 1 MB of cassette, so once the page cache is full any recorder of such bodies is held to about ${whole(disk)} exchanges/s here: ${percent(disk / bigBareRate)} of the bare proxy's 1 MB rate in this run.`,
         ...skipped,
       ],

@@ -1,0 +1,56 @@
+// A floor for recording big bodies: assopay record's own forwarder and body capture, each exchange
+// appended to its journal (the one write the durability rule asks for, before the response ends) and
+// nothing else: no worker, no scan, no YAML, no second write. The journal is emptied once per turn of the
+// event loop, as the recorder empties it once the worker has caught up. Any recorder that keeps a secret-free
+// cassette does at least this much work per exchange on this path, and then scans the body.
+// Usage: node --import tsx bench/systems/journal-only.ts --upstream URL --journal FILE
+import { createServer } from "node:http";
+import { ignoreEvents } from "../../proxy/events.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../../proxy/options.js";
+import { createForwarder, type Done } from "../../proxy/record/forwarder.js";
+import { Journal } from "../../proxy/record/journal.js";
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from "../../proxy/record/options.js";
+import { closeOnSignal, listenAndAnnounce } from "./listen.js";
+
+const argument = (name: string) => process.argv[process.argv.indexOf(name) + 1] ?? "";
+const upstream = new URL(argument("--upstream"));
+const journal = Journal.open(argument("--journal"));
+const forwarder = createForwarder({
+  upstream,
+  maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  upstreamTimeoutMs: DEFAULT_UPSTREAM_TIMEOUT_MS,
+  onEvent: ignoreEvents,
+});
+
+let id = 0;
+let clearScheduled = false;
+const journaled: Done = (outcome) => {
+  if (!outcome.ok) return true;
+  const x = outcome.exchange;
+  const meta = {
+    id: id++,
+    startedAt: x.startedAt.getTime(),
+    method: x.method,
+    url: x.url,
+    requestHeaders: x.requestHeaders,
+    status: x.status,
+    responseHeaders: x.responseHeaders,
+  };
+  journal.append(JSON.stringify(meta), x.requestBody, x.responseBody);
+  if (!clearScheduled) {
+    clearScheduled = true;
+    setImmediate(() => {
+      clearScheduled = false;
+      journal.clear();
+    });
+  }
+  return true;
+};
+const server = createServer((request, response) => forwarder.forward(request, response, journaled));
+server.keepAliveTimeout = 60_000;
+await listenAndAnnounce(server);
+closeOnSignal(() => {
+  server.close();
+  forwarder.close();
+  journal.close(true);
+});
