@@ -29,10 +29,14 @@ function listingStarts(interactions: Interaction[]): string[] {
 /**
  * Walks a listing on the stub as a client would, with any bearer token and no pageSize: the first page,
  * then each continuation token sent back, until an empty page; the steps taken, or -1 without an end.
+ * The stub answers the same request the same way every time, so a token it gives back that was already
+ * sent means a walk that goes round forever: -1 at once, rather than after MAX_STEPS pages.
  */
 async function walk(url: string, path: string): Promise<number> {
   let token: string | undefined;
+  const sent = new Set<string>();
   for (let step = 1; step <= MAX_STEPS; step++) {
+    if (token !== undefined) sent.add(token);
     const query = token === undefined ? "" : `?continuationToken=${encodeURIComponent(token)}`;
     const res = await fetch(`${url}${path}${query}`, {
       headers: { authorization: "Bearer a-real-looking.token" },
@@ -46,6 +50,7 @@ async function walk(url: string, path: string): Promise<number> {
     token = body.pagination.continuationToken;
     // A non-empty page without a token ends the walk too (seed rule 7): a short listing's one page.
     if (token === undefined) return step;
+    if (sent.has(token)) return -1;
   }
   return -1;
 }
