@@ -46,48 +46,72 @@ async function readAt(handle: FileHandle, position: number, length: number, into
   return bytes.subarray(0, got);
 }
 
-/** Where the next frame's magic starts at or after `from` (the end of the file when none does). */
-async function nextMagic(handle: FileHandle, from: number, size: number): Promise<number> {
+/**
+ * Where the next frame's magic starts at or after `searchFrom` (the end of the file when none does),
+ * reading from `from`: every byte from `from` up to that magic goes to `damage` on the way, so a damaged
+ * stretch is read once, whether it is kept or not.
+ */
+async function nextMagic(
+  handle: FileHandle,
+  from: number,
+  searchFrom: number,
+  size: number,
+  damage: DamageKeeper | undefined,
+): Promise<number> {
   const buffer = Buffer.allocUnsafe(SCAN_CHUNK + 3);
+  const magic = MAGIC.subarray(0, 3);
   for (let at = from; at < size; at += SCAN_CHUNK) {
     // Chunks overlap by 3 bytes, so a magic split across two of them is found.
     const chunk = await readAt(handle, at, Math.min(SCAN_CHUNK + 3, size - at), buffer);
     for (
-      let i = chunk.indexOf(MAGIC.subarray(0, 3));
+      let i = chunk.indexOf(magic, Math.max(0, searchFrom - at));
       i !== -1;
-      i = chunk.indexOf(MAGIC.subarray(0, 3), i + 1)
+      i = chunk.indexOf(magic, i + 1)
     ) {
-      if (isMagicAt(chunk, i)) return at + i;
+      if (isMagicAt(chunk, i)) {
+        await damage?.keep(chunk.subarray(0, i));
+        return at + i;
+      }
     }
+    await damage?.keep(chunk.subarray(0, Math.min(SCAN_CHUNK, chunk.length)));
   }
   return size;
 }
 
-/**
- * Copies the damaged stretches of a journal into another file, for inspection, in bounded memory; runs
- * of zero bytes are left as holes, so a sparse journal's damage stays sparse.
- */
-export interface DamageKeeper {
-  keep(from: FileHandle, offset: number, length: number): Promise<void>;
+/** Hands the bytes from `from` to `to` to `damage`, a chunk at a time. */
+async function keepStretch(
+  handle: FileHandle,
+  from: number,
+  to: number,
+  damage: DamageKeeper,
+): Promise<void> {
+  const buffer = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, to - from));
+  for (let at = from; at < to; at += SCAN_CHUNK) {
+    await damage.keep(await readAt(handle, at, Math.min(SCAN_CHUNK, to - at), buffer));
+  }
 }
 
 /**
- * A {@link DamageKeeper} writing to `path` (created, mode 0600: the journal's bytes are not redacted).
- * Chunks of zeros are not written, only skipped over, so holes stay holes.
+ * Takes the damaged stretches of a journal, in order, each as the chunks recovery reads it in (a chunk
+ * is only valid until the returned promise settles).
+ */
+export interface DamageKeeper {
+  keep(bytes: Buffer): Promise<void>;
+}
+
+/**
+ * A {@link DamageKeeper} writing the damaged stretches one after another to `path` (created, mode 0600:
+ * the journal's bytes are not redacted), in bounded memory. A chunk of zeros is not written, only skipped
+ * over, so a sparse journal's damage stays sparse.
  */
 export async function damageFile(path: string): Promise<DamageKeeper & { close(): Promise<number> }> {
   const out = await open(path, "w", 0o600);
-  const zeros = Buffer.alloc(SCAN_CHUNK);
-  const buffer = Buffer.allocUnsafe(SCAN_CHUNK);
+  const zeros = Buffer.alloc(SCAN_CHUNK + 3);
   let written = 0;
   return {
-    async keep(from, offset, length) {
-      for (let done = 0; done < length; done += SCAN_CHUNK) {
-        const chunk = await readAt(from, offset + done, Math.min(SCAN_CHUNK, length - done), buffer);
-        if (!chunk.equals(zeros.subarray(0, chunk.length)))
-          await out.write(chunk, 0, chunk.length, written + done);
-      }
-      written += length;
+    async keep(bytes) {
+      if (!bytes.equals(zeros.subarray(0, bytes.length))) await out.write(bytes, 0, bytes.length, written);
+      written += bytes.length;
     },
     async close() {
       await out.truncate(written);
@@ -116,9 +140,10 @@ export async function scanJournal(
     let at = 0;
     let frame = 0;
     const skip = async (why: string, id: number | undefined, resumeFrom: number, next?: number) => {
-      const end = next ?? (await nextMagic(handle, resumeFrom, size));
+      let end = next;
+      if (end === undefined) end = await nextMagic(handle, at, resumeFrom, size, damage);
+      else if (damage) await keepStretch(handle, at, end, damage);
       scan.damaged.push({ frame, offset: at, length: end - at, id, why });
-      await damage?.keep(handle, at, end - at);
       at = end;
     };
     while (at < size) {

@@ -1,4 +1,3 @@
-import type { FileHandle } from "node:fs/promises";
 import { emitDocument, YamlEmitter } from "../cassette/emit.js";
 import type { Cassette } from "../cassette/format.js";
 import { parseCassette } from "../cassette/reader.js";
@@ -37,9 +36,9 @@ export function lazyDamageFile(path: string): DamageKeeper & {
 } {
   let file: Awaited<ReturnType<typeof damageFile>> | undefined;
   return {
-    async keep(from: FileHandle, offset: number, length: number) {
+    async keep(bytes: Buffer) {
       file ??= await damageFile(path);
-      await file.keep(from, offset, length);
+      await file.keep(bytes);
     },
     async close() {
       await file?.close();

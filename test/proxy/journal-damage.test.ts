@@ -100,6 +100,38 @@ describe("recovering a damaged journal: every good frame, and nothing damaged", 
     expect(r.onDisk).toEqual([1, 2, 3, 5, 6, 7, 8, 9, 10]);
   });
 
+  it("the damage file holds the skipped bytes exactly, one stretch after the other, across read chunks", async () => {
+    const cassette = temp.file("kept.yaml");
+    await emptyCassette(cassette);
+    // Two frames larger than recovery reads at once (8 MiB).
+    const big = 9 * 1024 * 1024;
+    const offsets = [
+      ...journalItems(cassette, [1, 2, 3]),
+      ...journalItems(cassette, [4], big),
+      ...journalItems(cassette, [5, 6, 7]),
+      ...journalItems(cassette, [8], big),
+      ...journalItems(cassette, [9, 10]),
+    ];
+    const at = (i: number) => offsets[i] as number;
+    const journal = `${cassette}.journal`;
+    const bytes = await readFile(journal);
+    // Frame 4's head: its end is found by looking for the next frame's magic, 9 MiB on.
+    bytes[at(3) + 6] = (bytes[at(3) + 6] as number) ^ 0x20;
+    // Frame 8's body: its head still says where the frame ends.
+    const body = bytes.indexOf("pppp", at(7));
+    bytes[body + big / 2] = (bytes[body + big / 2] as number) ^ 0x20;
+    await writeFile(journal, bytes);
+    const expected = Buffer.concat([bytes.subarray(at(3), at(4)), bytes.subarray(at(7), at(8))]);
+
+    const notices: string[] = [];
+    const loaded = await loadCassette(cassette, { onNotice: (m) => notices.push(m) });
+    expect(loaded.interactions.map((i) => Number(i.request.query?.n))).toEqual([1, 2, 3, 5, 6, 7, 9, 10]);
+    expect(notices.find((m) => m.startsWith("skipped 2 damaged frame(s)"))).toContain("id 8");
+    const kept = await readFile(`${journal}.damaged`);
+    expect(kept.length).toBe(expected.length);
+    expect(kept.equals(expected)).toBe(true);
+  });
+
   it("a journal appended to itself: every exchange once, the duplicates dropped and counted", async () => {
     const r = await recovered("twice", async (journal) => appendFile(journal, await readFile(journal)));
     expect(r.items).toEqual(TEN);
