@@ -47,12 +47,21 @@ export function catchUpNote(...[at10, at50, big, bare10, bare50]: (Medians | und
 export const ratio = (a: Medians | undefined, b: Medians | undefined) =>
   a && b ? a.rps / b.rps : Number.NaN;
 
-/** What the 1 MB floor shows: the one write alone, against the bare proxy and the pipeline's own cost. */
-export function floorNote(big: Medians[], pipelineUs: number): string {
-  const floor = find(big, JOURNAL_FLOOR);
-  if (!floor) return `"${JOURNAL_FLOOR}" did not run.`;
-  const bare = find(big, "http-proxy (bare, keep-alive)");
-  return `"${JOURNAL_FLOOR}" (bench/systems/journal-only.ts) is the ceiling's forwarder with each exchange appended to the journal, the one write the durability rule asks for before the response ends, and nothing else: no scan, no YAML, no second write. With 1 MB bodies it reached ${percent(ratio(floor, bare))} of the bare proxy at ${cpuPerRequest(floor.cpuUs)} µs of CPU per exchange (${cpuPerRequest(floor.mainCpuUs)} on its main thread). A recorder that keeps a secret-free cassette does this and also reads every byte of the body: the in-process pipeline alone (the scan, the YAML, the cassette's write) took ${cpuPerRequest(pipelineUs)} µs per 1 MB exchange, ${(pipelineUs / floor.cpuUs).toFixed(1)}× the floor's whole CPU.`;
+/** What the floor shows: the one write alone, against the ceiling, the bare proxy and the pipeline's own cost. */
+export function floorNotes(
+  runs: { at10: Medians[]; at50: Medians[]; big: Medians[] },
+  pipeline2k: number,
+  pipeline1m: number,
+): string[] {
+  const floor = find(runs.big, JOURNAL_FLOOR);
+  const over = (list: Medians[]) =>
+    cpuPerRequest(overCeiling(find(list, JOURNAL_FLOOR), find(list, CEILING)));
+  const what = `"${JOURNAL_FLOOR}" (bench/systems/journal-only.ts) is the ceiling's forwarder with each exchange appended to the journal, the one write the durability rule asks for before the response ends, and nothing else: no scan, no YAML, no second write, no worker.`;
+  const small = `With 2 KB bodies that write took ${over(runs.at10)} µs over the ceiling at 10 connections and ${over(runs.at50)} at 50; the 2 KB target (1.5× the pipeline's ${cpuPerRequest(pipeline2k)} µs) leaves ${cpuPerRequest(pipeline2k / 2)} µs for everything besides the pipeline, the journal's write, its reading back and the messages included.`;
+  if (!floor) return [what, small];
+  const bare = find(runs.big, "http-proxy (bare, keep-alive)");
+  const big = `With 1 MB bodies the floor reached ${percent(ratio(floor, bare))} of the bare proxy at ${cpuPerRequest(floor.cpuUs)} µs of CPU per exchange (${cpuPerRequest(floor.mainCpuUs)} on its main thread). A recorder that keeps a secret-free cassette does this and also reads every byte of the body: the in-process pipeline alone (the scan, the YAML, the cassette's write) took ${cpuPerRequest(pipeline1m)} µs per 1 MB exchange, ${(pipeline1m / floor.cpuUs).toFixed(1)}× the floor's whole CPU.`;
+  return [what, small, big];
 }
 
 /** Where each Node system's CPU time per request went: its event loop, and its other threads. */

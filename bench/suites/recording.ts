@@ -11,7 +11,7 @@ import {
   catchUpNote,
   cpuSplit,
   find,
-  floorNote,
+  floorNotes,
   JOURNAL_FLOOR,
   LAG_TARGET_MS,
   overCeiling,
@@ -52,6 +52,13 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
         join(ctx.scratch, "record.yaml"),
       ),
       tryStart(ctx, CEILING, () => ctx.start(ctx.system("capture-only", ["--upstream", up])), skipped),
+      tryStart(
+        ctx,
+        JOURNAL_FLOOR,
+        () =>
+          ctx.start(ctx.system("journal-only", ["--upstream", up, "--journal", join(ctx.scratch, "floor")])),
+        skipped,
+      ),
       tryStart(
         ctx,
         "talkback 4.2 (record)",
@@ -104,7 +111,9 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   const at10 = await alternate(contenders, { ...round, connections: 10 });
   ctx.log("recording, 2 KB bodies, 50 connections");
   const pair = contenders.filter(
-    (c) => c.name.startsWith("http-proxy (bare, keep") || c.name === "assopay record" || c.name === CEILING,
+    (c) =>
+      c.name.startsWith("http-proxy (bare, keep") ||
+      [CEILING, JOURNAL_FLOOR, "assopay record"].includes(c.name),
   );
   const at50 = await alternate(pair, { ...round, connections: 50 });
 
@@ -280,7 +289,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
         catchUpNote(ours10, ours50, find(big, "assopay record"), bare10, bare50),
         "assopay record runs with its defaults: secrets redacted, every exchange appended to the YAML cassette.",
         `"${CEILING}" is assopay record's own forwarder and body capture with each captured exchange dropped instead of written (bench/systems/capture-only.ts): no recorder that forwards this way can beat it here. In this run it reached ${percent(ratio(find(at10, CEILING), bare10))} of the bare proxy at 10 connections and ${percent(ratio(find(at50, CEILING), bare50))} at 50; what separates it from assopay record (${percent(ratio(ours10, find(at10, CEILING)))} of it at 10 connections) is the cost of writing the cassette.`,
-        floorNote(big, pipeline1m),
+        ...floorNotes({ at10, at50, big }, pipeline2k, pipeline1m),
         `The disk under the cassettes sustains ${whole(disk)} MB/s (512 MB written in 1 MB blocks, then fsync). A 1 MB exchange adds about 1 MB of cassette, so once the page cache is full any recorder of such bodies is held to about ${whole(disk)} exchanges/s here: ${percent(disk / bigBareRate)} of the bare proxy's 1 MB rate in this run.`,
         ...skipped,
       ],

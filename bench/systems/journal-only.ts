@@ -1,7 +1,7 @@
-// A floor for recording big bodies: assopay record's own forwarder and body capture, each exchange
+// A floor for recording: assopay record's own forwarder and body capture, each exchange
 // appended to its journal (the one write the durability rule asks for, before the response ends) and
-// nothing else: no worker, no scan, no YAML, no second write. The journal is emptied once per turn of the
-// event loop, as the recorder empties it once the worker has caught up. Any recorder that keeps a secret-free
+// nothing else: no worker, no scan, no YAML, no second write. The journal is emptied each time it reaches
+// 16 MiB, as the recorder empties it whenever the worker has caught up. Any recorder that keeps a secret-free
 // cassette does at least this much work per exchange on this path, and then scans the body.
 // Usage: node --import tsx bench/systems/journal-only.ts --upstream URL --journal FILE
 import { createServer } from "node:http";
@@ -22,8 +22,9 @@ const forwarder = createForwarder({
   onEvent: ignoreEvents,
 });
 
+/** The journal's size at which it is emptied. */
+const CLEAR_AT = 16 * 1024 * 1024;
 let id = 0;
-let clearScheduled = false;
 const journaled: Done = (outcome) => {
   if (!outcome.ok) return true;
   const x = outcome.exchange;
@@ -37,13 +38,7 @@ const journaled: Done = (outcome) => {
     responseHeaders: x.responseHeaders,
   };
   journal.append(JSON.stringify(meta), x.requestBody, x.responseBody);
-  if (!clearScheduled) {
-    clearScheduled = true;
-    setImmediate(() => {
-      clearScheduled = false;
-      journal.clear();
-    });
-  }
+  if (journal.size >= CLEAR_AT) journal.clear();
   return true;
 };
 const server = createServer((request, response) => forwarder.forward(request, response, journaled));
