@@ -2,7 +2,7 @@ import { AssopayError, formatError, formatLocation, isAssopayError } from "../co
 import { packageVersion } from "../core/paths.js";
 import { redactSecretData, redactSecretText } from "../core/secrets/text.js";
 import type { Command, CommandContext } from "./command.js";
-import { commands } from "./registry.js";
+import { commands, verbs } from "./registry.js";
 
 function overview(all: readonly Command[]): string {
   const width = Math.max(...all.map((c) => c.name.length));
@@ -22,24 +22,25 @@ function overview(all: readonly Command[]): string {
 
 /** Runs the command line; resolves to the exit code. Exported for tests. */
 export async function main(argv: readonly string[], context: Omit<CommandContext, "argv">): Promise<number> {
-  const all = commands();
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "--help" || verb === "-h" || verb === "help") {
-    context.stdout.write(overview(all));
+    context.stdout.write(overview(await commands()));
     return 0;
   }
   if (verb === "--version" || verb === "-V") {
     context.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  const command = all.find((c) => c.name === verb);
-  if (!command) {
+  const all = verbs();
+  const named = all.find((c) => c.name === verb);
+  if (!named) {
     const near = all.filter((c) => c.name.startsWith(verb.slice(0, 2))).map((c) => c.name);
     const hint =
       near.length > 0 ? `did you mean ${near.join(" or ")}?` : "run 'assopay --help' to list the verbs";
     context.stderr.write(`error[usage]: unknown verb "${verb}"\nhint: ${hint}\n`);
     return 2;
   }
+  const command = await named.load();
   // Flags after `--` belong to the command a verb runs (`assopay gate -- mytool --help`), not to the verb.
   const ownFlags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
   if (ownFlags.includes("--help") || ownFlags.includes("-h")) {

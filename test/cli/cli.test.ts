@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { verbs } from "../../cli/registry.js";
 import { packageRoot, packageVersion } from "../../core/paths.js";
 import { cliNodeArgs } from "../support/cli-entry.js";
 import { runCli } from "../support/run-cli.js";
@@ -20,6 +21,10 @@ describe("assopay", () => {
     const result = await runCli(["verfy"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error[usage]: unknown verb "verfy"\nhint: did you mean verify?\n');
+  });
+
+  it("each verb of the registry loads the command of its own name (the table the compiler does not check)", async () => {
+    for (const verb of verbs()) expect((await verb.load()).name).toBe(verb.name);
   });
 
   it("every verb answers --help", async () => {
