@@ -9,7 +9,7 @@ import { teachEvents } from "../redaction/log.js";
 import { capturedOf, type Recordable } from "./capture.js";
 import type { Journal } from "./journal.js";
 import { caughtUpEnough, type Lag, overBound } from "./lag-bound.js";
-import type { FromWorker, ToWorker, WireMeta, WorkerInit } from "./worker-protocol.js";
+import { type FromWorker, type ToWorker, type WorkerInit, wireMeta } from "./worker-protocol.js";
 
 /**
  * The worker, from compiled JavaScript (the built package, or dist/ when it matches the sources), or from
@@ -125,19 +125,7 @@ export class RecordingWorker {
     if (this.stop || this.closed) return false;
     const x = capturedOf(item);
     const notification = item.kind === "notification";
-    const meta: WireMeta = {
-      id: this.nextId,
-      startedAt: x.startedAt.getTime(),
-      method: x.method,
-      url: x.url,
-      requestHeaders: x.requestHeaders,
-      status: x.status,
-      responseHeaders: x.responseHeaders,
-      forwardedTo: x.forwardedTo,
-      forwardStatus: x.forwardStatus,
-      forwardError: x.forwardError,
-      notification,
-    };
+    const meta = wireMeta(this.nextId, x, notification);
     try {
       this.journal.append(JSON.stringify(meta), x.requestBody, x.responseBody);
     } catch (error) {

@@ -1,5 +1,5 @@
 import type { ProxyEvent } from "../events.js";
-import type { CapturedNotification } from "./capture.js";
+import type { CapturedBody, CapturedNotification } from "./capture.js";
 
 /** What the recording worker is started with. */
 export interface WorkerInit {
@@ -23,6 +23,27 @@ export type WireMeta = Omit<CapturedNotification, "requestBody" | "responseBody"
   /** The interaction id it gets in the cassette (given on the proxy's thread, in journal order). */
   id: number;
 };
+
+/** The journal's metadata of `captured`, which becomes interaction `id` (a relayed notification or not). */
+export function wireMeta(
+  id: number,
+  captured: CapturedNotification<CapturedBody>,
+  notification: boolean,
+): WireMeta {
+  return {
+    id,
+    startedAt: captured.startedAt.getTime(),
+    method: captured.method,
+    url: captured.url,
+    requestHeaders: captured.requestHeaders,
+    status: captured.status,
+    responseHeaders: captured.responseHeaders,
+    forwardedTo: captured.forwardedTo,
+    forwardStatus: captured.forwardStatus,
+    forwardError: captured.forwardError,
+    notification,
+  };
+}
 
 /**
  * `journal`: the journal now reaches `upTo` (in `generation`): read the exchanges up to there. The journal
