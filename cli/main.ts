@@ -40,21 +40,21 @@ export async function main(argv: readonly string[], context: Omit<CommandContext
     context.stderr.write(`error[usage]: unknown verb "${verb}"\nhint: ${hint}\n`);
     return 2;
   }
-  const command = await named.load();
   // Flags after `--` belong to the command a verb runs (`assopay gate -- mytool --help`), not to the verb.
   const ownFlags = rest.includes("--") ? rest.slice(0, rest.indexOf("--")) : rest;
-  if (ownFlags.includes("--help") || ownFlags.includes("-h")) {
-    context.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
-    return 0;
-  }
   try {
+    const command = await named.load();
+    if (ownFlags.includes("--help") || ownFlags.includes("-h")) {
+      context.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
+      return 0;
+    }
     return await command.run({ ...context, argv: rest });
   } catch (error) {
     const known = isAssopayError(error) ? error : internalError(error, context.env);
     // An error's text may quote what the user gave (a URL with its password): redacted like every report.
     context.stderr.write(`${redactSecretText(formatError(known))}\n`);
     if (wantsJson(ownFlags)) {
-      context.stdout.write(`${JSON.stringify(redactSecretData(errorDocument(command.name, known)))}\n`);
+      context.stdout.write(`${JSON.stringify(redactSecretData(errorDocument(named.name, known)))}\n`);
     }
     return known.exitCode;
   }
