@@ -81,8 +81,8 @@ describe("writing JSON bodies straight to YAML", () => {
       long("x#", 600), // 1,200 characters, not plain: a literal block
       `${long("a, b: {c}", 120)}!`,
       long("a  b", 300), // two spaces: not plain
-      long("x", 1023) + "#", // exactly 1,024 characters
-      long("x", 1022) + "#", // 1,023: quoted
+      `${long("x", 1023)}#`, // exactly 1,024 characters
+      `${long("x", 1022)}#`, // 1,023: quoted
       ` ${long("x#", 600)}`, // a leading space: quoted
       `${long("x#", 600)} `, // a trailing space: quoted
       long("é", 600), // 600 characters in 1,200 bytes: quoted
