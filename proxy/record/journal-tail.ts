@@ -3,14 +3,18 @@ import { type JournalEntry, parseFrames } from "./journal-frame.js";
 
 /**
  * The worker's reading end of the journal (see `journal.ts`). The proxy's thread appends frames and then
- * says how far the journal reaches (`upTo`, in a generation: each time the journal is emptied a new one
- * starts at offset 0); the tail reads what lies between where it stopped and there, as exchanges.
+ * says how far the journal reaches (`upTo`, in a generation: each time the journal is emptied or sealed
+ * a new one starts at offset 0); the tail reads what lies between where it stopped and there, as
+ * exchanges. It opens the journal's name again for each new generation, and reads the rest of a sealed
+ * one from the file it holds open (the host seals no generation before the tail has reported on it, so
+ * the name is still that generation's file when the tail opens it: `journal-queue.ts`).
  * Everything up to `upTo` was written whole before it was announced, so a frame cut short there means a
  * broken journal, not one still being written. The frames' content checksums are not checked again here
  * (see `parseFrames`): they guard journals left behind by a crash, which recovery reads.
  */
 export class JournalTail {
-  private readonly fd: number;
+  private readonly path: string;
+  private fd: number;
   private generation = 0;
   private offset: number;
   /** Memory read into, kept from one read to the next (a fresh buffer per read costs an mmap and faults). */
@@ -18,6 +22,7 @@ export class JournalTail {
 
   /** Opens `path` for reading, starting at `from` (the journal's size when the recorder started). */
   constructor(path: string, from: number) {
+    this.path = path;
     this.fd = openSync(path, "r");
     this.offset = from;
   }
@@ -29,6 +34,9 @@ export class JournalTail {
    */
   read(generation: number, upTo: number, reuse: boolean): JournalEntry[] {
     if (generation !== this.generation) {
+      const fd = openSync(this.path, "r");
+      closeSync(this.fd);
+      this.fd = fd;
       this.generation = generation;
       this.offset = 0;
     }

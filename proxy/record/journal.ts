@@ -1,4 +1,13 @@
-import { closeSync, fstatSync, ftruncateSync, openSync, unlinkSync, writeSync, writevSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  writevSync,
+} from "node:fs";
 import { AssopayError } from "../../core/errors.js";
 import type { CapturedBody } from "./capture.js";
 import { frameStart } from "./journal-frame.js";
@@ -8,14 +17,25 @@ import { frameStart } from "./journal-frame.js";
  * is appended to it on the proxy's thread, raw (not yet redacted), in one `writev(2)`, before the proxy
  * ends its response; the worker reads it back from the file and turns it into YAML later (see
  * `journal-tail.ts`), so the journal is the only queue between the two threads. Once everything
- * journaled is in the cassette, the journal is emptied; on a clean stop it is deleted. A journal left
- * behind (the recorder was killed) is folded into the cassette by the next program that opens it, a
- * reader or a recorder (see `recover.ts`).
+ * journaled is in the cassette, the journal is emptied. Under traffic that never lets the worker catch up
+ * it is sealed instead once it reaches 16 MiB (`lag-bound.ts`): renamed `<file>.journal.sealed`, while a
+ * new `<file>.journal` takes the next exchanges; the sealed one is deleted once the worker has converted
+ * all of it. On a clean stop both are deleted. Journals left behind (the recorder was killed) are folded
+ * into the cassette by the next program that opens it, a reader or a recorder, the sealed one first (see
+ * `recover.ts`).
  *
  * Its frame format, with a checksum over each frame, is in `journal-frame.ts`; recovery reads a journal
  * as a stream, skipping damaged frames (`journal-reader.ts`).
  */
 export const JOURNAL_SUFFIX = ".journal";
+
+/** The suffix of a journal sealed at its mark, until the worker has converted all of it. */
+export const SEALED_SUFFIX = ".journal.sealed";
+
+/** The journals of `file`, in the order their exchanges were recorded: the sealed one, then the open one. */
+export function journalPaths(file: string): readonly [sealed: string, open: string] {
+  return [`${file}${SEALED_SUFFIX}`, `${file}${JOURNAL_SUFFIX}`];
+}
 
 /** A journal opened for appending (mode 0600: it holds secrets not yet redacted). */
 export class Journal {
@@ -85,6 +105,24 @@ export class Journal {
         cause,
       },
     );
+  }
+
+  /**
+   * Seals this journal: renames it `<file>.journal.sealed` (the place must be free: the last sealed one
+   * deleted) and returns that name and a new, empty journal in its place. Throws an `AssopayError` when the rename or
+   * the new file fails; nothing more is appended then.
+   */
+  seal(): { sealed: string; next: Journal } {
+    if (this.failed) throw this.unwritable(new Error("an earlier write failed"));
+    const sealed = `${this.path}${SEALED_SUFFIX.slice(JOURNAL_SUFFIX.length)}`;
+    try {
+      renameSync(this.path, sealed);
+      closeSync(this.fd);
+      return { sealed, next: new Journal(this.path) };
+    } catch (error) {
+      this.failed = true;
+      throw this.unwritable(error);
+    }
   }
 
   /** Empties the journal: everything in it is in the cassette. */

@@ -5,7 +5,7 @@ import { acquireLock, type CassetteLock } from "../cassette/lock.js";
 import { loadCassette as readCassetteFile } from "../cassette/reader.js";
 import { DocumentWriter, openCassette } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
-import { JOURNAL_SUFFIX } from "./journal.js";
+import { JOURNAL_SUFFIX, journalPaths } from "./journal.js";
 import type { JournalEntry } from "./journal-frame.js";
 import { describeDamage, type JournalScan, journalKind, scanJournal } from "./journal-reader.js";
 import { lazyDamageFile, recoveryPipeline, withJournalInMemory } from "./recover-memory.js";
@@ -50,7 +50,34 @@ async function sizeOf(path: string): Promise<number | undefined> {
 
 /** Whether `file` has a journal beside it (left by a recorder that did not stop cleanly, or a live one). */
 export async function hasJournal(file: string): Promise<boolean> {
-  return (await sizeOf(journalOf(file))) !== undefined;
+  for (const path of journalPaths(file)) if ((await sizeOf(path)) !== undefined) return true;
+  return false;
+}
+
+/** The journals of `file` that hold anything, oldest first (a sealed one, then the open one). */
+async function presentJournals(file: string): Promise<string[]> {
+  const present: string[] = [];
+  for (const path of journalPaths(file)) if (((await sizeOf(path)) ?? 0) > 0) present.push(path);
+  return present;
+}
+
+/** Throws when a journal cannot be read; answers the first that is not a journal assopay wrote. */
+async function foreignAmong(file: string, journals: readonly string[]): Promise<string | undefined> {
+  for (const journal of journals) {
+    const kind = await journalKind(journal);
+    if (typeof kind === "object") {
+      throw new AssopayError(
+        "bad-cassette",
+        `${journal} may hold exchanges not yet in ${file}, and it cannot be read: ${kind.unreadable}`,
+        {
+          location: { file: journal },
+          hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
+        },
+      );
+    }
+    if (kind === "foreign") return journal;
+  }
+  return undefined;
 }
 
 /**
@@ -73,10 +100,11 @@ function saltFor(header: CassetteHeader, file: string, options: RecoveryOptions)
 }
 
 /** The extras of the "recovered" line: duplicates dropped, a last frame cut short. */
-function extras(scan: JournalScan, duplicates: number): string {
+function extras(scans: readonly { scan: JournalScan }[], duplicates: number): string {
   const more: string[] = [];
   if (duplicates > 0) more.push(`${duplicates} duplicate frame(s) dropped`);
-  if (scan.cutShort) more.push("a last frame cut short by the stop dropped: its client had no answer");
+  if (scans.some(({ scan }) => scan.cutShort))
+    more.push("a last frame cut short by the stop dropped: its client had no answer");
   return more.length === 0 ? "" : ` (${more.join("; ")})`;
 }
 
@@ -91,26 +119,16 @@ function extras(scan: JournalScan, duplicates: number): string {
  * memory, and one line saying so. A journal it cannot use at all is an `AssopayError` (exit 2).
  */
 export async function recoverCassette(file: string, options: RecoveryOptions): Promise<Recovery> {
-  const journal = journalOf(file);
-  const size = await sizeOf(journal);
-  if (size === undefined || size === 0) return { kind: "none" };
-  const kind = await journalKind(journal);
-  if (typeof kind === "object") {
-    throw new AssopayError(
-      "bad-cassette",
-      `${journal} may hold exchanges not yet in ${file}, and it cannot be read: ${kind.unreadable}`,
-      {
-        location: { file: journal },
-        hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
-      },
-    );
-  }
-  if (kind === "foreign") {
+  const journals = await presentJournals(file);
+  if (journals.length === 0) return { kind: "none" };
+  const foreign = await foreignAmong(file, journals);
+  if (foreign) {
     options.onNotice(
-      `left ${journal} alone: it does not start with a journal's magic (AJ02), so assopay did not write it`,
+      `left ${foreign} alone: it does not start with a journal's magic (AJ02), so assopay did not write it`,
     );
-    return { kind: "foreign", journal };
+    return { kind: "foreign", journal: foreign };
   }
+  const journal = journalOf(file);
   if (options.held) {
     return { kind: "folded", recovered: await fold(file, options.held.lock, options.held.header, options) };
   }
@@ -145,34 +163,41 @@ async function inMemory(
   options: RecoveryOptions,
   why: string,
 ): Promise<Recovery> {
-  const journal = journalOf(file);
   const entries: JournalEntry[] = [];
-  let scan: JournalScan;
-  try {
-    scan = await scanJournal(journal, (entry) => {
-      entries.push(entry);
-    });
-  } catch (error) {
-    // Gone meanwhile: another reader (holding the lock) has just folded it into the cassette.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "none" };
-    throw new AssopayError(
-      "bad-cassette",
-      `${journal} holds exchanges not yet in ${file}, and it cannot be read: ${(error as Error).message}`,
-      {
-        location: { file: journal },
-        hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
-      },
-    );
+  const scans: { journal: string; scan: JournalScan }[] = [];
+  for (const journal of await presentJournals(file)) {
+    try {
+      const scan = await scanJournal(journal, (entry) => {
+        entries.push(entry);
+      });
+      scans.push({ journal, scan });
+    } catch (error) {
+      // Gone meanwhile: another reader (holding the lock) has just folded it into the cassette, or a live
+      // recorder's worker has converted all of a sealed one.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw new AssopayError(
+        "bad-cassette",
+        `${journal} holds exchanges not yet in ${file}, and it cannot be read: ${(error as Error).message}`,
+        {
+          location: { file: journal },
+          hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
+        },
+      );
+    }
   }
+  if (scans.length === 0) return { kind: "none" };
+  const journal = journalOf(file);
   // Read after the journal: what a live recorder moved from the journal into the cassette meanwhile is there.
   const current = await readCassetteFile(file).catch(() => cassette);
   const secretSalt = saltFor(current.header, file, options);
   const built = await withJournalInMemory(current, entries, { ...options, secretSalt });
   options.onNotice(
-    `serving ${built.added} exchange(s) from ${journal} redacted in memory, besides the cassette: it cannot be written now (${why}); the journal stays until a reader or assopay record can write ${file}${extras(scan, built.duplicates)}`,
+    `serving ${built.added} exchange(s) from ${journal} redacted in memory, besides the cassette: it cannot be written now (${why}); the journal stays until a reader or assopay record can write ${file}${extras(scans, built.duplicates)}`,
   );
-  const damage = describeDamage(journal, scan, undefined);
-  if (damage) options.onNotice(damage);
+  for (const { journal: path, scan } of scans) {
+    const damage = describeDamage(path, scan, undefined);
+    if (damage) options.onNotice(damage);
+  }
   return { kind: "in-memory", cassette: built.cassette };
 }
 
@@ -188,6 +213,7 @@ async function fold(
   options: RecoveryOptions,
 ): Promise<number> {
   const journal = journalOf(file);
+  const journals = await presentJournals(file);
   const present = (await sizeOf(file)) !== undefined;
   const cassette = present ? await readCassetteFile(file) : undefined;
   const ids = new Set((cassette?.interactions ?? []).map((i) => i.id));
@@ -201,8 +227,7 @@ async function fold(
   let recovered = 0;
   let duplicates = 0;
   const journaled = new Set<number>();
-  const damaged = lazyDamageFile(`${journal}.damaged`);
-  let scan: JournalScan;
+  const scans: { journal: string; scan: JournalScan; damaged: ReturnType<typeof lazyDamageFile> }[] = [];
   try {
     let failure: Error | undefined;
     const writer = new DocumentWriter(open.fd, maxId + 1, (error) => {
@@ -220,20 +245,25 @@ async function fold(
       { ...options, secretSalt },
     );
     let queued = 0;
-    scan = await scanJournal(
-      journal,
-      async ({ meta, requestBody, responseBody }) => {
-        if (journaled.has(meta.id)) {
-          duplicates++;
-          return;
-        }
-        journaled.add(meta.id);
-        pipeline.enqueueWire(meta, requestBody, responseBody);
-        // Bounded memory: what is queued is redacted and written before more is read.
-        if (++queued % 64 === 0) await pipeline.idle();
-      },
-      damaged,
-    );
+    // The sealed journal first: its exchanges were recorded before the open one's.
+    for (const path of journals) {
+      const damaged = lazyDamageFile(`${path}.damaged`);
+      const scan = await scanJournal(
+        path,
+        async ({ meta, requestBody, responseBody }) => {
+          if (journaled.has(meta.id)) {
+            duplicates++;
+            return;
+          }
+          journaled.add(meta.id);
+          pipeline.enqueueWire(meta, requestBody, responseBody);
+          // Bounded memory: what is queued is redacted and written before more is read.
+          if (++queued % 64 === 0) await pipeline.idle();
+        },
+        damaged,
+      ).finally(() => damaged.close());
+      scans.push({ journal: path, scan, damaged });
+    }
     await pipeline.idle();
     writer.flush();
     if (failure) {
@@ -244,13 +274,14 @@ async function fold(
     }
   } finally {
     await open.close();
-    await damaged.close();
   }
-  await unlink(journal);
+  for (const path of journals) await unlink(path);
   options.onNotice(
-    `recovered ${recovered} exchange(s) into ${file} from the journal of a recorder that did not stop cleanly${extras(scan, duplicates)}`,
+    `recovered ${recovered} exchange(s) into ${file} from the journal of a recorder that did not stop cleanly${extras(scans, duplicates)}`,
   );
-  const damage = describeDamage(journal, scan, damaged.path());
-  if (damage) options.onNotice(damage);
+  for (const { journal: path, scan, damaged } of scans) {
+    const damage = describeDamage(path, scan, damaged.path());
+    if (damage) options.onNotice(damage);
+  }
   return recovered;
 }

@@ -8,7 +8,8 @@ import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { teachEvents } from "../redaction/log.js";
 import { capturedOf, type Recordable } from "./capture.js";
 import type { Journal } from "./journal.js";
-import { caughtUpEnough, type Lag, overBound } from "./lag-bound.js";
+import { JournalQueue } from "./journal-queue.js";
+import { caughtUpEnough, overBound } from "./lag-bound.js";
 import { type FromWorker, type ToWorker, type WorkerInit, wireMeta } from "./worker-protocol.js";
 
 /**
@@ -39,22 +40,17 @@ const BATCH_WAIT_MS = 10;
  * The proxy's side of the recording worker: each captured exchange is appended to the journal (on disk
  * before the proxy ends the response, see `journal.ts`), and the worker is told how far the journal
  * reaches (one message every few milliseconds at most); it reads the exchanges back from the file and
- * does the rest (see `worker.ts`), at a lower priority than the proxy's thread. Once the worker has
- * written everything journaled, the journal is emptied and a new generation starts. The journal is the
- * only queue: should it fail (a full disk), recording stops (see `stopped`).
+ * does the rest (see `worker.ts`), at a lower priority than the proxy's thread. The journal is the only
+ * queue (`journal-queue.ts`: when it is emptied or sealed): should it fail (a full disk), recording stops
+ * (see `stopped`).
  */
 export class RecordingWorker {
   private readonly worker: Worker;
   private readonly onEvent: ProxyEventSink;
-  private readonly journal: Journal;
+  private readonly queue: JournalQueue;
   private nextId: number;
   /** Journal frames not yet announced to the worker. */
   private unannounced = 0;
-  /** Journal frames not yet converted by the worker. */
-  private unconverted = 0;
-  private generation = 0;
-  /** Where the worker has converted the journal up to, in this generation. */
-  private converted: number;
   private scheduled: NodeJS.Timeout | undefined;
   private closed: Promise<number> | undefined;
   private failed = false;
@@ -66,9 +62,10 @@ export class RecordingWorker {
   private constructor(worker: Worker, onEvent: ProxyEventSink, journal: Journal, nextId: number) {
     this.worker = worker;
     this.onEvent = onEvent;
-    this.journal = journal;
+    this.queue = new JournalQueue(journal, (generation, upTo) => {
+      this.worker.postMessage({ kind: "journal", generation, upTo } satisfies ToWorker);
+    });
     this.nextId = nextId;
-    this.converted = journal.size;
   }
 
   /** Starts the worker and waits until it is ready to record; exchanges are journaled to `journal`. */
@@ -127,15 +124,16 @@ export class RecordingWorker {
     const notification = item.kind === "notification";
     const meta = wireMeta(this.nextId, x, notification);
     try {
-      this.journal.append(JSON.stringify(meta), x.requestBody, x.responseBody);
+      this.queue.append(JSON.stringify(meta), x.requestBody, x.responseBody);
     } catch (error) {
       this.stopRecording(error);
       return false;
     }
     this.nextId += 1;
     this.unannounced += 1;
-    this.unconverted += 1;
-    if (this.unannounced >= BATCH_LIMIT) this.send();
+    this.tidy();
+    // Past a mark the proxy waits for the worker: it is told at once, not after the batch's wait.
+    if (this.unannounced >= BATCH_LIMIT || this.congested) this.send();
     else this.scheduled ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
     return true;
   }
@@ -168,8 +166,7 @@ export class RecordingWorker {
     this.scheduled = undefined;
     if (this.failed || this.unannounced === 0) return;
     this.unannounced = 0;
-    const message: ToWorker = { kind: "journal", generation: this.generation, upTo: this.journal.size };
-    this.worker.postMessage(message);
+    this.queue.announce();
   }
 
   /**
@@ -177,29 +174,35 @@ export class RecordingWorker {
    * bodies unread, so TCP slows their clients down) rather than let the cassette fall further behind.
    */
   get congested(): boolean {
-    if (this.failed || this.writeFailed || this.stop) return false;
-    return overBound(this.lag);
+    return this.bounded && overBound(this.queue.lag);
   }
 
-  /** Exchanges and bytes recorded but not yet in the cassette (see `lag-bound.ts`). */
-  private get lag(): Lag {
-    return { exchanges: this.unconverted, bytes: this.pending };
+  /**
+   * Whether the lag bound holds requests at all: not once recording has stopped or a write has failed
+   * (a journal that cannot be emptied must not hold them forever: the next append fails and says why).
+   */
+  private get bounded(): boolean {
+    return !(this.failed || this.writeFailed || this.stop || this.queue.broken);
   }
 
   /** Bytes recorded but not yet in the cassette: journaled, and not yet converted by the worker. */
   get pending(): number {
-    return this.journal.size - this.converted;
+    return this.queue.pending;
   }
 
   private get drained(): boolean {
-    if (this.failed || this.writeFailed || this.stop) return true;
-    return caughtUpEnough(this.lag);
+    return !this.bounded || caughtUpEnough(this.queue.lag);
   }
 
   /** Calls `resume` once the worker has caught up (at once if it is not congested). */
   whenDrained(resume: () => void): void {
-    if (this.congested) this.drainWaiters.push(resume);
-    else resume();
+    if (!this.congested) {
+      resume();
+      return;
+    }
+    this.drainWaiters.push(resume);
+    // A journal past its mark that may be emptied or sealed at once (one the recorder started with).
+    this.settle();
   }
 
   private report(events: readonly ProxyEvent[]): void {
@@ -210,27 +213,22 @@ export class RecordingWorker {
   }
 
   private caughtUp(generation: number, upTo: number, exchanges: number): void {
-    if (generation === this.generation) this.converted = upTo;
-    this.unconverted -= exchanges;
+    this.queue.onConverted(generation, upTo, exchanges);
     this.settle();
   }
 
-  private settle(): void {
-    // Everything journaled is in the cassette: the journal starts again empty, in a new generation.
-    if (
-      this.unannounced === 0 &&
-      this.converted === this.journal.size &&
-      this.converted > 0 &&
-      !this.failed &&
-      !this.writeFailed &&
-      !this.stop
-    ) {
-      this.journal.clear();
-      if (this.journal.size === 0) {
-        this.generation += 1;
-        this.converted = 0;
-      }
+  /** Empties or seals the journal when it may (not once recording has stopped); a seal that fails stops it. */
+  private tidy(): void {
+    if (!this.bounded) return;
+    try {
+      this.queue.tidy();
+    } catch (error) {
+      this.stopRecording(error);
     }
+  }
+
+  private settle(): void {
+    this.tidy();
     if (this.drained) for (const resume of this.drainWaiters.splice(0)) resume();
   }
 
@@ -240,7 +238,7 @@ export class RecordingWorker {
       this.send();
       if (this.failed) {
         // The journal stays: the next start recovers what it holds.
-        this.journal.close(false);
+        this.queue.close(false);
         void this.worker.terminate();
         resolve(0);
         return;
@@ -253,7 +251,7 @@ export class RecordingWorker {
         this.worker.once("exit", () => {
           clearTimeout(timer);
           // A journal whose exchanges could not all be written stays, for the next start to try again.
-          this.journal.close(!this.writeFailed && !this.stop);
+          this.queue.close(!this.writeFailed && !this.stop);
           resolve(message.recorded);
         });
       });
