@@ -122,18 +122,18 @@ export async function damageFile(path: string): Promise<DamageKeeper & { close()
 }
 
 /**
- * Reads the journal at `path` as a stream (its size does not matter: one frame at a time is in memory)
- * and hands each good frame's exchange to `onEntry`, in order. A frame that fails its checksum, or
- * whose head is not a frame's, is skipped: reading starts again at the next magic, and every good frame
- * after it is still read. A last frame cut short by a crash ends the journal. The caller checked that the
- * file starts with a frame's magic.
+ * Reads the journal at `source` (a path, or a file already open, which is closed here) as a stream (its
+ * size does not matter: one frame at a time is in memory) and hands each good frame's exchange to
+ * `onEntry`, in order. A frame that fails its checksum, or whose head is not a frame's, is skipped:
+ * reading starts again at the next magic, and every good frame after it is still read. A last frame cut
+ * short by a crash ends the journal. The caller checked that the file starts with a frame's magic.
  */
 export async function scanJournal(
-  path: string,
+  source: string | FileHandle,
   onEntry: (entry: JournalEntry) => Promise<void> | void,
   damage?: DamageKeeper,
 ): Promise<JournalScan> {
-  const handle = await open(path, "r");
+  const handle = typeof source === "string" ? await open(source, "r") : source;
   const scan: JournalScan = { good: 0, damaged: [], cutShort: undefined };
   try {
     const { size } = await handle.stat();

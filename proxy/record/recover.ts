@@ -1,4 +1,4 @@
-import { stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, stat, unlink } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
 import type { Cassette, CassetteHeader } from "../cassette/format.js";
 import { acquireLock, type CassetteLock } from "../cassette/lock.js";
@@ -61,20 +61,23 @@ async function presentJournals(file: string): Promise<string[]> {
   return present;
 }
 
+/** The error of a journal of `file` this user cannot read (nobody can tell what it holds then). */
+function unreadable(file: string, journal: string, why: string): AssopayError {
+  return new AssopayError(
+    "bad-cassette",
+    `${journal} may hold exchanges not yet in ${file}, and it cannot be read: ${why}`,
+    {
+      location: { file: journal },
+      hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
+    },
+  );
+}
+
 /** Throws when a journal cannot be read; answers the first that is not a journal assopay wrote. */
 async function foreignAmong(file: string, journals: readonly string[]): Promise<string | undefined> {
   for (const journal of journals) {
     const kind = await journalKind(journal);
-    if (typeof kind === "object") {
-      throw new AssopayError(
-        "bad-cassette",
-        `${journal} may hold exchanges not yet in ${file}, and it cannot be read: ${kind.unreadable}`,
-        {
-          location: { file: journal },
-          hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
-        },
-      );
-    }
+    if (typeof kind === "object") throw unreadable(file, journal, kind.unreadable);
     if (kind === "foreign") return journal;
   }
   return undefined;
@@ -165,25 +168,31 @@ async function inMemory(
 ): Promise<Recovery> {
   const entries: JournalEntry[] = [];
   const scans: { journal: string; scan: JournalScan }[] = [];
-  for (const journal of await presentJournals(file)) {
-    try {
-      const scan = await scanJournal(journal, (entry) => {
+  const opened: { journal: string; handle: FileHandle }[] = [];
+  try {
+    // The open journal before the sealed one: a live recorder that seals it in between renames what this
+    // reader already holds open to the sealed name, where it is found again (its ids then count once).
+    for (const journal of [...journalPaths(file)].reverse()) {
+      const handle = await open(journal, "r").catch((error: NodeJS.ErrnoException) => {
+        // Gone meanwhile: another reader (holding the lock) has folded it into the cassette, or a live
+        // recorder's worker has converted all of a sealed one (the cassette, read after, has it).
+        if (error.code === "ENOENT") return undefined;
+        throw unreadable(file, journal, error.message);
+      });
+      if (handle) opened.unshift({ journal, handle });
+    }
+    // The sealed one read first: its exchanges were recorded before the open one's.
+    while (opened.length > 0) {
+      const { journal, handle } = opened.shift() as { journal: string; handle: FileHandle };
+      const scan = await scanJournal(handle, (entry) => {
         entries.push(entry);
+      }).catch((error: Error) => {
+        throw unreadable(file, journal, error.message);
       });
       scans.push({ journal, scan });
-    } catch (error) {
-      // Gone meanwhile: another reader (holding the lock) has just folded it into the cassette, or a live
-      // recorder's worker has converted all of a sealed one.
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-      throw new AssopayError(
-        "bad-cassette",
-        `${journal} holds exchanges not yet in ${file}, and it cannot be read: ${(error as Error).message}`,
-        {
-          location: { file: journal },
-          hint: `run assopay lint ${file} as a user who may read the journal and write the cassette's folder: it recovers the journal`,
-        },
-      );
     }
+  } finally {
+    for (const { handle } of opened) await handle.close();
   }
   if (scans.length === 0) return { kind: "none" };
   const journal = journalOf(file);
