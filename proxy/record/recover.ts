@@ -113,10 +113,10 @@ function extras(scans: readonly { scan: JournalScan }[], duplicates: number): st
 
 /**
  * The one recovery routine, for `record` and every reader (replay, lint, verify and gate on cassettes,
- * the nock entry, the library's `loadCassette`): when `file` has a journal left behind, its exchanges
- * are redacted by the recorder's own pipeline (with the cassette's redaction settings and `secretSalt`)
- * and appended under the cassette's lock, every exchange once (ids already in the cassette, or met
- * twice, are dropped); damaged frames are skipped, named in one line, and their bytes kept in
+ * the nock entry, the library's `loadCassette`): when `file` has a journal left behind (a sealed one
+ * too, read first: see `journal-queue.ts`), its exchanges are redacted by the recorder's own pipeline
+ * (with the cassette's redaction settings and `secretSalt`) and appended under the cassette's lock,
+ * every exchange once (ids already in the cassette, or met twice, are dropped); damaged frames are skipped, named in one line, and their bytes kept in
  * `<journal>.damaged` (0600); then the journal is deleted. A reader that cannot write (the folder is
  * read-only, a live recorder holds the lock) gets the cassette plus the journal's exchanges redacted in
  * memory, and one line saying so. A journal it cannot use at all is an `AssopayError` (exit 2).
