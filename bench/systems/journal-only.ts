@@ -1,8 +1,10 @@
 // A floor for recording: assopay record's own forwarder and body capture, each exchange
 // appended to its journal (the one write the durability rule asks for, before the response ends) and
 // nothing else: no worker, no scan, no YAML, no second write. The journal is emptied each time it reaches
-// 16 MiB, as the recorder empties it whenever the worker has caught up. Any recorder that keeps a secret-free
-// cassette does at least this much work per exchange on this path, and then scans the body.
+// 16 MiB, where the recorder's is emptied or sealed (proxy/record/journal-queue.ts), so both write on
+// pages freed a moment before rather than on fresh ones (docs/performance-log.md). Any recorder that
+// keeps a secret-free cassette does at least this much work per exchange on this path, and then scans
+// the body.
 // Usage: node --import tsx bench/systems/journal-only.ts --upstream URL --journal FILE
 import { createServer } from "node:http";
 import { ignoreEvents } from "../../proxy/events.js";
