@@ -108,21 +108,36 @@ export class Journal {
   }
 
   /**
-   * Seals this journal: renames it `<file>.journal.sealed` (the place must be free: the last sealed one
-   * deleted) and returns that name and a new, empty journal in its place. Throws an `AssopayError` when the rename or
-   * the new file fails; nothing more is appended then.
+   * Seals this journal: renames it `<file>.journal.sealed` (an earlier sealed one is converted by then,
+   * and replaced) and returns that name and a new, empty journal in its place; this one is closed. Throws
+   * an `AssopayError` when the rename or the new file fails: this one stays open (its `close` closes it)
+   * and nothing more is appended to it.
    */
   seal(): { sealed: string; next: Journal } {
     if (this.failed) throw this.unwritable(new Error("an earlier write failed"));
     const sealed = `${this.path}${SEALED_SUFFIX.slice(JOURNAL_SUFFIX.length)}`;
+    let next: Journal;
     try {
       renameSync(this.path, sealed);
-      closeSync(this.fd);
-      return { sealed, next: new Journal(this.path) };
+      next = new Journal(this.path);
     } catch (error) {
       this.failed = true;
-      throw this.unwritable(error);
+      const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new AssopayError(
+        "bad-input",
+        `cannot seal the journal ${this.path} as ${sealed} (${why}): recording stopped; new requests get 503 and are not forwarded`,
+        {
+          hint: `move whatever is at ${sealed} out of the way (or free space on that disk), then start assopay record again on the same cassette; every exchange a client received is in the cassette or its journals, and that start folds them in`,
+          cause: error,
+        },
+      );
     }
+    try {
+      closeSync(this.fd);
+    } catch {
+      // everything written is in the file already; the new journal takes the next exchanges
+    }
+    return { sealed, next };
   }
 
   /** Empties the journal: everything in it is in the cassette. */

@@ -1,10 +1,12 @@
-import { readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rmdir, writeFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAssopayError } from "../../core/errors.js";
 import { loadCassette } from "../../proxy/index.js";
 import { startRecorder } from "../../proxy/record/server.js";
+import { blobUpstream } from "./support/blob-upstream.js";
 import { tempDir } from "./support/http.js";
 import { emptyCassette, journalItems } from "./support/journals.js";
+import { upstreamAndTemp } from "./support/lifecycle.js";
 
 /**
  * What a recorder killed while its journal was sealed leaves behind (see `proxy/record/journal-queue.ts`):
@@ -93,4 +95,41 @@ describe("recovering a sealed journal and the open one", () => {
     expect((refused as Error).message).toContain(`${cassette}.journal.sealed is in the way`);
     expect(await readFile(`${cassette}.journal.sealed`, "utf8")).toBe("my own notes\n");
   });
+});
+
+describe("a journal that cannot be sealed (proxy/record/journal-queue.ts)", () => {
+  const files = upstreamAndTemp(blobUpstream);
+
+  it("stops recording with the error and a hint naming what is in the way; every exchange a client received is recovered once it is moved", async () => {
+    const cassette = files.temp.file("blocked.yaml");
+    const recorder = await startRecorder({ upstream: files.upstream.url, cassette });
+    // Once it runs (at its start the folder would be refused as a journal it cannot read): a folder
+    // where the sealed journal would go.
+    await mkdir(`${cassette}.journal.sealed`);
+    const received: number[] = [];
+    let refused: { status: number; text: string } | undefined;
+    try {
+      // 1 MB bodies one after the other: the journal reaches its 16 MiB mark after 16 of them.
+      for (let i = 0; i < 40 && !refused; i++) {
+        const response = await fetch(`${recorder.url}/blob?id=${i}&size=${1024 * 1024}`);
+        const text = await response.text();
+        if (response.status === 200) received.push(i);
+        else refused = { status: response.status, text };
+      }
+      const stopped = await recorder.stopped;
+      expect(stopped.message).toMatch(
+        /^cannot seal the journal .*blocked\.yaml\.journal as .*blocked\.yaml\.journal\.sealed \(EISDIR\): recording stopped/,
+      );
+      expect(stopped.hint).toContain(`move whatever is at ${cassette}.journal.sealed out of the way`);
+      expect(refused?.status).toBe(503);
+      expect(JSON.parse(refused?.text ?? "{}")).toMatchObject({ detail: stopped.message });
+    } finally {
+      await recorder.close();
+    }
+    expect(received.length).toBeGreaterThanOrEqual(16);
+    await rmdir(`${cassette}.journal.sealed`);
+    const ids = (await loadCassette(cassette)).interactions.map((i) => Number(i.request.query?.id));
+    expect(ids).toEqual(received);
+    expect((await readdir(files.temp.dir)).filter((n) => n.startsWith("blocked.yaml.journal"))).toEqual([]);
+  }, 60_000);
 });
