@@ -6,7 +6,14 @@ import { createRedactor } from "../redaction/redact.js";
 import type { JournalEntry } from "./journal-frame.js";
 import { type DamageKeeper, damageFile } from "./journal-reader.js";
 import { type InteractionSink, RecordingPipeline } from "./pipeline.js";
-import type { RecoveryOptions } from "./recover.js";
+
+/** How the recorder redacted, as recovery is given it, and where redaction's problems go. */
+export interface RedactionSettings {
+  secretSalt: string | undefined;
+  signatureKeys: readonly string[];
+  /** Problems met while redacting an exchange (it is then left out, and said so). */
+  onEvent: ProxyEventSink;
+}
 
 /**
  * The recorder's own pipeline, as recovery runs it: the same redactor (salt, PII setting, extra keys),
@@ -16,7 +23,7 @@ import type { RecoveryOptions } from "./recover.js";
 export function recoveryPipeline(
   sink: InteractionSink,
   pii: boolean,
-  options: Pick<RecoveryOptions, "secretSalt" | "signatureKeys" | "onEvent">,
+  options: RedactionSettings,
 ): RecordingPipeline {
   const quiet: ProxyEventSink = (event) => {
     if (event.kind !== "recorded" && event.kind !== "notification") options.onEvent(event);
@@ -55,7 +62,7 @@ export function lazyDamageFile(path: string): DamageKeeper & {
 export async function withJournalInMemory(
   cassette: Cassette,
   entries: readonly JournalEntry[],
-  options: Pick<RecoveryOptions, "secretSalt" | "signatureKeys" | "onEvent">,
+  options: RedactionSettings,
 ): Promise<{ cassette: Cassette; added: number; duplicates: number }> {
   const ids = new Set(cassette.interactions.map((i) => i.id));
   const emitter = new YamlEmitter();

@@ -4,20 +4,20 @@ import type { Cassette, CassetteHeader } from "../cassette/format.js";
 import { acquireLock, type CassetteLock } from "../cassette/lock.js";
 import { loadCassette as readCassetteFile } from "../cassette/reader.js";
 import { DocumentWriter, openCassette } from "../cassette/writer.js";
-import type { ProxyEventSink } from "../events.js";
 import { JOURNAL_SUFFIX, journalPaths } from "./journal.js";
 import type { JournalEntry } from "./journal-frame.js";
 import { describeDamage, type JournalScan, journalKind, scanJournal } from "./journal-reader.js";
-import { lazyDamageFile, recoveryPipeline, withJournalInMemory } from "./recover-memory.js";
+import {
+  lazyDamageFile,
+  type RedactionSettings,
+  recoveryPipeline,
+  withJournalInMemory,
+} from "./recover-memory.js";
 
 /** What recovering a journal is given: what the recorder redacted with, and where its one line goes. */
-export interface RecoveryOptions {
-  secretSalt: string | undefined;
-  signatureKeys: readonly string[];
+export interface RecoveryOptions extends RedactionSettings {
   /** Receives one line per thing to say (what was recovered, what was skipped). */
   onNotice: (message: string) => void;
-  /** Problems met while redacting an exchange (it is then left out, and said so). */
-  onEvent: ProxyEventSink;
   /**
    * The recorder's: the lock it already holds and the header of a cassette still to be created. A
    * reader gives none: recovery takes the lock itself, and serves in memory when it cannot write.
