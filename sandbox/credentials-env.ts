@@ -1,4 +1,13 @@
-import type { SandboxCredentials } from "./index.js";
+/** The ready-made credentials and names printed on start. */
+export interface SandboxCredentials {
+  /** A client whose tokens carry `organization_admin` (order detail, attached files). */
+  admin: { clientId: string; clientSecret: string };
+  /** A client whose tokens carry no right beyond reading. */
+  reader: { clientId: string; clientSecret: string };
+  organizationSlug: string;
+  formType: string;
+  formSlug: string;
+}
 
 /**
  * The sandbox's ready-made credentials as the `ASSOPAY_*` environment variables that `assopay verify`

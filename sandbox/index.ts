@@ -8,6 +8,7 @@ import { createAuth } from "./auth.js";
 import { createClock } from "./clock.js";
 import { createTokenCodec } from "./continuation-token.js";
 import type { SandboxCore } from "./core.js";
+import type { SandboxCredentials } from "./credentials-env.js";
 import { checkDataAgainstContract } from "./data/check-data.js";
 import { MAX_ENTRIES } from "./data/generate.js";
 import type { SandboxData } from "./data/model.js";
@@ -18,7 +19,7 @@ import { createRouter } from "./router.js";
 import { createSandboxServer } from "./server.js";
 import { createStore } from "./store.js";
 
-export { credentialsEnv } from "./credentials-env.js";
+export { credentialsEnv, type SandboxCredentials } from "./credentials-env.js";
 export { buildSandboxData } from "./data/build-data.js";
 export { type DataFile, parseDataFile, readDataFile } from "./data/data-file.js";
 export type { SandboxData } from "./data/model.js";
@@ -86,17 +87,6 @@ export interface SandboxOptions extends AllowHostOptions {
    * @example startSandbox({ data: buildSandboxData(readDataFile("my-data.yaml"), 1) })
    */
   data?: SandboxData;
-}
-
-/** The ready-made credentials and names printed on start. */
-export interface SandboxCredentials {
-  /** A client whose tokens carry `organization_admin` (order detail, attached files). */
-  admin: { clientId: string; clientSecret: string };
-  /** A client whose tokens carry no right beyond reading. */
-  reader: { clientId: string; clientSecret: string };
-  organizationSlug: string;
-  formType: string;
-  formSlug: string;
 }
 
 export interface RunningSandbox {

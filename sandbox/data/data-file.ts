@@ -6,7 +6,6 @@ import { toDiagnostics } from "../../contracts/error-sentences.js";
 import { AssopayError } from "../../core/errors.js";
 import { contractsDir } from "../../core/paths.js";
 import { parseYamlText, type YamlFile } from "../../core/yaml-file.js";
-import type { DataEnums } from "./recorded-orders.js";
 
 /** A data file as written (docs/sandbox.md, "Your own data"); `contracts/meta/sandbox-data.meta.json`. */
 export interface DataFile {
@@ -217,6 +216,15 @@ function checkReferences(checked: CheckedDataFile, yaml: YamlFile): void {
         "name a form declared in this file (organization slug and Type/slug)",
       );
   }
+}
+
+/** The document's enumerations a data file accepts (from its meta-schema). */
+export interface DataEnums {
+  organizationType: readonly string[];
+  formType: readonly string[];
+  tierType: readonly string[];
+  fieldType: readonly string[];
+  paymentState: readonly string[];
 }
 
 /** The document's enumerations a data file accepts, read from its meta-schema. */

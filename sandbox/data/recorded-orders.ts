@@ -1,4 +1,12 @@
-import type { FieldEntry, FormEntry, OptionEntry, OrderEntry, PaymentEntry, TierEntry } from "./data-file.js";
+import type {
+  DataEnums,
+  FieldEntry,
+  FormEntry,
+  OptionEntry,
+  OrderEntry,
+  PaymentEntry,
+  TierEntry,
+} from "./data-file.js";
 
 /** Plain JSON read leniently: a recorded body may lack anything. */
 export type Json = Record<string, unknown>;
@@ -143,15 +151,6 @@ export function mergeOrders(first: OrderEntry, later: OrderEntry): OrderEntry {
     ...first,
     ...(first.answers || later.answers ? { answers: { ...later.answers, ...first.answers } } : {}),
   };
-}
-
-/** The document's enumerations a data file accepts (from its meta-schema). */
-export interface DataEnums {
-  organizationType: readonly string[];
-  formType: readonly string[];
-  tierType: readonly string[];
-  fieldType: readonly string[];
-  paymentState: readonly string[];
 }
 
 /**
