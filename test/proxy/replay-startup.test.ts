@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Command } from "../../cli/command.js";
 import { recordCommand } from "../../cli/commands/record.js";
@@ -158,17 +160,26 @@ describe("start-up: --json and --host", () => {
   });
 
   it("replay --host binds the address given, and only it", async () => {
-    await run(
-      replayCommand,
-      ["--cassette", file, "--port", "0", "--host", "127.0.0.2", "--json"],
-      async (line) => {
-        const start = JSON.parse(line) as { url: string; port: number; host: string };
-        expect(start.host).toBe("127.0.0.2");
-        expect(start.url).toBe(`http://127.0.0.2:${start.port}`);
-        expect((await send(`${start.url}/counter`)).status).toBe(200);
-        await expect(send(`http://127.0.0.1:${start.port}/counter`)).rejects.toThrow(/ECONNREFUSED/);
-      },
-    );
+    // A listener of the test's own holds the same port on 127.0.0.1 (a port taken at random could be
+    // another test's there): replay must start beside it, and a request to 127.0.0.1 must reach it.
+    const other = createServer((_, res) => res.end("not replay"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const port = (other.address() as AddressInfo).port;
+    try {
+      await run(
+        replayCommand,
+        ["--cassette", file, "--port", String(port), "--host", "127.0.0.2", "--json"],
+        async (line) => {
+          const start = JSON.parse(line) as { url: string; port: number; host: string };
+          expect(start.host).toBe("127.0.0.2");
+          expect(start.url).toBe(`http://127.0.0.2:${port}`);
+          expect((await send(`${start.url}/counter`)).status).toBe(200);
+          expect((await send(`http://127.0.0.1:${port}/counter`)).text).toBe("not replay");
+        },
+      );
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it("record --json --host prints the same start line, with the notification URL", async () => {
