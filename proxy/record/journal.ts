@@ -27,10 +27,10 @@ import { frameStart } from "./journal-frame.js";
  * Its frame format, with a checksum over each frame, is in `journal-frame.ts`; recovery reads a journal
  * as a stream, skipping damaged frames (`journal-reader.ts`).
  */
-export const JOURNAL_SUFFIX = ".journal";
+const JOURNAL_SUFFIX = ".journal";
 
 /** The suffix of a journal sealed at its mark, until the worker has converted all of it. */
-export const SEALED_SUFFIX = ".journal.sealed";
+const SEALED_SUFFIX = ".journal.sealed";
 
 /** The journals of `file`, in the order their exchanges were recorded: the sealed one, then the open one. */
 export function journalPaths(file: string): readonly [sealed: string, open: string] {
@@ -40,19 +40,22 @@ export function journalPaths(file: string): readonly [sealed: string, open: stri
 /** A journal opened for appending (mode 0600: it holds secrets not yet redacted). */
 export class Journal {
   readonly path: string;
+  /** The file being recorded, whose journal this is. */
+  private readonly file: string;
   private readonly fd: number;
   private failed = false;
   private written: number;
 
-  private constructor(path: string) {
-    this.path = path;
-    this.fd = openSync(path, "a", 0o600);
+  private constructor(file: string) {
+    this.file = file;
+    this.path = journalPaths(file)[1];
+    this.fd = openSync(this.path, "a", 0o600);
     this.written = fstatSync(this.fd).size;
   }
 
   /** Opens (creating it when missing) the journal of `file`. */
   static open(file: string): Journal {
-    return new Journal(`${file}${JOURNAL_SUFFIX}`);
+    return new Journal(file);
   }
 
   /** The journal's length in bytes: where the next frame starts. */
@@ -115,11 +118,11 @@ export class Journal {
    */
   seal(): { sealed: string; next: Journal } {
     if (this.failed) throw this.unwritable(new Error("an earlier write failed"));
-    const sealed = `${this.path}${SEALED_SUFFIX.slice(JOURNAL_SUFFIX.length)}`;
+    const [sealed] = journalPaths(this.file);
     let next: Journal;
     try {
       renameSync(this.path, sealed);
-      next = new Journal(this.path);
+      next = new Journal(this.file);
     } catch (error) {
       this.failed = true;
       const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;

@@ -4,7 +4,7 @@ import type { Cassette, CassetteHeader } from "../cassette/format.js";
 import { acquireLock, type CassetteLock } from "../cassette/lock.js";
 import { loadCassette as readCassetteFile } from "../cassette/reader.js";
 import { DocumentWriter, openCassette } from "../cassette/writer.js";
-import { JOURNAL_SUFFIX, journalPaths } from "./journal.js";
+import { journalPaths } from "./journal.js";
 import type { JournalEntry } from "./journal-frame.js";
 import { describeDamage, type JournalScan, journalKind, scanJournal } from "./journal-reader.js";
 import {
@@ -38,7 +38,7 @@ export type Recovery =
 
 /** The journal of `file`: `<file>.journal`. */
 export function journalOf(file: string): string {
-  return `${file}${JOURNAL_SUFFIX}`;
+  return journalPaths(file)[1];
 }
 
 async function sizeOf(path: string): Promise<number | undefined> {
@@ -116,10 +116,11 @@ function extras(scans: readonly { scan: JournalScan }[], duplicates: number): st
  * the nock entry, the library's `loadCassette`): when `file` has a journal left behind (a sealed one
  * too, read first: see `journal-queue.ts`), its exchanges are redacted by the recorder's own pipeline
  * (with the cassette's redaction settings and `secretSalt`) and appended under the cassette's lock,
- * every exchange once (ids already in the cassette, or met twice, are dropped); damaged frames are skipped, named in one line, and their bytes kept in
- * `<journal>.damaged` (0600); then the journal is deleted. A reader that cannot write (the folder is
- * read-only, a live recorder holds the lock) gets the cassette plus the journal's exchanges redacted in
- * memory, and one line saying so. A journal it cannot use at all is an `AssopayError` (exit 2).
+ * every exchange once (ids already in the cassette, or met twice, are dropped); damaged frames are
+ * skipped, named in one line, and their bytes kept in `<journal>.damaged` (0600); then the journal is
+ * deleted. A reader that cannot write (the folder is read-only, a live recorder holds the lock) gets the
+ * cassette plus the journal's exchanges redacted in memory, and one line saying so. A journal it cannot
+ * use at all is an `AssopayError` (exit 2).
  */
 export async function recoverCassette(file: string, options: RecoveryOptions): Promise<Recovery> {
   const journals = await presentJournals(file);
