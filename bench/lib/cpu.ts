@@ -44,3 +44,19 @@ export function cpuTime(pid: number): CpuTime | undefined {
     return undefined;
   }
 }
+
+/**
+ * CPU seconds the whole machine has been busy so far, all cores together (the first line of
+ * `/proc/stat`: everything but idle and iowait); undefined where `/proc` cannot tell.
+ */
+export function machineBusy(): number | undefined {
+  try {
+    const first = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+    const [label, ...fields] = first.split(/\s+/);
+    if (label !== "cpu") return undefined;
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields.map(Number);
+    return (user + nice + system + irq + softirq + steal) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,4 @@
-import { cpuTime } from "./cpu.js";
+import { cpuTime, machineBusy } from "./cpu.js";
 import { type LoadResult, type LoadSpec, runLoad } from "./load.js";
 import { median } from "./stats.js";
 
@@ -30,6 +30,11 @@ export interface Medians {
   cpuUs: number;
   /** The part of it spent on the main thread (the event loop of a Node server). */
   mainCpuUs: number;
+  /**
+   * CPU time the whole machine spent per request, all cores and processes together: the system's own,
+   * the load generator's, the upstream's and the kernel's (NaN where `/proc/stat` cannot tell).
+   */
+  machineCpuUs: number;
   /** Median ms after a round until the system had finished its work (NaN without `settle`). */
   settleMs: number;
   /** Requests per second counting that time too (the rate it keeps up for good); `rps` without `settle`. */
@@ -47,9 +52,11 @@ export interface Medians {
 async function measured(spec: LoadSpec, contender: Contender): Promise<Measured> {
   const { pid, settle } = contender;
   const before = pid ? cpuTime(pid) : undefined;
+  const busyBefore = machineBusy();
   const result = await runLoad(spec);
   const settleMs = settle ? await settle() : Number.NaN;
   const after = pid ? cpuTime(pid) : undefined;
+  const busyAfter = machineBusy();
   const per = (seconds: number | undefined) =>
     seconds !== undefined && result.total > 0 ? (seconds * 1e6) / result.total : Number.NaN;
   return {
@@ -57,10 +64,13 @@ async function measured(spec: LoadSpec, contender: Contender): Promise<Measured>
     settleMs,
     cpuUs: per(after && before && after.total - before.total),
     mainCpuUs: per(after && before && after.main - before.main),
+    machineCpuUs: per(
+      busyAfter !== undefined && busyBefore !== undefined ? busyAfter - busyBefore : undefined,
+    ),
   };
 }
 
-type Measured = LoadResult & { cpuUs: number; mainCpuUs: number; settleMs: number };
+type Measured = LoadResult & { cpuUs: number; mainCpuUs: number; machineCpuUs: number; settleMs: number };
 
 export interface RoundOptions {
   connections: number;
@@ -114,6 +124,7 @@ export async function alternate(contenders: readonly Contender[], options: Round
       p99: median(list.map((r) => r.p99)),
       cpuUs: median(list.map((r) => r.cpuUs)),
       mainCpuUs: median(list.map((r) => r.mainCpuUs)),
+      machineCpuUs: median(list.map((r) => r.machineCpuUs)),
       settleMs: median(list.map((r) => r.settleMs)),
       sustainedRps: median(
         list.map((r) =>
