@@ -9,6 +9,7 @@ import { runNotify } from "../../notify/run.js";
 import { sign } from "../../notify/signature.js";
 import type { NotifyReport } from "../../notify/verdict.js";
 import { runVerb } from "../gate/run-verb.js";
+import { REFUSING_URL } from "../support/refused.js";
 import {
   acceptsForgedReceiver,
   crashOnUnknownReceiver,
@@ -151,9 +152,7 @@ describe("assopay notify", () => {
   });
 
   it("says nothing listens when the receiver is down (exit 2)", async () => {
-    const receiver = await startReceiver(correctReceiver(KEY));
-    await receiver.close();
-    await expect(runNotify({ to: receiver.url, key: KEY, contract })).rejects.toSatisfy(
+    await expect(runNotify({ to: REFUSING_URL, key: KEY, contract })).rejects.toSatisfy(
       (e: unknown) => isAssopayError(e) && e.code === "unreachable",
     );
   });

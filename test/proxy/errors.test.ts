@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { type RunningRecorder, startRecorder } from "../../proxy/record/server.js";
+import { REFUSING_URL } from "../support/refused.js";
 import { send, tempDir } from "./support/http.js";
-import { closedPortUrl, startGarbageUpstream, startUpstream } from "./support/upstream.js";
+import { startGarbageUpstream, startUpstream } from "./support/upstream.js";
 
 /** Sends a raw request line and returns what came back. */
 function raw(url: string, text: string): Promise<string> {
@@ -159,7 +160,7 @@ describe("errors while recording", () => {
 describe("errors of unreachable upstreams", () => {
   it("answers 502 when the upstream refuses connections, or answers garbage", async () => {
     const temp = await tempDir();
-    const refused = await closedPortUrl();
+    const refused = REFUSING_URL;
     const garbage = await startGarbageUpstream();
     try {
       const a = await startRecorder({ upstream: refused, cassette: temp.file("a.yaml") });

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { startReplay } from "../../proxy/replay/server.js";
+import { REFUSING_URL } from "../support/refused.js";
 import { send, tempDir } from "./support/http.js";
-import { closedPortUrl, SECRETS, sign, startUpstream } from "./support/upstream.js";
+import { SECRETS, sign, startUpstream } from "./support/upstream.js";
 
 interface Received {
   url: string;
@@ -155,7 +156,7 @@ describe("notification relay", () => {
 
   it("answers 502 when the receiver is down, so that the service retries, and records why", async () => {
     const file = temp.file("down.yaml");
-    const down = await closedPortUrl();
+    const down = REFUSING_URL;
     const recorder = await startRecorder({
       upstream: upstream.url,
       cassette: file,

@@ -230,15 +230,6 @@ export async function startGarbageUpstream(): Promise<{ url: string; close(): Pr
   };
 }
 
-/** A port nothing listens on. */
-export async function closedPortUrl(): Promise<string> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
 /** The service's notification signature. */
 export function sign(key: string, body: string): string {
   return createHmac("sha256", key).update(body).digest("hex");
