@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { packageRoot } from "../../core/paths.js";
 
@@ -11,23 +10,14 @@ export interface RunningPrism {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
-
 /**
- * Starts the project's Prism (devDependency, 5.14.2) on a free loopback port. Prism takes no port 0, so a
- * free one is picked just before; it resolves once Prism says it listens, and rejects with its output if
- * it exits or stays silent for 60 s.
+ * Starts the project's Prism (devDependency, 5.14.2) on loopback, on a port the system gives (`-p 0`):
+ * it resolves with the address Prism says it listens on, and rejects with its output if it exits or stays
+ * silent for 60 s.
  */
 export async function startPrism(args: readonly string[]): Promise<RunningPrism> {
-  const port = await freePort();
   const bin = join(packageRoot(), "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args, "-h", "127.0.0.1", "-p", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args, "-h", "127.0.0.1", "-p", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -36,12 +26,13 @@ export async function startPrism(args: readonly string[]): Promise<RunningPrism>
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
-  await new Promise<void>((resolve, reject) => {
+  const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`prism did not start in 60 s:\n${output}`)), 60_000);
     const check = () => {
-      if (!output.includes("Prism is listening")) return;
+      const listening = /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (!listening?.[1]) return;
       clearTimeout(timer);
-      resolve();
+      resolve(listening[1]);
     };
     child.stdout?.on("data", check);
     child.once("exit", (code) => {
@@ -50,7 +41,7 @@ export async function startPrism(args: readonly string[]): Promise<RunningPrism>
     });
   });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     log: () => output,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pactClientScript } from "../../../cli/commands/contracts-publish.js";
@@ -67,41 +66,46 @@ export function runPact(args: string[], timeoutMs = 240_000): Promise<PactRun> {
   });
 }
 
-/** A port free on 127.0.0.1 right now (the stub server takes a port number, not 0 with a report). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A running `pact stub` on a pact file, ready to answer; `stop` ends it. */
+/**
+ * A running `pact stub` on a pact file, ready to answer; `stop` ends it. Without `--port` the stub takes
+ * a port the system gives and logs it ("Server started on port N"): no port is picked beforehand, which
+ * another test's server could take before the stub binds it.
+ */
 export async function startStub(file: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [pactScript(), "stub", "-f", file, "-p", String(port)], {
-    stdio: ["ignore", "ignore", "ignore"],
+  const child = spawn(process.execPath, [pactScript(), "stub", "-f", file], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
     detached: true,
   });
-  const url = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once("close", () => resolve());
       stopGroup(child.pid);
     });
-  for (let attempt = 0; attempt < 150; attempt++) {
-    try {
-      await fetch(`${url}/__ready`);
-      return { url, stop };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  let output = "";
+  const port = await new Promise<string | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), 15_000);
+    const look = (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const started = /Server started on port (\d+)/.exec(output);
+      if (!started) return;
+      clearTimeout(timer);
+      resolve(started[1]);
+    };
+    child.stdout.on("data", look);
+    child.stderr.on("data", look);
+    child.once("close", () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
+  if (port === undefined) {
+    await stop();
+    throw new Error(`pact stub did not say it listens:\n${output}`);
   }
-  await stop();
-  throw new Error(`pact stub did not listen on ${url}`);
+  // Its log goes on for each request it answers: read and dropped from now on, so that the pipe never fills.
+  child.stdout.removeAllListeners("data").resume();
+  child.stderr.removeAllListeners("data").resume();
+  return { url: `http://127.0.0.1:${port}`, stop };
 }
