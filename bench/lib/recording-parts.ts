@@ -62,24 +62,31 @@ export function floorNotes(
   if (!floor) return [what, small];
   const bare = find(runs.big, "http-proxy (bare, keep-alive)");
   const big = `With 1 MB bodies the floor reached ${percent(ratio(floor, bare))} of the bare proxy at ${cpuPerRequest(floor.cpuUs)} µs of CPU per exchange (${cpuPerRequest(floor.mainCpuUs)} on its main thread). A recorder that keeps a secret-free cassette does this and also reads every byte of the body: the in-process pipeline alone (the scan, the YAML, the cassette's write) took ${cpuPerRequest(pipeline1m)} µs per 1 MB exchange, ${(pipeline1m / floor.cpuUs).toFixed(1)}× the floor's whole CPU.`;
-  return [what, small, big, capacity(runs.big, floor, pipeline1m)];
+  return [what, small, big, capacity(runs.big, pipeline1m)];
 }
 
 /**
  * The most any recorder doing the floor's work and the pipeline's on each 1 MB exchange can reach here:
  * the machine's cores divided by that work plus what the rest of the machine (the load generator, the
  * upstream, the kernel) spent per exchange in the bare proxy's rounds. A bound on the rate, since it
- * assumes every core busy all the time.
+ * assumes every core busy all the time. Undefined where the floor or the machine's CPU was not measured.
  */
-function capacity(big: Medians[], floor: Medians, pipeline1m: number): string {
+export function bigBound(big: Medians[], pipeline1m: number) {
   const bare = find(big, "http-proxy (bare, keep-alive)");
-  if (!bare || !Number.isFinite(bare.machineCpuUs)) return "The machine's own CPU was not measured here.";
+  const floor = find(big, JOURNAL_FLOOR);
+  if (!bare || !floor || !Number.isFinite(bare.machineCpuUs)) return undefined;
   const cores = availableParallelism();
   const others = bare.machineCpuUs - bare.cpuUs;
   const least = floor.cpuUs + pipeline1m;
   const most = (cores * 1e6) / (least + others);
-  const half = bare.rps / 2;
-  return `The whole machine's CPU, 1 MB bodies: in the bare proxy's rounds the ${cores} cores spent ${cpuPerRequest(bare.machineCpuUs)} µs per exchange, ${cpuPerRequest(others)} of it outside the proxy (the load generator, the upstream, the kernel). A recorder that does the floor's work and the in-process pipeline's (${cpuPerRequest(least)} µs per exchange) beside them needs ${cpuPerRequest(least + others)} µs of the machine per exchange, so even with every core busy all the time it answers at most ${whole(most)} exchanges a second here: ${percent(most / bare.rps)} of the bare proxy, where 50% is ${whole(half)} a second.`;
+  return { bare, cores, others, least, most, ofBare: most / bare.rps };
+}
+
+function capacity(big: Medians[], pipeline1m: number): string {
+  const bound = bigBound(big, pipeline1m);
+  if (!bound) return "The machine's own CPU was not measured here.";
+  const { bare, cores, others, least, most, ofBare } = bound;
+  return `The whole machine's CPU, 1 MB bodies: in the bare proxy's rounds the ${cores} cores spent ${cpuPerRequest(bare.machineCpuUs)} µs per exchange, ${cpuPerRequest(others)} of it outside the proxy (the load generator, the upstream, the kernel). A recorder that does the floor's work and the in-process pipeline's (${cpuPerRequest(least)} µs per exchange) beside them needs ${cpuPerRequest(least + others)} µs of the machine per exchange, so even with every core busy all the time it answers at most ${whole(most)} exchanges a second here: ${percent(ofBare)} of the bare proxy, where 50% is ${whole(bare.rps / 2)} a second.`;
 }
 
 /** Where each Node system's CPU time per request went: its event loop, and its other threads. */
