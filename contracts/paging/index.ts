@@ -7,6 +7,7 @@ export {
   type Neighbour,
   type Suspect,
 } from "./completeness.js";
+export { type Containment, judgeContainment, type Omission } from "./containment.js";
 export { type CrawlEnd, type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
 export {
   countsOf,

@@ -1,0 +1,67 @@
+import { type CrawlLog, type CrawlPageLog, idsOfCrawl } from "./crawl.js";
+
+/** Entries a form's listing served that its organization's listing left out, confirmed. */
+export interface Omission {
+  /** Their ids, in the order the form's crawls met them. */
+  readonly missing: readonly number[];
+  /** The form's crawl that served the first of them, and the page it came on. */
+  readonly formCrawl: CrawlLog;
+  readonly page: CrawlPageLog;
+  /** A crawl of the organization's listing that started after that one ended, and still lacks it. */
+  readonly witness: CrawlLog;
+}
+
+/** What the crawls of a form's listing and of its organization's listing say together. */
+export interface Containment {
+  /** Distinct entries over the form's crawls. */
+  readonly formEntries: number;
+  /** Distinct entries over the organization's crawls. */
+  readonly organizationEntries: number;
+  readonly omission: Omission | undefined;
+  /**
+   * Entries the organization's crawls lack where each of them started before the form's crawls that
+   * served the entry had ended: entries the organization may have gained since. A crawl of the
+   * organization's listing made after confirms them or clears them.
+   */
+  readonly unconfirmed: readonly number[];
+}
+
+/**
+ * Judges a form's listing against its organization's listing of the same kind: every entry a crawl of
+ * the form served must be in some crawl of the organization. An entry none of them holds is lost only
+ * when one of those crawls started after a form's crawl that served it had ended: it existed all along.
+ * Crawls that kept no pages (`unlogged`) are left out.
+ */
+export function judgeContainment(form: readonly CrawlLog[], organization: readonly CrawlLog[]): Containment {
+  const organizationCrawls = organization.filter((c) => !c.unlogged);
+  const held = new Set<number>();
+  for (const crawl of organizationCrawls) for (const id of idsOfCrawl(crawl)) held.add(id);
+  const formIds = new Set<number>();
+  const confirmed: number[] = [];
+  const confirmedSet = new Set<number>();
+  const maybe = new Set<number>();
+  let first: Omission | undefined;
+  for (const crawl of form.filter((c) => !c.unlogged)) {
+    const witness = organizationCrawls.find((o) => o.startedAt >= crawl.endedAt);
+    for (const page of crawl.pages) {
+      for (const id of page.ids) {
+        formIds.add(id);
+        if (held.has(id)) continue;
+        if (!witness) {
+          maybe.add(id);
+          continue;
+        }
+        if (confirmedSet.has(id)) continue;
+        confirmedSet.add(id);
+        confirmed.push(id);
+        first ??= { missing: [], formCrawl: crawl, page, witness };
+      }
+    }
+  }
+  return {
+    formEntries: formIds.size,
+    organizationEntries: held.size,
+    omission: first ? { ...first, missing: confirmed } : undefined,
+    unconfirmed: [...maybe].filter((id) => !confirmedSet.has(id)),
+  };
+}
