@@ -73,6 +73,44 @@ export function phantomOrders(
   );
 }
 
+/** The orders the `organization-omits-entries` fault leaves out of an organization's listings. */
+const omitted = (record: OrderRecord) => record.id % 13 === 0;
+
+/**
+ * What a listing serves from `sequence`: all of it, but for an organization's listing (no `form`) under
+ * the `organization-omits-entries` fault, which leaves out some orders at every page size and counts
+ * only what it serves (its forms' listings still have them).
+ */
+export function servedSequence(
+  core: SandboxCore,
+  form: FormDef | undefined,
+  sequence: Sequence<OrderRecord>,
+): Sequence<OrderRecord> {
+  if (core.fault !== "organization-omits-entries" || form !== undefined) return sequence;
+  const page = (afterId: number, direction: Direction, size: number): OrderRecord[] => {
+    const found: OrderRecord[] = [];
+    for (let from = afterId; found.length < size; ) {
+      const batch = sequence.page(from, direction, size);
+      const last = batch.at(-1);
+      if (!last) break;
+      for (const record of batch) if (!omitted(record) && found.length < size) found.push(record);
+      from = last.id;
+    }
+    return found;
+  };
+  const kept = (from: number, direction: Direction, count: number) => page(from, direction, count);
+  const all = kept(START.asc, "asc", sequence.total);
+  return {
+    total: all.length,
+    page,
+    slice: (offset, direction, size) => {
+      if (offset === 0) return page(START[direction], direction, size);
+      const before = kept(START[direction], direction, offset).at(-1);
+      return before && all.length > offset ? page(before.id, direction, size) : [];
+    },
+  };
+}
+
 /** The id after `id` in the listing's order (the entry the `drop-at-boundary` fault never serves). */
 function skipOne<T extends { id: number }>(sequence: Sequence<T>, direction: Direction, id: number): number {
   return sequence.page(id, direction, 1)[0]?.id ?? id;

@@ -12,6 +12,7 @@ import { completeCheck } from "./pagination/complete.js";
 import { emptyPageOnlyAtEndCheck } from "./pagination/empty-page-only-at-end.js";
 import { endIsEmptyArrayCheck } from "./pagination/end-is-empty-array.js";
 import { noDuplicatesCheck } from "./pagination/no-duplicates.js";
+import { organizationHoldsFormsCheck } from "./pagination/organization-holds-forms.js";
 import { pageSizeCheck } from "./pagination/page-size.js";
 import { resultArrayCheck } from "./pagination/result-array.js";
 import { tokenEchoedCheck } from "./pagination/token-echoed.js";
@@ -51,6 +52,7 @@ export function allChecks(): readonly SpecCheck[] {
     completeCheck,
     emptyPageOnlyAtEndCheck,
     tokenUntilEndCheck,
+    organizationHoldsFormsCheck,
     minusOneCheck,
     realWithWithCountCheck,
     absentAfterRemovalCheck,

@@ -4,7 +4,7 @@ import { listEntryView } from "../data/item-view.js";
 import type { FormDef, OrderRecord, Organization } from "../data/model.js";
 import { orderView, paymentView, type ViewContext } from "../data/views.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
-import { listingScope, listPage, phantomOrders } from "../listing.js";
+import { listingScope, listPage, phantomOrders, servedSequence } from "../listing.js";
 import { addPaidOrder } from "../payments.js";
 import { checkQuery } from "../query-check.js";
 
@@ -95,7 +95,11 @@ export function listingHandler(route: Route): RouteHandler {
     const outcome = listPage(core, {
       rules: call.rules,
       scope: listingScope(route, organization.slug, form),
-      sequence: core.store.sequence(organization.slug, form, query.dates.get("from"), query.dates.get("to")),
+      sequence: servedSequence(
+        core,
+        form,
+        core.store.sequence(organization.slug, form, query.dates.get("from"), query.dates.get("to")),
+      ),
       lookup: (id) => core.store.order(id),
       phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),
       token: query.strings.get("continuationToken"),

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { readPage } from "../../contracts/index.js";
-import { contract, type Page } from "./helpers.js";
+import { contract, crawl, type Page } from "./helpers.js";
 import {
   at,
   checkoutBody,
@@ -68,6 +68,18 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     await at(h, "2025-04-01");
     const lost = await lostAtSize(h, 7);
     return lost.failed ? "skip" : verdict(lost.middle === 0 && lost.tail > 0 && lost.end === "no-token");
+  },
+  "pagination.organization-holds-forms": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const orders = h.formPath("orders");
+    const [form, organization] = await Promise.all(
+      [orders, orders.replace(/\/forms\/[^/]+\/[^/]+\//, "/")].map((path) =>
+        crawl(h, path, { pageSize: "100" }, 30).catch(() => undefined),
+      ),
+    );
+    if (!form?.ended || !organization?.ended) return "skip";
+    const held = new Set(organization.ids);
+    return verdict(form.ids.some((id) => !held.has(id)));
   },
   "pagination.token-echoed": async ({ h }) => {
     await at(h, "2025-04-01");
