@@ -98,14 +98,13 @@ export function servedSequence(
     }
     return found;
   };
-  const kept = (from: number, direction: Direction, count: number) => page(from, direction, count);
-  const all = kept(START.asc, "asc", sequence.total);
+  const all = page(START.asc, "asc", sequence.total);
   return {
     total: all.length,
     page,
     slice: (offset, direction, size) => {
       if (offset === 0) return page(START[direction], direction, size);
-      const before = kept(START[direction], direction, offset).at(-1);
+      const before = page(START[direction], direction, offset).at(-1);
       return before && all.length > offset ? page(before.id, direction, size) : [];
     },
   };
