@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { packageRoot } from "../../core/paths.js";
+import { whenPrinted } from "../support/child-output.js";
 
 /** A Prism process (mock or validation proxy) listening on 127.0.0.1. */
 export interface RunningPrism {
@@ -20,29 +21,11 @@ export async function startPrism(args: readonly string[]): Promise<RunningPrism>
   const child: ChildProcess = spawn(process.execPath, [bin, ...args, "-h", "127.0.0.1", "-p", "0"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString("utf8");
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`prism did not start in 60 s:\n${output}`)), 60_000);
-    const check = () => {
-      const listening = /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (!listening?.[1]) return;
-      clearTimeout(timer);
-      resolve(listening[1]);
-    };
-    child.stdout?.on("data", check);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`prism exited with ${code}:\n${output}`));
-    });
-  });
+  const printed = whenPrinted(child, /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, "prism", 60_000);
+  const url = await printed.found;
   return {
     url,
-    log: () => output,
+    log: printed.output,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { pactClientScript } from "../../../cli/commands/contracts-publish.js";
 import { packageRoot } from "../../../core/paths.js";
 import { certificateEnv } from "../../../specs/pact/cert-store.js";
+import { whenPrinted } from "../../support/child-output.js";
 
 export interface PactRun {
   code: number | null;
@@ -83,29 +84,11 @@ export async function startStub(file: string): Promise<{ url: string; stop: () =
       child.once("close", () => resolve());
       stopGroup(child.pid);
     });
-  let output = "";
-  const port = await new Promise<string | undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), 15_000);
-    const look = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      const started = /Server started on port (\d+)/.exec(output);
-      if (!started) return;
-      clearTimeout(timer);
-      resolve(started[1]);
-    };
-    child.stdout.on("data", look);
-    child.stderr.on("data", look);
-    child.once("close", () => {
-      clearTimeout(timer);
-      resolve(undefined);
-    });
-  });
-  if (port === undefined) {
-    await stop();
-    throw new Error(`pact stub did not say it listens:\n${output}`);
-  }
-  // Its log goes on for each request it answers: read and dropped from now on, so that the pipe never fills.
-  child.stdout.removeAllListeners("data").resume();
-  child.stderr.removeAllListeners("data").resume();
+  const port = await whenPrinted(child, /Server started on port (\d+)/, "pact stub", 15_000).found.catch(
+    async (error: unknown) => {
+      await stop();
+      throw error;
+    },
+  );
   return { url: `http://127.0.0.1:${port}`, stop };
 }

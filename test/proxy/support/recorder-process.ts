@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runnableEntry } from "../../../core/compiled.js";
 import { packageRoot } from "../../../core/paths.js";
+import { whenPrinted } from "../../support/child-output.js";
 
 export interface RecorderProcess {
   child: ChildProcess;
@@ -66,20 +67,11 @@ export function spawnServer(
   fileSizeLimitKb?: number,
 ): Promise<RecorderProcess> {
   const child = spawnCli(args, uid, fileSizeLimitKb);
-  let out = "";
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.once("exit", (code, signal) => resolve(code ?? signal)),
   );
-  return new Promise((resolve, reject) => {
-    const seen = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/[^\s,]+)/.exec(out);
-      if (match?.[1]) resolve({ child, url: match[1], output: () => out, exited });
-    };
-    child.stdout?.on("data", seen);
-    child.stderr?.on("data", seen);
-    void exited.then((code) => reject(new Error(`recorder exited with ${code}: ${out}`)));
-  });
+  const printed = whenPrinted(child, /listening on (http:\/\/[^\s,]+)/, `assopay ${args[0]}`);
+  return printed.found.then((url) => ({ child, url, output: printed.output, exited }));
 }
 
 /**
