@@ -49,8 +49,6 @@ export class RecordingWorker {
   private readonly onEvent: ProxyEventSink;
   private readonly queue: JournalQueue;
   private nextId: number;
-  /** Journal frames not yet announced to the worker. */
-  private unannounced = 0;
   private scheduled: NodeJS.Timeout | undefined;
   private closed: Promise<number> | undefined;
   private failed = false;
@@ -130,10 +128,9 @@ export class RecordingWorker {
       return false;
     }
     this.nextId += 1;
-    this.unannounced += 1;
     this.tidy();
     // Past a mark the proxy waits for the worker: it is told at once, not after the batch's wait.
-    if (this.unannounced >= BATCH_LIMIT || this.congested) this.send();
+    if (this.queue.unannounced >= BATCH_LIMIT || this.congested) this.send();
     else this.scheduled ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
     return true;
   }
@@ -164,9 +161,7 @@ export class RecordingWorker {
   private send(): void {
     if (this.scheduled) clearTimeout(this.scheduled);
     this.scheduled = undefined;
-    if (this.failed || this.unannounced === 0) return;
-    this.unannounced = 0;
-    this.queue.announce();
+    if (!this.failed) this.queue.announce();
   }
 
   /**
