@@ -37,10 +37,11 @@ export function judgeContainment(form: readonly CrawlLog[], organization: readon
   const held = new Set<number>();
   for (const crawl of organizationCrawls) for (const id of idsOfCrawl(crawl)) held.add(id);
   const formIds = new Set<number>();
-  const confirmed: number[] = [];
-  const confirmedSet = new Set<number>();
+  /** Confirmed omissions, in the order the form's crawls met them. */
+  const confirmed = new Set<number>();
   const maybe = new Set<number>();
-  let first: Omission | undefined;
+  /** Where the first confirmed omission was seen. */
+  let first: Omit<Omission, "missing"> | undefined;
   for (const crawl of form.filter((c) => !c.unlogged)) {
     const witness = organizationCrawls.find((o) => o.startedAt >= crawl.endedAt);
     for (const page of crawl.pages) {
@@ -51,17 +52,15 @@ export function judgeContainment(form: readonly CrawlLog[], organization: readon
           maybe.add(id);
           continue;
         }
-        if (confirmedSet.has(id)) continue;
-        confirmedSet.add(id);
-        confirmed.push(id);
-        first ??= { missing: [], formCrawl: crawl, page, witness };
+        confirmed.add(id);
+        first ??= { formCrawl: crawl, page, witness };
       }
     }
   }
   return {
     formEntries: formIds.size,
     organizationEntries: held.size,
-    omission: first ? { ...first, missing: confirmed } : undefined,
-    unconfirmed: [...maybe].filter((id) => !confirmedSet.has(id)),
+    omission: first ? { ...first, missing: [...confirmed] } : undefined,
+    unconfirmed: [...maybe].filter((id) => !confirmed.has(id)),
   };
 }

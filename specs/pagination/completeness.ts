@@ -16,7 +16,13 @@ import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 /** The completeness of one listing: judged over its crawls, or skipped with the reason. */
 export type CompletenessOutcome =
   | { readonly kind: "skip"; readonly reason: string }
-  | { readonly kind: "judged"; readonly judged: Completeness; readonly crawls: readonly CrawlResult[] };
+  | {
+      readonly kind: "judged";
+      readonly judged: Completeness;
+      readonly crawls: readonly CrawlResult[];
+      /** The logs of the crawls that ended legally: what the judge read. */
+      readonly logs: readonly CrawlLog[];
+    };
 
 /** The small odd page size every listing is also crawled at. */
 export const SMALL_PAGE_SIZE = 7;
@@ -69,17 +75,24 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       }
       crawls.push(result);
     }
-    let judged = judgeCompleteness(crawls.map((c) => c.log));
+    let logs = crawls.map((c) => c.log);
+    let judged = judgeCompleteness(logs);
     if (judged.suspects.length > 0) {
       const sizes = new Set(
         judged.suspects.map((s) => s.crawl.pageSize ?? route.pagination?.defaultPageSize ?? 20),
       );
       for (const size of sizes) crawls.push(await ctx.crawlSized(route, size, "again"));
       crawls.push(await ctx.crawlSized(route, witnessSize(crawls, sizes, largest), "witness"));
-      judged = judgeCompleteness(crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log));
+      logs = legalLogs(crawls);
+      judged = judgeCompleteness(logs);
     }
-    return { kind: "judged", judged, crawls };
+    return { kind: "judged", judged, crawls, logs };
   });
+}
+
+/** The logs of the crawls that reached a legal end: the only ones the crawl judges read. */
+export function legalLogs(crawls: readonly CrawlResult[]): CrawlLog[] {
+  return crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log);
 }
 
 /** The crawl drawn as evidence: each page with its entry count, ids at its edges and tokens. */

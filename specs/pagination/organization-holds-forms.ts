@@ -1,9 +1,8 @@
 import { type Containment, idsOfCrawl, judgeContainment, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { completenessOf, crawlPicture } from "./completeness.js";
+import { completenessOf, crawlPicture, legalLogs } from "./completeness.js";
 
 /** The label of the crawl of an organization's listing made after its form's, to confirm an omission. */
 const AFTER = "after the form's crawls";
@@ -13,9 +12,6 @@ function organizationOf(form: Route, served: readonly Route[]): Route | undefine
   const path = form.path.replace("/forms/{formType}/{formSlug}", "");
   return path === form.path ? undefined : served.find((r) => r.path === path && r.method === form.method);
 }
-
-const logsOf = (crawls: readonly CrawlResult[]) =>
-  crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log);
 
 const idList = (ids: readonly number[]) =>
   ids.length <= 10 ? ids.join(", ") : `${ids.slice(0, 10).join(", ")} … (${ids.length} in all)`;
@@ -60,12 +56,11 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
   if (ofOrganization.kind === "skip") {
     return { kind: "skip", subject: organization.id, reason: `${organization.id}: ${ofOrganization.reason}` };
   }
-  const formLogs = logsOf(ofForm.crawls);
-  let judged = judgeContainment(formLogs, logsOf(ofOrganization.crawls));
+  let judged = judgeContainment(ofForm.logs, ofOrganization.logs);
   if (judged.unconfirmed.length > 0) {
     const largest = organization.pagination?.maxPageSize ?? 100;
     const after = await ctx.crawlSized(organization, largest, AFTER);
-    judged = judgeContainment(formLogs, logsOf([...ofOrganization.crawls, after]));
+    judged = judgeContainment(ofForm.logs, [...ofOrganization.logs, ...legalLogs([after])]);
   }
   return omissionFinding(form, organization, judged);
 }
