@@ -21,7 +21,7 @@ import type {
   Registration,
   SandboxData,
 } from "./data/model.js";
-import { createSequence, type Segment, type Sequence, withinDates } from "./data/sequence.js";
+import { createDatedSequence, type Segment, type Sequence, withinDates } from "./data/sequence.js";
 import { StateError } from "./state-error.js";
 
 /** The most forms the sandbox holds (provider states add some). */
@@ -184,7 +184,7 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
         if (toMs !== undefined && order.at.ms >= toMs) continue;
         segments.push({ firstId: order.id, count: 1, at: () => order });
       }
-      return createSequence(segments);
+      return createDatedSequence(segments);
     },
     order(id) {
       if (!Number.isSafeInteger(id) || id <= 0) return undefined;

@@ -88,6 +88,89 @@ export function createSequence<T>(segments: readonly Segment<T>[]): Sequence<T> 
   return { total, page, slice };
 }
 
+/** A record's place in a dated listing: its date, then its id for records of the same date. */
+interface Place {
+  readonly ms: number;
+  readonly id: number;
+}
+
+const placeOf = (record: OrderRecord): Place => ({ ms: record.at.ms, id: record.id });
+const before = (a: Place, b: Place) => a.ms < b.ms || (a.ms === b.ms && a.id < b.id);
+
+/**
+ * The orders a listing crawls in date order (then id), as the service sorts them, however the segments'
+ * ids and dates interleave (an organization's forms, orders made since, an integrator's declared ones).
+ * Each segment is dated in the order of its ids. A cursor is the id of the last record served: its
+ * place is found again from the record, so tokens keep holding one id.
+ */
+export function createDatedSequence(segments: readonly Segment<OrderRecord>[]): Sequence<OrderRecord> {
+  const live = segments.filter((s) => s.count > 0);
+  const total = live.reduce((sum, s) => sum + s.count, 0);
+
+  /** Where a cursor sits: the place of the record it names, or before every record / after every one. */
+  const cursorPlace = (id: number, direction: Direction): Place | undefined => {
+    for (const s of live)
+      if (id >= s.firstId && id < s.firstId + s.count) return placeOf(s.at(id - s.firstId));
+    if (id === START[direction]) {
+      const ms = direction === "asc" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+      return { ms, id };
+    }
+    return undefined;
+  };
+
+  /** The first index of a segment strictly after `place` in `direction` (asc), or the last before it (desc). */
+  const headOf = (s: Segment<OrderRecord>, place: Place, direction: Direction): number => {
+    let lo = 0;
+    let hi = s.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(place, placeOf(s.at(mid))) || (direction === "desc" && !before(placeOf(s.at(mid)), place)))
+        hi = mid;
+      else lo = mid + 1;
+    }
+    return direction === "asc" ? lo : lo - 1;
+  };
+
+  /** Records after `place` in `direction`, merged across the segments, `skip` of them left out, at most `size`. */
+  const walk = (place: Place, direction: Direction, skip: number, size: number): OrderRecord[] => {
+    const step = direction === "asc" ? 1 : -1;
+    const indexes = live.map((s) => headOf(s, place, direction));
+    const at = (i: number): OrderRecord | undefined => {
+      const s = live[i] as Segment<OrderRecord>;
+      const index = indexes[i] as number;
+      return index >= 0 && index < s.count ? s.at(index) : undefined;
+    };
+    const heads = live.map((_, i) => at(i));
+    const found: OrderRecord[] = [];
+    for (let skipped = 0; found.length < size; ) {
+      let best = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const record = heads[i];
+        const leader = heads[best];
+        if (record && (!leader || before(placeOf(record), placeOf(leader)) === (step === 1))) best = i;
+      }
+      const record = heads[best];
+      if (!record) break;
+      indexes[best] = (indexes[best] as number) + step;
+      heads[best] = at(best);
+      if (skipped < skip) skipped++;
+      else found.push(record);
+    }
+    return found;
+  };
+
+  return {
+    total,
+    page(afterId, direction, size) {
+      const place = cursorPlace(afterId, direction);
+      return place ? walk(place, direction, 0, size) : [];
+    },
+    slice(offset, direction, size) {
+      return walk(cursorPlace(START[direction], direction) as Place, direction, offset, size);
+    },
+  };
+}
+
 /** A record of a short, in-memory listing: its place in the list (from 1) and what the entry shows. */
 export interface Numbered<T> {
   id: number;

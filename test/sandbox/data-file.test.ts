@@ -100,9 +100,11 @@ describe("sandbox --data: the example of docs/sandbox.md", () => {
         amount: { total: number };
         payments: { state: string }[];
       }[];
-    }>("/v5/organizations/club-des-lecteurs/forms/Event/rencontre-auteurs/orders?pageSize=1&sortOrder=Asc");
-    expect(orders.body.data.map((o) => o.id)).toEqual([70001]);
-    expect(orders.body.data[0]).toMatchObject({ payer: { firstName: "Ada" }, amount: { total: 1000 } });
+    }>("/v5/organizations/club-des-lecteurs/forms/Event/rencontre-auteurs/orders?sortOrder=Asc");
+    // In date order: 70002, undated, is spread over the form's dates (2024-09-01 to 2025-05-31) to the
+    // middle, before 70001's 2025-02-14.
+    expect(orders.body.data.map((o) => o.id)).toEqual([70002, 70001]);
+    expect(orders.body.data[1]).toMatchObject({ payer: { firstName: "Ada" }, amount: { total: 1000 } });
     const refused = await h.json<{ payments: { state: string; amount: number }[] }>("/v5/orders/70002");
     expect(refused.body.payments).toEqual([expect.objectContaining({ state: "Refused", amount: 1000 })]);
     const payment = await h.json<{ order: { id: number } }>(
