@@ -9,6 +9,7 @@ import { payloadSchemaCheck } from "./notifications/payload-schema.js";
 import { signatureCheck } from "./notifications/signature.js";
 import { verifyPactsCheck } from "./pact/verify-pacts.js";
 import { completeCheck } from "./pagination/complete.js";
+import { dateOrderCheck } from "./pagination/date-order.js";
 import { emptyPageOnlyAtEndCheck } from "./pagination/empty-page-only-at-end.js";
 import { endIsEmptyArrayCheck } from "./pagination/end-is-empty-array.js";
 import { noDuplicatesCheck } from "./pagination/no-duplicates.js";
@@ -53,6 +54,7 @@ export function allChecks(): readonly SpecCheck[] {
     emptyPageOnlyAtEndCheck,
     tokenUntilEndCheck,
     organizationHoldsFormsCheck,
+    dateOrderCheck,
     minusOneCheck,
     realWithWithCountCheck,
     absentAfterRemovalCheck,

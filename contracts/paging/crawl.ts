@@ -14,6 +14,11 @@ export interface CrawlPageLog {
   readonly status: number;
   /** The ids of its entries, in order. */
   readonly ids: readonly number[];
+  /**
+   * The `date` of each entry of `ids`, in milliseconds since the epoch (NaN where it has none); absent
+   * where the reader kept no dates.
+   */
+  readonly dates?: readonly number[];
   /** The token it gave for the next page. */
   readonly token: string | undefined;
 }

@@ -10,7 +10,15 @@ export {
 export { type Containment, judgeContainment, type Omission } from "./containment.js";
 export { type CrawlEnd, type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
 export {
+  type DateOrder,
+  judgeDateOrder,
+  type OrderBreak,
+  type PlacedEntry,
+  type SortDirection,
+} from "./order.js";
+export {
   countsOf,
+  entryDate,
   entryId,
   type ListingPage,
   type NotAPage,

@@ -18,6 +18,8 @@ export interface ListingPage {
   readonly entries: readonly unknown[];
   /** The integer ids of the entries, in order (entries without one are left out). */
   readonly ids: readonly number[];
+  /** The `date` of each entry of `ids`, in milliseconds since the epoch; NaN where it has none. */
+  readonly dates: readonly number[];
   /** The continuation token; `undefined` when absent, null, empty or not a string. */
   readonly token: string | undefined;
   /** The `pagination` object as it came, `undefined` when there is none. */
@@ -55,6 +57,12 @@ export function entryId(entry: unknown): number | undefined {
   return typeof id === "number" && Number.isInteger(id) ? id : undefined;
 }
 
+/** The `date` of an entry (ISO 8601, as the service writes it) in milliseconds since the epoch; NaN without one. */
+export function entryDate(entry: unknown): number {
+  const date = entry !== null && typeof entry === "object" ? (entry as { date?: unknown }).date : undefined;
+  return typeof date === "string" ? Date.parse(date) : Number.NaN;
+}
+
 /**
  * Reads a parsed body as a page of a listing whose result array is `resultArray` (`data` or `items`).
  *
@@ -80,9 +88,12 @@ export function readPage(body: unknown, resultArray: string): PageRead {
     };
   }
   const ids: number[] = [];
+  const dates: number[] = [];
   for (const entry of list) {
     const id = entryId(entry);
-    if (id !== undefined) ids.push(id);
+    if (id === undefined) continue;
+    ids.push(id);
+    dates.push(entryDate(entry));
   }
   const pagination = paginationOf(body);
   const token = pagination?.continuationToken;
@@ -90,6 +101,7 @@ export function readPage(body: unknown, resultArray: string): PageRead {
     ok: true,
     entries: list,
     ids,
+    dates,
     token: typeof token === "string" && token !== "" ? token : undefined,
     pagination,
     counts: pagination && {

@@ -105,7 +105,10 @@ export function listingHandler(route: Route): RouteHandler {
       token: query.strings.get("continuationToken"),
       pageSize: query.integers.get("pageSize") ?? pagination.defaultPageSize,
       pageIndex: query.integers.get("pageIndex"),
-      direction: query.strings.get("sortOrder")?.toLowerCase() === "asc" ? "asc" : "desc",
+      direction:
+        query.strings.get("sortOrder")?.toLowerCase() === "asc" && core.fault !== "sort-order-ignored"
+          ? "asc"
+          : "desc",
       withCount: query.booleans.get("withCount"),
     });
     if (!outcome.ok) {

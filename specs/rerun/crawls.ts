@@ -2,10 +2,12 @@ import {
   type CrawlLog,
   type CrawlPageLog,
   judgeCompleteness,
+  judgeDateOrder,
   type Route,
   readPage,
 } from "../../contracts/index.js";
 import { lossEvidence } from "../pagination/completeness.js";
+import { orderBreakOf } from "../pagination/date-order.js";
 import { crawl, endedLegally } from "../runner/crawler.js";
 import type { HttpClient } from "../runner/http.js";
 import type { TokenSource } from "../runner/tokens.js";
@@ -43,6 +45,7 @@ export function noteTargetPage(crawl: ListingCrawl, exchange: Exchange, page: Ta
     sentToken: exchange.query.get("continuationToken") ?? undefined,
     status: exchange.target.status,
     ids: page.ids,
+    dates: page.dates,
     token: page.token,
   });
 }
@@ -76,6 +79,28 @@ function witnessQuery(url: string, route: Route): [string, string][] {
   return pairs;
 }
 
+/**
+ * The target's crawl judged whole for its order (`pagination.date-order`): newest first, or oldest first
+ * where the client asked `sortOrder=Asc`.
+ */
+function orderOutcome(listing: ListingCrawl, route: Route, first: CrawlPageLog): CheckOutcome | undefined {
+  const asked = new URL(first.url).searchParams;
+  const sortOrder = [...asked].find(([name]) => name.toLowerCase() === "sortorder")?.[1];
+  const direction = sortOrder?.toLowerCase() === "asc" ? "asc" : "desc";
+  const target = logOf("the target's crawl", listing.targetLog, [listing.startedAt, listing.endedAt]);
+  // Where the recorded crawl reached its end and the target's did not (a listing that never ends), the
+  // crawl is judged on its end, as verify's crawl judges do; a client that stopped early is judged as far as it went.
+  if (target.end === "cut" && logOf("the recording", listing.recorded, [0, 0]).end !== "cut")
+    return undefined;
+  const broken = orderBreakOf(route, target, judgeDateOrder(target, direction), direction);
+  if (!broken || !listing.lastStep) return undefined;
+  return crawlOutcome(listing.lastStep, "pagination.date-order", {
+    status: "fail",
+    reason: broken.reason,
+    evidence: broken.evidence,
+  });
+}
+
 export interface CrawlJudgeSession {
   readonly http: HttpClient;
   readonly tokens: TokenSource;
@@ -97,8 +122,10 @@ export async function judgeRerunCrawls(
   for (const listing of listings.all()) {
     const route = listing.lastStep?.match?.route;
     const first = listing.targetLog[0];
-    if (!route?.pagination || !listing.fromFirstPage || !first || !listing.lastStep) continue;
-    if (keepsRecordedEntries(listing)) continue;
+    if (!route?.pagination || !first || !listing.lastStep) continue;
+    const ordered = orderOutcome(listing, route, first);
+    if (ordered) outcomes.push(ordered);
+    if (!listing.fromFirstPage || keepsRecordedEntries(listing)) continue;
     const started = Date.now();
     const witness = await crawl(session.http, {
       route,

@@ -134,6 +134,7 @@ export function judgeListingPage(
   const page: TargetPage = {
     step,
     ids,
+    dates: read.dates,
     token: read.token,
     size: read.entries.length,
     counts: counts ?? { totalCount: undefined, totalPages: undefined, pageSize: undefined },

@@ -18,16 +18,18 @@ export interface Coordinates {
 }
 
 /**
- * Which crawl of a listing: as a client would (no `withCount`), asking for the totals, or as a client
- * that sends no `pageSize` even when `--page-size` is given (what the pact's requests do).
+ * Which crawl of a listing: as a client would (no `withCount`), asking for the totals, as a client
+ * that sends no `pageSize` even when `--page-size` is given (what the pact's requests do), or oldest
+ * first (`sortOrder=Asc`, at the largest page size: the fewest requests).
  */
-export type CrawlVariant = "default" | "with-count" | "unpaged";
+export type CrawlVariant = "default" | "with-count" | "unpaged" | "ascending";
 
 /** What the progress line says of each crawl. */
 const CRAWL_NOTES: Readonly<Record<CrawlVariant, string>> = {
   default: "",
   "with-count": " (withCount=true)",
   unpaged: " (no pageSize)",
+  ascending: " (sortOrder=Asc)",
 };
 
 /** Everything a check may use. Built once per run; shared work is memoised per run. */
@@ -159,16 +161,20 @@ export function createContext(parts: ContextParts): CheckContext {
       const variant = asked === "unpaged" && options.pageSize === undefined ? "default" : asked;
       const query: [string, string][] = [];
       if (variant === "with-count") query.push(["withCount", "true"]);
-      if (options.pageSize !== undefined && variant !== "unpaged")
+      if (variant === "ascending") {
+        query.push(["sortOrder", "Asc"], ["pageSize", String(route.pagination?.maxPageSize ?? 100)]);
+      } else if (options.pageSize !== undefined && variant !== "unpaged") {
         query.push(["pageSize", String(options.pageSize)]);
+      }
       return memo.get(`crawl:${route.id}:${variant}`, () =>
         crawlOnce(
           route,
           query,
           `crawling ${route.id}${CRAWL_NOTES[variant]}`,
-          undefined,
-          // Only the default crawl is judged as a whole (with the sized ones): the others keep no log.
-          variant === "default" ? options.maxEntries : 0,
+          variant === "ascending" ? "sortOrder Asc" : undefined,
+          // Only the default and ascending crawls are judged as a whole (with the sized ones): the others
+          // keep no log.
+          variant === "default" || variant === "ascending" ? options.maxEntries : 0,
         ),
       );
     },

@@ -195,6 +195,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         sentToken: token,
         status: exchange.status,
         ids: page.ids,
+        dates: page.dates,
         token: page.token,
       });
     if (plan.validate) {

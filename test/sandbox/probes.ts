@@ -81,6 +81,22 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const held = new Set(organization.ids);
     return verdict(form.ids.some((id) => !held.has(id)));
   },
+  "pagination.date-order": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const organization = h.formPath("orders").replace(/\/forms\/[^/]+\/[^/]+\//, "/");
+    for (const [query, sign] of [
+      [{}, -1],
+      [{ sortOrder: "Asc", pageSize: "9" }, 1],
+    ] as const) {
+      const walked = await crawl(h, organization, query, 60).catch(() => undefined);
+      if (!walked?.ended) return "skip";
+      const dates = walked.pages.flatMap((p) =>
+        ((p.data ?? []) as { date: string }[]).map((e) => Date.parse(e.date)),
+      );
+      if (dates.some((d, i) => i > 0 && Math.sign(d - (dates[i - 1] as number)) === -sign)) return "broken";
+    }
+    return "ok";
+  },
   "pagination.token-echoed": async ({ h }) => {
     await at(h, "2025-04-01");
     const first = await firstPage(h, "");

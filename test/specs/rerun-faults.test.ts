@@ -15,6 +15,8 @@ const RELEVANT: readonly [FaultName, IsoDay][] = [
   ["duplicate-entries", "2025-04-01"],
   ["drop-at-boundary", "2025-04-01"],
   ["early-no-token", "2025-04-01"],
+  // The organization's payments are asked oldest first (sortOrder=Asc): answered newest first, out of order.
+  ["sort-order-ignored", "2025-04-01"],
   // Recorded at pageSize 20 over 45 entries, the third page is the last: early-empty-page never shows.
   ["oversized-pages", "2025-04-01"],
   ["leak-counts", "2025-04-01"],

@@ -25,7 +25,7 @@ async function getJson(url: string, bearer: string): Promise<{ status: number; b
  * What an integration does, through the recorder: tokens for both clients, a crawl of the form's orders
  * with withCount=true (pageSize 20, to the empty page), a crawl of its items without withCount, the
  * detail of an order that has an attached file and the file itself (with the admin token, then refused to
- * the reader's), the organization's payments, a call with a token the service never issued, the public form, a checkout intent
+ * the reader's), the organization's payments (oldest first), a call with a token the service never issued, the public form, a checkout intent
  * created and read back, and a v3 listing.
  */
 async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
@@ -58,7 +58,7 @@ async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
       break;
     }
   }
-  await getJson(`${base}/v5/organizations/${c.organizationSlug}/payments?pageSize=20`, reader);
+  await getJson(`${base}/v5/organizations/${c.organizationSlug}/payments?pageSize=20&sortOrder=Asc`, reader);
   await getJson(`${base}/v5/partners/me`, "not-a-token-the-service-issued");
   await getJson(
     `${base}/v5/organizations/${c.organizationSlug}/forms/Membership/adhesion-2025/public`,

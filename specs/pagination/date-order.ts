@@ -1,0 +1,107 @@
+import {
+  type CrawlLog,
+  type DateOrder,
+  judgeDateOrder,
+  type Route,
+  type SortDirection,
+} from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import { describeStop } from "../runner/crawl-stops.js";
+import { endedLegally } from "../runner/crawler.js";
+import type { Evidence } from "../runner/types.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { completenessOf, crawlPicture } from "./completeness.js";
+
+const WORDS: Readonly<Record<SortDirection, { order: string; first: string; later: string }>> = {
+  desc: { order: "newest first", first: "newer", later: "older" },
+  asc: { order: "oldest first", first: "older", later: "newer" },
+};
+
+/** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
+const takesSortOrder = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "sortorder");
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The first break of a crawl's order, as a failed finding; undefined when the crawl keeps its order.
+ * `verify --cassette` reports it too, on the crawl it re-sent (specs/rerun/crawls.ts).
+ */
+export function orderBreakOf(route: Route, log: CrawlLog, order: DateOrder, direction: SortDirection) {
+  const broken = order.broken;
+  if (!broken) return undefined;
+  const { previous, entry } = broken;
+  const words = WORDS[direction];
+  const where =
+    previous.page === entry.page
+      ? `on page ${entry.page.index}`
+      : `across the boundary of pages ${previous.page.index} and ${entry.page.index}`;
+  const reason = `the crawl asked ${words.order} (${log.label}) served entry ${entry.id} (${iso(entry.date)}) after entry ${previous.id} (${iso(previous.date)}), ${where}: a client that stops at the first entry it already has loses what comes after`;
+  const evidence: Evidence = {
+    request: { method: "GET", url: entry.page.url },
+    response: {
+      status: entry.page.status,
+      excerpt: JSON.stringify({
+        ids: entry.page.ids.slice(0, 20),
+        continuationToken: entry.page.token ?? null,
+      }),
+    },
+    diagnostics: [
+      reason,
+      `entry ${entry.id} is ${words.first} than entry ${previous.id}, which page ${previous.page.index} served before it: ${previous.page.url}`,
+    ],
+    crawl: crawlPicture(
+      log,
+      entry.page,
+      `every entry ${words.order} by date`,
+      `entry ${entry.id} ${words.first} than entry ${previous.id} before it`,
+    ),
+  };
+  return { kind: "fail", subject: route.id, reason, evidence } satisfies Finding;
+}
+
+/** Every crawl of one listing the completeness checks made (newest first), and one oldest first. */
+async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+  const outcome = await completenessOf(ctx, route);
+  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  let dated = 0;
+  for (const log of outcome.logs) {
+    const order = judgeDateOrder(log, "desc");
+    dated = Math.max(dated, order.dated);
+    const broken = orderBreakOf(route, log, order, "desc");
+    if (broken) return broken;
+  }
+  if (dated === 0) return { kind: "skip", subject: route.id, reason: "no entry carries a date to order by" };
+  const ascending = await ctx.crawl(route, "ascending");
+  if (!endedLegally(ascending.stop)) {
+    const reason = `the crawl with sortOrder=Asc did not end cleanly, though the default one did: ${describeStop(ascending)}`;
+    return { kind: "fail", subject: route.id, reason };
+  }
+  const order = judgeDateOrder(ascending.log, "asc");
+  const broken = orderBreakOf(route, ascending.log, order, "asc");
+  if (broken) return broken;
+  return {
+    kind: "pass",
+    subject: route.id,
+    note: `${route.id}: ${dated} dated entries newest first in ${outcome.logs.length} crawls, and oldest first with sortOrder=Asc`,
+  };
+}
+
+/**
+ * The order of a whole crawl: a listing is sorted by `date`, newest first unless `sortOrder=Asc` asks
+ * for oldest first (the provider's document, every listing route). Judged across page boundaries on
+ * every crawl the completeness checks made, plus one crawl oldest first, so a provider that sorts each
+ * page but not the listing, sorts by another field, or ignores `sortOrder` is caught. An integrator that
+ * syncs by date, stopping at the first entry it already has, loses entries to any of these.
+ */
+export const dateOrderCheck: SpecCheck = {
+  id: "pagination/date-order",
+  group: "pagination",
+  rule: "pagination.date-order",
+  title: "A crawl comes in date order: newest first, oldest first with sortOrder=Asc",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const route of ctx.servedListings().filter(takesSortOrder))
+      findings.push(await judgeListing(ctx, route));
+    return combine(findings, "listings in date order");
+  },
+};
