@@ -126,6 +126,7 @@ function earlyEnd<T extends { id: number }>(
   records: readonly T[],
   after: (id: number) => readonly T[],
 ): "empty" | "no-token" | undefined {
+  if (core.fault !== "early-empty-page" && core.fault !== "early-no-token") return undefined;
   const last = records.at(-1);
   if (token === undefined || last === undefined || after(last.id).length === 0) return undefined;
   if (core.fault === "early-empty-page" && cursor.pageIndex === 3) return "empty";

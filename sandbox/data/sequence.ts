@@ -105,6 +105,8 @@ const before = (a: Place, b: Place) => a.ms < b.ms || (a.ms === b.ms && a.id < b
  */
 export function createDatedSequence(segments: readonly Segment<OrderRecord>[]): Sequence<OrderRecord> {
   const live = segments.filter((s) => s.count > 0);
+  // One segment is already in date order: its ids are its order (a form's listing).
+  if (live.length <= 1) return createSequence(live);
   const total = live.reduce((sum, s) => sum + s.count, 0);
 
   /** Where a cursor sits: the place of the record it names, or before every record / after every one. */
@@ -124,8 +126,8 @@ export function createDatedSequence(segments: readonly Segment<OrderRecord>[]): 
     let hi = s.count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(place, placeOf(s.at(mid))) || (direction === "desc" && !before(placeOf(s.at(mid)), place)))
-        hi = mid;
+      const there = placeOf(s.at(mid));
+      if (before(place, there) || (direction === "desc" && !before(there, place))) hi = mid;
       else lo = mid + 1;
     }
     return direction === "asc" ? lo : lo - 1;
