@@ -1,11 +1,10 @@
 import { join } from "node:path";
-import { loadContract } from "../../contracts/index.js";
 import { stalePacts, writePacts } from "../../contracts/pact/generate.js";
 import { MANIFEST_NAME } from "../../contracts/pact/manifest.js";
 import type { Contract } from "../../contracts/types.js";
 import { type IsoDay, todayIso } from "../../core/dates.js";
 import { contractsDir } from "../../core/paths.js";
-import type { Command } from "../command.js";
+import { type Command, contractLoader } from "../command.js";
 import { dateFlag, parseFlags, stringFlag } from "../flags.js";
 import { PUBLISH_CONTRACTS_HELP, publishContracts } from "./contracts-publish.js";
 
@@ -85,7 +84,7 @@ export const contractsCommand: Command = {
     });
     const at = dateFlag("contracts", stringFlag(flags, "at")) ?? todayIso();
     const timelineFile = stringFlag(flags, "timeline");
-    const contract = loadContract(timelineFile ? { timelineFile } : {});
+    const contract = contractLoader(context)(timelineFile ? { timelineFile } : {});
     const out = stringFlag(flags, "out") ?? join(contractsDir(), "pacts");
     context.stdout.write(summary(contract, at));
     if (flags.values.check === true) {

@@ -1,5 +1,4 @@
 import { DEFAULT_MAX_DOCUMENT_BYTES, runDrift } from "../../contracts/drift/run.js";
-import { loadContract } from "../../contracts/index.js";
 import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import {
@@ -9,7 +8,7 @@ import {
   useColor,
   writeReport,
 } from "../../report/index.js";
-import type { Command } from "../command.js";
+import { type Command, contractLoader } from "../command.js";
 import { dateFlag, parseFlags, stringFlag, wholeNumberFlag } from "../flags.js";
 import { driftReport } from "./drift-report.js";
 
@@ -69,7 +68,7 @@ export const driftCommand: Command = {
         flag: "max-document-bytes",
         example: DEFAULT_MAX_DOCUMENT_BYTES * 2,
       }) ?? DEFAULT_MAX_DOCUMENT_BYTES;
-    const result = runDrift(loadContract(), {
+    const result = runDrift(contractLoader(context)(), {
       openapi,
       at,
       maxDocumentBytes,

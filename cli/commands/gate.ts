@@ -1,5 +1,4 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
-import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
 import type { GateOptions } from "../../gate/options.js";
@@ -15,7 +14,7 @@ import { runGate } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
 import { runGateAcrossDates } from "../../gate/timeline.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
-import type { Command } from "../command.js";
+import { type Command, contractLoader } from "../command.js";
 import {
   dateFlag,
   listFlag,
@@ -151,7 +150,7 @@ export const gateCommand: Command = {
     });
     const seed = seedFlag("gate", stringFlag(flags, "seed"));
     const data = dataFlag(flags, seed ?? 1);
-    const contract = loadContract();
+    const contract = contractLoader(context)();
     const dates = atEachFlag("gate", flags, contract.timeline);
     const options: GateOptions = {
       command,

@@ -1,4 +1,3 @@
-import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import {
   DEFAULT_REPORTER,
@@ -9,7 +8,7 @@ import {
 } from "../../report/index.js";
 import { type LintResult, lintReport, runLint } from "../../specs/lint/run.js";
 import { lintAcrossDates, lintTimelineReport } from "../../specs/lint/timeline.js";
-import type { Command } from "../command.js";
+import { type Command, contractLoader } from "../command.js";
 import { dateFlag, parseFlags, stringFlag } from "../flags.js";
 import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
 
@@ -67,7 +66,7 @@ export const lintCommand: Command = {
         hint: "for example assopay lint recordings/pagination-crawl.yaml",
       });
     }
-    const contract = loadContract();
+    const contract = contractLoader(context)();
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
     const dates = atEachFlag("lint", flags, contract.timeline);
     if (dates !== undefined) {

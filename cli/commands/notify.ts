@@ -4,7 +4,7 @@ import { DEFAULT_NOTIFY_TIMEOUT_SECONDS, NOTIFY_TIMEOUT_LIMIT_SECONDS } from "..
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { runNotify } from "../../notify/run.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
-import type { Command } from "../command.js";
+import { type Command, contractLoader } from "../command.js";
 import { listFlag, parseFlags, secondsFlag, stringFlag } from "../flags.js";
 
 const HELP = `assopay notify: send a battery of notifications to a webhook receiver and judge its answers
@@ -86,6 +86,7 @@ export const notifyCommand: Command = {
       timeoutSeconds,
       rules,
       strict: flags.values.strict === true,
+      contract: contractLoader(context)(),
     });
     const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
     context.stdout.write(formatNotifyReport(report, rules, reporter, { color }));

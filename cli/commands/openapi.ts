@@ -1,6 +1,5 @@
 import { type Stats, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { loadContract } from "../../contracts/index.js";
 import { exportOpenApi } from "../../contracts/openapi/export.js";
 import {
   formatOfFile,
@@ -12,7 +11,7 @@ import { assertValidOpenApi } from "../../contracts/openapi/validate.js";
 import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { mayReplace, type WriteIntent } from "../../core/owned-file.js";
-import type { Command } from "../command.js";
+import { type Command, contractLoader } from "../command.js";
 import { choiceFlag, dateFlag, parseFlags, stringFlag } from "../flags.js";
 
 const HELP = `assopay openapi: export the contract as an OpenAPI 3.1 document
@@ -118,7 +117,7 @@ export const openapiCommand: Command = {
     const force = flags.values.force === true;
     const intent = { flag: "assopay openapi --out", what: "an OpenAPI document", force };
     if (out !== undefined) checkOut(out, intent);
-    const contract = loadContract(timelineFile ? { timelineFile } : {});
+    const contract = contractLoader(context)(timelineFile ? { timelineFile } : {});
     const document = exportOpenApi(contract, { at });
     await assertValidOpenApi(document);
     const text = serializeOpenApi(document, format);

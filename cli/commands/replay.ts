@@ -3,7 +3,7 @@ import type { ProxyEvent } from "../../proxy/events.js";
 import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
-import { type Command, type CommandContext, untilAborted } from "../command.js";
+import { type Command, type CommandContext, contractLoader, untilAborted } from "../command.js";
 import {
   ALLOW_HOST_FLAGS,
   ALLOW_HOST_HELP,
@@ -115,11 +115,14 @@ export const replayCommand: Command = {
       context.stderr.write(`  ${event.message}\n`);
     };
     const at = dateFlag("replay", stringFlag(flags, "at"));
+    // Only `--at` reads the contract (its routes and timeline); without it the replay serves as recorded.
+    const contract = at ? contractLoader(context)() : undefined;
     const replay = await startReplay({
       cassettes,
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
       host: stringFlag(flags, "host"),
       at,
+      ...(contract ? { contract } : {}),
       matchRules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,

@@ -1,4 +1,3 @@
-import { loadContract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
@@ -9,7 +8,7 @@ import {
   type Shapes,
   startSandbox,
 } from "../../sandbox/index.js";
-import type { Command, CommandContext } from "../command.js";
+import { type Command, type CommandContext, contractLoader } from "../command.js";
 import {
   ALLOW_HOST_FLAGS,
   allowHostsFlag,
@@ -181,7 +180,7 @@ async function run(context: CommandContext): Promise<number> {
   );
   const { data, printed } = await sandboxDataFlags("sandbox", flags, seed, context.stdout);
   if (printed) return 0;
-  const contract = loadContract({
+  const contract = contractLoader(context)({
     shapes,
     ...(timelineFile ? { timelineFile } : {}),
     ...(notificationTypesFile ? { notificationTypesFile } : {}),

@@ -1,6 +1,5 @@
 import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
-import { loadContract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
 import {
@@ -18,7 +17,7 @@ import { rerunOptionsFrom } from "../../specs/rerun/settings.js";
 import type { VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/types.js";
-import type { Command } from "../command.js";
+import { type Command, contractLoader } from "../command.js";
 import { stringFlag } from "../flags.js";
 import { atEachFlag } from "./at-each.js";
 import { checkReportOutput } from "./report-file.js";
@@ -153,7 +152,7 @@ export const verifyCommand: Command = {
     }
     let sandbox: RunningSandbox | undefined;
     try {
-      const contract = loadContract({ shapes: parsed.shapes });
+      const contract = contractLoader(context)({ shapes: parsed.shapes });
       const dates = atEachFlag("verify", parsed.flags, contract.timeline);
       if (dates !== undefined) {
         if (parsed.cassettes.length > 0)
@@ -190,6 +189,8 @@ export const verifyCommand: Command = {
       };
       const report = rerun
         ? await runRerun(rerun, {
+            // The rerun judges by the seed's shapes whatever --shapes says: this contract only if it is that.
+            contract: contract.shapes === "seed" ? contract : contractLoader(context)(),
             signal: context.signal,
             onOutcome,
             onNote: (note) => write(context.stderr, `warning: ${note}\n`),

@@ -3,6 +3,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { main } from "../../cli/main.js";
+import { sharedContractLoader } from "../support/run-cli.js";
 import { captureStream } from "../support/streams.js";
 
 const run = promisify(execFile);
@@ -75,6 +76,7 @@ export async function runAssopay(args: readonly string[], state: BlockState): Pr
     stderr: stderr.stream,
     env: { ASSOPAY_CA_DIR: join(state.work, "ca") },
     signal: controller.signal,
+    loadContract: sharedContractLoader,
   });
   if (!SERVING.has(verb) || argv.includes("--list-faults")) {
     return { code: await running, stdout: stdout.text(), stderr: stderr.text() };
