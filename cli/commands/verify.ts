@@ -189,8 +189,8 @@ export const verifyCommand: Command = {
       };
       const report = rerun
         ? await runRerun(rerun, {
-            // The rerun judges by the seed's shapes whatever --shapes says: this contract only if it is that.
-            contract: contract.shapes === "seed" ? contract : contractLoader(context)(),
+            // The contract of --shapes: re-sent sessions are judged by the shapes asked, as the checks are.
+            contract,
             signal: context.signal,
             onOutcome,
             onNote: (note) => write(context.stderr, `warning: ${note}\n`),
