@@ -121,7 +121,9 @@ function lossesOf(
   const firstId = confirmed[0];
   const witness = after.find((c) => firstId !== undefined && sets.get(c)?.has(firstId));
   if (!witness || firstId === undefined) return [];
+  // The witness's order, read in the losing crawl's direction (one may run oldest first).
   const order = orderOfCrawl(witness);
+  if (Boolean(witness.ascending) !== Boolean(crawl.ascending)) order.reverse();
   const position = new Map(order.map((id, i) => [id, i] as const));
   const { prev, next } = neighboursIn(order, own);
   const pages = pagesById(crawl);

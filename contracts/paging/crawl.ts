@@ -32,6 +32,8 @@ export interface CrawlLog {
   readonly label: string;
   /** The page size asked for; `undefined` when none was sent. */
   readonly pageSize: number | undefined;
+  /** True when it was asked oldest first (`sortOrder=Asc`): its entries come in the reverse order. */
+  readonly ascending?: boolean;
   /** When it started and ended, on one clock for every crawl of the listing. */
   readonly startedAt: number;
   readonly endedAt: number;

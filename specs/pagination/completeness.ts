@@ -24,6 +24,9 @@ export type CompletenessOutcome =
       readonly logs: readonly CrawlLog[];
     };
 
+/** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
+export const takesSortOrder = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "sortorder");
+
 /** The small odd page size every listing is also crawled at. */
 export const SMALL_PAGE_SIZE = 7;
 
@@ -46,7 +49,8 @@ function witnessSize(crawls: readonly CrawlResult[], suspects: ReadonlySet<numbe
 }
 
 /**
- * Crawls a listing at its default page size and at two others, judges the crawls as a whole and, when a
+ * Crawls a listing at its default page size and at two others, and oldest first (`sortOrder=Asc`) where
+ * the listing takes it, judges the crawls as a whole and, when a
  * crawl lacks entries that no earlier crawl can vouch for, crawls that size again and then once more as
  * a witness (at the size that collected most), so that entries added while the listing was crawled are
  * never taken for losses. Memoised per run: the three completeness checks share it.
@@ -74,6 +78,12 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
         };
       }
       crawls.push(result);
+    }
+    // Oldest first too: a provider that loses entries at a place in the crawl (its first or last page, its
+    // end) loses other entries this way round. One that cannot crawl so is pagination.date-order's.
+    if (takesSortOrder(route)) {
+      const ascending = await ctx.crawl(route, "ascending");
+      if (endedLegally(ascending.stop)) crawls.push(ascending);
     }
     let logs = crawls.map((c) => c.log);
     let judged = judgeCompleteness(logs);

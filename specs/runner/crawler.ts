@@ -113,6 +113,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const started = now();
   const resultArray = plan.route.pagination?.resultArray ?? "data";
   const asked = plan.query.find(([name]) => name === "pageSize")?.[1];
+  const ascending = plan.query.some(([name, value]) => name === "sortOrder" && value.toLowerCase() === "asc");
   const requestedSize = asked === undefined ? undefined : Number(asked);
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
   const seen = new Set<number>();
@@ -143,6 +144,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       log: {
         label,
         pageSize: requestedSize,
+        ...(ascending ? { ascending } : {}),
         startedAt: started,
         endedAt: ended,
         pages: unlogged ? [] : pages,

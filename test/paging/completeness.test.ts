@@ -79,6 +79,29 @@ describe("the crawl judge flags entries a crawl lost", () => {
     ]);
     expect(judged).toMatchObject({ losses: [], suspects: [], entries: 65 });
   });
+
+  it("catches a listing that loses the last entry of every crawl once one crawl runs oldest first", () => {
+    const [newest, oldest] = [ALL[0] as number, ALL.at(-1) as number];
+    const ascending = (label: string, ids: readonly number[], start: number) => ({
+      ...crawlOf(label, [...ids].reverse(), { sizes: [100], start }),
+      ascending: true,
+    });
+    // Newest first, every crawl lacks the oldest entry; oldest first, the newest.
+    const alike = [20, 7, 100].map((size, i) =>
+      crawlOf(`pageSize ${size}`, without(ALL, [oldest]), { sizes: [size], start: i * 10 }),
+    );
+    expect(judgeCompleteness(alike).losses).toEqual([]);
+    const judged = judgeCompleteness([
+      ...alike,
+      ascending("sortOrder Asc", without(ALL, [newest]), 30),
+      crawlOf("pageSize 100 (again)", without(ALL, [oldest]), { sizes: [100], start: 40 }),
+    ]);
+    const loss = judged.losses.find((l) => l.crawl.label === "sortOrder Asc");
+    expect(loss).toMatchObject({ missing: [newest], rule: "pagination.empty-page-only-at-end" });
+    // Read in the losing crawl's direction: the newest entry comes after its last, not before its first.
+    expect(loss?.before?.id).toBe(ALL[1]);
+    expect(loss?.after).toBeUndefined();
+  });
 });
 
 describe("the crawl judge passes every legal variant", () => {
@@ -115,6 +138,15 @@ describe("the crawl judge passes every legal variant", () => {
       crawlOf("c", [...asc, 1001, 1002], { sizes: [100], start: 20 }),
     ]);
     expect(judged.losses).toEqual([]);
+  });
+
+  it("the same entries crawled newest first and oldest first", () => {
+    const judged = judgeCompleteness([
+      crawlOf("a", ALL, { start: 0 }),
+      { ...crawlOf("b", [...ALL].reverse(), { sizes: [100], start: 10 }), ascending: true },
+      crawlOf("c", ALL, { sizes: [7], start: 20 }),
+    ]);
+    expect(judged).toMatchObject({ losses: [], suspects: [], entries: 65 });
   });
 
   it("crawls that overlap in time vouch for nothing", () => {
