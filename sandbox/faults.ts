@@ -51,6 +51,12 @@ export const faults = Object.freeze([
       "The organization's listings leave out one order in 13 (their items and payments too) at every page size, their totals counting only what they serve; the forms' listings still have them.",
   },
   {
+    name: "form-omits-entries",
+    rule: "pagination.form-holds-its-entries",
+    description:
+      "The forms' listings leave out one order in 13 (their items and payments too) at every page size, their totals counting only what they serve; the organization's listings still have them.",
+  },
+  {
     name: "sort-order-ignored",
     rule: "pagination.date-order",
     description: "sortOrder=Asc is answered newest first, as if it had not been sent.",

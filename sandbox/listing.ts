@@ -73,20 +73,23 @@ export function phantomOrders(
   );
 }
 
-/** The orders the `organization-omits-entries` fault leaves out of an organization's listings. */
+/** The orders the `organization-omits-entries` and `form-omits-entries` faults leave out. */
 const omitted = (record: OrderRecord) => record.id % 13 === 0;
 
 /**
  * What a listing serves from `sequence`: all of it, but for an organization's listing (no `form`) under
- * the `organization-omits-entries` fault, which leaves out some orders at every page size and counts
- * only what it serves (its forms' listings still have them).
+ * the `organization-omits-entries` fault, and a form's under `form-omits-entries`, which leave out some
+ * orders at every page size and count only what they serve (the other listing still has them).
  */
 export function servedSequence(
   core: SandboxCore,
   form: FormDef | undefined,
   sequence: Sequence<OrderRecord>,
 ): Sequence<OrderRecord> {
-  if (core.fault !== "organization-omits-entries" || form !== undefined) return sequence;
+  const omits =
+    (core.fault === "organization-omits-entries" && form === undefined) ||
+    (core.fault === "form-omits-entries" && form !== undefined);
+  if (!omits) return sequence;
   const page = (afterId: number, direction: Direction, size: number): OrderRecord[] => {
     const found: OrderRecord[] = [];
     for (let from = afterId; found.length < size; ) {

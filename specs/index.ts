@@ -12,6 +12,7 @@ import { completeCheck } from "./pagination/complete.js";
 import { dateOrderCheck } from "./pagination/date-order.js";
 import { emptyPageOnlyAtEndCheck } from "./pagination/empty-page-only-at-end.js";
 import { endIsEmptyArrayCheck } from "./pagination/end-is-empty-array.js";
+import { formHoldsItsEntriesCheck } from "./pagination/form-holds-its-entries.js";
 import { noDuplicatesCheck } from "./pagination/no-duplicates.js";
 import { organizationHoldsFormsCheck } from "./pagination/organization-holds-forms.js";
 import { pageSizeCheck } from "./pagination/page-size.js";
@@ -54,6 +55,7 @@ export function allChecks(): readonly SpecCheck[] {
     emptyPageOnlyAtEndCheck,
     tokenUntilEndCheck,
     organizationHoldsFormsCheck,
+    formHoldsItsEntriesCheck,
     dateOrderCheck,
     minusOneCheck,
     realWithWithCountCheck,

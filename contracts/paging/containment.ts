@@ -64,3 +64,26 @@ export function judgeContainment(form: readonly CrawlLog[], organization: readon
     unconfirmed: [...maybe].filter((id) => !confirmed.has(id)),
   };
 }
+
+/**
+ * The crawls as they would be with only the entries that name `form` (`formType/formSlug`, any case):
+ * what an organization's listing says one of its forms holds. Crawls that kept no forms keep nothing.
+ *
+ * @example
+ * judgeContainment(logsNaming(organizationLogs, "Event/gala"), formLogs); // the form holds them all
+ */
+export function logsNaming(crawls: readonly CrawlLog[], form: string): CrawlLog[] {
+  const key = form.toLowerCase();
+  return crawls.map((crawl) => ({
+    ...crawl,
+    pages: crawl.pages.map((page) => {
+      const kept = (_: unknown, i: number) => page.forms?.[i] === key;
+      return {
+        ...page,
+        ids: page.ids.filter(kept),
+        ...(page.dates ? { dates: page.dates.filter(kept) } : {}),
+        ...(page.forms ? { forms: page.forms.filter(kept) } : {}),
+      };
+    }),
+  }));
+}

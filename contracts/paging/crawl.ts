@@ -19,6 +19,11 @@ export interface CrawlPageLog {
    * where the reader kept no dates.
    */
   readonly dates?: readonly number[];
+  /**
+   * The form each entry of `ids` names (`formType/formSlug`, lower case, from the entry or its `order`),
+   * `undefined` where it names none; absent where the reader kept none.
+   */
+  readonly forms?: readonly (string | undefined)[];
   /** The token it gave for the next page. */
   readonly token: string | undefined;
 }

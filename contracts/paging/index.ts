@@ -7,7 +7,7 @@ export {
   type Neighbour,
   type Suspect,
 } from "./completeness.js";
-export { type Containment, judgeContainment, type Omission } from "./containment.js";
+export { type Containment, judgeContainment, logsNaming, type Omission } from "./containment.js";
 export { type CrawlEnd, type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
 export {
   type DateOrder,
@@ -19,6 +19,7 @@ export {
 export {
   countsOf,
   entryDate,
+  entryForm,
   entryId,
   type ListingPage,
   type NotAPage,

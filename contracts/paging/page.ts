@@ -20,6 +20,8 @@ export interface ListingPage {
   readonly ids: readonly number[];
   /** The `date` of each entry of `ids`, in milliseconds since the epoch; NaN where it has none. */
   readonly dates: readonly number[];
+  /** The form each entry of `ids` names (`formType/formSlug`, lower case); `undefined` where none. */
+  readonly forms: readonly (string | undefined)[];
   /** The continuation token; `undefined` when absent, null, empty or not a string. */
   readonly token: string | undefined;
   /** The `pagination` object as it came, `undefined` when there is none. */
@@ -64,6 +66,21 @@ export function entryDate(entry: unknown): number {
 }
 
 /**
+ * The form an entry names, as `formType/formSlug` in lower case: an order's own fields, or those of the
+ * `order` an item or a payment points at; `undefined` when it names none.
+ */
+export function entryForm(entry: unknown): string | undefined {
+  const fields = (value: unknown) =>
+    value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  for (const holder of [fields(entry), fields(fields(entry).order)]) {
+    const { formType, formSlug } = holder;
+    if (typeof formType === "string" && typeof formSlug === "string")
+      return `${formType}/${formSlug}`.toLowerCase();
+  }
+  return undefined;
+}
+
+/**
  * Reads a parsed body as a page of a listing whose result array is `resultArray` (`data` or `items`).
  *
  * @example
@@ -89,11 +106,13 @@ export function readPage(body: unknown, resultArray: string): PageRead {
   }
   const ids: number[] = [];
   const dates: number[] = [];
+  const forms: (string | undefined)[] = [];
   for (const entry of list) {
     const id = entryId(entry);
     if (id === undefined) continue;
     ids.push(id);
     dates.push(entryDate(entry));
+    forms.push(entryForm(entry));
   }
   const pagination = paginationOf(body);
   const token = pagination?.continuationToken;
@@ -102,6 +121,7 @@ export function readPage(body: unknown, resultArray: string): PageRead {
     entries: list,
     ids,
     dates,
+    forms,
     token: typeof token === "string" && token !== "" ? token : undefined,
     pagination,
     counts: pagination && {

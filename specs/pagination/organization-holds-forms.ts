@@ -8,7 +8,7 @@ import { completenessOf, crawlPicture, legalLogs } from "./completeness.js";
 const AFTER = "after the form's crawls";
 
 /** The organization's listing of the same kind and version as a form's listing; undefined if none is served. */
-function organizationOf(form: Route, served: readonly Route[]): Route | undefined {
+export function organizationOf(form: Route, served: readonly Route[]): Route | undefined {
   const path = form.path.replace("/forms/{formType}/{formSlug}", "");
   return path === form.path ? undefined : served.find((r) => r.path === path && r.method === form.method);
 }
@@ -16,17 +16,26 @@ function organizationOf(form: Route, served: readonly Route[]): Route | undefine
 const idList = (ids: readonly number[]) =>
   ids.length <= 10 ? ids.join(", ") : `${ids.slice(0, 10).join(", ")} … (${ids.length} in all)`;
 
-function omissionFinding(form: Route, organization: Route, judged: Containment): Finding {
+/** One listing that must hold entries another serves: `source`'s `entries` (in words) in `holder`. */
+export interface Holding {
+  readonly source: Route;
+  readonly holder: Route;
+  /** The entries of `source` that `holder` must hold, in words: `entries of v5.form-items`. */
+  readonly entries: string;
+}
+
+/** The verdict of a containment: a pass naming what was held, or the first confirmed omission. */
+export function holdingFinding({ source, holder, entries }: Holding, judged: Containment): Finding {
   const omission = judged.omission;
   if (!omission) {
     return {
       kind: "pass",
-      subject: organization.id,
-      note: `${organization.id} holds the ${judged.formEntries} entries of ${form.id} (${judged.organizationEntries} in all)`,
+      subject: holder.id,
+      note: `${holder.id} holds the ${judged.formEntries} ${entries} (${judged.organizationEntries} in all)`,
     };
   }
   const { missing, page, witness, formCrawl } = omission;
-  const reason = `${missing.length} ${missing.length === 1 ? "entry" : "entries"} that ${form.id} serves ${missing.length === 1 ? "is" : "are"} missing from ${organization.id} (${idList(missing)}), crawled to its end after the form's listing`;
+  const reason = `${missing.length} of the ${judged.formEntries} ${entries} ${missing.length === 1 ? "is" : "are"} missing from ${holder.id} (${idList(missing)}), crawled to its end after ${source.id}`;
   const evidence: Evidence = {
     request: { method: "GET", url: page.url },
     response: {
@@ -35,17 +44,17 @@ function omissionFinding(form: Route, organization: Route, judged: Containment):
     },
     diagnostics: [
       reason,
-      `${form.id} (${formCrawl.label}) served ${missing[0]} on page ${page.index}: ${page.url}`,
-      `${organization.id} (${witness.label}) ended on ${witness.end === "empty-page" ? "an empty page" : "a page without a token"} after ${witness.pages.length} pages, without it`,
+      `${source.id} (${formCrawl.label}) served ${missing[0]} on page ${page.index}: ${page.url}`,
+      `${holder.id} (${witness.label}) ended on ${witness.end === "empty-page" ? "an empty page" : "a page without a token"} after ${witness.pages.length} pages, without it`,
     ],
     crawl: crawlPicture(
       witness,
       undefined,
-      `every entry of ${form.id}, ${missing[0]} among them`,
+      `${entries}, ${missing[0]} among them`,
       `${idsOfCrawl(witness).size} entries, without ${idList(missing)}`,
     ),
   };
-  return { kind: "fail", subject: organization.id, reason, evidence };
+  return { kind: "fail", subject: holder.id, reason, evidence };
 }
 
 /** One form listing against its organization's, over the crawls the completeness checks made of both. */
@@ -62,7 +71,7 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
     const after = await ctx.crawlSized(organization, largest, AFTER);
     judged = judgeContainment(ofForm.logs, [...ofOrganization.logs, ...legalLogs([after])]);
   }
-  return omissionFinding(form, organization, judged);
+  return holdingFinding({ source: form, holder: organization, entries: `entries of ${form.id}` }, judged);
 }
 
 /**

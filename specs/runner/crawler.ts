@@ -198,6 +198,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         status: exchange.status,
         ids: page.ids,
         dates: page.dates,
+        forms: page.forms,
         token: page.token,
       });
     if (plan.validate) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeContainment } from "../../contracts/index.js";
+import { type CrawlLog, entryForm, judgeContainment, logsNaming, readPage } from "../../contracts/index.js";
 import { crawlOf, desc } from "./crawls.js";
 
 const FORM = desc(1000, 45);
@@ -63,5 +63,51 @@ describe("the judge of a form's listing against its organization's", () => {
     );
     expect([judged.omission, judged.unconfirmed]).toEqual([undefined, []]);
     expect([judged.formEntries, judged.organizationEntries]).toEqual([45, 80]);
+  });
+});
+
+/** The organization's crawl read from real pages: the form's entries as orders, the other's as payments. */
+function organizationCrawl(label: string, ids: readonly number[], start: number): CrawlLog {
+  const entries = ids.map((id) =>
+    FORM.includes(id)
+      ? { id, formType: "Event", formSlug: "Gala" }
+      : { id, order: { id, formType: "Membership", formSlug: "adhesion" } },
+  );
+  const read = readPage({ data: entries, pagination: {} }, "data");
+  if (!read.ok) throw new Error(read.why);
+  const log = crawlOf(label, ids, { sizes: [ids.length], start });
+  return { ...log, pages: log.pages.map((p, i) => (i === 0 ? { ...p, forms: read.forms } : p)) };
+}
+
+describe("the judge the other way round: a form's listing against what its organization names as the form's", () => {
+  it("names the entries the form's listing left out, once a crawl of the form made after the organization's lacks them", () => {
+    const gone = [FORM[5] as number];
+    const organization = [organizationCrawl("organization", ORGANIZATION, 0)];
+    const named = logsNaming(organization, "event/gala");
+    const before = crawlOf("form, default page size", without(FORM, gone), { start: -2 });
+    expect(judgeContainment(named, [before])).toMatchObject({ omission: undefined, unconfirmed: gone });
+    const after = crawlOf("form, after", without(FORM, gone), { sizes: [100], start: 2 });
+    const judged = judgeContainment(named, [before, after]);
+    expect(judged.omission).toMatchObject({ missing: gone, witness: { label: "form, after" } });
+    expect(judged.formEntries).toBe(45);
+  });
+
+  it("reads the form from an order or from the order of an item or payment, in any case, and ignores the rest", () => {
+    expect(
+      [
+        { formType: "Event", formSlug: "Gala" },
+        { order: { formType: "event", formSlug: "GALA" } },
+        { formType: "Event" },
+        { order: null },
+        "not an entry",
+      ].map(entryForm),
+    ).toEqual(["event/gala", "event/gala", undefined, undefined, undefined]);
+    // The other form's entries, and entries naming none, are no part of the form's: nothing missing.
+    const organization = [organizationCrawl("organization", ORGANIZATION, 0)];
+    const judged = judgeContainment(logsNaming(organization, "EVENT/gala"), [
+      crawlOf("form, after", FORM, { sizes: [100], start: 2 }),
+    ]);
+    expect([judged.omission, judged.unconfirmed, judged.formEntries]).toEqual([undefined, [], 45]);
+    expect(judgeContainment(logsNaming(organization, "Event/other"), []).formEntries).toBe(0);
   });
 });

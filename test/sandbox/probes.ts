@@ -81,6 +81,24 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const held = new Set(organization.ids);
     return verdict(form.ids.some((id) => !held.has(id)));
   },
+  "pagination.form-holds-its-entries": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const orders = h.formPath("orders");
+    const [form, organization] = await Promise.all(
+      [orders, orders.replace(/\/forms\/[^/]+\/[^/]+\//, "/")].map((path) =>
+        crawl(h, path, { pageSize: "100" }, 30).catch(() => undefined),
+      ),
+    );
+    if (!form?.ended || !organization?.ended) return "skip";
+    const { formType, formSlug } = h.sandbox.credentials;
+    const named = organization.pages.flatMap((p) =>
+      ((p.data ?? []) as { id: number; formType?: string; formSlug?: string }[])
+        .filter((e) => e.formType === formType && e.formSlug === formSlug)
+        .map((e) => e.id),
+    );
+    const held = new Set(form.ids);
+    return verdict(named.some((id) => !held.has(id)));
+  },
   "pagination.date-order": async ({ h }) => {
     await at(h, "2025-04-01");
     const organization = h.formPath("orders").replace(/\/forms\/[^/]+\/[^/]+\//, "/");
