@@ -1,10 +1,14 @@
 import { describeStop } from "../runner/crawl-stops.js";
 import { combine, type SpecCheck } from "../runner/verdicts.js";
+import { completenessOf } from "./completeness.js";
 import { crawlNote, judgeCrawls } from "./listing-findings.js";
 
 const RULE = "pagination.no-duplicates";
 
-/** Pagination rules 4 and 6: no entry appears twice in one crawl (ids only are kept, so memory stays flat). */
+/**
+ * Pagination rules 4 and 6: no entry appears twice in one crawl (ids only are kept, so memory stays flat):
+ * the default crawl, and every crawl the completeness checks made of the listing.
+ */
 export const noDuplicatesCheck: SpecCheck = {
   id: "pagination/no-duplicates",
   group: "pagination",
@@ -29,6 +33,22 @@ export const noDuplicatesCheck: SpecCheck = {
       }
       return { kind: "pass", subject: route.id, note: crawlNote(result) };
     });
+    // Every other crawl the completeness checks made of a listing (other page sizes, oldest first, again):
+    // a provider may repeat entries only at one page size or in one order.
+    const routes = ctx.servedListings();
+    for (const [i, route] of routes.entries()) {
+      if (findings[i]?.kind !== "pass") continue;
+      const outcome = await completenessOf(ctx, route);
+      const twice =
+        outcome.kind === "judged" ? outcome.crawls.find((c) => c.duplicates.count > 0) : undefined;
+      if (!twice) continue;
+      findings[i] = {
+        kind: "fail",
+        subject: route.id,
+        reason: `${twice.duplicates.count} entries came back twice in ${twice.pages} pages of the crawl at ${twice.log.label}`,
+        ...(twice.duplicates.first ? { evidence: twice.duplicates.first } : {}),
+      };
+    }
     return combine(findings, "listings crawled without a duplicate");
   },
 };

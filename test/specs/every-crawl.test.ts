@@ -1,0 +1,89 @@
+import { createServer } from "node:http";
+import { describe, expect, it } from "vitest";
+import type { IsoDay } from "../../core/dates.js";
+import { startServer } from "../../core/http/server.js";
+import type { RunningSandbox } from "../../sandbox/index.js";
+import { problems, verifySandbox } from "./support/harness.js";
+
+/** What a listing page turns into: the asked URL's query and the page's result array. */
+type Rewrite = (query: URLSearchParams, entries: unknown[]) => unknown[];
+
+const LISTING = /\/organizations\/[^/]+(\/forms\/[^/]+\/[^/]+)?\/(items|orders|payments)$/;
+
+/** A provider in front of the sandbox that rewrites the result array of every listing page it serves. */
+function rewriting(rewrite: Rewrite) {
+  return async (sandbox: RunningSandbox) => {
+    const upstream = new URL(sandbox.url);
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = { ...req.headers, host: upstream.host, "accept-encoding": "identity" };
+      const answer = await fetch(`${sandbox.url}${req.url}`, {
+        method: req.method ?? "GET",
+        headers: headers as unknown as Record<string, string>,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      let text = await answer.text();
+      const url = new URL(req.url ?? "/", sandbox.url);
+      if (answer.status === 200 && LISTING.test(url.pathname)) {
+        const body = JSON.parse(text) as Record<string, unknown>;
+        for (const key of ["data", "items"]) {
+          if (Array.isArray(body[key])) body[key] = rewrite(url.searchParams, body[key] as unknown[]);
+        }
+        text = JSON.stringify(body);
+      }
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
+      res.end(text);
+    });
+    const running = await startServer(server, { what: "rewriting provider" });
+    return { url: running.url, close: () => running.close() };
+  };
+}
+
+const sizeOf = (query: URLSearchParams) => Number(query.get("pageSize") ?? 20);
+
+describe("verify judges every crawl it makes of a listing, not only the default one", () => {
+  it("flags entries repeated only at one page size, on the duplicates rule too", async () => {
+    // At pageSize 7 each later page opens with the entry the page before ended on, and so loses its own
+    // last entry: the default crawl is clean, so before, only the loss was reported.
+    let previous: unknown;
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((query, entries) => {
+        if (sizeOf(query) !== 7 || entries.length === 0) return entries;
+        const page =
+          query.has("continuationToken") && previous ? [previous, ...entries.slice(0, -1)] : entries;
+        previous = entries.at(-1);
+        return page;
+      }),
+    });
+    const found = problems(report);
+    const rules = new Set(found.map((p) => p.slice(0, p.indexOf("["))));
+    expect([...rules].sort()).toEqual(["pagination/empty-page-only-at-end", "pagination/no-duplicates"]);
+    expect(found.find((p) => p.startsWith("pagination/no-duplicates"))).toMatch(
+      /came back twice in \d+ pages of the crawl at pageSize 7/,
+    );
+  }, 60_000);
+
+  it("flags a provider that drops the last entry of every crawl, once counts are gone and without provider states", async () => {
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      // The last page of a crawl is the one short of its page size: its last entry never comes.
+      through: rewriting((query, entries) =>
+        entries.length > 0 && entries.length < sizeOf(query) ? entries.slice(0, -1) : entries,
+      ),
+    });
+    const found = problems(report);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((p) => p.startsWith("pagination/empty-page-only-at-end[fail]"))).toBe(true);
+    expect(found[0]).toMatch(/sortOrder Asc ended on an empty page/);
+  }, 60_000);
+
+  it("passes the same provider when it rewrites nothing", async () => {
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((_, entries) => entries),
+    });
+    expect(problems(report)).toEqual([]);
+  }, 60_000);
+});
