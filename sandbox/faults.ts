@@ -62,6 +62,11 @@ export const faults = Object.freeze([
     description: "sortOrder=Asc is answered newest first, as if it had not been sent.",
   },
   {
+    name: "window-from-exclusive",
+    rule: "pagination.date-window",
+    description: "from is taken as exclusive: an entry dated exactly at from is left out of the window.",
+  },
+  {
     name: "oversized-pages",
     rule: "pagination.page-size",
     description: "Pages hold one entry more than pageSize, and pageSize above 100 is accepted.",

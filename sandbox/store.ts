@@ -21,7 +21,14 @@ import type {
   Registration,
   SandboxData,
 } from "./data/model.js";
-import { createDatedSequence, type Segment, type Sequence, withinDates } from "./data/sequence.js";
+import {
+  createDatedSequence,
+  type DateOf,
+  orderDate,
+  type Segment,
+  type Sequence,
+  withinDates,
+} from "./data/sequence.js";
 import { StateError } from "./state-error.js";
 
 /** The most forms the sandbox holds (provider states add some). */
@@ -44,7 +51,14 @@ export interface Store {
   /** Adds a form (or returns the one with that type and slug). */
   ensureForm(spec: Omit<FormSpec, "key">): FormDef;
   /** The orders a listing crawls: one form, or every form of an organization. */
-  sequence(organizationSlug: string, form: FormDef | undefined, fromMs?: number, toMs?: number): Sequence;
+  /** A listing's orders, sorted and filtered (`fromMs` to `toMs`, excluded) by `dateOf` (the order's date). */
+  sequence(
+    organizationSlug: string,
+    form: FormDef | undefined,
+    fromMs?: number,
+    toMs?: number,
+    dateOf?: DateOf,
+  ): Sequence;
   order(id: number): OrderRecord | undefined;
   /** The order holding an item (its main item or its donation). */
   itemOrder(itemId: number): OrderRecord | undefined;
@@ -155,7 +169,9 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       forms.push(form);
       return form;
     },
-    sequence(organizationSlug, form, fromMs, toMs) {
+    sequence(organizationSlug, form, fromMs, toMs, dateOf = orderDate) {
+      const within = (record: OrderRecord) =>
+        (fromMs === undefined || dateOf(record) >= fromMs) && (toMs === undefined || dateOf(record) < toMs);
       const chosen = form ? [form] : forms.filter((f) => same(f.organizationSlug, organizationSlug));
       const segments: Segment[] = [];
       for (const f of chosen) {
@@ -165,9 +181,7 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
           for (const declared of f.declared) {
             const record = (): OrderRecord =>
               changed.get(declared.id) ?? { ...declared, organization, form: f };
-            if (fromMs !== undefined && declared.at.ms < fromMs) continue;
-            if (toMs !== undefined && declared.at.ms >= toMs) continue;
-            segments.push({ firstId: declared.id, count: 1, at: record });
+            if (within(record())) segments.push({ firstId: declared.id, count: 1, at: record });
           }
           continue;
         }
@@ -176,15 +190,13 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
           count: f.count,
           at: (index) => changed.get(f.firstId + index) ?? generatedOrder(seed, organization, f, index),
         };
-        segments.push(withinDates(seededSegment, fromMs, toMs));
+        segments.push(withinDates(seededSegment, fromMs, toMs, dateOf));
       }
       for (const order of orders.values()) {
-        if (!chosen.includes(order.form)) continue;
-        if (fromMs !== undefined && order.at.ms < fromMs) continue;
-        if (toMs !== undefined && order.at.ms >= toMs) continue;
-        segments.push({ firstId: order.id, count: 1, at: () => order });
+        if (chosen.includes(order.form) && within(order))
+          segments.push({ firstId: order.id, count: 1, at: () => order });
       }
-      return createDatedSequence(segments);
+      return createDatedSequence(segments, dateOf);
     },
     order(id) {
       if (!Number.isSafeInteger(id) || id <= 0) return undefined;

@@ -10,6 +10,7 @@ import { signatureCheck } from "./notifications/signature.js";
 import { verifyPactsCheck } from "./pact/verify-pacts.js";
 import { completeCheck } from "./pagination/complete.js";
 import { dateOrderCheck } from "./pagination/date-order.js";
+import { dateWindowCheck } from "./pagination/date-window.js";
 import { emptyPageOnlyAtEndCheck } from "./pagination/empty-page-only-at-end.js";
 import { endIsEmptyArrayCheck } from "./pagination/end-is-empty-array.js";
 import { formHoldsItsEntriesCheck } from "./pagination/form-holds-its-entries.js";
@@ -57,6 +58,7 @@ export function allChecks(): readonly SpecCheck[] {
     organizationHoldsFormsCheck,
     formHoldsItsEntriesCheck,
     dateOrderCheck,
+    dateWindowCheck,
     minusOneCheck,
     realWithWithCountCheck,
     absentAfterRemovalCheck,

@@ -29,3 +29,4 @@ export {
   readPage,
 } from "./page.js";
 export { judgePage, type PageFinding, type PageSoFar, pageSizeLimit } from "./page-judge.js";
+export { type DateWindow, judgeWindow, type OutsideEntry, type WindowJudgement, windowOf } from "./window.js";

@@ -59,10 +59,16 @@ export function entryId(entry: unknown): number | undefined {
   return typeof id === "number" && Number.isInteger(id) ? id : undefined;
 }
 
-/** The `date` of an entry (ISO 8601, as the service writes it) in milliseconds since the epoch; NaN without one. */
+/** A timestamp's zone: `Z` or a UTC offset. Without one the instant is not known. */
+const ZONED = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * The `date` of an entry (ISO 8601 with a UTC offset, as the service writes it) in milliseconds since the
+ * epoch; NaN without one, or without a zone (which `schema.responses` reports).
+ */
 export function entryDate(entry: unknown): number {
   const date = entry !== null && typeof entry === "object" ? (entry as { date?: unknown }).date : undefined;
-  return typeof date === "string" ? Date.parse(date) : Number.NaN;
+  return typeof date === "string" && ZONED.test(date) ? Date.parse(date) : Number.NaN;
 }
 
 /**

@@ -22,13 +22,22 @@ export interface Sequence<T = OrderRecord> {
   slice(offset: number, direction: Direction, size: number): T[];
 }
 
+/** The date a listing sorts and filters a record by, in milliseconds: the order's, or its payment's. */
+export type DateOf = (record: OrderRecord) => number;
+
+/** The order's date: the orders and items listings. */
+export const orderDate: DateOf = (record) => record.at.ms;
+
+/** The date of the order's (first) payment, which its entry shows: the payments listings. */
+export const paymentDate: DateOf = (record) => record.payments[0]?.at.ms ?? record.at.ms;
+
 /** First index in [0, count) whose date is ≥ `ms` (dates grow with the index). */
-function lowerBound(segment: Segment<OrderRecord>, ms: number): number {
+function lowerBound(segment: Segment<OrderRecord>, ms: number, dateOf: DateOf): number {
   let lo = 0;
   let hi = segment.count;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (segment.at(mid).at.ms < ms) lo = mid + 1;
+    if (dateOf(segment.at(mid)) < ms) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -39,9 +48,10 @@ export function withinDates(
   segment: Segment<OrderRecord>,
   fromMs: number | undefined,
   toMs: number | undefined,
+  dateOf: DateOf = orderDate,
 ): Segment {
-  const lo = fromMs === undefined ? 0 : lowerBound(segment, fromMs);
-  const hi = toMs === undefined ? segment.count : lowerBound(segment, toMs);
+  const lo = fromMs === undefined ? 0 : lowerBound(segment, fromMs, dateOf);
+  const hi = toMs === undefined ? segment.count : lowerBound(segment, toMs, dateOf);
   const count = Math.max(0, hi - lo);
   return { firstId: segment.firstId + lo, count, at: (index) => segment.at(lo + index) };
 }
@@ -94,7 +104,6 @@ interface Place {
   readonly id: number;
 }
 
-const placeOf = (record: OrderRecord): Place => ({ ms: record.at.ms, id: record.id });
 const before = (a: Place, b: Place) => a.ms < b.ms || (a.ms === b.ms && a.id < b.id);
 
 /**
@@ -103,7 +112,11 @@ const before = (a: Place, b: Place) => a.ms < b.ms || (a.ms === b.ms && a.id < b
  * Each segment is dated in the order of its ids. A cursor is the id of the last record served: its
  * place is found again from the record, so tokens keep holding one id.
  */
-export function createDatedSequence(segments: readonly Segment<OrderRecord>[]): Sequence<OrderRecord> {
+export function createDatedSequence(
+  segments: readonly Segment<OrderRecord>[],
+  dateOf: DateOf = orderDate,
+): Sequence<OrderRecord> {
+  const placeOf = (record: OrderRecord): Place => ({ ms: dateOf(record), id: record.id });
   const live = segments.filter((s) => s.count > 0);
   // One segment is already in date order: its ids are its order (a form's listing).
   if (live.length <= 1) return createSequence(live);

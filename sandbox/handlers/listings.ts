@@ -2,6 +2,7 @@ import type { Route } from "../../contracts/index.js";
 import { apiViews, type RouteHandler, type SandboxCore } from "../core.js";
 import { listEntryView } from "../data/item-view.js";
 import type { FormDef, OrderRecord, Organization } from "../data/model.js";
+import { orderDate, paymentDate } from "../data/sequence.js";
 import { orderView, paymentView, type ViewContext } from "../data/views.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
 import { listingScope, listPage, phantomOrders, servedSequence } from "../listing.js";
@@ -32,6 +33,11 @@ function entryView(kind: EntryKind): (views: ViewContext, record: OrderRecord) =
     case "payment":
       return paymentView;
   }
+}
+
+/** Where a date window starts: `from` itself, or just after it under the `window-from-exclusive` fault. */
+function windowStart(core: SandboxCore, from: number | undefined): number | undefined {
+  return from !== undefined && core.fault === "window-from-exclusive" ? from + 1 : from;
 }
 
 /** The `growing` variant: one more paid order on the form, dated now, before the page is served. */
@@ -98,7 +104,13 @@ export function listingHandler(route: Route): RouteHandler {
       sequence: servedSequence(
         core,
         form,
-        core.store.sequence(organization.slug, form, query.dates.get("from"), query.dates.get("to")),
+        core.store.sequence(
+          organization.slug,
+          form,
+          windowStart(core, query.dates.get("from")),
+          query.dates.get("to"),
+          kind === "payment" ? paymentDate : orderDate,
+        ),
       ),
       lookup: (id) => core.store.order(id),
       phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),

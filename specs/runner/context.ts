@@ -56,6 +56,8 @@ export interface CheckContext {
    * memoised one) under that label.
    */
   crawlSized(route: Route, pageSize: number, again?: string): Promise<CrawlResult>;
+  /** A crawl with the query a check asks for, under `label` (memoised per run on both). */
+  crawlAsked(route: Route, query: readonly [string, string][], label: string): Promise<CrawlResult>;
   authorization(role: Role): Promise<string>;
   /** Registers clean-up work (receivers, servers) run when the run ends. */
   onClose(task: () => Promise<void> | void): void;
@@ -184,6 +186,12 @@ export function createContext(parts: ContextParts): CheckContext {
       const name = `pageSize ${pageSize}${again ? ` (${again})` : ""}`;
       return memo.get(`crawl:${route.id}:size:${pageSize}:${again ?? ""}`, () =>
         crawlOnce(route, query, label, name, options.maxEntries),
+      );
+    },
+    crawlAsked(route, query, label) {
+      const key = `crawl:${route.id}:asked:${label}:${query.map((pair) => pair.join("=")).join("&")}`;
+      return memo.get(key, () =>
+        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries),
       );
     },
   };

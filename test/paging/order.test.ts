@@ -72,8 +72,12 @@ describe("the date-order judge: a whole crawl against the order it was asked for
         "desc",
       ],
       [
-        "entries without a date between dated ones",
-        dated([["2025-03-03T00:00:00Z", undefined, "not a date", 17], ["2025-03-01T00:00:00Z"]]),
+        // A date without its zone names no instant (the bad-dates shape): not judged.
+        "entries without a date, or without a zone, between dated ones",
+        dated([
+          ["2025-03-03T00:00:00Z", undefined, "not a date", 17, "2025-03-09T00:00:00"],
+          ["2025-03-01T00:00:00Z"],
+        ]),
         "desc",
       ],
       [
@@ -93,6 +97,6 @@ describe("the date-order judge: a whole crawl against the order it was asked for
     expect(
       legal.filter(([, crawl, direction]) => judgeDateOrder(crawl, direction).broken).map(([name]) => name),
     ).toEqual([]);
-    expect(judgeDateOrder(legal[3]?.[1] as CrawlLog, "desc")).toMatchObject({ dated: 2, undated: 3 });
+    expect(judgeDateOrder(legal[3]?.[1] as CrawlLog, "desc")).toMatchObject({ dated: 2, undated: 4 });
   });
 });

@@ -99,6 +99,25 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const held = new Set(form.ids);
     return verdict(named.some((id) => !held.has(id)));
   },
+  "pagination.date-window": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const { body } = await h.json<{ data: { id: number; date: string }[] }>(
+      `${h.formPath("orders")}?pageSize=4`,
+    );
+    const [to, , from] = body.data;
+    // Dates without their offset (bad-dates) name no instant: schema.responses' fault, not this rule's.
+    if (!to || !from || !/[+-]\d{2}:\d{2}$/.test(from.date)) return "skip";
+    const query = { from: from.date, to: to.date, pageSize: "100" };
+    const window = await crawl(h, h.formPath("orders"), query, 10).catch(() => undefined);
+    if (!window?.ended) return "skip";
+    return verdict(
+      window.ids.join() !==
+        body.data
+          .slice(1, 3)
+          .map((e) => e.id)
+          .join(),
+    );
+  },
   "pagination.date-order": async ({ h }) => {
     await at(h, "2025-04-01");
     const organization = h.formPath("orders").replace(/\/forms\/[^/]+\/[^/]+\//, "/");

@@ -31,6 +31,7 @@ const FAULTS_PER_RULE_AT_LEAST: Readonly<Record<string, number>> = {
   "pagination.organization-holds-forms": 1,
   "pagination.form-holds-its-entries": 1,
   "pagination.date-order": 1,
+  "pagination.date-window": 1,
   "pagination.page-size": 1,
   "counts.minus-one-without-withcount": 1,
   "counts.real-with-withcount": 1,
@@ -63,7 +64,7 @@ const DATED_RULES = [
 ];
 
 /** The faults in all (two rules have two faults each). */
-const FAULTS_AT_LEAST = 30;
+const FAULTS_AT_LEAST = 31;
 
 /**
  * Rules no sandbox fault breaks: the result array (its failing case is a unit test,

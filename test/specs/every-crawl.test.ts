@@ -74,9 +74,12 @@ describe("verify judges every crawl it makes of a listing, not only the default 
       ),
     });
     const found = problems(report);
-    expect(found.length).toBeGreaterThan(0);
-    expect(found.every((p) => p.startsWith("pagination/empty-page-only-at-end[fail]"))).toBe(true);
-    expect(found[0]).toMatch(/sortOrder Asc ended on an empty page/);
+    // The crawls of a date window lose their last entry too.
+    const rules = new Set(found.map((p) => p.slice(0, p.indexOf("["))));
+    expect([...rules].sort()).toEqual(["pagination/date-window", "pagination/empty-page-only-at-end"]);
+    expect(found.find((p) => p.startsWith("pagination/empty-page-only-at-end"))).toMatch(
+      /sortOrder Asc ended on an empty page/,
+    );
   }, 60_000);
 
   it("passes the same provider when it rewrites nothing", async () => {

@@ -1,0 +1,116 @@
+import { type DateWindow, judgeWindow, type Route, windowOf } from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import { describeStop } from "../runner/crawl-stops.js";
+import { endedLegally } from "../runner/crawler.js";
+import type { Evidence } from "../runner/types.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { completenessOf, crawlPicture } from "./completeness.js";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Listings that take both `from` and `to`. */
+const takesWindow = (route: Route) =>
+  ["from", "to"].every((name) => route.query.some((q) => q.name.toLowerCase() === name));
+
+const idList = (ids: readonly number[]) =>
+  ids.length <= 10 ? ids.join(", ") : `${ids.slice(0, 10).join(", ")} … (${ids.length} in all)`;
+
+/** One listing's window: crawled to its end, it must hold the entries dated in it and no other. */
+async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+  const outcome = await completenessOf(ctx, route);
+  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  const byDefault = outcome.logs.find((log) => !log.ascending);
+  const window = byDefault && windowOf(byDefault);
+  if (!window) {
+    return {
+      kind: "skip",
+      subject: route.id,
+      reason:
+        "fewer than three entries dated with a UTC offset, or entries sharing a millisecond, at the head of the listing",
+    };
+  }
+  const query: [string, string][] = [
+    ["from", iso(window.from)],
+    ["to", iso(window.to)],
+    ["pageSize", String(route.pagination?.maxPageSize ?? 100)],
+  ];
+  const crawl = await ctx.crawlAsked(route, query, `from ${iso(window.from)} to ${iso(window.to)}`);
+  if (!endedLegally(crawl.stop)) {
+    const reason = `the crawl of a date window did not end cleanly, though the default one did: ${describeStop(crawl)}`;
+    return { kind: "fail", subject: route.id, reason };
+  }
+  const judged = judgeWindow(window, crawl.log);
+  const first = crawl.log.pages[0];
+  if ((judged.missing.length === 0 && judged.outside.length === 0) || !first) {
+    return {
+      kind: "pass",
+      subject: route.id,
+      note: `${route.id}: from ${iso(window.from)} to ${iso(window.to)}, the ${window.expected.length} entries dated in it`,
+    };
+  }
+  return windowFailure(route, window, crawl.log, judged);
+}
+
+function windowFailure(
+  route: Route,
+  window: DateWindow,
+  log: Parameters<typeof crawlPicture>[0],
+  judged: ReturnType<typeof judgeWindow>,
+): Finding {
+  const span = `from=${iso(window.from)} (included) to=${iso(window.to)} (excluded)`;
+  const parts = [
+    ...(judged.missing.length > 0
+      ? [
+          `${judged.missing.length} of the ${window.expected.length} entries dated in it missing (${idList(judged.missing)})`,
+        ]
+      : []),
+    ...(judged.outside.length > 0
+      ? [
+          `${judged.outside.length} dated outside it served (${judged.outside
+            .slice(0, 3)
+            .map((e) => `${e.id} at ${iso(e.date)}`)
+            .join(", ")})`,
+        ]
+      : []),
+  ];
+  const reason = `the window ${span}: ${parts.join("; ")}. Its ends are two listed entries' dates, where a client syncing by date loses or repeats entries`;
+  const page = judged.outside[0]?.page ?? log.pages[0];
+  const evidence: Evidence = {
+    request: { method: "GET", url: page?.url ?? "" },
+    response: {
+      status: page?.status ?? 0,
+      excerpt: JSON.stringify({ ids: page?.ids.slice(0, 20) ?? [], continuationToken: page?.token ?? null }),
+    },
+    diagnostics: [
+      reason,
+      `expected, newest first: ${idList(window.expected)} (the default crawl's entries 2 to ${window.expected.length + 1})`,
+    ],
+    crawl: crawlPicture(
+      log,
+      page,
+      `the ${window.expected.length} entries dated in the window`,
+      parts.join("; "),
+    ),
+  };
+  return { kind: "fail", subject: route.id, reason, evidence };
+}
+
+/**
+ * The date window of a listing (the provider's document: `from` is the first date, `to` the end date,
+ * exclusive): a crawl asked with both holds exactly the entries dated from `from` to just before `to`.
+ * The window's ends are the dates of two entries of the default crawl, so a provider that takes `from`
+ * as exclusive (an integrator syncing from its last entry's date loses the entries of that instant),
+ * `to` as inclusive, or ignores the window is caught.
+ */
+export const dateWindowCheck: SpecCheck = {
+  id: "pagination/date-window",
+  group: "pagination",
+  rule: "pagination.date-window",
+  title: "from and to select the entries dated from `from` (included) to `to` (excluded)",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const route of ctx.servedListings().filter(takesWindow))
+      findings.push(await judgeListing(ctx, route));
+    return combine(findings, "listings whose date windows hold their entries");
+  },
+};

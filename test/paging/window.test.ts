@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { type CrawlLog, judgeWindow, readPage, windowOf } from "../../contracts/index.js";
+import { crawlOf } from "./crawls.js";
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2025, 2, 1);
+/** Ids 100 … 91, one a day, newest first. */
+const LISTED = Array.from({ length: 10 }, (_, i) => ({
+  id: 100 - i,
+  date: new Date(T0 - i * DAY).toISOString(),
+}));
+
+/** A crawl of `entries` in pages of `size`, read as verify reads pages. */
+function crawl(entries: readonly { id: number; date?: unknown }[], size = 4): CrawlLog {
+  const pages: (typeof entries)[] = [];
+  for (let at = 0; at < entries.length; at += size) pages.push(entries.slice(at, at + size));
+  const read = pages.map((page) => {
+    const parsed = readPage({ data: page, pagination: {} }, "data");
+    if (!parsed.ok) throw new Error(parsed.why);
+    return parsed;
+  });
+  const log = crawlOf("window", [], { start: 0, pages: read.map((p) => p.ids) });
+  return { ...log, pages: log.pages.map((p, i) => ({ ...p, dates: read[i]?.dates ?? [] })) };
+}
+
+const window = windowOf(crawl(LISTED)) as NonNullable<ReturnType<typeof windowOf>>;
+const between = (from: number, to: number) =>
+  LISTED.filter((e) => Date.parse(e.date) >= from && Date.parse(e.date) < to);
+
+describe("the date-window judge", () => {
+  it("puts a window's ends on the dates of the 6th and the 1st entries, and expects the 2nd to the 6th", () => {
+    expect(window).toEqual({ from: T0 - 5 * DAY, to: T0, expected: [99, 98, 97, 96, 95] });
+  });
+
+  it("flags a from taken as exclusive, a to taken as inclusive, and a window ignored", () => {
+    const fromExclusive = judgeWindow(window, crawl(between(window.from + 1, window.to)));
+    expect(fromExclusive).toEqual({ missing: [95], outside: [] });
+    const toInclusive = judgeWindow(window, crawl(between(window.from, window.to + 1)));
+    expect(toInclusive.missing).toEqual([]);
+    expect(toInclusive.outside.map((e) => e.id)).toEqual([100]);
+    const ignored = judgeWindow(window, crawl(LISTED));
+    expect(ignored.outside.map((e) => e.id)).toEqual([100, 94, 93, 92, 91]);
+    expect(ignored.outside[1]?.page.index).toBe(2);
+  });
+
+  it("passes every legal variant: other offsets, seven fractional digits, pages of any size, undated entries", () => {
+    const reoffset = between(window.from, window.to).map((e) => ({
+      id: e.id,
+      date: new Date(Date.parse(e.date) + 2 * 3_600_000).toISOString().replace("Z", "0001+02:00"),
+    }));
+    for (const served of [
+      crawl(between(window.from, window.to)),
+      crawl(between(window.from, window.to), 1),
+      crawl(reoffset, 100),
+      crawl([...between(window.from, window.to), { id: 7 }, { id: 8, date: "not a date" }]),
+    ])
+      expect(judgeWindow(window, served)).toEqual({ missing: [], outside: [] });
+  });
+
+  it("sets no window over too few dated entries, over shared milliseconds or dates out of order", () => {
+    expect(windowOf(crawl(LISTED.slice(0, 2)))).toBeUndefined();
+    expect(windowOf(crawl(LISTED.slice(0, 3)))).toEqual({ from: T0 - DAY, to: T0, expected: [99] });
+    const tied = [LISTED[0], { id: 99, date: LISTED[0]?.date }, ...LISTED.slice(2)] as typeof LISTED;
+    expect(windowOf(crawl(tied))).toBeUndefined();
+    expect(windowOf(crawl([...LISTED].reverse()))).toBeUndefined();
+    expect(windowOf(crawl(LISTED.map((e) => ({ id: e.id, date: e.date.replace("Z", "") }))))).toBeUndefined();
+  });
+});
