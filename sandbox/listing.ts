@@ -58,6 +58,16 @@ export function countsFor(
   }
 }
 
+/** The order a listing is asked for: `sortOrder=Asc`, else newest first (always, under `sort-order-ignored`). */
+export function askedDirection(core: SandboxCore, sortOrder: string | undefined): Direction {
+  return sortOrder?.toLowerCase() === "asc" && core.fault !== "sort-order-ignored" ? "asc" : "desc";
+}
+
+/** Where a date window starts: `from` itself, or just after it under the `window-from-exclusive` fault. */
+export function windowStart(core: SandboxCore, from: number | undefined): number | undefined {
+  return from !== undefined && core.fault === "window-from-exclusive" ? from + 1 : from;
+}
+
 /** Made-up orders of `form` past the end of its listing (the `never-ending` fault). */
 export function phantomOrders(
   core: SandboxCore,

@@ -5,7 +5,14 @@ import type { FormDef, OrderRecord, Organization } from "../data/model.js";
 import { orderDate, paymentDate } from "../data/sequence.js";
 import { orderView, paymentView, type ViewContext } from "../data/views.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
-import { listingScope, listPage, phantomOrders, servedSequence } from "../listing.js";
+import {
+  askedDirection,
+  listingScope,
+  listPage,
+  phantomOrders,
+  servedSequence,
+  windowStart,
+} from "../listing.js";
 import { addPaidOrder } from "../payments.js";
 import { checkQuery } from "../query-check.js";
 
@@ -33,11 +40,6 @@ function entryView(kind: EntryKind): (views: ViewContext, record: OrderRecord) =
     case "payment":
       return paymentView;
   }
-}
-
-/** Where a date window starts: `from` itself, or just after it under the `window-from-exclusive` fault. */
-function windowStart(core: SandboxCore, from: number | undefined): number | undefined {
-  return from !== undefined && core.fault === "window-from-exclusive" ? from + 1 : from;
 }
 
 /** The `growing` variant: one more paid order on the form, dated now, before the page is served. */
@@ -117,10 +119,7 @@ export function listingHandler(route: Route): RouteHandler {
       token: query.strings.get("continuationToken"),
       pageSize: query.integers.get("pageSize") ?? pagination.defaultPageSize,
       pageIndex: query.integers.get("pageIndex"),
-      direction:
-        query.strings.get("sortOrder")?.toLowerCase() === "asc" && core.fault !== "sort-order-ignored"
-          ? "asc"
-          : "desc",
+      direction: askedDirection(core, query.strings.get("sortOrder")),
       withCount: query.booleans.get("withCount"),
     });
     if (!outcome.ok) {
