@@ -91,13 +91,25 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       const sizes = new Set(
         judged.suspects.map((s) => s.crawl.pageSize ?? route.pagination?.defaultPageSize ?? 20),
       );
-      for (const size of sizes) crawls.push(await ctx.crawlSized(route, size, "again"));
+      // Each suspect crawl once more, asked exactly as it was: a provider may lose entries only when
+      // no pageSize is sent, or only oldest first.
+      for (const log of new Set(judged.suspects.map((s) => s.crawl))) {
+        crawls.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`));
+      }
       crawls.push(await ctx.crawlSized(route, witnessSize(crawls, sizes, largest), "witness"));
       logs = legalLogs(crawls);
       judged = judgeCompleteness(logs);
     }
     return { kind: "judged", judged, crawls, logs };
   });
+}
+
+/** The query a crawl was asked with, as far as its log tells: its order and its page size. */
+function queryOf(log: CrawlLog): [string, string][] {
+  return [
+    ...(log.ascending ? [["sortOrder", "Asc"] as [string, string]] : []),
+    ...(log.pageSize === undefined ? [] : [["pageSize", String(log.pageSize)] as [string, string]]),
+  ];
 }
 
 /** The logs of the crawls that reached a legal end: the only ones the crawl judges read. */

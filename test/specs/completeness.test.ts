@@ -140,11 +140,14 @@ describe("the completeness flags", () => {
 });
 
 /**
- * A provider of our own making, in front of the sandbox: it loses the tenth entry of every page asked
- * with `pageSize=100` and serves every other page size whole. No issue names it; the general judge must
- * catch it, on a witness crawled at another size.
+ * A provider of our own making, in front of the sandbox: it loses the tenth entry of every listing page
+ * whose request `loses` picks and serves every other page whole. No issue names these; the general judge
+ * must catch each of them.
  */
-async function losingAtLargestSize(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+async function losingWhen(
+  upstream: string,
+  loses: (url: string) => boolean,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(async (req, res) => {
     const answer = await fetch(`${upstream}${req.url}`, {
       method: req.method,
@@ -154,7 +157,7 @@ async function losingAtLargestSize(upstream: string): Promise<{ url: string; clo
       ...(req.method === "POST" ? { body: await text(req), duplex: "half" } : {}),
     } as RequestInit);
     let body = Buffer.from(await answer.arrayBuffer());
-    if (/[?&]pageSize=100\b/.test(req.url ?? "") && answer.ok) {
+    if (loses(req.url ?? "") && answer.ok) {
       const json = JSON.parse(body.toString()) as { data?: unknown[] };
       if (Array.isArray(json.data) && json.data.length >= 10) json.data.splice(9, 1);
       body = Buffer.from(JSON.stringify(json));
@@ -183,11 +186,26 @@ describe("a way of losing entries no fault names", () => {
     const report = await verifySandbox("2025-04-01" as IsoDay, {
       hooks: false,
       extra: { stateUrl: undefined, only: COMPLETENESS },
-      through: (sandbox) => losingAtLargestSize(sandbox.url),
+      through: (sandbox) => losingWhen(sandbox.url, (url) => /[?&]pageSize=100\b/.test(url)),
     });
     const outcome = byId(report, "pagination/complete");
     expect(outcome?.verdict).toBe("fail");
     expect(outcome?.reason).toMatch(/pageSize 100( \(again\))? lost 1 entry/);
     expect(outcome?.reason).not.toMatch(/witness\) lost/);
+  }, 60_000);
+
+  it("a provider that loses entries only when no pageSize is asked is caught: the suspect crawl is asked again as it was", async () => {
+    const report = await verifySandbox("2025-04-01" as IsoDay, {
+      hooks: false,
+      extra: { stateUrl: undefined, only: COMPLETENESS },
+      through: (sandbox) =>
+        losingWhen(
+          sandbox.url,
+          (url) => /\/(items|orders|payments)\b/.test(url) && !/[?&]pageSize=/.test(url),
+        ),
+    });
+    const outcome = byId(report, "pagination/complete");
+    expect(outcome?.verdict).toBe("fail");
+    expect(outcome?.reason).toMatch(/lost \d+ entr/);
   }, 60_000);
 });
