@@ -11,6 +11,7 @@ import { endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, takesSortOrder } from "./completeness.js";
+import { judgeListings } from "./listing-findings.js";
 
 const WORDS: Readonly<Record<SortDirection, { order: string; first: string; later: string }>> = {
   desc: { order: "newest first", first: "newer", later: "older" },
@@ -95,9 +96,6 @@ export const dateOrderCheck: SpecCheck = {
   rule: "pagination.date-order",
   title: "A crawl comes in date order: newest first, oldest first with sortOrder=Asc",
   async run(ctx) {
-    const findings: Finding[] = [];
-    for (const route of ctx.servedListings().filter(takesSortOrder))
-      findings.push(await judgeListing(ctx, route));
-    return combine(findings, "listings in date order");
+    return combine(await judgeListings(ctx, takesSortOrder, judgeListing), "listings in date order");
   },
 };

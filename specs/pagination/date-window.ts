@@ -5,15 +5,13 @@ import { endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture } from "./completeness.js";
+import { idList, judgeListings } from "./listing-findings.js";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Listings that take both `from` and `to`. */
 const takesWindow = (route: Route) =>
   ["from", "to"].every((name) => route.query.some((q) => q.name.toLowerCase() === name));
-
-const idList = (ids: readonly number[]) =>
-  ids.length <= 10 ? ids.join(", ") : `${ids.slice(0, 10).join(", ")} … (${ids.length} in all)`;
 
 /** One listing's window: crawled to its end, it must hold the entries dated in it and no other. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
@@ -108,9 +106,7 @@ export const dateWindowCheck: SpecCheck = {
   rule: "pagination.date-window",
   title: "from and to select the entries dated from `from` (included) to `to` (excluded)",
   async run(ctx) {
-    const findings: Finding[] = [];
-    for (const route of ctx.servedListings().filter(takesWindow))
-      findings.push(await judgeListing(ctx, route));
+    const findings = await judgeListings(ctx, takesWindow, judgeListing);
     return combine(findings, "listings whose date windows hold their entries");
   },
 };

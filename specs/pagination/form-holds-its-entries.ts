@@ -1,22 +1,17 @@
-import { judgeContainment, logsNaming, type Route } from "../../contracts/index.js";
+import { logsNaming, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { completenessOf, legalLogs } from "./completeness.js";
-import { holdingFinding, organizationOf } from "./organization-holds-forms.js";
+import type { Finding, SpecCheck } from "../runner/verdicts.js";
+import { holdingFinding, judgeFormPairs, judgeHolding, logsOfPair } from "./holding.js";
 
 /** The label of the crawl of a form's listing made after its organization's, to confirm an omission. */
 const AFTER = "after the organization's crawls";
 
 /** One form listing against the entries its organization's listing names as that form's. */
 async function judgePair(ctx: CheckContext, form: Route, organization: Route): Promise<Finding> {
-  const [ofForm, ofOrganization] = [await completenessOf(ctx, form), await completenessOf(ctx, organization)];
-  if (ofForm.kind === "skip")
-    return { kind: "skip", subject: form.id, reason: `${form.id}: ${ofForm.reason}` };
-  if (ofOrganization.kind === "skip") {
-    return { kind: "skip", subject: form.id, reason: `${organization.id}: ${ofOrganization.reason}` };
-  }
+  const logs = await logsOfPair(ctx, form, organization, form.id);
+  if (logs.kind !== "logs") return logs;
   const { formType, formSlug } = await ctx.coordinates();
-  const named = logsNaming(ofOrganization.logs, `${formType}/${formSlug}`);
+  const named = logsNaming(logs.organization, `${formType}/${formSlug}`);
   if (named.every((log) => log.pages.every((page) => page.ids.length === 0))) {
     return {
       kind: "skip",
@@ -24,11 +19,7 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
       reason: `no entry of ${organization.id} names its form (formType and formSlug, on the entry or its order)`,
     };
   }
-  let judged = judgeContainment(named, ofForm.logs);
-  if (judged.unconfirmed.length > 0) {
-    const after = await ctx.crawlSized(form, form.pagination?.maxPageSize ?? 100, AFTER);
-    judged = judgeContainment(named, [...ofForm.logs, ...legalLogs([after])]);
-  }
+  const judged = await judgeHolding(ctx, named, form, logs.form, AFTER);
   const entries = `entries ${organization.id} names as ${formType}/${formSlug}'s`;
   return holdingFinding({ source: organization, holder: form, entries }, judged);
 }
@@ -47,13 +38,6 @@ export const formHoldsItsEntriesCheck: SpecCheck = {
   group: "pagination",
   rule: "pagination.form-holds-its-entries",
   title: "A form's listing holds every entry its organization's listing names as the form's",
-  async run(ctx) {
-    const served = ctx.servedListings();
-    const findings: Finding[] = [];
-    for (const form of served) {
-      const organization = organizationOf(form, served);
-      if (organization) findings.push(await judgePair(ctx, form, organization));
-    }
-    return combine(findings, "form listings that hold what their organization names as theirs");
-  },
+  run: (ctx) =>
+    judgeFormPairs(ctx, judgePair, "form listings that hold what their organization names as theirs"),
 };

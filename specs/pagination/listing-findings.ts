@@ -28,6 +28,21 @@ export async function judgeCrawls(
   return findings;
 }
 
+/** Runs `judge` on every listing served at the date that `takes` accepts, one after the other. */
+export async function judgeListings(
+  ctx: CheckContext,
+  takes: (route: Route) => boolean,
+  judge: (ctx: CheckContext, route: Route) => Promise<Finding>,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const route of ctx.servedListings().filter(takes)) findings.push(await judge(ctx, route));
+  return findings;
+}
+
+/** `1, 2, 3`, or the first ten and how many in all. */
+export const idList = (ids: readonly number[]) =>
+  ids.length <= 10 ? ids.join(", ") : `${ids.slice(0, 10).join(", ")} … (${ids.length} in all)`;
+
 /** `3 pages, 45 entries, 2 tokens (2 with + / = % & or space)`. */
 export function crawlNote(result: CrawlResult): string {
   const unusual = result.tokens.unusual > 0 ? ` (${result.tokens.unusual} with + / = % & or space)` : "";
