@@ -16,6 +16,7 @@ import {
   v5GetPaths,
   verdict,
 } from "./probe-actions.js";
+import { ordersOfBoth, organizationPath, statusesOf } from "./probe-requests.js";
 
 export type { ProbeContext, Verdict } from "./probe-actions.js";
 
@@ -71,32 +72,22 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   },
   "pagination.organization-holds-forms": async ({ h }) => {
     await at(h, "2025-04-01");
-    const orders = h.formPath("orders");
-    const [form, organization] = await Promise.all(
-      [orders, orders.replace(/\/forms\/[^/]+\/[^/]+\//, "/")].map((path) =>
-        crawl(h, path, { pageSize: "100" }, 30).catch(() => undefined),
-      ),
-    );
-    if (!form?.ended || !organization?.ended) return "skip";
-    const held = new Set(organization.ids);
-    return verdict(form.ids.some((id) => !held.has(id)));
+    const both = await ordersOfBoth(h);
+    if (!both) return "skip";
+    const held = new Set(both.organization.ids);
+    return verdict(both.form.ids.some((id) => !held.has(id)));
   },
   "pagination.form-holds-its-entries": async ({ h }) => {
     await at(h, "2025-04-01");
-    const orders = h.formPath("orders");
-    const [form, organization] = await Promise.all(
-      [orders, orders.replace(/\/forms\/[^/]+\/[^/]+\//, "/")].map((path) =>
-        crawl(h, path, { pageSize: "100" }, 30).catch(() => undefined),
-      ),
-    );
-    if (!form?.ended || !organization?.ended) return "skip";
+    const both = await ordersOfBoth(h);
+    if (!both) return "skip";
     const { formType, formSlug } = h.sandbox.credentials;
-    const named = organization.pages.flatMap((p) =>
+    const named = both.organization.pages.flatMap((p) =>
       ((p.data ?? []) as { id: number; formType?: string; formSlug?: string }[])
         .filter((e) => e.formType === formType && e.formSlug === formSlug)
         .map((e) => e.id),
     );
-    const held = new Set(form.ids);
+    const held = new Set(both.form.ids);
     return verdict(named.some((id) => !held.has(id)));
   },
   "pagination.date-window": async ({ h }) => {
@@ -120,7 +111,7 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   },
   "pagination.date-order": async ({ h }) => {
     await at(h, "2025-04-01");
-    const organization = h.formPath("orders").replace(/\/forms\/[^/]+\/[^/]+\//, "/");
+    const organization = organizationPath(h.formPath("orders"));
     for (const [query, sign] of [
       [{}, -1],
       [{ sortOrder: "Asc", pageSize: "9" }, 1],
@@ -287,12 +278,7 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const path = h.formPath("items");
     const token = await h.token("reader");
     const altered = `${token.slice(0, -3)}abc`;
-    const statuses = await Promise.all(
-      ["", "Bearer undefined", `Bearer ${altered}`].map(
-        async (header) =>
-          (await fetch(`${h.url}${path}`, { headers: header ? { authorization: header } : {} })).status,
-      ),
-    );
+    const statuses = await statusesOf(h, path, ["", "Bearer undefined", `Bearer ${altered}`]);
     const order = await h.state("an order with an attached file");
     const forbidden = (await h.get(String(order.orderDetailPath), "reader")).status;
     return verdict(statuses.some((s) => s !== 401) || forbidden !== 403);
@@ -300,12 +286,7 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   "auth.before-routing": async ({ h }) => {
     await at(h, "2025-07-01");
     const path = "/v5/no-such-route";
-    const statuses = await Promise.all(
-      ["", "Bearer undefined"].map(
-        async (header) =>
-          (await fetch(`${h.url}${path}`, { headers: header ? { authorization: header } : {} })).status,
-      ),
-    );
+    const statuses = await statusesOf(h, path, ["", "Bearer undefined"]);
     const known = (await h.get(path, "reader")).status;
     return verdict(statuses.some((s) => s !== 401) || known !== 404);
   },
