@@ -34,6 +34,15 @@ describe("sandbox checkout", () => {
       body: (await response.json()) as { outcome: string; redirectUrl?: string },
     };
   };
+  /** Asks for an intent whose first term falls on `date`, the second on 2027-01-23. */
+  const createWithTermOn = (date: string) =>
+    h.send("POST", `/v5/organizations/${slug}/checkout-intents`, {
+      ...request,
+      terms: [
+        { amount: 1000, date },
+        { amount: 1000, date: "2027-01-23" },
+      ],
+    });
   const create = async () => {
     const response = await h.send("POST", `/v5/organizations/${slug}/checkout-intents`, request);
     expect(response.status).toBe(200);
@@ -144,14 +153,7 @@ describe("sandbox checkout", () => {
       "2026-12-23T00:00:00Z",
       "2026-12-23T00:00:00+01:00",
     ]) {
-      const body = {
-        ...request,
-        terms: [
-          { amount: 1000, date },
-          { amount: 1000, date: "2027-01-23" },
-        ],
-      };
-      const response = await h.send("POST", base, body);
+      const response = await createWithTermOn(date);
       expect(response.status, date).toBe(200);
       const created = (await response.json()) as { id: number };
       const read = await h.json<{ terms?: unknown }>(`${base}/${created.id}`);
@@ -160,16 +162,8 @@ describe("sandbox checkout", () => {
   });
 
   it("refuses a term's date that is no date at all, in the service's error envelope", async () => {
-    const base = `/v5/organizations/${slug}/checkout-intents`;
     for (const date of ["23/12/2026", "2026-12-23 10:00", "tomorrow", "2026-12-23T10"]) {
-      const body = {
-        ...request,
-        terms: [
-          { amount: 1000, date },
-          { amount: 1000, date: "2027-01-23" },
-        ],
-      };
-      const response = await h.send("POST", base, body);
+      const response = await createWithTermOn(date);
       expect(response.status, date).toBe(400);
       const error = (await response.json()) as { errors: { code: string; message: string }[] };
       expect(error.errors[0]?.code, date).toBe("Error");
