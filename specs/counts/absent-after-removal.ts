@@ -1,7 +1,21 @@
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { judgeFirstPage } from "./first-page.js";
+import type { SpecCheck } from "../runner/verdicts.js";
+import { type CountJudge, judgeCountListings, judgeFirstPage } from "./first-page.js";
 
 const RULE = "counts.absent-after-removal";
+
+/** The first pages of one listing, without and with withCount=true, once the removal is in force. */
+const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
+  const removal = ctx.contract.timeline.entry("count-fields-removed");
+  if (rules.countMode !== "absent") {
+    const when = removal ? ` (${removal.date}, ${removal.status})` : "";
+    return [{ kind: "skip", subject: route.id, reason: `the removal${when} is not in force on ${ctx.at}` }];
+  }
+  if (removal) timeline.add(removal.id);
+  return [
+    await judgeFirstPage(ctx, route, undefined, "absent"),
+    await judgeFirstPage(ctx, route, true, "absent"),
+  ];
+};
 
 /**
  * Count deprecation, step 3 (planned): after the removal date, `totalCount` and `totalPages` are gone
@@ -12,25 +26,5 @@ export const absentAfterRemovalCheck: SpecCheck = {
   group: "counts",
   rule: RULE,
   title: "No count fields at all after their removal",
-  async run(ctx) {
-    const findings: Finding[] = [];
-    const timeline = new Set<string>();
-    const removal = ctx.contract.timeline.entry("count-fields-removed");
-    for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
-      const rules = ctx.datedRulesAt(route);
-      if (rules.countMode !== "absent") {
-        const when = removal ? ` (${removal.date}, ${removal.status})` : "";
-        findings.push({
-          kind: "skip",
-          subject: route.id,
-          reason: `the removal${when} is not in force on ${ctx.at}`,
-        });
-        continue;
-      }
-      if (removal) timeline.add(removal.id);
-      findings.push(await judgeFirstPage(ctx, route, undefined, "absent"));
-      findings.push(await judgeFirstPage(ctx, route, true, "absent"));
-    }
-    return combine(findings, "first pages without count fields", [...timeline]);
-  },
+  run: (ctx) => judgeCountListings(ctx, judgeListing, "first pages without count fields"),
 };

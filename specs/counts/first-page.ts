@@ -2,7 +2,8 @@ import type { DatedRules, Diagnostic, ExpectedCounts, Route } from "../../contra
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
-import type { Finding } from "../runner/verdicts.js";
+import type { CheckResult } from "../runner/types.js";
+import { combine, type Finding } from "../runner/verdicts.js";
 
 /** Only the sentences about `totalCount` and `totalPages`: the rest of the page is other rules' business. */
 export function countDiagnostics(
@@ -14,6 +15,40 @@ export function countDiagnostics(
   return ctx.contract.schemas
     .validatePage(route, body, expected)
     .filter((d) => /^response\.pagination\.total(Count|Pages)\b/.test(d.path));
+}
+
+/** How one count check judges one listing at its dated rules, adding the timeline entries it relies on. */
+export type CountJudge = (
+  ctx: CheckContext,
+  route: Route,
+  rules: DatedRules,
+  timeline: Set<string>,
+) => Promise<Finding[]>;
+
+/**
+ * Runs `judge` on every listing served at the date that the count deprecation concerns, and combines
+ * the findings under `what`, with the timeline entries the judge relied on.
+ */
+export async function judgeCountListings(
+  ctx: CheckContext,
+  judge: CountJudge,
+  what: string,
+): Promise<CheckResult> {
+  const findings: Finding[] = [];
+  const timeline = new Set<string>();
+  for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
+    findings.push(...(await judge(ctx, route, ctx.datedRulesAt(route), timeline)));
+  }
+  return combine(findings, what, [...timeline]);
+}
+
+/** The skip of a listing whose count fields are removed at the date: counts.absent-after-removal judges it. */
+export function removedSkip(ctx: CheckContext, route: Route): Finding {
+  return {
+    kind: "skip",
+    subject: route.id,
+    reason: `the count fields are removed on ${ctx.at} (see counts.absent-after-removal)`,
+  };
 }
 
 /** Where a finding's expectation comes from: the timeline entries in force for the route. */

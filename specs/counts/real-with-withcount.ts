@@ -3,8 +3,15 @@ import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { describeStop } from "../runner/crawl-stops.js";
 import { type CrawlResult, endedLegally } from "../runner/crawler.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { countDiagnostics, judgeFirstPage, timelineIds } from "./first-page.js";
+import type { Finding, SpecCheck } from "../runner/verdicts.js";
+import {
+  type CountJudge,
+  countDiagnostics,
+  judgeCountListings,
+  judgeFirstPage,
+  removedSkip,
+  timelineIds,
+} from "./first-page.js";
 
 const RULE = "counts.real-with-withcount";
 
@@ -79,6 +86,27 @@ async function judgeTotals(
   return { kind: "pass", subject, note: `${route.id}: totalCount ${totalCount} = ${result.entries} crawled` };
 }
 
+/** The totals of one listing at its dated rules, crawled with withCount=true where it exists. */
+const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
+  switch (rules.countMode) {
+    case "not-applicable":
+      return [];
+    case "absent":
+      return [removedSkip(ctx, route)];
+    case "always-real":
+      return [await judgeTotals(ctx, route, await ctx.crawl(route, "default"), "default")];
+    case "default-true":
+      for (const id of timelineIds(rules)) timeline.add(id);
+      return [
+        await judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count"),
+        await judgeFirstPage(ctx, route, undefined, expectedCounts(rules, undefined)),
+      ];
+    case "default-false":
+      for (const id of timelineIds(rules)) timeline.add(id);
+      return [await judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count")];
+  }
+};
+
 /**
  * Count deprecation and pagination rule 6: with `withCount=true` (or before `withCount` existed), until
  * the count fields are removed, the totals agree with what a crawl counts. While the default is still
@@ -89,35 +117,5 @@ export const realWithWithCountCheck: SpecCheck = {
   group: "counts",
   rule: RULE,
   title: "With withCount=true the totals agree with a crawl",
-  async run(ctx) {
-    const findings: Finding[] = [];
-    const timeline = new Set<string>();
-    for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
-      const rules = ctx.datedRulesAt(route);
-      switch (rules.countMode) {
-        case "not-applicable":
-          break;
-        case "absent":
-          findings.push({
-            kind: "skip",
-            subject: route.id,
-            reason: `the count fields are removed on ${ctx.at} (see counts.absent-after-removal)`,
-          });
-          break;
-        case "always-real":
-          findings.push(await judgeTotals(ctx, route, await ctx.crawl(route, "default"), "default"));
-          break;
-        case "default-true":
-          for (const id of timelineIds(rules)) timeline.add(id);
-          findings.push(await judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count"));
-          findings.push(await judgeFirstPage(ctx, route, undefined, expectedCounts(rules, undefined)));
-          break;
-        case "default-false":
-          for (const id of timelineIds(rules)) timeline.add(id);
-          findings.push(await judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count"));
-          break;
-      }
-    }
-    return combine(findings, "listings whose totals match a crawl", [...timeline]);
-  },
+  run: (ctx) => judgeCountListings(ctx, judgeListing, "listings whose totals match a crawl"),
 };
