@@ -2,15 +2,10 @@ import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
 import {
-  ALLOW_HOST_FLAGS,
-  ALLOW_HOST_HELP,
-  allowHostsFlag,
   choiceFlag,
-  listFlag,
   type ParsedFlags,
   parseFlags,
   portFlag,
@@ -19,13 +14,8 @@ import {
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
-import {
-  INTERCEPT_FLAGS,
-  INTERCEPT_HELP,
-  interceptFlags,
-  interceptionFields,
-  printInterception,
-} from "./intercept-flags.js";
+import { interceptFlags, interceptionFields, printInterception } from "./intercept-flags.js";
+import { listenOptions, SERVER_FLAGS, SERVER_HELP } from "./server-flags.js";
 
 const DEFAULT_PORT = 8470;
 
@@ -71,8 +61,7 @@ Flags:
   --match F:RULE        match a field by type (F:type) or regex (F:/REGEX/), written into the header
   --json                print one JSON start line (url, port, host, caPath, notificationUrl)
   --quiet               print only problems, not every recorded exchange
-${INTERCEPT_HELP}
-${ALLOW_HOST_HELP}
+${SERVER_HELP}
   -h, --help            this text
 
 Environment:
@@ -146,13 +135,7 @@ export const recordCommand: Command = {
       "max-body": { type: "string" },
       "max-cassette-bytes": { type: "string" },
       timeout: { type: "string" },
-      quiet: { type: "boolean" },
-      host: { type: "string" },
-      ignore: { type: "string", multiple: true },
-      match: { type: "string", multiple: true },
-      json: { type: "boolean" },
-      ...INTERCEPT_FLAGS,
-      ...ALLOW_HOST_FLAGS,
+      ...SERVER_FLAGS,
     });
     const intercepting = interceptFlags(flags, context.env);
     const first = intercepting.intercept[0];
@@ -171,9 +154,7 @@ export const recordCommand: Command = {
       upstream,
       cassette,
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
-      host: stringFlag(flags, "host"),
-      allowHosts: allowHostsFlag(flags),
-      matchRules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
+      ...listenOptions(flags),
       mode,
       keep: positiveFlag(flags, "keep", 3),
       redactPii: flags.values["redact-pii"] === true,

@@ -1,26 +1,11 @@
 import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
-import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, contractLoader, untilAborted } from "../command.js";
-import {
-  ALLOW_HOST_FLAGS,
-  ALLOW_HOST_HELP,
-  allowHostsFlag,
-  dateFlag,
-  listFlag,
-  parseFlags,
-  portFlag,
-  stringFlag,
-} from "../flags.js";
-import {
-  INTERCEPT_FLAGS,
-  INTERCEPT_HELP,
-  interceptFlags,
-  interceptionFields,
-  printInterception,
-} from "./intercept-flags.js";
+import { dateFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
+import { interceptFlags, interceptionFields, printInterception } from "./intercept-flags.js";
+import { listenOptions, SERVER_FLAGS, SERVER_HELP } from "./server-flags.js";
 
 const DEFAULT_PORT = 8471;
 
@@ -63,8 +48,7 @@ Flags:
   --json            print one JSON start line (url, port, host, caPath, and with --intercept the
                     variables to export) instead of the text one
   --quiet           print only misses and warnings, not every replayed request
-${INTERCEPT_HELP}
-${ALLOW_HOST_HELP}
+${SERVER_HELP}
   -h, --help        this text
 
 Environment:
@@ -91,15 +75,9 @@ export const replayCommand: Command = {
       {
         cassette: { type: "string", multiple: true },
         port: { type: "string" },
-        host: { type: "string" },
         at: { type: "string" },
-        ignore: { type: "string", multiple: true },
-        match: { type: "string", multiple: true },
         "keep-origins": { type: "boolean" },
-        json: { type: "boolean" },
-        quiet: { type: "boolean" },
-        ...INTERCEPT_FLAGS,
-        ...ALLOW_HOST_FLAGS,
+        ...SERVER_FLAGS,
       },
       true,
     );
@@ -120,14 +98,12 @@ export const replayCommand: Command = {
     const replay = await startReplay({
       cassettes,
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
-      host: stringFlag(flags, "host"),
+      ...listenOptions(flags),
       at,
       ...(contract ? { contract } : {}),
-      matchRules: matchRulesFromFlags(listFlag(flags, "ignore"), listFlag(flags, "match")),
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,
-      allowHosts: allowHostsFlag(flags),
       ...interceptFlags(flags, context.env),
     });
     const when = at ? ` as of ${at}` : "";
