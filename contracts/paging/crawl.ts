@@ -39,6 +39,11 @@ export interface CrawlLog {
   readonly pageSize: number | undefined;
   /** True when it was asked oldest first (`sortOrder=Asc`): its entries come in the reverse order. */
   readonly ascending?: boolean;
+  /**
+   * The query it was asked with, the continuation token aside (`[["pageSize", "7"]]`): what asks the
+   * same crawl again. Absent in logs written before it was kept.
+   */
+  readonly query?: readonly (readonly [string, string])[];
   /** When it started and ended, on one clock for every crawl of the listing. */
   readonly startedAt: number;
   readonly endedAt: number;

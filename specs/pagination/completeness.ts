@@ -27,6 +27,9 @@ export type CompletenessOutcome =
 /** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
 export const takesSortOrder = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "sortorder");
 
+/** Listings that take `withCount` (every listing whose totals the timeline dates). */
+export const takesWithCount = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "withcount");
+
 /** The small odd page size every listing is also crawled at. */
 export const SMALL_PAGE_SIZE = 7;
 
@@ -49,8 +52,8 @@ function witnessSize(crawls: readonly CrawlResult[], suspects: ReadonlySet<numbe
 }
 
 /**
- * Crawls a listing at its default page size and at two others, and oldest first (`sortOrder=Asc`) where
- * the listing takes it, judges the crawls as a whole and, when a
+ * Crawls a listing at its default page size and at two others, oldest first (`sortOrder=Asc`) and with
+ * `withCount=true` where the listing takes them, judges the crawls as a whole and, when a
  * crawl lacks entries that no earlier crawl can vouch for, crawls that size again and then once more as
  * a witness (at the size that collected most), so that entries added while the listing was crawled are
  * never taken for losses. Memoised per run: the three completeness checks share it.
@@ -85,6 +88,12 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       const ascending = await ctx.crawl(route, "ascending");
       if (endedLegally(ascending.stop)) crawls.push(ascending);
     }
+    // With the totals asked too, as a client still sending withCount=true does after the counts are
+    // gone: the provider answers it by another path. The counts checks share this crawl where they make it.
+    if (takesWithCount(route)) {
+      const counted = await ctx.crawl(route, "with-count");
+      if (endedLegally(counted.stop)) crawls.push(counted);
+    }
     let logs = crawls.map((c) => c.log);
     let judged = judgeCompleteness(logs);
     if (judged.suspects.length > 0) {
@@ -104,8 +113,9 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
   });
 }
 
-/** The query a crawl was asked with, as far as its log tells: its order and its page size. */
+/** The query a crawl was asked with (its log keeps it), the token aside. */
 function queryOf(log: CrawlLog): [string, string][] {
+  if (log.query) return log.query.map(([name, value]) => [name, value]);
   return [
     ...(log.ascending ? [["sortOrder", "Asc"] as [string, string]] : []),
     ...(log.pageSize === undefined ? [] : [["pageSize", String(log.pageSize)] as [string, string]]),

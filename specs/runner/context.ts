@@ -32,6 +32,14 @@ const CRAWL_NOTES: Readonly<Record<CrawlVariant, string>> = {
   ascending: " (sortOrder=Asc)",
 };
 
+/** What the crawl judges call each crawl (the default one: by its page size). */
+const CRAWL_NAMES: Readonly<Record<CrawlVariant, string | undefined>> = {
+  default: undefined,
+  "with-count": "withCount=true",
+  unpaged: undefined,
+  ascending: "sortOrder Asc",
+};
+
 /** Everything a check may use. Built once per run; shared work is memoised per run. */
 export interface CheckContext {
   readonly contract: Contract;
@@ -173,10 +181,9 @@ export function createContext(parts: ContextParts): CheckContext {
           route,
           query,
           `crawling ${route.id}${CRAWL_NOTES[variant]}`,
-          variant === "ascending" ? "sortOrder Asc" : undefined,
-          // Only the default and ascending crawls are judged as a whole (with the sized ones): the others
-          // keep no log.
-          variant === "default" || variant === "ascending" ? options.maxEntries : 0,
+          CRAWL_NAMES[variant],
+          // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
+          variant === "unpaged" ? 0 : options.maxEntries,
         ),
       );
     },

@@ -145,6 +145,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         label,
         pageSize: requestedSize,
         ...(ascending ? { ascending } : {}),
+        query: plan.query,
         startedAt: started,
         endedAt: ended,
         pages: unlogged ? [] : pages,

@@ -208,4 +208,15 @@ describe("a way of losing entries no fault names", () => {
     expect(outcome?.verdict).toBe("fail");
     expect(outcome?.reason).toMatch(/lost \d+ entr/);
   }, 60_000);
+
+  it("a provider that loses entries only when withCount=true is asked is caught after the counts are gone", async () => {
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      extra: { stateUrl: undefined, only: COMPLETENESS },
+      through: (sandbox) => losingWhen(sandbox.url, (url) => /[?&]withCount=true\b/i.test(url)),
+    });
+    const outcome = byId(report, "pagination/complete");
+    expect(outcome?.verdict).toBe("fail");
+    expect(outcome?.reason).toMatch(/withCount=true lost \d+ entr/);
+  }, 60_000);
 });
