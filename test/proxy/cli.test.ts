@@ -4,37 +4,28 @@ import type { Command } from "../../cli/command.js";
 import { recordCommand } from "../../cli/commands/record.js";
 import { replayCommand } from "../../cli/commands/replay.js";
 import { formatError, isAssopayError } from "../../core/errors.js";
-import { captureStream } from "../support/streams.js";
 import { writeCassette } from "./support/cassettes.js";
 import { send } from "./support/http.js";
+import { startVerb, untilPrinted } from "./support/in-process.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 import { startUpstream } from "./support/upstream.js";
 
 /** Runs a command until `whileRunning` is done, then aborts it as SIGINT would; returns what main prints. */
 async function run(command: Command, argv: string[], whileRunning?: (out: () => string) => Promise<void>) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const controller = new AbortController();
-  const running = command.run({
-    argv,
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    env: {},
-    signal: controller.signal,
-  });
+  const verb = startVerb(command, argv);
   let code: number;
   try {
     if (whileRunning) {
-      while (!stdout.text().includes("listening on")) await new Promise((r) => setTimeout(r, 5));
-      await whileRunning(stdout.text);
+      await untilPrinted(verb, "listening on");
+      await whileRunning(verb.stdout);
     }
-    controller.abort();
-    code = await running;
+    verb.stop();
+    code = await verb.running;
   } catch (error) {
     if (!isAssopayError(error)) throw error;
-    return { code: error.exitCode, stdout: stdout.text(), stderr: `${formatError(error)}\n` };
+    return { code: error.exitCode, stdout: verb.stdout(), stderr: `${formatError(error)}\n` };
   }
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  return { code, stdout: verb.stdout(), stderr: verb.stderr() };
 }
 
 const urlIn = (text: string) => /listening on (http:\/\/[^\s,]+)/.exec(text)?.[1] ?? "";

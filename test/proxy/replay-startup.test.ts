@@ -5,34 +5,23 @@ import type { Command } from "../../cli/command.js";
 import { recordCommand } from "../../cli/commands/record.js";
 import { replayCommand } from "../../cli/commands/replay.js";
 import { type RunningReplay, startReplay } from "../../proxy/replay/server.js";
-import { captureStream } from "../support/streams.js";
 import { writeCassette } from "./support/cassettes.js";
 import { startCountingUpstream } from "./support/counting-upstream.js";
 import { send, tempDir } from "./support/http.js";
+import { startVerb, untilPrinted } from "./support/in-process.js";
 
 /** Runs a command until `whileRunning` is done with its first stdout line, then aborts it as SIGINT would. */
 async function run(command: Command, argv: string[], whileRunning: (line: string) => Promise<void>) {
-  const stdout = captureStream();
-  const stderr = captureStream();
-  const controller = new AbortController();
-  const running = command.run({
-    argv,
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    env: {},
-    signal: controller.signal,
-  });
-  running.catch(() => undefined);
-  const started = Date.now();
-  while (!stdout.text().includes("\n") && Date.now() - started < 20_000)
-    await new Promise((r) => setTimeout(r, 5));
+  const verb = startVerb(command, argv);
+  verb.running.catch(() => undefined);
+  await untilPrinted(verb, "\n", 20_000);
   try {
-    await whileRunning(stdout.text());
+    await whileRunning(verb.stdout());
   } finally {
-    controller.abort();
+    verb.stop();
   }
-  const code = await running;
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  const code = await verb.running;
+  return { code, stdout: verb.stdout(), stderr: verb.stderr() };
 }
 
 const counter = (n: number) => ({ path: "/counter", body: { json: { n } } });

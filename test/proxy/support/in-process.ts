@@ -1,0 +1,34 @@
+import type { Command } from "../../../cli/command.js";
+import { captureStream } from "../../support/streams.js";
+
+/** A verb running in this process: its exit code to come, what it has printed so far, and its stop. */
+export interface InProcessVerb {
+  readonly running: Promise<number>;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Aborts the verb as SIGINT would. */
+  readonly stop: () => void;
+}
+
+/** Starts `command` with `argv` and an empty environment, its output captured. */
+export function startVerb(command: Command, argv: string[]): InProcessVerb {
+  const stdout = captureStream();
+  const stderr = captureStream();
+  const controller = new AbortController();
+  const running = command.run({
+    argv,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: {},
+    signal: controller.signal,
+  });
+  return { running, stdout: stdout.text, stderr: stderr.text, stop: () => controller.abort() };
+}
+
+/** Waits, looking every 5 ms, until `verb`'s stdout holds `text` or `limitMs` has passed. */
+export async function untilPrinted(verb: InProcessVerb, text: string, limitMs = Number.POSITIVE_INFINITY) {
+  const started = Date.now();
+  while (!verb.stdout().includes(text) && Date.now() - started < limitMs) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
