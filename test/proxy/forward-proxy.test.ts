@@ -43,6 +43,20 @@ async function session(variables: Record<string, string>): Promise<string[]> {
   return results.map((r) => r.stdout);
 }
 
+/** A fresh upstream and a recorder of it that intercepts HOST (its CA in a scratch folder), closed after the test. */
+async function interceptingRecorder() {
+  const dir = await scratch();
+  const service = await upstream();
+  const recorder = await startRecorder({
+    upstream: service.url,
+    cassette: join(dir, "x.yaml"),
+    intercept: [HOST],
+    caDir: join(dir, "ca"),
+  });
+  defer(() => recorder.close());
+  return { service, recorder };
+}
+
 /** The raw answer to one request written on a fresh connection. */
 function raw(url: string, text: string): Promise<string> {
   const { hostname, port } = new URL(url);
@@ -91,15 +105,7 @@ describe("the forward proxy (HTTPS_PROXY / HTTP_PROXY) with the generated CA", {
   });
 
   it("presents certificates of its own CA: a client that does not trust it refuses the connection", async () => {
-    const dir = await scratch();
-    const service = await upstream();
-    const recorder = await startRecorder({
-      upstream: service.url,
-      cassette: join(dir, "x.yaml"),
-      intercept: [HOST],
-      caDir: join(dir, "ca"),
-    });
-    defer(() => recorder.close());
+    const { recorder } = await interceptingRecorder();
     const variables = { HTTPS_PROXY: recorder.url, https_proxy: recorder.url, http_proxy: recorder.url };
     const untrusted = await curl(variables, [`https://${HOST}/v5/x`]).catch(
       (error: { code: number }) => error,
@@ -133,15 +139,7 @@ describe("the forward proxy (HTTPS_PROXY / HTTP_PROXY) with the generated CA", {
   });
 
   it("tunnels only the named hosts on 443; any other CONNECT or absolute URL gets a 403 problem", async () => {
-    const dir = await scratch();
-    const service = await upstream();
-    const recorder = await startRecorder({
-      upstream: service.url,
-      cassette: join(dir, "x.yaml"),
-      intercept: [HOST],
-      caDir: join(dir, "ca"),
-    });
-    defer(() => recorder.close());
+    const { service, recorder } = await interceptingRecorder();
     const tunnel = (target: string) =>
       raw(recorder.url, `CONNECT ${target} HTTP/1.1\r\nhost: ${target}\r\n\r\n`);
     expect(await tunnel(`${HOST}:443`)).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n/);
