@@ -7,18 +7,12 @@ import type { RunReport } from "../../specs/runner/types.js";
 import { captureStream } from "../support/streams.js";
 import { runVerifyCli } from "./support/cli.js";
 import { contract } from "./support/harness.js";
+import { expectInHelp, UNREACHABLE_TARGET_ENV } from "./verify-env.js";
 
 describe("assopay verify: the flags for a provider without our hooks", () => {
   it("documents them in --help", () => {
-    for (const flag of [
-      "--order-id",
-      "--empty-form",
-      "--unverified-org",
-      "--receiver-url",
-      "--receiver-port",
-    ]) {
-      expect(verifyCommand.help).toContain(flag);
-    }
+    const flags = ["--order-id", "--empty-form", "--unverified-org", "--receiver-url", "--receiver-port"];
+    expectInHelp(verifyCommand.help, flags);
   });
 
   it.each([
@@ -28,21 +22,13 @@ describe("assopay verify: the flags for a provider without our hooks", () => {
     [["--receiver-port", "70000"], /--receiver-port must be a whole number from 0 to 65535/],
     [["--receiver-url", "ftp://x"], /--receiver-url must be an http\(s\) URL/],
   ])("exits 2 on %j", async (argv, message) => {
-    const target = argv[0] === "--order-id" || argv[1] === "Membership/adhesion-2025" ? {} : TARGET_ENV;
+    const target =
+      argv[0] === "--order-id" || argv[1] === "Membership/adhesion-2025" ? {} : UNREACHABLE_TARGET_ENV;
     const run = await runVerifyCli(argv, target);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
   });
 });
-
-const TARGET_ENV = {
-  ASSOPAY_TARGET: "http://127.0.0.1:9",
-  ASSOPAY_CLIENT_ID: "a",
-  ASSOPAY_CLIENT_SECRET: "b",
-  ASSOPAY_ORG: "o",
-  ASSOPAY_FORM_TYPE: "Event",
-  ASSOPAY_FORM_SLUG: "f",
-};
 
 describe("assopay verify --target against assopay sandbox --no-hooks", () => {
   let sandbox: RunningSandbox;

@@ -4,21 +4,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../cli/commands/verify.js";
 import type { IsoDay } from "../../core/dates.js";
-import { credentialsEnv, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { runVerifyCli } from "./support/cli.js";
 import { contract } from "./support/harness.js";
-
-function targetEnv(sandbox: RunningSandbox): Record<string, string> {
-  return {
-    ASSOPAY_TARGET: sandbox.url,
-    ...credentialsEnv(sandbox.credentials),
-    ...(sandbox.stateUrl ? { ASSOPAY_STATE_URL: sandbox.stateUrl } : {}),
-  };
-}
+import { expectInHelp, targetEnv, UNREACHABLE_TARGET_ENV } from "./verify-env.js";
 
 describe("assopay verify: usage", () => {
   it("documents every flag and environment variable in --help", () => {
-    for (const word of [
+    expectInHelp(verifyCommand.help, [
       "--target",
       "--at",
       "--client-id",
@@ -44,9 +37,7 @@ describe("assopay verify: usage", () => {
       "ASSOPAY_STATE_URL",
       "ASSOPAY_AT",
       "Exit codes",
-    ]) {
-      expect(verifyCommand.help).toContain(word);
-    }
+    ]);
   });
 
   it.each([
@@ -76,14 +67,7 @@ describe("assopay verify: usage", () => {
   });
 
   it("exits 2 with a hint when the target does not answer", async () => {
-    const run = await runVerifyCli([], {
-      ASSOPAY_TARGET: "http://127.0.0.1:9",
-      ASSOPAY_CLIENT_ID: "a",
-      ASSOPAY_CLIENT_SECRET: "b",
-      ASSOPAY_ORG: "o",
-      ASSOPAY_FORM_TYPE: "Event",
-      ASSOPAY_FORM_SLUG: "f",
-    });
+    const run = await runVerifyCli([], UNREACHABLE_TARGET_ENV);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/error\[unreachable\]: the target does not answer/);
     expect(run.stderr).toMatch(/hint: check --target/);
