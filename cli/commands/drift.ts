@@ -1,16 +1,11 @@
 import { DEFAULT_MAX_DOCUMENT_BYTES, runDrift } from "../../contracts/drift/run.js";
 import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import {
-  DEFAULT_REPORTER,
-  parseReporter,
-  REPORTER_CHOICE,
-  useColor,
-  writeReport,
-} from "../../report/index.js";
+import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
 import { dateFlag, parseFlags, stringFlag, wholeNumberFlag } from "../flags.js";
 import { driftReport } from "./drift-report.js";
+import { printReport } from "./report-out.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
 
@@ -74,9 +69,6 @@ export const driftCommand: Command = {
       maxDocumentBytes,
       ...(since ? { since } : {}),
     });
-    const report = driftReport(result);
-    const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
-    context.stdout.write(writeReport(report, reporter, { color }, { drift: { ...result, at } }));
-    return report.passed ? 0 : 1;
+    return printReport(context, driftReport(result), reporter, { drift: { ...result, at } });
   },
 };

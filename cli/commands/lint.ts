@@ -1,16 +1,11 @@
 import { AssopayError } from "../../core/errors.js";
-import {
-  DEFAULT_REPORTER,
-  parseReporter,
-  REPORTER_CHOICE,
-  useColor,
-  writeReport,
-} from "../../report/index.js";
+import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type LintResult, lintReport, runLint } from "../../specs/lint/run.js";
 import { lintAcrossDates, lintTimelineReport } from "../../specs/lint/timeline.js";
 import { type Command, contractLoader } from "../command.js";
 import { dateFlag, parseFlags, stringFlag } from "../flags.js";
 import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
+import { printReport } from "./report-out.js";
 
 const HELP = `assopay lint: judge recorded responses against the contract
 
@@ -67,7 +62,6 @@ export const lintCommand: Command = {
       });
     }
     const contract = contractLoader(context)();
-    const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
     const dates = atEachFlag("lint", flags, contract.timeline);
     if (dates !== undefined) {
       const runs = await lintAcrossDates(contract, flags.positionals, dates);
@@ -76,8 +70,7 @@ export const lintCommand: Command = {
         cassettes: flags.positionals,
         runs: runs.map(({ result }) => ({ at: result.at, interactions: interactionsOf(result) })),
       };
-      context.stdout.write(writeReport(report, reporter, { color }, details));
-      return report.passed ? 0 : 1;
+      return printReport(context, report, reporter, details);
     }
     const at = dateFlag("lint", stringFlag(flags, "at"));
     const result = await runLint(contract, flags.positionals, at);
@@ -87,7 +80,6 @@ export const lintCommand: Command = {
       at: result.at ?? null,
       interactions: interactionsOf(result),
     };
-    context.stdout.write(writeReport(report, reporter, { color }, details));
-    return report.passed ? 0 : 1;
+    return printReport(context, report, reporter, details);
   },
 };
