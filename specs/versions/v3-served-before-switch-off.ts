@@ -1,5 +1,5 @@
-import { describeStop } from "../runner/crawl-stops.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck } from "../runner/verdicts.js";
+import { judgeAnswered } from "./answered.js";
 
 const RULE = "versions.v3-served-before-switch-off";
 
@@ -18,20 +18,7 @@ export const v3ServedCheck: SpecCheck = {
         reason: `v3 is switched off on ${ctx.at}${entry ? ` (since ${entry.date})` : ""}`,
       };
     }
-    const findings: Finding[] = [];
-    for (const route of v3) {
-      const result = await ctx.crawl(route, "default");
-      findings.push(
-        result.stop.kind === "first-page-refused"
-          ? {
-              kind: "fail",
-              subject: route.id,
-              reason: `refused with ${result.stop.evidence.response?.status ?? "?"} on ${ctx.at}, before the switch-off${entry ? ` on ${entry.date}` : ""}`,
-              evidence: result.stop.evidence,
-            }
-          : { kind: "pass", subject: route.id, note: `${route.id}: ${describeStop(result)}` },
-      );
-    }
-    return combine(findings, "v3 routes served");
+    const before = `, before the switch-off${entry ? ` on ${entry.date}` : ""}`;
+    return combine(await judgeAnswered(ctx, v3, before), "v3 routes served");
   },
 };

@@ -1,5 +1,5 @@
-import { describeStop } from "../runner/crawl-stops.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck } from "../runner/verdicts.js";
+import { judgeAnswered } from "./answered.js";
 
 const RULE = "versions.v5-unaffected";
 
@@ -10,20 +10,7 @@ export const v5UnaffectedCheck: SpecCheck = {
   rule: RULE,
   title: "v5 routes answer on both sides of the v3 switch-off",
   async run(ctx) {
-    const findings: Finding[] = [];
-    for (const route of ctx.contract.routes.listings().filter((r) => r.version === "v5")) {
-      const result = await ctx.crawl(route, "default");
-      findings.push(
-        result.stop.kind === "first-page-refused"
-          ? {
-              kind: "fail",
-              subject: route.id,
-              reason: `refused with ${result.stop.evidence.response?.status ?? "?"} on ${ctx.at}`,
-              evidence: result.stop.evidence,
-            }
-          : { kind: "pass", subject: route.id, note: `${route.id}: ${describeStop(result)}` },
-      );
-    }
-    return combine(findings, "v5 listings served");
+    const v5 = ctx.contract.routes.listings().filter((r) => r.version === "v5");
+    return combine(await judgeAnswered(ctx, v5), "v5 listings served");
   },
 };

@@ -1,0 +1,30 @@
+import type { Route } from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import { describeStop } from "../runner/crawl-stops.js";
+import type { Finding } from "../runner/verdicts.js";
+
+/**
+ * Crawls each route by default: a refused first page fails it (`refused with STATUS on DATE`, then
+ * `context`), any other crawl passes it, with how the crawl ended.
+ */
+export async function judgeAnswered(
+  ctx: CheckContext,
+  routes: readonly Route[],
+  context = "",
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const route of routes) {
+    const result = await ctx.crawl(route, "default");
+    findings.push(
+      result.stop.kind === "first-page-refused"
+        ? {
+            kind: "fail",
+            subject: route.id,
+            reason: `refused with ${result.stop.evidence.response?.status ?? "?"} on ${ctx.at}${context}`,
+            evidence: result.stop.evidence,
+          }
+        : { kind: "pass", subject: route.id, note: `${route.id}: ${describeStop(result)}` },
+    );
+  }
+  return findings;
+}
