@@ -30,6 +30,20 @@ export const takesSortOrder = (route: Route) => route.query.some((q) => q.name.t
 /** Listings that take `withCount` (every listing whose totals the timeline dates). */
 export const takesWithCount = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "withcount");
 
+/**
+ * What a client may ask without changing which entries a listing holds, beyond the page size: its default
+ * order asked aloud (`sortOrder=Desc`) and the entries' details (`withDetails=true`), where the listing
+ * takes them. The crawl at the largest size asks them: a provider that serves another path for them
+ * (a join that drops entries without details, say) loses entries there.
+ */
+export function explicitQuery(route: Route): [string, string][] {
+  const takes = (name: string) => route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
+  return [
+    ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
+    ...(takes("withDetails") ? [["withDetails", "true"] as [string, string]] : []),
+  ];
+}
+
 /** The small odd page size every listing is also crawled at. */
 export const SMALL_PAGE_SIZE = 7;
 
@@ -72,8 +86,16 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     }
     const crawls: CrawlResult[] = [first];
     const largest = Math.max(...otherSizes(route, ctx.options.pageSize));
+    const explicit = explicitQuery(route);
     for (const size of otherSizes(route, ctx.options.pageSize)) {
-      const result = await ctx.crawlSized(route, size);
+      const result =
+        size === largest && explicit.length > 0
+          ? await ctx.crawlAsked(
+              route,
+              [["pageSize", String(size)], ...explicit],
+              `pageSize ${size} (${explicit.map((pair) => pair.join("=")).join(", ")})`,
+            )
+          : await ctx.crawlSized(route, size);
       if (!endedLegally(result.stop)) {
         return {
           kind: "skip",

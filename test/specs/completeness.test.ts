@@ -190,7 +190,9 @@ describe("a way of losing entries no fault names", () => {
     });
     const outcome = byId(report, "pagination/complete");
     expect(outcome?.verdict).toBe("fail");
-    expect(outcome?.reason).toMatch(/pageSize 100( \(again\))? lost 1 entry/);
+    expect(outcome?.reason).toMatch(
+      /pageSize 100 \(sortOrder=Desc, withDetails=true\)( \(again\))? lost 1 entry/,
+    );
     expect(outcome?.reason).not.toMatch(/witness\) lost/);
   }, 60_000);
 
@@ -219,4 +221,22 @@ describe("a way of losing entries no fault names", () => {
     expect(outcome?.verdict).toBe("fail");
     expect(outcome?.reason).toMatch(/withCount=true lost \d+ entr/);
   }, 60_000);
+
+  it.each([
+    ["withDetails=true", /[?&]withDetails=true\b/i],
+    ["sortOrder=Desc asked aloud", /[?&]sortOrder=Desc\b/i],
+  ])(
+    "a provider that loses entries only when %s is asked is caught",
+    async (_, asked) => {
+      const report = await verifySandbox("2026-01-01" as IsoDay, {
+        hooks: false,
+        extra: { stateUrl: undefined, only: COMPLETENESS },
+        through: (sandbox) => losingWhen(sandbox.url, (url) => asked.test(url)),
+      });
+      const outcome = byId(report, "pagination/complete");
+      expect(outcome?.verdict).toBe("fail");
+      expect(outcome?.reason).toMatch(/\(sortOrder=Desc, withDetails=true\)( \(again\))? lost \d+ entr/);
+    },
+    60_000,
+  );
 });
