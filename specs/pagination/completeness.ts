@@ -32,16 +32,27 @@ export const takesWithCount = (route: Route) => route.query.some((q) => q.name.t
 
 /**
  * What a client may ask without changing which entries a listing holds, beyond the page size: its default
- * order asked aloud (`sortOrder=Desc`) and the entries' details (`withDetails=true`), where the listing
+ * order asked aloud (`sortOrder=Desc`), the entries' details (`withDetails=true`) and, unless the counts
+ * checks crawl with it at this date (`countedCrawl`), the totals (`withCount=true`), where the listing
  * takes them. The crawl at the largest size asks them: a provider that serves another path for them
  * (a join that drops entries without details, say) loses entries there.
  */
-export function explicitQuery(route: Route): [string, string][] {
+export function explicitQuery(route: Route, countedCrawl: boolean): [string, string][] {
   const takes = (name: string) => route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
   return [
     ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
     ...(takes("withDetails") ? [["withDetails", "true"] as [string, string]] : []),
+    ...(takesWithCount(route) && !countedCrawl ? [["withCount", "true"] as [string, string]] : []),
   ];
+}
+
+/**
+ * Whether the counts checks crawl a listing with `withCount=true` at the run's date (while the totals
+ * are there and `withCount` decides them): the completeness judge then reads that crawl too.
+ */
+function countsCrawlWithCount(ctx: CheckContext, route: Route): boolean {
+  const mode = ctx.datedRulesAt(route).countMode;
+  return takesWithCount(route) && (mode === "default-true" || mode === "default-false");
 }
 
 /** The small odd page size every listing is also crawled at. */
@@ -86,7 +97,8 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     }
     const crawls: CrawlResult[] = [first];
     const largest = Math.max(...otherSizes(route, ctx.options.pageSize));
-    const explicit = explicitQuery(route);
+    const counted = countsCrawlWithCount(ctx, route);
+    const explicit = explicitQuery(route, counted);
     for (const size of otherSizes(route, ctx.options.pageSize)) {
       const result =
         size === largest && explicit.length > 0
@@ -110,11 +122,11 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       const ascending = await ctx.crawl(route, "ascending");
       if (endedLegally(ascending.stop)) crawls.push(ascending);
     }
-    // With the totals asked too, as a client still sending withCount=true does after the counts are
-    // gone: the provider answers it by another path. The counts checks share this crawl where they make it.
-    if (takesWithCount(route)) {
-      const counted = await ctx.crawl(route, "with-count");
-      if (endedLegally(counted.stop)) crawls.push(counted);
+    // With the totals asked too, as a client still sending withCount=true does: the provider may answer
+    // it by another path. The counts checks' crawl where they make one, else the explicit crawl above.
+    if (counted) {
+      const withCount = await ctx.crawl(route, "with-count");
+      if (endedLegally(withCount.stop)) crawls.push(withCount);
     }
     let logs = crawls.map((c) => c.log);
     let judged = judgeCompleteness(logs);
