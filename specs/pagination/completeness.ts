@@ -13,15 +13,19 @@ import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 
-/** The completeness of one listing: judged over its crawls, or skipped with the reason. */
+/**
+ * The completeness of one listing: judged over its crawls, or skipped with the reason. `made` is every
+ * crawl made of it, whether it ended legally or not: the checks that own a crawl's violation read them.
+ */
 export type CompletenessOutcome =
-  | { readonly kind: "skip"; readonly reason: string }
+  | { readonly kind: "skip"; readonly reason: string; readonly made: readonly CrawlResult[] }
   | {
       readonly kind: "judged";
       readonly judged: Completeness;
       readonly crawls: readonly CrawlResult[];
       /** The logs of the crawls that ended legally: what the judge read. */
       readonly logs: readonly CrawlLog[];
+      readonly made: readonly CrawlResult[];
     };
 
 /** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
@@ -86,13 +90,15 @@ function witnessSize(crawls: readonly CrawlResult[], suspects: ReadonlySet<numbe
 export function completenessOf(ctx: CheckContext, route: Route): Promise<CompletenessOutcome> {
   return ctx.memo.get(`completeness:${route.id}`, async () => {
     const first = await ctx.crawl(route, "default");
+    const made: CrawlResult[] = [first];
     if (!endedLegally(first.stop)) {
-      return { kind: "skip", reason: `the crawl did not end cleanly: ${describeStop(first)}` };
+      return { kind: "skip", reason: `the crawl did not end cleanly: ${describeStop(first)}`, made };
     }
     if (first.entries > ctx.options.maxEntries) {
       return {
         kind: "skip",
         reason: `${first.entries} entries, more than --max-entries ${ctx.options.maxEntries}: not crawled at other page sizes, so entries lost at a page boundary were not looked for (raise --max-entries to check)`,
+        made,
       };
     }
     const crawls: CrawlResult[] = [first];
@@ -108,10 +114,12 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
               `pageSize ${size} (${explicit.map((pair) => pair.join("=")).join(", ")})`,
             )
           : await ctx.crawlSized(route, size);
+      made.push(result);
       if (!endedLegally(result.stop)) {
         return {
           kind: "skip",
           reason: `the crawl at pageSize ${size} did not end cleanly: ${describeStop(result)}`,
+          made,
         };
       }
       crawls.push(result);
@@ -120,12 +128,14 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     // end) loses other entries this way round. One that cannot crawl so is pagination.date-order's.
     if (takesSortOrder(route)) {
       const ascending = await ctx.crawl(route, "ascending");
+      made.push(ascending);
       if (endedLegally(ascending.stop)) crawls.push(ascending);
     }
     // With the totals asked too, as a client still sending withCount=true does: the provider may answer
     // it by another path. The counts checks' crawl where they make one, else the explicit crawl above.
     if (counted) {
       const withCount = await ctx.crawl(route, "with-count");
+      made.push(withCount);
       if (endedLegally(withCount.stop)) crawls.push(withCount);
     }
     let logs = crawls.map((c) => c.log);
@@ -136,14 +146,17 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       );
       // Each suspect crawl once more, asked exactly as it was: a provider may lose entries only when
       // no pageSize is sent, or only oldest first.
+      const more: CrawlResult[] = [];
       for (const log of new Set(judged.suspects.map((s) => s.crawl))) {
-        crawls.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`));
+        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`));
       }
-      crawls.push(await ctx.crawlSized(route, witnessSize(crawls, sizes, largest), "witness"));
+      more.push(await ctx.crawlSized(route, witnessSize([...crawls, ...more], sizes, largest), "witness"));
+      crawls.push(...more);
+      made.push(...more);
       logs = legalLogs(crawls);
       judged = judgeCompleteness(logs);
     }
-    return { kind: "judged", judged, crawls, logs };
+    return { kind: "judged", judged, crawls, logs, made };
   });
 }
 

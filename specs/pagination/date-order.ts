@@ -6,7 +6,7 @@ import {
   type SortDirection,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { describeStop } from "../runner/crawl-stops.js";
+import { describeStop, stopRule } from "../runner/crawl-stops.js";
 import { endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
@@ -74,7 +74,10 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
   const ascending = await ctx.crawl(route, "ascending");
   if (!endedLegally(ascending.stop)) {
     const reason = `the crawl with sortOrder=Asc did not end cleanly, though the default one did: ${describeStop(ascending)}`;
-    return { kind: "fail", subject: route.id, reason };
+    // A violation after its first page is its owner's (judgeEveryCrawl): one fault, one rule.
+    const owned =
+      ascending.stop.kind !== "first-page-refused" && stopRule(ascending.stop, route) !== undefined;
+    return { kind: owned ? "skip" : "fail", subject: route.id, reason };
   }
   return {
     kind: "pass",

@@ -1,6 +1,6 @@
 import { describeStop } from "../runner/crawl-stops.js";
 import { combine, type SpecCheck } from "../runner/verdicts.js";
-import { crawlNote, judgeCrawls } from "./listing-findings.js";
+import { crawlNote, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.end-is-empty-array";
 
@@ -14,7 +14,7 @@ export const endIsEmptyArrayCheck: SpecCheck = {
   rule: RULE,
   title: "Every listing ends with an empty result array, in a bounded number of pages",
   async run(ctx) {
-    const findings = await judgeCrawls(ctx, "default", RULE, (result, route) => {
+    const findings = await judgeEveryCrawl(ctx, RULE, (result, route) => {
       const stop = result.stop;
       switch (stop.kind) {
         case "empty-page":

@@ -3,6 +3,7 @@ import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { describeStop, stopRule } from "../runner/crawl-stops.js";
 import type { CrawlResult } from "../runner/crawler.js";
 import type { Finding } from "../runner/verdicts.js";
+import { completenessOf } from "./completeness.js";
 
 /**
  * Runs `judge` on the crawl of every listing served at the date. A crawl that stopped on another rule's
@@ -24,6 +25,39 @@ export async function judgeCrawls(
       continue;
     }
     findings.push(judge(result, route));
+  }
+  return findings;
+}
+
+/**
+ * `judgeCrawls` on the default crawl of every listing and then, where that one holds, on every other crawl
+ * the completeness checks made of it (other page sizes, oldest first, asked aloud, again): the first of
+ * them that `ownRule` owns the violation of is judged, its label before the reason. A provider whose
+ * tokens fail only at one page size breaks a client that asks that size, and before, only the
+ * completeness checks skipped.
+ */
+export async function judgeEveryCrawl(
+  ctx: CheckContext,
+  ownRule: string,
+  judge: (result: CrawlResult, route: Route) => Finding,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const route of ctx.servedListings()) {
+    const [own] = await judgeCrawls(ctx, "default", ownRule, judge, [route]);
+    if (own?.kind !== "pass") {
+      if (own) findings.push(own);
+      continue;
+    }
+    const { made } = await completenessOf(ctx, route);
+    const broken = made.find(
+      (crawl) => crawl.stop.kind !== "first-page-refused" && stopRule(crawl.stop, route) === ownRule,
+    );
+    const finding = broken && judge(broken, route);
+    findings.push(
+      finding && finding.kind === "fail"
+        ? { ...finding, reason: `${broken.log.label}: ${finding.reason}` }
+        : own,
+    );
   }
   return findings;
 }

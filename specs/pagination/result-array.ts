@@ -1,5 +1,5 @@
 import { combine, type SpecCheck } from "../runner/verdicts.js";
-import { crawlNote, judgeCrawls } from "./listing-findings.js";
+import { crawlNote, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.result-array";
 
@@ -10,7 +10,7 @@ export const resultArrayCheck: SpecCheck = {
   rule: RULE,
   title: "Every page carries its result array, and it is a list",
   async run(ctx) {
-    const findings = await judgeCrawls(ctx, "default", RULE, (result, route) => {
+    const findings = await judgeEveryCrawl(ctx, RULE, (result, route) => {
       if (result.stop.kind === "not-a-list") {
         return {
           kind: "fail",

@@ -1,6 +1,6 @@
 import { describeStop } from "../runner/crawl-stops.js";
 import { combine, type SpecCheck } from "../runner/verdicts.js";
-import { crawlNote, judgeCrawls } from "./listing-findings.js";
+import { crawlNote, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.token-echoed";
 
@@ -15,7 +15,7 @@ export const tokenEchoedCheck: SpecCheck = {
   rule: RULE,
   title: "Tokens sent back byte for byte lead to the next page",
   async run(ctx) {
-    const findings = await judgeCrawls(ctx, "default", RULE, (result, route) => {
+    const findings = await judgeEveryCrawl(ctx, RULE, (result, route) => {
       const stop = result.stop;
       switch (stop.kind) {
         case "token-refused":

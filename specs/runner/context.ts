@@ -32,6 +32,16 @@ const CRAWL_NOTES: Readonly<Record<CrawlVariant, string>> = {
   ascending: " (sortOrder=Asc)",
 };
 
+/**
+ * The most pages a crawl may take before it counts as never ending: `maxPages` at the listing's default
+ * page size, and as many more at a smaller one as the same entries need (20/7 times as many at 7).
+ */
+export function pagesAllowed(route: Route, query: readonly [string, string][], maxPages: number): number {
+  const byDefault = route.pagination?.defaultPageSize ?? 20;
+  const asked = Number(query.find(([name]) => name === "pageSize")?.[1] ?? byDefault);
+  return asked > 0 && asked < byDefault ? Math.ceil((maxPages * byDefault) / asked) : maxPages;
+}
+
 /** What the crawl judges call each crawl (the default one: by its page size). */
 const CRAWL_NAMES: Readonly<Record<CrawlVariant, string | undefined>> = {
   default: undefined,
@@ -143,7 +153,7 @@ export function createContext(parts: ContextParts): CheckContext {
         url: await urlOf(route),
         query,
         knownEntries: route.pathParams.includes("formSlug") ? where.knownEntries : undefined,
-        maxPages: options.maxPages,
+        maxPages: pagesAllowed(route, query, options.maxPages),
         timeLimitMs: options.crawlTimeLimitMs,
         authorization: () => parts.tokens.authorization("reader"),
         validate: (body) => pageFindings(contract, route, body),

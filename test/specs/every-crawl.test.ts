@@ -5,8 +5,14 @@ import { startServer } from "../../core/http/server.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
 import { problems, verifySandbox } from "./support/harness.js";
 
-/** What a listing page turns into: the asked URL's query and the page's result array. */
-type Rewrite = (query: URLSearchParams, entries: unknown[]) => unknown[];
+/**
+ * What a listing page turns into: from the asked URL's query and the page's result array, the value that
+ * takes the array's place, or `{ refuse: status }` to answer the page with that status instead.
+ */
+type Rewrite = (query: URLSearchParams, entries: unknown[]) => unknown;
+
+const refusal = (value: unknown): number | undefined =>
+  typeof value === "object" && value !== null && "refuse" in value ? Number(value.refuse) : undefined;
 
 const LISTING = /\/organizations\/[^/]+(\/forms\/[^/]+\/[^/]+)?\/(items|orders|payments)$/;
 
@@ -24,15 +30,22 @@ function rewriting(rewrite: Rewrite) {
         ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
       });
       let text = await answer.text();
+      let status = answer.status;
       const url = new URL(req.url ?? "/", sandbox.url);
       if (answer.status === 200 && LISTING.test(url.pathname)) {
         const body = JSON.parse(text) as Record<string, unknown>;
         for (const key of ["data", "items"]) {
-          if (Array.isArray(body[key])) body[key] = rewrite(url.searchParams, body[key] as unknown[]);
+          if (!Array.isArray(body[key])) continue;
+          const replaced = rewrite(url.searchParams, body[key] as unknown[]);
+          status = refusal(replaced) ?? status;
+          body[key] = replaced;
         }
-        text = JSON.stringify(body);
+        text =
+          status === 200
+            ? JSON.stringify(body)
+            : JSON.stringify({ errors: [{ code: "Refused", message: "no" }] });
       }
-      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
+      res.writeHead(status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
       res.end(text);
     });
     const running = await startServer(server, { what: "rewriting provider" });
@@ -79,6 +92,59 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     expect([...rules].sort()).toEqual(["pagination/date-window", "pagination/empty-page-only-at-end"]);
     expect(found.find((p) => p.startsWith("pagination/empty-page-only-at-end"))).toMatch(
       /sortOrder Asc ended on an empty page/,
+    );
+  }, 60_000);
+
+  // A crawl that goes wrong at one page size only, the default crawl whole: the rule that owns the
+  // violation fails, naming the crawl, and no other rule.
+  const later = (query: URLSearchParams, size: number) =>
+    sizeOf(query) === size && query.has("continuationToken");
+  it.each([
+    [
+      "a token refused",
+      "pagination/token-echoed",
+      (q: URLSearchParams) => (later(q, 7) ? { refuse: 400 } : undefined),
+    ],
+    [
+      "a 500 on a later page",
+      "pagination/token-echoed",
+      (q: URLSearchParams) => (later(q, 7) ? { refuse: 500 } : undefined),
+    ],
+    [
+      "a result array that is not a list",
+      "pagination/result-array",
+      (q: URLSearchParams) => (later(q, 7) ? "none" : undefined),
+    ],
+  ])(
+    "flags %s only at pageSize 7 on %s alone",
+    async (_, rule, wrong) => {
+      const report = await verifySandbox("2026-01-01" as IsoDay, {
+        hooks: false,
+        through: rewriting((query, entries) => wrong(query) ?? entries),
+      });
+      const found = problems(report);
+      expect([...new Set(found.map((p) => p.slice(0, p.indexOf("["))))]).toEqual([rule]);
+      expect(found[0]).toMatch(/^[^:]+\[fail\]: v5\.[a-z-]+: pageSize 7: /);
+    },
+    60_000,
+  );
+
+  it("flags a listing that never ends only oldest first on pagination.end-is-empty-array alone", async () => {
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      // Oldest first, the final page holds an entry and the token it was asked with: it never ends.
+      through: rewriting((query, entries) =>
+        query.get("sortOrder") === "Asc" && query.has("continuationToken") && entries.length === 0
+          ? ["x"]
+          : entries,
+      ),
+    });
+    const found = problems(report);
+    expect([...new Set(found.map((p) => p.slice(0, p.indexOf("["))))]).toEqual([
+      "pagination/end-is-empty-array",
+    ]);
+    expect(found[0]).toMatch(
+      /sortOrder Asc: a non-empty page answered with the very token it was asked with/,
     );
   }, 60_000);
 
