@@ -36,6 +36,11 @@ export interface PageSoFar {
   readonly seen: ReadonlySet<number>;
   /** The ids of the crawl's first page (for a second page that repeats it). */
   readonly firstIds: readonly number[] | undefined;
+  /**
+   * The crawl's first page's entries as JSON, where they carry no id (an organization's forms): a second
+   * page that repeats it is told by its entries.
+   */
+  readonly firstEntries?: string;
 }
 
 /** The page size a page must not exceed: the smaller of what it declares and what was asked. */
@@ -61,12 +66,11 @@ export function judgePage(page: ListingPage, so: PageSoFar): PageFinding[] {
     findings.push({ kind: "oversized", rule: "pagination.page-size", entries: page.entries.length, limit });
   }
   const again = page.ids.filter((id) => so.seen.has(id));
-  if (
-    so.index === 2 &&
-    so.firstIds !== undefined &&
-    page.ids.length > 0 &&
-    page.ids.join(",") === so.firstIds.join(",")
-  ) {
+  const repeatsFirst =
+    page.ids.length > 0
+      ? so.firstIds !== undefined && page.ids.join(",") === so.firstIds.join(",")
+      : page.entries.length > 0 && so.firstEntries === JSON.stringify(page.entries);
+  if (so.index === 2 && repeatsFirst) {
     findings.push({ kind: "token-ignored", rule: "pagination.token-echoed", ids: page.ids });
   }
   if (again.length > 0) {

@@ -36,7 +36,7 @@ export interface WindowJudgement {
 export function windowOf(crawl: CrawlLog, span = 5): DateWindow | undefined {
   const entries: { id: number; date: number }[] = [];
   for (const page of crawl.pages) {
-    page.ids.forEach((id, i) => entries.push({ id, date: page.dates?.[i] ?? Number.NaN }));
+    for (const [i, id] of page.ids.entries()) entries.push({ id, date: page.dates?.[i] ?? Number.NaN });
     if (entries.length > span + 1) break;
   }
   const last = Math.min(span, entries.length - 2);

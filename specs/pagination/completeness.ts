@@ -12,6 +12,15 @@ import { describeStop } from "../runner/crawl-stops.js";
 import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import {
+  CLIENT_TOKEN_NAME,
+  countsCrawlWithCount,
+  explicitQuery,
+  otherSizes,
+  queryOf,
+  takesSortOrder,
+  witnessSize,
+} from "./crawl-plan.js";
 
 /**
  * The completeness of one listing: judged over its crawls, or skipped with the reason. `made` is every
@@ -27,58 +36,6 @@ export type CompletenessOutcome =
       readonly logs: readonly CrawlLog[];
       readonly made: readonly CrawlResult[];
     };
-
-/** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
-export const takesSortOrder = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "sortorder");
-
-/** Listings that take `withCount` (every listing whose totals the timeline dates). */
-export const takesWithCount = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "withcount");
-
-/**
- * What a client may ask without changing which entries a listing holds, beyond the page size: its default
- * order asked aloud (`sortOrder=Desc`), the entries' details (`withDetails=true`) and, unless the counts
- * checks crawl with it at this date (`countedCrawl`), the totals (`withCount=true`), where the listing
- * takes them. The crawl at the largest size asks them: a provider that serves another path for them
- * (a join that drops entries without details, say) loses entries there.
- */
-export function explicitQuery(route: Route, countedCrawl: boolean): [string, string][] {
-  const takes = (name: string) => route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
-  return [
-    ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
-    ...(takes("withDetails") ? [["withDetails", "true"] as [string, string]] : []),
-    ...(takesWithCount(route) && !countedCrawl ? [["withCount", "true"] as [string, string]] : []),
-  ];
-}
-
-/**
- * Whether the counts checks crawl a listing with `withCount=true` at the run's date (while the totals
- * are there and `withCount` decides them): the completeness judge then reads that crawl too.
- */
-function countsCrawlWithCount(ctx: CheckContext, route: Route): boolean {
-  const mode = ctx.datedRulesAt(route).countMode;
-  return takesWithCount(route) && (mode === "default-true" || mode === "default-false");
-}
-
-/** The small odd page size every listing is also crawled at. */
-export const SMALL_PAGE_SIZE = 7;
-
-/** The page sizes crawled besides the default crawl's: a small odd one and the largest allowed. */
-export function otherSizes(route: Route, asked: number | undefined): number[] {
-  const largest = route.pagination?.maxPageSize ?? 100;
-  const sizes = [SMALL_PAGE_SIZE, largest].map((size) => (size === asked ? size - 2 : size));
-  return [...new Set(sizes.filter((size) => size > 0))];
-}
-
-/**
- * The page size to crawl a witness at: that of the crawl that collected the most entries, among the
- * sizes no suspect was crawled at (a provider that loses entries at one size loses them again there).
- */
-function witnessSize(crawls: readonly CrawlResult[], suspects: ReadonlySet<number>, largest: number): number {
-  const sized = crawls
-    .filter((c) => c.log.pageSize !== undefined && !suspects.has(c.log.pageSize))
-    .sort((a, b) => b.entries - a.entries);
-  return sized[0]?.log.pageSize ?? largest;
-}
 
 /**
  * Crawls a listing at its default page size and at two others, oldest first (`sortOrder=Asc`) and with
@@ -104,14 +61,15 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     const crawls: CrawlResult[] = [first];
     const largest = Math.max(...otherSizes(route, ctx.options.pageSize));
     const counted = countsCrawlWithCount(ctx, route);
-    const explicit = explicitQuery(route, counted);
+    const explicit = explicitQuery(route, counted, largest);
     for (const size of otherSizes(route, ctx.options.pageSize)) {
       const result =
-        size === largest && explicit.length > 0
+        size === largest
           ? await ctx.crawlAsked(
               route,
-              [["pageSize", String(size)], ...explicit],
-              `pageSize ${size} (${explicit.map((pair) => pair.join("=")).join(", ")})`,
+              explicit,
+              `pageSize ${size} as clients write it (${explicit.map((pair) => pair.join("=")).join("&")})`,
+              CLIENT_TOKEN_NAME,
             )
           : await ctx.crawlSized(route, size);
       made.push(result);
@@ -148,7 +106,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       // no pageSize is sent, or only oldest first.
       const more: CrawlResult[] = [];
       for (const log of new Set(judged.suspects.map((s) => s.crawl))) {
-        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`));
+        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`, log.tokenName));
       }
       more.push(await ctx.crawlSized(route, witnessSize([...crawls, ...more], sizes, largest), "witness"));
       crawls.push(...more);
@@ -158,15 +116,6 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     }
     return { kind: "judged", judged, crawls, logs, made };
   });
-}
-
-/** The query a crawl was asked with (its log keeps it), the token aside. */
-function queryOf(log: CrawlLog): [string, string][] {
-  if (log.query) return log.query.map(([name, value]) => [name, value]);
-  return [
-    ...(log.ascending ? [["sortOrder", "Asc"] as [string, string]] : []),
-    ...(log.pageSize === undefined ? [] : [["pageSize", String(log.pageSize)] as [string, string]]),
-  ];
 }
 
 /** The logs of the crawls that reached a legal end: the only ones the crawl judges read. */

@@ -10,7 +10,8 @@ import { describeStop, stopRule } from "../runner/crawl-stops.js";
 import { endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { completenessOf, crawlPicture, takesSortOrder } from "./completeness.js";
+import { completenessOf, crawlPicture } from "./completeness.js";
+import { takesSortOrder } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
 
 const WORDS: Readonly<Record<SortDirection, { order: string; first: string; later: string }>> = {

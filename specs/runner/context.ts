@@ -38,7 +38,7 @@ const CRAWL_NOTES: Readonly<Record<CrawlVariant, string>> = {
  */
 export function pagesAllowed(route: Route, query: readonly [string, string][], maxPages: number): number {
   const byDefault = route.pagination?.defaultPageSize ?? 20;
-  const asked = Number(query.find(([name]) => name === "pageSize")?.[1] ?? byDefault);
+  const asked = Number(query.find(([name]) => name.toLowerCase() === "pagesize")?.[1] ?? byDefault);
   return asked > 0 && asked < byDefault ? Math.ceil((maxPages * byDefault) / asked) : maxPages;
 }
 
@@ -74,8 +74,16 @@ export interface CheckContext {
    * memoised one) under that label.
    */
   crawlSized(route: Route, pageSize: number, again?: string): Promise<CrawlResult>;
-  /** A crawl with the query a check asks for, under `label` (memoised per run on both). */
-  crawlAsked(route: Route, query: readonly [string, string][], label: string): Promise<CrawlResult>;
+  /**
+   * A crawl with the query a check asks for, under `label` (memoised per run on both), its tokens sent
+   * under `tokenName` when given.
+   */
+  crawlAsked(
+    route: Route,
+    query: readonly [string, string][],
+    label: string,
+    tokenName?: string,
+  ): Promise<CrawlResult>;
   authorization(role: Role): Promise<string>;
   /** Registers clean-up work (receivers, servers) run when the run ends. */
   onClose(task: () => Promise<void> | void): void;
@@ -145,6 +153,7 @@ export function createContext(parts: ContextParts): CheckContext {
     progressLabel: string,
     name: string | undefined,
     logEntries: number,
+    tokenName?: string,
   ): Promise<CrawlResult> => {
     const where = await coordinates();
     try {
@@ -162,6 +171,7 @@ export function createContext(parts: ContextParts): CheckContext {
         signal: parts.signal,
         logEntries,
         ...(name === undefined ? {} : { label: name }),
+        ...(tokenName === undefined ? {} : { tokenName }),
       });
     } finally {
       parts.progress.done();
@@ -205,10 +215,10 @@ export function createContext(parts: ContextParts): CheckContext {
         crawlOnce(route, query, label, name, options.maxEntries),
       );
     },
-    crawlAsked(route, query, label) {
-      const key = `crawl:${route.id}:asked:${label}:${query.map((pair) => pair.join("=")).join("&")}`;
+    crawlAsked(route, query, label, tokenName) {
+      const key = `crawl:${route.id}:asked:${label}:${query.map((pair) => pair.join("=")).join("&")}:${tokenName ?? ""}`;
       return memo.get(key, () =>
-        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries),
+        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries, tokenName),
       );
     },
   };

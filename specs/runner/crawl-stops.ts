@@ -1,5 +1,25 @@
 import type { Route } from "../../contracts/index.js";
-import type { CrawlResult, CrawlStop } from "./crawler.js";
+import type { CrawlResult } from "./crawler.js";
+import type { Evidence } from "./types.js";
+
+/**
+ * Why a crawl stopped. `empty-page` and `no-token` are legal ends; the others are violations, each
+ * owned by one rule (see `stopRule`).
+ */
+export type CrawlStop =
+  | { kind: "empty-page" }
+  | { kind: "no-token" }
+  | { kind: "first-page-refused"; evidence: Evidence }
+  | { kind: "not-a-list"; reason: string; evidence: Evidence }
+  | { kind: "token-refused"; evidence: Evidence }
+  | { kind: "token-ignored"; evidence: Evidence }
+  | { kind: "never-ends"; reason: string; evidence: Evidence }
+  | { kind: "aborted" };
+
+/** True when the crawl reached a legal end. */
+export function endedLegally(stop: CrawlStop): boolean {
+  return stop.kind === "empty-page" || stop.kind === "no-token";
+}
 
 /**
  * The one rule that owns each way a crawl can go wrong, so a provider's fault is blamed on its rule and

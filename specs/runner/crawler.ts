@@ -7,9 +7,12 @@ import {
   type Route,
   readPage,
 } from "../../contracts/index.js";
+import { type CrawlStop, endedLegally } from "./crawl-stops.js";
 import { evidenceOf, excerptOf } from "./excerpt.js";
 import { type HttpClient, type HttpExchange, isSuccess, parseJson } from "./http.js";
 import type { Evidence } from "./types.js";
+
+export { type CrawlStop, endedLegally };
 
 /** What to crawl and how far. */
 export interface CrawlPlan {
@@ -29,6 +32,8 @@ export interface CrawlPlan {
   onPage?: (pages: number, entries: number) => void;
   /** What the crawl judge calls this crawl (default: from its page size). */
   label?: string;
+  /** The name the token is sent under (default `continuationToken`; real clients also send it in lower case). */
+  tokenName?: string;
   /**
    * Most entries whose pages the log keeps (default: all). Past it the log is dropped and marked
    * `unlogged`, so a crawl no judge will read costs no memory per page.
@@ -37,20 +42,6 @@ export interface CrawlPlan {
   signal?: AbortSignal;
   now?: () => number;
 }
-
-/**
- * Why a crawl stopped. `empty-page` and `no-token` are legal ends; the others are violations, each
- * owned by one rule (see `stopRule`).
- */
-export type CrawlStop =
-  | { kind: "empty-page" }
-  | { kind: "no-token" }
-  | { kind: "first-page-refused"; evidence: Evidence }
-  | { kind: "not-a-list"; reason: string; evidence: Evidence }
-  | { kind: "token-refused"; evidence: Evidence }
-  | { kind: "token-ignored"; evidence: Evidence }
-  | { kind: "never-ends"; reason: string; evidence: Evidence }
-  | { kind: "aborted" };
 
 /**
  * What a crawl saw: counters, the first evidence of each finding, and its log (each page's request, ids
@@ -77,11 +68,6 @@ export interface CrawlResult {
   log: CrawlLog;
 }
 
-/** True when the crawl reached a legal end. */
-export function endedLegally(stop: CrawlStop): boolean {
-  return stop.kind === "empty-page" || stop.kind === "no-token";
-}
-
 const UNUSUAL = /[+/=%& ]/;
 
 const NO_COUNTS: PageCounts = { totalCount: undefined, totalPages: undefined, pageSize: undefined };
@@ -98,8 +84,12 @@ function sameTotals(first: PageCounts, later: PageCounts): boolean {
   return real(a) && real(b) && real(c) && real(d) && c >= a && d >= b;
 }
 
-function queryString(pairs: readonly (readonly [string, string])[], token: string | undefined): string {
-  const all = token === undefined ? pairs : [...pairs, ["continuationToken", token] as const];
+function queryString(
+  pairs: readonly (readonly [string, string])[],
+  token: string | undefined,
+  tokenName = "continuationToken",
+): string {
+  const all = token === undefined ? pairs : [...pairs, [tokenName, token] as const];
   return all.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
 }
 
@@ -112,8 +102,11 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const now = plan.now ?? Date.now;
   const started = now();
   const resultArray = plan.route.pagination?.resultArray ?? "data";
-  const asked = plan.query.find(([name]) => name === "pageSize")?.[1];
-  const ascending = plan.query.some(([name, value]) => name === "sortOrder" && value.toLowerCase() === "asc");
+  // Names matched as the service does, whatever their case.
+  const asked = plan.query.find(([name]) => name.toLowerCase() === "pagesize")?.[1];
+  const ascending = plan.query.some(
+    ([name, value]) => name.toLowerCase() === "sortorder" && value.toLowerCase() === "asc",
+  );
   const requestedSize = asked === undefined ? undefined : Number(asked);
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
   const seen = new Set<number>();
@@ -121,6 +114,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const logEntries = plan.logEntries ?? Number.POSITIVE_INFINITY;
   let unlogged = false;
   let firstIds: readonly number[] | undefined;
+  let firstEntries: string | undefined;
   const result: Omit<CrawlResult, "stop" | "durationMs" | "log"> = {
     route: plan.route,
     pages: 0,
@@ -146,6 +140,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         pageSize: requestedSize,
         ...(ascending ? { ascending } : {}),
         query: plan.query,
+        ...(plan.tokenName === undefined ? {} : { tokenName: plan.tokenName }),
         startedAt: started,
         endedAt: ended,
         pages: unlogged ? [] : pages,
@@ -172,7 +167,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         evidence: evidenceOf(last, pageOf(last, resultArray)?.pagination),
       });
     }
-    const query = queryString(plan.query, token);
+    const query = queryString(plan.query, token, plan.tokenName);
     const url = query === "" ? plan.url : `${plan.url}?${query}`;
     const exchange = await http.send({ method: "GET", url, authorization: await plan.authorization() });
     last = exchange;
@@ -226,8 +221,10 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       sentToken: token,
       seen,
       firstIds,
+      ...(firstEntries === undefined ? {} : { firstEntries }),
     });
     for (const id of page.ids) seen.add(id);
+    if (firstIds === undefined && page.ids.length === 0) firstEntries = JSON.stringify(page.entries);
     firstIds ??= page.ids;
     let ignored = false;
     let repeated = false;

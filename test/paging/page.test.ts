@@ -60,6 +60,19 @@ describe("the page judge", () => {
     ]);
   });
 
+  it("tells a second page that repeats the first by its entries where they carry no id", () => {
+    const forms = [{ formSlug: "a" }, { formSlug: "b" }];
+    const idless = { ...so, seen: new Set<number>(), firstIds: [], firstEntries: JSON.stringify(forms) };
+    expect(judgePage(read(forms, { continuationToken: "t1" }), idless).map((f) => f.kind)).toEqual([
+      "token-ignored",
+      "token-repeated",
+    ]);
+    // Other entries answering the token they were asked with: a listing that would never end, not the first page.
+    expect(
+      judgePage(read([{ formSlug: "c" }], { continuationToken: "t1" }), idless).map((f) => f.kind),
+    ).toEqual(["token-repeated"]);
+  });
+
   it("passes short pages, an empty page echoing its token, and a page without counts", () => {
     expect(judgePage(read([{ id: 4 }]), so)).toEqual([]);
     expect(judgePage(read([], { continuationToken: "t1" }), so)).toEqual([]);

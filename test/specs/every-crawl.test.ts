@@ -16,15 +16,18 @@ const refusal = (value: unknown): number | undefined =>
 
 const LISTING = /\/organizations\/[^/]+(\/forms\/[^/]+\/[^/]+)?\/(items|orders|payments)$/;
 
-/** A provider in front of the sandbox that rewrites the result array of every listing page it serves. */
-function rewriting(rewrite: Rewrite) {
+/**
+ * A provider in front of the sandbox that rewrites the result array of every listing page it serves; `asks`
+ * turns the URL it was asked into the one it asks the sandbox (by default the same).
+ */
+function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url) => url) {
   return async (sandbox: RunningSandbox) => {
     const upstream = new URL(sandbox.url);
     const server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const headers = { ...req.headers, host: upstream.host, "accept-encoding": "identity" };
-      const answer = await fetch(`${sandbox.url}${req.url}`, {
+      const answer = await fetch(`${sandbox.url}${asks(req.url ?? "/")}`, {
         method: req.method ?? "GET",
         headers: headers as unknown as Record<string, string>,
         ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
@@ -145,6 +148,22 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     ]);
     expect(found[0]).toMatch(
       /sortOrder Asc: a non-empty page answered with the very token it was asked with/,
+    );
+  }, 60_000);
+
+  it("flags a provider that matches query names case by case, as real clients spell them, on pagination.token-echoed alone", async () => {
+    // `continuationtoken` (as real clients send it) is not `continuationToken` here: the first page again.
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting(
+        (_, entries) => entries,
+        (url) => url.replace(/([?&])continuationtoken=[^&]*&?/, "$1").replace(/[?&]$/, ""),
+      ),
+    });
+    const found = problems(report);
+    expect([...new Set(found.map((p) => p.slice(0, p.indexOf("["))))]).toEqual(["pagination/token-echoed"]);
+    expect(found[0]).toMatch(
+      /pageSize 100 as clients write it \(pagesize=100&[^)]*\): the token did not lead/,
     );
   }, 60_000);
 

@@ -1,0 +1,79 @@
+import type { CrawlLog, Route } from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import type { CrawlResult } from "../runner/crawler.js";
+
+/**
+ * The crawls the completeness judge asks of a listing: at which page sizes, with what query, under which
+ * token name, and how a suspect crawl is asked again. The judging is completeness.ts's.
+ */
+
+/** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
+export const takesSortOrder = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "sortorder");
+
+/** Listings that take `withCount` (every listing whose totals the timeline dates). */
+export const takesWithCount = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "withcount");
+
+/**
+ * What a client may ask without changing which entries a listing holds, beyond the page size: its default
+ * order asked aloud (`sortOrder=Desc`), the entries' details (`withDetails=true`) and, unless the counts
+ * checks crawl with it at this date (`countedCrawl`), the totals (`withCount=true`), where the listing
+ * takes them; spelled as real clients spell them (names in lower case, booleans `True`: the service
+ * matches names whatever their case), the page size and the token too. The crawl at the largest size
+ * asks them: a provider that serves another path for them (a join that drops entries without details,
+ * names matched case by case) loses entries there, or never moves past the first page.
+ */
+export function explicitQuery(route: Route, countedCrawl: boolean, pageSize: number): [string, string][] {
+  const takes = (name: string) => route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
+  return [
+    ["pagesize", String(pageSize)],
+    ...(takesSortOrder(route) ? [["sortorder", "Desc"] as [string, string]] : []),
+    ...(takes("withDetails") ? [["withdetails", "True"] as [string, string]] : []),
+    ...(takesWithCount(route) && !countedCrawl ? [["withcount", "True"] as [string, string]] : []),
+  ];
+}
+
+/** The name real clients send the token under (SERVICE-FACTS: `continuationtoken`). */
+export const CLIENT_TOKEN_NAME = "continuationtoken";
+
+/**
+ * Whether the counts checks crawl a listing with `withCount=true` at the run's date (while the totals
+ * are there and `withCount` decides them): the completeness judge then reads that crawl too.
+ */
+export function countsCrawlWithCount(ctx: CheckContext, route: Route): boolean {
+  const mode = ctx.datedRulesAt(route).countMode;
+  return takesWithCount(route) && (mode === "default-true" || mode === "default-false");
+}
+
+/** The small odd page size every listing is also crawled at. */
+export const SMALL_PAGE_SIZE = 7;
+
+/** The page sizes crawled besides the default crawl's: a small odd one and the largest allowed. */
+export function otherSizes(route: Route, asked: number | undefined): number[] {
+  const largest = route.pagination?.maxPageSize ?? 100;
+  const sizes = [SMALL_PAGE_SIZE, largest].map((size) => (size === asked ? size - 2 : size));
+  return [...new Set(sizes.filter((size) => size > 0))];
+}
+
+/**
+ * The page size to crawl a witness at: that of the crawl that collected the most entries, among the
+ * sizes no suspect was crawled at (a provider that loses entries at one size loses them again there).
+ */
+export function witnessSize(
+  crawls: readonly CrawlResult[],
+  suspects: ReadonlySet<number>,
+  largest: number,
+): number {
+  const sized = crawls
+    .filter((c) => c.log.pageSize !== undefined && !suspects.has(c.log.pageSize))
+    .sort((a, b) => b.entries - a.entries);
+  return sized[0]?.log.pageSize ?? largest;
+}
+
+/** The query a crawl was asked with (its log keeps it), the token aside. */
+export function queryOf(log: CrawlLog): [string, string][] {
+  if (log.query) return log.query.map(([name, value]) => [name, value]);
+  return [
+    ...(log.ascending ? [["sortOrder", "Asc"] as [string, string]] : []),
+    ...(log.pageSize === undefined ? [] : [["pageSize", String(log.pageSize)] as [string, string]]),
+  ];
+}
