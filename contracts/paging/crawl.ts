@@ -44,8 +44,6 @@ export interface CrawlLog {
    * same crawl again. Absent in logs written before it was kept.
    */
   readonly query?: readonly (readonly [string, string])[];
-  /** The name its tokens were sent under, where it was not `continuationToken`. */
-  readonly tokenName?: string;
   /** When it started and ended, on one clock for every crawl of the listing. */
   readonly startedAt: number;
   readonly endedAt: number;

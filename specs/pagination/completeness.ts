@@ -13,7 +13,6 @@ import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import {
-  CLIENT_TOKEN_NAME,
   countsCrawlWithCount,
   explicitQuery,
   otherSizes,
@@ -63,16 +62,22 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     const counted = countsCrawlWithCount(ctx, route);
     const explicit = explicitQuery(route, counted, largest);
     for (const size of otherSizes(route, ctx.options.pageSize)) {
-      const result =
-        size === largest
+      const asked =
+        size === largest && explicit.length > 1
           ? await ctx.crawlAsked(
               route,
               explicit,
-              `pageSize ${size} as clients write it (${explicit.map((pair) => pair.join("=")).join("&")})`,
-              CLIENT_TOKEN_NAME,
+              `pageSize ${size} (${explicit
+                .slice(1)
+                .map((pair) => pair.join("="))
+                .join(", ")})`,
             )
-          : await ctx.crawlSized(route, size);
-      made.push(result);
+          : undefined;
+      if (asked) made.push(asked);
+      // A provider that refuses what the explicit crawl asks at once is crawled at that size plainly.
+      const result =
+        asked && asked.stop.kind !== "first-page-refused" ? asked : await ctx.crawlSized(route, size);
+      if (result !== asked) made.push(result);
       if (!endedLegally(result.stop)) {
         return {
           kind: "skip",
@@ -106,7 +111,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       // no pageSize is sent, or only oldest first.
       const more: CrawlResult[] = [];
       for (const log of new Set(judged.suspects.map((s) => s.crawl))) {
-        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`, log.tokenName));
+        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`));
       }
       more.push(await ctx.crawlSized(route, witnessSize([...crawls, ...more], sizes, largest), "witness"));
       crawls.push(...more);

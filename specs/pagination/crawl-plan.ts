@@ -17,23 +17,18 @@ export const takesWithCount = (route: Route) => route.query.some((q) => q.name.t
  * What a client may ask without changing which entries a listing holds, beyond the page size: its default
  * order asked aloud (`sortOrder=Desc`), the entries' details (`withDetails=true`) and, unless the counts
  * checks crawl with it at this date (`countedCrawl`), the totals (`withCount=true`), where the listing
- * takes them; spelled as real clients spell them (names in lower case, booleans `True`: the service
- * matches names whatever their case), the page size and the token too. The crawl at the largest size
- * asks them: a provider that serves another path for them (a join that drops entries without details,
- * names matched case by case) loses entries there, or never moves past the first page.
+ * takes them. The crawl at the largest size asks them: a provider that serves another path for them (a
+ * join that drops entries without details, say) loses entries there.
  */
 export function explicitQuery(route: Route, countedCrawl: boolean, pageSize: number): [string, string][] {
   const takes = (name: string) => route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
   return [
-    ["pagesize", String(pageSize)],
-    ...(takesSortOrder(route) ? [["sortorder", "Desc"] as [string, string]] : []),
-    ...(takes("withDetails") ? [["withdetails", "True"] as [string, string]] : []),
-    ...(takesWithCount(route) && !countedCrawl ? [["withcount", "True"] as [string, string]] : []),
+    ["pageSize", String(pageSize)],
+    ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
+    ...(takes("withDetails") ? [["withDetails", "true"] as [string, string]] : []),
+    ...(takesWithCount(route) && !countedCrawl ? [["withCount", "true"] as [string, string]] : []),
   ];
 }
-
-/** The name real clients send the token under (SERVICE-FACTS: `continuationtoken`). */
-export const CLIENT_TOKEN_NAME = "continuationtoken";
 
 /**
  * Whether the counts checks crawl a listing with `withCount=true` at the run's date (while the totals

@@ -74,16 +74,8 @@ export interface CheckContext {
    * memoised one) under that label.
    */
   crawlSized(route: Route, pageSize: number, again?: string): Promise<CrawlResult>;
-  /**
-   * A crawl with the query a check asks for, under `label` (memoised per run on both), its tokens sent
-   * under `tokenName` when given.
-   */
-  crawlAsked(
-    route: Route,
-    query: readonly [string, string][],
-    label: string,
-    tokenName?: string,
-  ): Promise<CrawlResult>;
+  /** A crawl with the query a check asks for, under `label` (memoised per run on both). */
+  crawlAsked(route: Route, query: readonly [string, string][], label: string): Promise<CrawlResult>;
   authorization(role: Role): Promise<string>;
   /** Registers clean-up work (receivers, servers) run when the run ends. */
   onClose(task: () => Promise<void> | void): void;
@@ -153,7 +145,6 @@ export function createContext(parts: ContextParts): CheckContext {
     progressLabel: string,
     name: string | undefined,
     logEntries: number,
-    tokenName?: string,
   ): Promise<CrawlResult> => {
     const where = await coordinates();
     try {
@@ -171,7 +162,6 @@ export function createContext(parts: ContextParts): CheckContext {
         signal: parts.signal,
         logEntries,
         ...(name === undefined ? {} : { label: name }),
-        ...(tokenName === undefined ? {} : { tokenName }),
       });
     } finally {
       parts.progress.done();
@@ -215,10 +205,10 @@ export function createContext(parts: ContextParts): CheckContext {
         crawlOnce(route, query, label, name, options.maxEntries),
       );
     },
-    crawlAsked(route, query, label, tokenName) {
-      const key = `crawl:${route.id}:asked:${label}:${query.map((pair) => pair.join("=")).join("&")}:${tokenName ?? ""}`;
+    crawlAsked(route, query, label) {
+      const key = `crawl:${route.id}:asked:${label}:${query.map((pair) => pair.join("=")).join("&")}`;
       return memo.get(key, () =>
-        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries, tokenName),
+        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries),
       );
     },
   };

@@ -32,8 +32,6 @@ export interface CrawlPlan {
   onPage?: (pages: number, entries: number) => void;
   /** What the crawl judge calls this crawl (default: from its page size). */
   label?: string;
-  /** The name the token is sent under (default `continuationToken`; real clients also send it in lower case). */
-  tokenName?: string;
   /**
    * Most entries whose pages the log keeps (default: all). Past it the log is dropped and marked
    * `unlogged`, so a crawl no judge will read costs no memory per page.
@@ -84,12 +82,8 @@ function sameTotals(first: PageCounts, later: PageCounts): boolean {
   return real(a) && real(b) && real(c) && real(d) && c >= a && d >= b;
 }
 
-function queryString(
-  pairs: readonly (readonly [string, string])[],
-  token: string | undefined,
-  tokenName = "continuationToken",
-): string {
-  const all = token === undefined ? pairs : [...pairs, [tokenName, token] as const];
+function queryString(pairs: readonly (readonly [string, string])[], token: string | undefined): string {
+  const all = token === undefined ? pairs : [...pairs, ["continuationToken", token] as const];
   return all.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
 }
 
@@ -140,7 +134,6 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         pageSize: requestedSize,
         ...(ascending ? { ascending } : {}),
         query: plan.query,
-        ...(plan.tokenName === undefined ? {} : { tokenName: plan.tokenName }),
         startedAt: started,
         endedAt: ended,
         pages: unlogged ? [] : pages,
@@ -167,7 +160,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         evidence: evidenceOf(last, pageOf(last, resultArray)?.pagination),
       });
     }
-    const query = queryString(plan.query, token, plan.tokenName);
+    const query = queryString(plan.query, token);
     const url = query === "" ? plan.url : `${plan.url}?${query}`;
     const exchange = await http.send({ method: "GET", url, authorization: await plan.authorization() });
     last = exchange;
