@@ -107,31 +107,70 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
       const evidence: EvidenceRequest = Object.keys(shown).length
         ? { method: request.method, url: request.url, headers: shown }
         : { method: request.method, url: request.url };
-      const bound = withDeadline(
-        options.signal,
-        options.timeoutMs,
-        () => new RequestTimeout(options.timeoutMs),
-      );
-      try {
-        const {
-          status,
-          headers: answered,
-          bytes,
-        } = await transport.exchange({
-          method: request.method,
-          url: request.url,
-          headers,
-          ...(request.body ? { body: request.body.text } : {}),
-          signal: bound.signal,
-        });
-        return { request: evidence, status, headers: answered, bytes, text: bytes.toString("utf8") };
-      } catch (error) {
-        throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
-      } finally {
-        bound.done();
+      const once = async (): Promise<HttpExchange> => {
+        const bound = withDeadline(
+          options.signal,
+          options.timeoutMs,
+          () => new RequestTimeout(options.timeoutMs),
+        );
+        try {
+          const {
+            status,
+            headers: answered,
+            bytes,
+          } = await transport.exchange({
+            method: request.method,
+            url: request.url,
+            headers,
+            ...(request.body ? { body: request.body.text } : {}),
+            signal: bound.signal,
+          });
+          return { request: evidence, status, headers: answered, bytes, text: bytes.toString("utf8") };
+        } catch (error) {
+          throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
+        } finally {
+          bound.done();
+        }
+      };
+      let answer = await once();
+      for (let retry = 0; retry < RATE_LIMIT.retries && answer.status === 429; retry++) {
+        if (!(await pause(retryAfterMs(answer.headers.get("retry-after")), options.signal))) break;
+        answer = await once();
       }
+      return answer;
     },
   };
+}
+
+/**
+ * The service's rate limit, as real clients meet it: a 429 is asked again after its `Retry-After` (1 s
+ * without one, at most 10 s), three times at most; a fourth 429 stands, and the check that asked judges it.
+ */
+export const RATE_LIMIT = { retries: 3, defaultWaitMs: 1_000, maxWaitMs: 10_000 } as const;
+
+/** The wait a `Retry-After` value asks for (seconds, or an HTTP date), bounded by `RATE_LIMIT`. */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number {
+  const text = value?.trim() ?? "";
+  const seconds = /^\d+$/.test(text) ? Number(text) * 1000 : undefined;
+  const date = seconds === undefined && text !== "" ? Date.parse(text) - now : undefined;
+  const wanted = seconds ?? (date !== undefined && Number.isFinite(date) ? date : RATE_LIMIT.defaultWaitMs);
+  return Math.min(Math.max(wanted, 0), RATE_LIMIT.maxWaitMs);
+}
+
+/** Waits `ms`; false at once if the run is aborted meanwhile. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve(true);
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
 }
 
 /** The body as JSON, or why it is not. */
