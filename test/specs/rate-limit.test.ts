@@ -24,30 +24,25 @@ const client = (signal = new AbortController().signal) =>
   createHttpClient({ timeoutMs: 5_000, signal, userAgent: "assopay-test" });
 
 describe("verify under the service's rate limit", () => {
-  it("asks a 429 again after its Retry-After, and gets the answer behind it", async () => {
-    const provider = await limiting(2, "0");
+  /** What one request to a provider limiting its first `limited` requests came back with, and when it asked. */
+  const askOnce = async (limited: number) => {
+    const provider = await limiting(limited, "0");
     const http = client();
     try {
       const answer = await http.send({ method: "GET", url: `${provider.url}/v5/x` });
-      expect(answer.status).toBe(200);
-      expect(provider.times).toHaveLength(3);
+      return { status: answer.status, asked: provider.times.length };
     } finally {
       http.close();
       await provider.close();
     }
+  };
+
+  it("asks a 429 again after its Retry-After, and gets the answer behind it", async () => {
+    expect(await askOnce(2)).toEqual({ status: 200, asked: 3 });
   });
 
   it("lets a 429 stand after three retries, for the check that asked to judge", async () => {
-    const provider = await limiting(10, "0");
-    const http = client();
-    try {
-      const answer = await http.send({ method: "GET", url: `${provider.url}/v5/x` });
-      expect(answer.status).toBe(429);
-      expect(provider.times).toHaveLength(1 + RATE_LIMIT.retries);
-    } finally {
-      http.close();
-      await provider.close();
-    }
+    expect(await askOnce(10)).toEqual({ status: 429, asked: 1 + RATE_LIMIT.retries });
   });
 
   it("waits the Retry-After it was given, and stops waiting when the run is stopped", async () => {
