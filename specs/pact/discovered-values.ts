@@ -3,7 +3,8 @@ import { readPartner } from "../notifications/registration.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
 import type { CheckContext } from "../runner/context.js";
-import { type CrawlResult, endedLegally } from "../runner/crawler.js";
+import { endedLegally } from "../runner/crawl-stops.js";
+import type { CrawlResult } from "../runner/crawler.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
 import {
   type DiscoveredValues,

@@ -8,8 +8,8 @@ import {
   type Route,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { describeStop } from "../runner/crawl-stops.js";
-import { type CrawlResult, endedLegally } from "../runner/crawler.js";
+import { describeStop, endedLegally } from "../runner/crawl-stops.js";
+import type { CrawlResult } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import {
@@ -39,9 +39,10 @@ export type CompletenessOutcome =
 /**
  * Crawls a listing at its default page size and at two others, oldest first (`sortOrder=Asc`) and with
  * `withCount=true` where the listing takes them, judges the crawls as a whole and, when a
- * crawl lacks entries that no earlier crawl can vouch for, crawls that size again and then once more as
- * a witness (at the size that collected most), so that entries added while the listing was crawled are
- * never taken for losses. Memoised per run: the three completeness checks share it.
+ * crawl lacks entries that no earlier crawl can vouch for, asks that crawl again exactly and then the
+ * listing once more as a witness (at the size that collected most), so that entries added while the
+ * listing was crawled are never taken for losses. Memoised per run: the checks that judge whole crawls
+ * share it.
  */
 export function completenessOf(ctx: CheckContext, route: Route): Promise<CompletenessOutcome> {
   return ctx.memo.get(`completeness:${route.id}`, async () => {
@@ -60,17 +61,15 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     const crawls: CrawlResult[] = [first];
     const largest = Math.max(...otherSizes(route, ctx.options.pageSize));
     const counted = countsCrawlWithCount(ctx, route);
-    const explicit = explicitQuery(route, counted, largest);
+    const explicit = explicitQuery(route, counted);
+    const aloud = explicit.map((pair) => pair.join("=")).join(", ");
     for (const size of otherSizes(route, ctx.options.pageSize)) {
       const asked =
-        size === largest && explicit.length > 1
+        size === largest && explicit.length > 0
           ? await ctx.crawlAsked(
               route,
-              explicit,
-              `pageSize ${size} (${explicit
-                .slice(1)
-                .map((pair) => pair.join("="))
-                .join(", ")})`,
+              [["pageSize", String(size)], ...explicit],
+              `pageSize ${size} (${aloud})`,
             )
           : undefined;
       if (asked) made.push(asked);

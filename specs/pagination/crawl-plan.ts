@@ -3,8 +3,8 @@ import type { CheckContext } from "../runner/context.js";
 import type { CrawlResult } from "../runner/crawler.js";
 
 /**
- * The crawls the completeness judge asks of a listing: at which page sizes, with what query, under which
- * token name, and how a suspect crawl is asked again. The judging is completeness.ts's.
+ * The crawls the completeness judge asks of a listing: at which page sizes, with what query, and how a
+ * suspect crawl is asked again. The judging is completeness.ts's.
  */
 
 /** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
@@ -20,10 +20,9 @@ export const takesWithCount = (route: Route) => route.query.some((q) => q.name.t
  * takes them. The crawl at the largest size asks them: a provider that serves another path for them (a
  * join that drops entries without details, say) loses entries there.
  */
-export function explicitQuery(route: Route, countedCrawl: boolean, pageSize: number): [string, string][] {
+export function explicitQuery(route: Route, countedCrawl: boolean): [string, string][] {
   const takes = (name: string) => route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
   return [
-    ["pageSize", String(pageSize)],
     ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
     ...(takes("withDetails") ? [["withDetails", "true"] as [string, string]] : []),
     ...(takesWithCount(route) && !countedCrawl ? [["withCount", "true"] as [string, string]] : []),
@@ -64,11 +63,7 @@ export function witnessSize(
   return sized[0]?.log.pageSize ?? largest;
 }
 
-/** The query a crawl was asked with (its log keeps it), the token aside. */
+/** The query a crawl was asked with, the token aside: verify's crawler keeps it in every log. */
 export function queryOf(log: CrawlLog): [string, string][] {
-  if (log.query) return log.query.map(([name, value]) => [name, value]);
-  return [
-    ...(log.ascending ? [["sortOrder", "Asc"] as [string, string]] : []),
-    ...(log.pageSize === undefined ? [] : [["pageSize", String(log.pageSize)] as [string, string]]),
-  ];
+  return (log.query ?? []).map(([name, value]) => [name, value]);
 }

@@ -6,8 +6,7 @@ import {
   type SortDirection,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { describeStop, stopRule } from "../runner/crawl-stops.js";
-import { endedLegally } from "../runner/crawler.js";
+import { describeStop, endedLegally, stopRule } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture } from "./completeness.js";

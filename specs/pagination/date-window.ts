@@ -1,7 +1,6 @@
 import { type DateWindow, judgeWindow, type Route, windowOf } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { describeStop } from "../runner/crawl-stops.js";
-import { endedLegally } from "../runner/crawler.js";
+import { describeStop, endedLegally } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture } from "./completeness.js";

@@ -8,7 +8,8 @@ import {
 } from "../../contracts/index.js";
 import { lossEvidence } from "../pagination/completeness.js";
 import { orderBreakOf } from "../pagination/date-order.js";
-import { crawl, endedLegally } from "../runner/crawler.js";
+import { endedLegally } from "../runner/crawl-stops.js";
+import { crawl } from "../runner/crawler.js";
 import type { HttpClient } from "../runner/http.js";
 import type { TokenSource } from "../runner/tokens.js";
 import type { CheckOutcome } from "../runner/types.js";

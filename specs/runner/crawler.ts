@@ -7,12 +7,10 @@ import {
   type Route,
   readPage,
 } from "../../contracts/index.js";
-import { type CrawlStop, endedLegally } from "./crawl-stops.js";
+import type { CrawlStop } from "./crawl-stops.js";
 import { evidenceOf, excerptOf } from "./excerpt.js";
 import { type HttpClient, type HttpExchange, isSuccess, parseJson } from "./http.js";
 import type { Evidence } from "./types.js";
-
-export { type CrawlStop, endedLegally };
 
 /** What to crawl and how far. */
 export interface CrawlPlan {
