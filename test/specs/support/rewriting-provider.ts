@@ -1,0 +1,55 @@
+import { createServer } from "node:http";
+import { startServer } from "../../../core/http/server.js";
+import type { RunningSandbox } from "../../../sandbox/index.js";
+
+/**
+ * What a listing page turns into: from the asked URL's query (and the whole URL) and the page's result
+ * array, the value that
+ * takes the array's place, or `{ refuse: status }` to answer the page with that status instead.
+ */
+export type Rewrite = (query: URLSearchParams, entries: unknown[], url: URL) => unknown;
+
+const refusal = (value: unknown): number | undefined =>
+  typeof value === "object" && value !== null && "refuse" in value ? Number(value.refuse) : undefined;
+
+const LISTING = /\/organizations\/[^/]+(\/forms\/[^/]+\/[^/]+)?\/(items|orders|payments)$/;
+
+/**
+ * A provider in front of the sandbox that rewrites the result array of every listing page it serves; `asks`
+ * turns the URL it was asked into the one it asks the sandbox (by default the same).
+ */
+export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url) => url) {
+  return async (sandbox: RunningSandbox) => {
+    const upstream = new URL(sandbox.url);
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = { ...req.headers, host: upstream.host, "accept-encoding": "identity" };
+      const answer = await fetch(`${sandbox.url}${asks(req.url ?? "/")}`, {
+        method: req.method ?? "GET",
+        headers: headers as unknown as Record<string, string>,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      let text = await answer.text();
+      let status = answer.status;
+      const url = new URL(req.url ?? "/", sandbox.url);
+      if (answer.status === 200 && LISTING.test(url.pathname)) {
+        const body = JSON.parse(text) as Record<string, unknown>;
+        for (const key of ["data", "items"]) {
+          if (!Array.isArray(body[key])) continue;
+          const replaced = rewrite(url.searchParams, body[key] as unknown[], url);
+          status = refusal(replaced) ?? status;
+          body[key] = replaced;
+        }
+        text =
+          status === 200
+            ? JSON.stringify(body)
+            : JSON.stringify({ errors: [{ code: "Refused", message: "no" }] });
+      }
+      res.writeHead(status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
+      res.end(text);
+    });
+    const running = await startServer(server, { what: "rewriting provider" });
+    return { url: running.url, close: () => running.close() };
+  };
+}
