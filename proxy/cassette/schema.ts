@@ -73,7 +73,9 @@ function check(validate: ValidateFunction, what: string): (value: unknown) => Sc
  * validator.header({ format: "assopay-cassette/1" }); // { path: [], message: 'the header is missing the field "upstream"' }
  */
 export function createCassetteValidator(): CassetteValidator {
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+  // The schema is the package's own file, not the user's: test/proxy/cassette.test.ts checks it against
+  // the 2020-12 meta-schema once, so a load does not compile that meta-schema again (12 of 27 ms a call).
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateSchema: false });
   addFormats(ajv);
   ajv.addSchema(schema);
   const header = ajv.compile({ $ref: `${schema.$id}#/$defs/header` });

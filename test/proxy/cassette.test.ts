@@ -1,10 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AssopayError, formatError } from "../../core/errors.js";
 import { emitDocument } from "../../proxy/cassette/emit.js";
 import { CASSETTE_FORMAT } from "../../proxy/cassette/format.js";
 import { loadCassette, parseCassette } from "../../proxy/cassette/reader.js";
-import { createCassetteValidator } from "../../proxy/cassette/schema.js";
+import { cassetteSchema, createCassetteValidator } from "../../proxy/cassette/schema.js";
 import { DocumentWriter, openCassette } from "../../proxy/cassette/writer.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { tempDir } from "./support/http.js";
@@ -142,6 +143,19 @@ describe("reading cassettes", () => {
       code: "bad-cassette",
       location: { file: "/nonexistent/c.yaml" },
     });
+  });
+});
+
+describe("the cassette schema", () => {
+  // createCassetteValidator does not check the schema against the meta-schema on each load: this does.
+  const metaValid = (schema: unknown) => new Ajv2020({ strict: true }).validateSchema(schema as object);
+
+  it("is a valid JSON Schema 2020-12 document", () => {
+    expect(metaValid(cassetteSchema)).toBe(true);
+  });
+
+  it("would be told from a broken one", () => {
+    expect(metaValid({ ...cassetteSchema, $defs: { header: { type: "record" } } })).toBe(false);
   });
 });
 
