@@ -33,6 +33,8 @@ import { StateError } from "./state-error.js";
 
 /** The most forms the sandbox holds (provider states add some). */
 const MAX_FORMS = 150;
+/** How many seeded orders a form keeps made (`seededOrder` below): more than any small listing holds. */
+const MADE_PER_FORM = 1_024;
 
 /** Everything the sandbox knows: seeded forms (entries made on demand) and what requests added. */
 export interface Store {
@@ -85,6 +87,23 @@ export interface Store {
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export function createStore(seed: number, entries: number, data?: SandboxData): Store {
+  // The seeded orders already made, per form (and the organization they were made for): a listing's
+  // crawls, its binary searches by date and its details ask for the same orders again and again. Bounded
+  // per form, so a sandbox of millions of entries stays flat in memory.
+  const made = new WeakMap<FormDef, { organization: Organization; orders: Map<number, OrderRecord> }>();
+  const seededOrder = (organization: Organization, form: FormDef, index: number): OrderRecord => {
+    let known = made.get(form);
+    if (known?.organization !== organization) {
+      known = { organization, orders: new Map() };
+      made.set(form, known);
+    }
+    const kept = known.orders.get(index);
+    if (kept) return kept;
+    if (known.orders.size >= MADE_PER_FORM) known.orders.clear();
+    const order = generatedOrder(seed, organization, form, index);
+    known.orders.set(index, order);
+    return order;
+  };
   const readyOrganization: Organization = Object.freeze({
     slug: "amis-du-bac-a-sable",
     name: "Les Amis du Bac à Sable",
@@ -188,7 +207,7 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
         const seededSegment: Segment = {
           firstId: f.firstId,
           count: f.count,
-          at: (index) => changed.get(f.firstId + index) ?? generatedOrder(seed, organization, f, index),
+          at: (index) => changed.get(f.firstId + index) ?? seededOrder(organization, f, index),
         };
         segments.push(withinDates(seededSegment, fromMs, toMs, dateOf));
       }
@@ -212,7 +231,7 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       const index = id % FORM_ID_SPAN;
       if (!form || form.declared || index >= form.count) return undefined;
       const organization = organizations.get(form.organizationSlug.toLowerCase());
-      return organization && generatedOrder(seed, organization, form, index);
+      return organization && seededOrder(organization, form, index);
     },
     itemOrder(itemId) {
       const holder = declaredItems.get(itemId);
