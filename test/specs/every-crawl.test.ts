@@ -98,6 +98,32 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     );
   }, 60_000);
 
+  // A deep-pagination cap: every crawl stops after the same number of entries, whatever its page size, so
+  // the crawls newest first agree with each other; oldest first ends on other entries.
+  it.each([
+    ["an empty page", "pagination/empty-page-only-at-end", (kept: unknown[]) => kept],
+    [
+      "a page without a token",
+      "pagination/token-until-end",
+      (kept: unknown[]) => ({ entries: kept, token: null }),
+    ],
+  ])(
+    "flags a provider that ends every crawl after 40 entries, whatever the page size, with %s, on %s alone",
+    async (_, rule, end) => {
+      const report = await verifySandbox("2026-01-01" as IsoDay, {
+        hooks: false,
+        through: rewriting((_query, entries, _url, before) => {
+          const kept = entries.slice(0, Math.max(0, 40 - before));
+          return before + entries.length >= 40 ? end(kept) : entries;
+        }),
+      });
+      const found = problems(report);
+      expect([...new Set(found.map((p) => p.slice(0, p.indexOf("["))))]).toEqual([rule]);
+      expect(found[0]).toMatch(/sortOrder Asc/);
+    },
+    60_000,
+  );
+
   it("passes a strict provider that refuses the parameters it does not know, judging the largest size plainly", async () => {
     // 400 on a first page asked with withDetails or sortOrder=Desc: the explicit crawl is refused at once.
     const strict = (url: string) =>

@@ -3,11 +3,21 @@ import { startServer } from "../../../core/http/server.js";
 import type { RunningSandbox } from "../../../sandbox/index.js";
 
 /**
- * What a listing page turns into: from the asked URL's query (and the whole URL) and the page's result
- * array, the value that
- * takes the array's place, or `{ refuse: status }` to answer the page with that status instead.
+ * What a listing page turns into: from the asked URL's query (and the whole URL), the page's result
+ * array and how many entries the provider served before this page in the same crawl (read from the token
+ * asked with), the value that takes the array's place, or `{ refuse: status }` to answer the page with
+ * that status instead. `{ entries, token: null }` also takes the page's token away.
  */
-export type Rewrite = (query: URLSearchParams, entries: unknown[], url: URL) => unknown;
+export type Rewrite = (query: URLSearchParams, entries: unknown[], url: URL, servedBefore: number) => unknown;
+
+const tokenless = (value: unknown): unknown[] | undefined =>
+  typeof value === "object" &&
+  value !== null &&
+  "token" in value &&
+  value.token === null &&
+  "entries" in value
+    ? (value.entries as unknown[])
+    : undefined;
 
 const refusal = (value: unknown): number | undefined =>
   typeof value === "object" && value !== null && "refuse" in value ? Number(value.refuse) : undefined;
@@ -21,6 +31,8 @@ const LISTING = /\/organizations\/[^/]+(\/forms\/[^/]+\/[^/]+)?\/(items|orders|p
 export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url) => url) {
   return async (sandbox: RunningSandbox) => {
     const upstream = new URL(sandbox.url);
+    // Entries served so far in a crawl, by the token that continues it.
+    const served = new Map<string, number>();
     const server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -35,11 +47,17 @@ export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url
       const url = new URL(req.url ?? "/", sandbox.url);
       if (answer.status === 200 && LISTING.test(url.pathname)) {
         const body = JSON.parse(text) as Record<string, unknown>;
+        const pagination = body.pagination as { continuationToken?: unknown } | undefined;
+        const before = served.get(url.searchParams.get("continuationToken") ?? "") ?? 0;
         for (const key of ["data", "items"]) {
           if (!Array.isArray(body[key])) continue;
-          const replaced = rewrite(url.searchParams, body[key] as unknown[], url);
+          const replaced = rewrite(url.searchParams, body[key] as unknown[], url, before);
           status = refusal(replaced) ?? status;
-          body[key] = replaced;
+          const kept = tokenless(replaced);
+          if (kept && pagination) pagination.continuationToken = null;
+          body[key] = kept ?? replaced;
+          const next = pagination?.continuationToken;
+          if (typeof next === "string") served.set(next, before + (kept ?? (body[key] as unknown[])).length);
         }
         text =
           status === 200
