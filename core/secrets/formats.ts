@@ -10,22 +10,12 @@
  * of its key prefixes (Stripe's `sk_live_`/`rk_live_`/`whsec_`, Google's `AIza` API keys) or from the
  * standards (JWT, RFC 7519; `Bearer`, RFC 6750). A shape added here is redacted everywhere.
  */
+import { buildAutomaton, holdsWord, PLAIN, wordBytes } from "./automaton.js";
+import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";
+import { rep, type SecretFormat } from "./shape.js";
 
-/** The origins of the shapes below. */
-export const FORMAT_ORIGINS = ["secretlint-preset-recommend", "provider-documentation", "standard"] as const;
-export type FormatOrigin = (typeof FORMAT_ORIGINS)[number];
-
-/** One shape: `pattern` finds it (global); the secret is capture group `secret` (the whole match if 0). */
-export interface SecretFormat {
-  readonly id: string;
-  readonly origin: FormatOrigin;
-  readonly pattern: RegExp;
-  readonly secret: number;
-  /** A value the format's own example gives, for the tests (assembled, so no scanner flags this file). */
-  readonly example: string;
-}
-
-const rep = (chars: string, n: number) => chars.repeat(Math.ceil(n / chars.length)).slice(0, n);
+export type { FormatOrigin, SecretFormat } from "./shape.js";
+export { FORMAT_ORIGINS } from "./shape.js";
 
 export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
   {
@@ -135,21 +125,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     secret: 1,
     example: `https://ci:${"hunter2-broker"}@broker.example`,
   },
-  {
-    id: "stripe-key",
-    origin: "provider-documentation",
-    // Secret (sk_) and restricted (rk_) keys, live or test mode; webhook signing secrets (whsec_).
-    pattern: /\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}|whsec_[A-Za-z0-9+/]{24,100})\b/g,
-    secret: 0,
-    example: `sk_${"live"}_${rep("51HxYz", 40)}`,
-  },
-  {
-    id: "google-api-key",
-    origin: "provider-documentation",
-    pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g,
-    secret: 0,
-    example: `AI${"za"}${rep("Sy9-x_", 35)}`,
-  },
+  ...PROVIDER_FORMATS,
   {
     id: "jwt",
     origin: "standard",
@@ -169,19 +145,10 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
 ]);
 
 /**
- * A necessary condition of every shape above, as one test (a literal of each, or its short prefix): a
- * text it does not match holds none of them. Case-sensitive (a case-insensitive alternation costs
- * several times as much on a megabyte); only `bearer` is spelled in any case, letter by letter. Kept beside the table; the tests check that every
- * format's example matches it.
- */
-export const FORMAT_CANDIDATE =
-  /PRIVATE KEY|gh[pousr]_|github_pat_|A3T|AKIA|ASIA|ABIA|ACCA|xox[abposr]-|hooks\.slack\.com|npm_|SG\.|shp(?:at|ca|pa|ss)_|T3BlbkFJ|sk-ant-|lin_api_|[sr]k_(?:live|test)_|whsec_|AIza|:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|eyJ|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
-
-/**
- * `FORMAT_CANDIDATE` as literal words, for the recorder's one-pass body scan (`proxy/redaction/scan.ts`),
+ * The shapes' literal words, for the recorder's one-pass body scan (`proxy/redaction/scan.ts`),
  * which finds them all with one automaton: its literals with their classes spelled out, `://` (where the
  * scan then tests for a URL password), and `bearer` (in any case, where it then tests for a blank after).
- * The tests check that the scan and `FORMAT_CANDIDATE` agree.
+ * The tests check that the scan and `FORMAT_CANDIDATE` (below) agree.
  */
 export const FORMAT_WORDS: {
   readonly literals: readonly string[];
@@ -205,16 +172,28 @@ export const FORMAT_WORDS: {
     "T3BlbkFJ",
     "sk-ant-",
     "lin_api_",
-    "sk_live_",
-    "sk_test_",
-    "rk_live_",
-    "rk_test_",
-    "whsec_",
-    "AIza",
+    ...PROVIDER_LITERALS,
     "eyJ",
   ]),
   urlPassword: "://",
   bearer: "bearer",
+});
+
+/** The literal words above, found in one pass whatever their number (`FORMAT_CANDIDATE`). */
+const LITERALS = buildAutomaton(
+  FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
+  PLAIN,
+);
+/** The two candidates that are not literal words: a URL's `user:password@`, `bearer` in any case. */
+const URL_PASSWORD_OR_BEARER = /:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
+
+/**
+ * A necessary condition of every shape above: a text it does not match holds none of them. One pass of
+ * the literal words' automaton (whatever their number), then the URL password and `bearer` (in any case,
+ * letter by letter). The tests check that every format's example matches it.
+ */
+export const FORMAT_CANDIDATE: { test(text: string): boolean } = Object.freeze({
+  test: (text: string) => holdsWord(LITERALS, text) || URL_PASSWORD_OR_BEARER.test(text),
 });
 
 /** What follows `://` in `FORMAT_CANDIDATE`: a user, `:`, a password and `@` (tested where `://` is). */
@@ -222,7 +201,7 @@ export const URL_PASSWORD_REST = /^[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@/;
 
 /**
  * `text` with every secret of a known shape replaced by `replace(secret)`. Text without any candidate is
- * returned as it is, at the cost of one regular expression test.
+ * returned as it is, at the cost of one pass of `FORMAT_CANDIDATE`.
  *
  * @example redactFormats("push with ghp_… now", () => "<x>") // "push with <x> now"
  */

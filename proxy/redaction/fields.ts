@@ -1,4 +1,4 @@
-import type { Automaton } from "./automaton.js";
+import type { Automaton } from "../../core/secrets/automaton.js";
 import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
 import {
   EXACT_SECRET_NAMES,

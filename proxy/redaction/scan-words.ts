@@ -3,8 +3,9 @@
  * written; the secret names, `bearer` and OAuth's form pairs in any case), the classes of bytes its
  * counters follow, and the small byte-level tests it makes where something was found.
  */
+
+import { type Automaton, buildAutomaton, wordBytes } from "../../core/secrets/automaton.js";
 import { FORMAT_WORDS } from "../../core/secrets/formats.js";
-import { type Automaton, buildAutomaton, wordBytes } from "./automaton.js";
 import { FORM_SECRET_NAMES } from "./secrets.js";
 
 /** Tags of the formats' automaton (case as written): a smaller one wins where two words end. */

@@ -39,6 +39,13 @@ describe("known secret formats (core/secrets/formats.ts)", () => {
       "see https://user@host.example/a and https://host.example/x:y@z",
       "a bearer of good news",
       "xoxb- nothing",
+      // The providers' prefixes without the body their format gives, or with a body too short.
+      "glpat-short and hf_tiny and sk-proj-abc",
+      "dp.pt.abc, hvs.x, ya29.y, dapi123, LTAI12, NRAK-1, PMAK-1-2, sbp_12, pul-12, fo1_x, nfp_x, ntn_x",
+      "AccountKey= and SharedAccessKey=;",
+      "Password=<secret:0123456789abcdef>;",
+      "at 12:AAh and 123456789:AAshort",
+      "a Q~ b, AGE-SECRET-KEY-1",
     ]) {
       expect(
         redactFormats(kept, () => "<X>"),

@@ -1,7 +1,8 @@
 /**
  * A byte automaton that finds many literal words at once (Aho–Corasick, as a dense table): one step per
- * byte, whatever the number of words. The body scan (`scan.ts`) runs two of them side by side in its one
- * pass over a body: the secret formats' literal prefixes, and the secret field names.
+ * byte, whatever the number of words. The recorder's body scan (`proxy/redaction/scan.ts`) runs two of
+ * them side by side in its one pass over a body: the secret formats' literal prefixes, and the secret
+ * field names. `FORMAT_CANDIDATE` (`formats.ts`) runs the first over text (`holdsWord`).
  */
 
 /** One word to find and the tag reported where it ends (1 to 255; a smaller tag wins where two end). */
@@ -105,3 +106,23 @@ export function buildAutomaton(words: readonly AutomatonWord[], options: Automat
 export function wordBytes(word: string): number[] {
   return [...Buffer.from(word, "latin1")];
 }
+
+/**
+ * Whether `text` holds one of the automaton's words, read one character a byte (a character above 255,
+ * in no word, starts the search afresh). For automata of ASCII words without skipped or flagged bytes.
+ *
+ * @example holdsWord(buildAutomaton([{ bytes: wordBytes("ghp_"), tag: 1 }], PLAIN), "a ghp_x") // true
+ */
+export function holdsWord(automaton: Automaton, text: string): boolean {
+  const { next } = automaton;
+  let state = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    state = next[(state & ROW) | (code > 0xff ? 0 : code)] as number;
+    if ((state & FLAG) !== 0) return true;
+  }
+  return false;
+}
+
+/** Options of an automaton that reads words as written, nothing skipped or flagged. */
+export const PLAIN: AutomatonOptions = Object.freeze({ foldCase: false, skip: [], flagged: [] });
