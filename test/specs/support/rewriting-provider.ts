@@ -1,4 +1,5 @@
 import { createServer } from "node:http";
+import { readPage } from "../../../contracts/index.js";
 import { startServer } from "../../../core/http/server.js";
 import type { RunningSandbox } from "../../../sandbox/index.js";
 
@@ -56,8 +57,8 @@ export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url
           const kept = tokenless(replaced);
           if (kept && pagination) pagination.continuationToken = null;
           body[key] = kept ?? replaced;
-          const next = pagination?.continuationToken;
-          if (typeof next === "string") served.set(next, before + (kept ?? (body[key] as unknown[])).length);
+          const read = readPage(body, key);
+          if (read.ok && read.token !== undefined) served.set(read.token, before + read.entries.length);
         }
         text =
           status === 200
