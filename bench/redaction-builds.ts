@@ -4,10 +4,8 @@
 // the mean of 20 calls (5 for redactBody) after 3.
 // Usage: node --import tsx bench/redaction-builds.ts DIST [DIST ...] [--rounds N]
 // Example: node --import tsx bench/redaction-builds.ts .scratch/before dist
-import { execFileSync } from "node:child_process";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { alternateBuilds, fromBuild } from "./lib/builds.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -15,7 +13,7 @@ const { values, positionals } = parseArgs({
 });
 
 async function measure(dist: string): Promise<Record<string, string>> {
-  const load = (path: string) => import(pathToFileURL(resolve(dist, path)).href);
+  const load = (path: string) => fromBuild(dist, path);
   const { FORMAT_CANDIDATE } = await load("core/secrets/formats.js");
   const { scanBody } = await load("proxy/redaction/scan.js");
   const { createRedactor } = await load("proxy/redaction/redactor.js");
@@ -48,11 +46,9 @@ async function measure(dist: string): Promise<Record<string, string>> {
 if (values.child) {
   console.log(JSON.stringify(await measure(positionals[0] ?? "dist")));
 } else {
-  for (let round = 1; round <= Number(values.rounds); round++) {
-    for (const dist of positionals) {
-      const args = ["--import", "tsx", process.argv[1] ?? "", "--child", dist];
-      const line = execFileSync(process.execPath, args, { encoding: "utf8" }).trim();
-      console.log(`round ${round}  ${dist.padEnd(16)} ms: ${line}`);
-    }
-  }
+  alternateBuilds(process.argv[1] ?? "bench/redaction-builds.ts", positionals, {
+    rounds: Number(values.rounds),
+    childArgs: [],
+    label: "ms",
+  });
 }

@@ -6,10 +6,8 @@
 // Usage: node --import tsx bench/verify-run.ts DIST [DIST ...] [--rounds N] [--runs N]
 // Example: npm run build && rm -rf .scratch/before && cp -r dist .scratch/before   # then change the code
 //          npm run build && node --import tsx bench/verify-run.ts .scratch/before dist
-import { execFileSync } from "node:child_process";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { alternateBuilds, fromBuild } from "./lib/builds.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -27,7 +25,7 @@ const CASES = [
 
 /** In the child: the median CPU (ms) of `runs` verify runs per case, from the build in `dist`. */
 async function measure(dist: string, runs: number): Promise<Record<string, number>> {
-  const load = (path: string) => import(pathToFileURL(resolve(dist, path)).href);
+  const load = (path: string) => fromBuild(dist, path);
   const { startSandbox } = await load("sandbox/index.js");
   const { loadContract } = await load("contracts/index.js");
   const { allChecks } = await load("specs/index.js");
@@ -73,22 +71,11 @@ async function measure(dist: string, runs: number): Promise<Record<string, numbe
 }
 
 if (values.child) {
-  const [dist] = positionals;
-  if (!dist) throw new Error("--child needs a DIST");
-  console.log(JSON.stringify(await measure(dist, Number(values.runs))));
+  console.log(JSON.stringify(await measure(positionals[0] ?? "dist", Number(values.runs))));
 } else {
-  if (positionals.length === 0) {
-    console.error("usage: node --import tsx bench/verify-run.ts DIST [DIST ...] [--rounds N] [--runs N]");
-    process.exit(2);
-  }
-  for (let round = 1; round <= Number(values.rounds); round++) {
-    for (const dist of positionals) {
-      const line = execFileSync(
-        process.execPath,
-        ["--import", "tsx", process.argv[1] ?? "", "--child", "--runs", String(values.runs), dist],
-        { encoding: "utf8" },
-      );
-      console.log(`round ${round}  ${dist.padEnd(16)} CPU ms per run: ${line.trim()}`);
-    }
-  }
+  alternateBuilds(process.argv[1] ?? "bench/verify-run.ts", positionals, {
+    rounds: Number(values.rounds),
+    childArgs: ["--runs", String(values.runs)],
+    label: "CPU ms per run",
+  });
 }
