@@ -6,9 +6,10 @@
  * (`@secretlint/secretlint-rule-preset-recommend` 13.x: its rules privatekey, github, aws, slack, npm,
  * sendgrid, shopify, openai, anthropic, linear, 1password, basicauth and database-connection-string, the
  * last two as a URL's password; gcp's service-account keys are a PEM block under `private_key`), each
- * written here from the token format the rule's provider publishes, not copied from the rule. A few come from the provider's own documentation
- * of its key prefixes (Stripe's `sk_live_`/`rk_live_`/`whsec_`, Google's `AIza` API keys) or from the
- * standards (JWT, RFC 7519; `Bearer`, RFC 6750). A shape added here is redacted everywhere.
+ * written here from the token format the rule's provider publishes, not copied from the rule. The
+ * shapes known from a provider's own documentation of its key prefixes (Stripe, Google, GitLab …) are in
+ * `provider-formats.ts`, each with its literal words; two come from the standards (JWT, RFC 7519;
+ * `Bearer`, RFC 6750). A shape added to either table is redacted everywhere.
  */
 import { buildAutomaton, holdsWord, PLAIN, wordBytes } from "./automaton.js";
 import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";

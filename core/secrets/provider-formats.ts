@@ -232,7 +232,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
       example: `AGE-${"SECRET"}-KEY-1${rep("QPZRY9X8GF2TVDW0S3JN", 58)}`,
     },
     {
-      // The password of a connection string (`Server=…;User Id=…;Password=…;`), whatever the driver.
+      // The password of a connection string (`Server=…;User Id=…;Password=…;`), whatever the driver: the
+      // keywords ADO.NET's and ODBC's documentation give.
       id: "connection-string-password",
       pattern: /\b(?:Password|PASSWORD|password|Pwd|PWD|pwd)=(?<secret>[^;&"'\s<>]{1,256})/g,
       literals: ["Password=", "PASSWORD=", "password=", "Pwd=", "PWD=", "pwd="],

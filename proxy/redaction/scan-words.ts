@@ -4,7 +4,7 @@
  * counters follow, and the small byte-level tests it makes where something was found.
  */
 
-import { type Automaton, buildAutomaton, wordBytes } from "../../core/secrets/automaton.js";
+import { type Automaton, buildAutomaton, PLAIN, wordBytes } from "../../core/secrets/automaton.js";
 import { FORMAT_WORDS } from "../../core/secrets/formats.js";
 import { FORM_SECRET_NAMES } from "./secrets.js";
 
@@ -22,7 +22,7 @@ export const FORMATS = buildAutomaton(
     ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
     { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
   ],
-  { foldCase: false, skip: [], flagged: [] },
+  PLAIN,
 );
 
 /**
