@@ -4,6 +4,9 @@ import { problems, verifySandbox } from "./support/harness.js";
 import { rewriting } from "./support/rewriting-provider.js";
 
 const sizeOf = (query: URLSearchParams) => Number(query.get("pageSize") ?? 20);
+/** The checks that failed, warned or erred, each once, sorted: `problems` lines start with the check's id. */
+const checksIn = (found: readonly string[]) =>
+  [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
 
 describe("verify judges every crawl it makes of a listing, not only the default one", () => {
   it("flags entries repeated only at one page size, on the duplicates rule too", async () => {
@@ -21,8 +24,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
       }),
     });
     const found = problems(report);
-    const rules = new Set(found.map((p) => p.slice(0, p.indexOf("["))));
-    expect([...rules].sort()).toEqual(["pagination/empty-page-only-at-end", "pagination/no-duplicates"]);
+    expect(checksIn(found)).toEqual(["pagination/empty-page-only-at-end", "pagination/no-duplicates"]);
     expect(found.find((p) => p.startsWith("pagination/no-duplicates"))).toMatch(
       /came back twice in \d+ pages of the crawl at pageSize 7/,
     );
@@ -38,8 +40,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     });
     const found = problems(report);
     // The crawls of a date window lose their last entry too.
-    const rules = new Set(found.map((p) => p.slice(0, p.indexOf("["))));
-    expect([...rules].sort()).toEqual(["pagination/date-window", "pagination/empty-page-only-at-end"]);
+    expect(checksIn(found)).toEqual(["pagination/date-window", "pagination/empty-page-only-at-end"]);
     expect(found.find((p) => p.startsWith("pagination/empty-page-only-at-end"))).toMatch(
       /sortOrder Asc ended on an empty page/,
     );
@@ -73,7 +74,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
         through: rewriting((query, entries) => wrong(query) ?? entries),
       });
       const found = problems(report);
-      expect([...new Set(found.map((p) => p.slice(0, p.indexOf("["))))]).toEqual([rule]);
+      expect(checksIn(found)).toEqual([rule]);
       expect(found[0]).toMatch(/^[^:]+\[fail\]: v5\.[a-z-]+: pageSize 7: /);
     },
     60_000,
@@ -90,9 +91,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
       ),
     });
     const found = problems(report);
-    expect([...new Set(found.map((p) => p.slice(0, p.indexOf("["))))]).toEqual([
-      "pagination/end-is-empty-array",
-    ]);
+    expect(checksIn(found)).toEqual(["pagination/end-is-empty-array"]);
     expect(found[0]).toMatch(
       /sortOrder Asc: a non-empty page answered with the very token it was asked with/,
     );
@@ -118,7 +117,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
         }),
       });
       const found = problems(report);
-      expect([...new Set(found.map((p) => p.slice(0, p.indexOf("["))))]).toEqual([rule]);
+      expect(checksIn(found)).toEqual([rule]);
       expect(found[0]).toMatch(/sortOrder Asc/);
     },
     60_000,
