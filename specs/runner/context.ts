@@ -1,6 +1,6 @@
 import type { Contract, DatedRules, Diagnostic, Route } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { type CrawlResult, crawl } from "./crawler.js";
+import { askedPageSize, type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";
@@ -38,7 +38,7 @@ const CRAWL_NOTES: Readonly<Record<CrawlVariant, string>> = {
  */
 export function pagesAllowed(route: Route, query: readonly [string, string][], maxPages: number): number {
   const byDefault = route.pagination?.defaultPageSize ?? 20;
-  const asked = Number(query.find(([name]) => name.toLowerCase() === "pagesize")?.[1] ?? byDefault);
+  const asked = askedPageSize(query) ?? byDefault;
   return asked > 0 && asked < byDefault ? Math.ceil((maxPages * byDefault) / asked) : maxPages;
 }
 

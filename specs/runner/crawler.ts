@@ -64,6 +64,12 @@ export interface CrawlResult {
   log: CrawlLog;
 }
 
+/** The `pageSize` a query asks, its name matched whatever its case as the service does; undefined if none. */
+export function askedPageSize(query: readonly (readonly [string, string])[]): number | undefined {
+  const asked = query.find(([name]) => name.toLowerCase() === "pagesize")?.[1];
+  return asked === undefined ? undefined : Number(asked);
+}
+
 const UNUSUAL = /[+/=%& ]/;
 
 const NO_COUNTS: PageCounts = { totalCount: undefined, totalPages: undefined, pageSize: undefined };
@@ -95,11 +101,10 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const started = now();
   const resultArray = plan.route.pagination?.resultArray ?? "data";
   // Names matched as the service does, whatever their case.
-  const asked = plan.query.find(([name]) => name.toLowerCase() === "pagesize")?.[1];
+  const requestedSize = askedPageSize(plan.query);
   const ascending = plan.query.some(
     ([name, value]) => name.toLowerCase() === "sortorder" && value.toLowerCase() === "asc",
   );
-  const requestedSize = asked === undefined ? undefined : Number(asked);
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
   const seen = new Set<number>();
   const pages: CrawlPageLog[] = [];
