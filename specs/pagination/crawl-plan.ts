@@ -7,11 +7,15 @@ import type { CrawlResult } from "../runner/crawler.js";
  * suspect crawl is asked again. The judging is completeness.ts's.
  */
 
+/** Whether a listing takes the query parameter `name` (matched whatever its case, as the service does). */
+export const takes = (route: Route, name: string) =>
+  route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
+
 /** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
-export const takesSortOrder = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "sortorder");
+export const takesSortOrder = (route: Route) => takes(route, "sortOrder");
 
 /** Listings that take `withCount` (every listing whose totals the timeline dates). */
-export const takesWithCount = (route: Route) => route.query.some((q) => q.name.toLowerCase() === "withcount");
+export const takesWithCount = (route: Route) => takes(route, "withCount");
 
 /**
  * What a client may ask without changing which entries a listing holds, beyond the page size: its default
@@ -21,10 +25,9 @@ export const takesWithCount = (route: Route) => route.query.some((q) => q.name.t
  * join that drops entries without details, say) loses entries there.
  */
 export function explicitQuery(route: Route, countedCrawl: boolean): [string, string][] {
-  const takes = (name: string) => route.query.some((q) => q.name.toLowerCase() === name.toLowerCase());
   return [
     ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
-    ...(takes("withDetails") ? [["withDetails", "true"] as [string, string]] : []),
+    ...(takes(route, "withDetails") ? [["withDetails", "true"] as [string, string]] : []),
     ...(takesWithCount(route) && !countedCrawl ? [["withCount", "true"] as [string, string]] : []),
   ];
 }

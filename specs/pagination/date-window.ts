@@ -4,13 +4,13 @@ import { describeStop, endedLegally } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture } from "./completeness.js";
+import { takes } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Listings that take both `from` and `to`. */
-const takesWindow = (route: Route) =>
-  ["from", "to"].every((name) => route.query.some((q) => q.name.toLowerCase() === name));
+const takesWindow = (route: Route) => takes(route, "from") && takes(route, "to");
 
 /** One listing's window: crawled to its end, it must hold the entries dated in it and no other. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
