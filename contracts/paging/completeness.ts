@@ -110,6 +110,22 @@ function pagesById(crawl: CrawlLog): Map<number, CrawlPageLog> {
   return pages;
 }
 
+/**
+ * A part of the listing's order, read from a crawl of a part of it (a date window): the losing crawl's
+ * own entries with `missing` put in by date, newest first (oldest first when the crawl ran so).
+ */
+function orderByDate(crawl: CrawlLog, witness: CrawlLog, missing: readonly number[]): number[] {
+  const dated = new Map<number, number>();
+  for (const page of [...crawl.pages, ...witness.pages]) {
+    for (const [i, id] of page.ids.entries()) dated.set(id, page.dates?.[i] ?? Number.NaN);
+  }
+  const sign = crawl.ascending ? 1 : -1;
+  const entries = [...orderOfCrawl(crawl), ...missing];
+  const at = (id: number) => dated.get(id) ?? Number.NaN;
+  const known = entries.filter((id) => !Number.isNaN(at(id)));
+  return known.sort((a, b) => sign * (at(a) - at(b)));
+}
+
 /** The losses of one crawl, given the ids confirmed missing and the crawls after it. */
 function lossesOf(
   crawl: CrawlLog,
@@ -117,13 +133,16 @@ function lossesOf(
   confirmed: number[],
   after: readonly CrawlLog[],
   sets: Map<CrawlLog, Set<number>>,
+  partial: ReadonlySet<CrawlLog>,
 ): Loss[] {
   const firstId = confirmed[0];
-  const witness = after.find((c) => firstId !== undefined && sets.get(c)?.has(firstId));
+  const holds = (c: CrawlLog) => firstId !== undefined && sets.get(c)?.has(firstId) === true;
+  // A crawl of the whole listing shows where the entry belongs; a date window's crawl, only by its date.
+  const witness = after.find((c) => holds(c) && !partial.has(c)) ?? after.find(holds);
   if (!witness || firstId === undefined) return [];
   // The witness's order, read in the losing crawl's direction (one may run oldest first).
-  const order = orderOfCrawl(witness);
-  if (Boolean(witness.ascending) !== Boolean(crawl.ascending)) order.reverse();
+  const order = partial.has(witness) ? orderByDate(crawl, witness, confirmed) : orderOfCrawl(witness);
+  if (!partial.has(witness) && Boolean(witness.ascending) !== Boolean(crawl.ascending)) order.reverse();
   const position = new Map(order.map((id, i) => [id, i] as const));
   const { prev, next } = neighboursIn(order, own);
   const pages = pagesById(crawl);
@@ -167,13 +186,23 @@ function lossesOf(
  * violation, and crawls that kept no log, are left out. Each loss names its rule: entries gone from the middle (`pagination.complete`),
  * an empty page before the end, or a page without a token before the end.
  *
+ * `witnesses` are crawls of a part of the listing (a date window): their entries vouch, before and after,
+ * for entries the whole listing's crawls lack, but they are not judged themselves, since they need not
+ * hold every entry.
+ *
  * @example
- * const { losses, suspects } = judgeCompleteness([byDefault, bySeven, byHundred]);
+ * const { losses, suspects } = judgeCompleteness([byDefault, bySeven, byHundred], [lastWeek]);
  * // suspects: crawl again at the suspect's page size, then judge every crawl once more.
  */
-export function judgeCompleteness(crawls: readonly CrawlLog[]): Completeness {
-  const judged = crawls.filter((c) => c.end !== "cut" && c.unlogged !== true);
-  const sets = new Map(judged.map((c) => [c, idsOfCrawl(c)] as const));
+export function judgeCompleteness(
+  crawls: readonly CrawlLog[],
+  witnesses: readonly CrawlLog[] = [],
+): Completeness {
+  const usable = (c: CrawlLog) => c.end !== "cut" && c.unlogged !== true;
+  const judged = crawls.filter(usable);
+  const parts = new Set(witnesses.filter(usable));
+  const all = [...judged, ...parts];
+  const sets = new Map(all.map((c) => [c, idsOfCrawl(c)] as const));
   const union = new Set<number>();
   for (const ids of sets.values()) for (const id of ids) union.add(id);
   const losses: Loss[] = [];
@@ -181,8 +210,8 @@ export function judgeCompleteness(crawls: readonly CrawlLog[]): Completeness {
   for (const crawl of judged) {
     const own = sets.get(crawl) as Set<number>;
     if (own.size === union.size) continue;
-    const earlier = judged.filter((c) => c !== crawl && c.endedAt <= crawl.startedAt);
-    const later = judged
+    const earlier = all.filter((c) => c !== crawl && c.endedAt <= crawl.startedAt);
+    const later = all
       .filter((c) => c !== crawl && c.startedAt >= crawl.endedAt)
       .sort((a, b) => a.startedAt - b.startedAt);
     const confirmed: number[] = [];
@@ -193,7 +222,7 @@ export function judgeCompleteness(crawls: readonly CrawlLog[]): Completeness {
       const after = later.some((c) => sets.get(c)?.has(id));
       (before && after ? confirmed : unconfirmed).push(id);
     }
-    if (confirmed.length > 0) losses.push(...lossesOf(crawl, own, confirmed, later, sets));
+    if (confirmed.length > 0) losses.push(...lossesOf(crawl, own, confirmed, later, sets, parts));
     if (unconfirmed.length > 0) suspects.push({ crawl, missing: unconfirmed });
   }
   return { entries: union.size, losses, suspects };

@@ -18,6 +18,7 @@ import {
   otherSizes,
   queryOf,
   takesSortOrder,
+  windowCrawl,
   witnessSize,
 } from "./crawl-plan.js";
 
@@ -100,8 +101,12 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       made.push(withCount);
       if (endedLegally(withCount.stop)) crawls.push(withCount);
     }
+    // A date window over the newest entries (pagination.date-window's crawl): the entries it holds vouch
+    // for entries every crawl of the whole listing lacks, a loss no crawl of the whole could show.
+    const windows = [await windowCrawl(ctx, route, first.log)];
+    const witnesses = () => legalLogs(windows.flatMap((w) => (w ? [w.crawl] : [])));
     let logs = crawls.map((c) => c.log);
-    let judged = judgeCompleteness(logs);
+    let judged = judgeCompleteness(logs, witnesses());
     if (judged.suspects.length > 0) {
       const sizes = new Set(
         judged.suspects.map((s) => s.crawl.pageSize ?? route.pagination?.defaultPageSize ?? 20),
@@ -115,8 +120,10 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       more.push(await ctx.crawlSized(route, witnessSize([...crawls, ...more], sizes, largest), "witness"));
       crawls.push(...more);
       made.push(...more);
+      // The window again, after them: an entry only it held must still be there for the loss to stand.
+      if (witnesses().length > 0) windows.push(await windowCrawl(ctx, route, first.log, "again"));
       logs = legalLogs(crawls);
-      judged = judgeCompleteness(logs);
+      judged = judgeCompleteness(logs, witnesses());
     }
     return { kind: "judged", judged, crawls, logs, made };
   });

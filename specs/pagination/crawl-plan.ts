@@ -1,4 +1,4 @@
-import type { CrawlLog, Route } from "../../contracts/index.js";
+import { type CrawlLog, type DateWindow, type Route, windowOf } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import type { CrawlResult } from "../runner/crawler.js";
 
@@ -13,6 +13,9 @@ export const takes = (route: Route, name: string) =>
 
 /** Listings that take `sortOrder` (an organization's forms and the partner's organizations do not). */
 export const takesSortOrder = (route: Route) => takes(route, "sortOrder");
+
+/** Listings that take both `from` and `to`: a date window. */
+export const takesWindow = (route: Route) => takes(route, "from") && takes(route, "to");
 
 /** Listings that take `withCount` (every listing whose totals the timeline dates). */
 export const takesWithCount = (route: Route) => takes(route, "withCount");
@@ -69,4 +72,38 @@ export function witnessSize(
 /** The query a crawl was asked with, the token aside: verify's crawler keeps it in every log. */
 export function queryOf(log: CrawlLog): [string, string][] {
   return (log.query ?? []).map(([name, value]) => [name, value]);
+}
+
+/** A date window of a listing and the crawl of it. */
+export interface WindowCrawl {
+  readonly window: DateWindow;
+  readonly crawl: CrawlResult;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The crawl of a date window over the newest entries of the default crawl (`windowOf`), at the largest
+ * page size: pagination.date-window judges what it holds, and the completeness judge reads it as a
+ * witness of entries the whole listing's crawls lack. Undefined where the listing takes no window or the
+ * default crawl has none to offer. `again` asks the same window once more, under that note.
+ *
+ * @example
+ * const asked = await windowCrawl(ctx, route, byDefault); // from=6th entry's date, to=1st entry's date
+ */
+export async function windowCrawl(
+  ctx: CheckContext,
+  route: Route,
+  byDefault: CrawlLog,
+  again?: string,
+): Promise<WindowCrawl | undefined> {
+  const window = takesWindow(route) ? windowOf(byDefault) : undefined;
+  if (!window) return undefined;
+  const query: [string, string][] = [
+    ["from", iso(window.from)],
+    ["to", iso(window.to)],
+    ["pageSize", String(route.pagination?.maxPageSize ?? 100)],
+  ];
+  const label = `the date window from ${iso(window.from)} to ${iso(window.to)}${again ? ` (${again})` : ""}`;
+  return { window, crawl: await ctx.crawlAsked(route, query, label) };
 }

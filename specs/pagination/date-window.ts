@@ -1,24 +1,21 @@
-import { type DateWindow, judgeWindow, type Route, windowOf } from "../../contracts/index.js";
+import { type DateWindow, judgeWindow, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture } from "./completeness.js";
-import { takes } from "./crawl-plan.js";
+import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Listings that take both `from` and `to`. */
-const takesWindow = (route: Route) => takes(route, "from") && takes(route, "to");
 
 /** One listing's window: crawled to its end, it must hold the entries dated in it and no other. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
   const outcome = await completenessOf(ctx, route);
   if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
   const byDefault = outcome.logs.find((log) => !log.ascending);
-  const window = byDefault && windowOf(byDefault);
-  if (!window) {
+  const asked = byDefault && (await windowCrawl(ctx, route, byDefault));
+  if (!asked) {
     return {
       kind: "skip",
       subject: route.id,
@@ -26,12 +23,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
         "fewer than three entries dated with a UTC offset, or entries sharing a millisecond, at the head of the listing",
     };
   }
-  const query: [string, string][] = [
-    ["from", iso(window.from)],
-    ["to", iso(window.to)],
-    ["pageSize", String(route.pagination?.maxPageSize ?? 100)],
-  ];
-  const crawl = await ctx.crawlAsked(route, query, `from ${iso(window.from)} to ${iso(window.to)}`);
+  const { window, crawl } = asked;
   if (!endedLegally(crawl.stop)) {
     const reason = `the crawl of a date window did not end cleanly, though the default one did: ${describeStop(crawl)}`;
     return { kind: "fail", subject: route.id, reason };

@@ -104,6 +104,56 @@ describe("the crawl judge flags entries a crawl lost", () => {
   });
 });
 
+describe("a date window's crawl as a witness", () => {
+  // The window holds the 2nd to the 6th newest entries; its crawls vouch for them, and are not judged.
+  const WINDOW = ALL.slice(1, 6);
+  const lost = ALL[3] as number;
+  const windowAt = (label: string, start: number) =>
+    crawlOf(label, WINDOW, { sizes: [100], start, dated: true });
+
+  it("flags a loss only the window shows, vouched for before and after, and places the entry by its date", () => {
+    const a = crawlOf("the default page size", without(ALL, [lost]), { start: 0, dated: true });
+    const again = crawlOf("the default page size (again)", without(ALL, [lost]), { start: 20, dated: true });
+    const judged = judgeCompleteness(
+      [a, again],
+      [windowAt("the window", 10), windowAt("the window (again)", 30)],
+    );
+    expect(judged.losses.map((l) => [l.rule, l.crawl.label, l.missing, l.witness.label])).toEqual([
+      ["pagination.complete", "the default page size (again)", [lost], "the window (again)"],
+    ]);
+    // Placed among the losing crawl's own entries by its date, not at the window's edges.
+    expect(judged.losses[0]).toMatchObject({ before: { id: ALL[2] }, after: { id: ALL[4] } });
+    expect(judged.suspects.map((s) => [s.crawl.label, s.missing])).toEqual([
+      ["the default page size", [lost]],
+    ]);
+  });
+
+  it("does not judge the window's own crawl, which holds only its part", () => {
+    const whole = [0, 20].map((start) => crawlOf(`${start}`, ALL, { start, dated: true }));
+    expect(judgeCompleteness(whole, [windowAt("the window", 10)])).toMatchObject({
+      losses: [],
+      suspects: [],
+      entries: 65,
+    });
+  });
+
+  it("takes an entry the window shows and a later crawl of the whole holds for a new one", () => {
+    const a = crawlOf("a", without(ALL, [lost]), { start: 0, dated: true });
+    const b = crawlOf("b", ALL, { start: 20, dated: true });
+    const judged = judgeCompleteness([a, b], [windowAt("the window", 10)]);
+    expect(judged.losses).toEqual([]);
+    expect(judged.suspects.map((s) => s.crawl.label)).toEqual(["a"]);
+  });
+
+  it("takes an entry no window held after the losing crawl for one that may have gone", () => {
+    const a = crawlOf("a", ALL, { start: 0, dated: true });
+    const b = crawlOf("b", without(ALL, [lost]), { start: 20, dated: true });
+    const judged = judgeCompleteness([a, b], [windowAt("the window", 10)]);
+    expect(judged.losses).toEqual([]);
+    expect(judged.suspects.map((s) => [s.crawl.label, s.missing])).toEqual([["b", [lost]]]);
+  });
+});
+
 describe("the crawl judge passes every legal variant", () => {
   it("the same entries in pages of any size, uneven pages, no token on the last page, a token on the empty one", () => {
     const judged = judgeCompleteness([

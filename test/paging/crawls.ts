@@ -7,7 +7,8 @@ export function desc(first: number, count: number): number[] {
 
 /**
  * A crawl of `ids` cut into pages of `sizes` (the last size repeats), ended as `end`, run from `start` to
- * `start + 1` on the judge's clock. `pages` overrides the cutting with explicit pages.
+ * `start + 1` on the judge's clock. `pages` overrides the cutting with explicit pages. `dated` gives each
+ * entry a date, a second per id (so a higher id is newer), as a crawl of a date window needs.
  */
 export function crawlOf(
   label: string,
@@ -17,6 +18,7 @@ export function crawlOf(
     start: number;
     end?: CrawlEnd;
     pages?: readonly (readonly number[])[];
+    dated?: boolean;
   },
 ): CrawlLog {
   const pages: number[][] = options.pages ? options.pages.map((p) => [...p]) : [];
@@ -43,6 +45,7 @@ export function crawlOf(
       sentToken: i === 0 ? undefined : `t${i}`,
       status: 200,
       ids: page,
+      ...(options.dated ? { dates: page.map((id) => id * 1000) } : {}),
       token: i === pages.length - 1 && end === "no-token" ? undefined : `t${i + 1}`,
     })),
   };

@@ -123,6 +123,24 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     60_000,
   );
 
+  it("flags a provider that loses entries from every crawl of the whole listing, but not from a date window, on pagination/complete alone", async () => {
+    // Every crawl without from and to lacks the same entries, so they agree with each other; the crawl of a
+    // date window holds them, before the whole listing is crawled again and after.
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((query, entries) =>
+        query.has("from") || query.has("to")
+          ? entries
+          : entries.filter((entry) => Number((entry as { id?: unknown }).id) % 5 !== 0),
+      ),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual(["pagination/complete"]);
+    expect(found[0]).toMatch(
+      /lost 1 entry \(\d+\): the date window from \S+ to \S+ \(again\) has it, and it was there before/,
+    );
+  }, 60_000);
+
   it("passes a strict provider that refuses the parameters it does not know, judging the largest size plainly", async () => {
     // 400 on a first page asked with withDetails or sortOrder=Desc: the explicit crawl is refused at once.
     const strict = (url: string) =>
