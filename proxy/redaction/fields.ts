@@ -45,6 +45,7 @@ export class FieldClassifier {
   private readonly words: { readonly secrets: readonly string[]; readonly pii: readonly string[] };
   /** The filter as automata for the body scan (`scan.ts`), built when first asked for. */
   private readonly automata: { secrets?: Automaton; pii?: Automaton } = {};
+  private secretFilter: RegExp | undefined;
 
   /**
    * `secretNames`: the endings of secret field names (normalised, see `SECRET_FIELD_NAMES`); tests pass a
@@ -97,6 +98,15 @@ export class FieldClassifier {
    */
   keyFilter(pii: boolean): RegExp {
     return new RegExp(pii ? this.filters.pii : this.filters.secrets, "gi");
+  }
+
+  /**
+   * Whether `text` may hold a secret's name (the key filter's test, on a pattern made once and kept: it
+   * holds no state between calls). Free text is looked at for `name=value` pairs only where it may.
+   */
+  maySecretName(text: string): boolean {
+    this.secretFilter ??= new RegExp(this.filters.secrets, "i");
+    return this.secretFilter.test(text);
   }
 
   /**

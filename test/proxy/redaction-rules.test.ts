@@ -155,10 +155,27 @@ describe("each redaction rule replaces what it names and keeps its legal variant
     );
   });
 
-  it("multipart: secret-named parts and secrets in textual parts go, ordinary parts and files stay", () => {
+  it("secret-named pairs in any text: a JSON string, a header, a log line, after an auth scheme; other pairs, and escapes, stay", () => {
+    const r = recorder();
+    const out = redactJson(
+      { note: "deploy with DB_PASSWORD=pair-pass-1 today", log: "log: client_secret=pair-secret-1" },
+      r,
+    ) as Record<string, string>;
+    expect(out.note).toBe(`deploy with DB_PASSWORD=${placeholderFor("pair-pass-1")} today`);
+    expect(out.log).toBe(`log: client_secret=${placeholderFor("pair-secret-1")}`);
+    const headers = redactHeaders({ "x-client-note": "sent Authorization: Basic cGFpcjpwYXNzLTE=" }, r);
+    expect(headers["x-client-note"]).toBe(`sent Authorization: Basic ${placeholderFor("cGFpcjpwYXNzLTE=")}`);
+    // Pairs of other names stay, and a value never takes the backslash of a JSON escape with it.
+    const kept = { note: "size=3, at: https://example.org/a?b=c, tier: 10" };
+    expect(redactJson(kept, r)).toEqual(kept);
+    const escaped = text('{"note":"password=pair-pass-2\\"q\\" ok"}', "text/plain", r);
+    expect(JSON.parse(escaped)).toEqual({ note: `password=${placeholderFor("pair-pass-2")}"q" ok` });
+  });
+
+  it("multipart: secret-named parts and secrets in textual parts (files too) go, ordinary parts and text stay", () => {
     const part = (name: string, value: string, extra = "") =>
       `--B\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\n${value}\r\n`;
-    const body = `${part("password", "mp-pass-1")}${part("title", "Gala 2026")}${part("file", "binary-ish token=x", '; filename="a.bin"')}--B--\r\n`;
+    const body = `${part("password", "mp-pass-1")}${part("title", "Gala 2026")}${part("file", "binary-ish size=3 token=mp-file-1", '; filename="a.bin"')}--B--\r\n`;
     const out = redactBody(
       { base64: Buffer.from(body).toString("base64") },
       "multipart/form-data; boundary=B",
@@ -168,7 +185,8 @@ describe("each redaction rule replaces what it names and keeps its legal variant
     expect(decoded).not.toContain("mp-pass-1");
     expect(decoded).toContain(placeholderFor("mp-pass-1"));
     expect(decoded).toContain("Gala 2026");
-    expect(decoded).toContain("binary-ish token=x");
+    // A textual file is the user's own data: kept, but a secret named in it goes, as in any text.
+    expect(decoded).toContain(`binary-ish size=3 token=${placeholderFor("mp-file-1")}`);
   });
 
   it("with --redact-pii, phone numbers and e-mails in text get fakes; without it they stay", () => {
