@@ -14,6 +14,7 @@
 import { buildAutomaton, holdsWord, PLAIN, wordBytes } from "./automaton.js";
 import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";
 import { rep, type SecretFormat } from "./shape.js";
+import { holdsPrefixedToken, PREFIXED_TOKEN } from "./token-shape.js";
 
 export type { FormatOrigin, SecretFormat } from "./shape.js";
 export { FORMAT_ORIGINS } from "./shape.js";
@@ -143,6 +144,8 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     secret: 1,
     example: `Bearer ${"abc123def456"}`,
   },
+  // Last: the prefixed tokens no entry above names (a prefix and a random body, `token-shape.ts`).
+  PREFIXED_TOKEN,
 ]);
 
 /**
@@ -191,10 +194,12 @@ const URL_PASSWORD_OR_BEARER = /:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|[Bb][Ee
 /**
  * A necessary condition of every shape above: a text it does not match holds none of them. One pass of
  * the literal words' automaton (whatever their number), then the URL password and `bearer` (in any case,
- * letter by letter). The tests check that every format's example matches it.
+ * letter by letter), then a prefixed token with a random body. The tests check that every format's
+ * example matches it.
  */
 export const FORMAT_CANDIDATE: { test(text: string): boolean } = Object.freeze({
-  test: (text: string) => holdsWord(LITERALS, text) || URL_PASSWORD_OR_BEARER.test(text),
+  test: (text: string) =>
+    holdsWord(LITERALS, text) || URL_PASSWORD_OR_BEARER.test(text) || holdsPrefixedToken(text),
 });
 
 /** What follows `://` in `FORMAT_CANDIDATE`: a user, `:`, a password and `@` (tested where `://` is). */
@@ -212,10 +217,14 @@ export function redactFormats(text: string, replace: (secret: string) => string)
   for (const format of SECRET_FORMATS) {
     if (out.search(format.pattern) < 0) continue;
     out = out.replace(format.pattern, (found: string, ...rest: unknown[]) => {
+      const last = rest[rest.length - 1];
+      const group =
+        typeof last === "object" && last !== null ? (last as { secret?: string }).secret : undefined;
+      // `accept` judges the secret group where there is one (a token's body), else the whole match.
+      if (format.accept && !format.accept(group ?? found)) return found;
       if (format.secret === 0) return replace(found);
       // The secret group ends the match: what precedes it (a scheme and user, `Bearer `) is kept.
-      const groups = rest[rest.length - 1] as Record<string, string | undefined>;
-      const secret = groups.secret ?? "";
+      const secret = group ?? "";
       return secret === "" ? found : found.slice(0, found.length - secret.length) + replace(secret);
     });
   }

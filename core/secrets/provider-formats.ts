@@ -232,6 +232,48 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
       example: `AGE-${"SECRET"}-KEY-1${rep("QPZRY9X8GF2TVDW0S3JN", 58)}`,
     },
     {
+      // Bitbucket app passwords: Atlassian's `ATBB` prefix, then 32 letters and digits.
+      id: "bitbucket-app-password",
+      pattern: /\bATBB[A-Za-z0-9_=.-]{32,64}\b/g,
+      literals: ["ATBB"],
+      example: `AT${"BB"}${rep("x7Kq2MzP", 32)}`,
+    },
+    {
+      // JFrog API keys (`AKCp`, then 69 letters and digits) and reference tokens (`cmVmdGtu`, "reftkn").
+      id: "jfrog-token",
+      pattern: /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{50,100})\b/g,
+      literals: ["AKCp", "cmVmdGtuOjAxOj"],
+      example: `AK${"Cp"}${rep("8kGz3QwX", 69)}`,
+    },
+    {
+      // EasyPost production and test API keys.
+      id: "easypost-key",
+      pattern: /\bEZ[AT]K[A-Za-z0-9]{54}\b/g,
+      literals: ["EZAK", "EZTK"],
+      example: `EZ${"AK"}${rep("a9Bc8De7", 54)}`,
+    },
+    {
+      // HubSpot private app access tokens: `pat-`, the account's region, then a UUID.
+      id: "hubspot-token",
+      pattern: /\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
+      literals: ["pat-na", "pat-eu", "pat-ap"],
+      example: `pat-${"na1"}-${rep("0a1b2c3d", 8)}-${rep("4e5f", 4)}-${rep("6789", 4)}-${rep("ab12", 4)}-${rep("cd34ef", 12)}`,
+    },
+    {
+      // Terraform Cloud and Enterprise API tokens: 14 characters, `.atlasv1.`, then 60 or more.
+      id: "terraform-cloud-token",
+      pattern: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}\b/g,
+      literals: [".atlasv1."],
+      example: `${rep("Zq8Xy1", 14)}.${"atlasv1"}.${rep("Hj3-Kl9_", 67)}`,
+    },
+    {
+      // NuGet API keys: `oy2` and 43 lower-case letters and digits.
+      id: "nuget-key",
+      pattern: /\boy2[a-z0-9]{43}\b/g,
+      literals: ["oy2"],
+      example: `oy${"2"}${rep("k7m3p9q1", 43)}`,
+    },
+    {
       // The password of a connection string (`Server=…;User Id=…;Password=…;`), whatever the driver: the
       // keywords ADO.NET's and ODBC's documentation give.
       id: "connection-string-password",

@@ -37,7 +37,7 @@ export function isSensitiveField(key: string, r: Redactor): boolean {
  * escape (`\"`) is never cut in two.
  */
 const TEXT_PAIR =
-  /(?<=^|[\s;,{("'])([A-Za-z_][\w.-]{0,100})([ \t]*[=:][ \t]*)((?:(?:basic|bearer|digest|negotiate|token|bot|ssws|apikey)[ \t]+)?)([^\s"'<>;,&]*[^\s"'<>;,&\\])/gi;
+  /(?<=^|[\s;,{("':])([A-Za-z_][\w.-]{0,100})([ \t]*[=:][ \t]*)((?:(?:basic|bearer|digest|negotiate|token|bot|ssws|apikey)[ \t]+)?)([^\s"'<>;,&]*[^\s"'<>;,&\\])/gi;
 
 const MAY_PAIR = /[A-Za-z_][ \t]*(?:=|:(?!\/\/))/;
 

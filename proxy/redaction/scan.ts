@@ -17,6 +17,7 @@
 
 import { type Automaton, FLAG, ROW } from "../../core/secrets/automaton.js";
 import { URL_PASSWORD_REST } from "../../core/secrets/formats.js";
+import { bytesHoldPrefixedToken } from "../../core/secrets/token-shape.js";
 import { cardRun } from "./card-run.js";
 import { createRedactor, type Redactor } from "./redactor.js";
 import {
@@ -188,7 +189,7 @@ function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undef
  * The scan of a body's bytes before a fast path writes them as they came: undefined when it holds
  * nothing the general path would replace, else what it found first (the body then takes the general
  * path). It flags secrets of a recognised shape (a known token format, a URL password, a JWT, a bearer
- * credential; a card-number or IBAN candidate; an e-mail with `pii`), a secret name placed as an XML
+ * credential, a prefixed token with a random body; a card-number or IBAN candidate; an e-mail with `pii`), a secret name placed as an XML
  * element, a pair or a key of JSON held in a string, with `keys` a JSON key that names a secret however
  * it is written, any secret `r` met so far, and with `literal` what a literal block cannot hold.
  */
@@ -196,6 +197,8 @@ export function scanBody(bytes: Buffer, r: Redactor, options: ScanOptions): Scan
   const found = pass(bytes, r, options);
   if (found) return found;
   if (cardRun(bytes)) return "card-candidate";
+  // A prefixed token with a random body: no literal word marks it (`core/secrets/token-shape.ts`).
+  if (bytesHoldPrefixedToken(bytes)) return "secret-format";
   for (const secret of r.secrets.knownSecrets()) if (bytes.includes(secret)) return "known-secret";
   return undefined;
 }
