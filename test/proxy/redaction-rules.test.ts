@@ -163,6 +163,9 @@ describe("each redaction rule replaces what it names and keeps its legal variant
     ) as Record<string, string>;
     expect(out.note).toBe(`deploy with DB_PASSWORD=${placeholderFor("pair-pass-1")} today`);
     expect(out.log).toBe(`log: client_secret=${placeholderFor("pair-secret-1")}`);
+    // An npmrc line: the name follows a colon.
+    const npmrc = text("//registry.npmjs.org/:_authToken=pair-npm-1\n", "text/plain", r);
+    expect(npmrc).toBe(`//registry.npmjs.org/:_authToken=${placeholderFor("pair-npm-1")}\n`);
     const headers = redactHeaders({ "x-client-note": "sent Authorization: Basic cGFpcjpwYXNzLTE=" }, r);
     expect(headers["x-client-note"]).toBe(`sent Authorization: Basic ${placeholderFor("cGFpcjpwYXNzLTE=")}`);
     // Pairs of other names stay, and a value never takes the backslash of a JSON escape with it.
