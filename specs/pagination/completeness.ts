@@ -66,11 +66,11 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     const aloud = explicit.map((pair) => pair.join("=")).join(", ");
     for (const size of otherSizes(route, ctx.options.pageSize)) {
       const asked =
-        size === largest && explicit.length > 0
+        size === largest
           ? await ctx.crawlAsked(
               route,
-              [["pageSize", String(size)], ...explicit],
-              `pageSize ${size} (${aloud})`,
+              [["pagesize", String(size)], ...explicit],
+              `pagesize ${size}${aloud ? ` (${aloud})` : ""}`,
             )
           : undefined;
       if (asked) made.push(asked);

@@ -22,16 +22,18 @@ export const takesWithCount = (route: Route) => takes(route, "withCount");
 
 /**
  * What a client may ask without changing which entries a listing holds, beyond the page size: its default
- * order asked aloud (`sortOrder=Desc`), the entries' details (`withDetails=true`) and, unless the counts
- * checks crawl with it at this date (`countedCrawl`), the totals (`withCount=true`), where the listing
- * takes them. The crawl at the largest size asks them: a provider that serves another path for them (a
- * join that drops entries without details, say) loses entries there.
+ * order asked aloud (`sortorder=Desc`), the entries' details (`withdetails=True`) and, unless the counts
+ * checks crawl with it at this date (`countedCrawl`), the totals (`withcount=True`), where the listing
+ * takes them. The crawl at the largest size asks them, spelled as real clients send them (SERVICE-FACTS:
+ * names in lower case, booleans `True`; its token then goes as `continuationtoken`): a provider that
+ * serves another path for them (a join that drops entries without details, say), or reads only the
+ * document's spelling of a name, loses entries there.
  */
 export function explicitQuery(route: Route, countedCrawl: boolean): [string, string][] {
   return [
-    ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
-    ...(takes(route, "withDetails") ? [["withDetails", "true"] as [string, string]] : []),
-    ...(takesWithCount(route) && !countedCrawl ? [["withCount", "true"] as [string, string]] : []),
+    ...(takesSortOrder(route) ? [["sortorder", "Desc"] as [string, string]] : []),
+    ...(takes(route, "withDetails") ? [["withdetails", "True"] as [string, string]] : []),
+    ...(takesWithCount(route) && !countedCrawl ? [["withcount", "True"] as [string, string]] : []),
   ];
 }
 

@@ -86,8 +86,18 @@ function sameTotals(first: PageCounts, later: PageCounts): boolean {
   return real(a) && real(b) && real(c) && real(d) && c >= a && d >= b;
 }
 
+/**
+ * The name the token goes back under: spelled as the query spells its names. A query whose names are all
+ * in lower case (`pagesize=100`) is asked as real clients ask, and they send `continuationtoken`
+ * (SERVICE-FACTS: the service matches names whatever their case); any other, as the document spells it.
+ */
+function tokenName(pairs: readonly (readonly [string, string])[]): string {
+  const lower = pairs.length > 0 && pairs.every(([name]) => name === name.toLowerCase());
+  return lower ? "continuationtoken" : "continuationToken";
+}
+
 function queryString(pairs: readonly (readonly [string, string])[], token: string | undefined): string {
-  const all = token === undefined ? pairs : [...pairs, ["continuationToken", token] as const];
+  const all = token === undefined ? pairs : [...pairs, [tokenName(pairs), token] as const];
   return all.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
 }
 

@@ -160,7 +160,7 @@ describe("a way of losing entries no fault names", () => {
     const outcome = byId(report, "pagination/complete");
     expect(outcome?.verdict).toBe("fail");
     expect(outcome?.reason).toMatch(
-      /(pageSize 100 \(sortOrder=Desc, withDetails=true\)|sortOrder Asc)( \(again\))? lost 1 entry/,
+      /(pagesize 100 \(sortorder=Desc, withdetails=True\)|sortOrder Asc)( \(again\))? lost 1 entry/,
     );
     expect(outcome?.reason).not.toMatch(/witness\) lost/);
   }, 60_000);
@@ -186,7 +186,7 @@ describe("a way of losing entries no fault names", () => {
     });
     const outcome = byId(report, "pagination/complete");
     expect(outcome?.verdict).toBe("fail");
-    expect(outcome?.reason).toMatch(/withCount=true\)( \(again\))? lost \d+ entr/);
+    expect(outcome?.reason).toMatch(/withcount=True\)( \(again\))? lost \d+ entr/);
   }, 60_000);
 
   it.each([
@@ -203,7 +203,7 @@ describe("a way of losing entries no fault names", () => {
       const outcome = byId(report, "pagination/complete");
       expect(outcome?.verdict).toBe("fail");
       expect(outcome?.reason).toMatch(
-        /\(sortOrder=Desc, withDetails=true, withCount=true\)( \(again\))? lost \d+ entr/,
+        /\(sortorder=Desc, withdetails=True, withcount=True\)( \(again\))? lost \d+ entr/,
       );
     },
     60_000,

@@ -141,10 +141,25 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     );
   }, 60_000);
 
+  it("flags a provider that reads the continuation token only under the document's spelling, on pagination/token-echoed alone", async () => {
+    // Real clients send `continuationtoken` (SERVICE-FACTS): this provider drops it, and serves the first
+    // page again. The crawl at the largest size asks as real clients do.
+    const camelTokenOnly = (url: string) => url.replace(/([?&])continuationtoken=[^&]*/, "$1ignored=1");
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((_, entries) => entries, camelTokenOnly),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual(["pagination/token-echoed"]);
+    expect(found[0]).toMatch(
+      /pagesize 100 \(sortorder=Desc, withdetails=True, withcount=True\): the token did not lead/,
+    );
+  }, 60_000);
+
   it("passes a strict provider that refuses the parameters it does not know, judging the largest size plainly", async () => {
     // 400 on a first page asked with withDetails or sortOrder=Desc: the explicit crawl is refused at once.
     const strict = (url: string) =>
-      /[?&](withDetails|sortOrder=Desc)/.test(url)
+      /[?&](withDetails|sortOrder=Desc)/i.test(url)
         ? url.replace(/\/(items|orders|payments)\?/, "/$1-refused?")
         : url;
     const report = await verifySandbox("2026-01-01" as IsoDay, {

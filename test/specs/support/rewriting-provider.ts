@@ -49,7 +49,9 @@ export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url
       if (answer.status === 200 && LISTING.test(url.pathname)) {
         const body = JSON.parse(text) as Record<string, unknown>;
         const pagination = body.pagination as { continuationToken?: unknown } | undefined;
-        const before = served.get(url.searchParams.get("continuationToken") ?? "") ?? 0;
+        // The token, whatever the case of its name (real clients send `continuationtoken`).
+        const sent = [...url.searchParams].find(([name]) => name.toLowerCase() === "continuationtoken");
+        const before = served.get(sent?.[1] ?? "") ?? 0;
         for (const key of ["data", "items"]) {
           if (!Array.isArray(body[key])) continue;
           const replaced = rewrite(url.searchParams, body[key] as unknown[], url, before);
