@@ -44,6 +44,8 @@ export interface CrawlLog {
    * same crawl again. Absent in logs written before it was kept.
    */
   readonly query?: readonly (readonly [string, string])[];
+  /** The name its token went back under, where not `continuationToken` (`continuationtoken`). */
+  readonly tokenName?: string;
   /** When it started and ended, on one clock for every crawl of the listing. */
   readonly startedAt: number;
   readonly endedAt: number;

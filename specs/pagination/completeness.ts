@@ -17,6 +17,7 @@ import {
   explicitQuery,
   otherSizes,
   queryOf,
+  REAL_CLIENTS_TOKEN,
   takesSortOrder,
   windowCrawl,
   witnessSize,
@@ -63,14 +64,14 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     const largest = Math.max(...otherSizes(route, ctx.options.pageSize));
     const counted = countsCrawlWithCount(ctx, route);
     const explicit = explicitQuery(route, counted);
-    const aloud = explicit.map((pair) => pair.join("=")).join(", ");
     for (const size of otherSizes(route, ctx.options.pageSize)) {
       const asked =
         size === largest
           ? await ctx.crawlAsked(
               route,
-              [["pagesize", String(size)], ...explicit],
-              `pagesize ${size}${aloud ? ` (${aloud})` : ""}`,
+              [["pageSize", String(size)], ...explicit],
+              `pageSize ${size} (${[...explicit.map((pair) => pair.join("=")), REAL_CLIENTS_TOKEN].join(", ")})`,
+              REAL_CLIENTS_TOKEN,
             )
           : undefined;
       if (asked) made.push(asked);
@@ -115,7 +116,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       // no pageSize is sent, or only oldest first.
       const more: CrawlResult[] = [];
       for (const log of new Set(judged.suspects.map((s) => s.crawl))) {
-        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`));
+        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`, log.tokenName));
       }
       more.push(await ctx.crawlSized(route, witnessSize([...crawls, ...more], sizes, largest), "witness"));
       crawls.push(...more);

@@ -22,20 +22,23 @@ export const takesWithCount = (route: Route) => takes(route, "withCount");
 
 /**
  * What a client may ask without changing which entries a listing holds, beyond the page size: its default
- * order asked aloud (`sortorder=Desc`), the entries' details (`withdetails=True`) and, unless the counts
- * checks crawl with it at this date (`countedCrawl`), the totals (`withcount=True`), where the listing
- * takes them. The crawl at the largest size asks them, spelled as real clients send them (SERVICE-FACTS:
- * names in lower case, booleans `True`; its token then goes as `continuationtoken`): a provider that
- * serves another path for them (a join that drops entries without details, say), or reads only the
- * document's spelling of a name, loses entries there.
+ * order asked aloud (`sortOrder=Desc`), the entries' details (`withDetails=True`) and, unless the counts
+ * checks crawl with it at this date (`countedCrawl`), the totals (`withCount=True`), where the listing
+ * takes them. The crawl at the largest size asks them, as real clients send them (SERVICE-FACTS: booleans
+ * as `True`, the token back as `continuationtoken`, `REAL_CLIENTS_TOKEN`): a provider that serves another
+ * path for them (a join that drops entries without details, say), or reads only the document's spelling,
+ * loses entries there or serves the first page again.
  */
 export function explicitQuery(route: Route, countedCrawl: boolean): [string, string][] {
   return [
-    ...(takesSortOrder(route) ? [["sortorder", "Desc"] as [string, string]] : []),
-    ...(takes(route, "withDetails") ? [["withdetails", "True"] as [string, string]] : []),
-    ...(takesWithCount(route) && !countedCrawl ? [["withcount", "True"] as [string, string]] : []),
+    ...(takesSortOrder(route) ? [["sortOrder", "Desc"] as [string, string]] : []),
+    ...(takes(route, "withDetails") ? [["withDetails", "True"] as [string, string]] : []),
+    ...(takesWithCount(route) && !countedCrawl ? [["withCount", "True"] as [string, string]] : []),
   ];
 }
+
+/** The name real clients send the continuation token under (the service matches names whatever their case). */
+export const REAL_CLIENTS_TOKEN = "continuationtoken";
 
 /**
  * Whether the counts checks crawl a listing with `withCount=true` at the run's date (while the totals

@@ -74,8 +74,16 @@ export interface CheckContext {
    * memoised one) under that label.
    */
   crawlSized(route: Route, pageSize: number, again?: string): Promise<CrawlResult>;
-  /** A crawl with the query a check asks for, under `label` (memoised per run on both). */
-  crawlAsked(route: Route, query: readonly [string, string][], label: string): Promise<CrawlResult>;
+  /**
+   * A crawl with the query a check asks for, under `label`, its token sent back as `tokenName` (default
+   * `continuationToken`); memoised per run on all three.
+   */
+  crawlAsked(
+    route: Route,
+    query: readonly [string, string][],
+    label: string,
+    tokenName?: string,
+  ): Promise<CrawlResult>;
   authorization(role: Role): Promise<string>;
   /** Registers clean-up work (receivers, servers) run when the run ends. */
   onClose(task: () => Promise<void> | void): void;
@@ -145,6 +153,7 @@ export function createContext(parts: ContextParts): CheckContext {
     progressLabel: string,
     name: string | undefined,
     logEntries: number,
+    tokenName?: string,
   ): Promise<CrawlResult> => {
     const where = await coordinates();
     try {
@@ -162,6 +171,7 @@ export function createContext(parts: ContextParts): CheckContext {
         signal: parts.signal,
         logEntries,
         ...(name === undefined ? {} : { label: name }),
+        ...(tokenName === undefined ? {} : { tokenName }),
       });
     } finally {
       parts.progress.done();
@@ -205,10 +215,11 @@ export function createContext(parts: ContextParts): CheckContext {
         crawlOnce(route, query, label, name, options.maxEntries),
       );
     },
-    crawlAsked(route, query, label) {
-      const key = `crawl:${route.id}:asked:${label}:${query.map((pair) => pair.join("=")).join("&")}`;
+    crawlAsked(route, query, label, tokenName) {
+      const asked = query.map((pair) => pair.join("=")).join("&");
+      const key = `crawl:${route.id}:asked:${label}:${asked}:${tokenName ?? ""}`;
       return memo.get(key, () =>
-        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries),
+        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries, tokenName),
       );
     },
   };

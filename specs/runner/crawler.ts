@@ -31,6 +31,11 @@ export interface CrawlPlan {
   /** What the crawl judge calls this crawl (default: from its page size). */
   label?: string;
   /**
+   * The name the token goes back under (default `continuationToken`, as the document spells it; real
+   * clients send `continuationtoken`, and the service reads either).
+   */
+  tokenName?: string;
+  /**
    * Most entries whose pages the log keeps (default: all). Past it the log is dropped and marked
    * `unlogged`, so a crawl no judge will read costs no memory per page.
    */
@@ -86,18 +91,12 @@ function sameTotals(first: PageCounts, later: PageCounts): boolean {
   return real(a) && real(b) && real(c) && real(d) && c >= a && d >= b;
 }
 
-/**
- * The name the token goes back under: spelled as the query spells its names. A query whose names are all
- * in lower case (`pagesize=100`) is asked as real clients ask, and they send `continuationtoken`
- * (SERVICE-FACTS: the service matches names whatever their case); any other, as the document spells it.
- */
-function tokenName(pairs: readonly (readonly [string, string])[]): string {
-  const lower = pairs.length > 0 && pairs.every(([name]) => name === name.toLowerCase());
-  return lower ? "continuationtoken" : "continuationToken";
-}
-
-function queryString(pairs: readonly (readonly [string, string])[], token: string | undefined): string {
-  const all = token === undefined ? pairs : [...pairs, [tokenName(pairs), token] as const];
+function queryString(
+  pairs: readonly (readonly [string, string])[],
+  token: string | undefined,
+  tokenName: string,
+): string {
+  const all = token === undefined ? pairs : [...pairs, [tokenName, token] as const];
   return all.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
 }
 
@@ -147,6 +146,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         pageSize: requestedSize,
         ...(ascending ? { ascending } : {}),
         query: plan.query,
+        ...(plan.tokenName === undefined ? {} : { tokenName: plan.tokenName }),
         startedAt: started,
         endedAt: ended,
         pages: unlogged ? [] : pages,
@@ -173,7 +173,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         evidence: evidenceOf(last, pageOf(last, resultArray)?.pagination),
       });
     }
-    const query = queryString(plan.query, token);
+    const query = queryString(plan.query, token, plan.tokenName ?? "continuationToken");
     const url = query === "" ? plan.url : `${plan.url}?${query}`;
     const exchange = await http.send({ method: "GET", url, authorization: await plan.authorization() });
     last = exchange;

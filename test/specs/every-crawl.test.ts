@@ -143,7 +143,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
 
   it("flags a provider that reads the continuation token only under the document's spelling, on pagination/token-echoed alone", async () => {
     // Real clients send `continuationtoken` (SERVICE-FACTS): this provider drops it, and serves the first
-    // page again. The crawl at the largest size asks as real clients do.
+    // page again. The crawl at the largest size sends its token as real clients do.
     const camelTokenOnly = (url: string) => url.replace(/([?&])continuationtoken=[^&]*/, "$1ignored=1");
     const report = await verifySandbox("2026-01-01" as IsoDay, {
       hooks: false,
@@ -152,7 +152,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/token-echoed"]);
     expect(found[0]).toMatch(
-      /pagesize 100 \(sortorder=Desc, withdetails=True, withcount=True\): the token did not lead/,
+      /pageSize 100 \(sortOrder=Desc, withDetails=True, withCount=True, continuationtoken\): the token did not lead/,
     );
   }, 60_000);
 
