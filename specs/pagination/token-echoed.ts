@@ -1,49 +1,89 @@
+import { type Route, readPage } from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
 import { describeStop } from "../runner/crawl-stops.js";
-import { combine, type SpecCheck } from "../runner/verdicts.js";
+import type { CrawlResult } from "../runner/crawler.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import { isSuccess, parseJson } from "../runner/http.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { crawlNote, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.token-echoed";
 
+/** A crawl's stop, judged for this rule. */
+function judgeStop(result: CrawlResult, route: Route): Finding {
+  const stop = result.stop;
+  switch (stop.kind) {
+    case "token-refused":
+      return {
+        kind: "fail",
+        subject: route.id,
+        reason: `the token sent back exactly as received was refused with ${stop.evidence.response?.status ?? "?"} (page ${result.pages})`,
+        evidence: stop.evidence,
+      };
+    case "token-ignored":
+      return {
+        kind: "fail",
+        subject: route.id,
+        reason: "the token did not lead to the next page: the first page came back",
+        evidence: stop.evidence,
+      };
+    case "not-a-list":
+    case "first-page-refused":
+    case "aborted":
+      return { kind: "skip", subject: route.id, reason: describeStop(result) };
+    case "empty-page":
+    case "no-token":
+    case "never-ends":
+      return result.tokens.sent > 0
+        ? { kind: "pass", subject: route.id, note: crawlNote(result) }
+        : { kind: "skip", subject: route.id, reason: "one page only: no token to send back" };
+  }
+}
+
+/**
+ * The last token of the default crawl, sent once more: a client that retries a page sends its token
+ * twice, and one that keeps the final token resumes from it later (SERVICE-FACTS: the provider's own
+ * widget does). It must be answered with a page again, not refused.
+ */
+async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Promise<Finding> {
+  const crawl = await ctx.crawl(route, "default");
+  const last = crawl.log.pages.at(-1);
+  if (last?.sentToken === undefined) return passed;
+  const exchange = await ctx.http.send({
+    method: "GET",
+    url: last.url,
+    authorization: await ctx.authorization("reader"),
+  });
+  const parsed = isSuccess(exchange.status) ? parseJson(exchange) : undefined;
+  const read = parsed?.ok ? readPage(parsed.value, route.pagination?.resultArray ?? "data") : undefined;
+  if (read?.ok) return passed;
+  return {
+    kind: "fail",
+    subject: route.id,
+    reason: `the token of page ${last.index}, sent a second time, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that retries a page, or keeps the last token to resume later, cannot go on`,
+    evidence: evidenceOf(exchange),
+  };
+}
+
 /**
  * Pagination rules 4 and 5: the continuation token, sent back byte for byte (encoded once, whatever it
- * holds), is accepted and leads to the next page. A crawl that ends before the end of the data is
- * the completeness checks' (pagination.complete and the two rules of an early end).
+ * holds), is accepted and leads to the next page, in every crawl made of the listing; and the last one,
+ * sent again, is answered again. A crawl that ends before the end of the data is the completeness checks'
+ * (pagination.complete and the two rules of an early end).
  */
 export const tokenEchoedCheck: SpecCheck = {
   id: "pagination/token-echoed",
   group: "pagination",
   rule: RULE,
-  title: "Tokens sent back byte for byte lead to the next page",
+  title: "Tokens sent back byte for byte lead to the next page, and can be sent again",
   async run(ctx) {
-    const findings = await judgeEveryCrawl(ctx, RULE, (result, route) => {
-      const stop = result.stop;
-      switch (stop.kind) {
-        case "token-refused":
-          return {
-            kind: "fail",
-            subject: route.id,
-            reason: `the token sent back exactly as received was refused with ${stop.evidence.response?.status ?? "?"} (page ${result.pages})`,
-            evidence: stop.evidence,
-          };
-        case "token-ignored":
-          return {
-            kind: "fail",
-            subject: route.id,
-            reason: "the token did not lead to the next page: the first page came back",
-            evidence: stop.evidence,
-          };
-        case "not-a-list":
-        case "first-page-refused":
-        case "aborted":
-          return { kind: "skip", subject: route.id, reason: describeStop(result) };
-        case "empty-page":
-        case "no-token":
-        case "never-ends":
-          return result.tokens.sent > 0
-            ? { kind: "pass", subject: route.id, note: crawlNote(result) }
-            : { kind: "skip", subject: route.id, reason: "one page only: no token to send back" };
-      }
-    });
+    const findings: Finding[] = [];
+    const routes = ctx.servedListings();
+    const judged = await judgeEveryCrawl(ctx, RULE, judgeStop);
+    for (const [i, finding] of judged.entries()) {
+      const route = routes[i];
+      findings.push(finding.kind === "pass" && route ? await sentAgain(ctx, route, finding) : finding);
+    }
     return combine(findings, "listings crawled with their tokens sent back as received");
   },
 };

@@ -156,6 +156,25 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     );
   }, 60_000);
 
+  it("flags a provider whose tokens work once only, on pagination/token-echoed alone", async () => {
+    // Each token is refused the second time it comes: every crawl, made once, goes through; a client
+    // that retries a page, or keeps the final token to resume later, is refused.
+    const used = new Set<string>();
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((query, entries) => {
+        const token = [...query].find(([name]) => name.toLowerCase() === "continuationtoken")?.[1];
+        if (token === undefined) return entries;
+        if (used.has(token)) return { refuse: 400 };
+        used.add(token);
+        return entries;
+      }),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual(["pagination/token-echoed"]);
+    expect(found[0]).toMatch(/the token of page \d+, sent a second time, was refused with 400/);
+  }, 60_000);
+
   it("passes a strict provider that refuses the parameters it does not know, judging the largest size plainly", async () => {
     // 400 on a first page asked with withDetails or sortOrder=Desc: the explicit crawl is refused at once.
     const strict = (url: string) =>
