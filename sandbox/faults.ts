@@ -67,6 +67,12 @@ export const faults = Object.freeze([
     description: "from is taken as exclusive: an entry dated exactly at from is left out of the window.",
   },
   {
+    name: "later-pages-differ",
+    rule: "pagination.same-entry",
+    description:
+      "Pages after the first serve their entries from a stale copy: each amount one cent more than the first page of another crawl shows for the same entry.",
+  },
+  {
     name: "oversized-pages",
     rule: "pagination.page-size",
     description: "Pages hold one entry more than pageSize, and pageSize above 100 is accepted.",

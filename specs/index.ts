@@ -18,6 +18,7 @@ import { noDuplicatesCheck } from "./pagination/no-duplicates.js";
 import { organizationHoldsFormsCheck } from "./pagination/organization-holds-forms.js";
 import { pageSizeCheck } from "./pagination/page-size.js";
 import { resultArrayCheck } from "./pagination/result-array.js";
+import { sameEntryCheck } from "./pagination/same-entry.js";
 import { tokenEchoedCheck } from "./pagination/token-echoed.js";
 import { tokenUntilEndCheck } from "./pagination/token-until-end.js";
 import { customFieldsAndOptionsCheck } from "./public-form/custom-fields-and-options.js";
@@ -59,6 +60,7 @@ export function allChecks(): readonly SpecCheck[] {
     formHoldsItsEntriesCheck,
     dateOrderCheck,
     dateWindowCheck,
+    sameEntryCheck,
     minusOneCheck,
     realWithWithCountCheck,
     absentAfterRemovalCheck,

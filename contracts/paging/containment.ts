@@ -83,6 +83,7 @@ export function logsNaming(crawls: readonly CrawlLog[], form: string): CrawlLog[
         ids: page.ids.filter(kept),
         ...(page.dates ? { dates: page.dates.filter(kept) } : {}),
         ...(page.forms ? { forms: page.forms.filter(kept) } : {}),
+        ...(page.digests ? { digests: page.digests.filter(kept) } : {}),
       };
     }),
   }));

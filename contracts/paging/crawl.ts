@@ -24,6 +24,8 @@ export interface CrawlPageLog {
    * `undefined` where it names none; absent where the reader kept none.
    */
   readonly forms?: readonly (string | undefined)[];
+  /** The fingerprint of each entry of `ids` (`entryDigest`); absent where the reader kept none. */
+  readonly digests?: readonly number[];
   /** The token it gave for the next page. */
   readonly token: string | undefined;
 }

@@ -19,6 +19,7 @@ export {
 export {
   countsOf,
   entryDate,
+  entryDigest,
   entryForm,
   entryId,
   type ListingPage,
@@ -29,4 +30,5 @@ export {
   readPage,
 } from "./page.js";
 export { judgePage, type PageFinding, type PageSoFar, pageSizeLimit } from "./page-judge.js";
+export { type Discrepancy, judgeSameness, type Served } from "./sameness.js";
 export { type DateWindow, judgeWindow, type OutsideEntry, type WindowJudgement, windowOf } from "./window.js";

@@ -22,6 +22,8 @@ export interface ListingPage {
   readonly dates: readonly number[];
   /** The form each entry of `ids` names (`formType/formSlug`, lower case); `undefined` where none. */
   readonly forms: readonly (string | undefined)[];
+  /** A fingerprint of each entry of `ids` (`entryDigest`): two that differ read differently. */
+  readonly digests: readonly number[];
   /** The continuation token; `undefined` when absent, null, empty or not a string. */
   readonly token: string | undefined;
   /** The `pagination` object as it came, `undefined` when there is none. */
@@ -86,6 +88,41 @@ export function entryForm(entry: unknown): string | undefined {
   return undefined;
 }
 
+/** FNV-1a, 32 bits, over `text`, from `hash`. */
+function fnv(hash: number, text: string): number {
+  let h = hash;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A value's scalar fields, one level down: `key=value` for each, keys in order. */
+function scalars(hash: number, value: Record<string, unknown>, prefix: string, depth: number): number {
+  let h = hash;
+  for (const key of Object.keys(value).sort()) {
+    const field = value[key];
+    if (field !== null && typeof field === "object") {
+      h = Array.isArray(field)
+        ? fnv(h, `${prefix}${key}#${field.length};`)
+        : depth > 0
+          ? scalars(h, field as Record<string, unknown>, `${prefix}${key}.`, depth - 1)
+          : h;
+    } else h = fnv(h, `${prefix}${key}=${String(field)};`);
+  }
+  return h;
+}
+
+/**
+ * A fingerprint of an entry as it reads: its scalar fields and those of its objects (keys in order, so
+ * that the order a provider writes them in does not count), and the length of its lists. Two entries with
+ * the same id and different fingerprints read differently (an amount, a state, a name); the crawl judge
+ * compares them across crawls (`judgeSameness`).
+ */
+export function entryDigest(entry: unknown): number {
+  return entry !== null && typeof entry === "object" && !Array.isArray(entry)
+    ? scalars(0x811c9dc5, entry as Record<string, unknown>, "", 1)
+    : fnv(0x811c9dc5, String(entry));
+}
+
 /**
  * Reads a parsed body as a page of a listing whose result array is `resultArray` (`data` or `items`).
  *
@@ -113,12 +150,14 @@ export function readPage(body: unknown, resultArray: string): PageRead {
   const ids: number[] = [];
   const dates: number[] = [];
   const forms: (string | undefined)[] = [];
+  const digests: number[] = [];
   for (const entry of list) {
     const id = entryId(entry);
     if (id === undefined) continue;
     ids.push(id);
     dates.push(entryDate(entry));
     forms.push(entryForm(entry));
+    digests.push(entryDigest(entry));
   }
   const pagination = paginationOf(body);
   const token = pagination?.continuationToken;
@@ -128,6 +167,7 @@ export function readPage(body: unknown, resultArray: string): PageRead {
     ids,
     dates,
     forms,
+    digests,
     token: typeof token === "string" && token !== "" ? token : undefined,
     pagination,
     counts: pagination && {

@@ -31,6 +31,17 @@ function entryKind(route: Route): EntryKind | undefined {
   }
 }
 
+/** The `later-pages-differ` fault: a copy of an entry, its amount (or an order's `total`) a cent more. */
+function staleAmount(entry: Record<string, unknown>): Record<string, unknown> {
+  const amount = entry.amount;
+  if (typeof amount === "number") return { ...entry, amount: amount + 1 };
+  if (amount !== null && typeof amount === "object" && !Array.isArray(amount)) {
+    const order = amount as Record<string, unknown>;
+    if (typeof order.total === "number") return { ...entry, amount: { ...order, total: order.total + 1 } };
+  }
+  return entry;
+}
+
 function entryView(kind: EntryKind): (views: ViewContext, record: OrderRecord) => Record<string, unknown> {
   switch (kind) {
     case "list-entry":
@@ -128,7 +139,11 @@ export function listingHandler(route: Route): RouteHandler {
     }
     const views = apiViews(core);
     const view = entryView(kind);
-    const entries = outcome.records.map((record) => view(views, record));
+    const fresh = outcome.records.map((record) => view(views, record));
+    const entries =
+      core.fault === "later-pages-differ" && outcome.pagination.pageIndex > 1
+        ? fresh.map(staleAmount)
+        : fresh;
     sendJson(ex, 200, { [pagination.resultArray]: entries, pagination: outcome.pagination });
   };
 }

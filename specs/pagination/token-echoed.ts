@@ -41,9 +41,10 @@ function judgeStop(result: CrawlResult, route: Route): Finding {
 }
 
 /**
- * The last token of the default crawl, sent once more: a client that retries a page sends its token
- * twice, and one that keeps the final token resumes from it later (SERVICE-FACTS: the provider's own
- * widget does). It must be answered with a page again, not refused.
+ * The last token of the default crawl, sent once more, at once: a client that retries a page (a timeout,
+ * a dropped connection) sends its token twice (SERVICE-FACTS adds that the provider's own widget keeps
+ * the final token to resume from; the seed tells clients not to store tokens long term, and this is no
+ * long term). It must be answered with a page again, not refused.
  */
 async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Promise<Finding> {
   const crawl = await ctx.crawl(route, "default");
@@ -60,7 +61,7 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Prom
   return {
     kind: "fail",
     subject: route.id,
-    reason: `the token of page ${last.index}, sent a second time, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that retries a page, or keeps the last token to resume later, cannot go on`,
+    reason: `the token of page ${last.index}, sent a second time, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that retries a page cannot go on`,
     evidence: evidenceOf(exchange),
   };
 }

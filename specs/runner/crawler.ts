@@ -201,6 +201,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         ids: page.ids,
         dates: page.dates,
         forms: page.forms,
+        digests: page.digests,
         token: page.token,
       });
     if (plan.validate) {

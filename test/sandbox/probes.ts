@@ -143,6 +143,17 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const { ids } = await crawlBounded(h);
     return verdict(new Set(ids).size !== ids.length);
   },
+  "pagination.same-entry": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const read = async (pageSize: string) => {
+      const walked = await crawl(h, h.formPath("items"), { pageSize }, 60).catch(() => undefined);
+      const entries = (walked?.pages ?? []).flatMap((p) => (p.data ?? []) as { id: number }[]);
+      return walked?.ended ? new Map(entries.map((e) => [e.id, JSON.stringify(e)])) : undefined;
+    };
+    const [small, whole] = [await read("5"), await read("100")];
+    if (!small || !whole) return "skip";
+    return verdict([...small].some(([id, text]) => whole.has(id) && whole.get(id) !== text));
+  },
   "pagination.page-size": async ({ h }) => {
     await at(h, "2025-04-01");
     const { sizes } = await crawlBounded(h, "", 3);

@@ -32,6 +32,7 @@ const FAULTS_PER_RULE_AT_LEAST: Readonly<Record<string, number>> = {
   "pagination.form-holds-its-entries": 1,
   "pagination.date-order": 1,
   "pagination.date-window": 1,
+  "pagination.same-entry": 1,
   "pagination.page-size": 1,
   "counts.minus-one-without-withcount": 1,
   "counts.real-with-withcount": 1,

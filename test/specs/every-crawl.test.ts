@@ -158,7 +158,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
 
   it("flags a provider whose tokens work once only, on pagination/token-echoed alone", async () => {
     // Each token is refused the second time it comes: every crawl, made once, goes through; a client
-    // that retries a page, or keeps the final token to resume later, is refused.
+    // that retries a page is refused.
     const used = new Set<string>();
     const report = await verifySandbox("2026-01-01" as IsoDay, {
       hooks: false,
@@ -173,6 +173,42 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/token-echoed"]);
     expect(found[0]).toMatch(/the token of page \d+, sent a second time, was refused with 400/);
+  }, 60_000);
+
+  it("flags entries that read otherwise on later pages at one page size only, on pagination/same-entry alone", async () => {
+    // A stale copy behind pageSize 7's later pages: each amount a cent more. Ids and dates are untouched.
+    const stale = (entry: unknown) => {
+      const copy = { ...(entry as Record<string, unknown>) };
+      if (typeof copy.amount === "number") copy.amount += 1;
+      return copy;
+    };
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((query, entries) =>
+        sizeOf(query) === 7 && query.has("continuationToken") ? entries.map(stale) : entries,
+      ),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual(["pagination/same-entry"]);
+    expect(found[0]).toMatch(/entry \d+ read otherwise on page \d+ of pageSize 7 than on page 1 of /);
+  }, 60_000);
+
+  it("passes a provider whose entries change once while it is crawled, and stay changed", async () => {
+    // After the first 40 pages served, every amount is a cent more: an update, not a page's doing.
+    let pages = 0;
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((_, entries) =>
+        ++pages > 40
+          ? entries.map((entry) => {
+              const copy = { ...(entry as Record<string, unknown>) };
+              if (typeof copy.amount === "number") copy.amount += 1;
+              return copy;
+            })
+          : entries,
+      ),
+    });
+    expect(problems(report)).toEqual([]);
   }, 60_000);
 
   it("passes a strict provider that refuses the parameters it does not know, judging the largest size plainly", async () => {

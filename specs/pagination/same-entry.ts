@@ -1,0 +1,71 @@
+import { type Discrepancy, judgeSameness, type Route, type Served } from "../../contracts/index.js";
+import type { CheckContext } from "../runner/context.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { completenessOf, crawlPicture } from "./completeness.js";
+import { idList } from "./listing-findings.js";
+
+const where = (s: Served) => `page ${s.page.index} of ${s.crawl.label}`;
+
+/** The curl lines that show both readings of the entry: its odd page, then a page that read it as usual. */
+const repro = (d: Discrepancy) =>
+  [d.odd, d.before].map(
+    (s) => `curl -sS -H "Authorization: Bearer $TOKEN" '${s.page.url.replaceAll("'", "'\\''")}'`,
+  );
+
+/** One listing: every entry reads the same in every crawl the completeness checks made of it. */
+async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+  const outcome = await completenessOf(ctx, route);
+  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  const found = judgeSameness(outcome.logs);
+  const [first] = found;
+  if (!first) {
+    return {
+      kind: "pass",
+      subject: route.id,
+      note: `${route.id}: each entry read the same in ${outcome.logs.length} crawls`,
+    };
+  }
+  const reason = `entry ${first.id} read otherwise on ${where(first.odd)} than on ${where(first.before)} and, after it, on ${where(first.after)}: the page, not time, decides what it reads${found.length > 1 ? ` (${found.length} entries so: ${idList(found.map((d) => d.id))})` : ""}`;
+  return {
+    kind: "fail",
+    subject: route.id,
+    reason,
+    evidence: {
+      request: { method: "GET", url: first.odd.page.url },
+      response: {
+        status: first.odd.page.status,
+        excerpt: JSON.stringify({ ids: first.odd.page.ids.slice(0, 20) }),
+      },
+      diagnostics: [
+        reason,
+        "compare the entry in these two answers (the crawls before and after the odd one agree):",
+        ...repro(first),
+      ],
+      crawl: crawlPicture(
+        first.odd.crawl,
+        first.odd.page,
+        `entry ${first.id} as ${where(first.before)} reads it`,
+        `entry ${first.id} reads otherwise`,
+      ),
+    },
+  };
+}
+
+/**
+ * An entry reads the same whatever serves it: a page after the first, another page size, the other
+ * order. A provider that serves later pages from a stale copy, or converts amounts on one path only,
+ * gives a client that sums the entries of the whole loop another total than one that asks another size;
+ * no check of one page or of the ids can see it. An entry that changed while the listing was crawled is
+ * not blamed: the crawls before and after the odd one must agree (`judgeSameness`).
+ */
+export const sameEntryCheck: SpecCheck = {
+  id: "pagination/same-entry",
+  group: "pagination",
+  rule: "pagination.same-entry",
+  title: "An entry reads the same whatever the page, the page size or the order",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const route of ctx.servedListings()) findings.push(await judgeListing(ctx, route));
+    return combine(findings, "listings whose entries read the same in every crawl");
+  },
+};
