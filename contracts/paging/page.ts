@@ -92,35 +92,44 @@ export function entryForm(entry: unknown): string | undefined {
 function fnv(hash: number, text: string): number {
   let h = hash;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/** A value's scalar fields, one level down: `key=value` for each, keys in order. */
-function scalars(hash: number, value: Record<string, unknown>, prefix: string, depth: number): number {
-  let h = hash;
-  for (const key of Object.keys(value).sort()) {
-    const field = value[key];
-    if (field !== null && typeof field === "object") {
-      h = Array.isArray(field)
-        ? fnv(h, `${prefix}${key}#${field.length};`)
-        : depth > 0
-          ? scalars(h, field as Record<string, unknown>, `${prefix}${key}.`, depth - 1)
-          : h;
-    } else h = fnv(h, `${prefix}${key}=${String(field)};`);
-  }
   return h;
 }
 
+/** A scalar as text for the fingerprint (strings as they are, the rest by `String`, marked apart). */
+const scalarText = (value: unknown) => (typeof value === "string" ? value : `\u0000${String(value)}`);
+
 /**
- * A fingerprint of an entry as it reads: its scalar fields and those of its objects (keys in order, so
- * that the order a provider writes them in does not count), and the length of its lists. Two entries with
+ * The fingerprint of an object's scalar fields, and those of its objects `depth` levels down, and the
+ * lengths of its lists: one hash a field (its path and value), summed, so the order of keys does not count.
+ */
+function fieldsHash(value: Record<string, unknown>, path: number, depth: number): number {
+  let sum = 0;
+  for (const key in value) {
+    const field = value[key];
+    const named = fnv(path, key);
+    if (field === null || typeof field !== "object") {
+      sum = (sum + Math.imul(fnv(named ^ 0x3d, scalarText(field)), 0x9e3779b1)) | 0;
+    } else if (Array.isArray(field)) {
+      sum = (sum + Math.imul(fnv(named ^ 0x23, String(field.length)), 0x9e3779b1)) | 0;
+    } else if (depth > 0) {
+      sum = (sum + fieldsHash(field as Record<string, unknown>, fnv(named, "."), depth - 1)) | 0;
+    }
+  }
+  return sum;
+}
+
+/**
+ * A fingerprint of an entry as it reads: its scalar fields and those of its objects, and the length of its
+ * lists, whatever the order a provider writes the keys in. Two entries with
  * the same id and different fingerprints read differently (an amount, a state, a name); the crawl judge
  * compares them across crawls (`judgeSameness`).
  */
 export function entryDigest(entry: unknown): number {
-  return entry !== null && typeof entry === "object" && !Array.isArray(entry)
-    ? scalars(0x811c9dc5, entry as Record<string, unknown>, "", 1)
-    : fnv(0x811c9dc5, String(entry));
+  return (
+    (entry !== null && typeof entry === "object" && !Array.isArray(entry)
+      ? fieldsHash(entry as Record<string, unknown>, 0x811c9dc5, 1)
+      : fnv(0x811c9dc5, scalarText(entry))) >>> 0
+  );
 }
 
 /**
