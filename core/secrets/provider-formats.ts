@@ -1,4 +1,5 @@
 import { rep, type SecretFormat } from "./shape.js";
+import { WEBHOOK_FORMATS } from "./webhook-formats.js";
 
 /**
  * Secrets known by a prefix their provider publishes, each written here from the provider's own
@@ -281,6 +282,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
       literals: ["Password=", "PASSWORD=", "password=", "Pwd=", "PWD=", "pwd="],
       example: `Server=db;Uid=app;P${"wd"}=${"Tr0ub4dor-3x"};`,
     },
+    ...WEBHOOK_FORMATS,
   ].map(
     (format): ProviderFormat => ({
       ...format,
