@@ -1,3 +1,4 @@
+import { queryBoolean } from "../query.js";
 import type { CrawlLog, CrawlPageLog } from "./crawl.js";
 
 /** Where a crawl served an entry: the crawl and the page. */
@@ -21,9 +22,10 @@ export interface Discrepancy {
 
 /** Whether a crawl asked for the entries' details: they then hold more fields, so compare apart. */
 function withDetails(crawl: CrawlLog): boolean {
-  return (crawl.query ?? []).some(
-    ([name, value]) => name.toLowerCase() === "withdetails" && value.toLowerCase() === "true",
+  const params = new URLSearchParams(
+    (crawl.query ?? []).map(([name, value]): [string, string] => [name, value]),
   );
+  return queryBoolean(params, "withDetails") === true;
 }
 
 /** The fingerprint each crawl first served `id` with, in the order the crawls ran. */

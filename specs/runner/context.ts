@@ -1,6 +1,7 @@
 import type { Contract, DatedRules, Diagnostic, Route } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { askedPageSize, type CrawlResult, crawl } from "./crawler.js";
+import { askedPageSize } from "./crawl-query.js";
+import { type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";

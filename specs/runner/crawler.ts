@@ -7,6 +7,7 @@ import {
   type Route,
   readPage,
 } from "../../contracts/index.js";
+import { askedPageSize, asksAscending, type CrawlQuery, queryString } from "./crawl-query.js";
 import type { CrawlStop } from "./crawl-stops.js";
 import { evidenceOf, excerptOf } from "./excerpt.js";
 import { type HttpClient, type HttpExchange, isSuccess, parseJson } from "./http.js";
@@ -18,7 +19,7 @@ export interface CrawlPlan {
   /** Full URL of the listing, without query. */
   url: string;
   /** Query pairs sent on every page (`withCount`, `pageSize`), encoded once each. */
-  query: readonly (readonly [string, string])[];
+  query: CrawlQuery;
   /** The exact number of entries the listing holds, when a provider state seeded it. */
   knownEntries: number | undefined;
   /** Most pages when the number of entries is not known. */
@@ -69,12 +70,6 @@ export interface CrawlResult {
   log: CrawlLog;
 }
 
-/** The `pageSize` a query asks, its name matched whatever its case as the service does; undefined if none. */
-export function askedPageSize(query: readonly (readonly [string, string])[]): number | undefined {
-  const asked = query.find(([name]) => name.toLowerCase() === "pagesize")?.[1];
-  return asked === undefined ? undefined : Number(asked);
-}
-
 const UNUSUAL = /[+/=%& ]/;
 
 const NO_COUNTS: PageCounts = { totalCount: undefined, totalPages: undefined, pageSize: undefined };
@@ -91,15 +86,6 @@ function sameTotals(first: PageCounts, later: PageCounts): boolean {
   return real(a) && real(b) && real(c) && real(d) && c >= a && d >= b;
 }
 
-function queryString(
-  pairs: readonly (readonly [string, string])[],
-  token: string | undefined,
-  tokenName: string,
-): string {
-  const all = token === undefined ? pairs : [...pairs, [tokenName, token] as const];
-  return all.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
-}
-
 /**
  * Crawls a listing to its end, the way the seed tells clients to: first call without a token, the token
  * sent back byte for byte (encoded exactly once), stop on an empty result array (or on a non-empty page
@@ -109,11 +95,8 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const now = plan.now ?? Date.now;
   const started = now();
   const resultArray = plan.route.pagination?.resultArray ?? "data";
-  // Names matched as the service does, whatever their case.
   const requestedSize = askedPageSize(plan.query);
-  const ascending = plan.query.some(
-    ([name, value]) => name.toLowerCase() === "sortorder" && value.toLowerCase() === "asc",
-  );
+  const ascending = asksAscending(plan.query);
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
   const seen = new Set<number>();
   const pages: CrawlPageLog[] = [];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { queryValue } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { problems, verifySandbox } from "./support/harness.js";
 import { rewriting } from "./support/rewriting-provider.js";
@@ -163,7 +164,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     const report = await verifySandbox("2026-01-01" as IsoDay, {
       hooks: false,
       through: rewriting((query, entries) => {
-        const token = [...query].find(([name]) => name.toLowerCase() === "continuationtoken")?.[1];
+        const token = queryValue(query, "continuationToken");
         if (token === undefined) return entries;
         if (used.has(token)) return { refuse: 400 };
         used.add(token);

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { readPage } from "../../../contracts/index.js";
+import { queryValue, readPage } from "../../../contracts/index.js";
 import { startServer } from "../../../core/http/server.js";
 import type { RunningSandbox } from "../../../sandbox/index.js";
 
@@ -50,8 +50,7 @@ export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url
         const body = JSON.parse(text) as Record<string, unknown>;
         const pagination = body.pagination as { continuationToken?: unknown } | undefined;
         // The token, whatever the case of its name (real clients send `continuationtoken`).
-        const sent = [...url.searchParams].find(([name]) => name.toLowerCase() === "continuationtoken");
-        const before = served.get(sent?.[1] ?? "") ?? 0;
+        const before = served.get(queryValue(url.searchParams, "continuationToken") ?? "") ?? 0;
         for (const key of ["data", "items"]) {
           if (!Array.isArray(body[key])) continue;
           const replaced = rewrite(url.searchParams, body[key] as unknown[], url, before);
