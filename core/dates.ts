@@ -37,3 +37,8 @@ export function todayIso(now: Date = new Date()): IsoDay {
 export function dayStart(day: IsoDay): Date {
   return new Date(`${day}T00:00:00.000Z`);
 }
+
+/** An instant in milliseconds since the epoch, as ISO 8601 in UTC (`2025-04-01T10:00:00.000Z`). */
+export function isoInstant(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -160,12 +160,14 @@ export function crawlPicture(
   };
 }
 
+/** The `curl` line that asks one page again, the reader's token left to the user (`$TOKEN`). */
+export const curlOf = (url: string) =>
+  `curl -sS -H "Authorization: Bearer $TOKEN" '${url.replaceAll("'", "'\\''")}'`;
+
 /** The requests that show a loss, first page to the offending one: what the user replays. */
 export function reproOf(loss: Loss): string[] {
   const upTo = loss.offending?.index ?? loss.crawl.pages.length;
-  return loss.crawl.pages
-    .filter((page) => page.index <= upTo)
-    .map((page) => `curl -sS -H "Authorization: Bearer $TOKEN" '${page.url.replaceAll("'", "'\\''")}'`);
+  return loss.crawl.pages.filter((page) => page.index <= upTo).map((page) => curlOf(page.url));
 }
 
 /** Every missing id, up to a bound that keeps a report readable (the count is always given). */

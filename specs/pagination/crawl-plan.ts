@@ -1,4 +1,5 @@
 import { type CrawlLog, type DateWindow, type Route, windowOf } from "../../contracts/index.js";
+import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import type { CrawlResult } from "../runner/crawler.js";
 
@@ -85,8 +86,6 @@ export interface WindowCrawl {
   readonly crawl: CrawlResult;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /**
  * The crawl of a date window over the newest entries of the default crawl (`windowOf`), at the largest
  * page size: pagination.date-window judges what it holds, and the completeness judge reads it as a
@@ -105,10 +104,10 @@ export async function windowCrawl(
   const window = takesWindow(route) ? windowOf(byDefault) : undefined;
   if (!window) return undefined;
   const query: [string, string][] = [
-    ["from", iso(window.from)],
-    ["to", iso(window.to)],
+    ["from", isoInstant(window.from)],
+    ["to", isoInstant(window.to)],
     ["pageSize", String(route.pagination?.maxPageSize ?? 100)],
   ];
-  const label = `the date window from ${iso(window.from)} to ${iso(window.to)}${again ? ` (${again})` : ""}`;
+  const label = `the date window from ${isoInstant(window.from)} to ${isoInstant(window.to)}${again ? ` (${again})` : ""}`;
   return { window, crawl: await ctx.crawlAsked(route, query, label) };
 }

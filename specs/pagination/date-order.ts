@@ -5,6 +5,7 @@ import {
   type Route,
   type SortDirection,
 } from "../../contracts/index.js";
+import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally, stopRule } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
@@ -17,8 +18,6 @@ const WORDS: Readonly<Record<SortDirection, { order: string; first: string; late
   desc: { order: "newest first", first: "newer", later: "older" },
   asc: { order: "oldest first", first: "older", later: "newer" },
 };
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The first break of a crawl's order, as a failed finding; undefined when the crawl keeps its order.
@@ -33,7 +32,7 @@ export function orderBreakOf(route: Route, log: CrawlLog, order: DateOrder, dire
     previous.page === entry.page
       ? `on page ${entry.page.index}`
       : `across the boundary of pages ${previous.page.index} and ${entry.page.index}`;
-  const reason = `the crawl asked ${words.order} (${log.label}) served entry ${entry.id} (${iso(entry.date)}) after entry ${previous.id} (${iso(previous.date)}), ${where}: a client that stops at the first entry it already has loses what comes after`;
+  const reason = `the crawl asked ${words.order} (${log.label}) served entry ${entry.id} (${isoInstant(entry.date)}) after entry ${previous.id} (${isoInstant(previous.date)}), ${where}: a client that stops at the first entry it already has loses what comes after`;
   const evidence: Evidence = {
     request: { method: "GET", url: entry.page.url },
     response: {

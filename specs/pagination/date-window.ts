@@ -1,4 +1,5 @@
 import { type DateWindow, judgeWindow, type Route } from "../../contracts/index.js";
+import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
@@ -6,8 +7,6 @@ import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture } from "./completeness.js";
 import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One listing's window: crawled to its end, it must hold the entries dated in it and no other. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
@@ -34,7 +33,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
     return {
       kind: "pass",
       subject: route.id,
-      note: `${route.id}: from ${iso(window.from)} to ${iso(window.to)}, the ${window.expected.length} entries dated in it`,
+      note: `${route.id}: from ${isoInstant(window.from)} to ${isoInstant(window.to)}, the ${window.expected.length} entries dated in it`,
     };
   }
   return windowFailure(route, window, crawl.log, judged);
@@ -46,7 +45,7 @@ function windowFailure(
   log: Parameters<typeof crawlPicture>[0],
   judged: ReturnType<typeof judgeWindow>,
 ): Finding {
-  const span = `from=${iso(window.from)} (included) to=${iso(window.to)} (excluded)`;
+  const span = `from=${isoInstant(window.from)} (included) to=${isoInstant(window.to)} (excluded)`;
   const parts = [
     ...(judged.missing.length > 0
       ? [
@@ -57,7 +56,7 @@ function windowFailure(
       ? [
           `${judged.outside.length} dated outside it served (${judged.outside
             .slice(0, 3)
-            .map((e) => `${e.id} at ${iso(e.date)}`)
+            .map((e) => `${e.id} at ${isoInstant(e.date)}`)
             .join(", ")})`,
         ]
       : []),

@@ -1,16 +1,13 @@
 import { type Discrepancy, judgeSameness, type Route, type Served } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { completenessOf, crawlPicture } from "./completeness.js";
+import { completenessOf, crawlPicture, curlOf } from "./completeness.js";
 import { idList } from "./listing-findings.js";
 
 const where = (s: Served) => `page ${s.page.index} of ${s.crawl.label}`;
 
 /** The curl lines that show both readings of the entry: its odd page, then a page that read it as usual. */
-const repro = (d: Discrepancy) =>
-  [d.odd, d.before].map(
-    (s) => `curl -sS -H "Authorization: Bearer $TOKEN" '${s.page.url.replaceAll("'", "'\\''")}'`,
-  );
+const repro = (d: Discrepancy) => [d.odd, d.before].map((s) => curlOf(s.page.url));
 
 /** One listing: every entry reads the same in every crawl the completeness checks made of it. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {

@@ -1,9 +1,9 @@
-import { type Route, readPage } from "../../contracts/index.js";
+import type { Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop } from "../runner/crawl-stops.js";
-import type { CrawlResult } from "../runner/crawler.js";
+import { type CrawlResult, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess, parseJson } from "../runner/http.js";
+import { isSuccess } from "../runner/http.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { crawlNote, judgeEveryCrawl } from "./listing-findings.js";
 
@@ -55,9 +55,7 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Prom
     url: last.url,
     authorization: await ctx.authorization("reader"),
   });
-  const parsed = isSuccess(exchange.status) ? parseJson(exchange) : undefined;
-  const read = parsed?.ok ? readPage(parsed.value, route.pagination?.resultArray ?? "data") : undefined;
-  if (read?.ok) return passed;
+  if (isSuccess(exchange.status) && pageOf(exchange, route.pagination?.resultArray ?? "data")) return passed;
   return {
     kind: "fail",
     subject: route.id,
@@ -80,9 +78,8 @@ export const tokenEchoedCheck: SpecCheck = {
   async run(ctx) {
     const findings: Finding[] = [];
     const routes = ctx.servedListings();
-    const judged = await judgeEveryCrawl(ctx, RULE, judgeStop);
-    for (const [i, finding] of judged.entries()) {
-      const route = routes[i];
+    for (const finding of await judgeEveryCrawl(ctx, RULE, judgeStop)) {
+      const route = routes.find((r) => r.id === finding.subject);
       findings.push(finding.kind === "pass" && route ? await sentAgain(ctx, route, finding) : finding);
     }
     return combine(findings, "listings crawled with their tokens sent back as received");

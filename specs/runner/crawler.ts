@@ -277,7 +277,8 @@ function entryIs(entry: unknown, id: number | undefined): boolean {
   return entry !== null && typeof entry === "object" && (entry as { id?: unknown }).id === id;
 }
 
-function pageOf(exchange: HttpExchange, resultArray: string) {
+/** The listing page an answer holds (its body parsed and read), or undefined when it holds none. */
+export function pageOf(exchange: HttpExchange, resultArray: string) {
   const parsed = parseJson(exchange);
   const page = parsed.ok ? readPage(parsed.value, resultArray) : undefined;
   return page?.ok ? page : undefined;
