@@ -2,7 +2,7 @@ import { RULESET_TEXT_LIMIT, rulesetSecrets } from "../../core/secrets/ruleset.j
 import { redactSecretText } from "../../core/secrets/text.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";
 import { learnFromRuleset } from "../../proxy/redaction/ruleset.js";
-import { redactTextBody } from "../../proxy/redaction/text-body.js";
+import { redactText } from "../../proxy/redaction/text-body.js";
 import type { BenchContext } from "../lib/context.js";
 import type { Section } from "../lib/report.js";
 
@@ -41,7 +41,7 @@ async function timed(rounds: number, run: () => unknown | Promise<unknown>): Pro
 const us = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} ms` : `${n.toFixed(0)} µs`);
 
 /**
- * What redaction costs per body, in-process: the recorder's body redaction (`redactTextBody`, the
+ * What redaction costs per body, in-process: the recorder's body redaction (`redactText`, the
  * formats of core/secrets/formats.ts), the report redactor (`redactSecretText`), and secretlint's
  * recommended preset over the same text, the ruleset our formats are tested against.
  */
@@ -56,7 +56,7 @@ export async function redactionSuite(ctx: BenchContext): Promise<Section[]> {
     const rounds = body.text.length > 100_000 ? 20 : 400;
     ctx.log(`redaction: ${body.name}`);
     const recorder = await timed(rounds, () =>
-      redactTextBody(body.text, body.type, createRedactor(undefined, false, true)),
+      redactText(body.text, body.type, createRedactor(undefined, false, true)),
     );
     const report = await timed(rounds, () => redactSecretText(body.text));
     const ruleset = await timed(rounds, () => rulesetSecrets(body.text.slice(0, RULESET_TEXT_LIMIT)));
@@ -82,7 +82,7 @@ export async function redactionSuite(ctx: BenchContext): Promise<Section[]> {
       table: {
         header: [
           "body",
-          "recorder (redactTextBody)",
+          "recorder (redactText)",
           "reports (redactSecretText)",
           "secretlint preset (first 256 KB)",
           "recorder's ruleset scan of the exchange",

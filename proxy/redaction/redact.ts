@@ -8,7 +8,7 @@ import type {
 import { redactHeaders } from "./headers.js";
 import { multipartBoundary, redactMultipart } from "./multipart.js";
 import { formValue, type Redactor, redactJson, scrubText } from "./redactor.js";
-import { redactTextBody } from "./text-body.js";
+import { redactText } from "./text-body.js";
 
 export { redactHeaders } from "./headers.js";
 export { createRedactor, type Redactor, redactJson } from "./redactor.js";
@@ -25,12 +25,12 @@ export function redactQuery(query: StoredQuery, r: Redactor): StoredQuery {
 
 /**
  * A stored body with its secrets (and personal data) replaced: JSON by its fields, text by its type
- * and content (see `redactTextBody`), multipart by its parts; other binary bodies are left as they are.
+ * and content (see `redactText`), multipart by its parts; other binary bodies are left as they are.
  */
 export function redactBody(body: StoredBody | undefined, contentType: string | undefined, r: Redactor) {
   if (!body) return body;
   if ("json" in body) return { ...body, json: redactJson(body.json, r) };
-  if ("text" in body) return { ...body, text: redactTextBody(body.text, contentType, r) };
+  if ("text" in body) return { ...body, text: redactText(body.text, contentType, r) };
   const boundary = multipartBoundary(contentType);
   if (boundary === undefined) return body;
   const bytes = Buffer.from(body.base64, "base64");

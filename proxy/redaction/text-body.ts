@@ -11,8 +11,9 @@ const FORM_LIKE = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
  * A textual body as it may be written, judged by its type and then by its text: a form by name; JSON
  * by name or by its first character (JSON sent as `text/plain` is redacted as JSON); XML by its type or
  * its `<?xml` declaration, element by element (`xml-text.ts`); a text that reads
- * as a form (`a=1&token=…`) as a form; anything else scrubbed of secrets of a recognised shape and of
- * the secrets met so far.
+ * as a form (`a=1&token=…`) as a form; anything else scrubbed (`scrubText`: the values of secret-named
+ * pairs, secrets of a recognised shape, the secrets met so far). A whole body and a multipart body's
+ * textual part are redacted alike.
  */
 export function redactText(text: string, contentType: string | undefined, r: Redactor): string {
   if (isFormType(contentType)) return redactFormText(text, r);
@@ -22,12 +23,4 @@ export function redactText(text: string, contentType: string | undefined, r: Red
   if (first === "{" || first === "[") return redactJsonText(text, r);
   if (text.length <= 64 * 1024 && FORM_LIKE.test(text)) return redactFormText(text, r);
   return scrubText(text, r);
-}
-
-/**
- * A whole textual body: as `redactText`. (A plain text's secret-named pairs, an env dump or a config,
- * are redacted by `scrubText`, as in every other text.)
- */
-export function redactTextBody(text: string, contentType: string | undefined, r: Redactor): string {
-  return redactText(text, contentType, r);
 }

@@ -3,7 +3,7 @@ import { creator as recommended } from "@secretlint/secretlint-rule-preset-recom
 import { describe, expect, it } from "vitest";
 import { redactSecretText } from "../../core/secrets/text.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";
-import { redactTextBody } from "../../proxy/redaction/text-body.js";
+import { redactText } from "../../proxy/redaction/text-body.js";
 
 /**
  * Our secret formats (core/secrets/formats.ts) are a list of our own, fast enough for the recorder's
@@ -48,7 +48,7 @@ describe("our secret formats against secretlint's recommended ruleset", () => {
       const found = await flagged(sample);
       expect(found.map((f) => f.ruleId)).toContain(`@secretlint/${rule}`);
       const report = redactSecretText(sample);
-      const recorded = redactTextBody(sample, "text/plain", createRedactor(undefined, false, true));
+      const recorded = redactText(sample, "text/plain", createRedactor(undefined, false, true));
       for (const { text } of found) {
         expect(report, "the report redactor").not.toContain(text);
         expect(recorded, "the recorder").not.toContain(text);
@@ -60,6 +60,6 @@ describe("our secret formats against secretlint's recommended ruleset", () => {
     const ordinary = "order 10000044 paid 1200 cents on 2025-04-01T10:00:00.000+02:00 by Jeanne Martin";
     expect(await flagged(ordinary)).toEqual([]);
     expect(redactSecretText(ordinary)).toBe(ordinary);
-    expect(redactTextBody(ordinary, "text/plain", createRedactor(undefined, false, true))).toBe(ordinary);
+    expect(redactText(ordinary, "text/plain", createRedactor(undefined, false, true))).toBe(ordinary);
   });
 });
