@@ -57,6 +57,13 @@ export async function lostAtSize(h: Harness, size: number) {
   };
 }
 
+/** Each item of the form's listing as JSON text, by id, crawled at `pageSize`; undefined if the crawl did not end. */
+export async function itemsReadAt(h: Harness, pageSize: string): Promise<Map<number, string> | undefined> {
+  const walked = await crawl(h, h.formPath("items"), { pageSize }, 60).catch(() => undefined);
+  const entries = (walked?.pages ?? []).flatMap((p) => (p.data ?? []) as { id: number }[]);
+  return walked?.ended ? new Map(entries.map((e) => [e.id, JSON.stringify(e)])) : undefined;
+}
+
 export async function notifications(
   ctx: ProbeContext,
 ): Promise<{ body: string; signature: string | undefined; key: string }[]> {

@@ -8,6 +8,7 @@ import {
   ENTRY_PAGE,
   firstPage,
   intent,
+  itemsReadAt,
   lostAtSize,
   notifications,
   type ProbeContext,
@@ -145,12 +146,7 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   },
   "pagination.same-entry": async ({ h }) => {
     await at(h, "2025-04-01");
-    const read = async (pageSize: string) => {
-      const walked = await crawl(h, h.formPath("items"), { pageSize }, 60).catch(() => undefined);
-      const entries = (walked?.pages ?? []).flatMap((p) => (p.data ?? []) as { id: number }[]);
-      return walked?.ended ? new Map(entries.map((e) => [e.id, JSON.stringify(e)])) : undefined;
-    };
-    const [small, whole] = [await read("5"), await read("100")];
+    const [small, whole] = [await itemsReadAt(h, "5"), await itemsReadAt(h, "100")];
     if (!small || !whole) return "skip";
     return verdict([...small].some(([id, text]) => whole.has(id) && whole.get(id) !== text));
   },
