@@ -5,6 +5,12 @@ import { problems, verifySandbox } from "./support/harness.js";
 import { rewriting } from "./support/rewriting-provider.js";
 
 const sizeOf = (query: URLSearchParams) => Number(query.get("pageSize") ?? 20);
+/** A copy of a listing entry whose amount (a number) is a cent more. */
+const centMore = (entry: unknown) => {
+  const copy = { ...(entry as Record<string, unknown>) };
+  if (typeof copy.amount === "number") copy.amount += 1;
+  return copy;
+};
 /** The checks that failed, warned or erred, each once, sorted: `problems` lines start with the check's id. */
 const checksIn = (found: readonly string[]) =>
   [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
@@ -178,15 +184,10 @@ describe("verify judges every crawl it makes of a listing, not only the default 
 
   it("flags entries that read otherwise on later pages at one page size only, on pagination/same-entry alone", async () => {
     // A stale copy behind pageSize 7's later pages: each amount a cent more. Ids and dates are untouched.
-    const stale = (entry: unknown) => {
-      const copy = { ...(entry as Record<string, unknown>) };
-      if (typeof copy.amount === "number") copy.amount += 1;
-      return copy;
-    };
     const report = await verifySandbox("2026-01-01" as IsoDay, {
       hooks: false,
       through: rewriting((query, entries) =>
-        sizeOf(query) === 7 && query.has("continuationToken") ? entries.map(stale) : entries,
+        sizeOf(query) === 7 && query.has("continuationToken") ? entries.map(centMore) : entries,
       ),
     });
     const found = problems(report);
@@ -199,15 +200,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     let pages = 0;
     const report = await verifySandbox("2026-01-01" as IsoDay, {
       hooks: false,
-      through: rewriting((_, entries) =>
-        ++pages > 40
-          ? entries.map((entry) => {
-              const copy = { ...(entry as Record<string, unknown>) };
-              if (typeof copy.amount === "number") copy.amount += 1;
-              return copy;
-            })
-          : entries,
-      ),
+      through: rewriting((_, entries) => (++pages > 40 ? entries.map(centMore) : entries)),
     });
     expect(problems(report)).toEqual([]);
   }, 60_000);
