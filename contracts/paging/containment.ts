@@ -88,3 +88,39 @@ export function logsNaming(crawls: readonly CrawlLog[], form: string): CrawlLog[
     }),
   }));
 }
+
+/** Entries a form's listing served that name another form: what its organization's listing files elsewhere. */
+export interface ForeignEntries {
+  /** Their ids, in the order the form's crawls met them. */
+  readonly ids: readonly number[];
+  /** The form the first of them names (`formtype/formslug`, lower case). */
+  readonly names: string;
+  /** The crawl and the page that served the first of them. */
+  readonly crawl: CrawlLog;
+  readonly page: CrawlPageLog;
+}
+
+/**
+ * The entries of a form's crawls that name a form other than `form` (`formType/formSlug`, any case) on
+ * themselves or their order; undefined when there are none. An entry that names no form is no evidence
+ * either way, and neither is a crawl that kept no forms.
+ *
+ * @example
+ * foreignEntries(formLogs, "Event/gala")?.names; // "membership/adhesion": the form's listing serves another's entries
+ */
+export function foreignEntries(crawls: readonly CrawlLog[], form: string): ForeignEntries | undefined {
+  const key = form.toLowerCase();
+  const ids = new Set<number>();
+  let first: Omit<ForeignEntries, "ids"> | undefined;
+  for (const crawl of crawls) {
+    for (const page of crawl.pages) {
+      page.ids.forEach((id, i) => {
+        const names = page.forms?.[i];
+        if (names === undefined || names === key) return;
+        ids.add(id);
+        first ??= { names, crawl, page };
+      });
+    }
+  }
+  return first ? { ...first, ids: [...ids] } : undefined;
+}

@@ -7,7 +7,14 @@ export {
   type Neighbour,
   type Suspect,
 } from "./completeness.js";
-export { type Containment, judgeContainment, logsNaming, type Omission } from "./containment.js";
+export {
+  type Containment,
+  type ForeignEntries,
+  foreignEntries,
+  judgeContainment,
+  logsNaming,
+  type Omission,
+} from "./containment.js";
 export { type CrawlEnd, type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
 export {
   type DateOrder,

@@ -1,7 +1,9 @@
-import { logsNaming, type Route } from "../../contracts/index.js";
+import { type ForeignEntries, foreignEntries, logsNaming, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import type { Finding, SpecCheck } from "../runner/verdicts.js";
+import { crawlPicture } from "./completeness.js";
 import { holdingFinding, judgeFormPairs, judgeHolding, logsOfPair } from "./holding.js";
+import { idList } from "./listing-findings.js";
 
 /** The label of the crawl of a form's listing made after its organization's, to confirm an omission. */
 const AFTER = "after the organization's crawls";
@@ -11,6 +13,8 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
   const logs = await logsOfPair(ctx, form, organization, form.id);
   if (logs.kind !== "logs") return logs;
   const { formType, formSlug } = await ctx.coordinates();
+  const foreign = foreignEntries(logs.form, `${formType}/${formSlug}`);
+  if (foreign) return foreignFinding(form, `${formType}/${formSlug}`, foreign);
   const named = logsNaming(logs.organization, `${formType}/${formSlug}`);
   if (named.every((log) => log.pages.every((page) => page.ids.length === 0))) {
     return {
@@ -24,12 +28,40 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
   return holdingFinding({ source: organization, holder: form, entries }, judged);
 }
 
+/** The failure of a form's listing that served entries naming another form. */
+function foreignFinding(form: Route, own: string, { ids, names, crawl, page }: ForeignEntries): Finding {
+  const reason = `${form.id} of ${own} served ${ids.length} ${ids.length === 1 ? "entry" : "entries"} of another form (${idList(ids)}; the first names ${names}), which its organization's listing files under that form`;
+  return {
+    kind: "fail",
+    subject: form.id,
+    reason,
+    evidence: {
+      request: { method: "GET", url: page.url },
+      response: {
+        status: page.status,
+        excerpt: JSON.stringify({ ids: page.ids.slice(0, 20), continuationToken: page.token ?? null }),
+      },
+      diagnostics: [
+        reason,
+        `${form.id} (${crawl.label}) served ${ids[0]} on page ${page.index}: ${page.url}`,
+      ],
+      crawl: crawlPicture(
+        crawl,
+        page,
+        `entries of ${own} only`,
+        `${ids.length} of another form, ${ids[0]} first`,
+      ),
+    },
+  };
+}
+
 /**
  * Pagination rule 6 over two listings, the other way round: a form's listing of items, orders or payments
  * holds every entry its organization's listing of the same kind names as that form's (`formType` and
- * `formSlug`, on an order or on the `order` of an item or a payment). Judged on the completeness checks'
- * crawls of both, at every page size and oldest first, so a provider whose form listings leave entries
- * out, their totals to match, while the organization's still has them, is caught. An entry the form's
+ * `formSlug`, on an order or on the `order` of an item or a payment), and none that names another form.
+ * Judged on the completeness checks' crawls of both, at every page size and oldest first, so a provider
+ * whose form listings leave entries out, their totals to match, while the organization's still has them,
+ * is caught, and so is one that serves a form the organization's entries. An entry the form's
  * crawls lack is an omission only when a crawl of the form that started after the organization's crawl
  * that served it ended lacks it too; otherwise the form is crawled once more at the largest size.
  */
@@ -37,7 +69,12 @@ export const formHoldsItsEntriesCheck: SpecCheck = {
   id: "pagination/form-holds-its-entries",
   group: "pagination",
   rule: "pagination.form-holds-its-entries",
-  title: "A form's listing holds every entry its organization's listing names as the form's",
+  title:
+    "A form's listing holds every entry its organization's listing names as the form's, and no other form's",
   run: (ctx) =>
-    judgeFormPairs(ctx, judgePair, "form listings that hold what their organization names as theirs"),
+    judgeFormPairs(
+      ctx,
+      judgePair,
+      "form listings that hold what their organization names as theirs, and no other",
+    ),
 };

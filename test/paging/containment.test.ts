@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type CrawlLog, entryForm, judgeContainment, logsNaming, readPage } from "../../contracts/index.js";
+import {
+  type CrawlLog,
+  entryForm,
+  foreignEntries,
+  judgeContainment,
+  logsNaming,
+  readPage,
+} from "../../contracts/index.js";
 import { crawlOf, desc } from "./crawls.js";
 
 const FORM = desc(1000, 45);
@@ -109,5 +116,40 @@ describe("the judge the other way round: a form's listing against what its organ
     ]);
     expect([judged.omission, judged.unconfirmed, judged.formEntries]).toEqual([undefined, [], 45]);
     expect(judgeContainment(logsNaming(organization, "Event/other"), []).formEntries).toBe(0);
+  });
+});
+
+/** A form's crawl whose pages name, entry by entry, the forms `names` gives (undefined: none named). */
+function namingCrawl(
+  label: string,
+  ids: readonly number[],
+  names: (id: number) => string | undefined,
+): CrawlLog {
+  const log = crawlOf(label, ids, { sizes: [20], start: 0 });
+  return { ...log, pages: log.pages.map((p) => ({ ...p, forms: p.ids.map(names) })) };
+}
+
+describe("a form's listing serves no entry of another form", () => {
+  it("names the entries that name another form, the form the first names, and the page that served it", () => {
+    const leaked = [FORM[25] as number, FORM[40] as number];
+    const crawl = namingCrawl("form, default page size", FORM, (id) =>
+      leaked.includes(id) ? "membership/adhesion" : "event/gala",
+    );
+    const found = foreignEntries(
+      [namingCrawl("form, pageSize 7", FORM, () => "event/gala"), crawl],
+      "Event/Gala",
+    );
+    expect(found).toMatchObject({ ids: leaked, names: "membership/adhesion", crawl: { label: crawl.label } });
+    expect(found?.page.index).toBe(2);
+  });
+
+  it("passes every legal variant: the form named in any case, entries naming no form, and crawls that kept no forms", () => {
+    const crawls = [
+      namingCrawl("names in the asked case", FORM, () => "event/gala"),
+      namingCrawl("some name none", FORM, (id) => (id % 2 === 0 ? "event/gala" : undefined)),
+      crawlOf("kept no forms", FORM, { start: 1 }),
+    ];
+    expect(foreignEntries(crawls, "EVENT/gala")).toBeUndefined();
+    expect(foreignEntries([], "Event/gala")).toBeUndefined();
   });
 });

@@ -1,6 +1,11 @@
 import { type Contract, loadContract } from "../../../contracts/index.js";
 import type { IsoDay } from "../../../core/dates.js";
-import { type FaultName, type RunningSandbox, startSandbox } from "../../../sandbox/index.js";
+import {
+  type FaultName,
+  type RunningSandbox,
+  type SandboxData,
+  startSandbox,
+} from "../../../sandbox/index.js";
 import { allChecks } from "../../../specs/index.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../../specs/runner/options.js";
 import { runVerify } from "../../../specs/runner/run.js";
@@ -58,6 +63,8 @@ export async function verifySandbox(
     fault?: FaultName;
     /** False plays a provider without our hooks: no state URL, no clock, no admin endpoints. */
     hooks?: boolean;
+    /** Data of the sandbox's own (a data file's) instead of the ready-made data's 50 entries. */
+    data?: SandboxData;
     extra?: Partial<VerifyOptionsInput>;
     through?: (sandbox: RunningSandbox) => Promise<{ url: string; close(): Promise<void> }>;
   } = {},
@@ -68,6 +75,7 @@ export async function verifySandbox(
     entries: 50,
     contract: contract(),
     ...(options.fault ? { fault: options.fault } : {}),
+    ...(options.data ? { data: options.data } : {}),
     hooks: options.hooks ?? true,
   });
   const front = options.through ? await options.through(sandbox) : undefined;
