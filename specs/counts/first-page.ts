@@ -26,17 +26,18 @@ export type CountJudge = (
 ) => Promise<Finding[]>;
 
 /**
- * Runs `judge` on every listing served at the date that the count deprecation concerns, and combines
- * the findings under `what`, with the timeline entries the judge relied on.
+ * Runs `judge` on `listings` (by default every listing served at the date that the count deprecation
+ * concerns), and combines the findings under `what`, with the timeline entries the judge relied on.
  */
 export async function judgeCountListings(
   ctx: CheckContext,
   judge: CountJudge,
   what: string,
+  listings: readonly Route[] = ctx.servedListings().filter((r) => r.countDeprecation),
 ): Promise<CheckResult> {
   const findings: Finding[] = [];
   const timeline = new Set<string>();
-  for (const route of ctx.servedListings().filter((r) => r.countDeprecation)) {
+  for (const route of listings) {
     findings.push(...(await judge(ctx, route, ctx.datedRulesAt(route), timeline)));
   }
   return combine(findings, what, [...timeline]);

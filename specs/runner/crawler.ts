@@ -52,7 +52,10 @@ export interface CrawlPlan {
 export interface CrawlResult {
   route: Route;
   pages: number;
-  /** Distinct entry ids collected. */
+  /**
+   * Entries collected: the distinct ids, and each entry without an integer id (an organization's forms,
+   * the partner's organizations: identified by slugs, which no judge of a whole crawl reads).
+   */
   entries: number;
   stop: CrawlStop;
   duplicates: { count: number; first?: Evidence };
@@ -99,6 +102,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   const ascending = asksAscending(plan.query);
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
   const seen = new Set<number>();
+  let unidentified = 0;
   const pages: CrawlPageLog[] = [];
   const logEntries = plan.logEntries ?? Number.POSITIVE_INFINITY;
   let unlogged = false;
@@ -121,7 +125,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       plan.label ?? (requestedSize === undefined ? "the default page size" : `pageSize ${requestedSize}`);
     return {
       ...result,
-      entries: seen.size,
+      entries: seen.size + unidentified,
       stop,
       durationMs: ended - started,
       log: {
@@ -214,6 +218,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       ...(firstEntries === undefined ? {} : { firstEntries }),
     });
     for (const id of page.ids) seen.add(id);
+    unidentified += page.entries.length - page.ids.length;
     if (firstIds === undefined && page.ids.length === 0) firstEntries = JSON.stringify(page.entries);
     firstIds ??= page.ids;
     let ignored = false;

@@ -1,9 +1,8 @@
-import { createServer } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
-import { startServer } from "../../core/http/server.js";
 import { buildSandboxData, parseDataFile } from "../../sandbox/index.js";
 import { docExample } from "../support/data-example.js";
+import { editing } from "./support/editing-provider.js";
 import { problems, verifySandbox } from "./support/harness.js";
 
 /**
@@ -22,31 +21,6 @@ const FORM_PATH = /\/forms\/[^/]+\/[^/]+\/(items|orders|payments)$/;
 const checksIn = (found: readonly string[]) =>
   [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
 
-/** A provider in front of the sandbox that answers some listings with another listing's pages. */
-function answering(instead: (path: string) => string) {
-  return async (sandbox: { url: string }) => {
-    const server = createServer(async (req, res) => {
-      const url = new URL(req.url ?? "/", sandbox.url);
-      url.pathname = instead(url.pathname);
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const answer = await fetch(url, {
-        method: req.method ?? "GET",
-        headers: {
-          ...(req.headers as Record<string, string>),
-          host: url.host,
-          "accept-encoding": "identity",
-        },
-        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-      });
-      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" });
-      res.end(Buffer.from(await answer.arrayBuffer()));
-    });
-    const running = await startServer(server, { what: "a provider answering with other listings" });
-    return { url: running.url, close: () => running.close() };
-  };
-}
-
 describe("verify on an organization whose entries come from several forms", () => {
   it("passes the sandbox serving them, without provider states", async () => {
     expect(problems(await verifySandbox(AT, { hooks: false, data: data() }))).toEqual([]);
@@ -56,7 +30,10 @@ describe("verify on an organization whose entries come from several forms", () =
     const report = await verifySandbox(AT, {
       hooks: false,
       data: data(),
-      through: answering((path) => (FORM_PATH.test(path) ? path.replace(/\/forms\/[^/]+\/[^/]+/, "") : path)),
+      // Each form's listing answered with its organization's.
+      through: editing({
+        path: (path) => (FORM_PATH.test(path) ? path.replace(/\/forms\/[^/]+\/[^/]+/, "") : path),
+      }),
     });
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/form-holds-its-entries"]);
