@@ -12,6 +12,7 @@ interface RawRoute
     entrySchema: string;
     defaultPageSize?: number;
     maxPageSize?: number;
+    entryKey?: string[];
   };
 }
 
@@ -37,6 +38,7 @@ export function buildRouteCatalogue(
       entrySchema: r.pagination.entrySchema,
       defaultPageSize: r.pagination.defaultPageSize ?? Number(pageSize?.default ?? 20),
       maxPageSize: r.pagination.maxPageSize ?? pageSize?.max ?? 100,
+      ...(r.pagination.entryKey ? { entryKey: Object.freeze([...r.pagination.entryKey]) } : {}),
     };
     for (const schema of [r.response.schema, r.requestBody?.schema, pagination?.entrySchema]) {
       if (schema !== undefined && !schemaNames.includes(schema)) {

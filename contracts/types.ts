@@ -28,6 +28,13 @@ export interface PaginationSpec {
   entrySchema: string;
   defaultPageSize: number;
   maxPageSize: number;
+  /**
+   * The fields that name an entry, joined by `/`, where its entries carry no integer `id` (an
+   * organization's forms: `formType` and `formSlug`); a dotted path reaches into an object. Absent where
+   * the `id` names it.
+   * @example ["formType", "formSlug"] // an entry's id reads "Event/gala-annuel"
+   */
+  entryKey?: readonly string[];
 }
 
 export interface RouteResponse {

@@ -34,8 +34,8 @@ export interface EvidenceCrawlPage {
   readonly url: string;
   readonly status: number;
   readonly entries: number;
-  readonly firstId?: number;
-  readonly lastId?: number;
+  readonly firstId?: number | string;
+  readonly lastId?: number | string;
   /**
    * The continuation token sent to get the page. (Not named `…token`: the report redactor takes values
    * under such names for secrets, and a continuation token is the evidence here.)

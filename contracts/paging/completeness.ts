@@ -1,4 +1,4 @@
-import { type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
+import { type CrawlLog, type CrawlPageLog, type EntryId, idsOfCrawl, orderOfCrawl } from "./crawl.js";
 
 /** The rules a crawl that loses entries breaks, each on its own (contracts/rules.yaml). */
 export const COMPLETENESS_RULES = [
@@ -10,7 +10,7 @@ export type CompletenessRule = (typeof COMPLETENESS_RULES)[number];
 
 /** An entry of the losing crawl next to a missing one, and the page that held it. */
 export interface Neighbour {
-  readonly id: number;
+  readonly id: EntryId;
   readonly page: CrawlPageLog;
 }
 
@@ -20,7 +20,7 @@ export interface Loss {
   /** The crawl that lost them. */
   readonly crawl: CrawlLog;
   /** Their ids, in the witness's order. */
-  readonly missing: readonly number[];
+  readonly missing: readonly EntryId[];
   /** A crawl that started after the losing one ended and has the first of them. */
   readonly witness: CrawlLog;
   /** Around the first missing entry, in the witness's order: the losing crawl's entries either side. */
@@ -34,7 +34,7 @@ export interface Loss {
 /** Entries a crawl lacks that no crawl before it had: new entries, or a loss to confirm by crawling again. */
 export interface Suspect {
   readonly crawl: CrawlLog;
-  readonly missing: readonly number[];
+  readonly missing: readonly EntryId[];
 }
 
 export interface Completeness {
@@ -46,7 +46,7 @@ export interface Completeness {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const verb = (n: number, one: string, many: string) => (n === 1 ? one : many);
-const idList = (ids: readonly number[]) =>
+const idList = (ids: readonly EntryId[]) =>
   ids.length <= 5 ? ids.join(", ") : `${ids.slice(0, 5).join(", ")} … (${ids.length} in all)`;
 
 function ruleOf(crawl: CrawlLog, after: Neighbour | undefined): CompletenessRule {
@@ -86,26 +86,26 @@ function reasonOf(loss: Omit<Loss, "reason">): string {
 }
 
 /** For each position of `order`, the nearest id before and after it that `own` holds. */
-function neighboursIn(order: readonly number[], own: ReadonlySet<number>) {
-  const prev = new Array<number | undefined>(order.length);
-  const next = new Array<number | undefined>(order.length);
-  let last: number | undefined;
+function neighboursIn(order: readonly EntryId[], own: ReadonlySet<EntryId>) {
+  const prev = new Array<EntryId | undefined>(order.length);
+  const next = new Array<EntryId | undefined>(order.length);
+  let last: EntryId | undefined;
   for (let i = 0; i < order.length; i++) {
     prev[i] = last;
-    const id = order[i] as number;
+    const id = order[i] as EntryId;
     if (own.has(id)) last = id;
   }
   last = undefined;
   for (let i = order.length - 1; i >= 0; i--) {
     next[i] = last;
-    const id = order[i] as number;
+    const id = order[i] as EntryId;
     if (own.has(id)) last = id;
   }
   return { prev, next };
 }
 
-function pagesById(crawl: CrawlLog): Map<number, CrawlPageLog> {
-  const pages = new Map<number, CrawlPageLog>();
+function pagesById(crawl: CrawlLog): Map<EntryId, CrawlPageLog> {
+  const pages = new Map<EntryId, CrawlPageLog>();
   for (const page of crawl.pages) for (const id of page.ids) if (!pages.has(id)) pages.set(id, page);
   return pages;
 }
@@ -114,14 +114,14 @@ function pagesById(crawl: CrawlLog): Map<number, CrawlPageLog> {
  * A part of the listing's order, read from a crawl of a part of it (a date window): the losing crawl's
  * own entries with `missing` put in by date, newest first (oldest first when the crawl ran so).
  */
-function orderByDate(crawl: CrawlLog, witness: CrawlLog, missing: readonly number[]): number[] {
-  const dated = new Map<number, number>();
+function orderByDate(crawl: CrawlLog, witness: CrawlLog, missing: readonly EntryId[]): EntryId[] {
+  const dated = new Map<EntryId, number>();
   for (const page of [...crawl.pages, ...witness.pages]) {
     for (const [i, id] of page.ids.entries()) dated.set(id, page.dates?.[i] ?? Number.NaN);
   }
   const sign = crawl.ascending ? 1 : -1;
   const entries = [...orderOfCrawl(crawl), ...missing];
-  const at = (id: number) => dated.get(id) ?? Number.NaN;
+  const at = (id: EntryId) => dated.get(id) ?? Number.NaN;
   const known = entries.filter((id) => !Number.isNaN(at(id)));
   return known.sort((a, b) => sign * (at(a) - at(b)));
 }
@@ -129,10 +129,10 @@ function orderByDate(crawl: CrawlLog, witness: CrawlLog, missing: readonly numbe
 /** The losses of one crawl, given the ids confirmed missing and the crawls after it. */
 function lossesOf(
   crawl: CrawlLog,
-  own: Set<number>,
-  confirmed: number[],
+  own: Set<EntryId>,
+  confirmed: EntryId[],
   after: readonly CrawlLog[],
-  sets: Map<CrawlLog, Set<number>>,
+  sets: Map<CrawlLog, Set<EntryId>>,
   partial: ReadonlySet<CrawlLog>,
 ): Loss[] {
   const firstId = confirmed[0];
@@ -146,11 +146,11 @@ function lossesOf(
   const position = new Map(order.map((id, i) => [id, i] as const));
   const { prev, next } = neighboursIn(order, own);
   const pages = pagesById(crawl);
-  const neighbour = (id: number | undefined): Neighbour | undefined => {
+  const neighbour = (id: EntryId | undefined): Neighbour | undefined => {
     const page = id === undefined ? undefined : pages.get(id);
     return page && id !== undefined ? { id, page } : undefined;
   };
-  const groups = new Map<CompletenessRule, { ids: number[]; before?: Neighbour; after?: Neighbour }>();
+  const groups = new Map<CompletenessRule, { ids: EntryId[]; before?: Neighbour; after?: Neighbour }>();
   const inWitness = confirmed
     .filter((id) => position.has(id))
     .sort((a, b) => (position.get(a) ?? 0) - (position.get(b) ?? 0));
@@ -203,19 +203,19 @@ export function judgeCompleteness(
   const parts = new Set(witnesses.filter(usable));
   const all = [...judged, ...parts];
   const sets = new Map(all.map((c) => [c, idsOfCrawl(c)] as const));
-  const union = new Set<number>();
+  const union = new Set<EntryId>();
   for (const ids of sets.values()) for (const id of ids) union.add(id);
   const losses: Loss[] = [];
   const suspects: Suspect[] = [];
   for (const crawl of judged) {
-    const own = sets.get(crawl) as Set<number>;
+    const own = sets.get(crawl) as Set<EntryId>;
     if (own.size === union.size) continue;
     const earlier = all.filter((c) => c !== crawl && c.endedAt <= crawl.startedAt);
     const later = all
       .filter((c) => c !== crawl && c.startedAt >= crawl.endedAt)
       .sort((a, b) => a.startedAt - b.startedAt);
-    const confirmed: number[] = [];
-    const unconfirmed: number[] = [];
+    const confirmed: EntryId[] = [];
+    const unconfirmed: EntryId[] = [];
     for (const id of union) {
       if (own.has(id)) continue;
       const before = earlier.some((c) => sets.get(c)?.has(id));

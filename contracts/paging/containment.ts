@@ -1,9 +1,9 @@
-import { type CrawlLog, type CrawlPageLog, idsOfCrawl } from "./crawl.js";
+import { type CrawlLog, type CrawlPageLog, type EntryId, idsOfCrawl } from "./crawl.js";
 
 /** Entries a form's listing served that its organization's listing left out, confirmed. */
 export interface Omission {
   /** Their ids, in the order the form's crawls met them. */
-  readonly missing: readonly number[];
+  readonly missing: readonly EntryId[];
   /** The form's crawl that served the first of them, and the page it came on. */
   readonly formCrawl: CrawlLog;
   readonly page: CrawlPageLog;
@@ -23,7 +23,7 @@ export interface Containment {
    * served the entry had ended: entries the organization may have gained since. A crawl of the
    * organization's listing made after confirms them or clears them.
    */
-  readonly unconfirmed: readonly number[];
+  readonly unconfirmed: readonly EntryId[];
 }
 
 /**
@@ -34,12 +34,12 @@ export interface Containment {
  */
 export function judgeContainment(form: readonly CrawlLog[], organization: readonly CrawlLog[]): Containment {
   const organizationCrawls = organization.filter((c) => !c.unlogged);
-  const held = new Set<number>();
+  const held = new Set<EntryId>();
   for (const crawl of organizationCrawls) for (const id of idsOfCrawl(crawl)) held.add(id);
-  const formIds = new Set<number>();
+  const formIds = new Set<EntryId>();
   /** Confirmed omissions, in the order the form's crawls met them. */
-  const confirmed = new Set<number>();
-  const maybe = new Set<number>();
+  const confirmed = new Set<EntryId>();
+  const maybe = new Set<EntryId>();
   /** Where the first confirmed omission was seen. */
   let first: Omit<Omission, "missing"> | undefined;
   for (const crawl of form.filter((c) => !c.unlogged)) {
@@ -92,7 +92,7 @@ export function logsNaming(crawls: readonly CrawlLog[], form: string): CrawlLog[
 /** Entries a form's listing served that name another form: what its organization's listing files elsewhere. */
 export interface ForeignEntries {
   /** Their ids, in the order the form's crawls met them. */
-  readonly ids: readonly number[];
+  readonly ids: readonly EntryId[];
   /** The form the first of them names (`formtype/formslug`, lower case). */
   readonly names: string;
   /** The crawl and the page that served the first of them. */
@@ -110,7 +110,7 @@ export interface ForeignEntries {
  */
 export function foreignEntries(crawls: readonly CrawlLog[], form: string): ForeignEntries | undefined {
   const key = form.toLowerCase();
-  const ids = new Set<number>();
+  const ids = new Set<EntryId>();
   let first: Omit<ForeignEntries, "ids"> | undefined;
   for (const crawl of crawls) {
     for (const page of crawl.pages) {

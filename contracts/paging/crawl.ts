@@ -3,6 +3,12 @@
  * the token it gave. Verify's crawler writes one per walk of a listing; the judges never send requests.
  */
 
+/**
+ * What names an entry across the crawls of its listing: its integer `id`, or where the listing's entries
+ * carry none, the fields its route names (`entryKey`) joined by `/` (`Event/gala-annuel`).
+ */
+export type EntryId = number | string;
+
 /** One page of a crawl. */
 export interface CrawlPageLog {
   /** Its place in the crawl, from 1. */
@@ -13,7 +19,7 @@ export interface CrawlPageLog {
   readonly sentToken: string | undefined;
   readonly status: number;
   /** The ids of its entries, in order. */
-  readonly ids: readonly number[];
+  readonly ids: readonly EntryId[];
   /**
    * The `date` of each entry of `ids`, in milliseconds since the epoch (NaN where it has none); absent
    * where the reader kept no dates.
@@ -61,16 +67,16 @@ export interface CrawlLog {
 }
 
 /** Every id a crawl collected, once each. */
-export function idsOfCrawl(crawl: CrawlLog): Set<number> {
-  const ids = new Set<number>();
+export function idsOfCrawl(crawl: CrawlLog): Set<EntryId> {
+  const ids = new Set<EntryId>();
   for (const page of crawl.pages) for (const id of page.ids) ids.add(id);
   return ids;
 }
 
 /** The ids of a crawl in the order it met them (an id seen twice counts at its first place). */
-export function orderOfCrawl(crawl: CrawlLog): number[] {
-  const seen = new Set<number>();
-  const order: number[] = [];
+export function orderOfCrawl(crawl: CrawlLog): EntryId[] {
+  const seen = new Set<EntryId>();
+  const order: EntryId[] = [];
   for (const page of crawl.pages) {
     for (const id of page.ids) {
       if (seen.has(id)) continue;

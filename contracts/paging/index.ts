@@ -15,7 +15,14 @@ export {
   logsNaming,
   type Omission,
 } from "./containment.js";
-export { type CrawlEnd, type CrawlLog, type CrawlPageLog, idsOfCrawl, orderOfCrawl } from "./crawl.js";
+export {
+  type CrawlEnd,
+  type CrawlLog,
+  type CrawlPageLog,
+  type EntryId,
+  idsOfCrawl,
+  orderOfCrawl,
+} from "./crawl.js";
 export {
   type DateOrder,
   judgeDateOrder,
@@ -35,6 +42,7 @@ export {
   type PageRead,
   paginationOf,
   readPage,
+  readRoutePage,
 } from "./page.js";
 export { judgePage, type PageFinding, type PageSoFar, pageSizeLimit } from "./page-judge.js";
 export { type Discrepancy, judgeSameness, type Served } from "./sameness.js";

@@ -1,11 +1,11 @@
-import type { CrawlLog, CrawlPageLog } from "./crawl.js";
+import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
 
 /** The order a listing is asked for: `sortOrder=Desc` (the service's default) or `sortOrder=Asc`. */
 export type SortDirection = "desc" | "asc";
 
 /** One entry of a crawl, where the judge met it. */
 export interface PlacedEntry {
-  readonly id: number;
+  readonly id: EntryId;
   /** Its `date`, in milliseconds since the epoch. */
   readonly date: number;
   readonly page: CrawlPageLog;

@@ -1,3 +1,4 @@
+import type { EntryId } from "./crawl.js";
 import type { ListingPage } from "./page.js";
 
 /**
@@ -12,11 +13,15 @@ export type PageFinding =
       readonly entries: number;
       readonly limit: number;
     }
-  | { readonly kind: "duplicate"; readonly rule: "pagination.no-duplicates"; readonly ids: readonly number[] }
+  | {
+      readonly kind: "duplicate";
+      readonly rule: "pagination.no-duplicates";
+      readonly ids: readonly EntryId[];
+    }
   | {
       readonly kind: "token-ignored";
       readonly rule: "pagination.token-echoed";
-      readonly ids: readonly number[];
+      readonly ids: readonly EntryId[];
     }
   | {
       readonly kind: "token-repeated";
@@ -33,9 +38,9 @@ export interface PageSoFar {
   /** The token sent to get it; `undefined` for a first page. */
   readonly sentToken: string | undefined;
   /** Ids collected by the pages before it. */
-  readonly seen: ReadonlySet<number>;
+  readonly seen: ReadonlySet<EntryId>;
   /** The ids of the crawl's first page (for a second page that repeats it). */
-  readonly firstIds: readonly number[] | undefined;
+  readonly firstIds: readonly EntryId[] | undefined;
   /**
    * The crawl's first page's entries as JSON, where they carry no id (an organization's forms): a second
    * page that repeats it is told by its entries.

@@ -4,6 +4,8 @@
  * recorded session, lint, gate's layer, the tests' probes) reads it here, so they cannot disagree on
  * what a page holds.
  */
+import type { Route } from "../types.js";
+import type { EntryId } from "./crawl.js";
 
 /** The counts a page declares in its `pagination` object, as they came (not checked). */
 export interface PageCounts {
@@ -12,12 +14,12 @@ export interface PageCounts {
   readonly pageSize: unknown;
 }
 
-/** A page read: its entries, their integer ids in order, its token and its counts. */
+/** A page read: its entries, their ids in order, its token and its counts. */
 export interface ListingPage {
   readonly ok: true;
   readonly entries: readonly unknown[];
-  /** The integer ids of the entries, in order (entries without one are left out). */
-  readonly ids: readonly number[];
+  /** The ids of the entries (`entryId`), in order (entries without one are left out). */
+  readonly ids: readonly EntryId[];
   /** The `date` of each entry of `ids`, in milliseconds since the epoch; NaN where it has none. */
   readonly dates: readonly number[];
   /** The form each entry of `ids` names (`formType/formSlug`, lower case); `undefined` where none. */
@@ -55,10 +57,30 @@ export function countsOf(body: unknown): PageCounts | undefined {
   return p && { totalCount: p.totalCount, totalPages: p.totalPages, pageSize: p.pageSize };
 }
 
-/** The id of an entry, when it is an integer. */
-export function entryId(entry: unknown): number | undefined {
-  const id = entry !== null && typeof entry === "object" ? (entry as { id?: unknown }).id : undefined;
-  return typeof id === "number" && Number.isInteger(id) ? id : undefined;
+/** The value at a dotted path of an entry (`organization.organizationSlug`); undefined where there is none. */
+const valueAt = (entry: unknown, path: string): unknown =>
+  path
+    .split(".")
+    .reduce<unknown>(
+      (value, name) =>
+        value !== null && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined,
+      entry,
+    );
+
+/**
+ * What names an entry: its `id` when it is an integer or, given the route's `entryKey`, those fields'
+ * text joined by `/` when each is a string that is not empty; `undefined` otherwise.
+ *
+ * @example
+ * entryId({ formType: "Event", formSlug: "gala" }, ["formType", "formSlug"]); // "Event/gala"
+ */
+export function entryId(entry: unknown, key?: readonly string[]): EntryId | undefined {
+  if (!key) {
+    const id = entry !== null && typeof entry === "object" ? (entry as { id?: unknown }).id : undefined;
+    return typeof id === "number" && Number.isInteger(id) ? id : undefined;
+  }
+  const parts = key.map((path) => valueAt(entry, path));
+  return parts.every((part) => typeof part === "string" && part !== "") ? parts.join("/") : undefined;
 }
 
 /** A timestamp's zone: `Z` or a UTC offset. Without one the instant is not known. */
@@ -133,13 +155,14 @@ export function entryDigest(entry: unknown): number {
 }
 
 /**
- * Reads a parsed body as a page of a listing whose result array is `resultArray` (`data` or `items`).
+ * Reads a parsed body as a page of a listing whose result array is `resultArray` (`data` or `items`),
+ * naming its entries by `entryKey` where the route gives one (`entryId`).
  *
  * @example
  * const page = readPage(JSON.parse(text), "data");
  * if (page.ok && page.entries.length > 0 && page.token) next(page.token);
  */
-export function readPage(body: unknown, resultArray: string): PageRead {
+export function readPage(body: unknown, resultArray: string, entryKey?: readonly string[]): PageRead {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     return {
       ok: false,
@@ -156,12 +179,12 @@ export function readPage(body: unknown, resultArray: string): PageRead {
           : `"${resultArray}" is ${list === null ? "null" : typeof list}, not a list`,
     };
   }
-  const ids: number[] = [];
+  const ids: EntryId[] = [];
   const dates: number[] = [];
   const forms: (string | undefined)[] = [];
   const digests: number[] = [];
   for (const entry of list) {
-    const id = entryId(entry);
+    const id = entryId(entry, entryKey);
     if (id === undefined) continue;
     ids.push(id);
     dates.push(entryDate(entry));
@@ -185,4 +208,15 @@ export function readPage(body: unknown, resultArray: string): PageRead {
       pageSize: pagination.pageSize,
     },
   };
+}
+
+/**
+ * Reads a parsed body as a page of `route`'s listing: its result array, its entries named as the route
+ * names them (`entryKey`, else the integer `id`).
+ *
+ * @example
+ * const page = readRoutePage(JSON.parse(text), contract.routes.byId("v5.organization-forms"));
+ */
+export function readRoutePage(body: unknown, route: Route): PageRead {
+  return readPage(body, route.pagination?.resultArray ?? "data", route.pagination?.entryKey);
 }

@@ -1,5 +1,5 @@
 import { queryBoolean } from "../query.js";
-import type { CrawlLog, CrawlPageLog } from "./crawl.js";
+import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
 
 /** Where a crawl served an entry: the crawl and the page. */
 export interface Served {
@@ -12,7 +12,7 @@ export interface Served {
  * change over time (the crawls around it agree), so the page or the crawl decides what it reads.
  */
 export interface Discrepancy {
-  readonly id: number;
+  readonly id: EntryId;
   /** The crawl and page where it read otherwise. */
   readonly odd: Served;
   /** Where it read as it did before and after. */
@@ -29,10 +29,10 @@ function withDetails(crawl: CrawlLog): boolean {
 }
 
 /** The fingerprint each crawl first served `id` with, in the order the crawls ran. */
-function servings(crawls: readonly CrawlLog[]): Map<number, { served: Served; digest: number }[]> {
-  const byId = new Map<number, { served: Served; digest: number }[]>();
+function servings(crawls: readonly CrawlLog[]): Map<EntryId, { served: Served; digest: number }[]> {
+  const byId = new Map<EntryId, { served: Served; digest: number }[]>();
   for (const crawl of crawls) {
-    const seen = new Set<number>();
+    const seen = new Set<EntryId>();
     for (const page of crawl.pages) {
       if (!page.digests) continue;
       for (const [i, id] of page.ids.entries()) {

@@ -1,16 +1,16 @@
-import type { CrawlLog, CrawlPageLog } from "./crawl.js";
+import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
 
 /** A date window of a listing (`from` included, `to` excluded, in milliseconds) and what it must hold. */
 export interface DateWindow {
   readonly from: number;
   readonly to: number;
   /** The entries a crawl showed dated in it, newest first. */
-  readonly expected: readonly number[];
+  readonly expected: readonly EntryId[];
 }
 
 /** An entry a windowed crawl served dated outside its window, and the page it came on. */
 export interface OutsideEntry {
-  readonly id: number;
+  readonly id: EntryId;
   readonly date: number;
   readonly page: CrawlPageLog;
 }
@@ -18,7 +18,7 @@ export interface OutsideEntry {
 /** What a crawl of a date window served, against what it had to. */
 export interface WindowJudgement {
   /** Entries dated in the window that the windowed crawl lacks. */
-  readonly missing: readonly number[];
+  readonly missing: readonly EntryId[];
   /** Entries it served dated before `from` or from `to` on. */
   readonly outside: readonly OutsideEntry[];
 }
@@ -34,7 +34,7 @@ export interface WindowJudgement {
  * // expected: the 2nd to the 6th entries
  */
 export function windowOf(crawl: CrawlLog, span = 5): DateWindow | undefined {
-  const entries: { id: number; date: number }[] = [];
+  const entries: { id: EntryId; date: number }[] = [];
   for (const page of crawl.pages) {
     for (const [i, id] of page.ids.entries()) entries.push({ id, date: page.dates?.[i] ?? Number.NaN });
     if (entries.length > span + 1) break;
@@ -55,7 +55,7 @@ export function windowOf(crawl: CrawlLog, span = 5): DateWindow | undefined {
  * readable date are not judged outside.
  */
 export function judgeWindow(window: DateWindow, crawl: CrawlLog): WindowJudgement {
-  const served = new Set<number>();
+  const served = new Set<EntryId>();
   const outside: OutsideEntry[] = [];
   for (const page of crawl.pages) {
     page.ids.forEach((id, i) => {

@@ -3,6 +3,7 @@ import {
   type CompletenessRule,
   type CrawlLog,
   type CrawlPageLog,
+  type EntryId,
   judgeCompleteness,
   type Loss,
   type Route,
@@ -150,7 +151,7 @@ export function crawlPicture(
       url: page.url,
       status: page.status,
       entries: page.ids.length,
-      ...(page.ids.length > 0 ? { firstId: page.ids[0] as number, lastId: page.ids.at(-1) as number } : {}),
+      ...(page.ids.length > 0 ? { firstId: page.ids[0] as EntryId, lastId: page.ids.at(-1) as EntryId } : {}),
       ...(page.sentToken === undefined ? {} : { tokenSent: page.sentToken }),
       ...(page.token === undefined ? {} : { tokenGiven: page.token }),
       ...(page === offending ? { offending: true } : {}),
@@ -172,7 +173,7 @@ export function reproOf(loss: Loss): string[] {
 
 /** Every missing id, up to a bound that keeps a report readable (the count is always given). */
 const MISSING_LISTED = 500;
-function missingList(ids: readonly number[]): string {
+function missingList(ids: readonly EntryId[]): string {
   const shown = ids.slice(0, MISSING_LISTED).join(", ");
   return ids.length > MISSING_LISTED ? `${shown} … and ${ids.length - MISSING_LISTED} more` : shown;
 }

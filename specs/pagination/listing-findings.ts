@@ -1,4 +1,4 @@
-import type { Route } from "../../contracts/index.js";
+import type { EntryId, Route } from "../../contracts/index.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { describeStop, stopRule } from "../runner/crawl-stops.js";
 import type { CrawlResult } from "../runner/crawler.js";
@@ -74,7 +74,7 @@ export async function judgeListings(
 }
 
 /** `1, 2, 3`, or the first ten and how many in all. */
-export const idList = (ids: readonly number[]) =>
+export const idList = (ids: readonly EntryId[]) =>
   ids.length <= 10 ? ids.join(", ") : `${ids.slice(0, 10).join(", ")} … (${ids.length} in all)`;
 
 /** `3 pages, 45 entries, 2 tokens (2 with + / = % & or space)`. */

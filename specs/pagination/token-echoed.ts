@@ -55,7 +55,7 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Prom
     url: last.url,
     authorization: await ctx.authorization("reader"),
   });
-  if (isSuccess(exchange.status) && pageOf(exchange, route.pagination?.resultArray ?? "data")) return passed;
+  if (isSuccess(exchange.status) && pageOf(exchange, route)) return passed;
   return {
     kind: "fail",
     subject: route.id,

@@ -5,6 +5,7 @@ import {
   judgeDateOrder,
   type Route,
   readPage,
+  readRoutePage,
 } from "../../contracts/index.js";
 import { lossEvidence } from "../pagination/completeness.js";
 import { orderBreakOf } from "../pagination/date-order.js";
@@ -21,8 +22,8 @@ import type { Exchange, TargetPage } from "./types.js";
 
 /** Notes a recorded page of a crawl, re-sent or not: what the recording vouches the listing held. */
 export function noteRecordedPage(crawl: ListingCrawl, step: RerunStep, body: unknown): void {
-  const name = step.match?.route.pagination?.resultArray ?? "data";
-  const page = readPage(body, name);
+  const route = step.match?.route;
+  const page = route ? readRoutePage(body, route) : readPage(body, "data");
   if (!page.ok) return;
   crawl.recorded.push({
     index: crawl.recorded.length + 1,

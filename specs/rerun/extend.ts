@@ -1,4 +1,4 @@
-import { paginationOf, readPage } from "../../contracts/index.js";
+import { paginationOf, readPage, readRoutePage } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import {
   type HttpClient,
@@ -49,7 +49,7 @@ export async function followToEnd(
   crawl: ListingCrawl,
   judgement: Judgement,
 ): Promise<boolean> {
-  const name = exchange.route?.pagination?.resultArray ?? "data";
+  const route = exchange.route;
   let token = page.token;
   let last: HttpExchange = exchange.target;
   let extra = 0;
@@ -79,7 +79,11 @@ export async function followToEnd(
       return false;
     }
     const parsed = parseJson(last);
-    const read = parsed.ok ? readPage(parsed.value, name) : undefined;
+    const read = !parsed.ok
+      ? undefined
+      : route
+        ? readRoutePage(parsed.value, route)
+        : readPage(parsed.value, "data");
     if (!read?.ok) return false;
     crawl.targetLog.push({
       index: crawl.targetLog.length + 1,

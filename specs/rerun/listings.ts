@@ -1,4 +1,4 @@
-import type { CrawlPageLog } from "../../contracts/index.js";
+import type { CrawlPageLog, EntryId } from "../../contracts/index.js";
 import type { StoredQuery } from "../../proxy/index.js";
 import type { RerunStep } from "./steps.js";
 import type { TargetPage } from "./types.js";
@@ -10,7 +10,7 @@ export const TOKEN_PARAM = "continuationtoken";
 export interface ListingCrawl {
   pages: TargetPage[];
   /** Distinct entry ids the target gave so far. */
-  seen: Set<number>;
+  seen: Set<EntryId>;
   /** True when the crawl began with a first page (no token) in this rerun. */
   fromFirstPage: boolean;
   /** Why the target's last answer cannot lead further (refused, not a list), when it cannot. */

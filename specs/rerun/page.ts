@@ -4,7 +4,7 @@ import {
   expectedCounts,
   judgePage,
   queryBoolean,
-  readPage,
+  readRoutePage,
 } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { countRule, countTimeline, datedCountChange } from "./counts.js";
@@ -26,8 +26,7 @@ export function judgeListingPage(
 ): TargetPage | undefined {
   const { route, rules, target, targetBody: body, step } = exchange;
   if (!route?.pagination || !rules) return undefined;
-  const name = route.pagination.resultArray;
-  const read = readPage(body, name);
+  const read = readRoutePage(body, route);
   if (!read.ok) {
     judgement.breaches.push({
       rule: "pagination.result-array",
@@ -43,7 +42,7 @@ export function judgeListingPage(
   const counts = countsOf(body);
   const diagnostics = contract.schemas.validatePage(route, body, expected);
   const countFindings = diagnostics.filter((d) => COUNT_PATH.test(d.path));
-  const arrayFindings = diagnostics.filter((d) => d.path === `response.${name}`);
+  const arrayFindings = diagnostics.filter((d) => d.path === `response.${route.pagination?.resultArray}`);
   const others = diagnostics.filter((d) => !countFindings.includes(d) && !arrayFindings.includes(d));
   const timeline = countTimeline(rules, contract.timeline);
   if (countFindings.length > 0) {

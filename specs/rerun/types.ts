@@ -1,4 +1,11 @@
-import type { DatedRules, ExpectedCounts, PageCounts, Route, TimelineEntry } from "../../contracts/index.js";
+import type {
+  DatedRules,
+  EntryId,
+  ExpectedCounts,
+  PageCounts,
+  Route,
+  TimelineEntry,
+} from "../../contracts/index.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
@@ -60,7 +67,7 @@ export function emptyJudgement(): Judgement {
 /** One page of a listing as the target answered it. */
 export interface TargetPage {
   step: RerunStep;
-  ids: readonly number[];
+  ids: readonly EntryId[];
   /** The `date` of each entry of `ids`, in milliseconds since the epoch; NaN where it has none. */
   dates: readonly number[];
   /** The token for the next page, `undefined` when the page gave none. */

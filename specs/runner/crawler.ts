@@ -2,10 +2,12 @@ import {
   type CrawlLog,
   type CrawlPageLog,
   type Diagnostic,
+  type EntryId,
+  entryId,
   judgePage,
   type PageCounts,
   type Route,
-  readPage,
+  readRoutePage,
 } from "../../contracts/index.js";
 import { askedPageSize, asksAscending, type CrawlQuery, queryString } from "./crawl-query.js";
 import type { CrawlStop } from "./crawl-stops.js";
@@ -53,8 +55,8 @@ export interface CrawlResult {
   route: Route;
   pages: number;
   /**
-   * Entries collected: the distinct ids, and each entry without an integer id (an organization's forms,
-   * the partner's organizations: identified by slugs, which no judge of a whole crawl reads).
+   * Entries collected: the distinct ids (`entryId`: the integer `id`, or the fields the route names, as
+   * an organization's forms are named by type and slug), and each entry without one.
    */
   entries: number;
   stop: CrawlStop;
@@ -97,16 +99,15 @@ function sameTotals(first: PageCounts, later: PageCounts): boolean {
 export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlResult> {
   const now = plan.now ?? Date.now;
   const started = now();
-  const resultArray = plan.route.pagination?.resultArray ?? "data";
   const requestedSize = askedPageSize(plan.query);
   const ascending = asksAscending(plan.query);
   const bound = plan.knownEntries === undefined ? plan.maxPages : plan.knownEntries + 2;
-  const seen = new Set<number>();
+  const seen = new Set<EntryId>();
   let unidentified = 0;
   const pages: CrawlPageLog[] = [];
   const logEntries = plan.logEntries ?? Number.POSITIVE_INFINITY;
   let unlogged = false;
-  let firstIds: readonly number[] | undefined;
+  let firstIds: readonly EntryId[] | undefined;
   let firstEntries: string | undefined;
   const result: Omit<CrawlResult, "stop" | "durationMs" | "log"> = {
     route: plan.route,
@@ -157,7 +158,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       return finish({
         kind: "never-ends",
         reason: `${why} and ${seen.size} entries${known}: the crawl was cut`,
-        evidence: evidenceOf(last, pageOf(last, resultArray)?.pagination),
+        evidence: evidenceOf(last, pageOf(last, plan.route)?.pagination),
       });
     }
     const query = queryString(plan.query, token, plan.tokenName ?? "continuationToken");
@@ -173,7 +174,9 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       );
     }
     const parsed = parseJson(exchange);
-    const page = parsed.ok ? readPage(parsed.value, resultArray) : { ok: false as const, why: parsed.why };
+    const page = parsed.ok
+      ? readRoutePage(parsed.value, plan.route)
+      : { ok: false as const, why: parsed.why };
     if (!page.ok) return finish({ kind: "not-a-list", reason: page.why, evidence: evidenceOf(exchange) });
     if (!unlogged && seen.size + page.ids.length > logEntries) {
       unlogged = true;
@@ -237,7 +240,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
           result.duplicates.count += finding.ids.length;
           result.duplicates.first ??= evidenceOf(
             exchange,
-            page.entries.find((e) => entryIs(e, finding.ids[0])),
+            page.entries.find((e) => entryId(e, plan.route.pagination?.entryKey) === finding.ids[0]),
             [`entry id ${finding.ids[0]} was already collected earlier in this crawl (page ${result.pages})`],
           );
           break;
@@ -278,13 +281,9 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
   }
 }
 
-function entryIs(entry: unknown, id: number | undefined): boolean {
-  return entry !== null && typeof entry === "object" && (entry as { id?: unknown }).id === id;
-}
-
-/** The listing page an answer holds (its body parsed and read), or undefined when it holds none. */
-export function pageOf(exchange: HttpExchange, resultArray: string) {
+/** The listing page of `route` an answer holds (its body parsed and read), or undefined when it holds none. */
+export function pageOf(exchange: HttpExchange, route: Route) {
   const parsed = parseJson(exchange);
-  const page = parsed.ok ? readPage(parsed.value, resultArray) : undefined;
+  const page = parsed.ok ? readRoutePage(parsed.value, route) : undefined;
   return page?.ok ? page : undefined;
 }

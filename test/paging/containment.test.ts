@@ -126,7 +126,7 @@ function namingCrawl(
   names: (id: number) => string | undefined,
 ): CrawlLog {
   const log = crawlOf(label, ids, { sizes: [20], start: 0 });
-  return { ...log, pages: log.pages.map((p) => ({ ...p, forms: p.ids.map(names) })) };
+  return { ...log, pages: log.pages.map((p) => ({ ...p, forms: p.ids.map((id) => names(Number(id))) })) };
 }
 
 describe("a form's listing serves no entry of another form", () => {

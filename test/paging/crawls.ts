@@ -1,4 +1,4 @@
-import type { CrawlEnd, CrawlLog } from "../../contracts/index.js";
+import type { CrawlEnd, CrawlLog, EntryId } from "../../contracts/index.js";
 
 /** The ids `first … first - count + 1`, newest first, as the service lists them. */
 export function desc(first: number, count: number): number[] {
@@ -8,20 +8,20 @@ export function desc(first: number, count: number): number[] {
 /**
  * A crawl of `ids` cut into pages of `sizes` (the last size repeats), ended as `end`, run from `start` to
  * `start + 1` on the judge's clock. `pages` overrides the cutting with explicit pages. `dated` gives each
- * entry a date, a second per id (so a higher id is newer), as a crawl of a date window needs.
+ * entry a date, a second per id (so a higher id is newer; integer ids only), as a crawl of a date window needs.
  */
 export function crawlOf(
   label: string,
-  ids: readonly number[],
+  ids: readonly EntryId[],
   options: {
     sizes?: readonly number[];
     start: number;
     end?: CrawlEnd;
-    pages?: readonly (readonly number[])[];
+    pages?: readonly (readonly EntryId[])[];
     dated?: boolean;
   },
 ): CrawlLog {
-  const pages: number[][] = options.pages ? options.pages.map((p) => [...p]) : [];
+  const pages: EntryId[][] = options.pages ? options.pages.map((p) => [...p]) : [];
   if (!options.pages) {
     const sizes = options.sizes ?? [20];
     let at = 0;
@@ -45,7 +45,7 @@ export function crawlOf(
       sentToken: i === 0 ? undefined : `t${i}`,
       status: 200,
       ids: page,
-      ...(options.dated ? { dates: page.map((id) => id * 1000) } : {}),
+      ...(options.dated ? { dates: page.map((id) => Number(id) * 1000) } : {}),
       token: i === pages.length - 1 && end === "no-token" ? undefined : `t${i + 1}`,
     })),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgePage, readPage } from "../../contracts/index.js";
+import { judgePage, loadContract, readPage, readRoutePage } from "../../contracts/index.js";
 
 const page = (data: unknown, pagination: unknown = { pageSize: 3, continuationToken: "a+b/c=" }) => ({
   data,
@@ -10,6 +10,34 @@ describe("the page reader", () => {
   it("reads the entries, their integer ids in order, the token and the counts", () => {
     const read = readPage(page([{ id: 3 }, { id: "x" }, { id: 1.5 }, { id: 2 }]), "data");
     expect(read).toMatchObject({ ok: true, ids: [3, 2], token: "a+b/c=", counts: { pageSize: 3 } });
+  });
+
+  it("names the entries of a listing without ids by the fields its route names, a dotted path reaching into an object", () => {
+    const forms = [
+      { formType: "Event", formSlug: "gala" },
+      { formType: "Membership", formSlug: "adhesion", id: 7 },
+      { formType: "Event", formSlug: "" },
+      { formType: "Event" },
+    ];
+    expect(readPage(page(forms), "data", ["formType", "formSlug"])).toMatchObject({
+      ids: ["Event/gala", "Membership/adhesion"],
+    });
+    const routes = loadContract().routes;
+    expect(readRoutePage(page(forms), routes.byId("v5.organization-forms"))).toMatchObject({
+      ids: ["Event/gala", "Membership/adhesion"],
+    });
+    const linked = [
+      { organization: { organizationSlug: "club" } },
+      { organization: null },
+      { organizationSlug: "x" },
+    ];
+    expect(readRoutePage(page(linked), routes.byId("v5.partner-organizations"))).toMatchObject({
+      ids: ["club"],
+    });
+    // Where the route names none, the integer id names an entry, as before.
+    expect(readRoutePage(page([{ id: 4 }, ...forms]), routes.byId("v5.org-orders"))).toMatchObject({
+      ids: [4, 7],
+    });
   });
 
   it("reads `items` where the route names its result array so", () => {

@@ -8,7 +8,10 @@ const ALL = desc(100, 30);
 function fingerprinted(crawl: CrawlLog, digestOf: (id: number, page: number) => number): CrawlLog {
   return {
     ...crawl,
-    pages: crawl.pages.map((page) => ({ ...page, digests: page.ids.map((id) => digestOf(id, page.index)) })),
+    pages: crawl.pages.map((page) => ({
+      ...page,
+      digests: page.ids.map((id) => digestOf(Number(id), page.index)),
+    })),
   };
 }
 const same = (id: number) => id;

@@ -133,7 +133,7 @@ export async function crawl(
     const page = readPage(body, "items" in body ? "items" : "data");
     if (!page.ok) throw new Error(`crawl ${path}: ${page.why}`);
     if (page.entries.length === 0) return done("empty-page");
-    ids.push(...page.ids);
+    for (const id of page.ids) if (typeof id === "number") ids.push(id); // an items listing's ids
     sizes.push(page.entries.length);
     token = page.token;
     if (token === undefined) return done("no-token");

@@ -44,7 +44,7 @@ async function drive(base: string, sandbox: RunningSandbox): Promise<void> {
       const { body } = await getJson(`${form}/${listing}?${query}`, reader);
       const page = readPage(body, "data");
       if (!page.ok) throw new Error(`${listing}: ${page.why}`);
-      if (listing === "orders") ids.push(...page.ids);
+      if (listing === "orders") for (const id of page.ids) if (typeof id === "number") ids.push(id);
       if (page.entries.length === 0) break;
       next = page.token;
     }
