@@ -85,6 +85,17 @@ export interface CheckContext {
     label: string,
     tokenName?: string,
   ): Promise<CrawlResult>;
+  /**
+   * A crawl of another form's listing (`route` a form's listing, the organization the coordinates'), at
+   * the largest page size; memoised per run on the route and the form.
+   *
+   * @example
+   * await ctx.crawlOfForm(formItems, { formType: "Donation", formSlug: "collecte" });
+   */
+  crawlOfForm(
+    route: Route,
+    form: { readonly formType: string; readonly formSlug: string },
+  ): Promise<CrawlResult>;
   authorization(role: Role): Promise<string>;
   /** Registers clean-up work (receivers, servers) run when the run ends. */
   onClose(task: () => Promise<void> | void): void;
@@ -108,6 +119,15 @@ export function pageFindings(contract: Contract, route: Route, body: unknown): D
   return contract.schemas
     .validatePage(route, body, "not-applicable")
     .filter((d) => !(d.path === arrayPath && (d.keyword === "required" || d.keyword === "type")));
+}
+
+/** How one crawl is asked and named: `params` fill the path where the coordinates should not. */
+interface Asked {
+  readonly progressLabel: string;
+  readonly name: string | undefined;
+  readonly logEntries: number;
+  readonly tokenName?: string;
+  readonly params?: Readonly<Record<string, string>>;
 }
 
 export function createContext(parts: ContextParts): CheckContext {
@@ -148,21 +168,15 @@ export function createContext(parts: ContextParts): CheckContext {
 
   const datedRulesAt = (route: Route) => contract.timeline.datedRulesAt(route, at);
 
-  const crawlOnce = async (
-    route: Route,
-    query: [string, string][],
-    progressLabel: string,
-    name: string | undefined,
-    logEntries: number,
-    tokenName?: string,
-  ): Promise<CrawlResult> => {
+  const crawlOnce = async (route: Route, query: [string, string][], asked: Asked): Promise<CrawlResult> => {
+    const { progressLabel, name, logEntries, tokenName, params } = asked;
     const where = await coordinates();
     try {
       return await crawl(parts.http, {
         route,
-        url: await urlOf(route),
+        url: await urlOf(route, params),
         query,
-        knownEntries: route.pathParams.includes("formSlug") ? where.knownEntries : undefined,
+        knownEntries: route.pathParams.includes("formSlug") && !params ? where.knownEntries : undefined,
         maxPages: pagesAllowed(route, query, options.maxPages),
         timeLimitMs: options.crawlTimeLimitMs,
         authorization: () => parts.tokens.authorization("reader"),
@@ -198,14 +212,12 @@ export function createContext(parts: ContextParts): CheckContext {
         query.push(["pageSize", String(options.pageSize)]);
       }
       return memo.get(`crawl:${route.id}:${variant}`, () =>
-        crawlOnce(
-          route,
-          query,
-          `crawling ${route.id}${CRAWL_NOTES[variant]}`,
-          CRAWL_NAMES[variant],
+        crawlOnce(route, query, {
+          progressLabel: `crawling ${route.id}${CRAWL_NOTES[variant]}`,
+          name: CRAWL_NAMES[variant],
           // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
-          variant === "unpaged" ? 0 : options.maxEntries,
-        ),
+          logEntries: variant === "unpaged" ? 0 : options.maxEntries,
+        }),
       );
     },
     crawlSized(route, pageSize, again) {
@@ -213,14 +225,31 @@ export function createContext(parts: ContextParts): CheckContext {
       const label = `crawling ${route.id} (pageSize ${pageSize}${again ? `, ${again}` : ""})`;
       const name = `pageSize ${pageSize}${again ? ` (${again})` : ""}`;
       return memo.get(`crawl:${route.id}:size:${pageSize}:${again ?? ""}`, () =>
-        crawlOnce(route, query, label, name, options.maxEntries),
+        crawlOnce(route, query, { progressLabel: label, name, logEntries: options.maxEntries }),
       );
     },
     crawlAsked(route, query, label, tokenName) {
       const asked = query.map((pair) => pair.join("=")).join("&");
       const key = `crawl:${route.id}:asked:${label}:${asked}:${tokenName ?? ""}`;
       return memo.get(key, () =>
-        crawlOnce(route, [...query], `crawling ${route.id} (${label})`, label, options.maxEntries, tokenName),
+        crawlOnce(route, [...query], {
+          progressLabel: `crawling ${route.id} (${label})`,
+          name: label,
+          logEntries: options.maxEntries,
+          ...(tokenName === undefined ? {} : { tokenName }),
+        }),
+      );
+    },
+    crawlOfForm(route, { formType, formSlug }) {
+      const size = route.pagination?.maxPageSize ?? 100;
+      const name = `${formType}/${formSlug}, pageSize ${size}`;
+      return memo.get(`crawl:${route.id}:form:${formType}/${formSlug}`, () =>
+        crawlOnce(route, [["pageSize", String(size)]], {
+          progressLabel: `crawling ${route.id} (${name})`,
+          name,
+          logEntries: options.maxEntries,
+          params: { formType, formSlug },
+        }),
       );
     },
   };

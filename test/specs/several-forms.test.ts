@@ -3,7 +3,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { buildSandboxData, parseDataFile } from "../../sandbox/index.js";
 import { docExample } from "../support/data-example.js";
 import { editing } from "./support/editing-provider.js";
-import { problems, verifySandbox } from "./support/harness.js";
+import { byId, problems, verifySandbox } from "./support/harness.js";
 
 /**
  * Verify on an organization whose entries come from several forms: docs/sandbox.md's data file, whose
@@ -17,13 +17,32 @@ const data = () => {
 };
 const AT = "2026-01-01" as IsoDay;
 const FORM_PATH = /\/forms\/[^/]+\/[^/]+\/(items|orders|payments)$/;
+const ORGANIZATION_PATH = /^\/v5\/organizations\/[^/]+\/(items|orders|payments)$/;
 /** The checks that failed, warned or erred, each once, sorted. */
 const checksIn = (found: readonly string[]) =>
   [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
 
 describe("verify on an organization whose entries come from several forms", () => {
-  it("passes the sandbox serving them, without provider states", async () => {
-    expect(problems(await verifySandbox(AT, { hooks: false, data: data() }))).toEqual([]);
+  it("passes the sandbox serving them, without provider states, and judges the other form's entries", async () => {
+    const report = await verifySandbox(AT, { hooks: false, data: data() });
+    expect(problems(report)).toEqual([]);
+    expect(byId(report, "pagination/organization-holds-forms")?.reason).toContain(
+      "v5.org-orders holds the 45 entries of v5.form-orders (47 in all), and the 2 entries of 1 other form",
+    );
+  }, 60_000);
+
+  it("passes a provider that refuses the other form's listings: they vouch for nothing", async () => {
+    const report = await verifySandbox(AT, {
+      hooks: false,
+      data: data(),
+      through: editing({
+        path: (path) => path.replace("/forms/Event/rencontre-auteurs/", "/forms/Event/not-served/"),
+      }),
+    });
+    expect(problems(report)).toEqual([]);
+    expect(byId(report, "pagination/organization-holds-forms")?.reason).toContain(
+      "v5.org-orders holds the 45 entries of v5.form-orders (47 in all);",
+    );
   }, 60_000);
 
   it("flags a form's listing that serves its organization's, naming an entry of the other form", async () => {
@@ -39,6 +58,25 @@ describe("verify on an organization whose entries come from several forms", () =
     expect(checksIn(found)).toEqual(["pagination/form-holds-its-entries"]);
     expect(found[0]).toMatch(
       /served 2 entries of another form \(\d+, \d+; the first names event\/rencontre-auteurs\)/,
+    );
+  }, 60_000);
+
+  it("flags an organization's listing that serves its main form's, naming an entry of the other form", async () => {
+    const report = await verifySandbox(AT, {
+      hooks: false,
+      data: data(),
+      // Each organization listing answered with the announced form's listing.
+      through: editing({
+        path: (path) =>
+          ORGANIZATION_PATH.test(path)
+            ? path.replace(/\/(items|orders|payments)$/, "/forms/Membership/adhesion-2025/$1")
+            : path,
+      }),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual(["pagination/organization-holds-forms"]);
+    expect(found[0]).toMatch(
+      /2 of the 2 entries of v5\.form-\w+ for Event\/rencontre-auteurs are missing from v5\.org-\w+ \(\d+, \d+\)/,
     );
   }, 60_000);
 });
