@@ -14,7 +14,7 @@
 import { buildAutomaton, holdsWord, PLAIN, wordBytes } from "./automaton.js";
 import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";
 import { rep, type SecretFormat } from "./shape.js";
-import { holdsPrefixedToken, PREFIXED_TOKEN } from "./token-shape.js";
+import { holdsPrefixedToken, looksRandom, PREFIXED_TOKEN } from "./token-shape.js";
 
 export type { FormatOrigin, SecretFormat } from "./shape.js";
 export { FORMAT_ORIGINS } from "./shape.js";
@@ -127,6 +127,17 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     secret: 1,
     example: `https://ci:${"hunter2-broker"}@broker.example`,
   },
+  {
+    id: "url-token",
+    origin: "standard",
+    // A token as a URL's whole userinfo (RFC 3986), no password after it: an error tracker's DSN
+    // (`https://<key>@o1.ingest.example/1`), a git remote's `https://<token>@host/repo`. Only a body
+    // that reads as random (`token-shape.ts`): `https://user@host` keeps its user.
+    pattern: /:\/\/(?<secret>[\w-]{20,256})(?=@[\w[])/g,
+    secret: 1,
+    accept: looksRandom,
+    example: `https://${"0a1b2c3d4e5f6789"}${"9f8e7d6c5b4a3210"}@o1.ingest.example/1`,
+  },
   ...PROVIDER_FORMATS,
   {
     id: "jwt",
@@ -188,8 +199,12 @@ const LITERALS = buildAutomaton(
   FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
   PLAIN,
 );
-/** The two candidates that are not literal words: a URL's `user:password@`, `bearer` in any case. */
-const URL_PASSWORD_OR_BEARER = /:\/\/[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
+/**
+ * The two candidates that are not literal words: a URL's `user:password@` or `token@`, `bearer` in any
+ * case.
+ */
+const URL_PASSWORD_OR_BEARER =
+  /:\/\/(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
 
 /**
  * A necessary condition of every shape above: a text it does not match holds none of them. One pass of
@@ -202,8 +217,11 @@ export const FORMAT_CANDIDATE: { test(text: string): boolean } = Object.freeze({
     holdsWord(LITERALS, text) || URL_PASSWORD_OR_BEARER.test(text) || holdsPrefixedToken(text),
 });
 
-/** What follows `://` in `FORMAT_CANDIDATE`: a user, `:`, a password and `@` (tested where `://` is). */
-export const URL_PASSWORD_REST = /^[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}@/;
+/**
+ * What follows `://` in `FORMAT_CANDIDATE`: a user, `:`, a password and `@`, or a token and `@` (tested
+ * where `://` is).
+ */
+export const URL_PASSWORD_REST = /^(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@/;
 
 /**
  * `text` with every secret of a known shape replaced by `replace(secret)`. Text without any candidate is

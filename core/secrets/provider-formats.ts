@@ -1,3 +1,4 @@
+import { ACCESS_TOKEN_FORMATS } from "./access-token-formats.js";
 import { rep, type SecretFormat } from "./shape.js";
 import { WEBHOOK_FORMATS } from "./webhook-formats.js";
 
@@ -283,6 +284,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
       example: `Server=db;Uid=app;P${"wd"}=${"Tr0ub4dor-3x"};`,
     },
     ...WEBHOOK_FORMATS,
+    ...ACCESS_TOKEN_FORMATS,
   ].map(
     (format): ProviderFormat => ({
       ...format,

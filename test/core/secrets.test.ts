@@ -30,6 +30,11 @@ describe("known secret formats (core/secrets/formats.ts)", () => {
     });
   }
 
+  it("names each format once: an id is what the docs and the redaction log call it", () => {
+    const ids = SECRET_FORMATS.map((format) => format.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
   it("keeps look-alikes: too short, a public key, a URL without password, prose", () => {
     for (const kept of [
       "ghp_short and github_pat_x",
@@ -46,6 +51,9 @@ describe("known secret formats (core/secrets/formats.ts)", () => {
       "Password=<secret:0123456789abcdef>;",
       "at 12:AAh and 123456789:AAshort",
       "a Q~ b, AGE-SECRET-KEY-1",
+      // A URL's user that reads as words or a slug, not a token; `EAA` starting a base64 run or a word.
+      "https://assopay-contract-ci-runner@git.example/r and ssh://deploy_user_for_the_ci@h/x",
+      `"logo": "EAAAAB${"CAAAAB".repeat(10)}+/AAAA==" and EAAssemblee2024`,
     ]) {
       expect(
         redactFormats(kept, () => "<X>"),
