@@ -136,6 +136,20 @@ export function legalLogs(crawls: readonly CrawlResult[]): CrawlLog[] {
   return crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log);
 }
 
+/**
+ * A page of a crawl as evidence's request and response: its URL, its status, and an excerpt of its first
+ * 20 ids and the token it gave.
+ */
+export function pageExchange(page: CrawlPageLog | undefined): Pick<Evidence, "request" | "response"> {
+  return {
+    request: { method: "GET", url: page?.url ?? "" },
+    response: {
+      status: page?.status ?? 0,
+      excerpt: JSON.stringify({ ids: page?.ids.slice(0, 20) ?? [], continuationToken: page?.token ?? null }),
+    },
+  };
+}
+
 /** The crawl drawn as evidence: each page with its entry count, ids at its edges and tokens. */
 export function crawlPicture(
   log: CrawlLog,
@@ -187,11 +201,7 @@ export function lossEvidence(loss: Loss): Evidence {
       ? `page ${page?.index} starts with ${page?.ids[0]} after ${loss.before?.id ?? "nothing"}`
       : `page ${page?.index} ${loss.rule === "pagination.token-until-end" ? "holds entries but no token" : "is empty"}`;
   return {
-    request: { method: "GET", url: page?.url ?? "" },
-    response: {
-      status: page?.status ?? 200,
-      excerpt: JSON.stringify({ ids: page?.ids.slice(0, 20), continuationToken: page?.token ?? null }),
-    },
+    ...pageExchange(page),
     diagnostics: [
       loss.reason,
       `missing from ${loss.crawl.label} (${loss.missing.length}): ${missingList(loss.missing)}`,

@@ -10,7 +10,7 @@ import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally, stopRule } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { completenessOf, crawlPicture } from "./completeness.js";
+import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesSortOrder } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
 
@@ -34,14 +34,7 @@ export function orderBreakOf(route: Route, log: CrawlLog, order: DateOrder, dire
       : `across the boundary of pages ${previous.page.index} and ${entry.page.index}`;
   const reason = `the crawl asked ${words.order} (${log.label}) served entry ${entry.id} (${isoInstant(entry.date)}) after entry ${previous.id} (${isoInstant(previous.date)}), ${where}: a client that stops at the first entry it already has loses what comes after`;
   const evidence: Evidence = {
-    request: { method: "GET", url: entry.page.url },
-    response: {
-      status: entry.page.status,
-      excerpt: JSON.stringify({
-        ids: entry.page.ids.slice(0, 20),
-        continuationToken: entry.page.token ?? null,
-      }),
-    },
+    ...pageExchange(entry.page),
     diagnostics: [
       reason,
       `entry ${entry.id} is ${words.first} than entry ${previous.id}, which page ${previous.page.index} served before it: ${previous.page.url}`,

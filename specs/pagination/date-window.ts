@@ -4,7 +4,7 @@ import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawl-stops.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { completenessOf, crawlPicture } from "./completeness.js";
+import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
 
@@ -64,11 +64,7 @@ function windowFailure(
   const reason = `the window ${span}: ${parts.join("; ")}. Its ends are two listed entries' dates, where a client syncing by date loses or repeats entries`;
   const page = judged.outside[0]?.page ?? log.pages[0];
   const evidence: Evidence = {
-    request: { method: "GET", url: page?.url ?? "" },
-    response: {
-      status: page?.status ?? 0,
-      excerpt: JSON.stringify({ ids: page?.ids.slice(0, 20) ?? [], continuationToken: page?.token ?? null }),
-    },
+    ...pageExchange(page),
     diagnostics: [
       reason,
       `expected, newest first: ${idList(window.expected)} (the default crawl's entries 2 to ${window.expected.length + 1})`,

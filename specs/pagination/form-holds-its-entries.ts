@@ -1,7 +1,7 @@
 import { type ForeignEntries, foreignEntries, logsNaming, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import type { Finding, SpecCheck } from "../runner/verdicts.js";
-import { crawlPicture } from "./completeness.js";
+import { crawlPicture, pageExchange } from "./completeness.js";
 import { holdingFinding, judgeFormPairs, judgeHolding, logsOfPair } from "./holding.js";
 import { idList } from "./listing-findings.js";
 
@@ -36,11 +36,7 @@ function foreignFinding(form: Route, own: string, { ids, names, crawl, page }: F
     subject: form.id,
     reason,
     evidence: {
-      request: { method: "GET", url: page.url },
-      response: {
-        status: page.status,
-        excerpt: JSON.stringify({ ids: page.ids.slice(0, 20), continuationToken: page.token ?? null }),
-      },
+      ...pageExchange(page),
       diagnostics: [
         reason,
         `${form.id} (${crawl.label}) served ${ids[0]} on page ${page.index}: ${page.url}`,

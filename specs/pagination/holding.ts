@@ -8,7 +8,7 @@ import {
 import type { CheckContext } from "../runner/context.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding } from "../runner/verdicts.js";
-import { completenessOf, crawlPicture, legalLogs } from "./completeness.js";
+import { completenessOf, crawlPicture, legalLogs, pageExchange } from "./completeness.js";
 import { idList } from "./listing-findings.js";
 
 /** The organization's listing of the same kind and version as a form's listing; undefined if none is served. */
@@ -98,11 +98,7 @@ export function holdingFinding({ source, holder, entries }: Holding, judged: Con
   const { missing, page, witness, formCrawl } = omission;
   const reason = `${missing.length} of the ${judged.formEntries} ${entries} ${missing.length === 1 ? "is" : "are"} missing from ${holder.id} (${idList(missing)}), crawled to its end after ${source.id}`;
   const evidence: Evidence = {
-    request: { method: "GET", url: page.url },
-    response: {
-      status: page.status,
-      excerpt: JSON.stringify({ ids: page.ids.slice(0, 20), continuationToken: page.token ?? null }),
-    },
+    ...pageExchange(page),
     diagnostics: [
       reason,
       `${source.id} (${formCrawl.label}) served ${missing[0]} on page ${page.index}: ${page.url}`,
