@@ -42,8 +42,8 @@ export interface PageSoFar {
   /** The ids of the crawl's first page (for a second page that repeats it). */
   readonly firstIds: readonly EntryId[] | undefined;
   /**
-   * The crawl's first page's entries as JSON, where they carry no id (an organization's forms): a second
-   * page that repeats it is told by its entries.
+   * The crawl's first page's entries as JSON, where none carries an id (nor the fields its route names):
+   * a second page that repeats it is told by its entries.
    */
   readonly firstEntries?: string;
 }
