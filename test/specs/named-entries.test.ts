@@ -1,6 +1,11 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createAjv } from "../../contracts/ajv.js";
 import type { IsoDay } from "../../core/dates.js";
+import { packageRoot } from "../../core/paths.js";
 import { buildSandboxData, parseDataFile } from "../../sandbox/index.js";
+import { formatReport } from "../../specs/report/index.js";
 import { editing } from "./support/editing-provider.js";
 import { byId, problems, verifySandbox } from "./support/harness.js";
 
@@ -51,6 +56,12 @@ describe("verify judges the whole crawl of the listings whose entries carry no i
       expect(found.map((p) => p.slice(0, p.indexOf("[")))).toEqual(["pagination/complete"]);
       expect(found[0]).toContain(`pagination/complete[fail]: ${id}: pageSize 7 `);
       expect(found[0]).toMatch(lost);
+      // The drawn crawl's first and last ids are slugs now: the JSON report still meets its schema.
+      const schema = JSON.parse(readFileSync(join(packageRoot(), "report", "report.schema.json"), "utf8"));
+      const validate = createAjv().compile(schema);
+      const json = formatReport(report, "json");
+      expect(json).toMatch(/"firstId": ?"/);
+      expect(validate(JSON.parse(json)), JSON.stringify(validate.errors)).toBe(true);
     },
     60_000,
   );
