@@ -129,6 +129,12 @@ export const faults = Object.freeze([
     description: "Order detail leaves out the custom fields of type File, so no attached file URL is given.",
   },
   {
+    name: "other-organization-entries",
+    rule: "rights.own-organization-entries",
+    description:
+      "The organization's listings serve one order in 13 (its items and payments too) as another organization's: its organizationSlug is club-voisin's, as a provider that ignores the slug in the path serves them.",
+  },
+  {
     name: "no-custom-fields",
     rule: "public-form.custom-fields-and-options",
     description: "The public form carries empty customFields and extraOptions.",

@@ -26,6 +26,7 @@ import { authBeforeRoutingCheck } from "./rights/auth-before-routing.js";
 import { authTokensCheck } from "./rights/auth-tokens.js";
 import { fileNeedsOrganizationAdminCheck } from "./rights/file-needs-organization-admin.js";
 import { orderDetailExposesFilesCheck } from "./rights/order-detail-exposes-files.js";
+import { ownOrganizationEntriesCheck } from "./rights/own-organization-entries.js";
 import type { SpecCheck } from "./runner/verdicts.js";
 import { documentRoutesCheck } from "./schemas/document-routes.js";
 import { listingPagesCheck } from "./schemas/listing-pages.js";
@@ -71,6 +72,7 @@ export function allChecks(): readonly SpecCheck[] {
     fileNeedsOrganizationAdminCheck,
     authTokensCheck,
     authBeforeRoutingCheck,
+    ownOrganizationEntriesCheck,
     customFieldsAndOptionsCheck,
     signatureCheck,
     payloadSchemaCheck,

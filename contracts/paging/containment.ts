@@ -83,17 +83,31 @@ export function logsNaming(crawls: readonly CrawlLog[], form: string): CrawlLog[
         ids: page.ids.filter(kept),
         ...(page.dates ? { dates: page.dates.filter(kept) } : {}),
         ...(page.forms ? { forms: page.forms.filter(kept) } : {}),
+        ...(page.organizations ? { organizations: page.organizations.filter(kept) } : {}),
         ...(page.digests ? { digests: page.digests.filter(kept) } : {}),
       };
     }),
   }));
 }
 
-/** Entries a form's listing served that name another form: what its organization's listing files elsewhere. */
+/** What an entry names as its owner: its form (`formType/formSlug`) or its organization (`organizationSlug`). */
+export type Owner = "form" | "organization";
+
+/** The owner of each entry of a page, as the reader kept it (absent where it kept none). */
+function ownersOf(page: CrawlPageLog, owner: Owner): readonly (string | undefined)[] | undefined {
+  switch (owner) {
+    case "form":
+      return page.forms;
+    case "organization":
+      return page.organizations;
+  }
+}
+
+/** Entries a listing served that name another owner than the one it was asked for. */
 export interface ForeignEntries {
-  /** Their ids, in the order the form's crawls met them. */
+  /** Their ids, in the order the crawls met them. */
   readonly ids: readonly EntryId[];
-  /** The form the first of them names (`formtype/formslug`, lower case). */
+  /** The owner the first of them names (`formtype/formslug` or `organizationslug`, lower case). */
   readonly names: string;
   /** The crawl and the page that served the first of them. */
   readonly crawl: CrawlLog;
@@ -101,21 +115,26 @@ export interface ForeignEntries {
 }
 
 /**
- * The entries of a form's crawls that name a form other than `form` (`formType/formSlug`, any case) on
- * themselves or their order; undefined when there are none. An entry that names no form is no evidence
- * either way, and neither is a crawl that kept no forms.
+ * The entries of crawls that name an `owner` other than `own` (a form's `formType/formSlug`, or an
+ * organization's slug, any case) on themselves or their order; undefined when there are none. An entry
+ * that names none is no evidence either way, and neither is a crawl that kept none.
  *
  * @example
- * foreignEntries(formLogs, "Event/gala")?.names; // "membership/adhesion": the form's listing serves another's entries
+ * foreignEntries(formLogs, "form", "Event/gala")?.names; // "membership/adhesion": the form's listing serves another's entries
  */
-export function foreignEntries(crawls: readonly CrawlLog[], form: string): ForeignEntries | undefined {
-  const key = form.toLowerCase();
+export function foreignEntries(
+  crawls: readonly CrawlLog[],
+  owner: Owner,
+  own: string,
+): ForeignEntries | undefined {
+  const key = own.toLowerCase();
   const ids = new Set<EntryId>();
   let first: Omit<ForeignEntries, "ids"> | undefined;
   for (const crawl of crawls) {
     for (const page of crawl.pages) {
+      const owners = ownersOf(page, owner);
       page.ids.forEach((id, i) => {
-        const names = page.forms?.[i];
+        const names = owners?.[i];
         if (names === undefined || names === key) return;
         ids.add(id);
         first ??= { names, crawl, page };

@@ -30,6 +30,11 @@ export interface CrawlPageLog {
    * `undefined` where it names none; absent where the reader kept none.
    */
   readonly forms?: readonly (string | undefined)[];
+  /**
+   * The organization each entry of `ids` names (`organizationSlug`, lower case, from the entry or its
+   * `order`), `undefined` where it names none; absent where the reader kept none.
+   */
+  readonly organizations?: readonly (string | undefined)[];
   /** The fingerprint of each entry of `ids` (`entryDigest`); absent where the reader kept none. */
   readonly digests?: readonly number[];
   /** The token it gave for the next page. */

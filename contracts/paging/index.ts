@@ -14,6 +14,7 @@ export {
   judgeContainment,
   logsNaming,
   type Omission,
+  type Owner,
 } from "./containment.js";
 export {
   type CrawlEnd,
@@ -35,6 +36,7 @@ export {
   entryDate,
   entryDigest,
   entryForm,
+  entryOrganization,
   entryId,
   type ListingPage,
   type NotAPage,

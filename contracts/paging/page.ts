@@ -24,6 +24,8 @@ export interface ListingPage {
   readonly dates: readonly number[];
   /** The form each entry of `ids` names (`formType/formSlug`, lower case); `undefined` where none. */
   readonly forms: readonly (string | undefined)[];
+  /** The organization each entry of `ids` names (`organizationSlug`, lower case); `undefined` where none. */
+  readonly organizations: readonly (string | undefined)[];
   /** A fingerprint of each entry of `ids` (`entryDigest`): two that differ read differently. */
   readonly digests: readonly number[];
   /** The continuation token; `undefined` when absent, null, empty or not a string. */
@@ -110,6 +112,15 @@ export function entryForm(entry: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The organization an entry names, as its `organizationSlug` in lower case: an order's own, or that of the
+ * `order` an item or a payment points at; `undefined` when it names none.
+ */
+export function entryOrganization(entry: unknown): string | undefined {
+  const slug = valueAt(entry, "organizationSlug") ?? valueAt(entry, "order.organizationSlug");
+  return typeof slug === "string" && slug !== "" ? slug.toLowerCase() : undefined;
+}
+
 /** FNV-1a, 32 bits, over `text`, from `hash`. */
 function fnv(hash: number, text: string): number {
   let h = hash;
@@ -182,6 +193,7 @@ export function readPage(body: unknown, resultArray: string, entryKey?: readonly
   const ids: EntryId[] = [];
   const dates: number[] = [];
   const forms: (string | undefined)[] = [];
+  const organizations: (string | undefined)[] = [];
   const digests: number[] = [];
   for (const entry of list) {
     const id = entryId(entry, entryKey);
@@ -189,6 +201,7 @@ export function readPage(body: unknown, resultArray: string, entryKey?: readonly
     ids.push(id);
     dates.push(entryDate(entry));
     forms.push(entryForm(entry));
+    organizations.push(entryOrganization(entry));
     digests.push(entryDigest(entry));
   }
   const pagination = paginationOf(body);
@@ -199,6 +212,7 @@ export function readPage(body: unknown, resultArray: string, entryKey?: readonly
     ids,
     dates,
     forms,
+    organizations,
     digests,
     token: typeof token === "string" && token !== "" ? token : undefined,
     pagination,

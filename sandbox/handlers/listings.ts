@@ -4,6 +4,7 @@ import { listEntryView } from "../data/item-view.js";
 import type { FormDef, OrderRecord, Organization } from "../data/model.js";
 import { orderDate, paymentDate } from "../data/sequence.js";
 import { orderView, paymentView, type ViewContext } from "../data/views.js";
+import type { FaultName } from "../faults.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
 import {
   askedDirection,
@@ -31,6 +32,18 @@ function entryKind(route: Route): EntryKind | undefined {
   }
 }
 
+/** The organization the `other-organization-entries` fault names in the entries it serves as another's. */
+const OTHER_ORGANIZATION = "club-voisin";
+
+/** The `other-organization-entries` fault: a copy of an entry naming another organization (or its order). */
+function otherOrganization(entry: Record<string, unknown>): Record<string, unknown> {
+  const order = entry.order;
+  if (order !== null && typeof order === "object" && !Array.isArray(order)) {
+    return { ...entry, order: { ...order, organizationSlug: OTHER_ORGANIZATION } };
+  }
+  return { ...entry, organizationSlug: OTHER_ORGANIZATION };
+}
+
 /** The `later-pages-differ` fault: a copy of an entry, its amount (or an order's `total`) a cent more. */
 function staleAmount(entry: Record<string, unknown>): Record<string, unknown> {
   const amount = entry.amount;
@@ -40,6 +53,23 @@ function staleAmount(entry: Record<string, unknown>): Record<string, unknown> {
     if (typeof order.total === "number") return { ...entry, amount: { ...order, total: order.total + 1 } };
   }
   return entry;
+}
+
+/**
+ * A page's entries as a fault serves them: `later-pages-differ` past the first page, and
+ * `other-organization-entries` one order in 13 of the organization's listings (not its forms').
+ */
+function faulted(
+  fault: FaultName | undefined,
+  fresh: Record<string, unknown>[],
+  records: readonly OrderRecord[],
+  page: { pageIndex: number; ofForm: boolean },
+): Record<string, unknown>[] {
+  if (fault === "later-pages-differ" && page.pageIndex > 1) return fresh.map(staleAmount);
+  if (fault === "other-organization-entries" && !page.ofForm) {
+    return fresh.map((entry, i) => ((records[i]?.id ?? 1) % 13 === 0 ? otherOrganization(entry) : entry));
+  }
+  return fresh;
 }
 
 function entryView(kind: EntryKind): (views: ViewContext, record: OrderRecord) => Record<string, unknown> {
@@ -140,10 +170,10 @@ export function listingHandler(route: Route): RouteHandler {
     const views = apiViews(core);
     const view = entryView(kind);
     const fresh = outcome.records.map((record) => view(views, record));
-    const entries =
-      core.fault === "later-pages-differ" && outcome.pagination.pageIndex > 1
-        ? fresh.map(staleAmount)
-        : fresh;
+    const entries = faulted(core.fault, fresh, outcome.records, {
+      pageIndex: outcome.pagination.pageIndex,
+      ofForm: form !== undefined,
+    });
     sendJson(ex, 200, { [pagination.resultArray]: entries, pagination: outcome.pagination });
   };
 }

@@ -1,9 +1,8 @@
-import { type ForeignEntries, foreignEntries, logsNaming, type Route } from "../../contracts/index.js";
+import { foreignEntries, logsNaming, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import type { Finding, SpecCheck } from "../runner/verdicts.js";
-import { crawlPicture, pageExchange } from "./completeness.js";
 import { holdingFinding, judgeFormPairs, judgeHolding, logsOfPair } from "./holding.js";
-import { idList } from "./listing-findings.js";
+import { foreignFinding } from "./listing-findings.js";
 
 /** The label of the crawl of a form's listing made after its organization's, to confirm an omission. */
 const AFTER = "after the organization's crawls";
@@ -13,8 +12,11 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
   const logs = await logsOfPair(ctx, form, organization, form.id);
   if (logs.kind !== "logs") return logs;
   const { formType, formSlug } = await ctx.coordinates();
-  const foreign = foreignEntries(logs.form, `${formType}/${formSlug}`);
-  if (foreign) return foreignFinding(form, `${formType}/${formSlug}`, foreign);
+  const foreign = foreignEntries(logs.form, "form", `${formType}/${formSlug}`);
+  if (foreign) {
+    const why = "which its organization's listing files under that form";
+    return foreignFinding(form, "form", `${formType}/${formSlug}`, foreign, why);
+  }
   const named = logsNaming(logs.organization, `${formType}/${formSlug}`);
   if (named.every((log) => log.pages.every((page) => page.ids.length === 0))) {
     return {
@@ -26,29 +28,6 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
   const judged = await judgeHolding(ctx, named, form, logs.form, AFTER);
   const entries = `entries ${organization.id} names as ${formType}/${formSlug}'s`;
   return holdingFinding({ source: organization, holder: form, entries }, judged);
-}
-
-/** The failure of a form's listing that served entries naming another form. */
-function foreignFinding(form: Route, own: string, { ids, names, crawl, page }: ForeignEntries): Finding {
-  const reason = `${form.id} of ${own} served ${ids.length} ${ids.length === 1 ? "entry" : "entries"} of another form (${idList(ids)}; the first names ${names}), which its organization's listing files under that form`;
-  return {
-    kind: "fail",
-    subject: form.id,
-    reason,
-    evidence: {
-      ...pageExchange(page),
-      diagnostics: [
-        reason,
-        `${form.id} (${crawl.label}) served ${ids[0]} on page ${page.index}: ${page.url}`,
-      ],
-      crawl: crawlPicture(
-        crawl,
-        page,
-        `entries of ${own} only`,
-        `${ids.length} of another form, ${ids[0]} first`,
-      ),
-    },
-  };
 }
 
 /**

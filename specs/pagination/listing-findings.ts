@@ -1,9 +1,9 @@
-import type { EntryId, Route } from "../../contracts/index.js";
+import type { EntryId, ForeignEntries, Owner, Route } from "../../contracts/index.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { describeStop, stopRule } from "../runner/crawl-stops.js";
 import type { CrawlResult } from "../runner/crawler.js";
 import type { Finding } from "../runner/verdicts.js";
-import { completenessOf } from "./completeness.js";
+import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 
 /**
  * Runs `judge` on the crawl of every listing served at the date. A crawl that stopped on another rule's
@@ -81,4 +81,36 @@ export const idList = (ids: readonly EntryId[]) =>
 export function crawlNote(result: CrawlResult): string {
   const unusual = result.tokens.unusual > 0 ? ` (${result.tokens.unusual} with + / = % & or space)` : "";
   return `${result.route.id}: ${result.pages} pages, ${result.entries} entries, ${result.tokens.sent} tokens${unusual}`;
+}
+
+/**
+ * The failure of a listing asked for `own` (a form's `Type/slug`, an organization's slug) that served
+ * entries naming another `owner`; `why` says what that costs.
+ */
+export function foreignFinding(
+  route: Route,
+  owner: Owner,
+  own: string,
+  { ids, names, crawl, page }: ForeignEntries,
+  why: string,
+): Finding {
+  const reason = `${route.id} of ${own} served ${ids.length} ${ids.length === 1 ? "entry" : "entries"} of another ${owner} (${idList(ids)}; the first names ${names}), ${why}`;
+  return {
+    kind: "fail",
+    subject: route.id,
+    reason,
+    evidence: {
+      ...pageExchange(page),
+      diagnostics: [
+        reason,
+        `${route.id} (${crawl.label}) served ${ids[0]} on page ${page.index}: ${page.url}`,
+      ],
+      crawl: crawlPicture(
+        crawl,
+        page,
+        `entries of ${own} only`,
+        `${ids.length} of another ${owner}, ${ids[0]} first`,
+      ),
+    },
+  };
 }

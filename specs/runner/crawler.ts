@@ -191,6 +191,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         ids: page.ids,
         dates: page.dates,
         forms: page.forms,
+        organizations: page.organizations,
         digests: page.digests,
         token: page.token,
       });

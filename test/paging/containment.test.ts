@@ -5,6 +5,7 @@ import {
   foreignEntries,
   judgeContainment,
   logsNaming,
+  type Owner,
   readPage,
 } from "../../contracts/index.js";
 import { crawlOf, desc } from "./crawls.js";
@@ -119,17 +120,19 @@ describe("the judge the other way round: a form's listing against what its organ
   });
 });
 
-/** A form's crawl whose pages name, entry by entry, the forms `names` gives (undefined: none named). */
+/** A crawl whose pages name, entry by entry, the owners `names` gives (undefined: none named). */
 function namingCrawl(
   label: string,
   ids: readonly number[],
   names: (id: number) => string | undefined,
+  owner: Owner = "form",
 ): CrawlLog {
   const log = crawlOf(label, ids, { sizes: [20], start: 0 });
-  return { ...log, pages: log.pages.map((p) => ({ ...p, forms: p.ids.map((id) => names(Number(id))) })) };
+  const field = owner === "form" ? "forms" : "organizations";
+  return { ...log, pages: log.pages.map((p) => ({ ...p, [field]: p.ids.map((id) => names(Number(id))) })) };
 }
 
-describe("a form's listing serves no entry of another form", () => {
+describe("a listing serves no entry of another form, or of another organization", () => {
   it("names the entries that name another form, the form the first names, and the page that served it", () => {
     const leaked = [FORM[25] as number, FORM[40] as number];
     const crawl = namingCrawl("form, default page size", FORM, (id) =>
@@ -137,19 +140,39 @@ describe("a form's listing serves no entry of another form", () => {
     );
     const found = foreignEntries(
       [namingCrawl("form, pageSize 7", FORM, () => "event/gala"), crawl],
+      "form",
       "Event/Gala",
     );
     expect(found).toMatchObject({ ids: leaked, names: "membership/adhesion", crawl: { label: crawl.label } });
     expect(found?.page.index).toBe(2);
   });
 
-  it("passes every legal variant: the form named in any case, entries naming no form, and crawls that kept no forms", () => {
-    const crawls = [
-      namingCrawl("names in the asked case", FORM, () => "event/gala"),
-      namingCrawl("some name none", FORM, (id) => (id % 2 === 0 ? "event/gala" : undefined)),
-      crawlOf("kept no forms", FORM, { start: 1 }),
-    ];
-    expect(foreignEntries(crawls, "EVENT/gala")).toBeUndefined();
-    expect(foreignEntries([], "Event/gala")).toBeUndefined();
+  it("names the entries that name another organization, read apart from the forms", () => {
+    const leaked = FORM[3] as number;
+    const crawl = namingCrawl(
+      "organization",
+      FORM,
+      (id) => (id === leaked ? "club-voisin" : "club"),
+      "organization",
+    );
+    // The forms it names are no part of it, nor the organizations of a form judge.
+    expect(foreignEntries([crawl], "form", "event/gala")).toBeUndefined();
+    expect(foreignEntries([crawl], "organization", "Club")).toMatchObject({
+      ids: [leaked],
+      names: "club-voisin",
+    });
+  });
+
+  it("passes every legal variant: the owner named in any case, entries naming none, and crawls that kept none", () => {
+    for (const owner of ["form", "organization"] as const) {
+      const own = owner === "form" ? "event/gala" : "club";
+      const crawls = [
+        namingCrawl("names in the asked case", FORM, () => own, owner),
+        namingCrawl("some name none", FORM, (id) => (id % 2 === 0 ? own : undefined), owner),
+        crawlOf("kept none", FORM, { start: 1 }),
+      ];
+      expect(foreignEntries(crawls, owner, own.toUpperCase())).toBeUndefined();
+      expect(foreignEntries([], owner, own)).toBeUndefined();
+    }
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { judgePage, loadContract, readPage, readRoutePage } from "../../contracts/index.js";
+import {
+  entryOrganization,
+  judgePage,
+  loadContract,
+  readPage,
+  readRoutePage,
+} from "../../contracts/index.js";
 
 const page = (data: unknown, pagination: unknown = { pageSize: 3, continuationToken: "a+b/c=" }) => ({
   data,
@@ -38,6 +44,20 @@ describe("the page reader", () => {
     expect(readRoutePage(page([{ id: 4 }, ...forms]), routes.byId("v5.org-orders"))).toMatchObject({
       ids: [4, 7],
     });
+  });
+
+  it("reads the organization an entry names, on itself or its order, in lower case", () => {
+    expect(
+      [
+        { organizationSlug: "Club" },
+        { order: { organizationSlug: "club-voisin" } },
+        { organizationSlug: "" },
+        { order: null },
+        "not an entry",
+      ].map(entryOrganization),
+    ).toEqual(["club", "club-voisin", undefined, undefined, undefined]);
+    const read = readPage(page([{ id: 1, organizationSlug: "A" }, { id: 2 }]), "data");
+    expect(read).toMatchObject({ ids: [1, 2], organizations: ["a", undefined] });
   });
 
   it("reads `items` where the route names its result array so", () => {

@@ -133,7 +133,7 @@ describe("assopay verify: runs and reports", () => {
     const run = await runVerifyCli(["--only", "pagination,rights", "--at", "2025-04-01"], targetEnv(clean));
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/✔ pass\s+pagination\/token-echoed/);
-    expect(run.stdout).toMatch(/17 passed, 0 failed, 0 warned, 0 skipped/);
+    expect(run.stdout).toMatch(/18 passed, 0 failed, 0 warned, 0 skipped/);
   });
 
   it("exits 1 on a broken rule and names the rule, the request and the offending part", async () => {

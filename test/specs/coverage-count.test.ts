@@ -42,6 +42,7 @@ const FAULTS_PER_RULE_AT_LEAST: Readonly<Record<string, number>> = {
   "versions.v5-unaffected": 1,
   "rights.order-detail-exposes-files": 1,
   "rights.file-needs-organization-admin": 2,
+  "rights.own-organization-entries": 1,
   "public-form.custom-fields-and-options": 1,
   "notifications.signature": 2,
   "notifications.payload-schema": 1,

@@ -79,4 +79,22 @@ describe("verify on an organization whose entries come from several forms", () =
       /2 of the 2 entries of v5\.form-\w+ for Event\/rencontre-auteurs are missing from v5\.org-\w+ \(\d+, \d+\)/,
     );
   }, 60_000);
+
+  it("flags an organization's listings that serve another organization's entries", async () => {
+    const report = await verifySandbox(AT, {
+      hooks: false,
+      data: data(),
+      // The organization's listings answered with the ready-made organization's, as a provider that
+      // ignores the slug in the path.
+      through: editing({
+        path: (path) =>
+          ORGANIZATION_PATH.test(path) ? path.replace("/club-des-lecteurs/", "/amis-du-bac-a-sable/") : path,
+      }),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toContain("rights/own-organization-entries");
+    expect(found.find((p) => p.startsWith("rights/own-organization-entries"))).toMatch(
+      /v5\.org-\w+ of club-des-lecteurs served \d+ entries of another organization \(.*; the first names amis-du-bac-a-sable\)/,
+    );
+  }, 60_000);
 });
