@@ -3,6 +3,7 @@ import {
   countsOf,
   expectedCounts,
   judgePage,
+  type PageCounts,
   queryBoolean,
   readRoutePage,
 } from "../../contracts/index.js";
@@ -143,7 +144,15 @@ export function judgeListingPage(
   return page;
 }
 
-/** At the end of a crawl that began with its first page: real totals agree with what the crawl counted. */
+/** Both totals of a page given (`-1` is the seed's "not provided"). */
+const givesTotals = ({ totalCount, totalPages }: PageCounts) =>
+  typeof totalCount === "number" && totalCount >= 0 && typeof totalPages === "number" && totalPages >= 0;
+
+/**
+ * At the end of a crawl that began with its first page: real totals agree with what the crawl counted.
+ * Totals are real where the timeline makes them so, and, on the listings the count deprecation leaves
+ * alone (an organization's forms, the partner's organizations), wherever the first page gives both.
+ */
 export function judgeTotals(
   exchange: Exchange,
   judgement: Judgement,
@@ -151,7 +160,9 @@ export function judgeTotals(
   timeline: readonly string[],
 ): void {
   const first = crawl.pages[0];
-  if (!crawl.fromFirstPage || !first || first.expected !== "real") return;
+  if (!crawl.fromFirstPage || !first) return;
+  if (first.expected !== "real" && !(first.expected === "not-applicable" && givesTotals(first.counts)))
+    return;
   const { totalCount, totalPages, pageSize } = first.counts;
   if (typeof totalCount !== "number") return;
   const size = typeof pageSize === "number" && pageSize > 0 ? pageSize : undefined;
