@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
-import { editing } from "./support/editing-provider.js";
+import { editingPagination } from "./support/editing-provider.js";
 import { byId, problems, verifySandbox } from "./support/harness.js";
 
 /**
@@ -12,13 +12,7 @@ const AT = "2026-01-01" as IsoDay;
 const LISTS = /\/v5\/(organizations\/[^/]+\/forms|partners\/me\/organizations)$/;
 
 /** A provider whose two listings' pagination `change` rewrites (a copy). */
-const totals = (change: (pagination: Record<string, unknown>) => Record<string, unknown>) =>
-  editing({
-    body: (url, body) =>
-      LISTS.test(url.pathname) && typeof body.pagination === "object" && body.pagination !== null
-        ? { ...body, pagination: change({ ...(body.pagination as Record<string, unknown>) }) }
-        : body,
-  });
+const totals = (change: Parameters<typeof editingPagination>[1]) => editingPagination(LISTS, change);
 
 describe("totals a listing outside the count deprecation gives agree with a crawl, at every date", () => {
   it("flags an organization's forms listing whose totalCount is one more than it serves", async () => {

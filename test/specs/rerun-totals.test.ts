@@ -7,7 +7,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { startRecorder } from "../../proxy/index.js";
 import { startSandbox } from "../../sandbox/index.js";
 import { clientToken } from "../support/client-token.js";
-import { editing } from "./support/editing-provider.js";
+import { editingPagination } from "./support/editing-provider.js";
 import { contract } from "./support/harness.js";
 import { lines, rerunAgainst } from "./support/rerun-session.js";
 
@@ -20,13 +20,7 @@ const AT = "2026-01-01" as IsoDay;
 const FORMS = /^\/v5\/organizations\/[^/]+\/forms$/;
 
 /** A provider whose forms listing's pagination `change` rewrites (a copy). */
-const formsTotals = (change: (pagination: Record<string, unknown>) => Record<string, unknown>) =>
-  editing({
-    body: (url, body) =>
-      FORMS.test(url.pathname) && typeof body.pagination === "object" && body.pagination !== null
-        ? { ...body, pagination: change({ ...(body.pagination as Record<string, unknown>) }) }
-        : body,
-  });
+const formsTotals = (change: Parameters<typeof editingPagination>[1]) => editingPagination(FORMS, change);
 
 /** The rerun's lines on the totals rule. */
 const onTotals = (found: readonly string[]) =>

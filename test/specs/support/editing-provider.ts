@@ -45,3 +45,21 @@ export function editing(edits: Edits) {
     return { url: running.url, close: () => running.close() };
   };
 }
+
+/** A `pagination` object as a provider edits it. */
+type Pagination = Record<string, unknown>;
+
+/**
+ * A provider whose answers on the paths `listings` matches carry the `pagination` that `change` makes of
+ * (a copy of) theirs: totals off by one, or not given.
+ *
+ * @example editingPagination(/\/forms$/, (p) => ({ ...p, totalCount: -1, totalPages: -1 }))
+ */
+export function editingPagination(listings: RegExp, change: (pagination: Pagination) => Pagination) {
+  return editing({
+    body: (url, body) =>
+      listings.test(url.pathname) && typeof body.pagination === "object" && body.pagination !== null
+        ? { ...body, pagination: change({ ...(body.pagination as Pagination) }) }
+        : body,
+  });
+}
