@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { queryValue } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { problems, verifySandbox } from "./support/harness.js";
+import { checksIn, problems, verifySandbox } from "./support/harness.js";
 import { rewriting } from "./support/rewriting-provider.js";
 
 const sizeOf = (query: URLSearchParams) => Number(query.get("pageSize") ?? 20);
@@ -11,9 +11,6 @@ const centMore = (entry: unknown) => {
   if (typeof copy.amount === "number") copy.amount += 1;
   return copy;
 };
-/** The checks that failed, warned or erred, each once, sorted: `problems` lines start with the check's id. */
-const checksIn = (found: readonly string[]) =>
-  [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
 
 describe("verify judges every crawl it makes of a listing, not only the default one", () => {
   it("flags entries repeated only at one page size, on the duplicates rule too", async () => {

@@ -3,7 +3,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { buildSandboxData, parseDataFile } from "../../sandbox/index.js";
 import { docExample } from "../support/data-example.js";
 import { editing } from "./support/editing-provider.js";
-import { byId, problems, verifySandbox } from "./support/harness.js";
+import { byId, checksIn, problems, verifySandbox } from "./support/harness.js";
 
 /**
  * Verify on an organization whose entries come from several forms: docs/sandbox.md's data file, whose
@@ -18,13 +18,14 @@ const data = () => {
 const AT = "2026-01-01" as IsoDay;
 const FORM_PATH = /\/forms\/[^/]+\/[^/]+\/(items|orders|payments)$/;
 const ORGANIZATION_PATH = /^\/v5\/organizations\/[^/]+\/(items|orders|payments)$/;
-/** The checks that failed, warned or erred, each once, sorted. */
-const checksIn = (found: readonly string[]) =>
-  [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
+
+/** Verify without provider states on the data file, through a provider that asks `path(asked)` instead. */
+const verifyData = (path?: (asked: string) => string) =>
+  verifySandbox(AT, { hooks: false, data: data(), ...(path ? { through: editing({ path }) } : {}) });
 
 describe("verify on an organization whose entries come from several forms", () => {
   it("passes the sandbox serving them, without provider states, and judges the other form's entries", async () => {
-    const report = await verifySandbox(AT, { hooks: false, data: data() });
+    const report = await verifyData();
     expect(problems(report)).toEqual([]);
     expect(byId(report, "pagination/organization-holds-forms")?.reason).toContain(
       "v5.org-orders holds the 45 entries of v5.form-orders (47 in all), and the 2 entries of 1 other form",
@@ -32,13 +33,9 @@ describe("verify on an organization whose entries come from several forms", () =
   }, 60_000);
 
   it("passes a provider that refuses the other form's listings: they vouch for nothing", async () => {
-    const report = await verifySandbox(AT, {
-      hooks: false,
-      data: data(),
-      through: editing({
-        path: (path) => path.replace("/forms/Event/rencontre-auteurs/", "/forms/Event/not-served/"),
-      }),
-    });
+    const report = await verifyData((path) =>
+      path.replace("/forms/Event/rencontre-auteurs/", "/forms/Event/not-served/"),
+    );
     expect(problems(report)).toEqual([]);
     expect(byId(report, "pagination/organization-holds-forms")?.reason).toContain(
       "v5.org-orders holds the 45 entries of v5.form-orders (47 in all);",
@@ -46,14 +43,10 @@ describe("verify on an organization whose entries come from several forms", () =
   }, 60_000);
 
   it("flags a form's listing that serves its organization's, naming an entry of the other form", async () => {
-    const report = await verifySandbox(AT, {
-      hooks: false,
-      data: data(),
-      // Each form's listing answered with its organization's.
-      through: editing({
-        path: (path) => (FORM_PATH.test(path) ? path.replace(/\/forms\/[^/]+\/[^/]+/, "") : path),
-      }),
-    });
+    // Each form's listing answered with its organization's.
+    const report = await verifyData((path) =>
+      FORM_PATH.test(path) ? path.replace(/\/forms\/[^/]+\/[^/]+/, "") : path,
+    );
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/form-holds-its-entries"]);
     expect(found[0]).toMatch(
@@ -62,17 +55,12 @@ describe("verify on an organization whose entries come from several forms", () =
   }, 60_000);
 
   it("flags an organization's listing that serves its main form's, naming an entry of the other form", async () => {
-    const report = await verifySandbox(AT, {
-      hooks: false,
-      data: data(),
-      // Each organization listing answered with the announced form's listing.
-      through: editing({
-        path: (path) =>
-          ORGANIZATION_PATH.test(path)
-            ? path.replace(/\/(items|orders|payments)$/, "/forms/Membership/adhesion-2025/$1")
-            : path,
-      }),
-    });
+    // Each organization listing answered with the announced form's listing.
+    const report = await verifyData((path) =>
+      ORGANIZATION_PATH.test(path)
+        ? path.replace(/\/(items|orders|payments)$/, "/forms/Membership/adhesion-2025/$1")
+        : path,
+    );
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/organization-holds-forms"]);
     expect(found[0]).toMatch(
@@ -81,16 +69,11 @@ describe("verify on an organization whose entries come from several forms", () =
   }, 60_000);
 
   it("flags an organization's listings that serve another organization's entries", async () => {
-    const report = await verifySandbox(AT, {
-      hooks: false,
-      data: data(),
-      // The organization's listings answered with the ready-made organization's, as a provider that
-      // ignores the slug in the path.
-      through: editing({
-        path: (path) =>
-          ORGANIZATION_PATH.test(path) ? path.replace("/club-des-lecteurs/", "/amis-du-bac-a-sable/") : path,
-      }),
-    });
+    // The organization's listings answered with the ready-made organization's, as a provider that
+    // ignores the slug in the path.
+    const report = await verifyData((path) =>
+      ORGANIZATION_PATH.test(path) ? path.replace("/club-des-lecteurs/", "/amis-du-bac-a-sable/") : path,
+    );
     const found = problems(report);
     expect(checksIn(found)).toContain("rights/own-organization-entries");
     expect(found.find((p) => p.startsWith("rights/own-organization-entries"))).toMatch(

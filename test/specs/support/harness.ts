@@ -98,6 +98,11 @@ export function problems(report: RunReport): string[] {
     );
 }
 
+/** The checks among `problems` lines (each starts with its check's id), each once, sorted. */
+export function checksIn(found: readonly string[]): string[] {
+  return [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
+}
+
 export function byId(report: RunReport, id: string): CheckOutcome | undefined {
   return report.outcomes.find((o) => o.id === id);
 }
