@@ -199,12 +199,11 @@ const LITERALS = buildAutomaton(
   FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
   PLAIN,
 );
-/**
- * The two candidates that are not literal words: a URL's `user:password@` or `token@`, `bearer` in any
- * case.
- */
-const URL_PASSWORD_OR_BEARER =
-  /:\/\/(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@|[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
+/** What credentials in a URL look like after its `://`: a user, `:`, a password and `@`, or a token and `@`. */
+const URL_CREDENTIALS = String.raw`(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@`;
+
+/** The two candidates that are not literal words: a URL's credentials, `bearer` in any case. */
+const URL_PASSWORD_OR_BEARER = new RegExp(String.raw`:\/\/${URL_CREDENTIALS}|[Bb][Ee][Aa][Rr][Ee][Rr]\s`);
 
 /**
  * A necessary condition of every shape above: a text it does not match holds none of them. One pass of
@@ -217,11 +216,8 @@ export const FORMAT_CANDIDATE: { test(text: string): boolean } = Object.freeze({
     holdsWord(LITERALS, text) || URL_PASSWORD_OR_BEARER.test(text) || holdsPrefixedToken(text),
 });
 
-/**
- * What follows `://` in `FORMAT_CANDIDATE`: a user, `:`, a password and `@`, or a token and `@` (tested
- * where `://` is).
- */
-export const URL_PASSWORD_REST = /^(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@/;
+/** What follows `://` in `FORMAT_CANDIDATE`: a URL's credentials (tested where `://` is). */
+export const URL_PASSWORD_REST = new RegExp(`^${URL_CREDENTIALS}`);
 
 /**
  * `text` with every secret of a known shape replaced by `replace(secret)`. Text without any candidate is
