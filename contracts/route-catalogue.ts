@@ -1,6 +1,6 @@
 import { AssopayError } from "../core/errors.js";
 import { compileTemplate } from "./path-template.js";
-import type { QueryParam, Route, RouteCatalogue, RouteMatch } from "./types.js";
+import type { NamedListing, QueryParam, Route, RouteCatalogue, RouteMatch } from "./types.js";
 
 interface RawRoute
   extends Omit<Route, "pathParams" | "query" | "countDeprecation" | "errors" | "pagination"> {
@@ -13,6 +13,8 @@ interface RawRoute
     defaultPageSize?: number;
     maxPageSize?: number;
     entryKey?: string[];
+    filteredBy?: string[];
+    names?: { route: string; at: string }[];
   };
 }
 
@@ -23,6 +25,25 @@ export function buildRouteCatalogue(
   schemaNames: readonly string[],
 ): RouteCatalogue {
   const seen = new Set<string>();
+  const listings = new Map(raw.routes.flatMap((r) => (r.pagination ? [[r.id, r.pagination] as const] : [])));
+  const namedListing = (r: RawRoute, named: { route: string; at: string }): NamedListing => {
+    const target = listings.get(named.route);
+    if (!target) {
+      throw new AssopayError(
+        "bad-contract",
+        `route "${r.id}" names entries of "${named.route}", which is no listing`,
+        {
+          location: { file },
+          hint: `pagination.names lists listing routes: ${[...listings.keys()].join(", ")}`,
+        },
+      );
+    }
+    return Object.freeze({
+      route: named.route,
+      at: named.at,
+      ...(target.filteredBy ? { filteredBy: Object.freeze([...target.filteredBy]) } : {}),
+    });
+  };
   const templates = raw.routes.map((r) => {
     if (seen.has(r.id)) {
       throw new AssopayError("bad-contract", `route id "${r.id}" appears twice in the route catalogue`, {
@@ -39,6 +60,10 @@ export function buildRouteCatalogue(
       defaultPageSize: r.pagination.defaultPageSize ?? Number(pageSize?.default ?? 20),
       maxPageSize: r.pagination.maxPageSize ?? pageSize?.max ?? 100,
       ...(r.pagination.entryKey ? { entryKey: Object.freeze([...r.pagination.entryKey]) } : {}),
+      ...(r.pagination.filteredBy ? { filteredBy: Object.freeze([...r.pagination.filteredBy]) } : {}),
+      ...(r.pagination.names
+        ? { names: Object.freeze(r.pagination.names.map((named) => namedListing(r, named))) }
+        : {}),
     };
     for (const schema of [r.response.schema, r.requestBody?.schema, pagination?.entrySchema]) {
       if (schema !== undefined && !schemaNames.includes(schema)) {

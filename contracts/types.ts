@@ -35,6 +35,29 @@ export interface PaginationSpec {
    * @example ["formType", "formSlug"] // an entry's id reads "Event/gala-annuel"
    */
   entryKey?: readonly string[];
+  /**
+   * The fields by which the listing may leave entries out when no filter is asked (the document's
+   * `itemStates`, `tierTypes`, `states` have no published default): an entry another listing names
+   * vouches for an entry of this one only when this one served an entry with the same values.
+   * @example ["state", "type"] // the items listing: item states and tier types
+   */
+  filteredBy?: readonly string[];
+  /**
+   * The listings whose entries this one's entries name (an item names its `order` and its `payments`):
+   * what a crawl of this listing holds vouches for entries of theirs in the same scope (`NamedListing`).
+   * @example [{ route: "v5.form-orders", at: "order" }]
+   */
+  names?: readonly NamedListing[];
+}
+
+/** A listing an entry names, and where in the entry: an object or a list of objects, each with its `id`. */
+export interface NamedListing {
+  /** The named listing's route id, at the same scope (a form's items name the form's orders). */
+  readonly route: string;
+  /** The dotted path to the named object, or list of objects (`order`, `payments`). */
+  readonly at: string;
+  /** The named listing's `filteredBy`, copied when the catalogue is built. */
+  readonly filteredBy?: readonly string[];
 }
 
 export interface RouteResponse {

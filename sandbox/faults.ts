@@ -57,6 +57,12 @@ export const faults = Object.freeze([
       "The forms' listings leave out one order in 13 (their items and payments too) at every page size, their totals counting only what they serve; the organization's listings still have them.",
   },
   {
+    name: "orders-listing-omits-orders",
+    rule: "pagination.complete",
+    description:
+      "The orders listings (a form's and the organization's) leave out one order in 7 at every page size and in either order, their totals counting only what they serve; the items and payments listings still name those orders.",
+  },
+  {
     name: "sort-order-ignored",
     rule: "pagination.date-order",
     description: "sortOrder=Asc is answered newest first, as if it had not been sent.",

@@ -83,23 +83,41 @@ export function phantomOrders(
   );
 }
 
-/** The orders the `organization-omits-entries` and `form-omits-entries` faults leave out. */
-const omitted = (record: OrderRecord) => record.id % 13 === 0;
+/**
+ * The orders a fault leaves out of a listing: one in 13 of an organization's listings
+ * (`organization-omits-entries`) or of a form's (`form-omits-entries`), one in 7 of the orders listings
+ * (`orders-listing-omits-orders`); `undefined` when it leaves out none.
+ */
+function omissionOf(
+  core: SandboxCore,
+  form: FormDef | undefined,
+  listsOrders: boolean,
+): ((record: OrderRecord) => boolean) | undefined {
+  switch (core.fault) {
+    case "organization-omits-entries":
+      return form === undefined ? (record) => record.id % 13 === 0 : undefined;
+    case "form-omits-entries":
+      return form !== undefined ? (record) => record.id % 13 === 0 : undefined;
+    case "orders-listing-omits-orders":
+      return listsOrders ? (record) => record.id % 7 === 0 : undefined;
+    default:
+      return undefined;
+  }
+}
 
 /**
- * What a listing serves from `sequence`: all of it, but for an organization's listing (no `form`) under
- * the `organization-omits-entries` fault, and a form's under `form-omits-entries`, which leave out some
- * orders at every page size and count only what they serve (the other listing still has them).
+ * What a listing serves from `sequence`: all of it, but under the faults of `omissionOf`, which leave out
+ * some orders at every page size and in either order and count only what they serve (the other listings
+ * still have them, or name them).
  */
 export function servedSequence(
   core: SandboxCore,
   form: FormDef | undefined,
   sequence: Sequence<OrderRecord>,
+  listsOrders = false,
 ): Sequence<OrderRecord> {
-  const omits =
-    (core.fault === "organization-omits-entries" && form === undefined) ||
-    (core.fault === "form-omits-entries" && form !== undefined);
-  if (!omits) return sequence;
+  const omitted = omissionOf(core, form, listsOrders);
+  if (!omitted) return sequence;
   const page = (afterId: number, direction: Direction, size: number): OrderRecord[] => {
     const found: OrderRecord[] = [];
     for (let from = afterId; found.length < size; ) {

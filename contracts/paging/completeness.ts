@@ -65,7 +65,7 @@ function reasonOf(loss: Omit<Loss, "reason">): string {
   const { crawl, missing, witness, before, after } = loss;
   const first = missing[0];
   const what = `${plural(missing.length, "entry", "entries")} (${idList(missing)})`;
-  const held = `${witness.label} has ${verb(missing.length, "it", "them")}, and ${verb(missing.length, "it was", "they were")} there before ${crawl.label} started`;
+  const held = `${witness.namedBy ?? `${witness.label} has`} ${verb(missing.length, "it", "them")}, and ${verb(missing.length, "it was", "they were")} there before ${crawl.label} started`;
   const last = crawl.pages.at(-1);
   const entries = idsOfCrawl(crawl).size;
   switch (loss.rule) {

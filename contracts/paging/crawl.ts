@@ -2,6 +2,7 @@
  * A crawl as the judges read it: every page in order, with the request that got it, the ids it held and
  * the token it gave. Verify's crawler writes one per walk of a listing; the judges never send requests.
  */
+import type { NamedOnPage } from "./named.js";
 
 /**
  * What names an entry across the crawls of its listing: its integer `id`, or where the listing's entries
@@ -37,6 +38,12 @@ export interface CrawlPageLog {
   readonly organizations?: readonly (string | undefined)[];
   /** The fingerprint of each entry of `ids` (`entryDigest`); absent where the reader kept none. */
   readonly digests?: readonly number[];
+  /**
+   * Each entry's values of its listing's `filteredBy` (`entryKind`); absent where the listing has none.
+   */
+  readonly kinds?: readonly (string | undefined)[];
+  /** The entries of other listings this page's entries name, by route id (`namedOnPage`). */
+  readonly named?: Readonly<Record<string, NamedOnPage>>;
   /** The token it gave for the next page. */
   readonly token: string | undefined;
 }
@@ -48,6 +55,11 @@ export type CrawlEnd = "empty-page" | "no-token" | "cut";
 export interface CrawlLog {
   /** What the report calls it: `pageSize 7`, `default page size (again)`. */
   readonly label: string;
+  /**
+   * Where the crawl is another listing's names (`namedWitness`): what the report says in place of "has"
+   * (`the entries of v5.form-items (pageSize 100) name`).
+   */
+  readonly namedBy?: string;
   /** The page size asked for; `undefined` when none was sent. */
   readonly pageSize: number | undefined;
   /** True when it was asked oldest first (`sortOrder=Asc`): its entries come in the reverse order. */

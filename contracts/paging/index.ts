@@ -24,6 +24,7 @@ export {
   idsOfCrawl,
   orderOfCrawl,
 } from "./crawl.js";
+export { entryKind, type NamedOnPage, namedOnPage, namedWitness, servedKinds } from "./named.js";
 export {
   type DateOrder,
   judgeDateOrder,

@@ -4,8 +4,9 @@
  * recorded session, lint, gate's layer, the tests' probes) reads it here, so they cannot disagree on
  * what a page holds.
  */
-import type { Route } from "../types.js";
+import type { PaginationSpec, Route } from "../types.js";
 import type { EntryId } from "./crawl.js";
+import { entryKind, type NamedOnPage, namedOnPage } from "./named.js";
 
 /** The counts a page declares in its `pagination` object, as they came (not checked). */
 export interface PageCounts {
@@ -28,6 +29,10 @@ export interface ListingPage {
   readonly organizations: readonly (string | undefined)[];
   /** A fingerprint of each entry of `ids` (`entryDigest`): two that differ read differently. */
   readonly digests: readonly number[];
+  /** Each entry's values of the listing's `filteredBy` (`entryKind`), where the reader was given them. */
+  readonly kinds?: readonly (string | undefined)[];
+  /** The entries of other listings the page names (`namedOnPage`), where the reader was given `names`. */
+  readonly named?: Readonly<Record<string, NamedOnPage>>;
   /** The continuation token; `undefined` when absent, null, empty or not a string. */
   readonly token: string | undefined;
   /** The `pagination` object as it came, `undefined` when there is none. */
@@ -173,7 +178,12 @@ export function entryDigest(entry: unknown): number {
  * const page = readPage(JSON.parse(text), "data");
  * if (page.ok && page.entries.length > 0 && page.token) next(page.token);
  */
-export function readPage(body: unknown, resultArray: string, entryKey?: readonly string[]): PageRead {
+export function readPage(
+  body: unknown,
+  resultArray: string,
+  entryKey?: readonly string[],
+  across?: Pick<PaginationSpec, "filteredBy" | "names">,
+): PageRead {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     return {
       ok: false,
@@ -195,10 +205,13 @@ export function readPage(body: unknown, resultArray: string, entryKey?: readonly
   const forms: (string | undefined)[] = [];
   const organizations: (string | undefined)[] = [];
   const digests: number[] = [];
+  const filteredBy = across?.filteredBy;
+  const kinds: (string | undefined)[] = [];
   for (const entry of list) {
     const id = entryId(entry, entryKey);
     if (id === undefined) continue;
     ids.push(id);
+    if (filteredBy) kinds.push(entryKind(entry, filteredBy));
     dates.push(entryDate(entry));
     forms.push(entryForm(entry));
     organizations.push(entryOrganization(entry));
@@ -214,6 +227,8 @@ export function readPage(body: unknown, resultArray: string, entryKey?: readonly
     forms,
     organizations,
     digests,
+    ...(filteredBy ? { kinds } : {}),
+    ...(across?.names ? { named: namedOnPage(list, across.names) } : {}),
     token: typeof token === "string" && token !== "" ? token : undefined,
     pagination,
     counts: pagination && {
@@ -226,11 +241,13 @@ export function readPage(body: unknown, resultArray: string, entryKey?: readonly
 
 /**
  * Reads a parsed body as a page of `route`'s listing: its result array, its entries named as the route
- * names them (`entryKey`, else the integer `id`).
+ * names them (`entryKey`, else the integer `id`), their kinds (`filteredBy`) and the entries of other
+ * listings they name (`names`).
  *
  * @example
  * const page = readRoutePage(JSON.parse(text), contract.routes.byId("v5.organization-forms"));
  */
 export function readRoutePage(body: unknown, route: Route): PageRead {
-  return readPage(body, route.pagination?.resultArray ?? "data", route.pagination?.entryKey);
+  const pagination = route.pagination;
+  return readPage(body, pagination?.resultArray ?? "data", pagination?.entryKey, pagination);
 }

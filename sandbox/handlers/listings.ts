@@ -154,6 +154,7 @@ export function listingHandler(route: Route): RouteHandler {
           query.dates.get("to"),
           kind === "payment" ? paymentDate : orderDate,
         ),
+        kind === "order",
       ),
       lookup: (id) => core.store.order(id),
       phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),

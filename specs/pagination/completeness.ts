@@ -23,6 +23,7 @@ import {
   windowCrawl,
   witnessSize,
 } from "./crawl-plan.js";
+import { namedWitnesses, namingCrawls } from "./named-witnesses.js";
 
 /**
  * The completeness of one listing: judged over its crawls, or skipped with the reason. `made` is every
@@ -44,11 +45,15 @@ export type CompletenessOutcome =
  * `withCount=true` where the listing takes them, judges the crawls as a whole and, when a
  * crawl lacks entries that no earlier crawl can vouch for, asks that crawl again exactly and then the
  * listing once more as a witness (at the size that collected most), so that entries added while the
- * listing was crawled are never taken for losses. Memoised per run: the checks that judge whole crawls
- * share it.
+ * listing was crawled are never taken for losses. A date window's crawl, and the crawls of the listings
+ * whose entries name this one's (`pagination.names`), are witnesses: they vouch for entries every crawl
+ * of the whole listing lacks. Memoised per run: the checks that judge whole crawls share it.
  */
 export function completenessOf(ctx: CheckContext, route: Route): Promise<CompletenessOutcome> {
   return ctx.memo.get(`completeness:${route.id}`, async () => {
+    // The listings whose entries name this one's (an item its order), crawled before it: they vouch for
+    // entries this listing leaves out at every size and in every order.
+    const naming = await namingCrawls(ctx, route);
     const first = await ctx.crawl(route, "default");
     const made: CrawlResult[] = [first];
     if (!endedLegally(first.stop)) {
@@ -106,8 +111,9 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     // A date window over the newest entries (pagination.date-window's crawl): the entries it holds vouch
     // for entries every crawl of the whole listing lacks, a loss no crawl of the whole could show.
     const windows = [await windowCrawl(ctx, route, first.log)];
-    const witnesses = () => legalLogs(windows.flatMap((w) => (w ? [w.crawl] : [])));
     let logs = crawls.map((c) => c.log);
+    const windowLogs = () => legalLogs(windows.flatMap((w) => (w ? [w.crawl] : [])));
+    const witnesses = () => [...windowLogs(), ...namedWitnesses(route, naming, logs)];
     let judged = judgeCompleteness(logs, witnesses());
     if (judged.suspects.length > 0) {
       const sizes = new Set(
@@ -123,7 +129,9 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       crawls.push(...more);
       made.push(...more);
       // The window again, after them: an entry only it held must still be there for the loss to stand.
-      if (witnesses().length > 0) windows.push(await windowCrawl(ctx, route, first.log, "again"));
+      if (windowLogs().length > 0) windows.push(await windowCrawl(ctx, route, first.log, "again"));
+      // And the naming listings again: an entry only they named must still be named for the loss to stand.
+      if (naming.length > 0) naming.push(...(await namingCrawls(ctx, route, "again")));
       logs = legalLogs(crawls);
       judged = judgeCompleteness(logs, witnesses());
     }

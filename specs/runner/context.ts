@@ -126,6 +126,8 @@ interface Asked {
   readonly progressLabel: string;
   readonly name: string | undefined;
   readonly logEntries: number;
+  /** Keep what its pages name of other listings (the completeness checks' witnesses). */
+  readonly logNames?: boolean;
   readonly tokenName?: string;
   readonly params?: Readonly<Record<string, string>>;
 }
@@ -169,7 +171,7 @@ export function createContext(parts: ContextParts): CheckContext {
   const datedRulesAt = (route: Route) => contract.timeline.datedRulesAt(route, at);
 
   const crawlOnce = async (route: Route, query: [string, string][], asked: Asked): Promise<CrawlResult> => {
-    const { progressLabel, name, logEntries, tokenName, params } = asked;
+    const { progressLabel, name, logEntries, logNames, tokenName, params } = asked;
     const where = await coordinates();
     try {
       return await crawl(parts.http, {
@@ -185,6 +187,7 @@ export function createContext(parts: ContextParts): CheckContext {
           parts.progress.update(progressLabel, `${pages} pages, ${entries} entries`),
         signal: parts.signal,
         logEntries,
+        ...(logNames ? { logNames } : {}),
         ...(name === undefined ? {} : { label: name }),
         ...(tokenName === undefined ? {} : { tokenName }),
       });
@@ -217,6 +220,7 @@ export function createContext(parts: ContextParts): CheckContext {
           name: CRAWL_NAMES[variant],
           // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
           logEntries: variant === "unpaged" ? 0 : options.maxEntries,
+          logNames: variant === "default",
         }),
       );
     },
@@ -225,7 +229,12 @@ export function createContext(parts: ContextParts): CheckContext {
       const label = `crawling ${route.id} (pageSize ${pageSize}${again ? `, ${again}` : ""})`;
       const name = `pageSize ${pageSize}${again ? ` (${again})` : ""}`;
       return memo.get(`crawl:${route.id}:size:${pageSize}:${again ?? ""}`, () =>
-        crawlOnce(route, query, { progressLabel: label, name, logEntries: options.maxEntries }),
+        crawlOnce(route, query, {
+          progressLabel: label,
+          name,
+          logEntries: options.maxEntries,
+          logNames: again !== undefined,
+        }),
       );
     },
     crawlAsked(route, query, label, tokenName) {

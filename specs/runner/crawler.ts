@@ -43,6 +43,11 @@ export interface CrawlPlan {
    * `unlogged`, so a crawl no judge will read costs no memory per page.
    */
   logEntries?: number;
+  /**
+   * Keep in the log what each page's entries name of other listings (`pagination.names`): the crawls the
+   * completeness checks take as witnesses of those listings. Default: not kept.
+   */
+  logNames?: boolean;
   signal?: AbortSignal;
   now?: () => number;
 }
@@ -193,6 +198,8 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         forms: page.forms,
         organizations: page.organizations,
         digests: page.digests,
+        ...(page.kinds ? { kinds: page.kinds } : {}),
+        ...(page.named && plan.logNames ? { named: page.named } : {}),
         token: page.token,
       });
     if (plan.validate) {

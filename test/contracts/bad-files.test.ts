@@ -118,4 +118,20 @@ describe("a bad schema file is a clear error naming the file", () => {
     });
     expect(formatError(failure(dir))).toMatch(/route "v5\.partner-info" names an unknown schema "partners"/);
   });
+
+  it("a listing naming entries of a route that is no listing", () => {
+    const dir = copy((d) => {
+      const file = join(d, "routes.yaml");
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replace(
+          "{ route: v5.form-orders, at: order }",
+          "{ route: v5.form-order, at: order }",
+        ),
+      );
+    });
+    expect(formatError(failure(dir))).toMatch(
+      /route "v5\.form-items" names entries of "v5\.form-order", which is no listing[\s\S]*pagination\.names lists listing routes: v5\.form-items, /,
+    );
+  });
 });

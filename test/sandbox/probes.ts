@@ -17,7 +17,7 @@ import {
   v5GetPaths,
   verdict,
 } from "./probe-actions.js";
-import { ordersOfBoth, organizationPath } from "./probe-requests.js";
+import { ordersNamedButUnlisted, ordersOfBoth, organizationPath } from "./probe-requests.js";
 import { ACCESS_PROBES } from "./probes-access.js";
 
 export type { ProbeContext, Verdict } from "./probe-actions.js";
@@ -60,7 +60,9 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   "pagination.complete": async ({ h }) => {
     await at(h, "2025-04-01");
     const lost = await lostAtSize(h, 7);
-    return lost.failed ? "skip" : verdict(lost.middle > 0);
+    // Or lost at every size: orders the items name that the orders listing never serves.
+    const unlisted = await ordersNamedButUnlisted(h);
+    return lost.failed || !unlisted ? "skip" : verdict(lost.middle > 0 || unlisted.length > 0);
   },
   "pagination.empty-page-only-at-end": async ({ h }) => {
     await at(h, "2025-04-01");
