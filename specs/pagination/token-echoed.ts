@@ -1,5 +1,6 @@
 import type { Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
+import { queryString } from "../runner/crawl-query.js";
 import { describeStop } from "../runner/crawl-stops.js";
 import { type CrawlResult, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
@@ -49,13 +50,13 @@ function judgeStop(result: CrawlResult, route: Route): Finding {
 async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Promise<Finding> {
   const crawl = await ctx.crawl(route, "default");
   const last = crawl.log.pages.at(-1);
-  if (last?.sentToken === undefined) return passed;
+  if (last?.sentToken === undefined) return resumed(ctx, route, crawl, passed);
   const exchange = await ctx.http.send({
     method: "GET",
     url: last.url,
     authorization: await ctx.authorization("reader"),
   });
-  if (isSuccess(exchange.status) && pageOf(exchange, route)) return passed;
+  if (isSuccess(exchange.status) && pageOf(exchange, route)) return resumed(ctx, route, crawl, passed);
   return {
     kind: "fail",
     subject: route.id,
@@ -65,9 +66,45 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Prom
 }
 
 /**
+ * The token the final empty page gave, where it is not the one sent for it, sent back at once: the
+ * provider's own widget keeps it to resume from when new entries arrive (SERVICE-FACTS). It must be
+ * answered with a page that holds no entry the crawl already collected; a provider whose final token
+ * starts the listing again makes every resuming client import it twice.
+ */
+async function resumed(
+  ctx: CheckContext,
+  route: Route,
+  crawl: CrawlResult,
+  passed: Finding,
+): Promise<Finding> {
+  const last = crawl.log.pages.at(-1);
+  const final = last?.token;
+  if (!last || final === undefined || final === last.sentToken || crawl.log.unlogged) return passed;
+  const query = queryString(crawl.log.query ?? [], final, crawl.log.tokenName ?? "continuationToken");
+  const exchange = await ctx.http.send({
+    method: "GET",
+    url: `${await ctx.urlOf(route)}?${query}`,
+    authorization: await ctx.authorization("reader"),
+  });
+  const page = isSuccess(exchange.status) ? pageOf(exchange, route) : undefined;
+  const collected = new Set(crawl.log.pages.flatMap((p) => p.ids));
+  const again = page?.ids.filter((id) => collected.has(id)) ?? [];
+  if (page && again.length === 0) return passed;
+  return {
+    kind: "fail",
+    subject: route.id,
+    reason: page
+      ? `the token the final empty page gave (page ${last.index}), sent back to resume, served ${again.length} entries the crawl already collected (${again.slice(0, 5).join(", ")}${again.length > 5 ? ", …" : ""}): a client that resumes from it imports them twice`
+      : `the token the final empty page gave (page ${last.index}), sent back to resume, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that keeps it to resume later cannot`,
+    evidence: evidenceOf(exchange),
+  };
+}
+
+/**
  * Pagination rules 4 and 5: the continuation token, sent back byte for byte (encoded once, whatever it
  * holds), is accepted and leads to the next page, in every crawl made of the listing; and the last one,
- * sent again, is answered again. A crawl that ends before the end of the data is the completeness checks'
+ * sent again, is answered again, as is the token the final empty page gave, with nothing already
+ * collected. A crawl that ends before the end of the data is the completeness checks'
  * (pagination.complete and the two rules of an early end).
  */
 export const tokenEchoedCheck: SpecCheck = {

@@ -4,10 +4,13 @@ import type { RunningSandbox } from "../../../sandbox/index.js";
 
 /**
  * What the provider does to one answer: `path` turns the asked path into the one it asks the sandbox
- * (an organization's listing for a form's, say); `body` rewrites a 200 JSON answer, given the asked URL.
+ * (an organization's listing for a form's, say), `query` edits the query it asks; `body` rewrites a 200
+ * JSON answer, given the asked URL.
  */
 export interface Edits {
   path?: (pathname: string) => string;
+  /** Edits the query it asks the sandbox (in place), given the asked URL. */
+  query?: (query: URLSearchParams, asked: URL) => void;
   body?: (url: URL, body: Record<string, unknown>) => unknown;
 }
 
@@ -22,6 +25,7 @@ export function editing(edits: Edits) {
       const asked = new URL(req.url ?? "/", sandbox.url);
       const url = new URL(asked);
       url.pathname = edits.path?.(url.pathname) ?? url.pathname;
+      edits.query?.(url.searchParams, asked);
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const answer = await fetch(url, {
