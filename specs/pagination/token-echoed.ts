@@ -42,25 +42,34 @@ function judgeStop(result: CrawlResult, route: Route): Finding {
 }
 
 /**
- * The last token of the default crawl, sent once more, at once: a client that retries a page (a timeout,
- * a dropped connection) sends its token twice (SERVICE-FACTS adds that the provider's own widget keeps
- * the final token to resume from; the seed tells clients not to store tokens long term, and this is no
- * long term). It must be answered with a page again, not refused.
+ * A token of the default crawl sent once more: a client that retries a page (a timeout, a dropped
+ * connection) sends its token twice. The first token that led to entries is sent (else the last): it must
+ * be answered with a page again, not refused, and with that page, not the one after it, as a provider
+ * whose tokens are cursors it moves on each use answers; a client retrying there skips a page. The page
+ * must share an entry with what it first held (entries added meanwhile may shift it, not replace it).
  */
 async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Promise<Finding> {
   const crawl = await ctx.crawl(route, "default");
-  const last = crawl.log.pages.at(-1);
-  if (last?.sentToken === undefined) return resumed(ctx, route, crawl, passed);
+  const pages = crawl.log.pages;
+  const retried = pages.find((p) => p.sentToken !== undefined && p.ids.length > 0) ?? pages.at(-1);
+  if (retried?.sentToken === undefined) return resumed(ctx, route, crawl, passed);
   const exchange = await ctx.http.send({
     method: "GET",
-    url: last.url,
+    url: retried.url,
     authorization: await ctx.authorization("reader"),
   });
-  if (isSuccess(exchange.status) && pageOf(exchange, route)) return resumed(ctx, route, crawl, passed);
+  const page = isSuccess(exchange.status) ? pageOf(exchange, route) : undefined;
+  const first = new Set(retried.ids);
+  if (page && (first.size === 0 || page.ids.some((id) => first.has(id)))) {
+    return resumed(ctx, route, crawl, passed);
+  }
+  const shown = (ids: readonly unknown[]) => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`;
   return {
     kind: "fail",
     subject: route.id,
-    reason: `the token of page ${last.index}, sent a second time, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that retries a page cannot go on`,
+    reason: page
+      ? `the token of page ${retried.index}, sent a second time, led to another page (${page.ids.length === 0 ? "an empty one" : shown(page.ids)}) instead of page ${retried.index} again (${shown(retried.ids)}): a client that retries a page skips one`
+      : `the token of page ${retried.index}, sent a second time, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that retries a page cannot go on`,
     evidence: evidenceOf(exchange),
   };
 }

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { queryValue } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { editing } from "./support/editing-provider.js";
 import { byId, checksIn, problems, verifySandbox } from "./support/harness.js";
+import { rewriting } from "./support/rewriting-provider.js";
 
 /**
+ * Tokens a client sends a second time: to retry a page, or to resume from the final empty page.
+ *
  * The token the final empty page gives is what the provider's own widget keeps to resume from when new
  * entries arrive (SERVICE-FACTS). The sandbox gives back the token it was sent; these providers give one
  * of their own (`RESUME`), and answer it as `resume` says: from the top again, refused, with an entry
@@ -67,5 +71,40 @@ describe("the token the final empty page gives, sent back to resume", () => {
       const report = await verifySandbox(AT, { hooks: false, through: resuming(resume) });
       expect(problems(report), resume).toEqual([]);
     }
+  }, 60_000);
+});
+
+/**
+ * A provider whose tokens are cursors it keeps (`moving`): each use moves the cursor on, so a token sent
+ * again leads past the page it led to first; here its second use serves an entry the first did not.
+ * `shift` plays instead a provider that counts offsets while an entry is added at the head: the page
+ * comes back one entry further on.
+ */
+function cursors(kind: "moving" | "shift") {
+  const uses = new Map<string, number>();
+  return rewriting((query, entries) => {
+    const token = queryValue(query, "continuationToken");
+    if (token === undefined) return entries;
+    const key = `${query.get("pageSize") ?? ""}|${token}`;
+    const use = (uses.get(key) ?? 0) + 1;
+    uses.set(key, use);
+    if (use === 1 || entries.length === 0) return entries;
+    return kind === "moving"
+      ? entries.map((e) => ({ ...(e as object), id: 90_000_000 + use })).slice(0, 1)
+      : entries.slice(1);
+  });
+}
+
+describe("a token sent a second time, as a client retrying a page sends it", () => {
+  it("flags a provider that leads a retried token to another page, on pagination/token-echoed alone", async () => {
+    const found = problems(await verifySandbox(AT, { hooks: false, through: cursors("moving") }));
+    expect(checksIn(found)).toEqual(["pagination/token-echoed"]);
+    expect(found[0]).toMatch(
+      /the token of page 2, sent a second time, led to another page \(90000002\) instead of page 2 again \(\d+, .*\): a client that retries a page skips one/,
+    );
+  }, 60_000);
+
+  it("passes a page that comes back shifted by entries added meanwhile", async () => {
+    expect(problems(await verifySandbox(AT, { hooks: false, through: cursors("shift") }))).toEqual([]);
   }, 60_000);
 });
