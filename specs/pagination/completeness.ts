@@ -85,14 +85,9 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       const result =
         asked && asked.stop.kind !== "first-page-refused" ? asked : await ctx.crawlSized(route, size);
       if (result !== asked) made.push(result);
-      if (!endedLegally(result.stop)) {
-        return {
-          kind: "skip",
-          reason: `the crawl at pageSize ${size} did not end cleanly: ${describeStop(result)}`,
-          made,
-        };
-      }
-      crawls.push(result);
+      // A size the provider refuses, or a crawl another rule's violation cut, is left out (that rule's
+      // check reports the cut): the crawls that ended are still judged together.
+      if (endedLegally(result.stop)) crawls.push(result);
     }
     // Oldest first too: a provider that loses entries at a place in the crawl (its first or last page, its
     // end) loses other entries this way round. One that cannot crawl so is pagination.date-order's.
@@ -248,12 +243,15 @@ export async function judgeCompletenessRule(
     };
   }
   const sizes = crawls.map((c) => c.log.label).join(", ");
+  const cut = outcome.made.filter((c) => !endedLegally(c.stop));
+  const without =
+    cut.length > 0 ? `; not judged: ${cut.map((c) => `${c.log.label} (${describeStop(c)})`).join(", ")}` : "";
   const fresh = judged.suspects.reduce((n, s) => n + s.missing.length, 0);
   const grew = fresh > 0 ? `; entries that appeared between crawls were taken as new (${fresh})` : "";
   return {
     kind: "pass",
     subject: route.id,
-    note: `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}`,
+    note: `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}${without}`,
   };
 }
 
