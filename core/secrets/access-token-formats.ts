@@ -5,8 +5,9 @@ import { looksRandom } from "./token-shape.js";
 const HEX = "0a1b2c3d4e5f6789";
 
 /**
- * Access tokens of payment and social platforms an association's site is often wired to (a shop's card
- * payments, a page that posts its events), each from the shape its provider documents. Their prefixes
+ * Access tokens of payment, messaging and social platforms an association's site is often wired to (a
+ * shop's card payments, SMS reminders, a page that posts its events), each from the shape its provider
+ * documents. Their prefixes
  * run into the token without a separator, so the token shape (`token-shape.ts`) does not see them.
  */
 export const ACCESS_TOKEN_FORMATS: readonly Omit<ProviderFormat, "origin" | "secret">[] = Object.freeze([
@@ -27,6 +28,14 @@ export const ACCESS_TOKEN_FORMATS: readonly Omit<ProviderFormat, "origin" | "sec
     example: `access_token$${"production"}$${rep("k7m3p9q1", 16)}$${rep(HEX, 32)}`,
   },
   {
+    // Twilio API keys (SMS reminders): `SK` and 32 hex digits, in either case. `SK` is no literal word
+    // (any base64 run holds it): it is a checked word (`CHECKED_WORDS`, below).
+    id: "twilio-api-key",
+    pattern: /(?<![\w])SK[0-9a-fA-F]{32}(?![\w])/g,
+    literals: [],
+    example: `S${"K"}${rep(HEX, 32)}`,
+  },
+  {
     // Facebook (Meta) Graph API access tokens: `EAA` and a long base62 body that reads as random; not
     // the start of a base64 run (which goes on with `+`, `/` or `=`).
     id: "facebook-token",
@@ -35,4 +44,18 @@ export const ACCESS_TOKEN_FORMATS: readonly Omit<ProviderFormat, "origin" | "sec
     accept: looksRandom,
     example: `EA${"A"}CEdEose0cBA${rep("Zx8Yw7Vu6", 60)}`,
   },
+]);
+
+/**
+ * A word that starts a format's secret but is too common to send a text to the general path on its own
+ * (`SK` is in any base64 run): `FORMAT_CANDIDATE` and the recorder's scan find the word, at the start of
+ * a word, and then test what follows it (`after`, a regular expression's source) where it is.
+ */
+export interface CheckedWord {
+  readonly word: string;
+  readonly after: string;
+}
+
+export const CHECKED_WORDS: readonly CheckedWord[] = Object.freeze([
+  { word: "SK", after: String.raw`[0-9a-fA-F]{32}(?!\w)` },
 ]);

@@ -11,6 +11,7 @@
  * `provider-formats.ts`, each with its literal words; two come from the standards (JWT, RFC 7519;
  * `Bearer`, RFC 6750). A shape added to either table is redacted everywhere.
  */
+import { CHECKED_WORDS, type CheckedWord } from "./access-token-formats.js";
 import { buildAutomaton, holdsWord, PLAIN, wordBytes } from "./automaton.js";
 import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";
 import { rep, type SecretFormat } from "./shape.js";
@@ -169,6 +170,7 @@ export const FORMAT_WORDS: {
   readonly literals: readonly string[];
   readonly urlPassword: string;
   readonly bearer: string;
+  readonly checked: readonly CheckedWord[];
 } = Object.freeze({
   literals: Object.freeze([
     "PRIVATE KEY",
@@ -192,6 +194,7 @@ export const FORMAT_WORDS: {
   ]),
   urlPassword: "://",
   bearer: "bearer",
+  checked: CHECKED_WORDS,
 });
 
 /** The literal words above, found in one pass whatever their number (`FORMAT_CANDIDATE`). */
@@ -202,8 +205,19 @@ const LITERALS = buildAutomaton(
 /** What credentials in a URL look like after its `://`: a user, `:`, a password and `@`, or a token and `@`. */
 const URL_CREDENTIALS = String.raw`(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@`;
 
-/** The two candidates that are not literal words: a URL's credentials, `bearer` in any case. */
-const URL_PASSWORD_OR_BEARER = new RegExp(String.raw`:\/\/${URL_CREDENTIALS}|[Bb][Ee][Aa][Rr][Ee][Rr]\s`);
+/**
+ * The candidates that are not literal words: a URL's credentials, `bearer` in any case, and each checked
+ * word at the start of a word with what must follow it.
+ */
+const URL_PASSWORD_OR_BEARER = new RegExp(
+  [
+    String.raw`:\/\/${URL_CREDENTIALS}`,
+    String.raw`[Bb][Ee][Aa][Rr][Ee][Rr]\s`,
+    ...CHECKED_WORDS.map(
+      (c) => String.raw`(?<!\w)${c.word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:${c.after})`,
+    ),
+  ].join("|"),
+);
 
 /**
  * A necessary condition of every shape above: a text it does not match holds none of them. One pass of

@@ -11,18 +11,32 @@ import { FORM_SECRET_NAMES } from "./secrets.js";
 /** Tags of the formats' automaton (case as written): a smaller one wins where two words end. */
 export const FORMAT_TAG = 1;
 export const URL_TAG = 2;
+/** The first checked word's tag; the others follow (`CHECKED`). */
+export const CHECKED_TAG = 3;
 /** Tags of the names' automaton (any case, `-` and `_` skipped). */
 export const FORM_TAG = 1;
 export const BEARER_TAG = 2;
 export const NAME_TAG = 3;
 
-/** The formats' literal words as written, and `://` (where a URL password may follow). */
+/**
+ * The formats' literal words as written, `://` (where a URL password may follow) and the checked words
+ * (where their secret's rest must follow).
+ */
 export const FORMATS = buildAutomaton(
   [
     ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
     { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
+    ...FORMAT_WORDS.checked.map((c, i) => ({ bytes: wordBytes(c.word), tag: CHECKED_TAG + i })),
   ],
   PLAIN,
+);
+
+/** Each checked word (its tag `CHECKED_TAG` + its index): its length, and what must follow it. */
+export const CHECKED: readonly { readonly length: number; readonly after: RegExp }[] = Object.freeze(
+  FORMAT_WORDS.checked.map((c) => ({
+    length: wordBytes(c.word).length,
+    after: new RegExp(`^(?:${c.after})`),
+  })),
 );
 
 /**

@@ -22,6 +22,8 @@ import { cardRun } from "./card-run.js";
 import { createRedactor, type Redactor } from "./redactor.js";
 import {
   BEARER_TAG,
+  CHECKED,
+  CHECKED_TAG,
   FORM_TAG,
   FORMAT_TAG,
   FORMATS,
@@ -29,6 +31,7 @@ import {
   NAME_TAG,
   namesAutomaton,
   notLiteralSequence,
+  URL_TAG,
 } from "./scan-words.js";
 import { type Cursor, escapedSecretKey, secretWord } from "./secret-key-context.js";
 
@@ -89,11 +92,19 @@ function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
 }
 
+/** A byte of a word (`\w`): a checked word must not follow one. */
+const isWordByte = (c: number | undefined) =>
+  c !== undefined && (((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f);
+
 /** What the formats' automaton found ending at `i`, checked where it is; undefined when nothing. */
 function formatFinding(tag: number, b: Buffer, i: number): ScanFinding | undefined {
   if (tag === FORMAT_TAG) return "secret-format";
   const rest = b.toString("latin1", i + 1, Math.min(b.length, i + 520));
-  return URL_PASSWORD_REST.test(rest) ? "secret-format" : undefined;
+  if (tag === URL_TAG) return URL_PASSWORD_REST.test(rest) ? "secret-format" : undefined;
+  const checked = CHECKED[tag - CHECKED_TAG];
+  return checked && !isWordByte(b[i - checked.length]) && checked.after.test(rest)
+    ? "secret-format"
+    : undefined;
 }
 
 /**

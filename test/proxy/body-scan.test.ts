@@ -46,6 +46,10 @@ const RULES: { finding: ScanFinding; flags: string[]; passes: string[]; r?: () =
       "eyj",
       "sk_lived",
       "ops_",
+      // A checked word (`SK`) without its secret after it, or inside a word (a base64 run).
+      '{"qrCode":"MSKxMDAwMDA0NDoxNzMy","ref":"SK-2025"}',
+      `xSK${"0a1b2c3d4e5f6789".repeat(2)}`,
+      `SK${"0a1b2c3d4e5f6789".repeat(2)}0`,
     ],
   },
   {
