@@ -87,10 +87,17 @@ export interface WindowCrawl {
 }
 
 /**
- * The crawl of a date window over the newest entries of the default crawl (`windowOf`), at the largest
- * page size: pagination.date-window judges what it holds, and the completeness judge reads it as a
- * witness of entries the whole listing's crawls lack. Undefined where the listing takes no window or the
- * default crawl has none to offer. `again` asks the same window once more, under that note.
+ * The page size a date window is crawled at: its five entries then come on three pages, so that a
+ * provider that loses entries at page boundaries only when a window is asked (the crawl of an integrator
+ * syncing by date) is seen.
+ */
+export const WINDOW_PAGE_SIZE = 2;
+
+/**
+ * The crawl of a date window over the newest entries of the default crawl (`windowOf`), at
+ * `WINDOW_PAGE_SIZE`: pagination.date-window judges what it holds, and the completeness judge reads it as
+ * a witness of entries the whole listing's crawls lack. Undefined where the listing takes no window or
+ * the default crawl has none to offer. `again` asks the same window once more, under that note.
  *
  * @example
  * const asked = await windowCrawl(ctx, route, byDefault); // from=6th entry's date, to=1st entry's date
@@ -106,8 +113,8 @@ export async function windowCrawl(
   const query: [string, string][] = [
     ["from", isoInstant(window.from)],
     ["to", isoInstant(window.to)],
-    ["pageSize", String(route.pagination?.maxPageSize ?? 100)],
+    ["pageSize", String(WINDOW_PAGE_SIZE)],
   ];
-  const label = `the date window from ${isoInstant(window.from)} to ${isoInstant(window.to)}${again ? ` (${again})` : ""}`;
+  const label = `the date window from ${isoInstant(window.from)} to ${isoInstant(window.to)}, pageSize ${WINDOW_PAGE_SIZE}${again ? ` (${again})` : ""}`;
   return { window, crawl: await ctx.crawlAsked(route, query, label) };
 }

@@ -27,7 +27,18 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
     const reason = `the crawl of a date window did not end cleanly, though the default one did: ${describeStop(crawl)}`;
     return { kind: "fail", subject: route.id, reason };
   }
-  const judged = judgeWindow(window, crawl.log);
+  const whole = judgeWindow(window, crawl.log);
+  // A listing whose crawls of the whole lose entries (at page boundaries, by an early end) loses them
+  // from the window's pages too: that is the completeness rules' to report, not this one's.
+  const lost = outcome.judged.losses[0];
+  if (lost && whole.missing.length > 0 && whole.outside.length === 0) {
+    return {
+      kind: "skip",
+      subject: route.id,
+      reason: `the window's crawl lacks ${idList(whole.missing)}, but the listing loses entries in every kind of crawl (${lost.rule}), which explains it`,
+    };
+  }
+  const judged = lost ? { ...whole, missing: [] } : whole;
   const first = crawl.log.pages[0];
   if ((judged.missing.length === 0 && judged.outside.length === 0) || !first) {
     return {
@@ -61,7 +72,21 @@ function windowFailure(
         ]
       : []),
   ];
-  const reason = `the window ${span}: ${parts.join("; ")}. Its ends are two listed entries' dates, where a client syncing by date loses or repeats entries`;
+  // The entry dated `from` is the window's edge; the others sit inside it, where only a page boundary
+  // of the window's crawl can lose them.
+  const inside = judged.missing.filter((id) => id !== window.expected.at(-1));
+  const atEnds = judged.outside.length > 0 || inside.length < judged.missing.length;
+  const why = [
+    ...(atEnds
+      ? ["Its ends are two listed entries' dates, where a client syncing by date loses or repeats entries"]
+      : []),
+    ...(inside.length > 0
+      ? [
+          `${idList(inside)} ${inside.length === 1 ? "is" : "are"} dated inside it and went missing between the pages of its crawl (pageSize ${log.pageSize ?? "?"}), as from a client paging through a sync by date`,
+        ]
+      : []),
+  ];
+  const reason = `the window ${span}: ${parts.join("; ")}. ${why.join(". ")}`;
   const page = judged.outside[0]?.page ?? log.pages[0];
   const evidence: Evidence = {
     ...pageExchange(page),
