@@ -1,8 +1,9 @@
 /**
- * What listings say of each other: an item names its order and its payments, an order its items and its
- * payments, a payment its order and its items (`pagination.names` in routes.yaml). A crawl of one listing
- * thereby vouches for entries of the others in the same scope, so a listing that always leaves the same
- * entries out, at every page size, in every order, with totals that agree, is still seen to lose them.
+ * What listings say of each other: an item names its order and its payments, an order its payments, a
+ * payment its order (`pagination.names` in routes.yaml; not an order's items, since in the seed an entry
+ * of the items listing is an order's line, not one item). A crawl of one listing thereby vouches for
+ * entries of the others in the same scope, so a listing that always leaves the same entries out, at every
+ * page size, in every order, with totals that agree, is still seen to lose them.
  */
 import type { NamedListing } from "../types.js";
 import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
@@ -21,8 +22,8 @@ const fieldsOf = (value: unknown): Record<string, unknown> | undefined =>
     ? (value as Record<string, unknown>)
     : undefined;
 
-/** The value at a dotted path of an entry; undefined where there is none. */
-const valueAt = (entry: unknown, path: string): unknown =>
+/** The value at a dotted path of an entry (`organization.organizationSlug`); undefined where there is none. */
+export const valueAt = (entry: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((value, name) => fieldsOf(value)?.[name], entry);
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { PaginationSpec, Route } from "../types.js";
 import type { EntryId } from "./crawl.js";
-import { entryKind, type NamedOnPage, namedOnPage } from "./named.js";
+import { entryKind, type NamedOnPage, namedOnPage, valueAt } from "./named.js";
 
 /** The counts a page declares in its `pagination` object, as they came (not checked). */
 export interface PageCounts {
@@ -63,16 +63,6 @@ export function countsOf(body: unknown): PageCounts | undefined {
   const p = paginationOf(body);
   return p && { totalCount: p.totalCount, totalPages: p.totalPages, pageSize: p.pageSize };
 }
-
-/** The value at a dotted path of an entry (`organization.organizationSlug`); undefined where there is none. */
-const valueAt = (entry: unknown, path: string): unknown =>
-  path
-    .split(".")
-    .reduce<unknown>(
-      (value, name) =>
-        value !== null && typeof value === "object" ? (value as Record<string, unknown>)[name] : undefined,
-      entry,
-    );
 
 /**
  * What names an entry: its `id` when it is an integer or, given the route's `entryKey`, those fields'
