@@ -6,7 +6,7 @@ import { type CrawlResult, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { crawlNote, judgeEveryCrawl } from "./listing-findings.js";
+import { crawlNote, idList, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.token-echoed";
 
@@ -63,12 +63,11 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Prom
   if (page && (first.size === 0 || page.ids.some((id) => first.has(id)))) {
     return resumed(ctx, route, crawl, passed);
   }
-  const shown = (ids: readonly unknown[]) => `${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`;
   return {
     kind: "fail",
     subject: route.id,
     reason: page
-      ? `the token of page ${retried.index}, sent a second time, led to another page (${page.ids.length === 0 ? "an empty one" : shown(page.ids)}) instead of page ${retried.index} again (${shown(retried.ids)}): a client that retries a page skips one`
+      ? `the token of page ${retried.index}, sent a second time, led to another page (${page.ids.length === 0 ? "an empty one" : idList(page.ids)}) instead of page ${retried.index} again (${idList(retried.ids)}): a client that retries a page skips one`
       : `the token of page ${retried.index}, sent a second time, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that retries a page cannot go on`,
     evidence: evidenceOf(exchange),
   };
@@ -103,7 +102,7 @@ async function resumed(
     kind: "fail",
     subject: route.id,
     reason: page
-      ? `the token the final empty page gave (page ${last.index}), sent back to resume, served ${again.length} entries the crawl already collected (${again.slice(0, 5).join(", ")}${again.length > 5 ? ", …" : ""}): a client that resumes from it imports them twice`
+      ? `the token the final empty page gave (page ${last.index}), sent back to resume, served ${again.length} entries the crawl already collected (${idList(again)}): a client that resumes from it imports them twice`
       : `the token the final empty page gave (page ${last.index}), sent back to resume, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that keeps it to resume later cannot`,
     evidence: evidenceOf(exchange),
   };
