@@ -231,13 +231,17 @@ export function readPage(
 
 /**
  * Reads a parsed body as a page of `route`'s listing: its result array, its entries named as the route
- * names them (`entryKey`, else the integer `id`), their kinds (`filteredBy`) and the entries of other
- * listings they name (`names`).
+ * names them (`entryKey`, else the integer `id`), their kinds (`filteredBy`) and, with `withNames`, the
+ * entries of other listings they name (`names`: only the crawls kept as witnesses need them).
  *
  * @example
  * const page = readRoutePage(JSON.parse(text), contract.routes.byId("v5.organization-forms"));
  */
-export function readRoutePage(body: unknown, route: Route): PageRead {
+export function readRoutePage(body: unknown, route: Route, withNames = false): PageRead {
   const pagination = route.pagination;
-  return readPage(body, pagination?.resultArray ?? "data", pagination?.entryKey, pagination);
+  const filteredBy = pagination?.filteredBy;
+  return readPage(body, pagination?.resultArray ?? "data", pagination?.entryKey, {
+    ...(filteredBy ? { filteredBy } : {}),
+    ...(withNames && pagination?.names ? { names: pagination.names } : {}),
+  });
 }

@@ -180,7 +180,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
     }
     const parsed = parseJson(exchange);
     const page = parsed.ok
-      ? readRoutePage(parsed.value, plan.route)
+      ? readRoutePage(parsed.value, plan.route, plan.logNames === true)
       : { ok: false as const, why: parsed.why };
     if (!page.ok) return finish({ kind: "not-a-list", reason: page.why, evidence: evidenceOf(exchange) });
     if (!unlogged && seen.size + page.ids.length > logEntries) {
@@ -199,7 +199,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         organizations: page.organizations,
         digests: page.digests,
         ...(page.kinds ? { kinds: page.kinds } : {}),
-        ...(page.named && plan.logNames ? { named: page.named } : {}),
+        ...(page.named ? { named: page.named } : {}),
         token: page.token,
       });
     if (plan.validate) {
