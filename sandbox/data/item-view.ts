@@ -6,6 +6,7 @@ import {
   itemAmount,
   orderLightView,
   orderPaymentView,
+  orderTotal,
   shareOf,
   tierOf,
   type ViewContext,
@@ -96,20 +97,25 @@ function itemState(record: OrderRecord): string {
 /**
  * An element of `data` on the items listings: the seed's five fields (payer, items, amount, id, date)
  * and, beside them, the document's item fields. Where they disagree (`amount`: `{total, vat}` in the
- * seed, integer cents in the document) `ctx.shapes` picks the shape.
+ * seed, integer cents in the document) `ctx.shapes` picks the shape. As the seed has it, the entry's
+ * `items` are the order's: its item and, where the payer added one, the donation (which the listing
+ * serves as no entry of its own).
  */
 export function listEntryView(ctx: ViewContext, record: OrderRecord): Json {
   const { email, firstName, lastName } = record.payer;
   const detail = itemDetailView(ctx, record);
+  const state = itemState(record);
+  const donation = record.donation;
   return {
     ...detail,
     payer: { ...record.payer, email, firstName, lastName },
     items: [
-      { id: record.itemId, amount: itemAmount(record), type: record.itemType, state: itemState(record) },
+      { id: record.itemId, amount: itemAmount(record), type: record.itemType, state },
+      ...(donation ? [{ id: donation.itemId, amount: donation.amount, type: "Donation", state }] : []),
     ],
-    // The seed's entry total is what the entry cost (its options included); the document's entry is an
+    // The seed's entry total is what its items cost (the options included); the document's entry is an
     // item, whose amount leaves the options out.
-    amount: seedOrDocumentAmount(ctx, record.amount, itemAmount(record)),
+    amount: seedOrDocumentAmount(ctx, orderTotal(record), itemAmount(record)),
     id: record.id,
     date: formatServiceDate(record.at, ctx.dateStyle),
   };

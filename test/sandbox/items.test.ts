@@ -17,7 +17,7 @@ interface Entry {
   payments: { id: number; amount: number; shareAmount: number; state: string; refundOperations: unknown[] }[];
   customFields: { name: string; type: string; answer: string }[];
   options: { name: string; amount: number; optionId: number }[];
-  items: { id: number; amount: number }[];
+  items: { id: number; amount: number; type: string }[];
 }
 
 interface PublicForm {
@@ -69,7 +69,7 @@ describe("sandbox items listing: the seed's fields and the document's beside the
     );
   });
 
-  it("prices each item at its tier's advertised price, the options taken beside it, the entry's total both", async () => {
+  it("prices each item at its tier's advertised price, the options taken beside it, the entry's total both and the donation", async () => {
     const form = await h.json<PublicForm>(`${h.formPath("items").replace(/\/items$/, "")}/public`, "reader");
     const tier = form.body.tiers[0];
     if (!tier) throw new Error("the public form has no tier");
@@ -84,13 +84,19 @@ describe("sandbox items listing: the seed's fields and the document's beside the
         expect(option.amount).toBe(optionPrice.get(option.optionId));
         expected += option.amount;
       }
-      expect(entry.amount).toEqual({ total: expected, vat: 0 });
+      // The seed's entry is the order's line: its items are the order's, a donation the payer added too,
+      // and its total is theirs.
+      const donations = entry.items.slice(1);
+      expect(donations.every((item) => item.type === "Donation")).toBe(true);
+      const donated = donations.reduce((sum, item) => sum + item.amount, 0);
+      expect(entry.amount).toEqual({ total: expected + donated, vat: 0 });
       // The document: an item's amount is "after discount without extra options".
       expect(entry.items[0]?.amount).toBe(tier.price);
       expect(entry.payments.reduce((sum, p) => sum + p.shareAmount, 0)).toBe(expected);
       totals.add(expected);
     }
     expect(totals.size).toBeGreaterThan(1);
+    expect(entries.some((entry) => entry.items.length > 1)).toBe(true);
   });
 
   it("resolves an item's order through its own route with the same ids and amounts", async () => {
@@ -109,11 +115,11 @@ describe("sandbox items listing: the seed's fields and the document's beside the
       expect(order.body.date).toBe(entry.order.date);
       expect(order.body.items[0]).toMatchObject({ id: entry.id, tierId: entry.tierId });
       expect(order.body.items[0]?.amount).toBe(entry.items[0]?.amount);
-      expect(withOptions(order.body.items[0] ?? { amount: 0, options: [] })).toBe(
-        (entry.amount as { total: number }).total,
-      );
-      // The order's total is its items' sum, each with its options: the entry's item plus a donation.
+      // The order's total is its items' sum, each with its options: the entry's item plus a donation,
+      // the items the seed's entry lists, and its total.
+      expect(order.body.items.map((i) => i.id)).toEqual(entry.items.map((i) => i.id));
       expect(order.body.amount.total).toBe(order.body.items.reduce((sum, i) => sum + withOptions(i), 0));
+      expect(order.body.amount.total).toBe((entry.amount as { total: number }).total);
       expect(order.body.payments.map((p) => [p.id, p.amount])).toEqual(
         entry.payments.map((p) => [p.id, p.amount]),
       );
