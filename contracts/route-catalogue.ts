@@ -14,6 +14,7 @@ interface RawRoute
     maxPageSize?: number;
     entryKey?: string[];
     filteredBy?: string[];
+    holds?: string;
     names?: { route: string; at: string }[];
   };
 }
@@ -61,6 +62,7 @@ export function buildRouteCatalogue(
       maxPageSize: r.pagination.maxPageSize ?? pageSize?.max ?? 100,
       ...(r.pagination.entryKey ? { entryKey: Object.freeze([...r.pagination.entryKey]) } : {}),
       ...(r.pagination.filteredBy ? { filteredBy: Object.freeze([...r.pagination.filteredBy]) } : {}),
+      ...(r.pagination.holds ? { holds: r.pagination.holds } : {}),
       ...(r.pagination.names
         ? { names: Object.freeze(r.pagination.names.map((named) => namedListing(r, named))) }
         : {}),

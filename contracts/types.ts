@@ -43,6 +43,13 @@ export interface PaginationSpec {
    */
   filteredBy?: readonly string[];
   /**
+   * Where an entry holds other entries of the same listing, named by their own `id` (the seed's entry of
+   * the items listing is an order's line, holding the order's `items`): a listing that serves the entry
+   * serves them too, so an item another listing names is held though no entry of its own names it.
+   * @example "items"
+   */
+  holds?: string;
+  /**
    * The listings whose entries this one's entries name (an item names its `order` and its `payments`):
    * what a crawl of this listing holds vouches for entries of theirs in the same scope (`NamedListing`).
    * @example [{ route: "v5.form-orders", at: "order" }]

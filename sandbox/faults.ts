@@ -63,6 +63,12 @@ export const faults = Object.freeze([
       "The orders listings (a form's and the organization's) leave out one order in 7 at every page size and in either order, their totals counting only what they serve; the items and payments listings still name those orders.",
   },
   {
+    name: "items-listing-omits-items",
+    rule: "pagination.complete",
+    description:
+      "The items listings (a form's and the organization's) leave out the item of one order in 7 at every page size and in either order, their totals counting only what they serve; the orders and payments listings still name those items.",
+  },
+  {
     name: "sort-order-ignored",
     rule: "pagination.date-order",
     description: "sortOrder=Asc is answered newest first, as if it had not been sent.",

@@ -83,15 +83,19 @@ export function phantomOrders(
   );
 }
 
+/** What the entries of a listing are, from the contract's `entrySchema`. */
+export type EntryKind = "list-entry" | "order" | "payment";
+
 /**
  * The orders a fault leaves out of a listing: one in 13 of an organization's listings
  * (`organization-omits-entries`) or of a form's (`form-omits-entries`), one in 7 of the orders listings
- * (`orders-listing-omits-orders`); `undefined` when it leaves out none.
+ * (`orders-listing-omits-orders`) or of the items listings (`items-listing-omits-items`); `undefined`
+ * when it leaves out none.
  */
 function omissionOf(
   core: SandboxCore,
   form: FormDef | undefined,
-  listsOrders: boolean,
+  kind: EntryKind | undefined,
 ): ((record: OrderRecord) => boolean) | undefined {
   switch (core.fault) {
     case "organization-omits-entries":
@@ -99,7 +103,9 @@ function omissionOf(
     case "form-omits-entries":
       return form !== undefined ? (record) => record.id % 13 === 0 : undefined;
     case "orders-listing-omits-orders":
-      return listsOrders ? (record) => record.id % 7 === 0 : undefined;
+      return kind === "order" ? (record) => record.id % 7 === 0 : undefined;
+    case "items-listing-omits-items":
+      return kind === "list-entry" ? (record) => record.id % 7 === 0 : undefined;
     default:
       return undefined;
   }
@@ -114,9 +120,9 @@ export function servedSequence(
   core: SandboxCore,
   form: FormDef | undefined,
   sequence: Sequence<OrderRecord>,
-  listsOrders = false,
+  kind?: EntryKind,
 ): Sequence<OrderRecord> {
-  const omitted = omissionOf(core, form, listsOrders);
+  const omitted = omissionOf(core, form, kind);
   if (!omitted) return sequence;
   const page = (afterId: number, direction: Direction, size: number): OrderRecord[] => {
     const found: OrderRecord[] = [];

@@ -2,7 +2,7 @@
  * A crawl as the judges read it: every page in order, with the request that got it, the ids it held and
  * the token it gave. Verify's crawler writes one per walk of a listing; the judges never send requests.
  */
-import type { NamedOnPage } from "./named.js";
+import type { Held, NamedOnPage } from "./named.js";
 
 /**
  * What names an entry across the crawls of its listing: its integer `id`, or where the listing's entries
@@ -44,6 +44,8 @@ export interface CrawlPageLog {
   readonly kinds?: readonly (string | undefined)[];
   /** The entries of other listings this page's entries name, by route id (`namedOnPage`). */
   readonly named?: Readonly<Record<string, NamedOnPage>>;
+  /** The entries its entries hold under other ids (`heldBy`, `pagination.holds`); absent where none. */
+  readonly held?: Held;
   /** The token it gave for the next page. */
   readonly token: string | undefined;
 }

@@ -24,7 +24,15 @@ export {
   idsOfCrawl,
   orderOfCrawl,
 } from "./crawl.js";
-export { entryKind, type NamedOnPage, namedOnPage, namedWitness, servedKinds } from "./named.js";
+export {
+  entryKind,
+  type Held,
+  heldBy,
+  type NamedOnPage,
+  namedOnPage,
+  namedWitness,
+  servedKinds,
+} from "./named.js";
 export {
   type DateOrder,
   judgeDateOrder,

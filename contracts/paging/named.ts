@@ -1,9 +1,10 @@
 /**
- * What listings say of each other: an item names its order and its payments, an order its payments, a
- * payment its order (`pagination.names` in routes.yaml; not an order's items, since in the seed an entry
- * of the items listing is an order's line, not one item). A crawl of one listing thereby vouches for
- * entries of the others in the same scope, so a listing that always leaves the same entries out, at every
- * page size, in every order, with totals that agree, is still seen to lose them.
+ * What listings say of each other: an item names its order and its payments, an order its payments and
+ * its items, a payment its order and its items (`pagination.names` in routes.yaml). A crawl of one
+ * listing thereby vouches for entries of the others in the same scope, so a listing that always leaves
+ * the same entries out, at every page size, in every order, with totals that agree, is still seen to lose
+ * them. (In the seed an entry of the items listing may be an order's line rather than one item: a
+ * witness whose ids the listing never serves is set aside, `namedWitnesses`.)
  */
 import type { NamedListing } from "../types.js";
 import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
@@ -36,6 +37,42 @@ export const valueAt = (entry: unknown, path: string): unknown =>
 export function entryKind(entry: unknown, fields: readonly string[]): string | undefined {
   const values = fields.map((field) => fieldsOf(entry)?.[field]);
   return values.every((v) => typeof v === "string" || typeof v === "number") ? values.join("/") : undefined;
+}
+
+/** Entries held inside others: each held id beside the id of the entry holding it. */
+export interface Held {
+  readonly ids: readonly EntryId[];
+  readonly by: readonly EntryId[];
+}
+
+/**
+ * The entries an entry holds (`pagination.holds`) under other ids than its own: what a witness naming a
+ * held entry finds in its holder. Two lists side by side, as a page's ids and dates are (a crawl of
+ * 100,000 entries keeps them).
+ *
+ * @example
+ * heldBy([{ id: 1, items: [{ id: 1 }, { id: 9 }] }], [1], "items"); // { ids: [9], by: [1] }
+ */
+export function heldBy(
+  entries: readonly unknown[],
+  ids: readonly (EntryId | undefined)[],
+  holds: string,
+): Held {
+  const held: EntryId[] = [];
+  const by: EntryId[] = [];
+  entries.forEach((entry, i) => {
+    const holder = ids[i];
+    if (holder === undefined) return;
+    const at = valueAt(entry, holds);
+    for (const object of Array.isArray(at) ? at : [at]) {
+      const id = fieldsOf(object)?.id;
+      if (typeof id === "number" && Number.isInteger(id) && id !== holder) {
+        held.push(id);
+        by.push(holder);
+      }
+    }
+  });
+  return { ids: held, by };
 }
 
 const dateOf = (value: unknown): number => {

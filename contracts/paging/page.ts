@@ -6,7 +6,7 @@
  */
 import type { PaginationSpec, Route } from "../types.js";
 import type { EntryId } from "./crawl.js";
-import { entryKind, type NamedOnPage, namedOnPage, valueAt } from "./named.js";
+import { entryKind, type Held, heldBy, type NamedOnPage, namedOnPage, valueAt } from "./named.js";
 
 /** The counts a page declares in its `pagination` object, as they came (not checked). */
 export interface PageCounts {
@@ -33,6 +33,8 @@ export interface ListingPage {
   readonly kinds?: readonly (string | undefined)[];
   /** The entries of other listings the page names (`namedOnPage`), where the reader was given `names`. */
   readonly named?: Readonly<Record<string, NamedOnPage>>;
+  /** The entries its entries hold under other ids (`heldBy`), where the reader was given `holds`. */
+  readonly held?: Held;
   /** The continuation token; `undefined` when absent, null, empty or not a string. */
   readonly token: string | undefined;
   /** The `pagination` object as it came, `undefined` when there is none. */
@@ -172,7 +174,7 @@ export function readPage(
   body: unknown,
   resultArray: string,
   entryKey?: readonly string[],
-  across?: Pick<PaginationSpec, "filteredBy" | "names">,
+  across?: Pick<PaginationSpec, "filteredBy" | "names" | "holds">,
 ): PageRead {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     return {
@@ -197,14 +199,26 @@ export function readPage(
   const digests: number[] = [];
   const filteredBy = across?.filteredBy;
   const kinds: (string | undefined)[] = [];
+  // One string for each form, organization and kind a page names: a crawl of 100,000 entries keeps
+  // every entry's, most of them alike.
+  const texts = new Map<string, string>();
+  const once = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const known = texts.get(text);
+    if (known !== undefined) return known;
+    texts.set(text, text);
+    return text;
+  };
+  const holders: (EntryId | undefined)[] = [];
   for (const entry of list) {
     const id = entryId(entry, entryKey);
+    if (across?.holds) holders.push(id);
     if (id === undefined) continue;
     ids.push(id);
-    if (filteredBy) kinds.push(entryKind(entry, filteredBy));
+    if (filteredBy) kinds.push(once(entryKind(entry, filteredBy)));
     dates.push(entryDate(entry));
-    forms.push(entryForm(entry));
-    organizations.push(entryOrganization(entry));
+    forms.push(once(entryForm(entry)));
+    organizations.push(once(entryOrganization(entry)));
     digests.push(entryDigest(entry));
   }
   const pagination = paginationOf(body);
@@ -219,6 +233,7 @@ export function readPage(
     digests,
     ...(filteredBy ? { kinds } : {}),
     ...(across?.names ? { named: namedOnPage(list, across.names) } : {}),
+    ...(across?.holds ? { held: heldBy(list, holders, across.holds) } : {}),
     token: typeof token === "string" && token !== "" ? token : undefined,
     pagination,
     counts: pagination && {
@@ -231,7 +246,7 @@ export function readPage(
 
 /**
  * Reads a parsed body as a page of `route`'s listing: its result array, its entries named as the route
- * names them (`entryKey`, else the integer `id`), their kinds (`filteredBy`) and, with `withNames`, the
+ * names them (`entryKey`, else the integer `id`), their kinds (`filteredBy`), what they hold (`holds`) and, with `withNames`, the
  * entries of other listings they name (`names`: only the crawls kept as witnesses need them).
  *
  * @example
@@ -242,6 +257,7 @@ export function readRoutePage(body: unknown, route: Route, withNames = false): P
   const filteredBy = pagination?.filteredBy;
   return readPage(body, pagination?.resultArray ?? "data", pagination?.entryKey, {
     ...(filteredBy ? { filteredBy } : {}),
+    ...(pagination?.holds ? { holds: pagination.holds } : {}),
     ...(withNames && pagination?.names ? { names: pagination.names } : {}),
   });
 }

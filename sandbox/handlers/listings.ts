@@ -8,6 +8,7 @@ import type { FaultName } from "../faults.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
 import {
   askedDirection,
+  type EntryKind,
   listingScope,
   listPage,
   phantomOrders,
@@ -18,8 +19,6 @@ import { addPaidOrder } from "../payments.js";
 import { checkQuery } from "../query-check.js";
 
 /** What the entries of a listing are, from the contract's `entrySchema`. */
-type EntryKind = "list-entry" | "order" | "payment";
-
 function entryKind(route: Route): EntryKind | undefined {
   const schema = route.pagination?.entrySchema;
   switch (schema) {
@@ -154,7 +153,7 @@ export function listingHandler(route: Route): RouteHandler {
           query.dates.get("to"),
           kind === "payment" ? paymentDate : orderDate,
         ),
-        kind === "order",
+        kind,
       ),
       lookup: (id) => core.store.order(id),
       phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),

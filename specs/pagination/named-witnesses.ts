@@ -1,4 +1,11 @@
-import { type CrawlLog, namedWitness, type Route, servedKinds } from "../../contracts/index.js";
+import {
+  type CrawlLog,
+  type CrawlPageLog,
+  type EntryId,
+  namedWitness,
+  type Route,
+  servedKinds,
+} from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { endedLegally } from "../runner/crawl-stops.js";
 import type { CrawlResult } from "../runner/crawler.js";
@@ -32,9 +39,48 @@ export async function namingCrawls(ctx: CheckContext, route: Route, again?: stri
   return found;
 }
 
+/** The entries the listing's own crawls served inside others (`pagination.holds`): held id → holder's. */
+function holdersIn(own: readonly CrawlLog[]): Map<EntryId, EntryId> {
+  const holders = new Map<EntryId, EntryId>();
+  for (const log of own) {
+    for (const page of log.pages) {
+      const held = page.held;
+      if (held) for (const [i, id] of held.ids.entries()) holders.set(id, held.by[i] ?? id);
+    }
+  }
+  return holders;
+}
+
+/** A witness whose entries held inside others are named by their holders, each once a page. */
+function byHolders(witness: CrawlLog, holders: ReadonlyMap<EntryId, EntryId>): CrawlLog {
+  if (holders.size === 0) return witness;
+  const pages = witness.pages.map((page): CrawlPageLog => {
+    const ids: EntryId[] = [];
+    const dates: number[] = [];
+    page.ids.forEach((id, i) => {
+      const named = holders.get(id) ?? id;
+      if (ids.includes(named)) return;
+      ids.push(named);
+      dates.push(page.dates?.[i] ?? Number.NaN);
+    });
+    return { ...page, ids, dates };
+  });
+  return { ...witness, pages };
+}
+
+/** Whether a witness names at least one entry the listing's own crawls served. */
+function meets(witness: CrawlLog, own: readonly CrawlLog[]): boolean {
+  const served = new Set(own.flatMap((log) => log.pages.flatMap((page) => page.ids)));
+  return witness.pages.some((page) => page.ids.some((id) => served.has(id)));
+}
+
 /**
  * What the naming crawls say of `route`'s entries, as witnesses of its completeness: where `route` may
- * leave entries out by default (`filteredBy`), only entries of a kind its own crawls served vouch.
+ * leave entries out by default (`filteredBy`), only entries of a kind its own crawls served vouch. A
+ * witness that names none of the entries the listing served, though it served some, reads ids that are
+ * not the listing's (in the seed, an entry of the items listing may be an order's line, named by the
+ * order's id, not by its items'): it vouches for nothing. An entry the listing serves inside another
+ * (`pagination.holds`: the order's line holds the order's items) is looked for as its holder.
  */
 export function namedWitnesses(
   route: Route,
@@ -42,5 +88,9 @@ export function namedWitnesses(
   own: readonly CrawlLog[],
 ): CrawlLog[] {
   const served = route.pagination?.filteredBy ? servedKinds(own) : undefined;
-  return naming.map((n) => namedWitness(n.crawl.log, route.id, n.route.id, served));
+  const servedAny = own.some((log) => log.pages.some((page) => page.ids.length > 0));
+  const holders = holdersIn(own);
+  return naming
+    .map((n) => byHolders(namedWitness(n.crawl.log, route.id, n.route.id, served), holders))
+    .filter((witness) => !servedAny || meets(witness, own));
 }

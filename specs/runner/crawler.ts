@@ -200,6 +200,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         digests: page.digests,
         ...(page.kinds ? { kinds: page.kinds } : {}),
         ...(page.named ? { named: page.named } : {}),
+        ...(page.held && page.held.ids.length > 0 ? { held: page.held } : {}),
         token: page.token,
       });
     if (plan.validate) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   type CrawlLog,
   entryKind,
+  heldBy,
   judgeCompleteness,
   namedOnPage,
   namedWitness,
@@ -71,6 +72,21 @@ describe("what an entry names of other listings", () => {
     });
     expect(entryKind({ state: "Processed", type: "Donation" }, ["state", "type"])).toBe("Processed/Donation");
     expect(entryKind({ state: "Processed" }, ["state", "type"])).toBeUndefined();
+  });
+
+  it("reads what an entry holds under other ids than its own, and what a page read through `holds` keeps", () => {
+    const entries = [
+      { id: 1, items: [{ id: 1 }, { id: 31 }] },
+      { id: 2, items: { id: 32 } },
+      { id: "no id", items: [{ id: 33 }] },
+      { id: 4, items: [{ id: "x" }, { id: 4.5 }] },
+    ];
+    expect(heldBy(entries, [1, 2, undefined, 4], "items")).toEqual({ ids: [31, 32], by: [1, 2] });
+    const page = readPage({ data: entries }, "data", undefined, { holds: "items" });
+    expect(page.ok && page.held).toEqual({ ids: [31, 32], by: [1, 2] });
+    expect(readPage({ data: entries }, "data").ok && "held" in readPage({ data: entries }, "data")).toBe(
+      false,
+    );
   });
 });
 

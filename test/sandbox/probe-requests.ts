@@ -16,22 +16,40 @@ export async function ordersOfBoth(h: Harness) {
   return form?.ended && organization?.ended ? { form, organization } : undefined;
 }
 
+/** The ids of the objects at `key` of each entry (`order`, `items`): one object or a list of them. */
+const idsAt = (entries: readonly Record<string, unknown>[], key: string): unknown[] =>
+  entries.flatMap((entry) => {
+    const at = entry[key];
+    return (Array.isArray(at) ? at : [at]).map((object) => (object as { id?: unknown } | undefined)?.id);
+  });
+
 /**
- * The orders the form's items name (`order.id`) that its orders listing lacks, each crawled at pageSize
- * 100; undefined unless both ended.
+ * What the form's listings name that its other listing lacks: the orders its items name (`order.id`)
+ * that its orders listing lacks, and the items its orders name (`items[].id`) that its items listing
+ * holds nowhere (an entry's own id or one of its `items`), each crawled at pageSize 100; undefined
+ * unless all ended.
  */
-export async function ordersNamedButUnlisted(h: Harness): Promise<number[] | undefined> {
+export async function namedButUnlisted(
+  h: Harness,
+): Promise<{ orders: number[]; items: number[] } | undefined> {
   const [items, orders] = await Promise.all(
     (["items", "orders"] as const).map((kind) =>
       crawl(h, h.formPath(kind), { pageSize: "100" }, 30).catch(() => undefined),
     ),
   );
   if (!items?.ended || !orders?.ended) return undefined;
-  const listed = new Set(orders.ids);
-  const named = items.pages.flatMap((page) =>
-    ((page.data ?? []) as { order?: { id?: unknown } }[]).map((entry) => entry.order?.id),
-  );
-  return named.filter((id): id is number => typeof id === "number" && !listed.has(id));
+  const entries = (pages: typeof items.pages) =>
+    pages.flatMap((page) => (page.data ?? []) as Record<string, unknown>[]);
+  const unlisted = (named: unknown[], listed: Set<unknown>) =>
+    named.filter((id): id is number => typeof id === "number" && !listed.has(id));
+  const itemEntries = entries(items.pages);
+  return {
+    orders: unlisted(idsAt(itemEntries, "order"), new Set(orders.ids)),
+    items: unlisted(
+      idsAt(entries(orders.pages), "items"),
+      new Set([...items.ids, ...idsAt(itemEntries, "items")]),
+    ),
+  };
 }
 
 /** The statuses `path` answers with each `authorization` header (none for ""). */

@@ -17,7 +17,7 @@ import {
   v5GetPaths,
   verdict,
 } from "./probe-actions.js";
-import { ordersNamedButUnlisted, ordersOfBoth, organizationPath } from "./probe-requests.js";
+import { namedButUnlisted, ordersOfBoth, organizationPath } from "./probe-requests.js";
 import { ACCESS_PROBES } from "./probes-access.js";
 
 export type { ProbeContext, Verdict } from "./probe-actions.js";
@@ -60,9 +60,12 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   "pagination.complete": async ({ h }) => {
     await at(h, "2025-04-01");
     const lost = await lostAtSize(h, 7);
-    // Or lost at every size: orders the items name that the orders listing never serves.
-    const unlisted = await ordersNamedButUnlisted(h);
-    return lost.failed || !unlisted ? "skip" : verdict(lost.middle > 0 || unlisted.length > 0);
+    // Or lost at every size: orders the items name that the orders listing never serves, or items the
+    // orders name that the items listing never holds.
+    const unlisted = await namedButUnlisted(h);
+    return lost.failed || !unlisted
+      ? "skip"
+      : verdict(lost.middle > 0 || unlisted.orders.length > 0 || unlisted.items.length > 0);
   },
   "pagination.empty-page-only-at-end": async ({ h }) => {
     await at(h, "2025-04-01");

@@ -6,8 +6,9 @@ import { byId, checksIn, problems, verifySandbox } from "./support/harness.js";
 /**
  * A listing that always leaves the same entries out (at every page size, in either order, with and
  * without totals) agrees with itself in every crawl. After the counts left the six listings, only the
- * other listings can show the loss: an item names its order and its payments, an order its payments, a
- * payment its order (`pagination.names` in routes.yaml). Without provider states, as against any provider.
+ * other listings can show the loss: an item names its order and its payments, an order its payments and
+ * its items, a payment its order and its items (`pagination.names` in routes.yaml). Without provider
+ * states, as against any provider.
  */
 const AT = "2026-01-01" as IsoDay;
 const LISTING = /\/(orders|payments|items)$/;
@@ -31,6 +32,16 @@ function eachPayment(value: unknown, visit: (payment: Entry) => void): void {
     const object = value as Entry;
     if ("paymentMeans" in object) visit(object);
     for (const v of Object.values(object)) eachPayment(v, visit);
+  }
+}
+
+/** Every item object anywhere in a body (an entry of the items listing, or one an entry lists). */
+function eachItem(value: unknown, visit: (item: Entry) => void): void {
+  if (Array.isArray(value)) for (const v of value) eachItem(v, visit);
+  else if (value !== null && typeof value === "object") {
+    const object = value as Entry;
+    if ("type" in object && "state" in object && !("paymentMeans" in object)) visit(object);
+    for (const v of Object.values(object)) eachItem(v, visit);
   }
 }
 
@@ -58,6 +69,64 @@ describe("a listing that leaves out, at every size, entries the other listings n
     expect(found[0]).toMatch(/v5\.form-payments: .* the entries of v5\.form-(items|orders) \(/);
   }, 60_000);
 
+  it("flags an items listing that never serves one item in 7, named by the orders and the payments", async () => {
+    const report = await verifySandbox(AT, {
+      hooks: false,
+      through: leaving("items", (item) => Number(item.id) % 7 !== 0),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual(["pagination/complete"]);
+    expect(found[0]).toMatch(/v5\.form-items: .* the entries of v5\.form-(orders|payments) \(/);
+  }, 60_000);
+
+  it("passes an items listing whose entries are the orders' lines, in the seed's shape", async () => {
+    // Each entry is named by an id of its own, not by an item's; it holds the order's items.
+    const ownId = (entry: Entry) => ({ ...entry, id: Number(entry.id) + 700_000_000 });
+    const variants = {
+      "lines that hold the order's items": editing({
+        body: (url, body) =>
+          kindOf(url) === "items" && Array.isArray(body.data)
+            ? { ...body, data: (body.data as Entry[]).map(ownId) }
+            : body,
+      }),
+      // The same lines, one in 7 left out with the items they hold: the orders still name those items.
+      "those lines, one in 7 left out": editing({
+        body: (url, body) =>
+          kindOf(url) === "items" && Array.isArray(body.data)
+            ? { ...body, data: (body.data as Entry[]).filter((e) => Number(e.id) % 7 !== 0).map(ownId) }
+            : body,
+      }),
+      // Lines whose items carry ids of the listing's own: no id an order names is this listing's, so the
+      // orders vouch for none of its entries.
+      "lines whose items have ids of their own": editing({
+        body: (url, body) =>
+          kindOf(url) === "items" && Array.isArray(body.data)
+            ? {
+                ...body,
+                data: (body.data as Entry[]).map((entry) =>
+                  ownId({
+                    ...entry,
+                    items: (entry.items as Entry[]).map((item) => ({
+                      ...item,
+                      id: Number(item.id) + 800_000_000,
+                    })),
+                  }),
+                ),
+              }
+            : body,
+      }),
+    };
+    const verdicts: Record<string, string[]> = {};
+    for (const [name, through] of Object.entries(variants)) {
+      verdicts[name] = checksIn(problems(await verifySandbox(AT, { hooks: false, through })));
+    }
+    expect(verdicts).toEqual({
+      "lines that hold the order's items": [],
+      "those lines, one in 7 left out": ["pagination/complete"],
+      "lines whose items have ids of their own": [],
+    });
+  }, 120_000);
+
   it("passes what a listing may legally leave out, and entries that name nothing", async () => {
     const variants = {
       // The payments listing's default leaves one state out (the document publishes no default for
@@ -69,6 +138,18 @@ describe("a listing that leaves out, at every size, entries the other listings n
           });
           return kindOf(url) === "payments" && Array.isArray(body.data)
             ? { ...body, data: (body.data as Entry[]).filter((p) => p.state !== "Refunded") }
+            : body;
+        },
+      }),
+      // The items listing's default leaves one item state out (the document publishes no default for
+      // `itemStates`): every item of that state, wherever it is named, reads that state.
+      "an item state the listing leaves out": editing({
+        body: (url, body) => {
+          eachItem(body, (item) => {
+            if (Number(item.id) % 3 === 0) item.state = "Waiting";
+          });
+          return kindOf(url) === "items" && Array.isArray(body.data)
+            ? { ...body, data: (body.data as Entry[]).filter((i) => i.state !== "Waiting") }
             : body;
         },
       }),
