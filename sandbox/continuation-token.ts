@@ -58,7 +58,7 @@ export function createTokenCodec(secret: string): TokenCodec {
         return { ok: false, reason: "it was altered (send it back exactly as received)" };
       }
       if (!scopeHash(scope).equals(bytes.subarray(7, 11))) {
-        return { ok: false, reason: "it belongs to another listing" };
+        return { ok: false, reason: "it belongs to another listing, or to another date window of it" };
       }
       return {
         ok: true,

@@ -265,9 +265,26 @@ export function listPage<T extends { id: number }>(
   }
 }
 
-/** Ties continuation tokens to one listing: the route and its organization and form. */
-export function listingScope(route: Route, organizationSlug: string, form: FormDef | undefined): string {
-  return [route.id, organizationSlug, form?.formType ?? "", form?.formSlug ?? ""].join("|").toLowerCase();
+/**
+ * Ties continuation tokens to one listing: the route, its organization and form, and the date window
+ * asked (`from`, `to` in milliseconds), so that two windows' crawls never share a token.
+ */
+export function listingScope(
+  route: Route,
+  organizationSlug: string,
+  form: FormDef | undefined,
+  window: { from?: number; to?: number } = {},
+): string {
+  return [
+    route.id,
+    organizationSlug,
+    form?.formType ?? "",
+    form?.formSlug ?? "",
+    window.from ?? "",
+    window.to ?? "",
+  ]
+    .join("|")
+    .toLowerCase();
 }
 
 /**

@@ -142,7 +142,10 @@ export function listingHandler(route: Route): RouteHandler {
     if (core.growth && form && core.growth.requests++ % 3 === 0) growOne(core, organization, form);
     const outcome = listPage(core, {
       rules: call.rules,
-      scope: listingScope(route, organization.slug, form),
+      scope: listingScope(route, organization.slug, form, {
+        from: query.dates.get("from"),
+        to: query.dates.get("to"),
+      }),
       sequence: servedSequence(
         core,
         form,

@@ -90,6 +90,26 @@ describe("sandbox pagination", () => {
     expect((await h.get(h.formPath("items"))).status).toBe(200);
   });
 
+  it("ties a token to its date window: two windows' crawls never share one, and another window's is refused", async () => {
+    const all = await h.json<Page>(`${h.formPath("items")}?pageSize=10`);
+    const dates = (all.body.data as { date: string }[]).map((e) => e.date);
+    const windowed = (from: string, to: string, token?: string | null) =>
+      `${h.formPath("items")}?pageSize=2&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}${token ? `&continuationToken=${encodeURIComponent(token)}` : ""}`;
+    const [to, later] = [dates[0] ?? "", dates[1] ?? ""];
+    const from = dates[6] ?? "";
+    // The same entries from two windows: one ending on the 1st entry's date, one 1 ms after the 2nd's.
+    const justAfter = new Date(Date.parse(later) + 1).toISOString();
+    const a = await h.json<Page>(windowed(from, to));
+    const b = await h.json<Page>(windowed(from, justAfter));
+    expect(b.body.data).toEqual(a.body.data);
+    const [tokenA, tokenB] = [a.body.pagination.continuationToken, b.body.pagination.continuationToken];
+    expect(tokenA).not.toBe(tokenB);
+    expect((await h.get(windowed(from, to, tokenA))).status).toBe(200);
+    const crossed = await h.json<{ errors: Record<string, string[]> }>(windowed(from, justAfter, tokenA));
+    expect(crossed.status).toBe(400);
+    expect(crossed.body.errors.continuationToken?.[0]).toMatch(/another date window/);
+  });
+
   it("serves pageIndex without a token, and an empty page for pageIndex with a token (as reported)", async () => {
     const byIndex = await h.json<Page>(`${h.formPath("items")}?pageSize=10&pageIndex=2`);
     const crawled = await crawl(h, h.formPath("items"), { pageSize: "10" }, 2);
