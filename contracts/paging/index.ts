@@ -57,4 +57,12 @@ export {
 } from "./page.js";
 export { judgePage, type PageFinding, type PageSoFar, pageSizeLimit } from "./page-judge.js";
 export { type Discrepancy, judgeSameness, type Served } from "./sameness.js";
-export { type DateWindow, judgeWindow, type OutsideEntry, type WindowJudgement, windowOf } from "./window.js";
+export {
+  type DateWindow,
+  judgeWindow,
+  type OutsideEntry,
+  WINDOW_EDGES,
+  type WindowEdges,
+  type WindowJudgement,
+  windowOf,
+} from "./window.js";

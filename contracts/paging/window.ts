@@ -1,11 +1,24 @@
 import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
 
+/**
+ * Where a window's ends fall: `on-entries`, on the dates of two listed entries (the 6th, included; the
+ * 1st, excluded), which puts `from` included and `to` excluded to the test; `past-entries`, 1 ms after
+ * two (the 7th, left out; the 2nd, held), so that a provider reading an end early (its fraction of a
+ * second cut off, its offset misread) loses the entry just inside `to` or serves the one just before
+ * `from`. Both hold the same entries.
+ */
+export const WINDOW_EDGES = ["on-entries", "past-entries"] as const;
+export type WindowEdges = (typeof WINDOW_EDGES)[number];
+
 /** A date window of a listing (`from` included, `to` excluded, in milliseconds) and what it must hold. */
 export interface DateWindow {
   readonly from: number;
   readonly to: number;
   /** The entries a crawl showed dated in it, newest first. */
   readonly expected: readonly EntryId[];
+  readonly edges: WindowEdges;
+  /** The one of `expected` that sits at an end (the oldest on entries' dates, else the newest). */
+  readonly edge: EntryId;
 }
 
 /** An entry a windowed crawl served dated outside its window, and the page it came on. */
@@ -24,30 +37,42 @@ export interface WindowJudgement {
 }
 
 /**
- * A window over the newest entries of a crawl made newest first: from the date of its `span + 1`th
- * entry (included) to the date of its first (excluded), so that both ends fall on an entry and the
- * service's `from` included and `to` excluded are both put to the test. Undefined when the crawl has
- * too few dated entries, or two of them share a millisecond near the ends (the window would be ambiguous).
+ * A window over the newest entries of a crawl made newest first, holding its 2nd to its `span + 1`th
+ * entries: `on-entries`, from the date of the `span + 1`th (included) to that of the first (excluded);
+ * `past-entries`, from 1 ms after the `span + 2`th's to 1 ms after the 2nd's (`WindowEdges`). Undefined
+ * when the crawl has too few dated entries, or two of them share a millisecond near the ends (the
+ * window would be ambiguous).
  *
  * @example
  * const window = windowOf(defaultCrawl.log); // from = 6th entry's date, to = 1st entry's date
  * // expected: the 2nd to the 6th entries
  */
-export function windowOf(crawl: CrawlLog, span = 5): DateWindow | undefined {
+export function windowOf(
+  crawl: CrawlLog,
+  span = 5,
+  edges: WindowEdges = "on-entries",
+): DateWindow | undefined {
   const entries: { id: EntryId; date: number }[] = [];
   for (const page of crawl.pages) {
     for (const [i, id] of page.ids.entries()) entries.push({ id, date: page.dates?.[i] ?? Number.NaN });
-    if (entries.length > span + 1) break;
+    if (entries.length > span + 2) break;
   }
-  const last = Math.min(span, entries.length - 2);
+  // The entries the window needs beside those it holds: the 1st, and past entries the one before `from`.
+  const around = edges === "on-entries" ? 2 : 3;
+  const last = Math.min(span, entries.length - around);
   if (last < 1) return undefined;
-  const chosen = entries.slice(0, last + 2);
+  const chosen = entries.slice(0, last + around);
   if (chosen.some((e, i) => Number.isNaN(e.date) || (i > 0 && e.date >= (chosen[i - 1]?.date ?? 0)))) {
     return undefined;
   }
-  const to = chosen[0]?.date as number;
-  const from = chosen[last]?.date as number;
-  return { from, to, expected: chosen.slice(1, last + 1).map((e) => e.id) };
+  const expected = chosen.slice(1, last + 1).map((e) => e.id);
+  const dateAt = (i: number) => chosen[i]?.date as number;
+  switch (edges) {
+    case "on-entries":
+      return { from: dateAt(last), to: dateAt(0), expected, edges, edge: expected.at(-1) as EntryId };
+    case "past-entries":
+      return { from: dateAt(last + 1) + 1, to: dateAt(1) + 1, expected, edges, edge: expected[0] as EntryId };
+  }
 }
 
 /**

@@ -1,4 +1,10 @@
-import { type CrawlLog, type DateWindow, type Route, windowOf } from "../../contracts/index.js";
+import {
+  type CrawlLog,
+  type DateWindow,
+  type Route,
+  type WindowEdges,
+  windowOf,
+} from "../../contracts/index.js";
 import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import type { CrawlResult } from "../runner/crawler.js";
@@ -94,10 +100,11 @@ export interface WindowCrawl {
 export const WINDOW_PAGE_SIZE = 2;
 
 /**
- * The crawl of a date window over the newest entries of the default crawl (`windowOf`), at
- * `WINDOW_PAGE_SIZE`: pagination.date-window judges what it holds, and the completeness judge reads it as
- * a witness of entries the whole listing's crawls lack. Undefined where the listing takes no window or
- * the default crawl has none to offer. `again` asks the same window once more, under that note.
+ * The crawl of a date window over the newest entries of the default crawl (`windowOf`, its ends on
+ * entries' dates unless `edges` says otherwise), at `WINDOW_PAGE_SIZE`: pagination.date-window judges
+ * what it holds, and the completeness judge reads it as a witness of entries the whole listing's crawls
+ * lack. Undefined where the listing takes no window or the default crawl has none to offer. `again` asks
+ * the same window once more, under that note.
  *
  * @example
  * const asked = await windowCrawl(ctx, route, byDefault); // from=6th entry's date, to=1st entry's date
@@ -107,8 +114,9 @@ export async function windowCrawl(
   route: Route,
   byDefault: CrawlLog,
   again?: string,
+  edges: WindowEdges = "on-entries",
 ): Promise<WindowCrawl | undefined> {
-  const window = takesWindow(route) ? windowOf(byDefault) : undefined;
+  const window = takesWindow(route) ? windowOf(byDefault, 5, edges) : undefined;
   if (!window) return undefined;
   const query: [string, string][] = [
     ["from", isoInstant(window.from)],

@@ -1,4 +1,10 @@
-import { type DateWindow, judgeWindow, type Route } from "../../contracts/index.js";
+import {
+  type DateWindow,
+  judgeWindow,
+  type Route,
+  WINDOW_EDGES,
+  type WindowEdges,
+} from "../../contracts/index.js";
 import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawl-stops.js";
@@ -8,12 +14,34 @@ import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
 
-/** One listing's window: crawled to its end, it must hold the entries dated in it and no other. */
+type Judged = Extract<Awaited<ReturnType<typeof completenessOf>>, { kind: "judged" }>;
+
+/**
+ * One listing's windows (`WINDOW_EDGES`: ends on two entries' dates, then 1 ms past two): each, crawled
+ * to its end, must hold the entries dated in it and no other. The first that fails is the verdict.
+ */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
   const outcome = await completenessOf(ctx, route);
   if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  const notes: string[] = [];
+  for (const edges of WINDOW_EDGES) {
+    const finding = await judgeWindowOf(ctx, route, outcome, edges);
+    // The second window needs one entry more than the first: where it has none, the first stands.
+    if (finding.kind === "skip" && edges !== "on-entries") continue;
+    if (finding.kind !== "pass") return finding;
+    notes.push(finding.note ?? "");
+  }
+  return { kind: "pass", subject: route.id, note: notes.join("; ") };
+}
+
+async function judgeWindowOf(
+  ctx: CheckContext,
+  route: Route,
+  outcome: Judged,
+  edges: WindowEdges,
+): Promise<Finding> {
   const byDefault = outcome.logs.find((log) => !log.ascending);
-  const asked = byDefault && (await windowCrawl(ctx, route, byDefault));
+  const asked = byDefault && (await windowCrawl(ctx, route, byDefault, undefined, edges));
   if (!asked) {
     return {
       kind: "skip",
@@ -72,14 +100,16 @@ function windowFailure(
         ]
       : []),
   ];
-  // The entry dated `from` is the window's edge; the others sit inside it, where only a page boundary
-  // of the window's crawl can lose them.
-  const inside = judged.missing.filter((id) => id !== window.expected.at(-1));
+  // The entry at an end is the window's edge; the others sit inside it, where only a page boundary of
+  // the window's crawl can lose them.
+  const inside = judged.missing.filter((id) => id !== window.edge);
   const atEnds = judged.outside.length > 0 || inside.length < judged.missing.length;
+  const ends =
+    window.edges === "on-entries"
+      ? "Its ends are two listed entries' dates"
+      : "Its ends are 1 ms after two listed entries' dates (an end read early, its fraction of a second cut off or its offset misread, loses the one or serves the other)";
   const why = [
-    ...(atEnds
-      ? ["Its ends are two listed entries' dates, where a client syncing by date loses or repeats entries"]
-      : []),
+    ...(atEnds ? [`${ends}, where a client syncing by date loses or repeats entries`] : []),
     ...(inside.length > 0
       ? [
           `${idList(inside)} ${inside.length === 1 ? "is" : "are"} dated inside it and went missing between the pages of its crawl (pageSize ${log.pageSize ?? "?"}), as from a client paging through a sync by date`,
@@ -93,6 +123,11 @@ function windowFailure(
     diagnostics: [
       reason,
       `expected, newest first: ${idList(window.expected)} (the default crawl's entries 2 to ${window.expected.length + 1})`,
+      ...(window.edges === "past-entries"
+        ? [
+            `from is 1 ms after the default crawl's entry ${window.expected.length + 2}, to 1 ms after its entry 2`,
+          ]
+        : []),
     ],
     crawl: crawlPicture(
       log,
@@ -107,9 +142,10 @@ function windowFailure(
 /**
  * The date window of a listing (the provider's document: `from` is the first date, `to` the end date,
  * exclusive): a crawl asked with both holds exactly the entries dated from `from` to just before `to`.
- * The window's ends are the dates of two entries of the default crawl, so a provider that takes `from`
- * as exclusive (an integrator syncing from its last entry's date loses the entries of that instant),
- * `to` as inclusive, or ignores the window is caught.
+ * The first window's ends are the dates of two entries of the default crawl, so a provider that takes
+ * `from` as exclusive (an integrator syncing from its last entry's date loses the entries of that
+ * instant), `to` as inclusive, or ignores the window is caught; the second's fall 1 ms after two, so one
+ * that reads an end early (cut to the second, an offset misread) is caught too.
  */
 export const dateWindowCheck: SpecCheck = {
   id: "pagination/date-window",

@@ -24,12 +24,43 @@ function crawl(entries: readonly { id: number; date?: unknown }[], size = 4): Cr
 }
 
 const window = windowOf(crawl(LISTED)) as NonNullable<ReturnType<typeof windowOf>>;
+const past = windowOf(crawl(LISTED), 5, "past-entries") as NonNullable<ReturnType<typeof windowOf>>;
 const between = (from: number, to: number) =>
   LISTED.filter((e) => Date.parse(e.date) >= from && Date.parse(e.date) < to);
 
 describe("the date-window judge", () => {
   it("puts a window's ends on the dates of the 6th and the 1st entries, and expects the 2nd to the 6th", () => {
-    expect(window).toEqual({ from: T0 - 5 * DAY, to: T0, expected: [99, 98, 97, 96, 95] });
+    expect(window).toEqual({
+      from: T0 - 5 * DAY,
+      to: T0,
+      expected: [99, 98, 97, 96, 95],
+      edges: "on-entries",
+      edge: 95,
+    });
+  });
+
+  it("puts the second window's ends 1 ms past the 7th and the 2nd entries, holding the same five", () => {
+    expect(past).toEqual({
+      from: T0 - 6 * DAY + 1,
+      to: T0 - DAY + 1,
+      expected: [99, 98, 97, 96, 95],
+      edges: "past-entries",
+      edge: 99,
+    });
+  });
+
+  it("flags, in the second window, an end read early: cut to the second, an offset misread", () => {
+    // Dates with a fraction of a second: 1.5 s apart, the window's ends 1 ms past two of them.
+    const fine = LISTED.map((e, i) => ({ id: e.id, date: new Date(T0 - i * 1_500 + 250).toISOString() }));
+    const w = windowOf(crawl(fine), 5, "past-entries") as NonNullable<ReturnType<typeof windowOf>>;
+    const within = (from: number, to: number) =>
+      fine.filter((e) => Date.parse(e.date) >= from && Date.parse(e.date) < to);
+    const second = (ms: number) => Math.floor(ms / 1000) * 1000;
+    expect(judgeWindow(w, crawl(within(second(w.from), second(w.to))))).toMatchObject({ missing: [99] });
+    const early = judgeWindow(w, crawl(within(w.from - 3_600_000, w.to - 3_600_000)));
+    expect(early.missing).toEqual(w.expected);
+    expect(judgeWindow(w, crawl(within(w.from - 2, w.to))).outside.map((e) => e.id)).toEqual([94]);
+    expect(judgeWindow(w, crawl(within(w.from, w.to)))).toEqual({ missing: [], outside: [] });
   });
 
   it("flags a from taken as exclusive, a to taken as inclusive, and a window ignored", () => {
@@ -59,7 +90,15 @@ describe("the date-window judge", () => {
 
   it("sets no window over too few dated entries, over shared milliseconds or dates out of order", () => {
     expect(windowOf(crawl(LISTED.slice(0, 2)))).toBeUndefined();
-    expect(windowOf(crawl(LISTED.slice(0, 3)))).toEqual({ from: T0 - DAY, to: T0, expected: [99] });
+    expect(windowOf(crawl(LISTED.slice(0, 3)))).toEqual({
+      from: T0 - DAY,
+      to: T0,
+      expected: [99],
+      edges: "on-entries",
+      edge: 99,
+    });
+    expect(windowOf(crawl(LISTED.slice(0, 3)), 5, "past-entries")).toBeUndefined();
+    expect(windowOf(crawl(LISTED.slice(0, 4)), 5, "past-entries")).toMatchObject({ expected: [99] });
     const tied = [LISTED[0], { id: 99, date: LISTED[0]?.date }, ...LISTED.slice(2)] as typeof LISTED;
     expect(windowOf(crawl(tied))).toBeUndefined();
     expect(windowOf(crawl([...LISTED].reverse()))).toBeUndefined();

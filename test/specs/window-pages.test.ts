@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
-import { checksIn, problems, verifySandbox } from "./support/harness.js";
+import { editing } from "./support/editing-provider.js";
+import { byId, checksIn, problems, verifySandbox } from "./support/harness.js";
 import { rewriting } from "./support/rewriting-provider.js";
 
 /**
@@ -25,5 +26,48 @@ describe("the pages of a date window", () => {
     expect(found[0]).toMatch(
       /v5\.form-items: the window from=\S+ \(included\) to=\S+ \(excluded\): 2 of the 5 entries dated in it missing \(\d+, \d+\)\. .*\d+ is dated inside it and went missing between the pages of its crawl \(pageSize 2\), as from a client paging through a sync by date/,
     );
+  }, 60_000);
+
+  it("flags a provider that reads a window's ends early: cut to the second, or an hour off", async () => {
+    /** A provider that asks the sandbox for `from` and `to` moved by `move`. */
+    const reading = (move: (ms: number) => number) =>
+      editing({
+        query: (query) => {
+          for (const key of [...query.keys()]) {
+            const date = Date.parse(query.get(key) ?? "");
+            if (/^(from|to)$/i.test(key) && !Number.isNaN(date))
+              query.set(key, new Date(move(date)).toISOString());
+          }
+        },
+      });
+    const early = {
+      "cut to the second": reading((ms) => Math.floor(ms / 1000) * 1000),
+      "an hour early": reading((ms) => ms - 3_600_000),
+    };
+    for (const [name, through] of Object.entries(early)) {
+      const found = problems(await verifySandbox(AT, { hooks: false, through }));
+      expect(checksIn(found), name).toEqual(["pagination/date-window"]);
+      expect(found[0], name).toMatch(
+        /the window from=\S+ \(included\) to=\S+ \(excluded\): .*Its ends are 1 ms after two listed entries' dates/,
+      );
+    }
+  }, 120_000);
+
+  it("passes a provider that reads both windows' ends to the millisecond, each listing asked two windows", async () => {
+    const windows = new Map<string, Set<string>>();
+    const through = editing({
+      query: (query, asked) => {
+        const from = [...query.entries()].find(([key]) => /^from$/i.test(key))?.[1];
+        const to = [...query.entries()].find(([key]) => /^to$/i.test(key))?.[1];
+        if (!from || !to) return;
+        const asks = windows.get(asked.pathname) ?? new Set<string>();
+        windows.set(asked.pathname, asks.add(`${from} ${to}`));
+      },
+    });
+    const report = await verifySandbox(AT, { hooks: false, through });
+    expect(problems(report)).toEqual([]);
+    expect(byId(report, "pagination/date-window")?.verdict).toBe("pass");
+    expect(windows.size).toBe(6);
+    for (const [path, asks] of windows) expect(asks.size, path).toBe(2);
   }, 60_000);
 });
