@@ -36,6 +36,17 @@ export const ACCESS_TOKEN_FORMATS: readonly Omit<ProviderFormat, "origin" | "sec
     example: `S${"K"}${rep(HEX, 32)}`,
   },
   {
+    // Okta API tokens (an association's single sign-on): `00` and 40 more of base64url, upper and lower
+    // case and digits mixed (a slug or a padded number is not), sent as `Authorization: SSWS <token>`,
+    // after a blank, a quote or a pair's `=` (`TOKEN_LEADS`). `00` is no literal word (any number holds
+    // it): it is a checked word (`CHECKED_WORDS`, below).
+    id: "okta-api-token",
+    pattern: /(?<![^\s"'`=(,[>])00[\w-]{40}(?![\w-])/g,
+    literals: [],
+    accept: (token) => /[A-Z]/.test(token) && /[a-z]/.test(token) && /\d/.test(token.slice(2)),
+    example: `0${"0"}${rep("Qk7xMv2Lp9Wn4Rt8Zb1C-", 40)}`,
+  },
+  {
     // Facebook (Meta) Graph API access tokens: `EAA` and a long base62 body that reads as random; not
     // the start of a base64 run (which goes on with `+`, `/` or `=`).
     id: "facebook-token",
@@ -54,8 +65,26 @@ export const ACCESS_TOKEN_FORMATS: readonly Omit<ProviderFormat, "origin" | "sec
 export interface CheckedWord {
   readonly word: string;
   readonly after: string;
+  /** The most characters `after` reads, its look-ahead included: the scan reads no more. */
+  readonly span: number;
+  /**
+   * The characters that may stand before the word (the start of a text too), where the word is in too
+   * many words of other kinds to be looked at after each (`00` ends every time of day, `:00`): the
+   * scan's automaton then finds each lead and the word together. Absent: any character but a word's.
+   */
+  readonly leads?: string;
 }
 
+/** What may stand before an Okta token: a blank, a quote, or what ends a pair's name or a list's item. */
+const TOKEN_LEADS = " \t\n\r\"'`=(,[>";
+
 export const CHECKED_WORDS: readonly CheckedWord[] = Object.freeze([
-  { word: "SK", after: String.raw`[0-9a-fA-F]{32}(?!\w)` },
+  { word: "SK", after: String.raw`[0-9a-fA-F]{32}(?!\w)`, span: 33 },
+  // Upper and lower case and a digit among the 40, as the format's `accept` asks.
+  {
+    word: "00",
+    after: String.raw`(?=[\w-]{0,39}[A-Z])(?=[\w-]{0,39}[a-z])(?=[\w-]{0,39}\d)[\w-]{40}(?![\w-])`,
+    span: 41,
+    leads: TOKEN_LEADS,
+  },
 ]);

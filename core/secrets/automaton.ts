@@ -2,7 +2,7 @@
  * A byte automaton that finds many literal words at once (Aho–Corasick, as a dense table): one step per
  * byte, whatever the number of words. The recorder's body scan (`proxy/redaction/scan.ts`) runs two of
  * them side by side in its one pass over a body: the secret formats' literal prefixes, and the secret
- * field names. `FORMAT_CANDIDATE` (`formats.ts`) runs the first over text (`holdsWord`).
+ * field names. `FORMAT_CANDIDATE` (`formats.ts`) runs the first over text (`holdsWordWhere`).
  */
 
 /** One word to find and the tag reported where it ends (1 to 255; a smaller tag wins where two end). */
@@ -108,18 +108,25 @@ export function wordBytes(word: string): number[] {
 }
 
 /**
- * Whether `text` holds one of the automaton's words, read one character a byte (a character above 255,
- * in no word, starts the search afresh). For automata of ASCII words without skipped or flagged bytes.
+ * Whether `text` holds one of the automaton's words that `accept` takes where it ends (the text, the
+ * word's tag, the index of its last character), read from the state `start` one character a byte (a character above
+ * 255, in no word, starts the search afresh). For automata of ASCII words without skipped or flagged
+ * bytes.
  *
- * @example holdsWord(buildAutomaton([{ bytes: wordBytes("ghp_"), tag: 1 }], PLAIN), "a ghp_x") // true
+ * @example holdsWordWhere(buildAutomaton([{ bytes: wordBytes("ghp_"), tag: 1 }], PLAIN), "a ghp_x", () => true) // true
  */
-export function holdsWord(automaton: Automaton, text: string): boolean {
-  const { next } = automaton;
-  let state = 0;
+export function holdsWordWhere(
+  automaton: Automaton,
+  text: string,
+  accept: (text: string, tag: number, end: number) => boolean,
+  start = 0,
+): boolean {
+  const { next, tag } = automaton;
+  let state = start;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     state = next[(state & ROW) | (code > 0xff ? 0 : code)] as number;
-    if ((state & FLAG) !== 0) return true;
+    if ((state & FLAG) !== 0 && accept(text, tag[(state & ROW) >> 8] as number, i)) return true;
   }
   return false;
 }

@@ -12,7 +12,7 @@
  * `Bearer`, RFC 6750). A shape added to either table is redacted everywhere.
  */
 import { CHECKED_WORDS, type CheckedWord } from "./access-token-formats.js";
-import { buildAutomaton, holdsWord, PLAIN, wordBytes } from "./automaton.js";
+import { buildAutomaton, holdsWordWhere, PLAIN, ROW, wordBytes } from "./automaton.js";
 import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";
 import { rep, type SecretFormat } from "./shape.js";
 import { holdsPrefixedToken, looksRandom, PREFIXED_TOKEN } from "./token-shape.js";
@@ -197,26 +197,52 @@ export const FORMAT_WORDS: {
   checked: CHECKED_WORDS,
 });
 
-/** The literal words above, found in one pass whatever their number (`FORMAT_CANDIDATE`). */
+/** The tag of the literal words in `LITERALS`; a checked word's is this plus one plus its index. */
+const LITERAL_TAG = 1;
+
+/**
+ * The literal words above and the checked words (each after each of its leads, if it has them), found
+ * in one pass whatever their number (`FORMAT_CANDIDATE`).
+ */
 const LITERALS = buildAutomaton(
-  FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
+  [
+    ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: LITERAL_TAG })),
+    ...CHECKED_WORDS.flatMap((c, i) =>
+      (c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word]).map((word) => ({
+        bytes: wordBytes(word),
+        tag: LITERAL_TAG + 1 + i,
+      })),
+    ),
+  ],
   PLAIN,
 );
+
+/** Where `LITERALS` starts: as after a line's end, so that a checked word's lead is met at the start. */
+const LITERALS_START = (LITERALS.next[0x0a] as number) & ROW;
+
+/** What must follow each checked word, anchored. */
+const CHECKED_AFTER = CHECKED_WORDS.map((c) => new RegExp(`^(?:${c.after})`));
+
+/** Whether the word that `LITERALS` found ending at `end` (its tag `tag`) is a format's candidate. */
+function literalAt(text: string, tag: number, end: number): boolean {
+  if (tag === LITERAL_TAG) return true;
+  const checked = CHECKED_WORDS[tag - LITERAL_TAG - 1];
+  const after = CHECKED_AFTER[tag - LITERAL_TAG - 1];
+  if (!checked || !after) return false;
+  // Without leads, the word starts a word.
+  const before = text.charCodeAt(end - checked.word.length);
+  if (!checked.leads && end >= checked.word.length && WORD_CHAR.test(String.fromCharCode(before)))
+    return false;
+  return after.test(text.slice(end + 1, end + 1 + checked.span));
+}
+
+const WORD_CHAR = /\w/;
 /** What credentials in a URL look like after its `://`: a user, `:`, a password and `@`, or a token and `@`. */
 const URL_CREDENTIALS = String.raw`(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@`;
 
-/**
- * The candidates that are not literal words: a URL's credentials, `bearer` in any case, and each checked
- * word at the start of a word with what must follow it.
- */
+/** The candidates that are not words: a URL's credentials, and `bearer` in any case. */
 const URL_PASSWORD_OR_BEARER = new RegExp(
-  [
-    String.raw`:\/\/${URL_CREDENTIALS}`,
-    String.raw`[Bb][Ee][Aa][Rr][Ee][Rr]\s`,
-    ...CHECKED_WORDS.map(
-      (c) => String.raw`(?<!\w)${c.word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:${c.after})`,
-    ),
-  ].join("|"),
+  [String.raw`:\/\/${URL_CREDENTIALS}`, String.raw`[Bb][Ee][Aa][Rr][Ee][Rr]\s`].join("|"),
 );
 
 /**
@@ -227,7 +253,9 @@ const URL_PASSWORD_OR_BEARER = new RegExp(
  */
 export const FORMAT_CANDIDATE: { test(text: string): boolean } = Object.freeze({
   test: (text: string) =>
-    holdsWord(LITERALS, text) || URL_PASSWORD_OR_BEARER.test(text) || holdsPrefixedToken(text),
+    holdsWordWhere(LITERALS, text, literalAt, LITERALS_START) ||
+    URL_PASSWORD_OR_BEARER.test(text) ||
+    holdsPrefixedToken(text),
 });
 
 /** What follows `://` in `FORMAT_CANDIDATE`: a URL's credentials (tested where `://` is). */

@@ -2,6 +2,7 @@ import { FieldClassifier } from "./fields.js";
 import { redactPatterns } from "./patterns.js";
 import { fakePii } from "./pii.js";
 import { SecretBook } from "./secrets.js";
+import { redactPairs } from "./text-pairs.js";
 
 /** What to replace: secrets always (through the book), personal data when `pii` is set. */
 export interface Redactor {
@@ -28,38 +29,6 @@ export function createRedactor(
 /** Whether values under a field named `key` must be replaced: secrets, and personal data with `pii`. */
 export function isSensitiveField(key: string, r: Redactor): boolean {
   return r.fields.sensitive(key, r.pii);
-}
-
-/**
- * `name = value` and `name: value` in free text (an env dump, a config file, a log line, a JSON string,
- * a header): the value of a secret-named pair is replaced; after an authentication scheme
- * (`Authorization: Basic …`), the credentials. A value never ends on a backslash, so that a JSON string's
- * escape (`\"`) is never cut in two.
- */
-const TEXT_PAIR =
-  /(?<=^|[\s;,{("':])([A-Za-z_][\w.-]{0,100})([ \t]*[=:][ \t]*)((?:(?:basic|bearer|digest|negotiate|token|bot|ssws|apikey)[ \t]+)?)([^\s"'<>;,&]*[^\s"'<>;,&\\])/gi;
-
-const MAY_PAIR = /[A-Za-z_][ \t]*(?:=|:(?!\/\/))/;
-
-function redactPairs(text: string, r: Redactor): string {
-  // A name's last letter, then `=` or `:` (not a date's `12:58`, not a URL's `https://`), and a secret's
-  // name somewhere (the fields' own filter): else there is no pair to look at.
-  if (!MAY_PAIR.test(text) || !r.fields.maySecretName(text)) return text;
-  const pair = new RegExp(TEXT_PAIR.source, TEXT_PAIR.flags);
-  let out = "";
-  let copied = 0;
-  for (let found = pair.exec(text); found; found = pair.exec(text)) {
-    const [whole, name = "", sep = "", , value = ""] = found;
-    const valueAt = found.index + whole.length - value.length;
-    if (r.fields.kind(name) !== "secret") {
-      // Not a secret's name: its value may hold a pair of its own (`log: PASSWORD=…`).
-      pair.lastIndex = found.index + name.length + sep.length;
-      continue;
-    }
-    out += text.slice(copied, valueAt) + r.secrets.redact(value, name);
-    copied = valueAt + value.length;
-  }
-  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /**

@@ -26,18 +26,25 @@ export const FORMATS = buildAutomaton(
   [
     ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
     { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
-    ...FORMAT_WORDS.checked.map((c, i) => ({ bytes: wordBytes(c.word), tag: CHECKED_TAG + i })),
+    ...FORMAT_WORDS.checked.flatMap((c, i) =>
+      (c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word]).map((word) => ({
+        bytes: wordBytes(word),
+        tag: CHECKED_TAG + i,
+      })),
+    ),
   ],
   PLAIN,
 );
 
 /** Each checked word (its tag `CHECKED_TAG` + its index): its length, and what must follow it. */
-export const CHECKED: readonly { readonly length: number; readonly after: RegExp }[] = Object.freeze(
-  FORMAT_WORDS.checked.map((c) => ({
-    length: wordBytes(c.word).length,
-    after: new RegExp(`^(?:${c.after})`),
-  })),
-);
+export const CHECKED: readonly { readonly length: number; readonly after: RegExp; readonly span: number }[] =
+  Object.freeze(
+    FORMAT_WORDS.checked.map((c) => ({
+      length: wordBytes(c.word).length,
+      after: new RegExp(`^(?:${c.after})`),
+      span: c.span,
+    })),
+  );
 
 /**
  * The words read in any case: the key filter's names, `bearer` (a credential may follow), and `?code=`,

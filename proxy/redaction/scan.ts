@@ -87,6 +87,9 @@ function namesWithClasses(names: readonly string[]): Automaton {
   return namesAutomaton(names, LOOKED_AT);
 }
 
+/** The formats' automaton's state after a newline (no word ends there). */
+const FORMATS_START = (FORMATS.next[0x0a] as number) & ROW;
+
 /** A digit (an IBAN's candidate has two after its capitals). */
 function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
@@ -99,12 +102,16 @@ const isWordByte = (c: number | undefined) =>
 /** What the formats' automaton found ending at `i`, checked where it is; undefined when nothing. */
 function formatFinding(tag: number, b: Buffer, i: number): ScanFinding | undefined {
   if (tag === FORMAT_TAG) return "secret-format";
-  const rest = b.toString("latin1", i + 1, Math.min(b.length, i + 520));
-  if (tag === URL_TAG) return URL_PASSWORD_REST.test(rest) ? "secret-format" : undefined;
+  if (tag === URL_TAG) {
+    return URL_PASSWORD_REST.test(b.toString("latin1", i + 1, Math.min(b.length, i + 520)))
+      ? "secret-format"
+      : undefined;
+  }
+  // A checked word inside a word (`1500`, a base64 run's `SK`) is none; else only its span is read.
   const checked = CHECKED[tag - CHECKED_TAG];
-  return checked && !isWordByte(b[i - checked.length]) && checked.after.test(rest)
-    ? "secret-format"
-    : undefined;
+  if (!checked || isWordByte(b[i - checked.length])) return undefined;
+  const rest = b.toString("latin1", i + 1, Math.min(b.length, i + 1 + checked.span));
+  return checked.after.test(rest) ? "secret-format" : undefined;
 }
 
 /**
@@ -142,6 +149,8 @@ function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undef
   const pii = r.pii;
   const at: Cursor = { lastQuote: -1, quotesTo: 0, nextQuote: -1 };
   const steps = new Int32Array(2);
+  // The formats' automaton starts as after a line's end: a checked word's lead (`\n00…`) at the start.
+  steps[0] = FORMATS_START;
   let capitals = 0;
   let last = -2;
   let wordsTo = 0;

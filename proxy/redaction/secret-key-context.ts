@@ -30,8 +30,10 @@ function lastQuoteBefore(b: Buffer, i: number, at: Cursor): number {
 
 /**
  * Whether the word around `i` (a listed name was found ending there) is one the general path redacts:
- * placed as an XML element (`<password>`, `<ns:password>`), a pair (`password=`, `password: x`), a key of
- * JSON held in a string (`\"password\":`), or, with `keys`, a JSON key. Also the word's end.
+ * placed as an XML element (`<password>`, `<ns:password>`), a pair (`password=`, `password: x`,
+ * `"password": x`, `'password' => x`, `password%3D` in an encoded URL), a command line's flag
+ * (`--password x`), a key of JSON held in a string (`\"password\":`), or, with `keys`, a JSON key.
+ * Also the word's end.
  */
 export function secretWord(
   b: Buffer,
@@ -44,16 +46,28 @@ export function secretWord(
   while (start > 0 && nameChar(b[start - 1])) start--;
   let end = i + 1;
   while (end < b.length && nameChar(b[end])) end++;
+  // A command line's flag: the dashes before the name, a blank (or a string's quote) before them and a
+  // blank after it.
+  let named = start;
+  while (b[named] === 0x2d) named++;
+  const opens = start === 0 || isBlank(b[start - 1]) || b[start - 1] === 0x22 || b[start - 1] === 0x27;
+  const flag = named > start && opens && isBlank(b[end]);
+  // The name's closing quote (`"password": x`, `'password' => x`, `\"password\": x`), then blanks.
   let k = end;
+  if (b[k] === 0x5c) k++;
+  if (b[k] === 0x22 || b[k] === 0x27 || b[k] === 0x60) k++;
+  else k = end;
   while (isBlank(b[k])) k++;
   const before = b[start - 1];
   const placed =
+    flag ||
     before === 0x3c || // <
     before === 0x3a || // : (a namespace prefix)
     b[k] === 0x3d || // =, also after blanks (`password = x` in a text)
     b[k] === 0x3a || // `password: x` in a text
+    (b[end] === 0x25 && b[end + 1] === 0x33 && ((b[end + 2] ?? 0) | 0x20) === 0x64) || // %3D
     (before === 0x22 && b[start - 2] === 0x5c); // \"
-  if (placed && isSensitiveField(b.toString("latin1", start, end), r)) return { hit: true, end };
+  if (placed && isSensitiveField(b.toString("latin1", named, end), r)) return { hit: true, end };
   if (!keys) return { hit: false, end };
   // A JSON key: the string around the word, followed by blanks and `:`.
   const open = lastQuoteBefore(b, i, at);

@@ -50,6 +50,11 @@ const RULES: { finding: ScanFinding; flags: string[]; passes: string[]; r?: () =
       '{"qrCode":"MSKxMDAwMDA0NDoxNzMy","ref":"SK-2025"}',
       `xSK${"0a1b2c3d4e5f6789".repeat(2)}`,
       `SK${"0a1b2c3d4e5f6789".repeat(2)}0`,
+      // `00` (a checked word after its leads) in times and amounts; a slug of its length (no capital);
+      // one too short or too long.
+      `{"date":"2025-03-01T10:00:00.0000000+01:00","amount":1500,"ref":"00${"ab-cd".repeat(8)}"}`,
+      ` 00${"Qk7xMv2Lp9".repeat(4)}x`,
+      ` 00${"Qk7xMv2Lp9".repeat(3)}`,
     ],
   },
   {
@@ -80,6 +85,11 @@ const RULES: { finding: ScanFinding; flags: string[]; passes: string[]; r?: () =
       "api_key: x",
       '{"p":"{\\"password\\":\\"x\\"}"}',
       "<user pin='1'/>",
+      'log "password": x',
+      "'api_key' => x",
+      "run --password x",
+      '{"cmd":"--token x"}',
+      "cb%3Fclient_secret%3Dx",
     ],
     passes: [
       '{"continuationToken":"abc"}',
@@ -88,6 +98,10 @@ const RULES: { finding: ScanFinding; flags: string[]; passes: string[]; r?: () =
       "<a><user>x</user></a>",
       "a=1&country_code=FR",
       "the password was changed",
+      'log "state": x',
+      "run --page-size 20",
+      "a password-less -- login",
+      "cb%3Fpage%3D2",
     ],
   },
   {

@@ -175,6 +175,48 @@ describe("each redaction rule replaces what it names and keeps its legal variant
     expect(JSON.parse(escaped)).toEqual({ note: `password=${placeholderFor("pair-pass-2")}"q" ok` });
   });
 
+  it("secret-named pairs as people write them: quoted names and values, =>, :=, flags, elements, encoded; the same shapes of other names stay", () => {
+    const r = recorder();
+    const written: Record<string, [before: string, after: string]> = {
+      yaml: ["token: ", '"pair-yaml-1"'],
+      single: ["token: ", "'pair-single-1'"],
+      env: ["export AWS_SECRET_ACCESS_KEY=", '"pair-env-1"'],
+      json: ['"api_key": ', '"pair-json-1"'],
+      python: ["'password': ", "'pair-py-1'"],
+      ruby: ["password => ", '"pair-ruby-1"'],
+      go: ["secret := ", '"pair-go-1"'],
+      backquote: ["apiKey: ", "`pair-back-1`"],
+      flag: ["--password ", "pair-flag-1"],
+      element: ["<wsse:Password>", "pair-element-1</wsse:Password>"],
+      encoded: ["cb%3Fclient_secret%3D", "pair-encoded-1%26next%3D1"],
+    };
+    for (const [shape, [before, after]] of Object.entries(written)) {
+      const value = (after.match(/pair-[a-z]+-1/) ?? [""])[0];
+      for (const type of ["text/plain", "application/json"]) {
+        const body =
+          type === "text/plain" ? `log ${before}${after} end` : JSON.stringify({ note: `${before}${after}` });
+        const out = text(body, type, r);
+        const read = type === "text/plain" ? out : (JSON.parse(out) as { note: string }).note;
+        // Only the value goes: the name, its quotes and the separator stay.
+        expect(read, `${shape} in ${type}`).toBe(
+          `${type === "text/plain" ? "log " : ""}${before}${after.replace(value, placeholderFor(value))}${type === "text/plain" ? " end" : ""}`,
+        );
+      }
+    }
+    // The same shapes under names that are no secret's, prose with dashes, and a compact JSON text's
+    // keys stay as they were.
+    const kept = [
+      'state: "Processed"',
+      "'formSlug' => 'gala-annuel'",
+      "--page-size 20",
+      "<name>Gala</name>",
+      "cb%3Fpage%3D2",
+      "a well-known -- and plain -- text",
+      '{"note":"state: "ok""}',
+    ];
+    for (const body of kept) expect(text(body, "text/plain", r), body).toBe(body);
+  });
+
   it("multipart: secret-named parts and secrets in textual parts (files too) go, ordinary parts and text stay", () => {
     const part = (name: string, value: string, extra = "") =>
       `--B\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\n${value}\r\n`;
