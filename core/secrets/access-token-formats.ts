@@ -36,6 +36,14 @@ export const ACCESS_TOKEN_FORMATS: readonly Omit<ProviderFormat, "origin" | "sec
     example: `S${"K"}${rep(HEX, 32)}`,
   },
   {
+    // Mailchimp API keys (an association's newsletter): 32 hex digits and the data centre, `-us` and a
+    // number.
+    id: "mailchimp-api-key",
+    pattern: /(?<![\w-])[0-9a-f]{32}-us\d{1,2}(?![\w-])/g,
+    literals: [..."123456789"].map((digit) => `-us${digit}`),
+    example: `${rep(HEX, 32)}-u${"s"}12`,
+  },
+  {
     // Okta API tokens (an association's single sign-on): `00` and 40 more of base64url, upper and lower
     // case and digits mixed (a slug or a padded number is not), sent as `Authorization: SSWS <token>`,
     // after a blank, a quote or a pair's `=` (`TOKEN_LEADS`). `00` is no literal word (any number holds

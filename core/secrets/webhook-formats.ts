@@ -1,5 +1,6 @@
 import type { ProviderFormat } from "./provider-formats.js";
 import { rep } from "./shape.js";
+import { looksRandom } from "./token-shape.js";
 
 /**
  * Webhook URLs whose path is the secret: whoever holds one can post to the channel or start the flow.
@@ -28,5 +29,14 @@ export const WEBHOOK_FORMATS: readonly Omit<ProviderFormat, "origin" | "secret">
     pattern: /https:\/\/hooks\.zapier\.com\/hooks\/catch\/\d{4,12}\/[a-z0-9]{5,12}\/?/g,
     literals: ["hooks.zapier.com/hooks/catch/"],
     example: `https://hooks.${"zapier"}.com/hooks/catch/1234567/ab12cd3/`,
+  },
+  {
+    // Mattermost (and Rocket.Chat's look-alike) incoming webhooks, on an association's own server: any
+    // host, `/hooks/` and a 26-character id of lower-case letters and digits that reads as random.
+    id: "mattermost-webhook",
+    pattern: /https?:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)*\/hooks\/[a-z0-9]{26}(?![\w-])/g,
+    literals: ["/hooks/"],
+    accept: (url) => looksRandom(url.slice(-26)),
+    example: `https://chat.example.org/${"hooks"}/${rep("k3m9x1q7w5", 26)}`,
   },
 ]);

@@ -48,6 +48,21 @@ describe("each redaction rule replaces what it names and keeps its legal variant
     expect(out).toContain("eyJhbGciOiJIUzI1NiJ9 alone");
   });
 
+  it("Okta, Mailchimp and Mattermost secrets in any text; look-alikes of other shapes stay", () => {
+    const okta = `00${"Qk7xMv2Lp9Wn4Rt8Zb1C".repeat(2)}`;
+    const mailchimp = `${"0a1b2c3d4e5f6789".repeat(2)}-us12`;
+    const hook = `https://chat.example.org/hooks/${"k3m9x1q7w5ab".repeat(2)}zz`;
+    const out = text(`okta SSWS ${okta}; list key ${mailchimp}; post to ${hook} now`, "text/plain");
+    for (const secret of [okta, mailchimp, hook]) expect(out).not.toContain(secret);
+    const kept = [
+      `ref 00${"ab-cd".repeat(8)}`, // a slug of a token's length, one case only
+      "at 10:00 for 1500 €, order 10000049",
+      `${"0a1b2c3d4e5f6789".repeat(2)} and plus-us12`, // hex, then the data centre apart
+      "see https://example.org/hooks/release-notes-of-the-gala", // a readable hook path
+    ];
+    for (const body of kept) expect(text(body, "text/plain"), body).toBe(body);
+  });
+
   it("secret fields by the ending of their names, any value type; tokenized, keyboard, tokenType, continuationToken stay", () => {
     const value = {
       "\u0061ccess_token": "escaped-key-value",
