@@ -65,4 +65,5 @@ export {
   type WindowEdges,
   type WindowJudgement,
   windowOf,
+  windowSpan,
 } from "./window.js";

@@ -5,14 +5,16 @@ import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
  * 1st, excluded), which puts `from` included and `to` excluded to the test; `past-entries`, 1 ms after
  * two (the 7th, left out; the 2nd, held), so that a provider reading an end early (its fraction of a
  * second cut off, its offset misread) loses the entry just inside `to` or serves the one just before
- * `from`. Both hold the same entries.
+ * `from`. Both hold the same entries. `since-entry`: from the 6th's date, no `to` (an integrator's sync
+ * since its last run), which holds the 1st too.
  */
-export const WINDOW_EDGES = ["on-entries", "past-entries"] as const;
+export const WINDOW_EDGES = ["on-entries", "past-entries", "since-entry"] as const;
 export type WindowEdges = (typeof WINDOW_EDGES)[number];
 
 /** A date window of a listing (`from` included, `to` excluded, in milliseconds) and what it must hold. */
 export interface DateWindow {
   readonly from: number;
+  /** `Infinity` where no `to` is asked (`since-entry`). */
   readonly to: number;
   /** The entries a crawl showed dated in it, newest first. */
   readonly expected: readonly EntryId[];
@@ -58,7 +60,7 @@ export function windowOf(
     if (entries.length > span + 2) break;
   }
   // The entries the window needs beside those it holds: the 1st, and past entries the one before `from`.
-  const around = edges === "on-entries" ? 2 : 3;
+  const around = edges === "past-entries" ? 3 : 2;
   const last = Math.min(span, entries.length - around);
   if (last < 1) return undefined;
   const chosen = entries.slice(0, last + around);
@@ -72,7 +74,29 @@ export function windowOf(
       return { from: dateAt(last), to: dateAt(0), expected, edges, edge: expected.at(-1) as EntryId };
     case "past-entries":
       return { from: dateAt(last + 1) + 1, to: dateAt(1) + 1, expected, edges, edge: expected[0] as EntryId };
+    case "since-entry": {
+      const since = [chosen[0]?.id as EntryId, ...expected];
+      return {
+        from: dateAt(last),
+        to: Number.POSITIVE_INFINITY,
+        expected: since,
+        edges,
+        edge: expected.at(-1) as EntryId,
+      };
+    }
   }
+}
+
+/**
+ * A window's ends as a reason writes them.
+ *
+ * @example windowSpan(window) // "from=2025-03-01T09:00:00.000Z (included) to=2025-03-06T09:00:00.000Z (excluded)"
+ */
+export function windowSpan(window: DateWindow): string {
+  const from = `from=${new Date(window.from).toISOString()} (included)`;
+  return Number.isFinite(window.to)
+    ? `${from} to=${new Date(window.to).toISOString()} (excluded)`
+    : `${from}, no to`;
 }
 
 /**

@@ -120,9 +120,12 @@ export async function windowCrawl(
   if (!window) return undefined;
   const query: [string, string][] = [
     ["from", isoInstant(window.from)],
-    ["to", isoInstant(window.to)],
+    ...(Number.isFinite(window.to) ? [["to", isoInstant(window.to)] as [string, string]] : []),
     ["pageSize", String(WINDOW_PAGE_SIZE)],
   ];
-  const label = `the date window from ${isoInstant(window.from)} to ${isoInstant(window.to)}, pageSize ${WINDOW_PAGE_SIZE}${again ? ` (${again})` : ""}`;
+  const ends = Number.isFinite(window.to)
+    ? `from ${isoInstant(window.from)} to ${isoInstant(window.to)}`
+    : `from ${isoInstant(window.from)} (no to)`;
+  const label = `the date window ${ends}, pageSize ${WINDOW_PAGE_SIZE}${again ? ` (${again})` : ""}`;
   return { window, crawl: await ctx.crawlAsked(route, query, label) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type CrawlLog, judgeWindow, readPage, windowOf } from "../../contracts/index.js";
+import { type CrawlLog, judgeWindow, readPage, windowOf, windowSpan } from "../../contracts/index.js";
 import { crawlOf } from "./crawls.js";
 
 const DAY = 86_400_000;
@@ -47,6 +47,24 @@ describe("the date-window judge", () => {
       edges: "past-entries",
       edge: 99,
     });
+  });
+
+  it("puts the third window's from on the 6th entry and asks no to: it holds the 1st to the 6th", () => {
+    const since = windowOf(crawl(LISTED), 5, "since-entry");
+    expect(since).toEqual({
+      from: T0 - 5 * DAY,
+      to: Number.POSITIVE_INFINITY,
+      expected: [100, 99, 98, 97, 96, 95],
+      edges: "since-entry",
+      edge: 95,
+    });
+    if (!since) return;
+    expect(windowSpan(since)).toBe(`from=${new Date(T0 - 5 * DAY).toISOString()} (included), no to`);
+    // Entries newer than the 1st (added since) are in it; one before from, or one of them lost, is not.
+    const newer = [{ id: 101, date: new Date(T0 + DAY).toISOString() }, ...LISTED.slice(0, 6)];
+    expect(judgeWindow(since, crawl(newer))).toEqual({ missing: [], outside: [] });
+    expect(judgeWindow(since, crawl(LISTED.slice(0, 7))).outside.map((e) => e.id)).toEqual([94]);
+    expect(judgeWindow(since, crawl(LISTED.slice(1, 5))).missing).toEqual([100, 95]);
   });
 
   it("flags, in the second window, an end read early: cut to the second, an offset misread", () => {

@@ -28,6 +28,22 @@ describe("the pages of a date window", () => {
     );
   }, 60_000);
 
+  it("flags a provider that loses entries at the page boundaries of a sync since a date (from, no to) only, on pagination/date-window alone", async () => {
+    const report = await verifySandbox(AT, {
+      hooks: false,
+      through: rewriting((query, entries) =>
+        asks(query, "from") && !asks(query, "to") && asks(query, "continuationToken")
+          ? entries.slice(1)
+          : entries,
+      ),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual(["pagination/date-window"]);
+    expect(found[0]).toMatch(
+      /v5\.form-items: the window from=\S+ \(included\), no to: 2 of the 6 entries dated in it missing .* went missing between the pages of its crawl \(pageSize 2\)/,
+    );
+  }, 60_000);
+
   it("flags a provider that reads a window's ends early: cut to the second, or an hour off", async () => {
     /** A provider that asks the sandbox for `from` and `to` moved by `move`. */
     const reading = (move: (ms: number) => number) =>
@@ -53,13 +69,13 @@ describe("the pages of a date window", () => {
     }
   }, 120_000);
 
-  it("passes a provider that reads both windows' ends to the millisecond, each listing asked two windows", async () => {
+  it("passes a provider that reads the windows' ends to the millisecond, each listing asked three windows (one without to)", async () => {
     const windows = new Map<string, Set<string>>();
     const through = editing({
       query: (query, asked) => {
         const from = [...query.entries()].find(([key]) => /^from$/i.test(key))?.[1];
-        const to = [...query.entries()].find(([key]) => /^to$/i.test(key))?.[1];
-        if (!from || !to) return;
+        const to = [...query.entries()].find(([key]) => /^to$/i.test(key))?.[1] ?? "no to";
+        if (!from) return;
         const asks = windows.get(asked.pathname) ?? new Set<string>();
         windows.set(asked.pathname, asks.add(`${from} ${to}`));
       },
@@ -68,6 +84,12 @@ describe("the pages of a date window", () => {
     expect(problems(report)).toEqual([]);
     expect(byId(report, "pagination/date-window")?.verdict).toBe("pass");
     expect(windows.size).toBe(6);
-    for (const [path, asks] of windows) expect(asks.size, path).toBe(2);
+    for (const [path, asks] of windows) {
+      expect(asks.size, path).toBe(3);
+      expect(
+        [...asks].filter((ask) => ask.endsWith(" no to")),
+        path,
+      ).toHaveLength(1);
+    }
   }, 60_000);
 });
