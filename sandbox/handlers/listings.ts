@@ -6,15 +6,8 @@ import { orderDate, paymentDate } from "../data/sequence.js";
 import { orderView, paymentView, type ViewContext } from "../data/views.js";
 import type { FaultName } from "../faults.js";
 import { sendErrors, sendJson, sendValidation } from "../http.js";
-import {
-  askedDirection,
-  type EntryKind,
-  listingScope,
-  listPage,
-  phantomOrders,
-  servedSequence,
-  windowStart,
-} from "../listing.js";
+import { askedDirection, listingScope, listPage, phantomOrders, windowStart } from "../listing.js";
+import { type EntryKind, servedSequence } from "../omissions.js";
 import { addPaidOrder } from "../payments.js";
 import { checkQuery } from "../query-check.js";
 

@@ -25,7 +25,7 @@ const FAULTS_PER_RULE_AT_LEAST: Readonly<Record<string, number>> = {
   "pagination.end-is-empty-array": 1,
   "pagination.token-echoed": 1,
   "pagination.no-duplicates": 1,
-  "pagination.complete": 2,
+  "pagination.complete": 3,
   "pagination.empty-page-only-at-end": 1,
   "pagination.token-until-end": 1,
   "pagination.organization-holds-forms": 1,
