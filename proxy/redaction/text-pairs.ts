@@ -1,10 +1,9 @@
 /**
  * Secret-named pairs in free text (an env dump, a config file, a log line, a JSON string, a header), as
  * people write them: `name=value`, `name: value`, `name => value`, `name := value`, the name or the value
- * quoted (`"api_key": "…"`, `token: '…'`, `SECRET="…"`, `` key: `…` ``), a command line's `--password …`
+ * quoted (`"api_key": "…"`, `token: '…'`, `SECRET="…"`, `` key: `…` ``), a command line's `--password …`,
  * an element `<token>…</token>` in text that is not XML, and a pair of a URL encoded once more
- * (`client_secret%3D…`). Only the value is replaced; its quotes and
- * the name stay.
+ * (`client_secret%3D…`). Only the value is replaced; its quotes and the name stay.
  */
 import type { Redactor } from "./redactor.js";
 

@@ -18,8 +18,9 @@ import { idList, judgeListings } from "./listing-findings.js";
 type Judged = Extract<Awaited<ReturnType<typeof completenessOf>>, { kind: "judged" }>;
 
 /**
- * One listing's windows (`WINDOW_EDGES`: ends on two entries' dates, then 1 ms past two): each, crawled
- * to its end, must hold the entries dated in it and no other. The first that fails is the verdict.
+ * One listing's windows (`WINDOW_EDGES`: ends on two entries' dates, then 1 ms past two, then `from`
+ * alone): each, crawled to its end, must hold the entries dated in it and no other. The first that fails
+ * is the verdict.
  */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
   const outcome = await completenessOf(ctx, route);
@@ -27,7 +28,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
   const notes: string[] = [];
   for (const edges of WINDOW_EDGES) {
     const finding = await judgeWindowOf(ctx, route, outcome, edges);
-    // The second window needs one entry more than the first: where it has none, the first stands.
+    // A later window that cannot be asked (it needs one entry more) or is skipped leaves the others'.
     if (finding.kind === "skip" && edges !== "on-entries") continue;
     if (finding.kind !== "pass") return finding;
     notes.push(finding.note ?? "");
@@ -89,6 +90,14 @@ async function judgeWindowOf(
   return windowFailure(route, window, crawl.log, judged);
 }
 
+/** What a window's failure says of its ends, by where they fall. */
+const ENDS: Readonly<Record<WindowEdges, string>> = {
+  "on-entries": "Its ends are two listed entries' dates",
+  "past-entries":
+    "Its ends are 1 ms after two listed entries' dates (an end read early, its fraction of a second cut off or its offset misread, loses the one or serves the other)",
+  "since-entry": "It starts on a listed entry's date and asks no to, as a sync since the last run does",
+};
+
 function windowFailure(
   route: Route,
   window: DateWindow,
@@ -115,10 +124,7 @@ function windowFailure(
   // the window's crawl can lose them.
   const inside = judged.missing.filter((id) => id !== window.edge);
   const atEnds = judged.outside.length > 0 || inside.length < judged.missing.length;
-  const ends =
-    window.edges === "on-entries"
-      ? "Its ends are two listed entries' dates"
-      : "Its ends are 1 ms after two listed entries' dates (an end read early, its fraction of a second cut off or its offset misread, loses the one or serves the other)";
+  const ends = ENDS[window.edges];
   const why = [
     ...(atEnds ? [`${ends}, where a client syncing by date loses or repeats entries`] : []),
     ...(inside.length > 0
@@ -133,7 +139,7 @@ function windowFailure(
     ...pageExchange(page),
     diagnostics: [
       reason,
-      `expected, newest first: ${idList(window.expected)} (the default crawl's entries 2 to ${window.expected.length + 1})`,
+      `expected, newest first: ${idList(window.expected)} (the default crawl's entries ${window.edges === "since-entry" ? `1 to ${window.expected.length}` : `2 to ${window.expected.length + 1}`})`,
       ...(window.edges === "past-entries"
         ? [
             `from is 1 ms after the default crawl's entry ${window.expected.length + 2}, to 1 ms after its entry 2`,
@@ -156,7 +162,8 @@ function windowFailure(
  * The first window's ends are the dates of two entries of the default crawl, so a provider that takes
  * `from` as exclusive (an integrator syncing from its last entry's date loses the entries of that
  * instant), `to` as inclusive, or ignores the window is caught; the second's fall 1 ms after two, so one
- * that reads an end early (cut to the second, an offset misread) is caught too.
+ * that reads an end early (cut to the second, an offset misread) is caught too; the third asks `from`
+ * alone, as a sync since the last run does.
  */
 export const dateWindowCheck: SpecCheck = {
   id: "pagination/date-window",
