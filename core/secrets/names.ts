@@ -49,11 +49,11 @@ export const EXACT_SECRET_NAMES: readonly string[] = Object.freeze(["sig", "otp"
 
 /**
  * Names that are secrets only in a URL's query or fragment and in form fields, where OAuth carries
- * them (`?code=…&state=…`, `grant_type=authorization_code&code=…`). In JSON they are ordinary data of
- * the API (a payment's `state`, an error's `code`) and are kept; a field merely ending like them
- * (`country_code`, `statement`) is kept everywhere.
+ * them (`?code=…&state=…`, `grant_type=authorization_code&code=…`) and Firebase's REST API its token
+ * (`?auth=…`). In JSON they are ordinary data of the API (a payment's `state`, an error's `code`) and
+ * are kept; a field merely ending like them (`country_code`, `statement`, `oauth`) is kept everywhere.
  */
-export const FORM_SECRET_NAMES: readonly string[] = Object.freeze(["code", "state"]);
+export const FORM_SECRET_NAMES: readonly string[] = Object.freeze(["code", "state", "auth"]);
 
 /**
  * Names that end like a secret but are not one: the provider's pagination cursor (`continuationToken`,

@@ -46,6 +46,7 @@ export class FieldClassifier {
   /** The filter as automata for the body scan (`scan.ts`), built when first asked for. */
   private readonly automata: { secrets?: Automaton; pii?: Automaton } = {};
   private secretFilter: RegExp | undefined;
+  private formFilter: RegExp | undefined;
 
   /**
    * `secretNames`: the endings of secret field names (normalised, see `SECRET_FIELD_NAMES`); tests pass a
@@ -107,6 +108,15 @@ export class FieldClassifier {
   maySecretName(text: string): boolean {
     this.secretFilter ??= new RegExp(this.filters.secrets, "i");
     return this.secretFilter.test(text);
+  }
+
+  /**
+   * Whether `text` may hold a pair of a name secret only in a URL or a form (`?code=`, `&state=`,
+   * `#auth=`: `FORM_SECRET_NAMES`), which `maySecretName` does not look for.
+   */
+  mayFormSecret(text: string): boolean {
+    this.formFilter ??= new RegExp(`[?&#](?:${[...this.formOnly].join("|")})=`, "i");
+    return this.formFilter.test(text);
   }
 
   /**

@@ -1,8 +1,11 @@
 import { isFormType, isJsonType } from "../cassette/body.js";
 import { redactJsonText } from "./json-text.js";
 import { type Redactor, scrubText } from "./redactor.js";
-import { redactFormText } from "./url.js";
+import { redactFormText, redactUrl } from "./url.js";
 import { isXml, redactXmlText } from "./xml-text.js";
+
+/** A body that is one URL (absolute, or a path) and nothing else: its query is a URL's, not a form. */
+const ONE_URL = /^(?:[a-z][\w+.-]*:\/\/|\/)[^\s]*$/i;
 
 /** A form body sent under another type: `name=value` pairs joined by `&`, no blanks. */
 const FORM_LIKE = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
@@ -11,7 +14,7 @@ const FORM_LIKE = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
  * A textual body as it may be written, judged by its type and then by its text: a form by name; JSON
  * by name or by its first character (JSON sent as `text/plain` is redacted as JSON); XML by its type or
  * its `<?xml` declaration, element by element (`xml-text.ts`); a text that reads
- * as a form (`a=1&token=…`) as a form; anything else scrubbed (`scrubText`: the values of secret-named
+ * as a form (`a=1&token=…`) as a form, one that is a URL as a URL (its query and fragment as a form's); anything else scrubbed (`scrubText`: the values of secret-named
  * pairs, secrets of a recognised shape, the secrets met so far). A whole body and a multipart body's
  * textual part are redacted alike.
  */
@@ -21,6 +24,7 @@ export function redactText(text: string, contentType: string | undefined, r: Red
   if (isXml(text, contentType)) return redactXmlText(text, r);
   const first = text.trimStart().charAt(0);
   if (first === "{" || first === "[") return redactJsonText(text, r);
+  if (text.length <= 64 * 1024 && ONE_URL.test(text)) return redactUrl(text, r);
   if (text.length <= 64 * 1024 && FORM_LIKE.test(text)) return redactFormText(text, r);
   return scrubText(text, r);
 }

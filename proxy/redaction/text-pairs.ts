@@ -8,14 +8,15 @@
 import type { Redactor } from "./redactor.js";
 
 /**
- * A name (quoted or not: the quote before it is in the look-behind, the one after it in the separator),
+ * A name (quoted or not: the quote before it is in the look-behind, the one after it in the separator;
+ * after `?`, `&` or `#`, a URL's query or fragment in the text),
  * `=`, `:`, `=>` or `:=` between blanks, an authentication scheme (`Authorization: Basic …`: the
  * credentials are the value), then the value: quoted (to its closing quote, on one line) or bare (up to a
  * blank, a quote, `<`, `>`, `;`, `,` or `&`, never ending on a backslash, so that a JSON string's escape
  * `\"` is never cut in two).
  */
 const PAIR =
-  /(?<=^|[\s;,{([`"':\\])(?<name>[A-Za-z_][\w.-]{0,100})(?<sep>\\?["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*)(?<scheme>(?:basic|bearer|digest|negotiate|token|bot|ssws|apikey)[ \t]+)?(?:\\"(?<escaped>[^"\\\n]{1,1000})\\"|"(?<double>[^"\n]{1,1000})"|'(?<single>[^'\n]{1,1000})'|`(?<back>[^`\n]{1,1000})`|(?<bare>[^\s"'`<>;,&]*[^\s"'`<>;,&\\]))/gi;
+  /(?<=^|[\s;,{([`"':\\?&#])(?<name>[A-Za-z_][\w.-]{0,100})(?<sep>\\?["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*)(?<scheme>(?:basic|bearer|digest|negotiate|token|bot|ssws|apikey)[ \t]+)?(?:\\"(?<escaped>[^"\\\n]{1,1000})\\"|"(?<double>[^"\n]{1,1000})"|'(?<single>[^'\n]{1,1000})'|`(?<back>[^`\n]{1,1000})`|(?<bare>[^\s"'`<>;,&]*[^\s"'`<>;,&\\]))/gi;
 
 /**
  * A command line's flag and its value after a blank: `--password s3cr3t`, `-token s3cr3t` (at the
@@ -65,7 +66,11 @@ function secretValues(text: string, pattern: RegExp, r: Redactor, into: Found[])
     const key = VALUE_GROUPS.find((group) => groups[group] !== undefined);
     const value = key === undefined ? "" : (groups[key] ?? "");
     const at = key === undefined ? -1 : (found.indices?.groups?.[key]?.[0] ?? -1);
-    if (r.fields.kind(name) !== "secret" || value === "" || at < 0) {
+    // In a URL's query or fragment, a name is judged as a form's (`?code=`, `&state=` are OAuth's).
+    const lead = text.charCodeAt(found.index - 1);
+    const inUrl = lead === 0x3f || lead === 0x26 || lead === 0x23;
+    const kind = inUrl ? r.fields.formKind(name) : r.fields.kind(name);
+    if (kind !== "secret" || value === "" || at < 0) {
       // Not a secret's name: its value may hold a pair of its own (`log: PASSWORD=…`).
       each.lastIndex = found.index + written.length + 1;
       continue;
@@ -84,7 +89,8 @@ function secretValues(text: string, pattern: RegExp, r: Redactor, into: Found[])
 export function redactPairs(text: string, r: Redactor): string {
   // A separator, a flag or an element, and a secret's name somewhere (the fields' own filter): else
   // there is no pair to look at.
-  if (!(MAY_PAIR.test(text) || MAY_OTHER.test(text)) || !r.fields.maySecretName(text)) return text;
+  if (!(MAY_PAIR.test(text) || MAY_OTHER.test(text))) return text;
+  if (!r.fields.maySecretName(text) && !r.fields.mayFormSecret(text)) return text;
   const found: Found[] = [];
   for (const pattern of [PAIR, FLAG, ELEMENT, ENCODED]) secretValues(text, pattern, r, found);
   if (found.length === 0) return text;

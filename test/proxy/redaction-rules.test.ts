@@ -48,6 +48,35 @@ describe("each redaction rule replaces what it names and keeps its legal variant
     expect(out).toContain("eyJhbGciOiJIUzI1NiJ9 alone");
   });
 
+  it("URLs in any text: secret query and fragment values go (OAuth's code and state, Firebase's auth), the rest of the URL stays", () => {
+    const r = recorder();
+    const urls = {
+      "https://example.org/cb?access_token=url-token-1&page=2": ["url-token-1"],
+      "https://example.org/cb?x=1&api_key=url-key-1": ["url-key-1"],
+      "https://db.firebaseio.com/.json?auth=url-auth-1": ["url-auth-1"],
+      "https://example.org/cb?code=url-code-1&state=url-state-1": ["url-code-1", "url-state-1"],
+      "https://example.org/cb#access_token=url-frag-1": ["url-frag-1"],
+    };
+    for (const [url, secrets] of Object.entries(urls)) {
+      for (const [type, body] of [
+        ["text/plain", `visit ${url} now`],
+        ["text/plain", url],
+        ["application/json", JSON.stringify({ note: `visit ${url}` })],
+      ] as const) {
+        const out = text(body, type, r);
+        for (const secret of secrets) expect(out, `${url} in ${type}`).toContain(placeholderFor(secret));
+        expect(out, `${url} in ${type}`).toContain(url.slice(0, url.search(/[?#]/) + 1));
+      }
+    }
+    // Other names stay, in a URL or a JSON value; `code` and `auth` are secrets in a URL only.
+    const kept = [
+      "visit https://example.org/p?page=2&sortOrder=Asc now",
+      "https://example.org/p?continuationToken=abc&pageSize=20",
+      '{"code":"E1","auth":"basic","state":"Authorized"}',
+    ];
+    for (const body of kept) expect(text(body, "text/plain", r), body).toBe(body);
+  });
+
   it("Okta, Mailchimp and Mattermost secrets in any text; look-alikes of other shapes stay", () => {
     const okta = `00${"Qk7xMv2Lp9Wn4Rt8Zb1C".repeat(2)}`;
     const mailchimp = `${"0a1b2c3d4e5f6789".repeat(2)}-us12`;
