@@ -1,3 +1,4 @@
+import { isoInstant } from "../../core/dates.js";
 import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
 
 /**
@@ -41,7 +42,8 @@ export interface WindowJudgement {
 /**
  * A window over the newest entries of a crawl made newest first, holding its 2nd to its `span + 1`th
  * entries: `on-entries`, from the date of the `span + 1`th (included) to that of the first (excluded);
- * `past-entries`, from 1 ms after the `span + 2`th's to 1 ms after the 2nd's (`WindowEdges`). Undefined
+ * `past-entries`, from 1 ms after the `span + 2`th's to 1 ms after the 2nd's; `since-entry`, from the
+ * `span + 1`th's with no `to`, holding the 1st too (`WindowEdges`). Undefined
  * when the crawl has too few dated entries, or two of them share a millisecond near the ends (the
  * window would be ambiguous).
  *
@@ -93,10 +95,8 @@ export function windowOf(
  * @example windowSpan(window) // "from=2025-03-01T09:00:00.000Z (included) to=2025-03-06T09:00:00.000Z (excluded)"
  */
 export function windowSpan(window: DateWindow): string {
-  const from = `from=${new Date(window.from).toISOString()} (included)`;
-  return Number.isFinite(window.to)
-    ? `${from} to=${new Date(window.to).toISOString()} (excluded)`
-    : `${from}, no to`;
+  const from = `from=${isoInstant(window.from)} (included)`;
+  return Number.isFinite(window.to) ? `${from} to=${isoInstant(window.to)} (excluded)` : `${from}, no to`;
 }
 
 /**

@@ -83,6 +83,14 @@ export interface CheckedWord {
   readonly leads?: string;
 }
 
+/**
+ * How the literal words' automata spell a checked word: after each of its leads, or alone.
+ *
+ * @example checkedSpellings({ word: "00", after: "", span: 1, leads: " =" }) // [" 00", "=00"]
+ */
+export const checkedSpellings = (c: CheckedWord): string[] =>
+  c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word];
+
 /** What may stand before an Okta token: a blank, a quote, or what ends a pair's name or a list's item. */
 const TOKEN_LEADS = " \t\n\r\"'`=(,[>";
 

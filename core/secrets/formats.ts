@@ -11,7 +11,7 @@
  * `provider-formats.ts`, each with its literal words; two come from the standards (JWT, RFC 7519;
  * `Bearer`, RFC 6750). A shape added to either table is redacted everywhere.
  */
-import { CHECKED_WORDS, type CheckedWord } from "./access-token-formats.js";
+import { CHECKED_WORDS, type CheckedWord, checkedSpellings } from "./access-token-formats.js";
 import { buildAutomaton, holdsWordWhere, PLAIN, ROW, wordBytes } from "./automaton.js";
 import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";
 import { rep, type SecretFormat } from "./shape.js";
@@ -208,7 +208,7 @@ const LITERALS = buildAutomaton(
   [
     ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: LITERAL_TAG })),
     ...CHECKED_WORDS.flatMap((c, i) =>
-      (c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word]).map((word) => ({
+      checkedSpellings(c).map((word) => ({
         bytes: wordBytes(word),
         tag: LITERAL_TAG + 1 + i,
       })),

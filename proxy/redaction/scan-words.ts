@@ -4,6 +4,7 @@
  * counters follow, and the small byte-level tests it makes where something was found.
  */
 
+import { checkedSpellings } from "../../core/secrets/access-token-formats.js";
 import { type Automaton, buildAutomaton, PLAIN, wordBytes } from "../../core/secrets/automaton.js";
 import { FORMAT_WORDS } from "../../core/secrets/formats.js";
 import { FORM_SECRET_NAMES } from "./secrets.js";
@@ -27,7 +28,7 @@ export const FORMATS = buildAutomaton(
     ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
     { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
     ...FORMAT_WORDS.checked.flatMap((c, i) =>
-      (c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word]).map((word) => ({
+      checkedSpellings(c).map((word) => ({
         bytes: wordBytes(word),
         tag: CHECKED_TAG + i,
       })),

@@ -68,9 +68,8 @@ function byHolders(witness: CrawlLog, holders: ReadonlyMap<EntryId, EntryId>): C
   return { ...witness, pages };
 }
 
-/** Whether a witness names at least one entry the listing's own crawls served. */
-function meets(witness: CrawlLog, own: readonly CrawlLog[]): boolean {
-  const served = new Set(own.flatMap((log) => log.pages.flatMap((page) => page.ids)));
+/** Whether a witness names at least one of the entries the listing's own crawls `served`. */
+function meets(witness: CrawlLog, served: ReadonlySet<EntryId>): boolean {
   return witness.pages.some((page) => page.ids.some((id) => served.has(id)));
 }
 
@@ -88,9 +87,9 @@ export function namedWitnesses(
   own: readonly CrawlLog[],
 ): CrawlLog[] {
   const served = route.pagination?.filteredBy ? servedKinds(own) : undefined;
-  const servedAny = own.some((log) => log.pages.some((page) => page.ids.length > 0));
+  const ownIds = new Set(own.flatMap((log) => log.pages.flatMap((page) => page.ids)));
   const holders = holdersIn(own);
   return naming
     .map((n) => byHolders(namedWitness(n.crawl.log, route.id, n.route.id, served), holders))
-    .filter((witness) => !servedAny || meets(witness, own));
+    .filter((witness) => ownIds.size === 0 || meets(witness, ownIds));
 }

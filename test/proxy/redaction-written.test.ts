@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { redactBody } from "../../proxy/redaction/redact.js";
-import { createRedactor, type Redactor } from "../../proxy/redaction/redactor.js";
 import { placeholderFor } from "../../proxy/redaction/secrets.js";
+import { recorder, text } from "./support/redaction.js";
 
 /**
  * Secrets as people write them in free text (a log line, a config file, a JSON string): pairs quoted or
  * not, URLs with their query, tokens of providers an association's site is wired to. Each rule with the
  * look-alikes it must keep (`redaction-rules.test.ts` holds the others).
  */
-const recorder = (pii = false): Redactor => createRedactor(undefined, pii, true);
-const text = (body: string, type: string, r = recorder()) => {
-  const out = redactBody({ text: body }, type, r);
-  return out && "text" in out ? out.text : "";
-};
 
 describe("secrets as people write them in any text, and their look-alikes", () => {
   it("URLs in any text: secret query and fragment values go (OAuth's code and state, Firebase's auth), the rest of the URL stays", () => {
