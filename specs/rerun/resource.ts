@@ -1,18 +1,14 @@
 import type { Contract, Diagnostic } from "../../contracts/index.js";
 import { attachedFileUrls } from "../rights/order-fixture.js";
 import { evidenceOf } from "../runner/excerpt.js";
+import {
+  FILES_RULE,
+  ownerOfSentence,
+  PUBLIC_FORM_RULE,
+  SCHEMA_RULE,
+  schemaBreach,
+} from "../schemas/sentence-owner.js";
 import type { Exchange, Judgement } from "./types.js";
-
-const PUBLIC_FORM_RULE = "public-form.custom-fields-and-options";
-const FILES_RULE = "rights.order-detail-exposes-files";
-
-/** Schema sentences another rule owns: the public form's lists, the answers of custom fields. */
-function ownerOf(path: string): string {
-  if (/^response\.(customFields|extraOptions|tiers)$/.test(path)) return PUBLIC_FORM_RULE;
-  if (/^response\.tiers\[\d+\]\.(customFields|extraOptions)$/.test(path)) return PUBLIC_FORM_RULE;
-  if (/customFields\[\d+\]\.answer$/.test(path)) return FILES_RULE;
-  return "schema.responses";
-}
 
 /** Whether a public form offers a non-empty customFields and extraOptions (on the form or on a tier). */
 function offersFilled(body: unknown): boolean {
@@ -41,7 +37,7 @@ export function judgeResource(exchange: Exchange, judgement: Judgement, contract
   if (!route || !schema) return;
   if (body === undefined) {
     judgement.breaches.push({
-      rule: "schema.responses",
+      rule: SCHEMA_RULE,
       reason: `${route.id} answered a body that is not JSON`,
       evidence: evidenceOf(target),
     });
@@ -49,20 +45,11 @@ export function judgeResource(exchange: Exchange, judgement: Judgement, contract
   }
   const byRule = new Map<string, Diagnostic[]>();
   for (const d of contract.schemas.validate(schema, body)) {
-    const rule = ownerOf(d.path);
+    const rule = ownerOfSentence(d.path);
     byRule.set(rule, [...(byRule.get(rule) ?? []), d]);
   }
-  for (const [rule, found] of byRule) {
-    judgement.breaches.push({
-      rule,
-      reason: `does not validate against "${schema}": ${found[0]?.message ?? ""}`,
-      evidence: evidenceOf(
-        target,
-        undefined,
-        found.slice(0, 8).map((d) => d.message),
-      ),
-    });
-  }
+  for (const [rule, found] of byRule)
+    judgement.breaches.push({ rule, ...schemaBreach(target, schema, found) });
   if (!exchange.sameResource) {
     if (route.id === "v5.order-detail" || route.id === "v5.public-form") {
       judgement.notes.push(

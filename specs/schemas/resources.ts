@@ -7,15 +7,9 @@ import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { ownerOfSentence, SCHEMA_RULE, schemaBreach } from "./sentence-owner.js";
 
-const RULE = "schema.responses";
-
-/** Presence of customFields/extraOptions belongs to the public-form rule, file URLs to the rights rule. */
-const DELEGATED: readonly RegExp[] = [
-  /^response\.(customFields|extraOptions|tiers)$/,
-  /^response\.tiers\[\d+\]\.(customFields|extraOptions)$/,
-  /customFields\[\d+\]\.answer$/,
-];
+const RULE = SCHEMA_RULE;
 
 /** Judges one answer against a schema of the contract (skips an answer that was not a success). */
 export function judge(
@@ -36,18 +30,9 @@ export function judge(
   }
   const findings = ctx.contract.schemas
     .validate(schema, value)
-    .filter((d: Diagnostic) => !DELEGATED.some((pattern) => pattern.test(d.path)));
+    .filter((d: Diagnostic) => ownerOfSentence(d.path) === SCHEMA_RULE);
   if (findings.length === 0) return { kind: "pass", subject };
-  return {
-    kind: "fail",
-    subject,
-    reason: `does not validate against "${schema}": ${findings[0]?.message ?? ""}`,
-    evidence: evidenceOf(
-      exchange,
-      undefined,
-      findings.slice(0, 8).map((d) => d.message),
-    ),
-  };
+  return { kind: "fail", subject, ...schemaBreach(exchange, schema, findings) };
 }
 
 /**
