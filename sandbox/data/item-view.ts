@@ -26,6 +26,24 @@ function optionsView(record: OrderRecord): Json[] {
   }));
 }
 
+/** What an item of an order shares with the order's other items: the order, its payer and its payments (each with this item's share). */
+function heldBy(ctx: ViewContext, record: OrderRecord, itemId: number): Json {
+  return {
+    order: orderLightView(ctx, record),
+    payer: { ...record.payer },
+    payments: record.payments.map((payment) => ({
+      ...orderPaymentView(ctx, record, payment),
+      shareAmount: shareOf(record, payment, itemId),
+    })),
+  };
+}
+
+/** The user an item is for: the payer's names. */
+function userOf(record: OrderRecord): Json {
+  const { firstName, lastName } = record.payer;
+  return { firstName, lastName };
+}
+
 /**
  * One item as the provider's document gives it (ItemDetail, also each entry of the items listings): its
  * order, payer, payments (with their refund operations), the user it is for, custom field answers (a
@@ -33,16 +51,10 @@ function optionsView(record: OrderRecord): Json[] {
  * "after discount without extra options"; each option has its own amount beside it.
  */
 export function itemDetailView(ctx: ViewContext, record: OrderRecord): Json {
-  const { firstName, lastName } = record.payer;
   return {
-    order: orderLightView(ctx, record),
-    payer: { ...record.payer },
-    payments: record.payments.map((payment) => ({
-      ...orderPaymentView(ctx, record, payment),
-      shareAmount: shareOf(record, payment, record.itemId),
-    })),
+    ...heldBy(ctx, record, record.itemId),
     name: record.itemName,
-    user: { firstName, lastName },
+    user: userOf(record),
     priceCategory: tierOf(record).priceCategory,
     ...(tierOf(record).priceCategory === "Pwyw" ? { minAmount: tierOf(record).priceMin } : {}),
     customFields: customFieldAnswers(ctx, record, true),
@@ -66,16 +78,10 @@ export function itemDetailView(ctx: ViewContext, record: OrderRecord): Json {
 export function donationItemView(ctx: ViewContext, record: OrderRecord): Json | undefined {
   const donation = record.donation;
   if (!donation) return undefined;
-  const { firstName, lastName } = record.payer;
   return {
-    order: orderLightView(ctx, record),
-    payer: { ...record.payer },
-    payments: record.payments.map((payment) => ({
-      ...orderPaymentView(ctx, record, payment),
-      shareAmount: shareOf(record, payment, donation.itemId),
-    })),
+    ...heldBy(ctx, record, donation.itemId),
     name: DONATION_NAME,
-    user: { firstName, lastName },
+    user: userOf(record),
     priceCategory: "Pwyw",
     customFields: [],
     options: [],

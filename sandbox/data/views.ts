@@ -124,6 +124,18 @@ export function orderLightView(ctx: ViewContext, record: OrderRecord): Json {
   };
 }
 
+/** The fields every view of a payment gives the same way, in the document's order. */
+function paymentFields(ctx: ViewContext, payment: PaymentRecord): Json {
+  return {
+    id: payment.id,
+    amount: payment.amount,
+    date: date(ctx, payment.at),
+    paymentMeans: "Card",
+    installmentNumber: payment.installmentNumber,
+    state: payment.state,
+  };
+}
+
 /** The refund operations of a payment (RefundOperationLightModel). */
 export function refundOperationsView(ctx: ViewContext, payment: PaymentRecord): Json[] {
   return (payment.refundOperations ?? []).map((refund) => ({
@@ -145,12 +157,7 @@ export function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment:
       shareItemAmount: share,
     })),
     ...(settled ? { cashOutState: record.cashOutState, paymentReceiptUrl: receiptUrl(ctx, record) } : {}),
-    id: payment.id,
-    amount: payment.amount,
-    date: date(ctx, payment.at),
-    paymentMeans: "Card",
-    installmentNumber: payment.installmentNumber,
-    state: payment.state,
+    ...paymentFields(ctx, payment),
     ...(settled ? { meta: meta(ctx, payment.at) } : {}),
     refundOperations: refundOperationsView(ctx, payment),
   };
@@ -251,12 +258,7 @@ export function paymentDetailView(
     ],
     cashOutState: record.cashOutState,
     paymentReceiptUrl: receiptUrl(ctx, record),
-    id: payment.id,
-    amount: payment.amount,
-    date: date(ctx, payment.at),
-    paymentMeans: "Card",
-    installmentNumber: payment.installmentNumber,
-    state: payment.state,
+    ...paymentFields(ctx, payment),
     meta: meta(ctx, payment.at),
     refundOperations: refundOperationsView(ctx, payment),
     ...changes,
