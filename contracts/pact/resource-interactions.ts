@@ -11,6 +11,11 @@ export function resourceInteractions(contract: Contract, date: IsoDay): Record<s
     return { content: example.value, rules: example.rules };
   };
   const fileState = { name: "an order with an attached file" };
+  // What a checkout intent is created with, in both interactions that create one.
+  const intentRequest = {
+    contentType: "application/json",
+    content: exampleOf(contract.schemas, "checkout-intent-request").value,
+  };
   const out = [
     httpInteraction({
       description: "token: client_credentials grant",
@@ -129,10 +134,7 @@ export function resourceInteractions(contract: Contract, date: IsoDay): Record<s
       method: "POST",
       path: path("v5.checkout-create"),
       role: "reader",
-      requestBody: {
-        contentType: "application/json",
-        content: exampleOf(contract.schemas, "checkout-intent-request").value,
-      },
+      requestBody: intentRequest,
       status: 200,
       responseBody: body("checkout-intent-created"),
     }),
@@ -154,10 +156,7 @@ export function resourceInteractions(contract: Contract, date: IsoDay): Record<s
         method: "POST",
         path: path("v5.checkout-create"),
         role: "reader",
-        requestBody: {
-          contentType: "application/json",
-          content: exampleOf(contract.schemas, "checkout-intent-request").value,
-        },
+        requestBody: intentRequest,
         status: 400,
         statusClass: "clientError",
       }),
