@@ -16,6 +16,7 @@ import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import {
   countsCrawlWithCount,
   explicitQuery,
+  fullLastPageSize,
   otherSizes,
   queryOf,
   REAL_CLIENTS_TOKEN,
@@ -87,6 +88,19 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       if (result !== asked) made.push(result);
       // A size the provider refuses, or a crawl another rule's violation cut, is left out (that rule's
       // check reports the cut): the crawls that ended are still judged together.
+      if (endedLegally(result.stop)) crawls.push(result);
+    }
+    // At a size that ends the listing on an exactly full page, unless a size above does: the token that
+    // page gives must lead to the empty page (a provider may answer it with an error or the first page).
+    const defaultSize = ctx.options.pageSize ?? route.pagination?.defaultPageSize ?? 20;
+    const full = fullLastPageSize(
+      first.entries,
+      [defaultSize, ...otherSizes(route, ctx.options.pageSize)],
+      largest,
+    );
+    if (full !== undefined) {
+      const result = await ctx.crawlSized(route, full);
+      made.push(result);
       if (endedLegally(result.stop)) crawls.push(result);
     }
     // Oldest first too: a provider that loses entries at a place in the crawl (its first or last page, its

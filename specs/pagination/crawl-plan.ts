@@ -66,6 +66,37 @@ export function otherSizes(route: Route, asked: number | undefined): number[] {
   return [...new Set(sizes.filter((size) => size > 0))];
 }
 
+/** The most pages the crawl with a full last page may take: it costs a request a page. */
+const FULL_LAST_PAGE_MOST_PAGES = 10;
+
+/**
+ * A page size at which a listing of `entries` ends on an exactly full page, when none of the sizes
+ * crawled already (`crawled`) does: the token that page gives must lead to the empty page, a boundary
+ * the other crawls meet only where the count happens to divide. The largest size (at most `largest`)
+ * that takes two pages or more, else the count itself (one full page); `undefined` when a crawled size
+ * divides the count already, when the listing is empty, or when no size gives at most 10 pages (a prime
+ * count above `largest`). Never 1 over several pages: there a page that loses its entry is an early empty
+ * page, and one that repeats the entry before is the page before, so a loss or a repeat at a boundary
+ * would be blamed on another rule.
+ *
+ * @example fullLastPageSize(50, [20, 7, 100], 100) // 25: two full pages, then the empty page
+ */
+export function fullLastPageSize(
+  entries: number,
+  crawled: readonly number[],
+  largest: number,
+): number | undefined {
+  if (entries <= 0 || crawled.some((size) => size > 0 && entries % size === 0)) return undefined;
+  const sizes: number[] = [];
+  for (let size = Math.min(largest, entries); size >= 1; size--) {
+    const pages = entries / size;
+    if (entries % size === 0 && pages <= FULL_LAST_PAGE_MOST_PAGES && (size > 1 || pages === 1)) {
+      sizes.push(size);
+    }
+  }
+  return sizes.find((size) => entries / size >= 2) ?? sizes[0];
+}
+
 /**
  * The page size to crawl a witness at: that of the crawl that collected the most entries, among the
  * sizes no suspect was crawled at (a provider that loses entries at one size loses them again there).
