@@ -7,9 +7,10 @@ import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
  * two (the 7th, left out; the 2nd, held), so that a provider reading an end early (its fraction of a
  * second cut off, its offset misread) loses the entry just inside `to` or serves the one just before
  * `from`. Both hold the same entries. `since-entry`: from the 6th's date, no `to` (an integrator's sync
- * since its last run), which holds the 1st too.
+ * since its last run), which holds the 1st too. `nothing-new`: from 1 ms after the newest entry, no `to`
+ * (the same sync when nothing came since): it holds no entry, and its first page is the empty end.
  */
-export const WINDOW_EDGES = ["on-entries", "past-entries", "since-entry"] as const;
+export const WINDOW_EDGES = ["on-entries", "past-entries", "since-entry", "nothing-new"] as const;
 export type WindowEdges = (typeof WINDOW_EDGES)[number];
 
 /** A date window of a listing (`from` included, `to` excluded, in milliseconds) and what it must hold. */
@@ -20,8 +21,8 @@ export interface DateWindow {
   /** The entries a crawl showed dated in it, newest first. */
   readonly expected: readonly EntryId[];
   readonly edges: WindowEdges;
-  /** The one of `expected` that sits at an end (the oldest on entries' dates, else the newest). */
-  readonly edge: EntryId;
+  /** The one of `expected` that sits at an end (the oldest on entries' dates, else the newest); none for `nothing-new`. */
+  readonly edge: EntryId | undefined;
 }
 
 /** An entry a windowed crawl served dated outside its window, and the page it came on. */
@@ -43,7 +44,8 @@ export interface WindowJudgement {
  * A window over the newest entries of a crawl made newest first, holding its 2nd to its `span + 1`th
  * entries: `on-entries`, from the date of the `span + 1`th (included) to that of the first (excluded);
  * `past-entries`, from 1 ms after the `span + 2`th's to 1 ms after the 2nd's; `since-entry`, from the
- * `span + 1`th's with no `to`, holding the 1st too (`WindowEdges`). Undefined
+ * `span + 1`th's with no `to`, holding the 1st too; `nothing-new`, from 1 ms after the 1st's with no
+ * `to`, holding nothing (`WindowEdges`). Undefined
  * when the crawl has too few dated entries, or two of them share a millisecond near the ends (the
  * window would be ambiguous).
  *
@@ -60,6 +62,11 @@ export function windowOf(
   for (const page of crawl.pages) {
     for (const [i, id] of page.ids.entries()) entries.push({ id, date: page.dates?.[i] ?? Number.NaN });
     if (entries.length > span + 2) break;
+  }
+  if (edges === "nothing-new") {
+    const newest = entries[0]?.date ?? Number.NaN;
+    if (Number.isNaN(newest)) return undefined;
+    return { from: newest + 1, to: Number.POSITIVE_INFINITY, expected: [], edges, edge: undefined };
   }
   // The entries the window needs beside those it holds: the 1st, and past entries the one before `from`.
   const around = edges === "past-entries" ? 3 : 2;

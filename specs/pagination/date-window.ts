@@ -19,7 +19,7 @@ type Judged = Extract<Awaited<ReturnType<typeof completenessOf>>, { kind: "judge
 
 /**
  * One listing's windows (`WINDOW_EDGES`: ends on two entries' dates, then 1 ms past two, then `from`
- * alone): each, crawled to its end, must hold the entries dated in it and no other. The first that fails
+ * alone, then `from` after the newest entry): each, crawled to its end, must hold the entries dated in it and no other. The first that fails
  * is the verdict.
  */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
@@ -53,10 +53,10 @@ async function judgeWindowOf(
     };
   }
   const { window, crawl } = asked;
-  // A sync since a date holds every entry added since: where the listing grew past what the default
-  // crawl held, the crawl's page cap, not the provider, may have cut it.
+  // A sync since a date (either window without `to`) holds every entry added since: where the listing
+  // grew past what the default crawl held, the crawl's page cap, not the provider, may have cut it.
   const before = byDefault?.pages.reduce((sum, page) => sum + page.ids.length, 0) ?? 0;
-  if (window.edges === "since-entry" && !endedLegally(crawl.stop) && crawl.entries > before) {
+  if (!Number.isFinite(window.to) && !endedLegally(crawl.stop) && crawl.entries > before) {
     return {
       kind: "skip",
       subject: route.id,
@@ -64,7 +64,7 @@ async function judgeWindowOf(
     };
   }
   if (!endedLegally(crawl.stop)) {
-    const reason = `the crawl of a date window did not end cleanly, though the default one did: ${describeStop(crawl)}`;
+    const reason = `the crawl of the date window ${windowSpan(window)} did not end cleanly, though the default one did: ${describeStop(crawl)}${window.edges === "nothing-new" ? ". The window holds no entry: its first page must be the empty end, as a sync since the last run meets when nothing came since" : ""}`;
     return { kind: "fail", subject: route.id, reason };
   }
   const whole = judgeWindow(window, crawl.log);
@@ -96,6 +96,8 @@ const ENDS: Readonly<Record<WindowEdges, string>> = {
   "past-entries":
     "Its ends are 1 ms after two listed entries' dates (an end read early, its fraction of a second cut off or its offset misread, loses the one or serves the other)",
   "since-entry": "It starts on a listed entry's date and asks no to, as a sync since the last run does",
+  "nothing-new":
+    "It starts 1 ms after the newest listed entry and asks no to, as a sync since the last run does when nothing came since",
 };
 
 function windowFailure(
@@ -139,7 +141,9 @@ function windowFailure(
     ...pageExchange(page),
     diagnostics: [
       reason,
-      `expected, newest first: ${idList(window.expected)} (the default crawl's entries ${window.edges === "since-entry" ? `1 to ${window.expected.length}` : `2 to ${window.expected.length + 1}`})`,
+      window.expected.length === 0
+        ? "expected: no entry (from is 1 ms after the default crawl's newest entry)"
+        : `expected, newest first: ${idList(window.expected)} (the default crawl's entries ${window.edges === "since-entry" ? `1 to ${window.expected.length}` : `2 to ${window.expected.length + 1}`})`,
       ...(window.edges === "past-entries"
         ? [
             `from is 1 ms after the default crawl's entry ${window.expected.length + 2}, to 1 ms after its entry 2`,
@@ -163,7 +167,8 @@ function windowFailure(
  * `from` as exclusive (an integrator syncing from its last entry's date loses the entries of that
  * instant), `to` as inclusive, or ignores the window is caught; the second's fall 1 ms after two, so one
  * that reads an end early (cut to the second, an offset misread) is caught too; the third asks `from`
- * alone, as a sync since the last run does.
+ * alone, as a sync since the last run does; the fourth asks it 1 ms after the newest entry, a sync when
+ * nothing came since, whose first page must be the empty end (not an error, nor entries before `from`).
  */
 export const dateWindowCheck: SpecCheck = {
   id: "pagination/date-window",

@@ -67,6 +67,25 @@ describe("the date-window judge", () => {
     expect(judgeWindow(since, crawl(LISTED.slice(1, 5))).missing).toEqual([100, 95]);
   });
 
+  it("puts the fourth window's from 1 ms after the newest entry and asks no to: it holds nothing", () => {
+    const nothing = windowOf(crawl(LISTED), 5, "nothing-new");
+    expect(nothing).toEqual({
+      from: T0 + 1,
+      to: Number.POSITIVE_INFINITY,
+      expected: [],
+      edges: "nothing-new",
+      edge: undefined,
+    });
+    if (!nothing) return;
+    // An entry added since is in it; the newest listed one, 1 ms before from, is not.
+    const added = [{ id: 101, date: new Date(T0 + 2).toISOString() }];
+    expect(judgeWindow(nothing, crawl(added))).toEqual({ missing: [], outside: [] });
+    expect(judgeWindow(nothing, crawl([])).missing).toEqual([]);
+    expect(judgeWindow(nothing, crawl(LISTED.slice(0, 2))).outside.map((e) => e.id)).toEqual([100, 99]);
+    // A crawl without a dated entry at its head offers none.
+    expect(windowOf(crawl([{ id: 1 }]), 5, "nothing-new")).toBeUndefined();
+  });
+
   it("flags, in the second window, an end read early: cut to the second, an offset misread", () => {
     // Dates with a fraction of a second: 1.5 s apart, the window's ends 1 ms past two of them.
     const fine = LISTED.map((e, i) => ({ id: e.id, date: new Date(T0 - i * 1_500 + 250).toISOString() }));

@@ -69,7 +69,7 @@ describe("the pages of a date window", () => {
     }
   }, 120_000);
 
-  it("passes a provider that reads the windows' ends to the millisecond, each listing asked three windows (one without to)", async () => {
+  it("passes a provider that reads the windows' ends to the millisecond, each listing asked four windows (two without to)", async () => {
     const windows = new Map<string, Set<string>>();
     const through = editing({
       query: (query, asked) => {
@@ -85,11 +85,58 @@ describe("the pages of a date window", () => {
     expect(byId(report, "pagination/date-window")?.verdict).toBe("pass");
     expect(windows.size).toBe(6);
     for (const [path, asks] of windows) {
-      expect(asks.size, path).toBe(3);
+      expect(asks.size, path).toBe(4);
       expect(
         [...asks].filter((ask) => ask.endsWith(" no to")),
         path,
-      ).toHaveLength(1);
+      ).toHaveLength(2);
     }
+  }, 60_000);
+
+  it("flags a provider that answers a sync with nothing new (from after the newest entry) with an error, or with no result array", async () => {
+    const nothingNew = (query: URLSearchParams, entries: unknown[]) =>
+      asks(query, "from") && !asks(query, "continuationToken") && entries.length === 0;
+    const providers = {
+      "a 404": rewriting((query, entries) => (nothingNew(query, entries) ? { refuse: 404 } : entries)),
+      "no data array": editing({
+        body: (url, body) => {
+          if (Array.isArray(body.data) && nothingNew(url.searchParams, body.data)) delete body.data;
+          return body;
+        },
+      }),
+    };
+    for (const [name, through] of Object.entries(providers)) {
+      const found = problems(await verifySandbox(AT, { hooks: false, through }));
+      expect(checksIn(found), name).toEqual(["pagination/date-window"]);
+      expect(found[0], name).toMatch(
+        /the crawl of the date window from=\S+ \(included\), no to did not end cleanly.*The window holds no entry: its first page must be the empty end/,
+      );
+    }
+  }, 120_000);
+
+  it("flags a provider that serves older entries when from selects nothing, as if no window were asked", async () => {
+    const newest = new Map<string, number>();
+    const through = editing({
+      query: (query, asked) => {
+        const from = Date.parse(query.get("from") ?? "");
+        const last = newest.get(asked.pathname);
+        if (!Number.isNaN(from) && !query.has("to") && last !== undefined && from > last)
+          query.delete("from");
+      },
+      body: (url, body) => {
+        const dates = (Array.isArray(body.data) ? body.data : []).map((entry) =>
+          Date.parse(String((entry as { date?: unknown }).date)),
+        );
+        if (!url.searchParams.has("from") && dates.length > 0) {
+          newest.set(url.pathname, Math.max(newest.get(url.pathname) ?? 0, ...dates));
+        }
+        return body;
+      },
+    });
+    const found = problems(await verifySandbox(AT, { hooks: false, through }));
+    expect(checksIn(found)).toEqual(["pagination/date-window"]);
+    expect(found[0]).toMatch(
+      /no to: \d+ dated outside it served .*It starts 1 ms after the newest listed entry and asks no to/,
+    );
   }, 60_000);
 });
