@@ -1,17 +1,8 @@
+import { keyName, namedPairSpans } from "./named-pairs.js";
 import { fieldJson, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
 
 /** A key: a JSON string (escapes allowed) followed by `:`. */
 const KEY = /"((?:[^"\\\n]|\\.)*)"\s*:\s*/g;
-
-/** The key's name, its escapes decoded (`"\u0061ccess_token"` is `access_token`). */
-function keyName(raw: string): string {
-  if (!raw.includes("\\")) return raw;
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return raw;
-  }
-}
 
 /** The end of the string whose opening quote is at `i` (after its closing quote), or -1. */
 function stringEnd(text: string, i: number): number {
@@ -54,6 +45,15 @@ function holdsJson(text: string, i: number): boolean {
   return text.charCodeAt(i) === 0x22 && (next === 0x7b || next === 0x5b);
 }
 
+/** A JSON value's text parsed, or the text itself where it does not parse. */
+function parsedOrRaw(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /**
  * Redacts JSON kept as text (too large to store as a map, not restorable byte for byte, or sent with a
  * text type): the value of every secret field, whatever its type (string, number, boolean, object,
@@ -75,22 +75,25 @@ export function redactJsonText(text: string, r: Redactor): string {
     const end = valueEnd(text, start);
     if (end < 0) continue;
     const raw = text.slice(start, end);
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
+    const value = parsedOrRaw(raw);
     const replaced = JSON.stringify(fieldJson(name, value, r));
     if (replaced !== raw && (sensitive || replaced !== JSON.stringify(value))) {
       spans.push({ start, end, value: replaced });
     }
     key.lastIndex = end;
   }
-  if (spans.length === 0) return scrubText(text, r);
+  // Pair objects (`{"name": "DB_PASSWORD", "value": …}`): the value, redacted as under its name.
+  const pairs = namedPairSpans(
+    text,
+    (name) => isSensitiveField(name, r),
+    valueEnd,
+    (name, raw) => JSON.stringify(fieldJson(name, parsedOrRaw(raw), r)),
+  );
+  if (spans.length === 0 && pairs.length === 0) return scrubText(text, r);
   let out = "";
   let copied = 0;
-  for (const span of spans) {
+  for (const span of [...spans, ...pairs].sort((a, b) => a.start - b.start)) {
+    if (span.start < copied) continue;
     out += scrubText(text.slice(copied, span.start), r) + span.value;
     copied = span.end;
   }

@@ -1,4 +1,5 @@
 import { FieldClassifier } from "./fields.js";
+import { namedPair } from "./named-pairs.js";
 import { redactPatterns } from "./patterns.js";
 import { fakePii } from "./pii.js";
 import { SecretBook } from "./secrets.js";
@@ -136,6 +137,9 @@ function walk(value: unknown, r: Redactor, key: string | undefined): unknown {
     return value;
   }
   const map = value as Record<string, unknown>;
+  // A pair object (`{"name": "DB_PASSWORD", "value": …}`): its value, redacted as under its name.
+  const pair = namedPair(map, (name) => isSensitiveField(name, r));
+  if (pair) map[pair.valueKey] = fieldJson(pair.name, map[pair.valueKey], r);
   for (const k of Object.keys(map)) {
     if (k === "__proto__") continue;
     const v = map[k];

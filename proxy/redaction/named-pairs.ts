@@ -1,0 +1,89 @@
+/**
+ * Objects that carry a name and its value side by side: HAR files list headers, cookies and query pairs
+ * so, Kubernetes and CI files their variables, Postman and AWS their keys and tags
+ * (`{"name": "DB_PASSWORD", "value": "…"}`, `{"Key": "api_key", "Value": "…"}`). The value is what a
+ * field of that name holds, and is redacted as such a field would be: a placeholder under a secret name,
+ * a fake under a personal one with `--redact-pii`.
+ */
+
+/** Whether a field of that name is redacted (the redactor's `isSensitiveField`). */
+export type Sensitive = (name: string) => boolean;
+
+/** The keys that name a pair's value, and the one that holds it (matched whatever their case). */
+const NAME_KEYS = ["name", "Name", "NAME", "key", "Key", "KEY"] as const;
+const VALUE_KEYS = ["value", "Value", "VALUE"] as const;
+
+/** A pair object's sensitive name and the key holding its value; undefined for any other object. */
+export interface NamedPair {
+  readonly name: string;
+  readonly valueKey: string;
+}
+
+/**
+ * The name an object gives the value beside it, when that name is sensitive (a field so named would be
+ * redacted), and the key of that value.
+ *
+ * @example namedPair({ name: "DB_PASSWORD", value: "hunter2" }, sensitive) // { name: "DB_PASSWORD", valueKey: "value" }
+ */
+export function namedPair(map: Record<string, unknown>, sensitive: Sensitive): NamedPair | undefined {
+  const nameKey = NAME_KEYS.find((key) => typeof map[key] === "string");
+  if (nameKey === undefined) return undefined;
+  const valueKey = VALUE_KEYS.find((key) => key in map);
+  const name = map[nameKey] as string;
+  return valueKey !== undefined && sensitive(name) ? { name, valueKey } : undefined;
+}
+
+/** A `"name": "…"` or `"key": "…"` member in JSON text: the name it gives (escapes as written). */
+const NAME_MEMBER = /"(?:name|key)"\s*:\s*"((?:[^"\\\n]|\\.)*)"/gi;
+
+/** A `"value":` member in JSON text. */
+const VALUE_MEMBER = /"value"\s*:\s*/gi;
+
+/** A span of JSON text and what to write in its place. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+}
+
+/**
+ * In JSON kept as text, the values of the flat pair objects (no object or array inside) whose name is
+ * sensitive: their spans and what to write there, in order. `valueEnd` finds where a value ends and
+ * `redactValue` says what to write for the value (parsed) under a name.
+ */
+export function namedPairSpans(
+  text: string,
+  sensitive: Sensitive,
+  valueEnd: (text: string, start: number) => number,
+  redactValue: (name: string, raw: string) => string,
+): Span[] {
+  const spans: Span[] = [];
+  const member = new RegExp(NAME_MEMBER.source, "gi");
+  for (let found = member.exec(text); found; found = member.exec(text)) {
+    const name = keyName(found[1] ?? "");
+    if (!sensitive(name)) continue;
+    const open = text.lastIndexOf("{", found.index);
+    const close = text.indexOf("}", found.index + found[0].length);
+    if (open < 0 || close < 0 || /[{[]/.test(text.slice(open + 1, close))) continue;
+    const value = new RegExp(VALUE_MEMBER.source, "gi");
+    value.lastIndex = open;
+    const at = value.exec(text);
+    if (!at || at.index > close) continue;
+    const start = at.index + at[0].length;
+    const end = valueEnd(text, start);
+    if (end < 0 || end > close) continue;
+    const replaced = redactValue(name, text.slice(start, end));
+    if (replaced !== text.slice(start, end)) spans.push({ start, end, value: replaced });
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+/** A JSON string's content with its escapes decoded (`\u0061ccess_token` is `access_token`; as written when an escape is bad). */
+export function keyName(raw: string): string {
+  if (!raw.includes("\\")) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
