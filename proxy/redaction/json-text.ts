@@ -1,5 +1,6 @@
-import { keyName, namedPairSpans } from "./named-pairs.js";
+import { namedPairSpans } from "./named-pairs.js";
 import { fieldJson, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
+import { keyName } from "./scan-words.js";
 
 /** A key: a JSON string (escapes allowed) followed by `:`. */
 const KEY = /"((?:[^"\\\n]|\\.)*)"\s*:\s*/g;

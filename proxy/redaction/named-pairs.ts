@@ -5,6 +5,7 @@
  * field of that name holds, and is redacted as such a field would be: a placeholder under a secret name,
  * a fake under a personal one with `--redact-pii`.
  */
+import { keyName } from "./scan-words.js";
 
 /** Whether a field of that name is redacted (the redactor's `isSensitiveField`). */
 export type Sensitive = (name: string) => boolean;
@@ -76,14 +77,4 @@ export function namedPairSpans(
     if (replaced !== text.slice(start, end)) spans.push({ start, end, value: replaced });
   }
   return spans.sort((a, b) => a.start - b.start);
-}
-
-/** A JSON string's content with its escapes decoded (`\u0061ccess_token` is `access_token`; as written when an escape is bad). */
-export function keyName(raw: string): string {
-  if (!raw.includes("\\")) return raw;
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    return raw;
-  }
 }
