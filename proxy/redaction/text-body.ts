@@ -1,6 +1,8 @@
 import { isFormType, isJsonType } from "../cassette/body.js";
+import { isHtmlType, redactHtmlText } from "./html-text.js";
 import { redactJsonText } from "./json-text.js";
 import { type Redactor, scrubText } from "./redactor.js";
+import { isTableType, redactTableText } from "./table-text.js";
 import { redactFormText, redactUrl } from "./url.js";
 import { isXml, redactXmlText } from "./xml-text.js";
 
@@ -13,7 +15,8 @@ const FORM_LIKE = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
 /**
  * A textual body as it may be written, judged by its type and then by its text: a form by name; JSON
  * by name or by its first character (JSON sent as `text/plain` is redacted as JSON); XML by its type or
- * its `<?xml` declaration, element by element (`xml-text.ts`); a text that reads
+ * its `<?xml` declaration, element by element (`xml-text.ts`); a CSV or TSV table by its columns
+ * (`table-text.ts`); HTML by its elements that name a secret (`html-text.ts`); a text that reads
  * as a form (`a=1&token=…`) as a form, one that is a URL as a URL (its query and fragment as a form's); anything else scrubbed (`scrubText`: the values of secret-named
  * pairs, secrets of a recognised shape, the secrets met so far). A whole body and a multipart body's
  * textual part are redacted alike.
@@ -22,6 +25,8 @@ export function redactText(text: string, contentType: string | undefined, r: Red
   if (isFormType(contentType)) return redactFormText(text, r);
   if (isJsonType(contentType)) return redactJsonText(text, r);
   if (isXml(text, contentType)) return redactXmlText(text, r);
+  if (isTableType(contentType)) return redactTableText(text, r);
+  if (isHtmlType(contentType)) return redactHtmlText(text, r);
   const first = text.trimStart().charAt(0);
   if (first === "{" || first === "[") return redactJsonText(text, r);
   if (text.length <= 64 * 1024 && ONE_URL.test(text)) return redactUrl(text, r);
