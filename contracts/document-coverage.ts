@@ -1,11 +1,8 @@
+import type { LeftOutOperation } from "./left-out.js";
 import type { Route } from "./types.js";
 
 /** An operation of the provider's published document that the catalogue leaves out, and why. */
-export interface LeftOutOperation {
-  method: string;
-  path: string;
-  reason: string;
-}
+export type { LeftOutOperation } from "./left-out.js";
 
 /** One operation of an OpenAPI document: its method and its path under the document's server. */
 export interface DocumentOperation {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { contractsDir } from "../core/paths.js";
 import { createAjv } from "./ajv.js";
 import { readDataFile } from "./data-file.js";
+import { readLeftOut } from "./left-out.js";
 import { buildNotificationTypes } from "./notification-types.js";
 import { buildRouteCatalogue } from "./route-catalogue.js";
 import { createSchemaRegistry } from "./schema-registry.js";
@@ -19,6 +20,7 @@ export {
   type NotifyRuleId,
   type Severity,
 } from "./consumer-rules.js";
+export { type LeftOutOperation, leftOutAt } from "./left-out.js";
 export * from "./paging/index.js";
 export { compileTemplate } from "./path-template.js";
 export { queryBoolean, queryValue, queryValues } from "./query.js";
@@ -102,5 +104,15 @@ export function loadContract(options: ContractOptions = {}): Contract {
     .rules;
 
   const shapes = options.shapes ?? "seed";
-  return Object.freeze({ routes, rules, timeline, schemas, shapes, notificationTypes, providerStates });
+  const leftOut = readLeftOut(dir);
+  return Object.freeze({
+    routes,
+    rules,
+    timeline,
+    schemas,
+    shapes,
+    notificationTypes,
+    providerStates,
+    leftOut,
+  });
 }

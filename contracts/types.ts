@@ -1,4 +1,5 @@
 import type { IsoDay } from "../core/dates.js";
+import type { LeftOutOperation } from "./left-out.js";
 
 /** Which API a route belongs to: `/v5`, the switched-off `/v3`, or the domain root (token endpoint). */
 export type ApiVersion = "v5" | "v3" | "root";
@@ -252,4 +253,6 @@ export interface Contract {
   shapes: ContractShapes;
   notificationTypes: readonly NotificationType[];
   providerStates: readonly ProviderState[];
+  /** The document's operations the catalogue leaves out, each with why (`left-out.yaml`). */
+  leftOut: readonly LeftOutOperation[];
 }

@@ -1,4 +1,4 @@
-import type { DatedRules, Route } from "../contracts/index.js";
+import { type DatedRules, leftOutAt, type Route } from "../contracts/index.js";
 import { handleAdmin } from "./admin.js";
 import type { Client } from "./auth.js";
 import type { RouteHandler, SandboxCore } from "./core.js";
@@ -147,7 +147,15 @@ export function createRouter(core: SandboxCore): (ex: Exchange) => Promise<void>
       if (known === undefined) return;
     }
     if (!match) {
-      sendNotFound(ex, `No route ${ex.method} ${ex.pathname}.`);
+      // A route of the provider's document the sandbox leaves out: a 404 still (a client may retry a
+      // 5xx), whose message says the service has it and why the sandbox does not.
+      const omitted = leftOutAt(core.contract.leftOut, ex.method, ex.pathname);
+      sendNotFound(
+        ex,
+        omitted
+          ? `${omitted.method} ${omitted.path} is in the provider's document, but the sandbox leaves it out: ${omitted.reason} (contracts/left-out.yaml).`
+          : `No route ${ex.method} ${ex.pathname}.`,
+      );
       return;
     }
     const { route, params } = match;

@@ -3,7 +3,7 @@ import { contractsDir } from "../../core/paths.js";
 import { readYamlFile } from "../../core/yaml-file.js";
 import { createAjv } from "../ajv.js";
 import { dataError, readDataFile } from "../data-file.js";
-import type { LeftOutOperation } from "../document-coverage.js";
+import { type LeftOutOperation, readLeftOut } from "../left-out.js";
 import type { Timeline } from "../types.js";
 import type { Difference, DriftKind } from "./compare.js";
 import { operationKey } from "./surface.js";
@@ -79,11 +79,7 @@ export function loadKnownDrift(
         : entry.reason,
     };
   });
-  const leftOutFile = join(dir, "left-out.yaml");
-  const leftOut = (
-    readYamlFile(leftOutFile, "bad-contract", "left-out list").data as { leftOut: LeftOutOperation[] }
-  ).leftOut;
-  return { known, leftOut };
+  return { known, leftOut: readLeftOut(dir) };
 }
 
 /** The known drift or left-out operation that explains a difference, as a reason; `undefined` when none. */

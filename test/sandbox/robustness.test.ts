@@ -31,6 +31,38 @@ describe("sandbox robustness", () => {
     expect(wrongMethod.status).toBe(404);
     const unknownOrg = await h.get("/v5/organizations/nobody/items");
     expect(unknownOrg.status).toBe(404);
+    // The unknown route's message names it, and no left-out reason.
+    expect(JSON.stringify(await (await h.get("/v5/nothing")).json())).toContain("No route GET /v5/nothing");
+  });
+
+  it("answers a route of the provider's document it leaves out with a 404 that says so, and why", async () => {
+    const asked = [
+      ["POST", "/v5/directory/forms", "/v5/directory/forms"],
+      ["GET", "/v5/values/organization/categories", "/v5/values/organization/categories"],
+      [
+        "GET",
+        "/v5/organizations/amis-du-bac-a-sable/cash-out/42/export",
+        "/v5/organizations/{organizationSlug}/cash-out/{cashOutId}/export",
+      ],
+    ] as const;
+    for (const [method, path, template] of asked) {
+      const response = await h.send(method, path, method === "POST" ? {} : undefined);
+      expect(response.status, path).toBe(404);
+      const body = await response.json();
+      expect(contract().schemas.validate("error", body)).toEqual([]);
+      const said = JSON.stringify(body);
+      expect(said, path).toContain(
+        `${method} ${template} is in the provider's document, but the sandbox leaves it out:`,
+      );
+      expect(said, path).toContain(
+        contract()
+          .leftOut.find((o) => o.path === template)
+          ?.reason.slice(0, 30),
+      );
+    }
+    // The same path with another method is an unknown route.
+    const other = await h.send("PUT", "/v5/directory/forms", {});
+    expect(JSON.stringify(await other.json())).toContain("No route PUT /v5/directory/forms");
   });
 
   it("survives malformed JSON, huge bodies, pageSize=1000, altered tokens and broken request lines", async () => {
