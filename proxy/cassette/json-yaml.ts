@@ -26,6 +26,8 @@ const CLOSE_LIST = 0x5d;
 interface KeyEntry {
   readonly raw: Buffer;
   readonly yaml: Buffer | null;
+  /** A pair object's naming key (`name`, `key`, any case): its string value may name a secret. */
+  readonly names: boolean;
 }
 
 /**
@@ -34,7 +36,8 @@ interface KeyEntry {
  * emitting would give, and otherwise says undefined (the caller takes the general path). So it requires:
  * - canonical JSON, the bytes `JSON.stringify` would write back (no whitespace, no escapes, numbers in
  *   their shortest form, no repeated keys, no keys an object would reorder, no `__proto__`);
- * - nothing to redact: no key `sensitive` names, and none of the `secrets` anywhere in the text;
+ * - nothing to redact: no key `sensitive` names, no pair object `namesSecret` names, and none of the
+ *   `secrets` anywhere in the text;
  * - nothing the emitter writes specially: no characters it escapes (a long string it writes as a
  *   one-line literal block, as the emitter does).
  *
@@ -44,14 +47,23 @@ export class JsonToYaml {
   /** Keys met so far, by a hash of their bytes. */
   private readonly keys = new Map<number, KeyEntry[]>();
   private keyCount = 0;
+  /** The values of `name` and `key` members met so far, and whether each names a secret. */
+  private readonly names = new Map<string, boolean>();
   private s: Buffer = Buffer.alloc(0);
   private out: Buffer = Buffer.alloc(64 * 1024);
   private o = 0;
   private i = 0;
   private depth = 0;
 
-  /** `sensitive(key)`: whether values under that key must be redacted (secrets, personal data). */
-  constructor(private readonly sensitive: (key: string) => boolean) {}
+  /**
+   * `sensitive(key)`: whether values under that key must be redacted (secrets, personal data);
+   * `namesSecret(name)`: whether a pair object's `name` or `key` gives its value such a name
+   * (`{"name": "DB_PASSWORD", "value": …}`), which the general path redacts.
+   */
+  constructor(
+    private readonly sensitive: (key: string) => boolean,
+    private readonly namesSecret: (name: string) => boolean = () => false,
+  ) {}
 
   /** The YAML of the JSON `text` for a value whose lines sit at `indent`, or undefined (see the class). */
   transcode(text: Buffer, indent: number, secrets: Iterable<string> = []): YamlBlock | undefined {
@@ -123,6 +135,7 @@ export class JsonToYaml {
     const entry = {
       raw: Buffer.from(s.subarray(start, end)),
       yaml: refused ? null : Buffer.from(`${yamlString(name)}:`, "utf8"),
+      names: /^(?:name|key)$/i.test(name),
     };
     if (bucket) bucket.push(entry);
     else this.keys.set(hash, [entry]);
@@ -205,6 +218,19 @@ export class JsonToYaml {
     return true;
   }
 
+  /** Whether the string at `i`, a `name` or `key` member's value, names a secret (answers kept per name). */
+  private namesASecret(i: number): boolean {
+    const end = this.stringEnd(i);
+    if (end < 0) return false;
+    const name = this.s.toString("utf8", i + 1, end);
+    let named = this.names.get(name);
+    if (named === undefined) {
+      named = this.namesSecret(name);
+      if (this.names.size < KEY_CACHE_LIMIT) this.names.set(name, named);
+    }
+    return named;
+  }
+
   /** A non-empty object at `i`; with `dashed`, its first key goes on the list item's `- ` line. */
   private object(indent: number, dashed: boolean): boolean {
     if (++this.depth > MAX_DEPTH) return false;
@@ -235,6 +261,7 @@ export class JsonToYaml {
       first = false;
       this.room(key.yaml.length);
       this.copy(key.yaml, 0, key.yaml.length);
+      if (key.names && s[this.i] === QUOTE && this.namesASecret(this.i)) return false;
       if (!this.value(indent + 2)) return false;
       const c = s[this.i++];
       if (c === CLOSE_MAP) break;

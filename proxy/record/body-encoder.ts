@@ -11,6 +11,7 @@ import { JsonToYaml } from "../cassette/json-yaml.js";
 import { rawText } from "../cassette/raw-text.js";
 import type { WritableBody } from "../cassette/writer.js";
 import { firstHeader } from "../http/message.js";
+import { asFieldName } from "../redaction/named-pairs.js";
 import { redactBody } from "../redaction/redact.js";
 import { isSensitiveField, type Redactor } from "../redaction/redactor.js";
 import { scanBody } from "../redaction/scan.js";
@@ -47,7 +48,10 @@ export class BodyEncoder {
 
   constructor(redactor: Redactor) {
     this.redactor = redactor;
-    this.yaml = new JsonToYaml((key) => isSensitiveField(key, redactor));
+    this.yaml = new JsonToYaml(
+      (key) => isSensitiveField(key, redactor),
+      (name) => isSensitiveField(asFieldName(name), redactor),
+    );
   }
 
   /**

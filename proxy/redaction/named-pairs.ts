@@ -1,7 +1,8 @@
 /**
  * Objects that carry a name and its value side by side: HAR files list headers, cookies and query pairs
  * so, Kubernetes and CI files their variables, Postman and AWS their keys and tags
- * (`{"name": "DB_PASSWORD", "value": "…"}`, `{"Key": "api_key", "Value": "…"}`). The value is what a
+ * (`{"name": "DB_PASSWORD", "value": "…"}`, `{"Key": "api_key", "Value": "…"}`), and the service's
+ * custom fields their answers (`{"name": "Access token", "answer": "…"}`). The value is what a
  * field of that name holds, and is redacted as such a field would be: a placeholder under a secret name,
  * a fake under a personal one with `--redact-pii`.
  */
@@ -10,9 +11,12 @@ import { keyName } from "./scan-words.js";
 /** Whether a field of that name is redacted (the redactor's `isSensitiveField`). */
 export type Sensitive = (name: string) => boolean;
 
-/** The keys that name a pair's value, and the one that holds it (matched whatever their case). */
+/**
+ * The keys that name a pair's value, and those that hold it (in the cases people write them): `answer`
+ * is the service's own, a custom field's (`{"name": "Access token", "type": "TextInput", "answer": …}`).
+ */
 const NAME_KEYS = ["name", "Name", "NAME", "key", "Key", "KEY"] as const;
-const VALUE_KEYS = ["value", "Value", "VALUE"] as const;
+const VALUE_KEYS = ["value", "Value", "VALUE", "answer"] as const;
 
 /** A pair object's sensitive name and the key holding its value; undefined for any other object. */
 export interface NamedPair {
@@ -30,15 +34,20 @@ export function namedPair(map: Record<string, unknown>, sensitive: Sensitive): N
   const nameKey = NAME_KEYS.find((key) => typeof map[key] === "string");
   if (nameKey === undefined) return undefined;
   const valueKey = VALUE_KEYS.find((key) => key in map);
-  const name = map[nameKey] as string;
+  const name = asFieldName(map[nameKey] as string);
   return valueKey !== undefined && sensitive(name) ? { name, valueKey } : undefined;
+}
+
+/** A name as a field would be named: a label's blanks as `_` ("API key" is named as `API_key`). */
+export function asFieldName(label: string): string {
+  return label.trim().replace(/\s+/g, "_");
 }
 
 /** A `"name": "…"` or `"key": "…"` member in JSON text: the name it gives (escapes as written). */
 const NAME_MEMBER = /"(?:name|key)"\s*:\s*"((?:[^"\\\n]|\\.)*)"/gi;
 
-/** A `"value":` member in JSON text. */
-const VALUE_MEMBER = /"value"\s*:\s*/gi;
+/** A `"value":` or `"answer":` member in JSON text. */
+const VALUE_MEMBER = /"(?:value|answer)"\s*:\s*/gi;
 
 /** A span of JSON text and what to write in its place. */
 export interface Span {
@@ -61,7 +70,7 @@ export function namedPairSpans(
   const spans: Span[] = [];
   const member = new RegExp(NAME_MEMBER.source, "gi");
   for (let found = member.exec(text); found; found = member.exec(text)) {
-    const name = keyName(found[1] ?? "");
+    const name = asFieldName(keyName(found[1] ?? ""));
     if (!sensitive(name)) continue;
     const open = text.lastIndexOf("{", found.index);
     const close = text.indexOf("}", found.index + found[0].length);

@@ -3,6 +3,7 @@
  * general path would redact what it names (an XML element, a pair, a JSON key, a key held in a string or
  * written with escapes). The scan's pass finds the names; this tells a name in prose from a key.
  */
+import { asFieldName } from "./named-pairs.js";
 import { isSensitiveField, type Redactor } from "./redactor.js";
 import { isBlank, keyName, nameChar } from "./scan-words.js";
 
@@ -79,8 +80,22 @@ export function secretWord(
   if (open < 0 || close >= b.length) return { hit: false, end };
   let after = close + 1;
   while (b[after] === 0x20 || b[after] === 0x09) after++;
-  const hit = b[after] === 0x3a && isSensitiveField(keyName(b.toString("latin1", open + 1, close)), r);
-  return { hit, end };
+  const name = keyName(b.toString("latin1", open + 1, close));
+  if (b[after] === 0x3a) return { hit: isSensitiveField(name, r), end };
+  // The value of a pair object's name (`{"name": "Access token", "value": …}`: named-pairs.ts).
+  return { hit: namesAPair(b, open) && isSensitiveField(asFieldName(name), r), end };
+}
+
+/** Whether the string opening at `open` is the value of a `"name"` or `"key"` member (any case). */
+function namesAPair(b: Buffer, open: number): boolean {
+  let k = open - 1;
+  while (isBlank(b[k])) k--;
+  if (b[k] !== 0x3a) return false;
+  k--;
+  while (isBlank(b[k])) k--;
+  if (b[k] !== 0x22) return false;
+  const key = b.toString("latin1", Math.max(0, k - 5), k).toLowerCase();
+  return key.endsWith('"name') || key.endsWith('"key');
 }
 
 /**

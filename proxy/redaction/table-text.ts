@@ -4,6 +4,7 @@
  * `api_key`) has every cell replaced, a personal one faked with `--redact-pii`; every other cell, and
  * every byte between, stays as it came, then the whole text is scrubbed.
  */
+import { asFieldName } from "./named-pairs.js";
 import { fieldValue, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
 
 /** Whether a body's type is a delimited table. */
@@ -84,7 +85,7 @@ export function redactTableText(text: string, r: Redactor): string {
   const header = rows[0] ?? [];
   const columns = header
     // A header is a label: "API Key" is named as `API_Key` would be.
-    .map((cell, index) => ({ index, name: cellText(text, cell).trim().replace(/\s+/g, "_") }))
+    .map((cell, index) => ({ index, name: asFieldName(cellText(text, cell)) }))
     .filter(({ name }) => name !== "" && isSensitiveField(name, r));
   if (columns.length === 0) return scrubText(text, r);
   const spans: { start: number; end: number; value: string }[] = [];

@@ -50,6 +50,19 @@ function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: S
   ).replace('"access_token"', '"\\u0061ccess_token"');
   const textJson = JSON.stringify({ id: 1, token: p.text("JSON sent as text/plain, response") });
   const html = `<p>card ${p.card("card in HTML", "-")} iban ${p.iban("IBAN in HTML")} jwt ${p.jwt("JWT in HTML")}</p>`;
+  // Secrets their structure names: pair objects (compact JSON, the recorder's fast path), a table's
+  // column, a page's hidden input and meta tag.
+  const pairs = JSON.stringify({
+    env: [{ name: "DB_PASSWORD", value: p.text("a pair object's value") }],
+    tags: [{ Key: "api_key", Value: p.text("an AWS-style pair's value") }],
+    customFields: [
+      { id: 3, name: "Access token", type: "TextInput", answer: p.text("a custom field's answer") },
+    ],
+  });
+  // A large body (kept as its text) that nothing but a pair object's name marks.
+  const bigPairs = `{"pad":"${"y".repeat(600 * 1024)}","env":[{"name":"Access token","value":"${p.text("a pair object's value, large body")}"}]}`;
+  const table = `email;API Key\r\na@b.example;${p.text("a CSV column headed API Key")}\r\n`;
+  const page = `<form><input type="hidden" name="csrf_token" value="${p.text("a hidden csrf_token input")}"></form><meta name="csrf-token" content="${p.text("a csrf-token meta tag")}">`;
   return {
     "/redirect": (_, __, res) =>
       res
@@ -64,6 +77,10 @@ function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: S
     "/pretty": (_, __, res) => res.writeHead(200, { "content-type": JSON_TYPE }).end(pretty),
     "/text-json": (_, __, res) => res.writeHead(200, { "content-type": "text/plain" }).end(textJson),
     "/html": (_, __, res) => res.writeHead(200, { "content-type": "text/html" }).end(html),
+    "/pairs": (_, __, res) => res.writeHead(200, { "content-type": JSON_TYPE }).end(pairs),
+    "/big-pairs": (_, __, res) => res.writeHead(200, { "content-type": JSON_TYPE }).end(bigPairs),
+    "/table": (_, __, res) => res.writeHead(200, { "content-type": "text/csv" }).end(table),
+    "/page": (_, __, res) => res.writeHead(200, { "content-type": "text/html" }).end(page),
     "/fail": (req) => req.socket.destroy(),
     "/echo": (req, body, res) =>
       res.writeHead(200, { "content-type": req.headers["content-type"] ?? "text/plain" }).end(body),
@@ -149,6 +166,10 @@ async function session(base: string): Promise<void> {
     { path: "/pretty" },
     { path: "/text-json" },
     { path: "/html" },
+    { path: "/pairs" },
+    { path: "/big-pairs" },
+    { path: "/table" },
+    { path: "/page" },
     ...issue24Requests(p),
   ];
   for (const r of requests) {
@@ -218,7 +239,7 @@ describe("secrets planted across every encoding", () => {
   it("plants at least 60 secrets and records every exchange", async () => {
     expect(p.all.length).toBeGreaterThanOrEqual(60);
     const cassette = await loadCassette(temp.file("planted.yaml"));
-    expect(cassette.interactions.length).toBe(25);
+    expect(cassette.interactions.length).toBe(29);
     expect(events.some((e) => e.kind === "upstream-error" && e.message.includes("/fail?"))).toBe(true);
   });
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { JsonToYaml } from "../../proxy/cassette/json-yaml.js";
+import { asFieldName } from "../../proxy/redaction/named-pairs.js";
 import { redactBody } from "../../proxy/redaction/redact.js";
+import { isSensitiveField } from "../../proxy/redaction/redactor.js";
 import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { recorder, text } from "./support/redaction.js";
 
@@ -29,6 +32,10 @@ describe("objects that name their value", () => {
       [{ variable: [{ key: "client_secret", value: "postman-1", type: "string" }] }, "postman-1"],
       [[{ value: "first-1", name: "password" }], "first-1"],
       [{ params: [{ name: "access_token", value: 12345678 }] }, "12345678"],
+      [
+        { customFields: [{ id: 3, name: "Access token", type: "TextInput", answer: "field-token-1" }] },
+        "field-token-1",
+      ],
     ];
     for (const [body, secret] of pairs) {
       for (const [path, written] of [
@@ -65,5 +72,24 @@ describe("objects that name their value", () => {
       expect(asMap(body), JSON.stringify(body)).toBe(JSON.stringify(body));
       expect(asText(body), JSON.stringify(body)).toBe(JSON.stringify(body, null, 2));
     }
+  });
+
+  it("sends a compact body whose pair names a secret off the recorder's fast path, and keeps plain pairs on it", () => {
+    const r = recorder();
+    const fast = new JsonToYaml(
+      (key) => isSensitiveField(key, r),
+      (name) => isSensitiveField(asFieldName(name), r),
+    );
+    const transcode = (value: unknown) => fast.transcode(Buffer.from(JSON.stringify(value)), 0);
+    expect(transcode({ env: [{ name: "DB_PASSWORD", value: "fast-1" }] })).toBeUndefined();
+    expect(transcode([{ Key: "Access token", Value: "fast-2" }])).toBeUndefined();
+    expect(
+      transcode({
+        items: [
+          { name: "Gala annuel", value: 1 },
+          { key: "continuationToken", value: "t" },
+        ],
+      }),
+    ).toBeDefined();
   });
 });
