@@ -15,6 +15,7 @@ import { asFieldName } from "../redaction/named-pairs.js";
 import { redactBody } from "../redaction/redact.js";
 import { isSensitiveField, type Redactor } from "../redaction/redactor.js";
 import { scanBody } from "../redaction/scan.js";
+import { structureNamesSecret } from "../redaction/text-body.js";
 
 /** A body made ready: its bytes as they came, or its stored form when they had to be decompressed first. */
 export type ReadyBody = { readonly wire: Buffer } | { readonly stored: StoredBody | undefined };
@@ -64,7 +65,12 @@ export class BodyEncoder {
     const type = firstHeader(headers, "content-type");
     const coding = firstHeader(headers, "content-encoding");
     // Text above the size JSON stops being a map at is stored as text: its bytes as they came, if clean.
-    if (wire.length > JSON_MAP_LIMIT && coding === undefined && isTextual(type)) {
+    if (
+      wire.length > JSON_MAP_LIMIT &&
+      coding === undefined &&
+      isTextual(type) &&
+      !structureNamesSecret(wire, type, this.redactor)
+    ) {
       const raw = rawText(wire, this.redactor, BODY_INDENT);
       if (raw) return { text: raw };
     }

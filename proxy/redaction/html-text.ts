@@ -22,13 +22,31 @@ const ATTRIBUTE = /(\s([\w:.-]+)\s*=\s*)(?:"([^"]*)"|'([^']*)')/g;
 const NAMING = new Set(["name", "id", "property"]);
 const HOLDING = new Set(["value", "content"]);
 
+/** The secret name a start tag gives its value, if any. */
+function nameOf(tag: string, r: Redactor): string | undefined {
+  for (const m of tag.matchAll(ATTRIBUTE)) {
+    const value = m[3] ?? m[4] ?? "";
+    if (NAMING.has((m[2] ?? "").toLowerCase()) && isSensitiveField(value, r)) return value;
+  }
+  return undefined;
+}
+
+/** Whether a start tag names a secret, by a naming attribute or an attribute's own name. */
+function tagNamesSecret(tag: string, r: Redactor): boolean {
+  if (nameOf(tag, r) !== undefined) return true;
+  for (const m of tag.matchAll(ATTRIBUTE)) if (isSensitiveField((m[2] ?? "").toLowerCase(), r)) return true;
+  return false;
+}
+
+/** Whether a page holds an element that names a secret: a page too large to rewrite whole unless it does. */
+export function pageNamesSecret(text: string, r: Redactor): boolean {
+  for (const tag of text.matchAll(TAG)) if (tagNamesSecret(tag[0], r)) return true;
+  return false;
+}
+
 /** A start tag with its secrets replaced. */
 function redactTag(tag: string, r: Redactor): string {
-  const attributes = [...tag.matchAll(ATTRIBUTE)].map((m) => ({
-    name: (m[2] ?? "").toLowerCase(),
-    value: m[3] ?? m[4] ?? "",
-  }));
-  const named = attributes.find((a) => NAMING.has(a.name) && isSensitiveField(a.value, r))?.value;
+  const named = nameOf(tag, r);
   return tag.replace(ATTRIBUTE, (found, head: string, name: string, double?: string, single?: string) => {
     const lower = name.toLowerCase();
     const under =

@@ -75,6 +75,20 @@ const cellText = (text: string, cell: Cell) => {
   return cell.quoted ? raw.replaceAll('""', '"') : raw;
 };
 
+/** The columns of a table headed by a name `r` redacts: their index and that name. */
+function secretColumns(text: string, rows: readonly Cell[][], r: Redactor) {
+  // A header is a label: "API Key" is named as `API_Key` would be.
+  return (rows[0] ?? [])
+    .map((cell, index) => ({ index, name: asFieldName(cellText(text, cell)) }))
+    .filter(({ name }) => name !== "" && isSensitiveField(name, r));
+}
+
+/** Whether a table's header (its first line) names a column `r` redacts: a table too large to read whole. */
+export function tableNamesSecret(text: string, r: Redactor): boolean {
+  const line = text.slice(0, Math.max(0, text.search(/\r?\n|$/)));
+  return secretColumns(line, rowsOf(line, separatorOf(line)), r).length > 0;
+}
+
 /**
  * A table's text as it may be written (see the module).
  *
@@ -82,11 +96,7 @@ const cellText = (text: string, cell: Cell) => {
  */
 export function redactTableText(text: string, r: Redactor): string {
   const rows = rowsOf(text, separatorOf(text));
-  const header = rows[0] ?? [];
-  const columns = header
-    // A header is a label: "API Key" is named as `API_Key` would be.
-    .map((cell, index) => ({ index, name: asFieldName(cellText(text, cell)) }))
-    .filter(({ name }) => name !== "" && isSensitiveField(name, r));
+  const columns = secretColumns(text, rows, r);
   if (columns.length === 0) return scrubText(text, r);
   const spans: { start: number; end: number; value: string }[] = [];
   for (const row of rows.slice(1)) {

@@ -1,8 +1,8 @@
 import { isFormType, isJsonType } from "../cassette/body.js";
-import { isHtmlType, redactHtmlText } from "./html-text.js";
+import { isHtmlType, pageNamesSecret, redactHtmlText } from "./html-text.js";
 import { redactJsonText } from "./json-text.js";
 import { type Redactor, scrubText } from "./redactor.js";
-import { isTableType, redactTableText } from "./table-text.js";
+import { isTableType, redactTableText, tableNamesSecret } from "./table-text.js";
 import { redactFormText, redactUrl } from "./url.js";
 import { isXml, redactXmlText } from "./xml-text.js";
 
@@ -32,4 +32,18 @@ export function redactText(text: string, contentType: string | undefined, r: Red
   if (text.length <= 64 * 1024 && ONE_URL.test(text)) return redactUrl(text, r);
   if (text.length <= 64 * 1024 && FORM_LIKE.test(text)) return redactFormText(text, r);
   return scrubText(text, r);
+}
+
+/**
+ * Whether a text body's structure names a secret its bytes alone do not show to the body scan (a table's
+ * column headed "API Key", a page's element named `csrf_token`): such a body takes the general path
+ * however large it is.
+ */
+export function structureNamesSecret(bytes: Buffer, contentType: string | undefined, r: Redactor): boolean {
+  if (isTableType(contentType)) {
+    const line = bytes.indexOf(0x0a);
+    return tableNamesSecret(bytes.toString("utf8", 0, line < 0 ? bytes.length : line), r);
+  }
+  if (isHtmlType(contentType)) return pageNamesSecret(bytes.toString("utf8"), r);
+  return false;
 }

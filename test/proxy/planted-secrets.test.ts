@@ -61,6 +61,9 @@ function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: S
   });
   // A large body (kept as its text) that nothing but a pair object's name marks.
   const bigPairs = `{"pad":"${"y".repeat(600 * 1024)}","env":[{"name":"Access token","value":"${p.text("a pair object's value, large body")}"}]}`;
+  // The same table and page above the size kept as its bytes: only their structure names the secret.
+  const bigTable = `email;API Key\n${"a@b.example;plain\n".repeat(40_000)}c@d.example;${p.text("a CSV column, large table")}\n`;
+  const bigPage = `<html>${"<p>plain text</p>".repeat(40_000)}<input type="hidden" name="csrf_token" value="${p.text("a hidden input, large page")}"></html>`;
   const table = `email;API Key\r\na@b.example;${p.text("a CSV column headed API Key")}\r\n`;
   const page = `<form><input type="hidden" name="csrf_token" value="${p.text("a hidden csrf_token input")}"></form><meta name="csrf-token" content="${p.text("a csrf-token meta tag")}">`;
   return {
@@ -81,6 +84,8 @@ function responses(): Record<string, (req: IncomingMessage, body: Buffer, res: S
     "/big-pairs": (_, __, res) => res.writeHead(200, { "content-type": JSON_TYPE }).end(bigPairs),
     "/table": (_, __, res) => res.writeHead(200, { "content-type": "text/csv" }).end(table),
     "/page": (_, __, res) => res.writeHead(200, { "content-type": "text/html" }).end(page),
+    "/big-table": (_, __, res) => res.writeHead(200, { "content-type": "text/csv" }).end(bigTable),
+    "/big-page": (_, __, res) => res.writeHead(200, { "content-type": "text/html" }).end(bigPage),
     "/fail": (req) => req.socket.destroy(),
     "/echo": (req, body, res) =>
       res.writeHead(200, { "content-type": req.headers["content-type"] ?? "text/plain" }).end(body),
@@ -170,6 +175,8 @@ async function session(base: string): Promise<void> {
     { path: "/big-pairs" },
     { path: "/table" },
     { path: "/page" },
+    { path: "/big-table" },
+    { path: "/big-page" },
     ...issue24Requests(p),
   ];
   for (const r of requests) {
@@ -239,7 +246,7 @@ describe("secrets planted across every encoding", () => {
   it("plants at least 60 secrets and records every exchange", async () => {
     expect(p.all.length).toBeGreaterThanOrEqual(60);
     const cassette = await loadCassette(temp.file("planted.yaml"));
-    expect(cassette.interactions.length).toBe(29);
+    expect(cassette.interactions.length).toBe(31);
     expect(events.some((e) => e.kind === "upstream-error" && e.message.includes("/fail?"))).toBe(true);
   });
 
