@@ -12,7 +12,7 @@ export function isHtmlType(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*text\/html\b/i.test(contentType);
 }
 
-/** A start tag that names something (`name=`, `id=`, `property=`) or holds a `-key`/`token`/`secret` attribute. */
+/** A start tag with attributes (an element without any names nothing). */
 const TAG = /<[a-z][\w-]*\s[^<>]*>/gi;
 
 /** An attribute: its name and value, quoted either way. */
