@@ -149,14 +149,17 @@ export async function windowCrawl(
 ): Promise<WindowCrawl | undefined> {
   const window = takesWindow(route) ? windowOf(byDefault, 5, edges) : undefined;
   if (!window) return undefined;
+  // A window that must hold nothing is asked at the largest size: its first page is all it judges, and a
+  // listing growing while it is read (every entry added since is in it) ends there sooner.
+  const size = window.edges === "nothing-new" ? (route.pagination?.maxPageSize ?? 100) : WINDOW_PAGE_SIZE;
   const query: [string, string][] = [
     ["from", isoInstant(window.from)],
     ...(Number.isFinite(window.to) ? [["to", isoInstant(window.to)] as [string, string]] : []),
-    ["pageSize", String(WINDOW_PAGE_SIZE)],
+    ["pageSize", String(size)],
   ];
   const ends = Number.isFinite(window.to)
     ? `from ${isoInstant(window.from)} to ${isoInstant(window.to)}`
     : `from ${isoInstant(window.from)} (no to)`;
-  const label = `the date window ${ends}, pageSize ${WINDOW_PAGE_SIZE}${again ? ` (${again})` : ""}`;
+  const label = `the date window ${ends}, pageSize ${size}${again ? ` (${again})` : ""}`;
   return { window, crawl: await ctx.crawlAsked(route, query, label) };
 }
