@@ -1,6 +1,7 @@
 import { namedPairSpans } from "./named-pairs.js";
 import { fieldJson, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
 import { keyName } from "./scan-words.js";
+import { type Span, spliceSpans } from "./spans.js";
 
 /** A key: a JSON string (escapes allowed) followed by `:`. */
 const KEY = /"((?:[^"\\\n]|\\.)*)"\s*:\s*/g;
@@ -65,7 +66,7 @@ function parsedOrRaw(raw: string): unknown {
  */
 export function redactJsonText(text: string, r: Redactor): string {
   if (!r.fields.keyFilter(r.pii).test(text) && !text.includes("\\")) return scrubText(text, r);
-  const spans: { start: number; end: number; value: string }[] = [];
+  const spans: Span[] = [];
   const key = new RegExp(KEY.source, "g");
   for (let found = key.exec(text); found; found = key.exec(text)) {
     const name = keyName(found[1] ?? "");
@@ -90,13 +91,5 @@ export function redactJsonText(text: string, r: Redactor): string {
     valueEnd,
     (name, raw) => JSON.stringify(fieldJson(name, parsedOrRaw(raw), r)),
   );
-  if (spans.length === 0 && pairs.length === 0) return scrubText(text, r);
-  let out = "";
-  let copied = 0;
-  for (const span of [...spans, ...pairs].sort((a, b) => a.start - b.start)) {
-    if (span.start < copied) continue;
-    out += scrubText(text.slice(copied, span.start), r) + span.value;
-    copied = span.end;
-  }
-  return out + scrubText(text.slice(copied), r);
+  return spliceSpans(text, [...spans, ...pairs], (part) => scrubText(part, r));
 }

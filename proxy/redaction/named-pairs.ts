@@ -7,6 +7,7 @@
  * a fake under a personal one with `--redact-pii`.
  */
 import { keyName } from "./scan-words.js";
+import type { Span } from "./spans.js";
 
 /** Whether a field of that name is redacted (the redactor's `isSensitiveField`). */
 export type Sensitive = (name: string) => boolean;
@@ -49,16 +50,9 @@ const NAME_MEMBER = /"(?:name|key)"\s*:\s*"((?:[^"\\\n]|\\.)*)"/gi;
 /** A `"value":` or `"answer":` member in JSON text. */
 const VALUE_MEMBER = /"(?:value|answer)"\s*:\s*/gi;
 
-/** A span of JSON text and what to write in its place. */
-export interface Span {
-  readonly start: number;
-  readonly end: number;
-  readonly value: string;
-}
-
 /**
  * In JSON kept as text, the values of the flat pair objects (no object or array inside) whose name is
- * sensitive: their spans and what to write there, in order. `valueEnd` finds where a value ends and
+ * sensitive: their spans and what to write there. `valueEnd` finds where a value ends and
  * `redactValue` says what to write for the value (parsed) under a name.
  */
 export function namedPairSpans(
@@ -85,5 +79,5 @@ export function namedPairSpans(
     const replaced = redactValue(name, text.slice(start, end));
     if (replaced !== text.slice(start, end)) spans.push({ start, end, value: replaced });
   }
-  return spans.sort((a, b) => a.start - b.start);
+  return spans;
 }

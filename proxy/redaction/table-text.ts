@@ -6,6 +6,7 @@
  */
 import { asFieldName } from "./named-pairs.js";
 import { fieldValue, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
+import { type Span, spliceSpans } from "./spans.js";
 
 /** Whether a body's type is a delimited table. */
 export function isTableType(contentType: string | undefined): boolean {
@@ -13,6 +14,9 @@ export function isTableType(contentType: string | undefined): boolean {
     contentType !== undefined && /^\s*(?:text|application)\/(?:csv|tab-separated-values)\b/i.test(contentType)
   );
 }
+
+/** Whether a character ends a line. */
+const endsLine = (c: string) => c === "\n" || c === "\r";
 
 /** One cell: where its value sits in the text (inside its quotes, if quoted). */
 interface Cell {
@@ -46,16 +50,11 @@ function rowsOf(text: string, separator: string): Cell[][] {
         end += text.charAt(end) === '"' ? 2 : 1;
       }
     } else {
-      while (end < text.length && !/[\r\n]/.test(text.charAt(end)) && text.charAt(end) !== separator) end++;
+      while (end < text.length && !endsLine(text.charAt(end)) && text.charAt(end) !== separator) end++;
     }
     row.push({ start: quoted ? i + 1 : i, end, quoted });
     let next = quoted ? end + 1 : end;
-    while (
-      quoted &&
-      next < text.length &&
-      !/[\r\n]/.test(text.charAt(next)) &&
-      text.charAt(next) !== separator
-    )
+    while (quoted && next < text.length && !endsLine(text.charAt(next)) && text.charAt(next) !== separator)
       next++;
     if (text.charAt(next) === separator) {
       i = next + 1;
@@ -98,7 +97,7 @@ export function redactTableText(text: string, r: Redactor): string {
   const rows = rowsOf(text, separatorOf(text));
   const columns = secretColumns(text, rows, r);
   if (columns.length === 0) return scrubText(text, r);
-  const spans: { start: number; end: number; value: string }[] = [];
+  const spans: Span[] = [];
   for (const row of rows.slice(1)) {
     for (const { index, name } of columns) {
       const cell = row[index];
@@ -111,12 +110,5 @@ export function redactTableText(text: string, r: Redactor): string {
       });
     }
   }
-  spans.sort((a, b) => a.start - b.start);
-  let out = "";
-  let copied = 0;
-  for (const span of spans) {
-    out += text.slice(copied, span.start) + span.value;
-    copied = span.end;
-  }
-  return scrubText(out + text.slice(copied), r);
+  return scrubText(spliceSpans(text, spans), r);
 }
