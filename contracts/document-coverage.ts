@@ -1,9 +1,6 @@
 import type { LeftOutOperation } from "./left-out.js";
 import type { Route } from "./types.js";
 
-/** An operation of the provider's published document that the catalogue leaves out, and why. */
-export type { LeftOutOperation } from "./left-out.js";
-
 /** One operation of an OpenAPI document: its method and its path under the document's server. */
 export interface DocumentOperation {
   method: string;
