@@ -19,8 +19,8 @@ type Judged = Extract<Awaited<ReturnType<typeof completenessOf>>, { kind: "judge
 
 /**
  * One listing's windows (`WINDOW_EDGES`: ends on two entries' dates, then 1 ms past two, then `from`
- * alone, then `from` after the newest entry): each, crawled to its end, must hold the entries dated in it and no other. The first that fails
- * is the verdict.
+ * alone, then `from` after the newest entry): each, crawled to its end, must hold the entries dated in
+ * it and no other. The first that fails is the verdict.
  */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
   const outcome = await completenessOf(ctx, route);
