@@ -1,3 +1,4 @@
+import { namesItsValue } from "../redaction/named-pairs.js";
 import { YamlBlock } from "./yaml-block.js";
 import { isLiteralLine, isPlainBytes, needsEscape, sameBytes } from "./yaml-bytes.js";
 import { yamlString } from "./yaml-scalar.js";
@@ -135,7 +136,7 @@ export class JsonToYaml {
     const entry = {
       raw: Buffer.from(s.subarray(start, end)),
       yaml: refused ? null : Buffer.from(`${yamlString(name)}:`, "utf8"),
-      names: /^(?:name|key)$/i.test(name),
+      names: namesItsValue(name),
     };
     if (bucket) bucket.push(entry);
     else this.keys.set(hash, [entry]);

@@ -16,8 +16,14 @@ export type Sensitive = (name: string) => boolean;
  * The keys that name a pair's value, and those that hold it (in the cases people write them): `answer`
  * is the service's own, a custom field's (`{"name": "Access token", "type": "TextInput", "answer": …}`).
  */
-const NAME_KEYS = ["name", "Name", "NAME", "key", "Key", "KEY"] as const;
+const NAMING = ["name", "key"] as const;
+const NAME_KEYS = NAMING.flatMap((key) => [key, key[0]?.toUpperCase() + key.slice(1), key.toUpperCase()]);
 const VALUE_KEYS = ["value", "Value", "VALUE", "answer"] as const;
+
+/** Whether a key names the value beside it (`name`, `key`, whatever its case). */
+export function namesItsValue(key: string): boolean {
+  return (NAMING as readonly string[]).includes(key.toLowerCase());
+}
 
 /** A pair object's sensitive name and the key holding its value; undefined for any other object. */
 export interface NamedPair {
@@ -45,7 +51,7 @@ export function asFieldName(label: string): string {
 }
 
 /** A `"name": "…"` or `"key": "…"` member in JSON text: the name it gives (escapes as written). */
-const NAME_MEMBER = /"(?:name|key)"\s*:\s*"((?:[^"\\\n]|\\.)*)"/gi;
+const NAME_MEMBER = new RegExp(`"(?:${NAMING.join("|")})"\\s*:\\s*"((?:[^"\\\\\\n]|\\\\.)*)"`, "gi");
 
 /** A `"value":` or `"answer":` member in JSON text. */
 const VALUE_MEMBER = /"(?:value|answer)"\s*:\s*/gi;

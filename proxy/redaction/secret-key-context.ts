@@ -3,7 +3,7 @@
  * general path would redact what it names (an XML element, a pair, a JSON key, a key held in a string or
  * written with escapes). The scan's pass finds the names; this tells a name in prose from a key.
  */
-import { asFieldName } from "./named-pairs.js";
+import { asFieldName, namesItsValue } from "./named-pairs.js";
 import { isSensitiveField, type Redactor } from "./redactor.js";
 import { isBlank, keyName, nameChar } from "./scan-words.js";
 
@@ -94,8 +94,8 @@ function namesAPair(b: Buffer, open: number): boolean {
   k--;
   while (isBlank(b[k])) k--;
   if (b[k] !== 0x22) return false;
-  const key = b.toString("latin1", Math.max(0, k - 5), k).toLowerCase();
-  return key.endsWith('"name') || key.endsWith('"key');
+  const opened = b.lastIndexOf(0x22, k - 1);
+  return opened >= 0 && namesItsValue(b.toString("latin1", opened + 1, k));
 }
 
 /**
