@@ -1,4 +1,5 @@
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { HOSTS_VARIABLE, TARGET_VARIABLE } from "../proxy/intercept/hosts.js";
 
 /** This module's own extension: `.ts` when the tool runs from its sources (tsx, vitest), else `.js`. */
@@ -24,7 +25,7 @@ export function interceptEnv(
   const preload = new URL(`../proxy/intercept/register${OWN_EXTENSION}`, import.meta.url);
   const imports =
     OWN_EXTENSION === ".ts"
-      ? [importOption(new URL(import.meta.resolve("tsx"))), importOption(preload)]
+      ? [importOption(pathToFileURL(createRequire(import.meta.url).resolve("tsx"))), importOption(preload)]
       : [importOption(preload)];
   return {
     [HOSTS_VARIABLE]: hosts.join(","),
