@@ -65,6 +65,7 @@ Examples:
 `;
 
 export const replayCommand: Command = {
+  stopsOnSignal: true,
   name: "replay",
   summary: "Serve recorded cassettes",
   help: HELP,
