@@ -1,4 +1,4 @@
-import type { CommandOutcome } from "../run-command.js";
+import type { CommandOutcome } from "../../core/run-command.js";
 import type { FindingCollector } from "./findings.js";
 import { type RetryFacts, refusalText } from "./retries.js";
 
