@@ -43,7 +43,7 @@ const CHUNK_BYTES = 1 << 20;
  *
  * The file is read through a `FileHandle`, a megabyte at a time, not through a read stream: a replay that
  * had read a 36 MB cassette through `fs.createReadStream` then served every request with about 25% more
- * CPU than one that had read it this way (docs/performance-log.md, "replay flat from 10 to 100,000").
+ * CPU than one that had read it this way (bench/history/performance-log.md, "replay flat from 10 to 100,000").
  *
  * @example
  * await readLines("recordings/crawl.yaml", (line) => splitter.push(line));
