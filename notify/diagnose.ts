@@ -32,7 +32,12 @@ export function diagnose(cases: readonly CaseVerdict[]): readonly string[] {
   }
   const duplicate = cases.find((c) => c.id === "duplicate");
   const first = status(duplicate, 0);
-  if (duplicate?.outcome === "fail" && first !== undefined && first < 300) {
+  if (
+    duplicate?.outcome === "fail" &&
+    duplicate.rule === "notify.idempotent" &&
+    first !== undefined &&
+    first < 300
+  ) {
     notes.push(
       "It refuses a notification it has already seen: the service retries until it gets a 2xx, so acknowledge repeats.",
     );
