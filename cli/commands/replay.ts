@@ -66,6 +66,7 @@ Examples:
 `;
 
 export const replayCommand: Command = {
+  stopsOnSignal: true,
   name: "replay",
   summary: "Serve recorded cassettes",
   help: HELP,

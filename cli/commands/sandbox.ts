@@ -244,6 +244,7 @@ async function run(context: CommandContext): Promise<number> {
 }
 
 export const sandboxCommand: Command = {
+  stopsOnSignal: true,
   name: "sandbox",
   summary: "Run the local sandbox service, with a clock and named faults",
   help: HELP,
