@@ -21,6 +21,13 @@ export interface HttpExchange {
   /** Raw body bytes after content decoding. */
   bytes: Buffer;
   text: string;
+  /**
+   * When the request first went out and when its (last) answer was in, as moments of its client: a count
+   * of events that never stands still or steps back, so that what was asked after an answer came always
+   * reads later (wall-clock milliseconds tie, and a clock can be set back). Crawls are ordered by them.
+   */
+  sentAt: number;
+  answeredAt: number;
 }
 
 export interface HttpClient {
@@ -87,6 +94,7 @@ export interface HttpClientOptions {
  */
 export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
   const transport = createTransport();
+  let moments = 0;
   return {
     close: () => transport.close(),
     async send(request) {
@@ -107,6 +115,7 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
       const evidence: EvidenceRequest = Object.keys(shown).length
         ? { method: request.method, url: request.url, headers: shown }
         : { method: request.method, url: request.url };
+      const sentAt = ++moments;
       const once = async (): Promise<HttpExchange> => {
         const bound = withDeadline(
           options.signal,
@@ -125,7 +134,8 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
             ...(request.body ? { body: request.body.text } : {}),
             signal: bound.signal,
           });
-          return { request: evidence, status, headers: answered, bytes, text: bytes.toString("utf8") };
+          const text = bytes.toString("utf8");
+          return { request: evidence, status, headers: answered, bytes, text, sentAt, answeredAt: ++moments };
         } catch (error) {
           throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
         } finally {
