@@ -1,5 +1,7 @@
 import type { HttpMethod } from "../../contracts/index.js";
+import { AssopayError } from "../../core/errors.js";
 import { withDeadline } from "./deadline.js";
+import { createTargetGate } from "./target-gate.js";
 import { createTransport } from "./transport.js";
 import type { EvidenceRequest } from "./types.js";
 
@@ -39,6 +41,8 @@ export interface HttpClient {
 export interface OwnedHttpClient extends HttpClient {
   /** Lets the kept-alive connections go; call it when the run is over. */
   close(): void;
+  /** Why it sends no more (a target that kept answering 429), once it does not: the run's end. */
+  refusal(): AssopayError | undefined;
 }
 
 /** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
@@ -86,17 +90,24 @@ export interface HttpClientOptions {
   timeoutMs: number;
   signal: AbortSignal;
   userAgent: string;
+  /** Requests in flight at once per target (origin) at most (verify's `--concurrency`); default 1. */
+  concurrency?: number;
 }
 
 /**
  * A client over kept-alive connections: every call, headers and body, bounded by a timer and by the run's
- * abort signal.
+ * abort signal; at most `concurrency` in flight per target, and none while a target's `Retry-After` runs.
+ * A 429 is asked again after its `Retry-After`; one that still stands past `RATE_LIMIT` ends the run (an
+ * `AssopayError` "rate-limited", thrown by this and every later call): a rate limit is never a verdict.
  */
 export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
   const transport = createTransport();
+  const gate = createTargetGate(options.concurrency ?? 1);
   let moments = 0;
+  let limited: AssopayError | undefined;
   return {
     close: () => transport.close(),
+    refusal: () => limited,
     async send(request) {
       const headers: Record<string, string> = {
         accept: "application/json",
@@ -117,6 +128,10 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
         : { method: request.method, url: request.url };
       const sentAt = ++moments;
       const once = async (): Promise<HttpExchange> => {
+        if (limited) throw limited;
+        const leave = await gate.enter(request.url, options.signal).catch((reason: unknown) => {
+          throw new TransportError(request.url, reason);
+        });
         const bound = withDeadline(
           options.signal,
           options.timeoutMs,
@@ -134,53 +149,55 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
             ...(request.body ? { body: request.body.text } : {}),
             signal: bound.signal,
           });
+          // The target asks for quiet before this place is left, so that no request waiting for it starts.
+          if (status === 429) gate.pause(request.url, retryAfterMs(answered.get("retry-after")));
           const text = bytes.toString("utf8");
           return { request: evidence, status, headers: answered, bytes, text, sentAt, answeredAt: ++moments };
         } catch (error) {
           throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
         } finally {
           bound.done();
+          leave();
         }
       };
-      let answer = await once();
-      for (let retry = 0; retry < RATE_LIMIT.retries && answer.status === 429; retry++) {
-        if (!(await pause(retryAfterMs(answer.headers.get("retry-after")), options.signal))) break;
-        answer = await once();
+      for (let waits = 0; ; waits++) {
+        const answer = await once();
+        if (answer.status !== 429) return answer;
+        const wait = retryAfterMs(answer.headers.get("retry-after"));
+        if (waits >= RATE_LIMIT.retries || wait > RATE_LIMIT.maxWaitMs) {
+          limited ??= rateLimited(request, answer, waits, wait);
+          throw limited;
+        }
       }
-      return answer;
     },
   };
 }
 
 /**
  * The service's rate limit, as real clients meet it: a 429 is asked again after its `Retry-After` (1 s
- * without one, at most 10 s), three times at most; a fourth 429 stands, and the check that asked judges it.
+ * without one), five times at most; a sixth 429, or a wait asked of more than a minute, ends the run.
  */
-export const RATE_LIMIT = { retries: 3, defaultWaitMs: 1_000, maxWaitMs: 10_000 } as const;
+export const RATE_LIMIT = { retries: 5, defaultWaitMs: 1_000, maxWaitMs: 60_000 } as const;
 
-/** The wait a `Retry-After` value asks for (seconds, or an HTTP date), bounded by `RATE_LIMIT`. */
+/** Why the run ends: the target kept answering 429, or asked for a longer wait than verify gives. */
+function rateLimited(request: HttpRequest, answer: HttpExchange, waits: number, wait: number): AssopayError {
+  const asked = answer.headers.get("retry-after");
+  const why =
+    wait > RATE_LIMIT.maxWaitMs
+      ? `asked verify to wait ${Math.ceil(wait / 1000)} s (Retry-After: ${asked}), more than the ${RATE_LIMIT.maxWaitMs / 1000} s it waits`
+      : `still answered 429 Too Many Requests after ${waits} waits of its Retry-After (${asked ?? "none given: 1 s"})`;
+  return new AssopayError("rate-limited", `the target ${why}: ${request.method} ${request.url}`, {
+    hint: "a rate limit is not a rule verify judges: run it when the target is less busy, or lower --concurrency (1 sends one request at a time)",
+  });
+}
+
+/** The wait a `Retry-After` value asks for (seconds, or an HTTP date), 1 s without a readable one. */
 export function retryAfterMs(value: string | null, now: number = Date.now()): number {
   const text = value?.trim() ?? "";
   const seconds = /^\d+$/.test(text) ? Number(text) * 1000 : undefined;
   const date = seconds === undefined && text !== "" ? Date.parse(text) - now : undefined;
   const wanted = seconds ?? (date !== undefined && Number.isFinite(date) ? date : RATE_LIMIT.defaultWaitMs);
-  return Math.min(Math.max(wanted, 0), RATE_LIMIT.maxWaitMs);
-}
-
-/** Waits `ms`; false at once if the run is aborted meanwhile. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve(true);
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
+  return Math.max(wanted, 0);
 }
 
 /** The body as JSON, or why it is not. */
