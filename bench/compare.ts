@@ -1,4 +1,4 @@
-// Compares builds of assopay side by side, in one run, in alternation: the A/B behind docs/performance-log.md.
+// Compares builds of assopay side by side, in one run, in alternation: the A/B behind bench/history/performance-log.md.
 // Build, copy dist/ aside, change the code, build again, then compare the two copies (see --help).
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -121,7 +121,7 @@ if (ctx.options.write) {
     `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     `- Versions: assopay-contract ${ours}, autocannon ${version("autocannon")}, talkback ${version("talkback")}, mockttp ${version("mockttp")}, wiremock ${version("wiremock")} (Java 17), @stoplight/prism-cli ${version("@stoplight/prism-cli")}`,
     `- Command: \`npm run bench -- --duration ${ctx.options.durationSeconds} --rounds ${ctx.options.rounds}${values.only ? ` ${only.map((o) => `--only ${o}`).join(" ")}` : ""}\``,
-    "- What was profiled and fixed where a target was missed, with before/after figures: [performance-log.md](performance-log.md)",
+    "- What was profiled and fixed where a target was missed, with before/after figures: [bench/history/performance-log.md](../bench/history/performance-log.md)",
     "",
   ].join("\n");
   const file = join(ctx.root, "docs", "benchmarks.md");

@@ -1,5 +1,5 @@
 // The recorder's steps on one big body, each alone, in this process: CPU time (user + system) per body
-// of what happens to it between the upstream and the cassette. The "floor" rows of docs/performance-log.md
+// of what happens to it between the upstream and the cassette. The "floor" rows of bench/history/performance-log.md
 // (issue 28): which steps a recording of such a body cannot avoid, and what the body scan costs beside them.
 // Usage: node --import tsx bench/record-steps.ts [--size BYTES] [--rounds N]
 import { isUtf8 } from "node:buffer";

@@ -1,6 +1,6 @@
 // Replay against the size of its cassette: each build serving cassettes of several sizes, measured in
 // alternation by the CPU time the replay process itself reports per request (process.cpuUsage), which
-// moves far less than req/s on a shared machine. The A/B behind docs/performance-log.md, 2026-11-24.
+// moves far less than req/s on a shared machine. The A/B behind bench/history/performance-log.md, 2026-11-24.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join, resolve } from "node:path";

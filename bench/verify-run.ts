@@ -1,5 +1,5 @@
 // The CPU of one verify run (every group but Pact) against a sandbox of 50 entries a form: the unit the
-// suite's fault matrices, legal variants and clean runs are made of (docs/test-durations.md), measured for
+// suite's fault matrices, legal variants and clean runs are made of (bench/history/test-durations.md), measured for
 // each build (a copy of dist/) in a process of its own, the builds in alternation. Prints, per build and
 // round, the median of --runs runs after 3 to warm up, without provider states at 2026-01-01 and with
 // them at 2025-04-01.

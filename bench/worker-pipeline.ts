@@ -1,6 +1,6 @@
 // The recording worker's pipeline alone, in this process (no network, no other processes): CPU time per
 // captured exchange to decode, redact, serialise and append it. The "worker CPU per exchange" figures of
-// docs/performance-log.md, and the recording suite's "in-process pipeline" rows (with --json: one line,
+// bench/history/performance-log.md, and the recording suite's "in-process pipeline" rows (with --json: one line,
 // `{"size":BYTES,"perExchangeUs":[each round's user + system µs per exchange]}`).
 // Usage: node --import tsx bench/worker-pipeline.ts [--size BYTES] [--count N] [--rounds N] [--json]
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";

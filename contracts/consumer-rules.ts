@@ -25,7 +25,10 @@ export type GateRuleId = (typeof GATE_RULE_IDS)[number];
 /** Rules `assopay notify` judges a webhook receiver by, in the order reports list them. */
 export const NOTIFY_RULE_IDS = Object.freeze([
   "notify.accepts-signed",
+  "notify.accepts-unsigned",
+  "notify.reconciles",
   "notify.tolerates-unknown-type",
+  "notify.tolerates-added-fields",
   "notify.verifies-raw-bytes",
   "notify.rejects-forged",
   "notify.idempotent",

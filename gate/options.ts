@@ -2,8 +2,8 @@ import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rul
 import { type Contract, loadContract } from "../contracts/index.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import type { CommandLine } from "../core/run-command.js";
 import type { SandboxData } from "../sandbox/index.js";
-import type { CommandLine } from "./run-command.js";
 import { parseScenarioNames, type Scenario, type ScenarioName, scenarioByName } from "./scenarios.js";
 import type { UpstreamSpec } from "./upstream.js";
 

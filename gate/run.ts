@@ -1,10 +1,10 @@
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import { type CommandOutcome, type RunningCommand, runCommand } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
 import { judgeTraffic } from "./judge/index.js";
 import { type RunningLayer, startScenarioLayer } from "./layer/server.js";
 import { type GateOptions, type ResolvedGateOptions, resolveGateOptions } from "./options.js";
-import { type CommandOutcome, type RunningCommand, runCommand } from "./run-command.js";
 import { type Scenario, scenarioDay } from "./scenarios.js";
 import { startUpstream } from "./upstream.js";
 import type { GateReport, ScenarioVerdict } from "./verdict.js";

@@ -1,7 +1,7 @@
 import type { GateRuleId, Severity } from "../contracts/consumer-rules.js";
 import type { IsoDay } from "../core/dates.js";
+import type { CommandOutcome } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
-import type { CommandOutcome } from "./run-command.js";
 import type { ScenarioName } from "./scenarios.js";
 
 /** The request a finding points at, as the command sent it. */

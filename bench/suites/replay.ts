@@ -69,7 +69,7 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   const largest = cassettes.get(100_000);
   if (largest) {
     // Not a target: the figure for deciding whether replay should run its server with this V8 flag
-    // (docs/performance-log.md, 2026-11-24). Node refuses it in NODE_OPTIONS, so it is given here.
+    // (bench/history/performance-log.md, 2026-11-24). Node refuses it in NODE_OPTIONS, so it is given here.
     const { command, args } = ctx.assopay(["replay", "--cassette", largest, "--port", "0", "--quiet"]);
     await add(SINGLE_THREADED, () =>
       ctx.start({ command, args: ["--single-threaded-gc", ...args], startTimeoutMs: LOAD_TIMEOUT_MS }),
@@ -175,7 +175,7 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
       notes: [
         "Every system answers the same ten requests (`?i=1..10`) with the same 2 KB JSON body.",
         "CPU µs/req is the CPU time the system's own processes (all threads, and children) spent per request answered, from `/proc`; the load generator is not counted. It moves far less with the machine's drift than req/s, so it is the steadier measure of what a larger cassette costs per request.",
-        `"${SINGLE_THREADED}" is the same replay with V8's collector confined to the main thread: with the default collector, CPU per request grew with the cassette's heap (docs/performance-log.md, 2026-11-24); it is measured here, not a target.`,
+        `"${SINGLE_THREADED}" is the same replay with V8's collector confined to the main thread: with the default collector, CPU per request grew with the cassette's heap (bench/history/performance-log.md, 2026-11-24); it is measured here, not a target.`,
         ...skipped,
       ],
     },

@@ -2,7 +2,7 @@
 // appended to its journal (the one write the durability rule asks for, before the response ends) and
 // nothing else: no worker, no scan, no YAML, no second write. The journal is emptied each time it reaches
 // 16 MiB, where the recorder's is emptied or sealed (proxy/record/journal-queue.ts), so both write on
-// pages freed a moment before rather than on fresh ones (docs/performance-log.md). Any recorder that
+// pages freed a moment before rather than on fresh ones (bench/history/performance-log.md). Any recorder that
 // keeps a secret-free cassette does at least this much work per exchange on this path, and then scans
 // the body.
 // Usage: node --import tsx bench/systems/journal-only.ts --upstream URL --journal FILE

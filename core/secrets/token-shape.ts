@@ -107,7 +107,7 @@ export function holdsPrefixedToken(text: string): boolean {
 /**
  * The same for a body's bytes (the recorder's scan), read as latin1 where a run is tested. Two loops, not
  * one walk over the text's codes or the bytes through callbacks: that one cost the scan more than both
- * (docs/performance-log.md, session 17).
+ * (bench/history/performance-log.md, session 17).
  */
 export function bytesHoldPrefixedToken(b: Buffer): boolean {
   const n = b.length;

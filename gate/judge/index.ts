@@ -1,8 +1,8 @@
 import type { ConsumerRules } from "../../contracts/consumer-rules.js";
 import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
+import type { CommandOutcome } from "../../core/run-command.js";
 import type { RecordedExchange } from "../exchange.js";
-import type { CommandOutcome } from "../run-command.js";
 import type { RuleFinding } from "../verdict.js";
 import { judgeAuth } from "./auth.js";
 import { judgeCrawls } from "./crawls.js";

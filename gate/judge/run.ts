@@ -1,4 +1,4 @@
-import type { CommandOutcome } from "../run-command.js";
+import type { CommandOutcome } from "../../core/run-command.js";
 import type { FindingCollector } from "./findings.js";
 
 /** The limits the command ran under, for the report. */

@@ -1,4 +1,5 @@
 import { type ConsumerRules, GATE_RULE_IDS, type GateRuleId } from "../../contracts/consumer-rules.js";
+import type { CommandOutcome } from "../../core/run-command.js";
 import {
   type PrettyOptions,
   type Report,
@@ -8,7 +9,6 @@ import {
   type ReportSuite,
   writeReport,
 } from "../../report/index.js";
-import type { CommandOutcome } from "../run-command.js";
 import type { GateReport, RuleFinding, ScenarioVerdict } from "../verdict.js";
 
 /** The command ended by itself with a failure: its crash leads the scenario's verdict. */

@@ -2,8 +2,8 @@ import type { HttpMethod } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { withDeadline } from "./deadline.js";
 import { createTargetGate } from "./target-gate.js";
-import { createTransport } from "./transport.js";
-import type { EvidenceRequest } from "./types.js";
+import { createTransport, type Transport } from "./transport.js";
+import type { Evidence, EvidenceRequest } from "./types.js";
 
 /** One request a check sends. The URL is used exactly as given: callers encode its query once. */
 export interface HttpRequest {
@@ -48,15 +48,56 @@ export interface OwnedHttpClient extends HttpClient {
 /** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
 export class TransportError extends Error {
   readonly url: string;
+  /** The request that got no answer, as evidence shows it. */
+  readonly request: EvidenceRequest;
   /** True when the target took the connection but did not answer in time. */
   readonly timedOut: boolean;
-  constructor(url: string, cause: unknown) {
-    super(`no answer from ${url}: ${describeCause(cause)}`, { cause });
+  constructor(request: EvidenceRequest, cause: unknown) {
+    super(`no answer from ${request.url}: ${describeCause(cause)}`, { cause });
     this.name = "TransportError";
-    this.url = url;
+    this.url = request.url;
+    this.request = request;
     this.timedOut = cause instanceof RequestTimeout;
   }
 }
+
+/**
+ * The target's answer cannot be used as the contract says it can (a URL to follow that is not an
+ * http(s) URL, a body of another shape), so the check cannot go on. The target's fault, not verify's:
+ * thrown anywhere under a check, the runner makes it that check's failure, with the evidence.
+ */
+export class UnusableAnswer extends Error {
+  readonly evidence: Evidence;
+  constructor(reason: string, evidence: Evidence) {
+    super(reason);
+    this.name = "UnusableAnswer";
+    this.evidence = evidence;
+  }
+}
+
+/** How many of the latest exchanges a client keeps, to name the answer a URL to follow came from. */
+const RECENT = 16;
+
+/**
+ * A URL that is not an absolute http(s) one came from the target (verify builds its own from the
+ * target's address): the latest answer that holds it is named as its source.
+ */
+function unusableUrl(request: EvidenceRequest, recent: readonly HttpExchange[]): UnusableAnswer {
+  const source = recent.findLast((exchange) => exchange.text.includes(request.url));
+  const from = source ? ` (from the answer to ${source.request.method} ${source.request.url})` : "";
+  const reason = `the target gave "${request.url.slice(0, 120)}"${from} where a URL to follow was expected: it is not an absolute http(s) URL, so the check could not go on`;
+  const diagnostics = [`${request.method} ${request.url.slice(0, 120)}: not an absolute http(s) URL`];
+  if (!source) return new UnusableAnswer(reason, { request, diagnostics });
+  const at = source.text.indexOf(request.url);
+  const excerpt = source.text.slice(Math.max(0, at - 200), at + request.url.length + 200);
+  return new UnusableAnswer(reason, {
+    request: source.request,
+    response: { status: source.status, excerpt },
+    diagnostics,
+  });
+}
+
+const isHttpUrl = (url: string) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
 
 /** The reason a request was given up: verify's own timer ran out. */
 export class RequestTimeout extends Error {
@@ -90,8 +131,24 @@ export interface HttpClientOptions {
   timeoutMs: number;
   signal: AbortSignal;
   userAgent: string;
+  /**
+   * The target's shape: the checks speak the contract's paths (`{base}/v5/…`), sent as
+   * `{base}{apiRoot}/…` (`--api-root`). Absent: every URL goes as given.
+   */
+  target?: { base: string; apiRoot: string };
+  /** What carries the exchanges (default: node:http over kept-alive connections); tests plug in their own. */
+  transport?: Transport;
   /** Requests in flight at once per target (origin) at most (verify's `--concurrency`); default 1. */
   concurrency?: number;
+}
+
+/** The URL as the target serves it: the contract's `/v5` prefix replaced by the target's API root. */
+export function servedUrl(url: string, target: HttpClientOptions["target"]): string {
+  if (!target || target.apiRoot === "/v5") return url;
+  const prefix = `${target.base}/v5`;
+  const rest = url.slice(prefix.length);
+  const under = url.startsWith(prefix) && (rest === "" || /^[/?#]/.test(rest));
+  return under ? `${target.base}${target.apiRoot}${rest}` : url;
 }
 
 /**
@@ -101,14 +158,16 @@ export interface HttpClientOptions {
  * `AssopayError` "rate-limited", thrown by this and every later call): a rate limit is never a verdict.
  */
 export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
-  const transport = createTransport();
+  const transport = options.transport ?? createTransport();
+  const recent: HttpExchange[] = [];
   const gate = createTargetGate(options.concurrency ?? 1);
   let moments = 0;
   let limited: AssopayError | undefined;
   return {
     close: () => transport.close(),
     refusal: () => limited,
-    async send(request) {
+    async send(asked) {
+      const request = { ...asked, url: servedUrl(asked.url, options.target) };
       const headers: Record<string, string> = {
         accept: "application/json",
         "user-agent": options.userAgent,
@@ -126,11 +185,12 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
       const evidence: EvidenceRequest = Object.keys(shown).length
         ? { method: request.method, url: request.url, headers: shown }
         : { method: request.method, url: request.url };
+      if (!isHttpUrl(request.url)) throw unusableUrl(evidence, recent);
       const sentAt = ++moments;
       const once = async (): Promise<HttpExchange> => {
         if (limited) throw limited;
         const leave = await gate.enter(request.url, options.signal).catch((reason: unknown) => {
-          throw new TransportError(request.url, reason);
+          throw new TransportError(evidence, reason);
         });
         const bound = withDeadline(
           options.signal,
@@ -154,7 +214,7 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
           const text = bytes.toString("utf8");
           return { request: evidence, status, headers: answered, bytes, text, sentAt, answeredAt: ++moments };
         } catch (error) {
-          throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
+          throw new TransportError(evidence, bound.signal.aborted ? bound.signal.reason : error);
         } finally {
           bound.done();
           leave();
@@ -162,12 +222,15 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
       };
       for (let waits = 0; ; waits++) {
         const answer = await once();
-        if (answer.status !== 429) return answer;
-        const wait = retryAfterMs(answer.headers.get("retry-after"));
-        if (waits >= RATE_LIMIT.retries || wait > RATE_LIMIT.maxWaitMs) {
+        if (answer.status === 429) {
+          const wait = retryAfterMs(answer.headers.get("retry-after"));
+          if (waits < RATE_LIMIT.retries && wait <= RATE_LIMIT.maxWaitMs) continue;
           limited ??= rateLimited(request, answer, waits, wait);
           throw limited;
         }
+        recent.push(answer);
+        if (recent.length > RECENT) recent.shift();
+        return answer;
       }
     },
   };

@@ -39,7 +39,7 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "PUT"
 
 /**
  * node:http under verify's requests. `fetch` (undici) cost about 160 µs of CPU more per request, both
- * sides on one machine, than node:http with keep-alive (docs/performance-log.md, "verify's requests"):
+ * sides on one machine, than node:http with keep-alive (bench/history/performance-log.md, "verify's requests"):
  * a fifth of a verify run against the sandbox. What the checks see is unchanged: the URL as given, no
  * redirect followed, gzip, deflate and br undone, the response headers as a `Headers`.
  *

@@ -71,6 +71,8 @@ describe("assopay gate on the test clients", () => {
     const verdict = verdictOf(report, "varying-pages");
     expect(brokenRules(verdict)).toEqual(["crawl.reaches-empty-page"]);
     expect(verdict.findings[0]?.details.join("\n")).toContain("fewer than pageSize 20");
+    // The short page says why it stopped: no second, unsupported cause about totalPages.
+    expect(verdict.findings[0]?.details.join("\n")).not.toContain("totalPages");
   });
 
   it("fails a client that calls v3 after the switch-off, and only advises it before", async () => {

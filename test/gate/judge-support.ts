@@ -1,9 +1,9 @@
 // Traffic the gate's judge is given in test/gate/judge.test.ts, built the way the layer records it.
 import type { IsoDay } from "../../core/dates.js";
+import type { CommandOutcome } from "../../core/run-command.js";
 import type { ExchangeResponse, PageSeen, RecordedExchange } from "../../gate/exchange.js";
 import { judgeTraffic } from "../../gate/judge/index.js";
 import { requestFacts } from "../../gate/layer/request-facts.js";
-import type { CommandOutcome } from "../../gate/run-command.js";
 import { contract, rules } from "./support.js";
 
 export const ITEMS = "/v5/organizations/asso/forms/Event/gala/items";

@@ -1,7 +1,7 @@
 /**
  * The passes `.ci/run` makes over the suite: `full` on the machine's Node, then `other-node` on Node 24
  * (`ASSOPAY_SUITE_PASS=other-node`), which leaves out what only repeats, on another Node, JavaScript
- * decisions the first pass proved, and keeps every path through Node's own modules (docs/test-durations.md
+ * decisions the first pass proved, and keeps every path through Node's own modules (bench/history/test-durations.md
  * says which tests and why).
  */
 export const SUITE_PASSES = ["full", "other-node"] as const;

@@ -66,7 +66,7 @@ export const NEEDS_MORE: Partial<Record<FaultName, { check: string; reason: RegE
  * another Node (`.ci/run`'s Node 24 pass), only the faults a provider without hooks cannot show: the
  * no-hooks matrix runs on that pass too and catches every other fault at the same dates, through the
  * same Node modules (HTTP server and client, zlib, crypto); the hooks add provider states, whose own
- * paths the clean runs of that pass take (docs/test-durations.md).
+ * paths the clean runs of that pass take (bench/history/test-durations.md).
  */
 export function runsOnPass(fault: FaultName, pass: SuitePass): boolean {
   switch (pass) {

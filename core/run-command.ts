@@ -7,7 +7,7 @@ export interface CommandLine {
   readonly args: readonly string[];
 }
 
-/** Why the gate stopped a command before it ended by itself. */
+/** Why a command was stopped before it ended by itself. */
 export type StopReason = "request-budget" | "time-limit" | "aborted";
 
 /** How the command ended. */
@@ -15,7 +15,7 @@ export interface CommandOutcome {
   /** Its exit code, `null` when a signal ended it. */
   readonly exitCode: number | null;
   readonly signal: string | null;
-  /** Set when the gate stopped it (its whole process group). */
+  /** Set when it was stopped (its whole process group). */
   readonly stoppedBy: StopReason | undefined;
   readonly durationMs: number;
   /** Set when it could not start at all (`ENOENT` …). */
