@@ -14,8 +14,10 @@ import {
   failsRedeliveryReceiver,
   neverReadsReceiver,
   reconcilingReceiver,
+  refusesUntrueReceiver,
   slowReceiver,
   type UnsignedFactory,
+  viaOrderReceiver,
 } from "./fixtures/unsigned.js";
 
 // Receivers of unsigned notifications (associations): the URL secret, reading the API before
@@ -69,6 +71,20 @@ describe("assopay notify, unsigned", () => {
     expect(payment?.sent?.[0]?.reads?.join()).toMatch(/GET \/v5\/payments\/\d+ → 200/);
     expect(byId(report, "forged:unknown-payment")?.sent?.[0]?.reads?.join()).toContain("→ 404");
     expect(payment?.sent?.[0]?.signature).toBeUndefined();
+  });
+
+  it("passes legal variants: confirming a payment through its order, refusing what the API contradicts", async () => {
+    const viaOrder = await judge(viaOrderReceiver);
+    expect(failed(viaOrder)).toEqual([]);
+    expect(byId(viaOrder, "unsigned:Payment")?.sent?.[0]?.reads?.join()).toMatch(
+      /GET \/v5\/orders\/\d+ → 200/,
+    );
+    const refusing = await judge(refusesUntrueReceiver);
+    expect(failed(refusing)).toEqual([]);
+    expect(byId(refusing, "forged:unknown-payment")?.reason).toMatch(
+      /^refused after reading the API \(answered 400/,
+    );
+    expect(byId(refusing, "forged:contradicted-state")?.reason).toMatch(/^refused after reading the API/);
   });
 
   it("fails a receiver that never reads the API, on every notification naming a payment or an order", async () => {
