@@ -1,6 +1,6 @@
 import type { Contract, DatedRules, Diagnostic, Route } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { askedPageSize } from "./crawl-query.js";
+import { askedPageSize, partialLastPageSize } from "./crawl-query.js";
 import { type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
@@ -207,22 +207,31 @@ export function createContext(parts: ContextParts): CheckContext {
     crawl(route, asked) {
       // Without --page-size an unpaged crawl is the default one: the same requests, crawled once.
       const variant = asked === "unpaged" && options.pageSize === undefined ? "default" : asked;
-      const query: [string, string][] = [];
-      if (variant === "with-count") query.push(["withCount", "true"]);
-      if (variant === "ascending") {
-        query.push(["sortOrder", "Asc"], ["pageSize", String(route.pagination?.maxPageSize ?? 100)]);
-      } else if (options.pageSize !== undefined && variant !== "unpaged") {
-        query.push(["pageSize", String(options.pageSize)]);
-      }
-      return memo.get(`crawl:${route.id}:${variant}`, () =>
-        crawlOnce(route, query, {
+      return memo.get(`crawl:${route.id}:${variant}`, async () => {
+        const query: [string, string][] = [];
+        if (variant === "with-count") query.push(["withCount", "true"]);
+        if (variant === "ascending") {
+          query.push(["sortOrder", "Asc"], ["pageSize", String(route.pagination?.maxPageSize ?? 100)]);
+        } else if (options.pageSize !== undefined && variant !== "unpaged") {
+          query.push(["pageSize", String(options.pageSize)]);
+        } else if (variant === "with-count") {
+          // Totals are judged on this crawl: at a size where the listing's last page is partial, so that
+          // totalPages rounded the wrong way shows (an even count divides the default size).
+          const byDefault = route.pagination?.defaultPageSize ?? 20;
+          const size = partialLastPageSize((await context.crawl(route, "default")).entries, byDefault);
+          if (size !== undefined) query.push(["pageSize", String(size)]);
+        }
+        const size = askedPageSize(query);
+        const name =
+          variant === "with-count" && size !== undefined ? `withCount=true, pageSize ${size}` : undefined;
+        return crawlOnce(route, query, {
           progressLabel: `crawling ${route.id}${CRAWL_NOTES[variant]}`,
-          name: CRAWL_NAMES[variant],
+          name: name ?? CRAWL_NAMES[variant],
           // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
           logEntries: variant === "unpaged" ? 0 : options.maxEntries,
           logNames: variant === "default",
-        }),
-      );
+        });
+      });
     },
     crawlSized(route, pageSize, again) {
       const query: [string, string][] = [["pageSize", String(pageSize)]];
