@@ -16,6 +16,7 @@ export {
   type Omission,
   type Owner,
 } from "./containment.js";
+export { countFindingsOf } from "./counts.js";
 export {
   type CrawlEnd,
   type CrawlLog,

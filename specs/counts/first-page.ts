@@ -1,4 +1,10 @@
-import type { DatedRules, Diagnostic, ExpectedCounts, Route } from "../../contracts/index.js";
+import {
+  countFindingsOf,
+  type DatedRules,
+  type Diagnostic,
+  type ExpectedCounts,
+  type Route,
+} from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
@@ -12,9 +18,7 @@ export function countDiagnostics(
   body: unknown,
   expected: ExpectedCounts,
 ): Diagnostic[] {
-  return ctx.contract.schemas
-    .validatePage(route, body, expected)
-    .filter((d) => /^response\.pagination\.total(Count|Pages)\b/.test(d.path));
+  return countFindingsOf(ctx.contract.schemas.validatePage(route, body, expected));
 }
 
 /** How one count check judges one listing at its dated rules, adding the timeline entries it relies on. */

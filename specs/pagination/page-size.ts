@@ -1,4 +1,4 @@
-import type { Route } from "../../contracts/index.js";
+import { type Route, readRoutePage } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
@@ -20,14 +20,13 @@ async function probeRoute(ctx: CheckContext, route: Route): Promise<Finding[]> {
   const small = await probe(ctx, route, SMALL_PAGE);
   if (isSuccess(small.status)) {
     const parsed = parseJson(small);
-    const body = (parsed.ok ? parsed.value : undefined) as Record<string, unknown> | undefined;
-    const list = body?.[route.pagination?.resultArray ?? "data"];
-    if (Array.isArray(list) && list.length > SMALL_PAGE) {
+    const page = readRoutePage(parsed.ok ? parsed.value : undefined, route);
+    if (page.ok && page.entries.length > SMALL_PAGE) {
       findings.push({
         kind: "fail",
         subject: `${route.id} pageSize=${SMALL_PAGE}`,
-        reason: `a page of ${list.length} entries came back for pageSize=${SMALL_PAGE}`,
-        evidence: evidenceOf(small, { entries: list.length, pagination: body?.pagination }),
+        reason: `a page of ${page.entries.length} entries came back for pageSize=${SMALL_PAGE}`,
+        evidence: evidenceOf(small, { entries: page.entries.length, pagination: page.pagination }),
       });
     }
   }

@@ -1,5 +1,6 @@
 import {
   type Contract,
+  countFindingsOf,
   countsOf,
   expectedCounts,
   judgePage,
@@ -11,8 +12,6 @@ import { evidenceOf } from "../runner/excerpt.js";
 import { countRule, countTimeline, datedCountChange } from "./counts.js";
 import type { ListingCrawl } from "./listings.js";
 import type { Exchange, Judgement, TargetPage } from "./types.js";
-
-const COUNT_PATH = /^response\.pagination\.total(Count|Pages)\b/;
 
 /**
  * Judges one page of a listing by the pagination and count rules, as verify's crawl does: the result
@@ -42,7 +41,7 @@ export function judgeListingPage(
   const expected = expectedCounts(rules, withCount);
   const counts = countsOf(body);
   const diagnostics = contract.schemas.validatePage(route, body, expected);
-  const countFindings = diagnostics.filter((d) => COUNT_PATH.test(d.path));
+  const countFindings = countFindingsOf(diagnostics);
   const arrayFindings = diagnostics.filter((d) => d.path === `response.${route.pagination?.resultArray}`);
   const others = diagnostics.filter((d) => !countFindings.includes(d) && !arrayFindings.includes(d));
   const timeline = countTimeline(rules, contract.timeline);

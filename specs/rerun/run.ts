@@ -1,4 +1,4 @@
-import { type Contract, loadContract } from "../../contracts/index.js";
+import { type Contract, loadContract, readRoutePage } from "../../contracts/index.js";
 import { packageVersion } from "../../core/paths.js";
 import { withDeadline } from "../runner/deadline.js";
 import {
@@ -64,9 +64,8 @@ async function judgeListing(
   const page = judgeListingPage(exchange, judgement, crawl, session.contract);
   if (!page || !exchange.rules) return;
   noteTargetPage(crawl, exchange, page);
-  const name = exchange.route?.pagination?.resultArray ?? "data";
-  const recorded = (exchange.recorded.body as Record<string, unknown> | null)?.[name];
-  const recordedEnd = Array.isArray(recorded) && recorded.length === 0;
+  const recorded = exchange.route && readRoutePage(exchange.recorded.body, exchange.route);
+  const recordedEnd = recorded?.ok === true && recorded.entries.length === 0;
   let ended = page.size === 0;
   if (recordedEnd && !ended) {
     ended = await followToEnd(session.http, exchange, request, page, crawl, judgement);

@@ -64,3 +64,40 @@ describe("one reader of the continuation token", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/**
+ * The places a file takes a listing's result array out of a body by its name (`body[resultArray]`,
+ * `body?.[route.pagination?.resultArray ?? "data"]`); a computed key that writes one
+ * (`{ [resultArray]: list }`) and the catalogue's own `pagination.resultArray` are not reads.
+ */
+function resultArrayReads(text: string): string[] {
+  const reads: string[] = [];
+  text.split("\n").forEach((line, n) => {
+    const code = line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, "");
+    if (/(?:[\w)\]]|\?\.)\[[^\]]*\bresultArray\b[^\]]*\]/.test(code)) reads.push(`${n + 1}: ${line.trim()}`);
+  });
+  return reads;
+}
+
+/** The legal-variants proxy rewrites the sandbox's pages: it stands for a provider, not a reader. */
+const REWRITES_PAGES = new Set(["test/specs/support/transforming-proxy.ts"]);
+
+describe("one reader of the result array", () => {
+  it("tells reads from writes", () => {
+    expect(resultArrayReads('const list = body?.[route.pagination?.resultArray ?? "data"];')).toHaveLength(1);
+    expect(resultArrayReads("const list = (body as Record<string, unknown>)[resultArray];")).toHaveLength(1);
+    expect(resultArrayReads("const page = { [resultArray]: list, pagination };")).toEqual([]);
+    expect(resultArrayReads('const name = route.pagination?.resultArray ?? "data";')).toEqual([]);
+  });
+
+  it(`no file but ${READER} takes the result array out of a body (test files aside)`, () => {
+    const offenders: string[] = [];
+    for (const file of sources(ROOT)) {
+      const path = relative(ROOT, file);
+      if (path === READER || INDEPENDENT.has(path) || REWRITES_PAGES.has(path) || path.endsWith(".test.ts"))
+        continue;
+      for (const read of resultArrayReads(readFileSync(file, "utf8"))) offenders.push(`${path}:${read}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+});
