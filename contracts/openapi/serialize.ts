@@ -20,13 +20,3 @@ export function formatOfFile(file: string): OpenApiFormat | undefined {
   if (/\.ya?ml$/i.test(file)) return "yaml";
   return undefined;
 }
-
-/** Whether a text is an OpenAPI document that `assopay openapi` wrote (its `info.x-generated-by`). */
-export function isAssopayExport(text: string): boolean {
-  try {
-    const document = parse(text) as { openapi?: unknown; info?: Record<string, unknown> } | null;
-    return typeof document?.openapi === "string" && document.info?.["x-generated-by"] === GENERATED_BY;
-  } catch {
-    return false;
-  }
-}
