@@ -1,5 +1,4 @@
-import { parse, stringify } from "yaml";
-import { GENERATED_BY } from "./export.js";
+import { stringify } from "yaml";
 
 /** The two formats the document is written in. */
 export type OpenApiFormat = "json" | "yaml";
