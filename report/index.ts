@@ -3,7 +3,7 @@ import { writeHtml } from "./html.js";
 import { writeJson } from "./json.js";
 import { writeJunit } from "./junit.js";
 import type { Report } from "./model.js";
-import { type PrettyOptions, writePretty } from "./pretty.js";
+import { type PrettyOptions, writeCompact, writePretty } from "./pretty.js";
 import type { ReporterName } from "./reporter.js";
 
 export * from "./html.js";
@@ -34,6 +34,8 @@ export function writeReport(
   switch (reporter) {
     case "pretty":
       return writePretty(shown, options);
+    case "compact":
+      return writeCompact(shown, options);
     case "json":
       return writeJson(shown, redactSecretData(details));
     case "junit":
