@@ -85,5 +85,5 @@ describe("failures first, and the compact report for a CI log", () => {
     expect(body.filter((line) => /^\d+\) /.test(line)).length).toBe(
       Number(/(\d+) failed/.exec(lines.at(-2) ?? "")?.[1]),
     );
-  }, 120_000);
+  });
 });

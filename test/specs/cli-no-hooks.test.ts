@@ -60,7 +60,7 @@ describe("assopay verify --target against assopay sandbox --no-hooks", () => {
     });
     const form = report.outcomes.find((o) => o.id === "public-form/custom-fields-and-options");
     expect(form?.reason).toMatch(/^3 public forms judged/);
-  }, 60_000);
+  });
 });
 
 describe("assopay sandbox --no-hooks", () => {

@@ -62,5 +62,5 @@ describe("crawling 100,000 entries", () => {
     } finally {
       await sandbox.close();
     }
-  }, 120_000);
+  });
 });

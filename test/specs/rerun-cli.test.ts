@@ -22,7 +22,7 @@ describe("assopay verify --cassette", () => {
     const base = { port: 0, at: "2025-04-01" as IsoDay, entries: ENTRIES, contract: contract() };
     clean = await startSandbox({ ...base, seed: 3 });
     faulty = await startSandbox({ ...base, seed: 3, fault: "duplicate-entries" });
-  }, 60_000);
+  });
   afterAll(async () => {
     await clean.close();
     await faulty.close();

@@ -112,5 +112,5 @@ describe("verify's HTTP client: connections", () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 });
