@@ -9,7 +9,7 @@ const stop = (signal: NodeJS.Signals) => {
     process.stderr.write(`assopay: ${signal} again: still finishing, please wait\n`);
     return;
   }
-  controller.abort();
+  controller.abort(signal);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
@@ -22,6 +22,8 @@ main(process.argv.slice(2), {
 }).then(
   (code) => {
     process.exitCode = code;
+    // Stopped by a signal: what it was waiting for (a read, a connection) must not keep it alive.
+    if (controller.signal.aborted) process.exit(code);
   },
   (error: unknown) => {
     // main() turns every error into a message; this is the last guard, still without a stack trace.

@@ -44,4 +44,10 @@ export interface Command {
   /** The full `assopay <verb> --help` text. */
   help: string;
   run(context: CommandContext): Promise<number>;
+  /**
+   * Set by a verb whose `run` stops by itself once `signal` is aborted (a server drains and returns, a run
+   * of checks ends with what it has): `main` waits for it. Any other verb is ended at SIGINT or SIGTERM
+   * at once, whatever it is reading.
+   */
+  stopsOnSignal?: true;
 }

@@ -1,7 +1,8 @@
+import { constants } from "node:os";
 import { AssopayError, formatError, formatLocation, isAssopayError } from "../core/errors.js";
 import { packageVersion } from "../core/paths.js";
 import { redactSecretData, redactSecretText } from "../core/secrets/text.js";
-import type { Command, CommandContext } from "./command.js";
+import { type Command, type CommandContext, untilAborted } from "./command.js";
 import { commands, verbs } from "./registry.js";
 
 function overview(all: readonly Command[]): string {
@@ -22,7 +23,17 @@ function overview(all: readonly Command[]): string {
 
 /** Runs the command line; resolves to the exit code. Exported for tests. */
 export async function main(argv: readonly string[], context: Omit<CommandContext, "argv">): Promise<number> {
-  const [verb, ...rest] = argv;
+  const [first, ...more] = argv;
+  // `assopay help VERB` is `assopay VERB --help`.
+  const [verb, ...rest] =
+    first === "help" && more.length > 0 ? [more[0] as string, "--help", ...more.slice(1)] : argv;
+  const alone = ["--help", "-h", "help", "--version", "-V"];
+  if (verb !== undefined && alone.includes(verb) && rest.length > 0) {
+    context.stderr.write(
+      `error[usage]: ${verb} takes nothing after it, got "${rest[0]}"\nhint: run 'assopay ${verb}' alone, or 'assopay VERB --help'\n`,
+    );
+    return 2;
+  }
   if (verb === undefined || verb === "--help" || verb === "-h" || verb === "help") {
     context.stdout.write(overview(await commands()));
     return 0;
@@ -48,7 +59,8 @@ export async function main(argv: readonly string[], context: Omit<CommandContext
       context.stdout.write(command.help.endsWith("\n") ? command.help : `${command.help}\n`);
       return 0;
     }
-    return await command.run({ ...context, argv: rest });
+    const run = command.run({ ...context, argv: rest });
+    return await (command.stopsOnSignal ? run : Promise.race([run, interrupted(named.name, context)]));
   } catch (error) {
     const known = isAssopayError(error) ? error : internalError(error, context.env);
     // An error's text may quote what the user gave (a URL with its password): redacted like every report.
@@ -58,6 +70,20 @@ export async function main(argv: readonly string[], context: Omit<CommandContext
     }
     return known.exitCode;
   }
+}
+
+/**
+ * Resolves when SIGINT or SIGTERM aborts `context.signal` (its reason names the signal), to the exit code
+ * a shell gives a process ended by it (128 + its number), after one line saying so.
+ */
+function interrupted(verb: string, context: Omit<CommandContext, "argv">): Promise<number> {
+  return untilAborted(context.signal).then(() => {
+    const reason: unknown = context.signal.reason;
+    const signal =
+      typeof reason === "string" && reason in constants.signals ? (reason as NodeJS.Signals) : "SIGTERM";
+    context.stderr.write(`assopay ${verb}: stopped by ${signal}\n`);
+    return 128 + constants.signals[signal];
+  });
 }
 
 /** True when the verb was asked for a JSON report (`--reporter json`, `--reporter=json`) or line (`--json`). */

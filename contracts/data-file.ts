@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { AnySchema } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { AssopayError } from "../core/errors.js";
-import { readYamlFile } from "../core/yaml-file.js";
+import { expectOwnFormat, readYamlFile } from "../core/yaml-file.js";
 import { toDiagnostics } from "./error-sentences.js";
 
 /**
@@ -20,7 +20,8 @@ export function readDataFile(
 ): unknown {
   const yaml = readYamlFile(file, "bad-contract", what);
   const metaFile = join(metaDir, `${metaName}.meta.json`);
-  const metaSchema = JSON.parse(readFileSync(metaFile, "utf8")) as { $id: string };
+  const metaSchema = JSON.parse(readFileSync(metaFile, "utf8")) as { $id: string; properties?: object };
+  expectOwnFormat(yaml, Object.keys(metaSchema.properties ?? {}), { code: "bad-contract", what });
   const validate = ajv.getSchema(metaSchema.$id) ?? ajv.compile(metaSchema as AnySchema);
   if (!validate(yaml.data)) {
     const [first] = toDiagnostics(validate.errors, yaml.data, what.replace(/\s+/g, "-"));

@@ -1,8 +1,9 @@
-import type { IsoDay } from "../core/dates.js";
+import { dayStart, type IsoDay, isIsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 import type {
   CountMode,
   DatedRules,
+  DeprecationHeaders,
   ExpectedCounts,
   Route,
   Timeline,
@@ -10,10 +11,13 @@ import type {
   TimelineEntry,
 } from "./types.js";
 
-interface RawEntry extends Omit<TimelineEntry, "approximate" | "date"> {
+interface RawEntry extends Omit<TimelineEntry, "approximate" | "date" | "deprecated"> {
   date: string;
   approximate?: boolean;
+  deprecated?: string;
 }
+
+const NOTHING_AHEAD: DeprecationHeaders = Object.freeze({});
 
 function affectsRoute(entry: TimelineEntry, route: Route): boolean {
   switch (entry.affects) {
@@ -32,8 +36,29 @@ export function buildTimeline(
   file: string,
   lineOf: (i: number) => number | undefined,
 ): Timeline {
-  const entries: TimelineEntry[] = raw.entries.map((e) =>
-    Object.freeze({ ...e, date: e.date as IsoDay, approximate: e.approximate ?? false }),
+  const deprecatedDay = (e: RawEntry, index: number): IsoDay | undefined => {
+    const named = e.deprecated;
+    if (named === undefined) return undefined;
+    const day = isIsoDay(named) ? named : raw.entries.find((other) => other.id === named)?.date;
+    if (day === undefined || day > e.date) {
+      throw new AssopayError(
+        "bad-contract",
+        `timeline entry "${e.id}": deprecated "${named}" is ${day === undefined ? "neither a day nor an entry's id" : `after the change itself (${e.date})`}`,
+        {
+          location: { file, line: lineOf(index) },
+          hint: "give the day it was deprecated (YYYY-MM-DD, not after the entry's date) or the id of the entry that deprecated it",
+        },
+      );
+    }
+    return day as IsoDay;
+  };
+  const entries: TimelineEntry[] = raw.entries.map((e, index) =>
+    Object.freeze({
+      ...e,
+      date: e.date as IsoDay,
+      approximate: e.approximate ?? false,
+      deprecated: deprecatedDay(e, index),
+    }),
   );
   const effects = new Set<TimelineEffect>();
   entries.forEach((entry, index) => {
@@ -93,9 +118,22 @@ export function buildTimeline(
       inForce: frozen.filter((e) => date >= e.date && affectsRoute(e, route)),
     });
   };
+  const announced = frozen.filter((e) => e.deprecated !== undefined && e.link !== undefined);
+  const deprecationHeadersAt = (route: Route, date: IsoDay): DeprecationHeaders => {
+    const ahead = announced.filter((e) => date < e.date && affectsRoute(e, route));
+    if (ahead.length === 0) return NOTHING_AHEAD;
+    const first = (days: IsoDay[]) => Math.min(...days.map((day) => dayStart(day).getTime()));
+    // The resource is deprecated from its earliest deprecation, and loses something at the earliest change.
+    return Object.freeze({
+      deprecation: `@${first(ahead.map((e) => e.deprecated as IsoDay)) / 1000}`,
+      sunset: new Date(first(ahead.map((e) => e.date))).toUTCString(),
+      link: ahead.flatMap((e) => [`<${e.link}>; rel="deprecation"`, `<${e.link}>; rel="sunset"`]).join(", "),
+    });
+  };
   return {
     entries: frozen,
     source: file,
+    deprecationHeadersAt,
     entry,
     inForce,
     datedRulesAt,

@@ -141,7 +141,20 @@ export interface TimelineEntry {
   /** Which routes it affects: the count-deprecation routes, a version, or everything. */
   affects: "count-deprecation" | "v3" | "associations";
   source: string;
+  /**
+   * For a change that takes something away: the day it is deprecated (RFC 9745), announced with the
+   * change's date as its sunset (RFC 8594) before that date.
+   */
+  deprecated?: IsoDay;
+  /** The URI reference the announcement's `Link` names (with `deprecated`). */
+  link?: string;
 }
+
+/**
+ * The headers that announce the changes still ahead of a route (lower-case names): `deprecation` (an
+ * RFC 9651 Date, `@<seconds>`), `sunset` (an IMF-fixdate) and `link`; none when nothing is ahead.
+ */
+export type DeprecationHeaders = Readonly<Partial<Record<"deprecation" | "sunset" | "link", string>>>;
 
 /**
  * How counts behave on a count-deprecation route at a date:
@@ -186,6 +199,11 @@ export interface Timeline {
   datedRulesAt(route: Route, date: IsoDay): DatedRules;
   /** @deprecated Renamed {@link Timeline.datedRulesAt}; the same function, kept for existing callers. */
   rulesAt(route: Route, date: IsoDay): DatedRules;
+  /**
+   * What the sandbox and replay announce on a route at a date: the changes that take something away
+   * from it and have not yet taken effect ({@link DeprecationHeaders}).
+   */
+  deprecationHeadersAt(route: Route, date: IsoDay): DeprecationHeaders;
   /** The entry for an effect, if the timeline has one. */
   entry(effect: TimelineEffect): TimelineEntry | undefined;
   /** Whether an effect is in force at a date. */

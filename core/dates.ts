@@ -42,3 +42,26 @@ export function dayStart(day: IsoDay): Date {
 export function isoInstant(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const IMF_FIXDATE = /^([A-Z][a-z]{2}), (\d{2}) ([A-Z][a-z]{2}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+
+/**
+ * An IMF-fixdate (`Mon, 30 Jun 2025 00:00:00 GMT`, RFC 9110 5.6.7), the one form of HTTP-date a sender
+ * may generate: the instant, or undefined when the text is any other form or names no real moment (31
+ * April, hour 24, a weekday that day is not). A leap second (`:60`) reads as the second before.
+ */
+export function parseHttpDate(text: string): Date | undefined {
+  const [, weekday, day, month, year, hour, minute, second] = IMF_FIXDATE.exec(text) ?? [];
+  const monthIndex = MONTHS.indexOf(month ?? "");
+  const at = new Date(Date.UTC(Number(year), monthIndex, Number(day), Number(hour), Number(minute)));
+  const seconds = Number(second);
+  const real =
+    at.getUTCMonth() === monthIndex &&
+    at.getUTCDate() === Number(day) &&
+    at.getUTCHours() === Number(hour) &&
+    seconds <= 60 &&
+    WEEKDAYS[at.getUTCDay()] === weekday;
+  return real ? new Date(at.getTime() + Math.min(seconds, 59) * 1000) : undefined;
+}

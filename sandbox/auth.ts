@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { AuthRequirement } from "../contracts/index.js";
+import { placeholderFor, WHOLE_PLACEHOLDER } from "../core/secrets/placeholder.js";
 
 /** Refresh tokens last 30 days, as reported for the service. */
 const REFRESH_TTL_MS = 30 * 86_400_000;
@@ -46,12 +47,26 @@ interface Grant {
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
-/** Clients (the ready-made two, those a data file declares) and bearer tokens, expiring on the sandbox clock. */
+/**
+ * Whether `given` is `client`'s secret: the same text, or, for a client whose secret a recording holds as
+ * a placeholder (`--from-cassette`), a secret whose placeholder it is under `salt` (the cassette's salt):
+ * the recorded app's own secret is accepted without the sandbox ever holding it.
+ */
+function secretOf(client: Client, given: string, salt: string | undefined): boolean {
+  if (client.secret === given) return true;
+  return WHOLE_PLACEHOLDER.test(client.secret) && placeholderFor(given, salt) === client.secret;
+}
+
+/**
+ * Clients (the ready-made two, those a data file declares) and bearer tokens, expiring on the sandbox
+ * clock. `salt` is the salt of the placeholders declared secrets may be (see {@link secretOf}).
+ */
 export function createAuth(
   derive: (purpose: string) => string,
   ttlSeconds: number,
   nowMs: () => number,
   declared: readonly Client[] = [],
+  salt?: string,
 ): Auth {
   const admin: Client = {
     id: "assopay-admin",
@@ -101,7 +116,9 @@ export function createAuth(
     admin,
     reader,
     client(id, secret) {
-      return [admin, reader, ...declared, ...added.values()].find((c) => c.id === id && c.secret === secret);
+      return [admin, reader, ...declared, ...added.values()].find(
+        (c) => c.id === id && secretOf(c, secret, salt),
+      );
     },
     addClient(client) {
       added.set(client.id, client);

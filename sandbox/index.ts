@@ -87,6 +87,11 @@ export interface SandboxOptions extends AllowHostOptions {
    * @example startSandbox({ data: buildSandboxData(readDataFile("my-data.yaml"), 1) })
    */
   data?: SandboxData;
+  /**
+   * The salt of the cassette whose placeholders the data's client secrets are (`ASSOPAY_CASSETTE_SALT`),
+   * so that the recorded app's own secret is accepted (default: the public key of unsalted placeholders).
+   */
+  secretSalt?: string;
 }
 
 export interface RunningSandbox {
@@ -140,7 +145,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     contract,
     clock,
     store,
-    auth: createAuth(store.derive, ttl, clock.nowMs, options.data?.clients ?? []),
+    auth: createAuth(store.derive, ttl, clock.nowMs, options.data?.clients ?? [], options.secretSalt),
     tokens: createTokenCodec(store.derive("continuation-tokens")),
     notifier: createNotifier({
       registrations: () => store.registrations,

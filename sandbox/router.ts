@@ -167,6 +167,12 @@ export function createRouter(core: SandboxCore): (ex: Exchange) => Promise<void>
       );
       return;
     }
+    // The changes still ahead of the route, announced on every answer it gives (RFC 9745, RFC 8594).
+    for (const [name, value] of Object.entries(
+      core.contract.timeline.deprecationHeadersAt(route, rules.date),
+    )) {
+      ex.res.setHeader(name, value);
+    }
     const client = authorize(core, ex, route, known);
     if (client === undefined) return;
     const handler = routeHandlers.get(route.id);

@@ -101,6 +101,7 @@ function splitCommand(argv: readonly string[]): { own: readonly string[]; comman
 }
 
 export const gateCommand: Command = {
+  stopsOnSignal: true,
   name: "gate",
   summary: "Judge an SDK's traffic against the consumer rules",
   help: HELP,

@@ -119,6 +119,7 @@ function upstreamTimeoutMs(text: string | undefined): number | undefined {
 }
 
 export const recordCommand: Command = {
+  stopsOnSignal: true,
   name: "record",
   summary: "Record traffic through a proxy into a YAML cassette",
   help: HELP,

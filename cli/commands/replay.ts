@@ -35,7 +35,8 @@ web pages of other sites (an Origin or Sec-Fetch-Site naming another site) are r
 
 With --at, responses are what the service answers at that date: on the six count-deprecation routes the
 counts become -1 (unless withCount=true) or disappear after their removal, and v3 routes answer 404
-after their switch-off. Lets you try an SDK against a cutoff before it happens.
+after their switch-off; before a change, the routes it affects carry Deprecation, Sunset and Link
+headers, as the sandbox sends them. Lets you try an SDK against a cutoff before it happens.
 
 Flags:
   --cassette PATH   a cassette to serve (repeat it, or list more paths after it)
@@ -65,6 +66,7 @@ Examples:
 `;
 
 export const replayCommand: Command = {
+  stopsOnSignal: true,
   name: "replay",
   summary: "Serve recorded cassettes",
   help: HELP,

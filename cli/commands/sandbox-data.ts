@@ -58,7 +58,14 @@ export async function sandboxDataFlags(
       const cassette = await loadCassette(file);
       for (const { request, response } of cassette.interactions) {
         const body = response.body && "json" in response.body ? response.body.json : undefined;
-        answers.push({ method: request.method, path: request.path, status: response.status, body });
+        const requestText = request.body && "text" in request.body ? request.body.text : undefined;
+        answers.push({
+          method: request.method,
+          path: request.path,
+          status: response.status,
+          body,
+          ...(requestText === undefined ? {} : { requestText }),
+        });
       }
     }
     text = printDataFile(dataFromRecording(answers), cassettes);

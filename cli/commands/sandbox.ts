@@ -1,5 +1,7 @@
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { WHOLE_PLACEHOLDER } from "../../core/secrets/placeholder.js";
+import type { DeclaredClient } from "../../sandbox/data/model.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
 import {
   DEFAULT_ENTRIES,
@@ -53,7 +55,9 @@ Flags:
   --data FILE.yaml         serve your own organizations, forms (tiers, custom fields, options),
                            orders, payments and clients; the rest is generated (docs/sandbox.md,
                            "Your own data"); every value is checked, a mistake exits 2 with file:line
-  --from-cassette FILE     serve the data a recorded session shows (repeatable), statefully
+  --from-cassette FILE     serve the data a recorded session shows (repeatable), statefully; the
+                           recorded app's client id is let in with its own secret (or the
+                           placeholder the cassette holds; ASSOPAY_CASSETTE_SALT if it was salted)
   --print-data FILE|-      write the data file of --from-cassette (or --data) to FILE or stdout, then
                            exit: edit it and keep it
   --no-hooks               play a provider without our hooks: no provider states, no clock, none of
@@ -112,7 +116,12 @@ const SHAPES_NOTE: Readonly<Record<Shapes, string>> = {
   document: "document (an entry's amount is the item's integer cents)",
 };
 
-function banner(sandbox: RunningSandbox, seed: number, fault: FaultName | undefined): string {
+function banner(
+  sandbox: RunningSandbox,
+  seed: number,
+  fault: FaultName | undefined,
+  clients: readonly DeclaredClient[],
+): string {
   const c = sandbox.credentials;
   return [
     `assopay sandbox listening on ${sandbox.url}`,
@@ -121,6 +130,10 @@ function banner(sandbox: RunningSandbox, seed: number, fault: FaultName | undefi
     `  token endpoint    POST ${sandbox.url}/oauth2/token (grant_type=client_credentials)`,
     `  admin client      ${c.admin.clientId}  ${c.admin.clientSecret}   (organization_admin)`,
     `  reader client     ${c.reader.clientId}  ${c.reader.clientSecret}   (no right)`,
+    ...clients.map(
+      (d) =>
+        `  declared client   ${d.id}  ${d.secret}   (${d.rights.join(", ") || "no right"}${WHOLE_PLACEHOLDER.test(d.secret) ? "; or the secret it stands for" : ""})`,
+    ),
     `  organization      ${c.organizationSlug}`,
     `  form              ${c.formType}/${c.formSlug} (${sandbox.core.store.mainForm.count} entries)`,
     `  listing           GET ${sandbox.url}/v5/organizations/${c.organizationSlug}/forms/${c.formType}/${c.formSlug}/items`,
@@ -200,6 +213,7 @@ async function run(context: CommandContext): Promise<number> {
     notifyAnyHost: flags.values["notify-any-host"] === true,
     onNotice: (message) => context.stderr.write(`  ${message}\n`),
     ...(data ? { data } : {}),
+    ...(context.env.ASSOPAY_CASSETTE_SALT ? { secretSalt: context.env.ASSOPAY_CASSETTE_SALT } : {}),
   });
   const c = sandbox.credentials;
   context.stdout.write(
@@ -218,7 +232,7 @@ async function run(context: CommandContext): Promise<number> {
           admin: c.admin,
           reader: c.reader,
         })}\n`
-      : banner(sandbox, seed, fault),
+      : banner(sandbox, seed, fault, data?.clients ?? []),
   );
   await new Promise<void>((resolve) => {
     if (context.signal.aborted) resolve();
@@ -230,6 +244,7 @@ async function run(context: CommandContext): Promise<number> {
 }
 
 export const sandboxCommand: Command = {
+  stopsOnSignal: true,
   name: "sandbox",
   summary: "Run the local sandbox service, with a clock and named faults",
   help: HELP,

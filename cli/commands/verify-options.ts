@@ -8,6 +8,7 @@ import {
   adminCredentials,
   normalizeTarget,
   resolveOptions,
+  type TargetAuth,
   type VerifyOptions,
 } from "../../specs/runner/options.js";
 import type { PlannedPolicy } from "../../specs/runner/types.js";
@@ -31,6 +32,10 @@ import { PUBLISH_FLAGS, publishOptions } from "./verify-publish.js";
 
 export const FLAGS: FlagSpec = {
   target: { type: "string" },
+  "api-root": { type: "string" },
+  bearer: { type: "string" },
+  "admin-bearer": { type: "string" },
+  "no-auth": { type: "boolean" },
   at: { type: "string" },
   "client-id": { type: "string" },
   "client-secret": { type: "string" },
@@ -63,6 +68,10 @@ export const FLAGS: FlagSpec = {
 const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];
 
 export const SANDBOX_ONLY = [
+  "api-root",
+  "bearer",
+  "admin-bearer",
+  "no-auth",
   "client-id",
   "client-secret",
   "admin-client-id",
@@ -162,14 +171,53 @@ export function limitOptions(parsed: Parsed): {
   };
 }
 
+type Read = (flag: string, name: string) => string | undefined;
+
+/**
+ * How the target authenticates, from the flags: `--no-auth`, `--bearer` (and `--admin-bearer`), or the
+ * clients of its token endpoint (the default); two ways at once are a usage error.
+ */
+function targetAuth(flags: ParsedFlags, read: Read): TargetAuth | undefined {
+  const bearer = read("bearer", "ASSOPAY_BEARER");
+  const adminBearer = read("admin-bearer", "ASSOPAY_ADMIN_BEARER");
+  const ways = [
+    ...(flags.values["no-auth"] === true ? ["--no-auth"] : []),
+    ...(bearer !== undefined || adminBearer !== undefined ? ["--bearer"] : []),
+    ...(read("client-id", "ASSOPAY_CLIENT_ID") !== undefined ? ["--client-id"] : []),
+  ];
+  if (ways.length > 1) {
+    throw new AssopayError(
+      "usage",
+      `assopay verify: ${ways.join(" and ")} are two ways to authenticate; give one`,
+      {
+        hint: "--client-id/--client-secret for a target with a token endpoint, --bearer TOKEN for one without, --no-auth for one that authenticates nobody (flags or ASSOPAY_CLIENT_ID, ASSOPAY_BEARER)",
+      },
+    );
+  }
+  if (ways[0] === "--no-auth") return { kind: "none" };
+  if (ways[0] !== "--bearer") return undefined;
+  if (bearer === undefined) {
+    throw new AssopayError("usage", "assopay verify: --admin-bearer needs --bearer", {
+      hint: "--bearer is the token of the client without organization_admin, which reads the listings",
+    });
+  }
+  return { kind: "bearer", reader: bearer, admin: adminBearer };
+}
+
 /** Options for a target given by the user: every missing setting is named with its environment variable. */
 export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
   const { flags, env } = parsed;
   normalizeTarget(target);
-  const read = (flag: string, name: string) => stringFlag(flags, flag, { vars: env, name });
-  const required: [string, string][] = [
-    ["client-id", "ASSOPAY_CLIENT_ID"],
-    ["client-secret", "ASSOPAY_CLIENT_SECRET"],
+  const read: Read = (flag, name) => stringFlag(flags, flag, { vars: env, name });
+  const auth = targetAuth(flags, read);
+  const apiRoot = read("api-root", "ASSOPAY_API_ROOT");
+  const required: (readonly [string, string])[] = [
+    ...(auth
+      ? []
+      : ([
+          ["client-id", "ASSOPAY_CLIENT_ID"],
+          ["client-secret", "ASSOPAY_CLIENT_SECRET"],
+        ] as const)),
     ["organization", "ASSOPAY_ORG"],
     ["form-type", "ASSOPAY_FORM_TYPE"],
     ["form-slug", "ASSOPAY_FORM_SLUG"],
@@ -187,11 +235,16 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
   return resolveOptions({
     target,
     at: parsed.at,
-    reader: {
-      clientId: read("client-id", "ASSOPAY_CLIENT_ID") ?? "",
-      clientSecret: read("client-secret", "ASSOPAY_CLIENT_SECRET") ?? "",
-    },
-    admin: adminCredentials(read),
+    ...(apiRoot === undefined ? {} : { apiRoot }),
+    ...(auth
+      ? { auth }
+      : {
+          reader: {
+            clientId: read("client-id", "ASSOPAY_CLIENT_ID") ?? "",
+            clientSecret: read("client-secret", "ASSOPAY_CLIENT_SECRET") ?? "",
+          },
+          admin: adminCredentials(read),
+        }),
     organizationSlug: read("organization", "ASSOPAY_ORG") ?? "",
     formType: read("form-type", "ASSOPAY_FORM_TYPE") ?? "",
     formSlug: read("form-slug", "ASSOPAY_FORM_SLUG") ?? "",

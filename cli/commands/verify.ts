@@ -127,6 +127,7 @@ function write(stream: Writable, text: string) {
 }
 
 export const verifyCommand: Command = {
+  stopsOnSignal: true,
   name: "verify",
   summary: "Verify a provider (default: the embedded sandbox) against the contract",
   help: HELP,

@@ -1,7 +1,7 @@
 import type { IsoDay } from "../../core/dates.js";
 import type { QueryParam, QueryParamType, Route, Timeline } from "../types.js";
 import { componentRef, type JsonSchema } from "./schemas.js";
-import { countMarks, operationTimeline } from "./timeline.js";
+import { announcedHeaders, countMarks, operationTimeline } from "./timeline.js";
 
 /** The name of the security scheme every protected route uses. */
 export const BEARER_SCHEME = "bearer";
@@ -90,15 +90,19 @@ export function operation(timeline: Timeline, route: Route, at: IsoDay): JsonSch
     ...route.pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
     ...route.query.map((param) => queryParameter(timeline, route, param, at)),
   ];
+  const headers = announcedHeaders(timeline, route, at);
+  const announced = Object.keys(headers).length > 0 ? { headers } : {};
   const responses: JsonSchema = {
     [String(route.response.status)]: {
       description: STATUS_TEXT[route.response.status] ?? "Success",
+      ...announced,
       content: successContent(route),
     },
   };
   for (const status of route.errors) {
     responses[String(status)] = {
       description: STATUS_TEXT[status] ?? `Error ${status}`,
+      ...announced,
       content: { "application/json": { schema: componentRef("error") } },
     };
   }

@@ -6,6 +6,7 @@
  * Whatever it does read, it reads as the `yaml` package would (`test/proxy/block-reader.test.ts`).
  */
 
+import { MAX_YAML_DEPTH } from "../../core/yaml-file.js";
 import { isPlainString } from "./yaml-scalar.js";
 
 /** Numbers as JSON writes them (YAML's core schema reads them as the same number). */
@@ -18,6 +19,8 @@ const NOT_OURS = new NotOurs();
 interface Cursor {
   readonly lines: readonly string[];
   i: number;
+  /** How many maps and lists hold the one being read. */
+  depth: number;
 }
 
 function indentOf(line: string): number {
@@ -180,10 +183,16 @@ function list(c: Cursor, indent: number): unknown[] {
 
 /** The map or list whose lines start at `indent`. */
 function block(c: Cursor, indent: number): unknown {
+  // Deeper than any YAML input may nest: the general reader says where, with its limits (core/yaml-file.ts).
+  if (++c.depth > MAX_YAML_DEPTH) throw NOT_OURS;
   const line = c.lines[c.i] as string;
   const dash = line.charCodeAt(indent) === 0x2d;
-  if (dash && (line.length === indent + 1 || line.charCodeAt(indent + 1) === 0x20)) return list(c, indent);
-  return map(c, indent);
+  const read =
+    dash && (line.length === indent + 1 || line.charCodeAt(indent + 1) === 0x20)
+      ? list(c, indent)
+      : map(c, indent);
+  c.depth--;
+  return read;
 }
 
 /**
@@ -193,7 +202,7 @@ function block(c: Cursor, indent: number): unknown {
  * @example readBlockDocument(["id: 1", "request:", "  method: GET"]) // { id: 1, request: { method: "GET" } }
  */
 export function readBlockDocument(lines: readonly string[]): unknown {
-  const c: Cursor = { lines, i: 0 };
+  const c: Cursor = { lines, i: 0, depth: 0 };
   try {
     if (nextIndent(c) !== 0) return undefined;
     const data = block(c, 0);

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { promisify } from "node:util";
 import * as zlib from "node:zlib";
-import { contentCoding, decompress } from "../../core/http/coding.js";
+import { contentCoding, decompress, isOversized } from "../../core/http/coding.js";
 import type { ContentCoding, StoredBody } from "./format.js";
 
 const gzip = promisify(zlib.gzip);
@@ -112,8 +112,9 @@ export function storeBodyNow(
 }
 
 /**
- * The stored form of wire bytes: decoded from gzip/deflate/br when the header says so (bytes that fail
- * to decode are kept as they came, base64, without `encoding`). Empty bodies are not stored.
+ * The stored form of wire bytes: decoded from gzip/deflate/br when the header says so. Bytes that fail
+ * to decode are kept as they came, base64, without `encoding`; so are bytes that decode past the bound
+ * (`MAX_DECODED_BYTES`), with a `note` saying so. Empty bodies are not stored.
  */
 export async function storeBody(
   wire: Buffer,
@@ -125,8 +126,9 @@ export async function storeBody(
   const coding = contentCoding(contentEncoding) as ContentCoding;
   try {
     return classifyBody(await decompress(wire, coding), contentType, coding);
-  } catch {
-    return { base64: wire.toString("base64") };
+  } catch (error) {
+    const note = isOversized(error) ? { note: `kept as received: ${(error as Error).message}` } : {};
+    return { base64: wire.toString("base64"), ...note };
   }
 }
 

@@ -15,12 +15,13 @@ export type ContentCoding = "gzip" | "deflate" | "br";
  *   gives the recorded bytes back exactly);
  * - `text`: UTF-8 text, restored byte for byte;
  * - `base64`: anything else (attached files), restored byte for byte.
- * `encoding` names the `content-encoding` the bytes had on the wire.
+ * `encoding` names the `content-encoding` the bytes had on the wire. A `note` says why compressed bytes
+ * were kept as received (they decode past the bound on a decoded body).
  */
 export type StoredBody =
   | { json: unknown; encoding?: ContentCoding }
   | { text: string; encoding?: ContentCoding }
-  | { base64: string; encoding?: ContentCoding };
+  | { base64: string; encoding?: ContentCoding; note?: string };
 
 /** Header names in lower case; a header sent several times (`set-cookie`) is a list. */
 export type StoredHeaders = Record<string, string | string[]>;

@@ -1,6 +1,7 @@
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
 import { AssopayError } from "../../core/errors.js";
+import { openInput } from "../../core/input-file.js";
 
 /** The longest line read (characters): a body of 50 MB, base64-encoded, fits several times over. */
 const MAX_LINE_CHARS = 256 * 1024 * 1024;
@@ -16,19 +17,11 @@ function lineTooLong(path: string, line: number): AssopayError {
   );
 }
 
+/** A read that failed once the file was open (an I/O error): the file and why. */
 function unreadable(path: string, error: unknown): AssopayError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const hint =
-    code === "ENOENT"
-      ? "check the path; record a cassette with 'assopay record'"
-      : code === "EISDIR"
-        ? "pass a cassette file, not a folder"
-        : code === "EACCES" || code === "EPERM"
-          ? "the file is not readable by this user: check its permissions"
-          : "check that the file is a cassette written by 'assopay record'";
   return new AssopayError("bad-cassette", `cannot read the cassette: ${(error as Error).message}`, {
     location: { file: path },
-    hint,
+    hint: "check the file system the cassette is on, then try again",
     cause: error,
   });
 }
@@ -49,12 +42,7 @@ const CHUNK_BYTES = 1 << 20;
  * await readLines("recordings/crawl.yaml", (line) => splitter.push(line));
  */
 export async function readLines(path: string, onLine: (line: string) => void): Promise<void> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, "r");
-  } catch (error) {
-    throw unreadable(path, error);
-  }
+  const handle: FileHandle = await openInput(path, "bad-cassette", "cassette");
   const decoder = new StringDecoder("utf8");
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   // The start of a line not ended yet, in pieces (a long base64 line spans many chunks).

@@ -1,5 +1,5 @@
-import { type Document, LineCounter, parseDocument, visit } from "yaml";
 import { AssopayError } from "../../core/errors.js";
+import { parseYamlText } from "../../core/yaml-file.js";
 import { readBlockDocument } from "./block-reader.js";
 import { createDocumentSplitter, type RawDocument } from "./documents.js";
 import {
@@ -29,84 +29,17 @@ interface ParsedDocument {
   lineOf(path: readonly (string | number)[]): number;
 }
 
-/**
- * The offset of the first alias that refers to a node containing it (`&a [*a]`): legal YAML, but it reads
- * as a circular structure no cassette can hold.
- */
-function selfReference(yaml: Document.Parsed, doc: RawDocument): number | undefined {
-  if (!doc.lines.some((line) => line.includes("*"))) return undefined;
-  let found: number | undefined;
-  visit(yaml, {
-    Alias(_key, node, path) {
-      if (!path.includes(node.resolve(yaml) as never)) return undefined;
-      found = node.range?.[0] ?? 0;
-      return visit.BREAK;
-    },
-  });
-  return found;
-}
-
-/**
- * A parsed document as plain data. A self-referencing alias, or more than {@link MAX_ALIASES} alias
- * expansions (an "alias bomb"), is a 'bad-cassette' error rather than a stack trace or a heap full.
- */
-function expand(yaml: Document.Parsed, doc: RawDocument, file: string, lineCounter: LineCounter): unknown {
-  const hint =
-    "the recorder never writes anchors or aliases (&name, *name): write the value itself in their place";
-  const lineAt = (offset: number) => lineCounter.linePos(offset).line + doc.contentLine - 1;
-  const loop = selfReference(yaml, doc);
-  if (loop !== undefined) {
-    throw new AssopayError(
-      "bad-cassette",
-      "a YAML alias refers to the node that contains it (a self-reference)",
-      {
-        location: { file, line: lineAt(loop) },
-        hint,
-      },
-    );
-  }
-  try {
-    return yaml.toJS({ maxAliasCount: MAX_ALIASES });
-  } catch (error) {
-    const reason = (error as Error).message.split("\n")[0] ?? "";
-    const message = /alias/i.test(reason)
-      ? `the YAML aliases expand to too much (more than ${MAX_ALIASES} nodes each): ${reason}`
-      : `the YAML cannot be read as data: ${reason}`;
-    const alias = doc.lines.findIndex((line) => /(^|[\s[{,:-])\*[^\s,\]}]+/.test(line));
-    throw new AssopayError("bad-cassette", message, {
-      location: { file, line: alias < 0 ? doc.line : doc.contentLine + alias },
-      hint,
-    });
-  }
-}
-
+/** A document parsed by the one YAML helper, with its limits (depth, aliases), lines counted in the file. */
 function parseRaw(doc: RawDocument, file: string): ParsedDocument {
-  const lineCounter = new LineCounter();
-  const yaml = parseDocument(doc.lines.join("\n"), { lineCounter, uniqueKeys: true });
-  const first = yaml.errors[0];
-  if (first) {
-    const line = (first.linePos?.[0]?.line ?? 1) + doc.contentLine - 1;
-    throw new AssopayError("bad-cassette", `not valid YAML: ${first.message.split("\n")[0]}`, {
-      location: { file, line },
-      hint: HINT,
-    });
-  }
-  const data = expand(yaml, doc, file, lineCounter);
-  const lineOf = (path: readonly (string | number)[]): number => {
-    let node: unknown = yaml.contents;
-    let offset = yaml.contents?.range?.[0];
-    for (const key of path) {
-      const next =
-        node && typeof node === "object" && "get" in node
-          ? (node as { get(k: unknown, keep: boolean): unknown }).get(key, true)
-          : undefined;
-      if (!next || typeof next !== "object") break;
-      node = next;
-      offset = (next as { range?: [number, number, number] }).range?.[0] ?? offset;
-    }
-    return offset === undefined ? doc.line : lineCounter.linePos(offset).line + doc.contentLine - 1;
-  };
-  return { data, lineOf };
+  const parsed = parseYamlText(doc.lines.join("\n"), file, {
+    code: "bad-cassette",
+    what: "cassette document",
+    firstLine: doc.contentLine,
+    maxAliases: MAX_ALIASES,
+    merge: false,
+    hint: HINT,
+  });
+  return { data: parsed.data, lineOf: (path) => parsed.lineOf(path) ?? doc.line };
 }
 
 /**

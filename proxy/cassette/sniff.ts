@@ -10,7 +10,10 @@ export function looksLikeCassette(doc: RawDocument): boolean {
   return doc.lines.some((line) => FORMAT_LINE.test(line));
 }
 
-/** What a file that is not a cassette looks like, from its first document's lines, in a few words. */
+/**
+ * What a file that is not a cassette looks like, from its first document's lines, in a few words that
+ * never quote it (the file may be anything given by mistake: `/etc/shadow`): its kind and its size.
+ */
 export function lookOf(doc: RawDocument): string {
   const text = doc.lines.join("\n");
   if (text.includes("\u0000") || text.includes("\ufffd")) return "binary data";
@@ -24,12 +27,9 @@ export function lookOf(doc: RawDocument): string {
     }
   }
   if (first.startsWith("<")) return "HTML or XML";
-  const keys = doc.lines
-    .map((line) => /^([A-Za-z_][\w.-]*):(\s|$)/.exec(line)?.[1])
-    .filter((key): key is string => key !== undefined);
-  if (keys.length > 0)
-    return `a YAML map with the keys ${keys.slice(0, 4).join(", ")}${keys.length > 4 ? ", …" : ""}`;
-  return `text starting with ${JSON.stringify(first.slice(0, 40))}`;
+  const keys = doc.lines.filter((line) => /^[A-Za-z_][\w.-]*:(\s|$)/.test(line)).length;
+  if (keys > 0) return `a YAML map with ${keys} key${keys === 1 ? "" : "s"}, none of them "format"`;
+  return `text of ${doc.lines.length} line${doc.lines.length === 1 ? "" : "s"} that is not a YAML map`;
 }
 
 /** The error for a file whose first document is not a cassette header. */

@@ -12,7 +12,13 @@ import { explainMiss } from "./miss.js";
 import { ReplayIndex } from "./replay-index.js";
 import { type Lookup, lookup } from "./serve.js";
 import { type Served, ServedCache } from "./served.js";
-import { applyCounts, datedRulesFor, goneResponse, type TimelineView } from "./timeline.js";
+import {
+  applyCounts,
+  datedRulesFor,
+  deprecationHeadersFor,
+  goneResponse,
+  type TimelineView,
+} from "./timeline.js";
 
 /** The redactions to apply to incoming requests: one per way the cassettes were recorded. */
 export function incomingProfiles(cassettes: readonly Cassette[], salt: string | undefined): Redactor[] {
@@ -210,12 +216,17 @@ export class Replayer {
     };
   }
 
-  /** An interaction as served: its response, and where it was recorded (`file.yaml:LINE`). */
+  /**
+   * An interaction as served: its response, where it was recorded (`file.yaml:LINE`) and, at `--at`, the
+   * changes ahead of its route announced (`Deprecation`, `Sunset`, `Link`).
+   */
   private readonly serving = (entry: number): Served => {
     const { file, line } = this.index.source(entry);
+    const { at, view } = this.options;
+    const announced = view && at ? deprecationHeadersFor(view, at, this.index.request(entry)) : {};
     return {
       response: this.index.response(entry),
-      headers: Object.freeze({ "x-assopay-replayed-from": `${basename(file)}:${line}` }),
+      headers: Object.freeze({ ...announced, "x-assopay-replayed-from": `${basename(file)}:${line}` }),
     };
   };
 }

@@ -1,5 +1,5 @@
 import { expectedCounts, queryBoolean } from "../../contracts/index.js";
-import type { DatedRules, RouteCatalogue, Timeline } from "../../contracts/types.js";
+import type { DatedRules, DeprecationHeaders, RouteCatalogue, Timeline } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
 import { isJsonType } from "../cassette/body.js";
 import type { StoredQuery, StoredRequest, StoredResponse } from "../cassette/format.js";
@@ -9,7 +9,7 @@ import type { HeldResponse } from "./held.js";
 /** The part of the contract replay needs for `--at`: route matching and the timeline. */
 export interface TimelineView {
   routes: Pick<RouteCatalogue, "match">;
-  timeline: Pick<Timeline, "datedRulesAt">;
+  timeline: Pick<Timeline, "datedRulesAt" | "deprecationHeadersAt">;
 }
 
 /** The dated rules for a request at the date, or undefined for a path the catalogue does not know. */
@@ -21,6 +21,16 @@ export function datedRulesFor(
 ): DatedRules | undefined {
   const match = view.routes.match(method, path);
   return match ? view.timeline.datedRulesAt(match.route, at) : undefined;
+}
+
+/** The headers announcing the changes ahead of a request's route at the date (none for an unknown path). */
+export function deprecationHeadersFor(
+  view: TimelineView,
+  at: IsoDay,
+  request: Pick<StoredRequest, "method" | "path">,
+): DeprecationHeaders {
+  const match = view.routes.match(request.method, request.path);
+  return match ? view.timeline.deprecationHeadersAt(match.route, at) : {};
 }
 
 /** What the service answers on a route whose version is switched off at the date (as the sandbox does). */

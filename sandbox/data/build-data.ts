@@ -2,7 +2,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { hash32, Purpose } from "../rng.js";
 import type { CheckedDataFile, FieldEntry, FormEntry, OrderEntry, OrganizationEntry } from "./data-file.js";
-import { PAYMENT_ID_OFFSET, seededPayer } from "./generate.js";
+import { PAYMENT_ID_OFFSET, refundOperation, seededPayer } from "./generate.js";
 import type {
   Answer,
   CustomFieldDef,
@@ -249,12 +249,15 @@ function paymentsOf(
   return given.map((p, k) => {
     const share = Math.floor((total - stated) / Math.max(1, unstated));
     const last = k === given.length - 1 && p.amount === undefined;
-    return {
+    const payment: PaymentRecord = {
       id: p.id ?? orderId + PAYMENT_ID_OFFSET + k * 100_000,
       amount: p.amount ?? (last ? total - stated - share * (unstated - 1) : share),
       at: { ms: p.date === undefined ? ms - 180 + k * 30 * 86_400_000 : msOf(p.date, ""), ticks: 4242 },
       installmentNumber: k + 1,
       state: p.state ?? (k === 0 ? "Authorized" : "Pending"),
     };
+    // A refunded payment shows the refund of its whole amount, as one refunded through the API does.
+    if (payment.state !== "Refunded") return payment;
+    return { ...payment, refundOperations: [refundOperation(payment, payment.amount, payment.at)] };
   });
 }

@@ -4,8 +4,9 @@ import type { AnySchema } from "ajv";
 import { createAjv } from "../../contracts/ajv.js";
 import { toDiagnostics } from "../../contracts/error-sentences.js";
 import { AssopayError } from "../../core/errors.js";
+import { readInputText } from "../../core/input-file.js";
 import { contractsDir } from "../../core/paths.js";
-import { parseYamlText, type YamlFile } from "../../core/yaml-file.js";
+import { expectOwnFormat, parseYamlText, type YamlFile } from "../../core/yaml-file.js";
 
 /** A data file as written (docs/sandbox.md, "Your own data"); `contracts/meta/sandbox-data.meta.json`. */
 export interface DataFile {
@@ -110,25 +111,22 @@ export function dataFileSchemaPath(): string {
  * add up to the order). The first problem is an `AssopayError` (`bad-input`, exit 2) with `file:line`.
  */
 export function readDataFile(file: string): CheckedDataFile {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new AssopayError("bad-input", `cannot read the ${WHAT}: ${(error as Error).message}`, {
-      location: { file },
-      hint: "check the path given to --data",
-      cause: error,
-    });
-  }
-  return parseDataFile(text, file);
+  return parseDataFile(readInputText(file, "bad-input", WHAT), file);
 }
 
 /** `readDataFile` on text already read (`file` names it in messages). */
 export function parseDataFile(text: string, file: string): CheckedDataFile {
-  const yaml = parseYamlText(text, file, "bad-input", WHAT);
+  const yaml = parseYamlText(text, file, { code: "bad-input", what: WHAT });
   const data = yaml.data ?? {};
   const ajv = createAjv();
-  const schema = JSON.parse(readFileSync(dataFileSchemaPath(), "utf8")) as AnySchema;
+  const schema = JSON.parse(readFileSync(dataFileSchemaPath(), "utf8")) as AnySchema & {
+    properties?: object;
+  };
+  expectOwnFormat(yaml, Object.keys(schema.properties ?? {}), {
+    code: "bad-input",
+    what: WHAT,
+    hint: "check the path given to --data",
+  });
   const validate = ajv.compile(schema);
   if (!validate(data)) {
     const errors = [...(validate.errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);

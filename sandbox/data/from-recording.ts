@@ -28,6 +28,8 @@ export interface RecordedAnswer {
   status: number;
   /** The answer's JSON body, when it had one. */
   body: unknown;
+  /** The request's body as text, when it was text (the token request's form). */
+  requestText?: string;
 }
 
 interface FormSeen {
@@ -97,7 +99,10 @@ export function dataFromRecording(answers: readonly RecordedAnswer[]): DataFile 
     return slug && type && formSlug ? form(slug, type, formSlug) : undefined;
   };
 
+  const clients = new Map<string, ClientEntry>();
   for (const answer of answers) {
+    const client = recordedClient(answer);
+    if (client) clients.set(client.id, client);
     if (answer.method.toUpperCase() !== "GET" || answer.status < 200 || answer.status > 299) continue;
     const path = answer.path.split("/").map(decodeSegment).join("/");
     const body = answer.body;
@@ -150,7 +155,29 @@ export function dataFromRecording(answers: readonly RecordedAnswer[]): DataFile 
     if (own.length > 0) entry.forms = own;
   }
   // Through JSON: what was left to the defaults (`undefined`) is not written.
-  return JSON.parse(JSON.stringify({ organizations: [...organizations.values()] })) as DataFile;
+  return JSON.parse(
+    JSON.stringify({
+      ...(clients.size > 0 ? { clients: [...clients.values()] } : {}),
+      organizations: [...organizations.values()],
+    }),
+  ) as DataFile;
+}
+
+type ClientEntry = NonNullable<DataFile["clients"]>[number];
+
+/**
+ * The client a token request let in (`client_credentials`, answered 2xx): its id, and its secret as the
+ * recording holds it (a `<secret:…>` placeholder; the sandbox accepts the secret it stands for). A
+ * recording does not say which rights a client has: it gets `organization_admin`, so that every call
+ * the app made is answered.
+ */
+function recordedClient(answer: RecordedAnswer): ClientEntry | undefined {
+  if (answer.method.toUpperCase() !== "POST" || !/^\/oauth2\/token$/i.test(answer.path)) return undefined;
+  if (answer.status < 200 || answer.status > 299 || answer.requestText === undefined) return undefined;
+  const form = new URLSearchParams(answer.requestText);
+  const [id, secret] = [form.get("client_id"), form.get("client_secret")];
+  if (form.get("grant_type") !== "client_credentials" || !id || !secret) return undefined;
+  return { id, secret, rights: ["organization_admin"] };
 }
 
 function decodeSegment(segment: string): string {

@@ -1,5 +1,15 @@
 import { hash32, Purpose, pick, unit } from "../rng.js";
-import type { Answer, CustomFieldDef, ExtraOptionDef, FormDef, OrderRecord, Organization } from "./model.js";
+import type { ServiceInstant } from "../service-dates.js";
+import type {
+  Answer,
+  CustomFieldDef,
+  ExtraOptionDef,
+  FormDef,
+  OrderRecord,
+  Organization,
+  PaymentRecord,
+  RefundRecord,
+} from "./model.js";
 import { asciiLower, DIETS, PAYER_NAMES, SHIRT_SIZES } from "./names.js";
 
 /** Seeded entries of form `key` have ids from `(key + 1) × FORM_ID_SPAN`. */
@@ -8,6 +18,22 @@ export const FORM_ID_SPAN = 10_000_000;
 export const MAX_ENTRIES = 1_000_000;
 /** A payment's id is its order's id plus this. */
 export const PAYMENT_ID_OFFSET = 100_000_000;
+/** Refund operations get ids above every payment id. */
+const REFUND_ID_OFFSET = 3_000_000_000;
+
+/**
+ * The refund operation the service shows on a payment refunded by `amount` at `at`: what an API refund
+ * adds (`POST /v5/payments/{id}/refund`) and what a data file's `state: Refunded` payment carries.
+ */
+export function refundOperation(payment: PaymentRecord, amount: number, at: ServiceInstant): RefundRecord {
+  return {
+    id: REFUND_ID_OFFSET + payment.id - (payment.refundOperations?.length ?? 0),
+    amount,
+    at,
+    state: "Processed",
+  };
+}
+
 /** A donation item's id is its order's id plus this. */
 export const DONATION_ITEM_OFFSET = 300_000_000;
 /** The smallest donation a form's donation tier accepts, and the step between seeded donations, in cents. */

@@ -1,13 +1,11 @@
 import { sendServiceErrors, serviceError } from "../checkout-request.js";
 import { apiViews, emitType, notificationViews, type RouteHandler } from "../core.js";
+import { refundOperation } from "../data/generate.js";
 import { donationItemView, itemDetailView } from "../data/item-view.js";
-import type { OrderRecord, PaymentRecord, RefundRecord } from "../data/model.js";
+import type { OrderRecord, PaymentRecord } from "../data/model.js";
 import { orderView, paymentDetailView } from "../data/views.js";
 import { sendErrors, sendJson } from "../http.js";
 import { formatServiceDate } from "../service-dates.js";
-
-/** Refund operations get ids above every payment id. */
-const REFUND_ID_OFFSET = 3_000_000_000;
 
 /** `GET /v5/items/{itemId}` (organization_admin): the item, its order and payments. */
 export const itemHandler: RouteHandler = (core, ex, call) => {
@@ -60,12 +58,7 @@ export const refundHandler: RouteHandler = (core, ex, call) => {
     return;
   }
   const at = core.clock.instant();
-  const refund: RefundRecord = {
-    id: REFUND_ID_OFFSET + payment.id - (payment.refundOperations?.length ?? 0),
-    amount,
-    at,
-    state: "Processed",
-  };
+  const refund = refundOperation(payment, amount, at);
   const operations = [...(payment.refundOperations ?? []), refund];
   const changedPayment: PaymentRecord = {
     ...payment,

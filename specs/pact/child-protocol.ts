@@ -18,6 +18,8 @@ export interface PactChildConfig {
   broker: BrokerSource | undefined;
   provider: string;
   providerBaseUrl: string;
+  /** The target's API root (`--api-root`): the pacts' `/v5` paths are sent under it. */
+  apiRoot: string;
   stateUrl: string;
   /** Message contents by interaction description, captured from the target's real notifications. */
   messages: Record<string, CapturedMessage>;

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { providerWithMetadata, Verifier } from "@pact-foundation/pact";
+import { servedUrl } from "../runner/http.js";
 import type { CapturedMessage, PactChildConfig } from "./child-protocol.js";
 
 /**
@@ -62,6 +63,7 @@ async function main(configFile: string): Promise<number> {
     timeout: config.timeoutMs,
     requestFilter: (req: IncomingMessage, _res: ServerResponse, next: () => void) => {
       restoreFormBody(req as IncomingMessage & { body?: unknown });
+      req.url = servedUrl(req.url ?? "/", { base: "", apiRoot: config.apiRoot });
       next();
     },
   } as ConstructorParameters<typeof Verifier>[0]);

@@ -167,7 +167,11 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
     userAgent: `assopay-contract/${packageVersion()} (verify --cassette)`,
   });
   try {
-    const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
+    const tokens = createTokenSource(http, options.target, {
+      kind: "token-endpoint",
+      reader: options.reader,
+      admin: options.admin,
+    });
     await checkCredentials(tokens);
     const values = createLearntValues((index) => steps[index]?.id ?? `step ${index + 1}`);
     const listings = createListings();

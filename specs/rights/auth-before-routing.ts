@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { NO_AUTH } from "../runner/tokens.js";
+import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
 import { alteredToken } from "./auth-tokens.js";
 
 const RULE = "auth.before-routing";
@@ -37,8 +38,9 @@ export const authBeforeRoutingCheck: SpecCheck = {
   rule: RULE,
   title: "Under /v5, a missing or invalid token gets 401 before an unknown route gets 404",
   async run(ctx) {
+    if (ctx.options.auth.kind === "none") return skip(NO_AUTH);
     const url = `${ctx.options.target}/v5/assopay-unknown-route-${randomBytes(4).toString("hex")}`;
-    const valid = await ctx.authorization("reader");
+    const valid = `Bearer ${await ctx.tokens.token("reader")}`;
     const token = valid.replace(/^bearer\s+/i, "");
     const calls: [string, string | undefined, 401 | 404][] = [
       ["an unknown /v5 route without a token", undefined, 401],

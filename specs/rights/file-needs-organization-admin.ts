@@ -1,6 +1,7 @@
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
+import { NO_AUTH } from "../runner/tokens.js";
 import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
@@ -25,6 +26,7 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
   rule: RULE,
   title: "Attached files download only with an organization_admin token",
   async run(ctx) {
+    if (ctx.options.auth.kind === "none") return skip(NO_AUTH);
     const fixture = await orderFixture(ctx);
     if (!fixture.ok) return skip(fixture.reason);
     const given = fixture.fileUrls[0] ?? fixture.stateFileUrl;

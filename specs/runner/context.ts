@@ -96,7 +96,7 @@ export interface CheckContext {
     route: Route,
     form: { readonly formType: string; readonly formSlug: string },
   ): Promise<CrawlResult>;
-  authorization(role: Role): Promise<string>;
+  authorization(role: Role): Promise<string | undefined>;
   /** Registers clean-up work (receivers, servers) run when the run ends. */
   onClose(task: () => Promise<void> | void): void;
 }

@@ -27,7 +27,7 @@ export interface CrawlPlan {
   /** Most pages when the number of entries is not known. */
   maxPages: number;
   timeLimitMs: number;
-  authorization: () => Promise<string>;
+  authorization: () => Promise<string | undefined>;
   /** Schema findings for a page (the result array itself excluded); empty when valid. */
   validate?: (body: unknown) => readonly Diagnostic[];
   onPage?: (pages: number, entries: number) => void;

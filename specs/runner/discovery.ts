@@ -21,7 +21,7 @@ export async function sampleListing(
   ctx: CheckContext,
   url: string,
   limit: number,
-  authorization: string,
+  authorization: string | undefined,
 ): Promise<ListingSample> {
   const entries: Record<string, unknown>[] = [];
   let token: string | undefined;

@@ -1,6 +1,6 @@
 import type { HttpMethod } from "../../contracts/index.js";
 import { withDeadline } from "./deadline.js";
-import { createTransport } from "./transport.js";
+import { createTransport, type Transport } from "./transport.js";
 import type { EvidenceRequest } from "./types.js";
 
 /** One request a check sends. The URL is used exactly as given: callers encode its query once. */
@@ -79,6 +79,22 @@ export interface HttpClientOptions {
   timeoutMs: number;
   signal: AbortSignal;
   userAgent: string;
+  /**
+   * The target's shape: the checks speak the contract's paths (`{base}/v5/…`), sent as
+   * `{base}{apiRoot}/…` (`--api-root`). Absent: every URL goes as given.
+   */
+  target?: { base: string; apiRoot: string };
+  /** What carries the exchanges (default: node:http over kept-alive connections); tests plug in their own. */
+  transport?: Transport;
+}
+
+/** The URL as the target serves it: the contract's `/v5` prefix replaced by the target's API root. */
+export function servedUrl(url: string, target: HttpClientOptions["target"]): string {
+  if (!target || target.apiRoot === "/v5") return url;
+  const prefix = `${target.base}/v5`;
+  const rest = url.slice(prefix.length);
+  const under = url.startsWith(prefix) && (rest === "" || /^[/?#]/.test(rest));
+  return under ? `${target.base}${target.apiRoot}${rest}` : url;
 }
 
 /**
@@ -86,10 +102,11 @@ export interface HttpClientOptions {
  * abort signal.
  */
 export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
-  const transport = createTransport();
+  const transport = options.transport ?? createTransport();
   return {
     close: () => transport.close(),
-    async send(request) {
+    async send(asked) {
+      const request = { ...asked, url: servedUrl(asked.url, options.target) };
       const headers: Record<string, string> = {
         accept: "application/json",
         "user-agent": options.userAgent,

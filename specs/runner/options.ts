@@ -31,6 +31,16 @@ export function adminCredentials(
   return clientId && clientSecret ? { clientId, clientSecret } : undefined;
 }
 
+/**
+ * How the target authenticates (DESIGN.md: the target's shape): clients of its token endpoint
+ * (`POST {target}/oauth2/token`), fixed bearer tokens (a mock without a token endpoint), or not at all
+ * (no `Authorization` header is sent).
+ */
+export type TargetAuth =
+  | { readonly kind: "token-endpoint"; readonly reader: Credentials; readonly admin: Credentials | undefined }
+  | { readonly kind: "bearer"; readonly reader: string; readonly admin: string | undefined }
+  | { readonly kind: "none" };
+
 /** A form named by its type and slug. */
 export interface FormRef {
   formType: string;
@@ -41,15 +51,17 @@ export interface FormRef {
 export interface VerifyOptions {
   /** Base address of the target, without a trailing slash (the token endpoint sits at its root). */
   target: string;
+  /**
+   * The prefix under which the target serves the contract's `/v5` paths (`--api-root`): `/v5` (the
+   * service), `""` (a mock of the provider's document, served at the root) or another one (`/api/v5`).
+   */
+  apiRoot: string;
+  auth: TargetAuth;
   /** True when the target is the embedded sandbox started by the run. */
   embedded: boolean;
   /** Provider-state setup URL (Pact convention); absent when the target offers none. */
   stateUrl: string | undefined;
   at: IsoDay;
-  /** Client without the `organization_admin` right (or with it: it reads the listings). */
-  reader: Credentials;
-  /** Client with the `organization_admin` right; rights checks skip without it. */
-  admin: Credentials | undefined;
   organizationSlug: string;
   formType: string;
   formSlug: string;
@@ -95,11 +107,18 @@ export interface VerifyOptions {
   pactBroker: BrokerSource | undefined;
 }
 
+/**
+ * What a caller gives: the reader client (without the `organization_admin` right, or with it: it reads the
+ * listings) and the optional admin one stand for a target with a token endpoint; `auth` for any other.
+ */
 export type VerifyOptionsInput = Pick<
   VerifyOptions,
-  "target" | "at" | "reader" | "organizationSlug" | "formType" | "formSlug"
+  "target" | "at" | "organizationSlug" | "formType" | "formSlug"
 > &
-  Partial<Omit<VerifyOptions, "target" | "at" | "reader" | "organizationSlug" | "formType" | "formSlug">>;
+  Partial<Omit<VerifyOptions, "target" | "at" | "organizationSlug" | "formType" | "formSlug">> & {
+    reader?: Credentials;
+    admin?: Credentials | undefined;
+  };
 
 export const DEFAULTS = Object.freeze({
   maxPages: 10_000,
@@ -134,6 +153,27 @@ export function normalizeTarget(text: string): string {
     });
   }
   return base;
+}
+
+/**
+ * `--api-root PATH` as a prefix without a trailing slash: `/` is the root (`""`), `/api/v5/` is `/api/v5`.
+ * @example normalizeApiRoot("/") // ""
+ */
+export function normalizeApiRoot(text: string): string {
+  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(text)) {
+    throw new AssopayError("usage", `--api-root must be a path starting with /, got "${text}"`, {
+      hint: "the prefix of the target's v5 paths: --api-root / for a mock serving them at its root, --api-root /api/v5",
+    });
+  }
+  return text.replace(/\/+$/, "");
+}
+
+/** The target's authentication, given or from the clients: a usage error when there is neither. */
+function resolveAuth(input: VerifyOptionsInput): TargetAuth {
+  if (input.auth) return Object.freeze({ ...input.auth });
+  if (!input.reader) throw new AssopayError("internal", "verify options without a reader client nor auth");
+  const admin = input.admin ? Object.freeze({ ...input.admin }) : undefined;
+  return Object.freeze({ kind: "token-endpoint", reader: Object.freeze({ ...input.reader }), admin });
 }
 
 /**
@@ -191,11 +231,11 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
   };
   const resolved: VerifyOptions = {
     target: normalizeTarget(input.target),
+    apiRoot: input.apiRoot === undefined ? "/v5" : normalizeApiRoot(input.apiRoot),
+    auth: resolveAuth(input),
     embedded: input.embedded ?? false,
     stateUrl: input.stateUrl === undefined ? undefined : normalizeStateUrl(input.stateUrl),
     at: input.at,
-    reader: Object.freeze({ ...input.reader }),
-    admin: input.admin ? Object.freeze({ ...input.admin }) : undefined,
     organizationSlug: input.organizationSlug,
     formType: input.formType,
     formSlug: input.formSlug,

@@ -13,6 +13,7 @@ import { createProgress, type Progress, silentProgress } from "./progress.js";
 import { selectChecks } from "./select.js";
 import { createStateClient, withServiceDay } from "./states.js";
 import { createTokenSource } from "./tokens.js";
+import type { Transport } from "./transport.js";
 import type { CheckOutcome, CheckResult, PlannedPolicy, RunReport, RunSummary } from "./types.js";
 import type { SpecCheck } from "./verdicts.js";
 
@@ -29,6 +30,8 @@ export interface RunIo {
   memo?: Memo;
   /** Keep the target at this day through its `the service date` state (a run across dates). */
   serviceDay?: string;
+  /** What carries the run's exchanges (default: node:http to the target); tests plug in their own. */
+  transport?: Transport;
 }
 
 /** A failure resting only on planned timeline entries becomes a warning under `--planned warn`. */
@@ -98,6 +101,8 @@ export async function runVerify(
     timeoutMs: options.requestTimeoutMs,
     signal: deadline.signal,
     userAgent: `assopay-contract/${packageVersion()} (verify)`,
+    target: { base: options.target, apiRoot: options.apiRoot },
+    ...(io.transport ? { transport: io.transport } : {}),
   });
   try {
     return await runWithin(options, selected, contract, { deadline, http }, io);
@@ -131,9 +136,9 @@ async function runWithin(
         hint: 'a run across dates needs a target answering the "the service date" provider state; without --state-url each date judges today\'s behaviour',
       });
   }
-  const tokens = createTokenSource(http, options.target, { reader: options.reader, admin: options.admin });
+  const tokens = createTokenSource(http, options.target, options.auth);
   await tokens.token("reader");
-  if (options.admin) await tokens.token("admin");
+  if (tokens.has("admin")) await tokens.token("admin");
   const closers: (() => Promise<void> | void)[] = [];
   const context = createContext({
     contract,

@@ -58,7 +58,7 @@ describe("bad cassette files get file:line messages (docs/bad-inputs.md)", () =>
     await writeFile(yaml, "# services\nservices:\n  web:\n    image: nginx\nvolumes: {}\n");
     const error = await refusal(yaml);
     expect(error.message).toBe(
-      "this file is not a cassette: it looks like a YAML map with the keys services, volumes",
+      'this file is not a cassette: it looks like a YAML map with 2 keys, none of them "format"',
     );
     expect(error.location).toEqual({ file: yaml, line: 2 });
     const binary = temp.file("image.png");

@@ -59,10 +59,11 @@ describe("the OpenAPI export", () => {
     expect(op(doc, "token").security).toEqual([]);
   });
 
-  it("reads the timeline at --at: v3 is deprecated only after its switch-off, withCount after the counts go", () => {
+  it("reads the timeline at --at: v3 is deprecated from the day its Deprecation names, withCount after the counts go", () => {
     const before = at("2025-01-15");
     const after = at("2026-01-01");
-    expect(op(before, "v3.org-items").deprecated).toBeUndefined();
+    expect(op(at("2021-06-29"), "v3.org-items").deprecated).toBeUndefined();
+    expect(op(before, "v3.org-items").deprecated).toBe(true);
     expect(op(after, "v3.org-items").deprecated).toBe(true);
     expect(op(after, "v5.org-items").deprecated).toBeUndefined();
     expect(withCount(before, "v5.org-items")?.deprecated).toBe(false);

@@ -10,6 +10,7 @@ const local: PactChildConfig = {
   broker: undefined,
   provider: "p",
   providerBaseUrl: "http://127.0.0.1:4000",
+  apiRoot: "/v5",
   stateUrl: "http://127.0.0.1:4001/_pact/state",
   messages: {},
   messagesByPrefix: [],

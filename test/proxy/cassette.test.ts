@@ -106,7 +106,7 @@ describe("reading cassettes", () => {
     expect(error.exitCode).toBe(2);
     expect(error.location?.file).toBe("c.yaml");
     expect(error.location?.line).toBeGreaterThanOrEqual(21);
-    expect(error.message).toMatch(/^not valid YAML: /);
+    expect(error.message).toMatch(/^the cassette document is not valid YAML: /);
   });
 
   it("reports a document that does not match the schema, at the offending line", () => {

@@ -145,3 +145,69 @@ describe("sandbox --data: the example of docs/sandbox.md", () => {
     expect(schema.$defs.customField?.properties.type?.enum).toContain("File");
   });
 });
+
+describe("sandbox --data: a refunded payment", () => {
+  let h: Harness;
+  const form = "/v5/organizations/club-des-lecteurs/forms/Event/rencontre-auteurs";
+  const text = `organizations:
+  - slug: club-des-lecteurs
+    forms:
+      - type: Event
+        slug: rencontre-auteurs
+        orders:
+          - id: 71001
+            payments: [{ state: Refunded }]
+          - id: 71002
+            payments: [{ state: Authorized }]
+`;
+  beforeAll(async () => {
+    h = await harness({
+      at: day("2025-07-01"),
+      data: buildSandboxData(parseDataFile(text, "refunds.yaml"), 1),
+    });
+  });
+  afterAll(() => h.close());
+
+  type Payment = { id: number; amount: number; state: string; refundOperations: Record<string, unknown>[] };
+  /** The payments each listing shows of an order: items, orders (the form's and the organization's), payments. */
+  const listed = async (orderId: number) => {
+    const items = await h.json<{ data: { order: { id: number }; payments: Payment[] }[] }>(`${form}/items`);
+    const orders = await h.json<{ data: { id: number; payments: Payment[] }[] }>(`${form}/orders`);
+    const all = await h.json<{ data: { id: number; payments: Payment[] }[] }>(
+      "/v5/organizations/club-des-lecteurs/orders",
+    );
+    const payments = await h.json<{ data: (Payment & { order: { id: number } })[] }>(`${form}/payments`);
+    return {
+      items: items.body.data.find((e) => e.order.id === orderId)?.payments[0],
+      orders: orders.body.data.find((o) => o.id === orderId)?.payments[0],
+      organizationOrders: all.body.data.find((o) => o.id === orderId)?.payments[0],
+      payments: payments.body.data.find((p) => p.order.id === orderId),
+    };
+  };
+  const operationShape = (p: Payment | undefined) =>
+    p?.refundOperations.map((r) => ({ ...r, id: typeof r.id, meta: Object.keys(r.meta as object) }));
+
+  it("shows the refund operation of its whole amount in the items, orders and payments listings", async () => {
+    const seen = await listed(71001);
+    for (const [listing, payment] of Object.entries(seen)) {
+      expect(payment, listing).toMatchObject({ state: "Refunded" });
+      expect(payment?.refundOperations, listing).toEqual([
+        expect.objectContaining({ amount: payment?.amount, status: "Processed" }),
+      ]);
+    }
+  });
+
+  it("shows the same operation as a refund made through the API", async () => {
+    const before = await listed(71002);
+    for (const payment of Object.values(before)) expect(payment?.refundOperations).toEqual([]);
+    const id = before.payments?.id;
+    const refund = await h.send("POST", `/v5/payments/${id}/refund`, undefined);
+    expect(refund.status).toBe(200);
+    const api = await listed(71002);
+    const file = await listed(71001);
+    for (const listing of ["items", "orders", "organizationOrders", "payments"] as const) {
+      expect(api[listing]?.state, listing).toBe("Refunded");
+      expect(operationShape(file[listing]), listing).toEqual(operationShape(api[listing]));
+    }
+  });
+});

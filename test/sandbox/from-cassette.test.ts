@@ -1,10 +1,16 @@
+import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { Writable } from "node:stream";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../cli/main.js";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { buildSandboxData, parseDataFile, readDataFile } from "../../sandbox/index.js";
+import { clientPath } from "../gate/support.js";
 import { tempDir } from "../proxy/support/http.js";
 import { docExample } from "../support/data-example.js";
-import { runCli } from "../support/run-cli.js";
+import { runCli, sharedContractLoader } from "../support/run-cli.js";
 import { day, type Harness, harness } from "./helpers.js";
 
 interface Entry {
@@ -143,5 +149,79 @@ describe("sandbox --from-cassette: a recorded session seeds a sandbox that serve
       `/v5/orders/${order.id}`,
     );
     expect(after.body.payments[0]?.refundOperations.map((r) => r.amount)).toEqual([100]);
+  });
+});
+
+describe("sandbox --from-cassette: the recorded app logs in with its own client", () => {
+  let recorded: Harness;
+  let temp: Awaited<ReturnType<typeof tempDir>>;
+  let cassette = "";
+  const stop = new AbortController();
+  let served: Promise<number> | undefined;
+  let url = "";
+  const app = { id: "my-sdk-ci", secret: "my-sdk-ci-secret" };
+  /** The test's gate client that logs in (client_credentials) and crawls two listings. */
+  const runApp = (base: string, secret: string) =>
+    promisify(execFile)(process.execPath, [clientPath("correct")], {
+      env: {
+        ASSOPAY_BASE_URL: base,
+        ASSOPAY_CLIENT_ID: app.id,
+        ASSOPAY_CLIENT_SECRET: secret,
+        ASSOPAY_ORG: "club-des-lecteurs",
+        ASSOPAY_FORM_TYPE: "Membership",
+        ASSOPAY_FORM_SLUG: "adhesion-2025",
+      },
+    });
+
+  beforeAll(async () => {
+    temp = await tempDir();
+    const { text, file } = docExample();
+    recorded = await harness({ at: day("2025-07-01"), data: buildSandboxData(parseDataFile(text, file), 1) });
+    cassette = temp.file("app.yaml");
+    const recorder = await startRecorder({ upstream: recorded.url, cassette });
+    await runApp(recorder.url, app.secret);
+    await recorder.close();
+    // `assopay sandbox --from-cassette` as a user runs it, in-process, until aborted.
+    const firstLine = new Promise<string>((resolve) => {
+      let text = "";
+      const stdout = new Writable({
+        write(chunk, _encoding, done) {
+          text += String(chunk);
+          if (text.includes("\n")) resolve(text.split("\n")[0] ?? "");
+          done();
+        },
+      });
+      served = main(["sandbox", "--from-cassette", cassette, "--port", "0", "--json"], {
+        stdout,
+        stderr: new Writable({ write: (_chunk, _encoding, done) => done() }),
+        env: {},
+        signal: stop.signal,
+        loadContract: sharedContractLoader,
+      });
+    });
+    url = (JSON.parse(await firstLine) as { url: string }).url;
+  }, 60_000);
+
+  afterAll(async () => {
+    stop.abort();
+    await served;
+    await recorded?.close();
+    await temp?.remove();
+  });
+
+  it("keeps the app's secret out of the cassette: its token request holds the placeholder", async () => {
+    const text = await readFile(cassette, "utf8");
+    expect(text).not.toContain(app.secret);
+    expect(text).toContain(`client_id=${app.id}&client_secret=${placeholderFor(app.secret)}`);
+  });
+
+  it("lets the app in with its own id and secret, and it crawls what it recorded", async () => {
+    const { stdout } = await runApp(url, app.secret);
+    expect(stdout).toMatch(/^crawled 45 items and \d+ orders/);
+  });
+
+  it("lets the app in with the secret as the cassette holds it, and no one with another secret", async () => {
+    await expect(runApp(url, placeholderFor(app.secret))).resolves.toBeDefined();
+    await expect(runApp(url, "not-the-app-secret")).rejects.toThrow(/login failed: 401/);
   });
 });

@@ -26,6 +26,7 @@ describe("crawling 100,000 entries", () => {
       });
       onTestFinished(() => http.close());
       const tokens = createTokenSource(http, sandbox.url, {
+        kind: "token-endpoint",
         reader: sandbox.credentials.reader,
         admin: undefined,
       });

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentCoding, decodedBytes, decompress } from "../../../core/http/coding.js";
+import { contentCoding, decodedBytes, decompress, isOversized } from "../../../core/http/coding.js";
 import type { RunningServer } from "../../../core/http/server.js";
 import { serve } from "./support.js";
 
@@ -84,4 +84,18 @@ describe("decompression", () => {
     expect(contentCoding("BR")).toBe("br");
     expect(contentCoding("Deflate")).toBe("deflate");
   });
+
+  it.each(["gzip", "deflate", "br"] as const)(
+    "stops decoding %s past the bound, an error told apart from damage",
+    async (coding) => {
+      const zeros = Buffer.alloc(64 * 1024);
+      const packed = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }[coding](zeros);
+      const error = await decompress(packed, coding, 1024).catch((e: unknown) => e);
+      expect(isOversized(error)).toBe(true);
+      expect(await decompress(packed, coding, zeros.length)).toEqual(zeros);
+      expect(
+        isOversized(await decompress(Buffer.from("not compressed"), coding).catch((e: unknown) => e)),
+      ).toBe(false);
+    },
+  );
 });
