@@ -22,7 +22,8 @@ function alive(pid: number): boolean {
 }
 
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  // Up to a minute: a loaded machine reaps late, a process left running never goes.
+  for (let i = 0; i < 1200 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   return !alive(pid);
 }
 

@@ -19,7 +19,7 @@ const across = (client: string) =>
       scenarios: ["uniform", "after-v3-switch-off"],
       entries: 45,
       maxRequests: 60,
-      timeoutSeconds: 20,
+      timeoutSeconds: 600,
       contract,
       rules,
     },

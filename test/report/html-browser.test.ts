@@ -54,7 +54,7 @@ async function failingGateHtml(): Promise<string> {
       scenarios: ["uniform"],
       entries: 45,
       maxRequests: 60,
-      timeoutSeconds: 20,
+      timeoutSeconds: 600,
       contract: contract(),
       rules,
     },

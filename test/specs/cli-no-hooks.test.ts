@@ -75,8 +75,7 @@ describe("assopay sandbox --no-hooks", () => {
       env: {},
       signal: controller.signal,
     });
-    for (let i = 0; i < 300 && !stdout.text().includes("\n"); i++)
-      await new Promise((r) => setTimeout(r, 10));
+    while (!stdout.text().includes("\n")) await new Promise((r) => setTimeout(r, 10));
     const info = JSON.parse(stdout.text()) as { url: string; stateUrl: string | null };
     expect(info.stateUrl).toBeNull();
     expect((await fetch(`${info.url}/_states`, { method: "POST", body: "{}" })).status).toBe(404);
