@@ -35,6 +35,7 @@ const EXTERNAL = [
   "test/servers/cross-site-browser.test.ts",
   "test/report/junit-schema.test.ts",
   "test/report/html-browser.test.ts",
+  "test/proxy/har-browser.test.ts",
 ];
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 import type { HttpMethod } from "../../contracts/index.js";
 import { withDeadline } from "./deadline.js";
 import { createTransport, type Transport } from "./transport.js";
-import type { EvidenceRequest } from "./types.js";
+import type { Evidence, EvidenceRequest } from "./types.js";
 
 /** One request a check sends. The URL is used exactly as given: callers encode its query once. */
 export interface HttpRequest {
@@ -37,15 +37,56 @@ export interface OwnedHttpClient extends HttpClient {
 /** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
 export class TransportError extends Error {
   readonly url: string;
+  /** The request that got no answer, as evidence shows it. */
+  readonly request: EvidenceRequest;
   /** True when the target took the connection but did not answer in time. */
   readonly timedOut: boolean;
-  constructor(url: string, cause: unknown) {
-    super(`no answer from ${url}: ${describeCause(cause)}`, { cause });
+  constructor(request: EvidenceRequest, cause: unknown) {
+    super(`no answer from ${request.url}: ${describeCause(cause)}`, { cause });
     this.name = "TransportError";
-    this.url = url;
+    this.url = request.url;
+    this.request = request;
     this.timedOut = cause instanceof RequestTimeout;
   }
 }
+
+/**
+ * The target's answer cannot be used as the contract says it can (a URL to follow that is not an
+ * http(s) URL, a body of another shape), so the check cannot go on. The target's fault, not verify's:
+ * thrown anywhere under a check, the runner makes it that check's failure, with the evidence.
+ */
+export class UnusableAnswer extends Error {
+  readonly evidence: Evidence;
+  constructor(reason: string, evidence: Evidence) {
+    super(reason);
+    this.name = "UnusableAnswer";
+    this.evidence = evidence;
+  }
+}
+
+/** How many of the latest exchanges a client keeps, to name the answer a URL to follow came from. */
+const RECENT = 16;
+
+/**
+ * A URL that is not an absolute http(s) one came from the target (verify builds its own from the
+ * target's address): the latest answer that holds it is named as its source.
+ */
+function unusableUrl(request: EvidenceRequest, recent: readonly HttpExchange[]): UnusableAnswer {
+  const source = recent.findLast((exchange) => exchange.text.includes(request.url));
+  const from = source ? ` (from the answer to ${source.request.method} ${source.request.url})` : "";
+  const reason = `the target gave "${request.url.slice(0, 120)}"${from} where a URL to follow was expected: it is not an absolute http(s) URL, so the check could not go on`;
+  const diagnostics = [`${request.method} ${request.url.slice(0, 120)}: not an absolute http(s) URL`];
+  if (!source) return new UnusableAnswer(reason, { request, diagnostics });
+  const at = source.text.indexOf(request.url);
+  const excerpt = source.text.slice(Math.max(0, at - 200), at + request.url.length + 200);
+  return new UnusableAnswer(reason, {
+    request: source.request,
+    response: { status: source.status, excerpt },
+    diagnostics,
+  });
+}
+
+const isHttpUrl = (url: string) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
 
 /** The reason a request was given up: verify's own timer ran out. */
 export class RequestTimeout extends Error {
@@ -103,6 +144,7 @@ export function servedUrl(url: string, target: HttpClientOptions["target"]): str
  */
 export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
   const transport = options.transport ?? createTransport();
+  const recent: HttpExchange[] = [];
   return {
     close: () => transport.close(),
     async send(asked) {
@@ -124,6 +166,7 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
       const evidence: EvidenceRequest = Object.keys(shown).length
         ? { method: request.method, url: request.url, headers: shown }
         : { method: request.method, url: request.url };
+      if (!isHttpUrl(request.url)) throw unusableUrl(evidence, recent);
       const once = async (): Promise<HttpExchange> => {
         const bound = withDeadline(
           options.signal,
@@ -144,7 +187,7 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
           });
           return { request: evidence, status, headers: answered, bytes, text: bytes.toString("utf8") };
         } catch (error) {
-          throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
+          throw new TransportError(evidence, bound.signal.aborted ? bound.signal.reason : error);
         } finally {
           bound.done();
         }
@@ -154,6 +197,8 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
         if (!(await pause(retryAfterMs(answer.headers.get("retry-after")), options.signal))) break;
         answer = await once();
       }
+      recent.push(answer);
+      if (recent.length > RECENT) recent.shift();
       return answer;
     },
   };
