@@ -47,8 +47,9 @@ export interface SandboxOptions extends AllowHostOptions {
   /** A named fault that breaks exactly one rule (see `faults`). */
   fault?: FaultName;
   /**
-   * A legal variant: a live listing. Before every third page of a form's listing is served, the form takes
-   * a new paid order, so the listing grows while it is crawled; tokens stay cursor-stable.
+   * A legal variant: a live listing. Before every first page of a listing (whatever its query: page size,
+   * order, date window) and every third page is served, the form takes a new paid order at the listing's
+   * head, so the listing grows between crawls and while it is crawled; tokens stay cursor-stable.
    * @example { growing: true }
    */
   growing?: boolean;

@@ -6,7 +6,7 @@ import { packageVersion } from "../../core/paths.js";
 import { countVerdicts } from "../../report/model.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
-import { createHttpClient, type HttpClient, TransportError, UnusableAnswer } from "./http.js";
+import { createHttpClient, type OwnedHttpClient, TransportError, UnusableAnswer } from "./http.js";
 import { createMemo, type Memo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";
 import { createProgress, type Progress, silentProgress } from "./progress.js";
@@ -120,6 +120,7 @@ export async function runVerify(
     userAgent: `assopay-contract/${packageVersion()} (verify)`,
     target: { base: options.target, apiRoot: options.apiRoot },
     ...(io.transport ? { transport: io.transport } : {}),
+    concurrency: options.concurrency,
   });
   try {
     return await runWithin(options, selected, contract, { deadline, http }, io);
@@ -138,7 +139,7 @@ async function runWithin(
   options: VerifyOptions,
   selected: readonly SpecCheck[],
   contract: Contract,
-  { deadline, http }: { deadline: Deadline; http: HttpClient },
+  { deadline, http }: { deadline: Deadline; http: OwnedHttpClient },
   io: RunIo,
 ): Promise<RunReport> {
   const signal = deadline.signal;
@@ -204,7 +205,8 @@ async function runWithin(
         progress.done();
         // A flag the user gave cannot be used (a --receiver-port in use): every check that needs it
         // would fail the same way, and it is the user's to fix, so it is the run's error (exit 2).
-        if (isAssopayError(error) && error.code === "usage") throw error;
+        // So does a target that keeps answering 429: a rate limit is not a verdict on any rule.
+        if (isAssopayError(error) && (error.code === "usage" || error.code === "rate-limited")) throw error;
         const failed = signal.aborted ? undefined : targetFault(error);
         outcome = {
           id: check.id,
@@ -220,6 +222,9 @@ async function runWithin(
           durationMs: Date.now() - begin,
         };
       }
+      // A check may have turned the rate limit's end into a verdict of its own: the run ends all the same.
+      const refused = http.refusal();
+      if (refused) throw refused;
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
     }
