@@ -1,3 +1,4 @@
+import { documentNoted } from "../../contracts/document-allows.js";
 import type { Contract, DatedRules, Diagnostic, Route } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { askedPageSize, partialLastPageSize } from "./crawl-query.js";
@@ -113,12 +114,16 @@ export interface ContextParts {
   onClose(task: () => Promise<void> | void): void;
 }
 
-/** Drops the findings about the result array itself: `pagination.result-array` owns them. */
+/**
+ * A page's schema findings, those about the result array itself dropped (`pagination.result-array`
+ * owns them), each one on a value the provider's own document allows saying so.
+ */
 export function pageFindings(contract: Contract, route: Route, body: unknown): Diagnostic[] {
   const arrayPath = `response.${route.pagination?.resultArray ?? "data"}`;
-  return contract.schemas
+  const found = contract.schemas
     .validatePage(route, body, "not-applicable")
     .filter((d) => !(d.path === arrayPath && (d.keyword === "required" || d.keyword === "type")));
+  return documentNoted(route, body, found);
 }
 
 /** How one crawl is asked and named: `params` fill the path where the coordinates should not. */
