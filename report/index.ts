@@ -1,4 +1,5 @@
 import { redactSecretData } from "../core/secrets/text.js";
+import { writeCompact } from "./compact.js";
 import { writeHtml } from "./html.js";
 import { writeJson } from "./json.js";
 import { writeJunit } from "./junit.js";
@@ -6,6 +7,7 @@ import type { Report } from "./model.js";
 import { type PrettyOptions, writePretty } from "./pretty.js";
 import type { ReporterName } from "./reporter.js";
 
+export * from "./compact.js";
 export * from "./html.js";
 export * from "./json.js";
 export * from "./junit.js";
@@ -34,6 +36,8 @@ export function writeReport(
   switch (reporter) {
     case "pretty":
       return writePretty(shown, options);
+    case "compact":
+      return writeCompact(shown, options);
     case "json":
       return writeJson(shown, redactSecretData(details));
     case "junit":

@@ -106,12 +106,12 @@ export function prettySummary(report: Report): string {
 }
 
 /**
- * The whole report for people: the header, each suite's cases (a run across dates: its matrix), the
- * failures explained, notes, counts.
+ * The whole report for people: the header, the failures explained (first: a CI log is read from the
+ * top), each suite's cases (a run across dates: its matrix), notes, counts.
  */
 export function writePretty(report: Report, options: PrettyOptions): string {
-  const lines = [report.header, ""];
-  // A run across dates shows its matrix instead of every date's case lines (the failures follow).
+  const lines = [report.header, ...prettyFailures(report, options), ""];
+  // A run across dates shows its matrix instead of every date's case lines.
   if (report.matrix) lines.push(...prettyMatrix(report.matrix));
   for (const suite of report.matrix ? [] : report.suites) {
     if (suite.heading === undefined) {
@@ -121,7 +121,6 @@ export function writePretty(report: Report, options: PrettyOptions): string {
     if (lines.at(-1) !== "") lines.push("");
     lines.push(...suite.heading, ...suite.cases.map((item) => prettyCaseLine(item, options, "  ")));
   }
-  lines.push(...prettyFailures(report, options));
   const notes = report.suites.flatMap((suite) => suite.notes);
   if (notes.length > 0) lines.push("", "Notes:", ...notes.map((note) => `  ${note}`));
   lines.push("", prettySummary(report), "");

@@ -1,14 +1,17 @@
 import { AssopayError } from "../core/errors.js";
 
-/** How a report is written: for people (`pretty`, `html`), or for CI (`json`, `junit`). */
-export const REPORTERS = Object.freeze(["pretty", "json", "junit", "html"] as const);
+/**
+ * How a report is written: for people (`pretty`; `compact`, its failures and counts only, for a CI log;
+ * `html`), or for CI tools (`json`, `junit`).
+ */
+export const REPORTERS = Object.freeze(["pretty", "compact", "json", "junit", "html"] as const);
 
 export type ReporterName = (typeof REPORTERS)[number];
 
 /** The reporter when `--reporter` is not given. */
 export const DEFAULT_REPORTER: ReporterName = "pretty";
 
-/** The reporters as the help texts show the choice: `pretty|json|junit|html`. */
+/** The reporters as the help texts show the choice: `pretty|compact|json|junit|html`. */
 export const REPORTER_CHOICE = REPORTERS.join("|");
 
 /**

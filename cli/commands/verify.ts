@@ -106,7 +106,8 @@ Pact Broker:
 ${PUBLISH_HELP}
 Reports:
   --reporter ${REPORTER_CHOICE}
-                             Terminal text (default), JSON, JUnit XML (one test case per check), or
+                             Terminal text (default), its failures and counts only (compact), JSON,
+                             JUnit XML (one test case per check), or
                              one self-contained HTML page (docs/report.md).
   --output FILE              Write the report to FILE (the terminal then shows the pretty lines). An
                              existing FILE is replaced only when it is a report assopay wrote.

@@ -36,7 +36,7 @@ describe("cassettes larger than a string can hold (docs/bad-inputs.md)", () => {
     expect(loaded.interactions.map((i) => i.request.path)).toEqual(["/first", "/second", "/last"]);
     expect(loaded.interactions[2]?.source.line).toBeGreaterThan(HUGE / 1024);
     await writeFile(file, "");
-  }, 120_000);
+  });
 
   it("refuses a file whose one line is longer than any cassette's, with file:line", async () => {
     const file = temp.file("zeros.bin");
@@ -49,5 +49,5 @@ describe("cassettes larger than a string can hold (docs/bad-inputs.md)", () => {
     expect(error).toBeInstanceOf(AssopayError);
     expect((error as AssopayError).message).toMatch(/^line 1 is longer than 268435456 characters/);
     expect((error as AssopayError).location).toEqual({ file, line: 1 });
-  }, 120_000);
+  });
 });

@@ -16,7 +16,7 @@ function cliWithDeadline(argv: string[]) {
   return spawnSync(process.execPath, [...cliNodeArgs(), ...argv], {
     cwd: packageRoot(),
     encoding: "utf8",
-    timeout: 20_000,
+    timeout: 300_000,
     killSignal: "SIGKILL",
     env: { ...process.env, ASSOPAY_CA_DIR: undefined },
   });

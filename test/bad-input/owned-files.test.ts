@@ -41,7 +41,7 @@ describe("verify --output replaces only a report assopay wrote", () => {
     const forced = await verifyTo(theirs, "json", "--force");
     expect(forced.code, forced.stderr).not.toBe(2);
     expect(JSON.parse(readFileSync(theirs, "utf8")).format).toBe("assopay-report");
-  }, 120_000);
+  });
 });
 
 describe("the one decision (core/owned-file.ts)", () => {

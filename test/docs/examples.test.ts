@@ -117,28 +117,24 @@ describe("the documented examples run as written (README.md, docs/*.md)", () => 
   const work = workFolder("examples");
   const serving = /^(npx )?assopay (sandbox|record|replay)/;
 
-  it.each(files)(
-    "%s",
-    async (file) => {
-      const lines = docLines(root, file);
-      const state: BlockState = { work, ports: new Map(), stops: [] };
-      try {
-        for (const line of lines) {
-          if (skipReason(line) !== undefined) continue;
-          if (ran.has(line.text) && !line.background && !serving.test(line.text)) continue;
-          ran.add(line.text);
-          for (const result of await runLine(line, state)) {
-            const shown = `${line.where}: ${line.text}\n${result.stderr}${result.stdout.slice(0, 500)}`;
-            expect([0, 1], shown).toContain(result.code);
-            expect(result.stderr, shown).not.toMatch(/^error\[/m);
-          }
+  it.each(files)("%s", async (file) => {
+    const lines = docLines(root, file);
+    const state: BlockState = { work, ports: new Map(), stops: [] };
+    try {
+      for (const line of lines) {
+        if (skipReason(line) !== undefined) continue;
+        if (ran.has(line.text) && !line.background && !serving.test(line.text)) continue;
+        ran.add(line.text);
+        for (const result of await runLine(line, state)) {
+          const shown = `${line.where}: ${line.text}\n${result.stderr}${result.stdout.slice(0, 500)}`;
+          expect([0, 1], shown).toContain(result.code);
+          expect(result.stderr, shown).not.toMatch(/^error\[/m);
         }
-      } finally {
-        for (const stop of state.stops.reverse()) expect(await stop()).toBe(0);
       }
-    },
-    120_000,
-  );
+    } finally {
+      for (const stop of state.stops.reverse()) expect(await stop()).toBe(0);
+    }
+  });
 
   it("starts every documented server on the loopback interface only", () => {
     const all = files.flatMap((file) => docLines(root, file));

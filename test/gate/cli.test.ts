@@ -23,7 +23,8 @@ function alive(pid: number): boolean {
 }
 
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  // Up to a minute: a loaded machine reaps late, a process left running never goes.
+  for (let i = 0; i < 1200 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   return !alive(pid);
 }
 
@@ -148,6 +149,7 @@ describe("assopay gate on the command line", () => {
       ]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/^PASS uniform /m);
+      expect(result.stdout).toContain(`(against a running server)`);
       const shapes = await runVerb(gateCommand, [
         "--upstream",
         server.url,

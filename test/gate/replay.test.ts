@@ -124,5 +124,5 @@ describe("assopay gate --cassette", () => {
       const across = timeline.runs[i]?.report;
       expect(across?.scenarios.map((v) => v.findings)).toEqual(single.scenarios.map((v) => v.findings));
     }
-  }, 120_000);
+  });
 });

@@ -27,7 +27,7 @@ export async function gateClient(
     scenarios,
     entries: 45,
     maxRequests: 60,
-    timeoutSeconds: 20,
+    timeoutSeconds: 600,
     contract,
     rules,
     onOutput: (line, scenario) => output.push(`[${scenario}] ${line}`),

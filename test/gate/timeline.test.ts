@@ -19,7 +19,7 @@ const across = (client: string) =>
       scenarios: ["uniform", "after-v3-switch-off"],
       entries: 45,
       maxRequests: 60,
-      timeoutSeconds: 20,
+      timeoutSeconds: 600,
       contract,
       rules,
     },
@@ -54,7 +54,7 @@ describe("gate across the timeline", () => {
     expect(report.suites.map((s) => s.name)).toEqual(["2025-06-29 gate uniform", "2025-06-30 gate uniform"]);
     const pretty = formatGateTimeline(timeline, rules, contract.timeline, "pretty");
     expect(pretty).toContain("Failing at: 2025-06-30");
-  }, 90_000);
+  });
 
   it("passes a correct client at every date, a dated rule not yet in force before its day", async () => {
     const timeline = await across("correct");
@@ -65,7 +65,7 @@ describe("gate across the timeline", () => {
     const json = JSON.parse(formatGateTimeline(timeline, rules, contract.timeline, "json"));
     expect(json.runs.map((r: { at: string }) => r.at)).toEqual(["2025-06-29", "2025-06-30"]);
     expect(json.runs[0].scenarios[0]).not.toHaveProperty("traffic");
-  }, 90_000);
+  });
 
   it("runs from the command line: gate --at-each with the matrix in its JSON report", async () => {
     const cli = await runCli([
@@ -87,5 +87,5 @@ describe("gate across the timeline", () => {
     expect(json.schemaVersion).toBe(2);
     const row = json.matrix.rows.find((r: { rule: string }) => r.rule === "versions.no-v3-after-switch-off");
     expect(row.cells.map((c: { cell: string }) => c.cell)).toEqual(["warn", "fail"]);
-  }, 90_000);
+  });
 });

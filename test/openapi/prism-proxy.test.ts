@@ -31,7 +31,7 @@ describe("Prism as a validation proxy over the sandbox", () => {
     specFile = join(mkdtempSync(join(tmpdir(), "assopay-openapi-")), "openapi.yaml");
     writeFileSync(specFile, serializeOpenApi(exportOpenApi(contract(), { at: BEFORE }), "yaml"));
     prism = await startPrism(["proxy", specFile, h.url, "--errors"]);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await prism?.close();
@@ -51,7 +51,7 @@ describe("Prism as a validation proxy over the sandbox", () => {
         const served = contract().timeline.datedRulesAt(route, date).served;
         expect(statuses, route.id).toContain(served ? route.response.status : 404);
       }
-    }, 120_000);
+    });
   }
 
   it("flags a response that breaks the document", async () => {
@@ -73,5 +73,5 @@ describe("Prism as a validation proxy over the sandbox", () => {
     } finally {
       await strict.close();
     }
-  }, 120_000);
+  });
 });

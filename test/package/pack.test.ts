@@ -55,5 +55,5 @@ describe("the packed tarball installs into an empty project and runs", () => {
     const report = JSON.parse(verify.stdout) as { outcomes: { id: string; verdict: string }[] };
     expect(report.outcomes.map((o) => o.id)).toContain("versions/v5-unaffected");
     expect(report.outcomes.every((o) => o.verdict === "pass" || o.verdict === "skip")).toBe(true);
-  }, 600_000);
+  });
 });

@@ -55,7 +55,7 @@ describe("pact broker publish (the official client) and assopay contracts publis
     const all = files.flatMap((f) => readPact(pactsDir, f).interactions.map((i) => i.description));
     expect(new Set(all).size).toBe(all.length);
     expect(merged.sort()).toEqual(all.sort());
-  }, 120_000);
+  });
 
   it("is refused before anything is sent when two files share a description with another answer", async () => {
     broker = await brokerListener();
@@ -68,7 +68,7 @@ describe("pact broker publish (the official client) and assopay contracts publis
     expect(run.code).not.toBe(0);
     expect(run.output).toMatch(/same description/);
     expect(publications(broker)).toEqual([]);
-  }, 120_000);
+  });
 
   it("assopay contracts publish drives the client with the version and branch given", async () => {
     broker = await brokerListener();
@@ -86,7 +86,7 @@ describe("pact broker publish (the official client) and assopay contracts publis
     expect(publications(broker)).toMatchObject([
       { pacticipantName: CONSUMER, pacticipantVersionNumber: "4.5.6", branch: "feature/x" },
     ]);
-  }, 120_000);
+  });
 
   it("assopay contracts publish: a refusing broker is exit 1; no broker URL or no pact folder is exit 2", async () => {
     broker = await brokerListener({ publishStatus: 400 });
@@ -107,7 +107,7 @@ describe("pact broker publish (the official client) and assopay contracts publis
     const none = await runCli(["contracts", "publish", "--broker-url", broker.url, "--dir", empty]);
     expect(none).toMatchObject({ code: 2, stderr: expect.stringMatching(/no pact files/) });
     expect(none.stderr).not.toMatch(/\n\s+at /);
-  }, 120_000);
+  });
 });
 
 describe("assopay verify --publish-results", () => {
@@ -143,7 +143,7 @@ describe("assopay verify --publish-results", () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(broker.requests.some((r) => r.method === "POST" && /for-verification$/.test(r.path))).toBe(true);
     expect(results(broker)).toMatchObject([{ success: true, providerApplicationVersion: "9.9.9" }]);
-  }, 240_000);
+  });
 
   it("publishes a failure when an interaction does not hold, and exits 1", async () => {
     const pact = JSON.parse(readFileSync(join(pactsDir, files.at(-1) ?? ""), "utf8")) as {
@@ -155,7 +155,7 @@ describe("assopay verify --publish-results", () => {
     const run = await runCli(verifyArgs(broker.url));
     expect(run.code).toBe(1);
     expect(results(broker)).toMatchObject([{ success: false, providerApplicationVersion: "9.9.9" }]);
-  }, 240_000);
+  });
 
   it("fails when the broker does not take the results, though every interaction held", async () => {
     const pact = JSON.parse(readFileSync(join(pactsDir, files.at(-1) ?? ""), "utf8")) as {
@@ -167,7 +167,7 @@ describe("assopay verify --publish-results", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/did not take the results/);
     expect(results(broker).length).toBeGreaterThan(0);
-  }, 240_000);
+  });
 
   it("needs a broker URL and a provider version, and the broker flags need --publish-results (exit 2)", async () => {
     const noVersion = await runCli(["verify", "--publish-results", "--broker-url", "http://127.0.0.1:9"]);

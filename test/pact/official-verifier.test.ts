@@ -65,7 +65,7 @@ describe("the official Pact verifier (pact verifier) against the sandbox", () =>
     const messages = expected.filter((i) => i.type === "Asynchronous/Messages");
     expect(messages.length).toBeGreaterThanOrEqual(6 * files.length);
     expect(output).toMatch(/"x-ha-signature" with value "[0-9a-f]{64}" \(OK\)/);
-  }, 300_000);
+  });
 
   it("fails the interactions a broken provider breaks: notifications in another envelope", async () => {
     sandbox = await startSandbox({ port: 0, fault: "bad-notification-envelope" });
@@ -75,5 +75,5 @@ describe("the official Pact verifier (pact verifier) against the sandbox", () =>
     const failed = report.interactionResults.filter((r) => r.result !== "OK").map((r) => r.description);
     const messages = descriptions(file).filter((i) => i.type === "Asynchronous/Messages");
     expect(failed.sort()).toEqual(messages.map((m) => m.description).sort());
-  }, 180_000);
+  });
 });

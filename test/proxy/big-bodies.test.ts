@@ -140,7 +140,7 @@ describe("big bodies: written as they came when clean, redacted as always when n
     const replay = await startReplay({ cassettes: cassette });
     for (const route of routes) replayed.set(route.path, (await send(`${replay.url}${route.path}`)).body);
     await replay.close();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));

@@ -124,11 +124,9 @@ describe("durable recording: SIGKILL with 200 concurrent clients, then a reader 
   it(
     "2 KB bodies: replay, lint and the library's loader each serve every exchange a client completed",
     readersServeEverything(2048, 3000),
-    120_000,
   );
   it(
     "300 KB bodies: replay, lint and the library's loader each serve every exchange a client completed",
     readersServeEverything(300 * 1024, 300),
-    120_000,
   );
 });

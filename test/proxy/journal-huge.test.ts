@@ -53,5 +53,5 @@ describe("a journal over 2 GiB", () => {
     console.log(
       `${(HOLE / GIB).toFixed(2)} GiB journal recovered in ${seconds.toFixed(1)} s, resident set grew ${((peak - before) / 1024 / 1024).toFixed(0)} MB`,
     );
-  }, 120_000);
+  });
 });

@@ -131,5 +131,5 @@ describe("a journal that cannot be sealed (proxy/record/journal-queue.ts)", () =
     const ids = (await loadCassette(cassette)).interactions.map((i) => Number(i.request.query?.id));
     expect(ids).toEqual(received);
     expect((await readdir(files.temp.dir)).filter((n) => n.startsWith("blocked.yaml.journal"))).toEqual([]);
-  }, 60_000);
+  });
 });

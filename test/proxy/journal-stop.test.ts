@@ -82,7 +82,7 @@ describe("the journal is the recorder's only queue", () => {
     expect(output).toMatch(/hint: the journal sits beside the cassette: free space on that disk/);
     expect(output).not.toMatch(/at .*\.js:\d+/); // no stack trace
     expect(await ids("full.yaml")).toEqual(["first"]);
-  }, 60_000);
+  });
 
   it.skipIf(!existsSync("/dev/full"))(
     "a full disk (the journal on /dev/full), through the library: the client is cut off, `stopped` resolves with the error, later requests get 503 and reach no upstream",
@@ -116,7 +116,6 @@ describe("the journal is the recorder's only queue", () => {
         await recorder.close();
       }
     },
-    60_000,
   );
 
   it("with room to write, the same requests are all answered whole and recorded, and a clean stop leaves no journal", async () => {
@@ -132,5 +131,5 @@ describe("the journal is the recorder's only queue", () => {
     expect(recorder.output()).not.toContain("error[");
     expect(await ids("room.yaml")).toEqual(["first", "big", "after"]);
     expect((await readdir(files.temp.dir)).filter((n) => n.startsWith("room.yaml."))).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -179,9 +179,11 @@ describe("the replay index", () => {
       query: { continuationtoken: "token-19999" },
       headers: {},
     });
-    const started = performance.now();
+    // CPU time, which a loaded machine does not stretch as it does the wall clock.
+    const started = process.cpuUsage();
     for (let i = 0; i < 5000; i++) index.take(wanted.key);
-    const perLookup = (performance.now() - started) / 5000;
+    const { user, system } = process.cpuUsage(started);
+    const perLookup = (user + system) / 1000 / 5000;
     const found = index.take(wanted.key);
     expect(found === undefined ? undefined : index.id(found)).toBe(20_000);
     expect(perLookup).toBeLessThan(0.05);

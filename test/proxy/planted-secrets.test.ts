@@ -41,7 +41,7 @@ describe("secrets planted across every encoding", () => {
         if (body && "base64" in body) written += Buffer.from(body.base64, "base64").toString("utf8");
       }
     }
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await new Promise((resolve) => upstream.close(resolve));

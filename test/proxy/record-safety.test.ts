@@ -86,7 +86,7 @@ describe("recording safety", () => {
     const loaded = await loadCassette(cassette);
     expect(loaded.interactions.map((i) => i.request.path)).toEqual(["/slow"]);
     expect((await readdir(temp.dir)).filter((n) => n.startsWith("drain.yaml."))).toEqual([]);
-  }, 30_000);
+  });
 
   it("takes over a lock whose process no longer runs, and says so", async () => {
     const cassette = temp.file("stale.yaml");

@@ -83,7 +83,6 @@ describe("every reader recovers first, or serves in memory and says so", () => {
       expect((await readFile(cassette)).equals(before)).toBe(true);
       expect(await readdir(temp.dir)).toContain("readonly.yaml.journal");
     },
-    60_000,
   );
 
   it.runIf(process.getuid?.() === 0 && canFreeze(tmpdir()))(
@@ -110,7 +109,6 @@ describe("every reader recovers first, or serves in memory and says so", () => {
       expect((await readFile(cassette)).equals(before)).toBe(true);
       expect(await readdir(folder)).toContain("frozen.yaml.journal");
     },
-    60_000,
   );
 
   it.runIf(nobodyCanRun())(
@@ -127,7 +125,6 @@ describe("every reader recovers first, or serves in memory and says so", () => {
       );
       expect(lint.stdout).toBe("");
     },
-    60_000,
   );
 
   it("a live recorder holds the lock: the reader serves its journal's exchanges in memory, and leaves journal and lock alone", async () => {

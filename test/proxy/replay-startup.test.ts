@@ -14,7 +14,7 @@ import { startVerb, untilPrinted } from "./support/in-process.js";
 async function run(command: Command, argv: string[], whileRunning: (line: string) => Promise<void>) {
   const verb = startVerb(command, argv);
   verb.running.catch(() => undefined);
-  await untilPrinted(verb, "\n", 20_000);
+  await untilPrinted(verb, "\n");
   try {
     await whileRunning(verb.stdout());
   } finally {

@@ -68,7 +68,7 @@ describe("the recorder runs the ruleset on headers and text bodies", () => {
     await send(`${recorder.url}/ordinary?aws_secret_access_key=${encodeURIComponent(QUERY_KEY)}`);
     await recorder.close();
     written = await readFile(temp.file("ruleset.yaml"), "utf8");
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await new Promise((resolve) => upstream.close(resolve));

@@ -54,7 +54,7 @@ async function failingGateHtml(): Promise<string> {
       scenarios: ["uniform"],
       entries: 45,
       maxRequests: 60,
-      timeoutSeconds: 20,
+      timeoutSeconds: 600,
       contract: contract(),
       rules,
     },
@@ -100,7 +100,7 @@ describe("the HTML report in a real browser", () => {
     mkdirSync(OUT, { recursive: true });
     if (DOCS) mkdirSync(DOCS, { recursive: true });
     browser = await launchChromium();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
   });
@@ -146,7 +146,7 @@ describe("the HTML report in a real browser", () => {
     } finally {
       await off.close();
     }
-  }, 180_000);
+  });
 
   it("draws a failing gate run: the failing date in the matrix, the request a failure points at", async () => {
     const { page, requests, errors, close } = await open("gate.html", await failingGateHtml());
@@ -183,5 +183,5 @@ describe("the HTML report in a real browser", () => {
     } finally {
       await close();
     }
-  }, 180_000);
+  });
 });

@@ -48,7 +48,7 @@ describe("planted secrets in what verify, gate and notify write", () => {
       expect(written, reporter).toContain(`http://ci:${placeholderFor(password)}@127.0.0.1`);
       expect(leaks(written, [password]), reporter).toEqual([]);
     }
-  }, 240_000);
+  });
 
   it("contracts publish: the URL's password reaches the broker as credentials, never the output", async () => {
     const password = "Publ1sh-Pa55-planted";
@@ -66,7 +66,7 @@ describe("planted secrets in what verify, gate and notify write", () => {
     } finally {
       await broker.close();
     }
-  }, 120_000);
+  });
 
   it("gate: an SDK's client_secret in a query is not in the JSON report, and the request still is", async () => {
     const planted = "sdk-client-secret-planted-0042";
@@ -90,7 +90,7 @@ describe("planted secrets in what verify, gate and notify write", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`client_secret=${placeholderFor(planted)}`);
     expect(leaks(run.stdout, [planted])).toEqual([]);
-  }, 120_000);
+  });
 
   it("notify: a receiver URL's password and the signing key are not in the report", async () => {
     const password = "Rece1ver-Pa55-planted";
@@ -110,7 +110,7 @@ describe("planted secrets in what verify, gate and notify write", () => {
       expect(written, reporter).toContain(`hook:${placeholderFor(password)}@127.0.0.1`);
       expect(leaks(written, [password, key]), reporter).toEqual([]);
     }
-  }, 120_000);
+  });
 });
 
 describe("the report redactor: what it replaces, what it keeps", () => {

@@ -35,7 +35,7 @@ describe("sandbox checkout page in a real browser", () => {
     await h.state("a partner with a notification URL", { url: hook.url });
     browser = await launchChromium();
     page = await browser.newPage();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await hook?.close();

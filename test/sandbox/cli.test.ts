@@ -15,7 +15,7 @@ function context(argv: string[], signal = new AbortController().signal) {
 }
 
 async function waitForLine(read: () => string): Promise<string> {
-  for (let i = 0; i < 200 && !read().includes("\n"); i++) await new Promise((r) => setTimeout(r, 10));
+  while (!read().includes("\n")) await new Promise((r) => setTimeout(r, 10));
   return read();
 }
 

@@ -107,7 +107,7 @@ describe("sandbox --from-cassette: a recorded session seeds a sandbox that serve
     expect(cli.stderr).toBe("");
     expect(cli.code).toBe(0);
     seeded = await harness({ at: day("2025-07-01"), data: buildSandboxData(readDataFile(printed), 2) });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await recorded?.close();

@@ -81,9 +81,9 @@ describe("sandbox notifications", () => {
 
   it("never blocks an API answer on a receiver that hangs", async () => {
     hook.statusFor = () => "hang";
-    const started = Date.now();
     await h.state("an order is paid");
-    expect(Date.now() - started).toBeLessThan(500);
+    // Answered while the delivery to the receiver that hangs is still under way.
+    expect(h.sandbox.core.notifier.deliveries().some((d) => d.state === "pending")).toBe(true);
     expect((await h.get(h.formPath("items"))).status).toBe(200);
   });
 

@@ -154,7 +154,7 @@ describe("sandbox pagination", () => {
   it("serves 100,000 entries per form quickly without building them", async () => {
     const big = await harness({ at: day("2025-06-15"), entries: 100_000 });
     try {
-      const started = Date.now();
+      const started = process.cpuUsage();
       const first = await big.json<Page>(`${big.formPath("payments")}?pageSize=100&withCount=true`);
       expect(first.body.data).toHaveLength(100);
       const last = await big.json<Page>(`${big.formPath("items")}?pageSize=100&pageIndex=1000`);
@@ -165,7 +165,9 @@ describe("sandbox pagination", () => {
         `${big.formPath("items")}?pageSize=100&from=2024-01-01T00:00:00Z&to=2024-01-02T00:00:00Z`,
       );
       expect((window.body.data ?? []).length).toBeGreaterThan(100 - 1);
-      expect(Date.now() - started).toBeLessThan(3000);
+      // CPU time, which a loaded machine does not stretch as it does the wall clock.
+      const { user, system } = process.cpuUsage(started);
+      expect((user + system) / 1000).toBeLessThan(3000);
     } finally {
       await big.close();
     }

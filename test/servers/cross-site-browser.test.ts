@@ -129,7 +129,7 @@ describe("a web page of another origin cannot drive the replay, the sandbox or t
       if (ours(response.url()))
         answers.push({ method: response.request().method(), url: response.url(), status: response.status() });
     });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -72,7 +72,7 @@ describe("rights/auth-before-routing", () => {
     expect(found.evidence).toBeDefined();
     const others = report.outcomes.filter((o) => o.id !== CHECK && o.verdict === "fail");
     expect(others).toEqual([]);
-  }, 60_000);
+  });
 
   it("passes the sandbox and legal variants: a bare challenge, an empty 401 body, an HTML 404", async () => {
     const clean = await verifySandbox(AT, { extra: { only: ["rights"] } });
@@ -83,5 +83,5 @@ describe("rights/auth-before-routing", () => {
     });
     expect(outcome(varied).verdict).toBe("pass");
     expect(problems(varied)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -22,46 +22,42 @@ describe("completeness on a live listing", () => {
   it.each([
     ["with provider states", true],
     ["without hooks", false],
-  ])(
-    "passes a listing that grows with each first page and while it is crawled (%s)",
-    async (_, hooks) => {
-      for (const at of ["2025-01-15", "2026-01-01"] as IsoDay[]) {
-        const sandbox = await startSandbox({
-          port: 0,
-          at,
-          entries: 50,
-          contract: contract(),
-          growing: true,
-          hooks,
-        });
-        try {
-          const input = sandboxInput(sandbox, at, hooks ? {} : { stateUrl: undefined });
-          const report = await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
-          expect(problems(report), `at ${at}`).toEqual([]);
-          for (const id of COMPLETENESS) expect(byId(report, id)?.verdict, `${id} at ${at}`).toBe("pass");
-          // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
-          if (hooks) continue;
-          const { organizationSlug, formType, formSlug } = sandbox.credentials;
-          const token = await clientToken(sandbox.url, sandbox.credentials.reader);
-          // The real clients' query: each fresh first page has one more entry at its head.
-          const head = async () => {
-            const first = await fetch(
-              `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&sortOrder=Desc&withDetails=True&withCount=True`,
-              { headers: { authorization: `Bearer ${token}` } },
-            );
-            const page = readPage(await first.json(), "data");
-            return page.ok ? page.ids : [];
-          };
-          const [before, after] = [await head(), await head()];
-          expect(before.length).toBeGreaterThan(60);
-          expect(after.slice(1)).toEqual(before.slice(0, 99));
-        } finally {
-          await sandbox.close();
-        }
+  ])("passes a listing that grows with each first page and while it is crawled (%s)", async (_, hooks) => {
+    for (const at of ["2025-01-15", "2026-01-01"] as IsoDay[]) {
+      const sandbox = await startSandbox({
+        port: 0,
+        at,
+        entries: 50,
+        contract: contract(),
+        growing: true,
+        hooks,
+      });
+      try {
+        const input = sandboxInput(sandbox, at, hooks ? {} : { stateUrl: undefined });
+        const report = await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
+        expect(problems(report), `at ${at}`).toEqual([]);
+        for (const id of COMPLETENESS) expect(byId(report, id)?.verdict, `${id} at ${at}`).toBe("pass");
+        // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
+        if (hooks) continue;
+        const { organizationSlug, formType, formSlug } = sandbox.credentials;
+        const token = await clientToken(sandbox.url, sandbox.credentials.reader);
+        // The real clients' query: each fresh first page has one more entry at its head.
+        const head = async () => {
+          const first = await fetch(
+            `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&sortOrder=Desc&withDetails=True&withCount=True`,
+            { headers: { authorization: `Bearer ${token}` } },
+          );
+          const page = readPage(await first.json(), "data");
+          return page.ok ? page.ids : [];
+        };
+        const [before, after] = [await head(), await head()];
+        expect(before.length).toBeGreaterThan(60);
+        expect(after.slice(1)).toEqual(before.slice(0, 99));
+      } finally {
+        await sandbox.close();
       }
-    },
-    600_000,
-  );
+    }
+  });
 });
 
 describe("the time order of crawls", () => {
@@ -171,7 +167,7 @@ describe("a loss, as evidence", () => {
     } finally {
       await sandbox.close();
     }
-  }, 60_000);
+  });
 
   it("skips the crawls at other sizes above --max-entries, saying what was not checked", async () => {
     const report = await verifySandbox("2025-04-01" as IsoDay, {
@@ -183,7 +179,7 @@ describe("a loss, as evidence", () => {
       expect(byId(report, id)?.verdict).not.toBe("fail");
       expect(byId(report, id)?.reason).toMatch(/more than --max-entries 10: not crawled at other page sizes/);
     }
-  }, 60_000);
+  });
 });
 
 describe("the completeness flags", () => {
@@ -228,7 +224,7 @@ describe("a way of losing entries no fault names", () => {
       /(pageSize 100 \(sortOrder=Desc, withDetails=True, continuationtoken\)|sortOrder Asc)( \(again\))? lost 1 entry/,
     );
     expect(outcome?.reason).not.toMatch(/witness\) lost/);
-  }, 60_000);
+  });
 
   it("a provider that loses entries only when no pageSize is asked is caught: the suspect crawl is asked again as it was", async () => {
     // After the counts' removal: no crawl with withCount=true goes without a pageSize, so only the suspect
@@ -241,7 +237,7 @@ describe("a way of losing entries no fault names", () => {
     const outcome = byId(report, "pagination/complete");
     expect(outcome?.verdict).toBe("fail");
     expect(outcome?.reason).toMatch(/lost \d+ entr/);
-  }, 60_000);
+  });
 
   it("a provider that loses entries only when withCount=true is asked is caught after the counts are gone", async () => {
     const report = await verifySandbox("2026-01-01" as IsoDay, {
@@ -252,25 +248,21 @@ describe("a way of losing entries no fault names", () => {
     const outcome = byId(report, "pagination/complete");
     expect(outcome?.verdict).toBe("fail");
     expect(outcome?.reason).toMatch(/withCount=True, continuationtoken\)( \(again\))? lost \d+ entr/);
-  }, 60_000);
+  });
 
   it.each([
     ["withDetails=true", /[?&]withDetails=true\b/i],
     ["sortOrder=Desc asked aloud", /[?&]sortOrder=Desc\b/i],
-  ])(
-    "a provider that loses entries only when %s is asked is caught",
-    async (_, asked) => {
-      const report = await verifySandbox("2026-01-01" as IsoDay, {
-        hooks: false,
-        extra: { stateUrl: undefined, only: COMPLETENESS },
-        through: losingWhen((url) => asked.test(url)),
-      });
-      const outcome = byId(report, "pagination/complete");
-      expect(outcome?.verdict).toBe("fail");
-      expect(outcome?.reason).toMatch(
-        /\(sortOrder=Desc, withDetails=True, withCount=True, continuationtoken\)( \(again\))? lost \d+ entr/,
-      );
-    },
-    60_000,
-  );
+  ])("a provider that loses entries only when %s is asked is caught", async (_, asked) => {
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      extra: { stateUrl: undefined, only: COMPLETENESS },
+      through: losingWhen((url) => asked.test(url)),
+    });
+    const outcome = byId(report, "pagination/complete");
+    expect(outcome?.verdict).toBe("fail");
+    expect(outcome?.reason).toMatch(
+      /\(sortOrder=Desc, withDetails=True, withCount=True, continuationtoken\)( \(again\))? lost \d+ entr/,
+    );
+  });
 });

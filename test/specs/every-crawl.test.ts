@@ -32,7 +32,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     expect(found.find((p) => p.startsWith("pagination/no-duplicates"))).toMatch(
       /came back twice in \d+ pages of the crawl at pageSize 7/,
     );
-  }, 60_000);
+  });
 
   it("flags a provider that drops the last entry of every crawl, once counts are gone and without provider states", async () => {
     const report = await verifySandbox("2026-01-01" as IsoDay, {
@@ -52,7 +52,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     expect(found.find((p) => p.startsWith("pagination/empty-page-only-at-end"))).toMatch(
       /sortOrder Asc ended on an empty page/,
     );
-  }, 60_000);
+  });
 
   // A crawl that goes wrong at one page size only, the default crawl whole: the rule that owns the
   // violation fails, naming the crawl, and no other rule.
@@ -74,19 +74,15 @@ describe("verify judges every crawl it makes of a listing, not only the default 
       "pagination/result-array",
       (q: URLSearchParams) => (later(q, 7) ? "none" : undefined),
     ],
-  ])(
-    "flags %s only at pageSize 7 on %s alone",
-    async (_, rule, wrong) => {
-      const report = await verifySandbox("2026-01-01" as IsoDay, {
-        hooks: false,
-        through: rewriting((query, entries) => wrong(query) ?? entries),
-      });
-      const found = problems(report);
-      expect(checksIn(found)).toEqual([rule]);
-      expect(found[0]).toMatch(/^[^:]+\[fail\]: v5\.[a-z-]+: pageSize 7: /);
-    },
-    60_000,
-  );
+  ])("flags %s only at pageSize 7 on %s alone", async (_, rule, wrong) => {
+    const report = await verifySandbox("2026-01-01" as IsoDay, {
+      hooks: false,
+      through: rewriting((query, entries) => wrong(query) ?? entries),
+    });
+    const found = problems(report);
+    expect(checksIn(found)).toEqual([rule]);
+    expect(found[0]).toMatch(/^[^:]+\[fail\]: v5\.[a-z-]+: pageSize 7: /);
+  });
 
   it("flags a listing that never ends only oldest first on pagination.end-is-empty-array alone", async () => {
     const report = await verifySandbox("2026-01-01" as IsoDay, {
@@ -103,7 +99,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     expect(found[0]).toMatch(
       /sortOrder Asc: a non-empty page answered with the very token it was asked with/,
     );
-  }, 60_000);
+  });
 
   // A deep-pagination cap: every crawl stops after the same number of entries, whatever its page size, so
   // the crawls newest first agree with each other; oldest first ends on other entries.
@@ -128,7 +124,6 @@ describe("verify judges every crawl it makes of a listing, not only the default 
       expect(checksIn(found)).toEqual([rule]);
       expect(found[0]).toMatch(/sortOrder Asc/);
     },
-    60_000,
   );
 
   it("flags a provider that loses entries from every crawl of the whole listing, but not from a date window, on pagination/complete alone", async () => {
@@ -147,7 +142,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     expect(found[0]).toMatch(
       /lost 1 entry \(\d+\): the date window from \S+ to \S+, pageSize 2 \(again\) has it, and it was there before/,
     );
-  }, 60_000);
+  });
 
   it("flags a provider that reads the continuation token only under the document's spelling, on pagination/token-echoed alone", async () => {
     // Real clients send `continuationtoken` (SERVICE-FACTS): this provider drops it, and serves the first
@@ -162,7 +157,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     expect(found[0]).toMatch(
       /pageSize 100 \(sortOrder=Desc, withDetails=True, withCount=True, continuationtoken\): the token did not lead/,
     );
-  }, 60_000);
+  });
 
   it("flags a provider whose tokens work once only, on pagination/token-echoed alone", async () => {
     // Each token is refused the second time it comes: every crawl, made once, goes through; a client
@@ -181,7 +176,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/token-echoed"]);
     expect(found[0]).toMatch(/the token of page \d+, sent a second time, was refused with 400/);
-  }, 60_000);
+  });
 
   it("flags entries that read otherwise on later pages at one page size only, on pagination/same-entry alone", async () => {
     // A stale copy behind pageSize 7's later pages: each amount a cent more. Ids and dates are untouched.
@@ -194,7 +189,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/same-entry"]);
     expect(found[0]).toMatch(/entry \d+ read otherwise on page \d+ of pageSize 7 than on page 1 of /);
-  }, 60_000);
+  });
 
   it("passes a provider whose entries change once while it is crawled, and stay changed", async () => {
     // After the first 40 pages served, every amount is a cent more: an update, not a page's doing.
@@ -204,7 +199,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
       through: rewriting((_, entries) => (++pages > 40 ? entries.map(centMore) : entries)),
     });
     expect(problems(report)).toEqual([]);
-  }, 60_000);
+  });
 
   it("passes a strict provider that refuses the parameters it does not know, judging the largest size plainly", async () => {
     // 400 on a first page asked with withDetails or sortOrder=Desc: the explicit crawl is refused at once.
@@ -221,7 +216,7 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     expect(complete?.verdict).toBe("pass");
     // Every listing judged, none skipped for the refused crawl.
     expect(complete?.reason).toMatch(/^\d+ listings with the same entries at every page size$/);
-  }, 60_000);
+  });
 
   it("passes the same provider when it rewrites nothing", async () => {
     const report = await verifySandbox("2026-01-01" as IsoDay, {
@@ -229,5 +224,5 @@ describe("verify judges every crawl it makes of a listing, not only the default 
       through: rewriting((_, entries) => entries),
     });
     expect(problems(report)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -51,7 +51,7 @@ describe("verify crawls each listing once to an exactly full last page", () => {
     const found = problems(report);
     expect(checksIn(found)).toContain("pagination/token-echoed");
     expect(found.find((p) => p.startsWith("pagination/token-echoed"))).toMatch(/pageSize 25/);
-  }, 60_000);
+  });
 
   it("flags a provider that serves the first page again after an exactly full last page", async () => {
     const report = await verifySandbox("2026-01-01" as IsoDay, {
@@ -59,7 +59,7 @@ describe("verify crawls each listing once to an exactly full last page", () => {
       through: rewriting(afterFullLastPage((first) => first)),
     });
     expect(checksIn(problems(report))).toContain("pagination/end-is-empty-array");
-  }, 60_000);
+  });
 
   it("passes a provider whose exactly full last page gives no token (a client may stop there)", async () => {
     let untokened = 0;
@@ -73,5 +73,5 @@ describe("verify crawls each listing once to an exactly full last page", () => {
     });
     expect(problems(report)).toEqual([]);
     expect(untokened).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });

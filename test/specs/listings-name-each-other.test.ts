@@ -57,7 +57,7 @@ describe("a listing that leaves out, at every size, entries the other listings n
       /v5\.form-orders: .* lost \d+ entries \(.*\): the entries of v5\.form-(items|payments) \(/,
     );
     expect(byId(report, "pagination/complete")?.evidence?.diagnostics?.join("\n")).toMatch(/missing from /);
-  }, 60_000);
+  });
 
   it("flags a payments listing that never serves one payment in 7, named by the orders and the items", async () => {
     const report = await verifySandbox(AT, {
@@ -67,7 +67,7 @@ describe("a listing that leaves out, at every size, entries the other listings n
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/complete"]);
     expect(found[0]).toMatch(/v5\.form-payments: .* the entries of v5\.form-(items|orders) \(/);
-  }, 60_000);
+  });
 
   it("flags an items listing that never serves one item in 7, named by the orders and the payments", async () => {
     const report = await verifySandbox(AT, {
@@ -77,7 +77,7 @@ describe("a listing that leaves out, at every size, entries the other listings n
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/complete"]);
     expect(found[0]).toMatch(/v5\.form-items: .* the entries of v5\.form-(orders|payments) \(/);
-  }, 60_000);
+  });
 
   it("passes an items listing whose entries are the orders' lines, in the seed's shape", async () => {
     // Each entry is named by an id of its own, not by an item's; it holds the order's items.
@@ -125,7 +125,7 @@ describe("a listing that leaves out, at every size, entries the other listings n
       "those lines, one in 7 left out": ["pagination/complete"],
       "lines whose items have ids of their own": [],
     });
-  }, 120_000);
+  });
 
   it("passes what a listing may legally leave out, and entries that name nothing", async () => {
     const variants = {
@@ -165,5 +165,5 @@ describe("a listing that leaves out, at every size, entries the other listings n
       const report = await verifySandbox(AT, { hooks: false, through });
       expect(problems(report), name).toEqual([]);
     }
-  }, 120_000);
+  });
 });

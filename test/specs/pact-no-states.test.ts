@@ -63,7 +63,7 @@ describe("pact/verify against a provider without provider states", () => {
     const listed = [...(outcome.reason ?? "").matchAll(/\((\d+): "/g)].reduce((n, m) => n + Number(m[1]), 0);
     expect(skipped).toBeGreaterThan(0);
     expect(listed).toBe(skipped);
-  }, 60_000);
+  });
 
   it("skips, never fails, what it cannot answer: no admin client, no newly registered association", async () => {
     const at = "2025-07-01" as IsoDay;
@@ -75,7 +75,7 @@ describe("pact/verify against a provider without provider states", () => {
     expect(outcome.reason).toMatch(
       /no newly registered association was named \(--unverified-org\) \(1: "checkout intent: refused/,
     );
-  }, 60_000);
+  });
 
   it("runs an interaction once a flag answers its state (--unverified-org)", async () => {
     const at = "2025-07-01" as IsoDay;
@@ -92,7 +92,7 @@ describe("pact/verify against a provider without provider states", () => {
     expect(named.verdict, named.reason).toBe("pass");
     expect(named.reason).not.toMatch(/--unverified-org/);
     expect(verified(named)).toBe(verified(without) + 1);
-  }, 60_000);
+  });
 
   it("walks the listings as the pact's requests do, without --page-size (one page of 100 would give no token)", async () => {
     const at = "2025-04-01" as IsoDay;
@@ -100,7 +100,7 @@ describe("pact/verify against a provider without provider states", () => {
     expect(outcome.verdict, outcome.reason).toBe("pass");
     expect(outcome.reason).not.toMatch(/PageToken/);
     expect(verified(outcome), outcome.reason).toBeGreaterThanOrEqual(65);
-  }, 60_000);
+  });
 
   it("passes the legal variations of a listing (odd tokens, a token on the final page, short pages, gzip)", async () => {
     const at = "2025-04-01" as IsoDay;
@@ -124,7 +124,7 @@ describe("pact/verify against a provider without provider states", () => {
     } finally {
       await proxy.close();
     }
-  }, 60_000);
+  });
 
   it("fails on a broken listing, its evidence naming the failing interaction and the request sent", async () => {
     const at = "2025-04-01" as IsoDay;
@@ -137,7 +137,7 @@ describe("pact/verify against a provider without provider states", () => {
     expect(outcome.evidence?.request.url).toContain(
       `/organizations/${sandbox.credentials.organizationSlug}/`,
     );
-  }, 60_000);
+  });
 
   it("fails on a broken response shape, naming the interaction and the field", async () => {
     const at = "2025-04-01" as IsoDay;
@@ -147,5 +147,5 @@ describe("pact/verify against a provider without provider states", () => {
     expect(outcome.evidence?.diagnostics?.join("\n")).toMatch(
       /\.date -> Expected '\d{4}-\d{2}-\d{2}T[\d:]+' to match/,
     );
-  }, 60_000);
+  });
 });

@@ -18,7 +18,7 @@ describe("the Pact check", () => {
     const outcome = byId(report, "pact/verify");
     expect(outcome?.verdict, outcome?.reason).toBe("pass");
     expect(outcome?.reason).toMatch(/^2 interactions verified/);
-  }, 60_000);
+  });
 
   it("fails with the verifier's findings as evidence when an interaction does not hold", async () => {
     const report = await verifySandbox(AT, {
@@ -29,7 +29,7 @@ describe("the Pact check", () => {
     expect(outcome?.reason).toMatch(/1 of 2 interactions/);
     expect(outcome?.evidence?.request.url).toMatch(/\/v5\/partners\/me$/);
     expect(outcome?.evidence?.diagnostics?.join("\n")).toMatch(/expected 418 but was 200/);
-  }, 60_000);
+  });
 
   it("skips with a reason without Pact files; without a state URL it answers the states itself", async () => {
     const empty = mkdtempSync(join(tmpdir(), "assopay-no-pacts-"));
@@ -49,7 +49,7 @@ describe("the Pact check", () => {
         /^1 interactions verified without provider states .*1 skipped: "a partner with a notification URL": partner information lists no notification URL/,
       ),
     });
-  }, 60_000);
+  });
 
   it("picks the Pact file of the date: the latest as-of on or before it", () => {
     const files = (at: string) => pactFilesAt(join(contractsDir(), "pacts"), at as IsoDay).map((p) => p.asOf);

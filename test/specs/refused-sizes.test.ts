@@ -24,7 +24,7 @@ describe("a page size the provider refuses", () => {
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/complete"]);
     expect(found[0]).toMatch(/v5\.form-items: .* lost \d+ entr/);
-  }, 60_000);
+  });
 
   it("passes a provider that only refuses it, judging the listings with the crawls that ended", async () => {
     const report = await verifySandbox(AT, {
@@ -35,5 +35,5 @@ describe("a page size the provider refuses", () => {
     // Judged, not skipped: the refused size no longer leaves the listings unjudged.
     expect(byId(report, "pagination/complete")?.verdict).toBe("pass");
     expect(byId(report, "pagination/complete")?.reason).toMatch(/^\d+ listings/);
-  }, 60_000);
+  });
 });

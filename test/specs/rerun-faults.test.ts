@@ -38,7 +38,7 @@ describe("verify --cassette against each sandbox fault", () => {
 
   beforeAll(async () => {
     session = await recordSession("2025-04-01" as IsoDay);
-  }, 60_000);
+  });
   afterAll(async () => {
     await session.remove();
   });
@@ -55,7 +55,7 @@ describe("verify --cassette against each sandbox fault", () => {
         troubles.push(`${name} @${at}: also blamed on ${o.rule}: ${o.id}: ${o.reason ?? ""}`);
     }
     expect(troubles).toEqual([]);
-  }, 180_000);
+  });
 
   it("downgrades a failure resting only on the planned count removal under --planned warn", async () => {
     const report = await rerunAgainst([session.cassette], "2026-01-01" as IsoDay, {
@@ -66,5 +66,5 @@ describe("verify --cassette against each sandbox fault", () => {
     const warned = report.outcomes.filter((o) => o.verdict === "warn");
     expect(warned.length).toBeGreaterThan(0);
     expect(warned.every((o) => o.rule === "counts.absent-after-removal" && o.downgraded)).toBe(true);
-  }, 60_000);
+  });
 });

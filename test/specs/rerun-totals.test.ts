@@ -51,7 +51,7 @@ describe("verify --cassette judges the totals an organization's forms listing gi
       await recorder.close();
       await sandbox.close();
     }
-  }, 60_000);
+  });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it("flags a target whose forms listing gives one form more than it serves", async () => {
@@ -61,12 +61,12 @@ describe("verify --cassette judges the totals an organization's forms listing gi
     const found = onTotals(lines(report)).filter((line) => line.startsWith("fail"));
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/declared totalCount (\d+) and totalPages \d+; the crawl counted (\d+) entries/);
-  }, 60_000);
+  });
 
   it("passes the sandbox's totals, and a target that gives none (-1)", async () => {
     for (const through of [undefined, formsTotals((p) => ({ ...p, totalCount: -1, totalPages: -1 }))]) {
       const report = await rerunAgainst([cassette], AT, through ? { through } : {});
       expect(onTotals(lines(report)).filter((line) => line.startsWith("fail"))).toEqual([]);
     }
-  }, 60_000);
+  });
 });

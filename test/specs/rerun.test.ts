@@ -38,7 +38,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
 
   beforeAll(async () => {
     session = await recordSession(RECORDED_AT);
-  }, 60_000);
+  });
   afterAll(async () => {
     await session.remove();
   });
@@ -62,7 +62,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     // continuation tokens are the target's own: a recorded one would be refused by a sandbox of another seed
     const pages = report.outcomes.filter((o) => /continuationToken=/.test(o.evidence?.request.url ?? ""));
     expect(pages.length).toBeGreaterThanOrEqual(6);
-  }, 60_000);
+  });
 
   it("passes the legal variations of a provider, and reports differences of structure as such", async () => {
     const report = await rerunAgainst([session.cassette], RECORDED_AT, {
@@ -79,7 +79,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     );
     expect(differing.length).toBeGreaterThan(0);
     expect(report.outcomes.some((o) => /dated change/.test(o.reason ?? ""))).toBe(false);
-  }, 60_000);
+  });
 
   it("follows a longer listing of the target to its own empty page, and compares no other order's contents", async () => {
     const report = await rerunAgainst([session.cassette], RECORDED_AT, { entries: 130 });
@@ -91,7 +91,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     expect(
       report.outcomes.some((o) => /another resource: its contents are not compared/.test(o.reason ?? "")),
     ).toBe(true);
-  }, 60_000);
+  });
 
   it("without the admin client, skips what needs it and says which flags would run it", async () => {
     const report = await rerunAgainst([session.cassette], RECORDED_AT, { withoutAdmin: true });
@@ -104,7 +104,7 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
       ]),
     );
     expect(skipped[0]?.reason).toMatch(/--admin-client-id and --admin-client-secret/);
-  }, 60_000);
+  });
 
   it("at a later date, reports the count removal and the v3 switch-off as dated changes", async () => {
     const report = await rerunAgainst([session.cassette], "2026-01-01" as IsoDay);
@@ -123,14 +123,14 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     );
     // what did not change says so, without any dated change
     expect(outcome(report, /public$/)?.reason).toBe("holds, same structure as recorded");
-  }, 60_000);
+  });
 
   it("between the two cutoffs, shows the count removal and not the v3 switch-off", async () => {
     const report = await rerunAgainst([session.cassette], "2025-06-15" as IsoDay);
     expect(failures(report)).toEqual([]);
     expect(outcome(report, /GET \/v3\//)?.reason).toMatch(/count-fields-removed/);
     expect(report.outcomes.some((o) => /v3-switch-off/.test(o.reason ?? ""))).toBe(false);
-  }, 60_000);
+  });
 
   it("re-sent at an earlier date than a later recording, names the change not yet in force", async () => {
     const later = await recordSession("2025-07-01" as IsoDay);
@@ -146,5 +146,5 @@ describe("verify --cassette: a session recorded from the sandbox", () => {
     } finally {
       await later.remove();
     }
-  }, 60_000);
+  });
 });

@@ -30,7 +30,7 @@ describe("verify on an organization whose entries come from several forms", () =
     expect(byId(report, "pagination/organization-holds-forms")?.reason).toContain(
       "v5.org-orders holds the 45 entries of v5.form-orders (47 in all), and the 2 entries of 1 other form",
     );
-  }, 60_000);
+  });
 
   it("passes a provider that refuses the other form's listings: they vouch for nothing", async () => {
     const report = await verifyData((path) =>
@@ -40,7 +40,7 @@ describe("verify on an organization whose entries come from several forms", () =
     expect(byId(report, "pagination/organization-holds-forms")?.reason).toContain(
       "v5.org-orders holds the 45 entries of v5.form-orders (47 in all);",
     );
-  }, 60_000);
+  });
 
   it("flags a form's listing that serves its organization's, naming an entry of the other form", async () => {
     // Each form's listing answered with its organization's.
@@ -52,7 +52,7 @@ describe("verify on an organization whose entries come from several forms", () =
     expect(found[0]).toMatch(
       /served 2 entries of another form \(\d+, \d+; the first names event\/rencontre-auteurs\)/,
     );
-  }, 60_000);
+  });
 
   it("flags an organization's listing that serves its main form's, naming an entry of the other form", async () => {
     // Each organization listing answered with the announced form's listing.
@@ -66,7 +66,7 @@ describe("verify on an organization whose entries come from several forms", () =
     expect(found[0]).toMatch(
       /2 of the 2 entries of v5\.form-\w+ for Event\/rencontre-auteurs are missing from v5\.org-\w+ \(\d+, \d+\)/,
     );
-  }, 60_000);
+  });
 
   it("flags an organization's listings that serve another organization's entries", async () => {
     // The organization's listings answered with the ready-made organization's, as a provider that
@@ -79,5 +79,5 @@ describe("verify on an organization whose entries come from several forms", () =
     expect(found.find((p) => p.startsWith("rights/own-organization-entries"))).toMatch(
       /v5\.org-\w+ of club-des-lecteurs served \d+ entries of another organization \(.*; the first names amis-du-bac-a-sable\)/,
     );
-  }, 60_000);
+  });
 });

@@ -42,7 +42,7 @@ describe("checks that need what the target does not offer are skipped with the r
       reason: expect.stringMatching(/public forms judged/),
     });
     expect(byId(report, "public-form/custom-fields-and-options")?.reason).not.toMatch(/skipped/);
-  }, 60_000);
+  });
 
   it("without admin credentials", async () => {
     const report = await verifySandbox(AT, { extra: { admin: undefined, only: ["rights"] } });

@@ -61,7 +61,7 @@ describe("verify across the timeline", () => {
     const row = json.matrix.rows.find((r) => r.id === "versions/v3-switched-off");
     expect(row?.cells.map((c) => c.cell)).toEqual(["not-in-force", "not-in-force", "pass"]);
     await expectSameAsSingleRuns(json, (at) => ["verify", "--at", at]);
-  }, 240_000);
+  });
 
   it("judges a provider at a fixed date by each date's rules, and says so", async () => {
     const sandbox = await startSandbox({
@@ -84,7 +84,7 @@ describe("verify across the timeline", () => {
     } finally {
       await sandbox.close();
     }
-  }, 240_000);
+  });
 
   it("moves a target with provider states to each date, as the embedded sandbox at that date", async () => {
     const sandbox = await startSandbox({ port: 0, at: "2025-04-01" as IsoDay, contract: contract() });
@@ -107,7 +107,7 @@ describe("verify across the timeline", () => {
     } finally {
       await sandbox.close();
     }
-  }, 240_000);
+  });
 
   it("writes the run across dates as an HTML page with --output, and replaces a page it wrote", async () => {
     const dir = mkdtempSync(join(tmpdir(), "assopay-html-"));
@@ -130,7 +130,7 @@ describe("verify across the timeline", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 
   it("crawls a provider at a fixed date once for every date, not once per date", async () => {
     const sandbox = await startSandbox({
@@ -176,7 +176,7 @@ describe("verify across the timeline", () => {
       front.close();
       await sandbox.close();
     }
-  }, 120_000);
+  });
 
   it("refuses --at-each with --cassette", async () => {
     const cli = await runCli(["verify", "--cassette", "x.yaml", "--at-each", "timeline"]);

@@ -64,14 +64,14 @@ describe("the token the final empty page gives, sent back to resume", () => {
       /sent back to resume, was refused with 400: a client that keeps it to resume later cannot/,
     );
     expect(outcome?.evidence?.request?.url).toContain(`continuationToken=${RESUME}`);
-  }, 60_000);
+  });
 
   it("passes a final token that resumes with nothing, or with entries that are new", async () => {
     for (const resume of ["nothing-new", "one-new-entry"] as const) {
       const report = await verifySandbox(AT, { hooks: false, through: resuming(resume) });
       expect(problems(report), resume).toEqual([]);
     }
-  }, 60_000);
+  });
 });
 
 /**
@@ -102,9 +102,9 @@ describe("a token sent a second time, as a client retrying a page sends it", () 
     expect(found[0]).toMatch(
       /the token of page 2, sent a second time, led to another page \(90000002\) instead of page 2 again \(\d+, .*\): a client that retries a page skips one/,
     );
-  }, 60_000);
+  });
 
   it("passes a page that comes back shifted by entries added meanwhile", async () => {
     expect(problems(await verifySandbox(AT, { hooks: false, through: cursors("shift") }))).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -94,7 +94,7 @@ describe("verify's HTTP client: connections", () => {
       const { stdout } = await run(
         process.execPath,
         ["--import", "tsx", join(import.meta.dirname, "fixtures", "https-send.ts"), url],
-        { env, timeout: 20_000 },
+        { env, timeout: 300_000 },
       );
       return JSON.parse(stdout.trim()) as { status?: number; text?: string; failed?: string };
     };
@@ -112,5 +112,5 @@ describe("verify's HTTP client: connections", () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 });

@@ -14,7 +14,7 @@ describe("assopay verify --data: the embedded sandbox serves the data file", () 
     expect(report.outcomes.filter((o) => o.verdict === "fail")).toEqual([]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("club-des-lecteurs");
-  }, 60_000);
+  });
 
   it("refuses a bad data file (file:line, exit 2), and --data with --target", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "assopay-verify-data-")), "data.yaml");

@@ -26,7 +26,7 @@ describe("the pages of a date window", () => {
     expect(found[0]).toMatch(
       /v5\.form-items: the window from=\S+ \(included\) to=\S+ \(excluded\): 2 of the 5 entries dated in it missing \(\d+, \d+\)\. .*\d+ is dated inside it and went missing between the pages of its crawl \(pageSize 2\), as from a client paging through a sync by date/,
     );
-  }, 60_000);
+  });
 
   it("flags a provider that loses entries at the page boundaries of a sync since a date (from, no to) only, on pagination/date-window alone", async () => {
     const report = await verifySandbox(AT, {
@@ -42,7 +42,7 @@ describe("the pages of a date window", () => {
     expect(found[0]).toMatch(
       /v5\.form-items: the window from=\S+ \(included\), no to: 2 of the 6 entries dated in it missing .* went missing between the pages of its crawl \(pageSize 2\)/,
     );
-  }, 60_000);
+  });
 
   it("flags a provider that reads a window's ends early: cut to the second, or an hour off", async () => {
     /** A provider that asks the sandbox for `from` and `to` moved by `move`. */
@@ -67,7 +67,7 @@ describe("the pages of a date window", () => {
         /the window from=\S+ \(included\) to=\S+ \(excluded\): .*Its ends are 1 ms after two listed entries' dates/,
       );
     }
-  }, 120_000);
+  });
 
   it("passes a provider that reads the windows' ends to the millisecond, each listing asked four windows (two without to)", async () => {
     const windows = new Map<string, Set<string>>();
@@ -91,7 +91,7 @@ describe("the pages of a date window", () => {
         path,
       ).toHaveLength(2);
     }
-  }, 60_000);
+  });
 
   it("flags a provider that answers a sync with nothing new (from after the newest entry) with an error, or with no result array", async () => {
     const nothingNew = (query: URLSearchParams, entries: unknown[]) =>
@@ -112,7 +112,7 @@ describe("the pages of a date window", () => {
         /the crawl of the date window from=\S+ \(included\), no to did not end cleanly.*The window holds no entry: its first page must be the empty end/,
       );
     }
-  }, 120_000);
+  });
 
   it("flags a provider that serves older entries when from selects nothing, as if no window were asked", async () => {
     const newest = new Map<string, number>();
@@ -138,5 +138,5 @@ describe("the pages of a date window", () => {
     expect(found[0]).toMatch(
       /no to: \d+ dated outside it served .*It starts 1 ms after the newest listed entry and asks no to/,
     );
-  }, 60_000);
+  });
 });

@@ -79,7 +79,7 @@ describe("close()", () => {
       arrived();
       await later(150);
       res.end("finished");
-    }, 5000);
+    }, 600_000);
     const pending = get(`${running.url}/slow`);
     await inside;
     const started = Date.now();
@@ -87,7 +87,8 @@ describe("close()", () => {
     expect(await get(`${running.url}/new`)).toBe("cut");
     expect(await pending).toEqual({ status: 200, body: "finished" });
     await closing;
-    expect(Date.now() - started).toBeLessThan(4000);
+    // Closed when the request finished, not at the end of the 10-minute grace period.
+    expect(Date.now() - started).toBeLessThan(300_000);
     expect(running.close()).toBe(closing);
   });
 
@@ -122,12 +123,12 @@ describe("close()", () => {
 
     const patient = await serve((_req, res) => {
       res.end("ok");
-    }, 10_000);
+    }, 600_000);
     const agent = new Agent({ keepAlive: true });
     expect(await get(`${patient.url}/`, agent)).toEqual({ status: 200, body: "ok" });
     const started = Date.now();
     await patient.close();
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(300_000);
     agent.destroy();
   });
 });

@@ -84,7 +84,7 @@ export async function startStub(file: string): Promise<{ url: string; stop: () =
       child.once("close", () => resolve());
       stopGroup(child.pid);
     });
-  const port = await whenPrinted(child, /Server started on port (\d+)/, "pact stub", 15_000).found.catch(
+  const port = await whenPrinted(child, /Server started on port (\d+)/, "pact stub", 300_000).found.catch(
     async (error: unknown) => {
       await stop();
       throw error;

@@ -25,10 +25,14 @@ export function startVerb(command: Command, argv: string[]): InProcessVerb {
   return { running, stdout: stdout.text, stderr: stderr.text, stop: () => controller.abort() };
 }
 
-/** Waits, looking every 5 ms, until `verb`'s stdout holds `text` or `limitMs` has passed. */
-export async function untilPrinted(verb: InProcessVerb, text: string, limitMs = Number.POSITIVE_INFINITY) {
-  const started = Date.now();
-  while (!verb.stdout().includes(text) && Date.now() - started < limitMs) {
+/** Waits, looking every 5 ms, until `verb`'s stdout holds `text` or the verb has ended. */
+export async function untilPrinted(verb: InProcessVerb, text: string) {
+  let ended = false;
+  verb.running.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  while (!verb.stdout().includes(text) && !ended) {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
