@@ -9,14 +9,8 @@ import { isCredentialHeader, isSecretName, type NamePlace } from "./names.js";
 import { type PairNames, redactPairs } from "./pairs.js";
 import { placeholderFor, WHOLE_PLACEHOLDER } from "./placeholder.js";
 
-/**
- * Pairs' names as a report reads them: the project's lists, and the credential headers (a header line
- * written out, `Cookie: …`, `X-Signature: …`).
- */
-const LISTED_NAMES: PairNames = {
-  isSecret: (name, place) => isSecretName(name, place) || isCredentialHeader(name),
-  mayName: () => true,
-};
+/** Pairs' names as a report reads them: the project's lists, as the recorder reads free text. */
+const LISTED_NAMES: PairNames = { isSecret: isSecretName, mayName: () => true };
 
 function placeholder(value: string): string {
   return value === "" || WHOLE_PLACEHOLDER.test(value) ? value : placeholderFor(value);
