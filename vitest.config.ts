@@ -28,6 +28,7 @@ const EXTERNAL = [
   "test/package/pack.test.ts",
   "test/openapi/prism-mock.test.ts",
   "test/openapi/prism-proxy.test.ts",
+  "test/openapi/prism-verify.test.ts",
   "test/pact/official-verifier.test.ts",
   "test/pact/stub-server.test.ts",
   "test/pact/broker.test.ts",
@@ -35,6 +36,7 @@ const EXTERNAL = [
   "test/servers/cross-site-browser.test.ts",
   "test/report/junit-schema.test.ts",
   "test/report/html-browser.test.ts",
+  "test/proxy/har-browser.test.ts",
 ];
 
 export default defineConfig({

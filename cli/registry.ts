@@ -22,6 +22,7 @@ export function verbs(): readonly Verb[] {
     { name: "openapi", load: async () => (await import("./commands/openapi.js")).openapiCommand },
     { name: "drift", load: async () => (await import("./commands/drift.js")).driftCommand },
     { name: "lint", load: async () => (await import("./commands/lint.js")).lintCommand },
+    { name: "har", load: async () => (await import("./commands/har.js")).harCommand },
   ];
 }
 

@@ -15,6 +15,9 @@ export const GATE_RULE_IDS = Object.freeze([
   "counts.no-withcount-after-removal",
   "counts.withcount-when-needed",
   "auth.fresh-token-after-401",
+  "retry.waits-retry-after",
+  "retry.resumes-with-token",
+  "retry.survives-refusal",
   "run.bounded",
   "run.command-succeeds",
   "run.traffic-seen",
@@ -25,7 +28,10 @@ export type GateRuleId = (typeof GATE_RULE_IDS)[number];
 /** Rules `assopay notify` judges a webhook receiver by, in the order reports list them. */
 export const NOTIFY_RULE_IDS = Object.freeze([
   "notify.accepts-signed",
+  "notify.accepts-unsigned",
+  "notify.reconciles",
   "notify.tolerates-unknown-type",
+  "notify.tolerates-added-fields",
   "notify.verifies-raw-bytes",
   "notify.rejects-forged",
   "notify.idempotent",

@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
 import type { Route } from "./types.js";
 
 const DOCUMENT_ID = "https://assopay-contract.dev/reference/openapi-v5.json";
@@ -40,7 +41,8 @@ const shape = (path: string) => path.toLowerCase().replace(/\{[^}]+\}/g, "{}");
 /**
  * Judges bodies by the provider's published OpenAPI 3.0 document: the schema of the operation's success
  * response, `$ref`s resolved inside the document by AJV, `nullable` and enumerations honoured, formats
- * not checked, unknown properties allowed (the service sends more than its models name). `prefix` is the document server's path (`/v5`).
+ * not checked unless `formats` (then RFC 3339's `date-time`: no fraction needed), unknown properties
+ * allowed (the service sends more than its models name). `prefix` is the document server's path (`/v5`).
  *
  * @example
  * const judge = documentJudge(JSON.parse(text), "/v5");
@@ -49,9 +51,11 @@ const shape = (path: string) => path.toLowerCase().replace(/\{[^}]+\}/g, "{}");
 export function documentJudge(
   document: unknown,
   prefix: string,
+  { formats = false }: { formats?: boolean } = {},
 ): (route: Route, body: unknown) => DocumentJudgement {
   const doc = document as OpenApi;
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: formats });
+  if (formats) (addFormatsModule as unknown as (ajv: Ajv) => Ajv)(ajv);
   // The document closes its models (`additionalProperties: false`), but the service's payloads carry
   // fields the models lack (SERVICE-FACTS, Notifications): read it as a tolerant reader does.
   const tolerant = JSON.parse(JSON.stringify(doc), (key, value: unknown) => {

@@ -9,6 +9,7 @@ export type ErrorCode =
   | "bad-input"
   | "unreachable"
   | "conflict"
+  | "rate-limited"
   | "internal";
 
 /** Where a problem sits in a file, printed as `file:line:column`. */

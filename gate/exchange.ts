@@ -34,14 +34,41 @@ export type GateAnswer =
   | "request-budget"
   | "upstream-failed"
   | "malformed-request"
-  | "body-too-large";
+  | "body-too-large"
+  | "rate-limited"
+  | "unavailable"
+  | "connection-reset";
 
 export interface ExchangeResponse {
-  readonly status: number;
+  /** `undefined` when the connection was closed without an answer (`connection-reset`). */
+  readonly status: number | undefined;
   readonly madeBy: "upstream" | "gate";
   readonly reason: GateAnswer | undefined;
   /** Present when the response was a listing page the gate could read. */
   readonly page: PageSeen | undefined;
+  /** When the answer was sent (ms since the epoch, the gate's clock). */
+  readonly at: number;
+  /** The answer's `Retry-After` header, as sent. */
+  readonly retryAfter: string | undefined;
+}
+
+/**
+ * How much earlier than its `Retry-After` asked a retry may come and still count as waiting: timers and
+ * the whole seconds of an HTTP-date are that coarse.
+ */
+export const RETRY_SLACK_MS = 20;
+
+/**
+ * A refusal a client is expected to survive by retrying the same call (SERVICE-FACTS: real clients retry
+ * 429 and 5xx honouring `Retry-After`): 429, 502, 503, 504 or a connection closed unanswered; never the
+ * gate's own 503 once the request budget is spent.
+ */
+export function isTransientRefusal(response: ExchangeResponse | undefined): boolean {
+  if (response === undefined || response.reason === "request-budget") return false;
+  if (response.reason === "connection-reset") return true;
+  return (
+    response.status === 429 || response.status === 502 || response.status === 503 || response.status === 504
+  );
 }
 
 /**
@@ -51,6 +78,8 @@ export interface ExchangeResponse {
 export interface RecordedExchange {
   /** 1-based arrival order. */
   readonly seq: number;
+  /** When the request arrived (ms since the epoch, the gate's clock). */
+  readonly at: number;
   readonly method: string;
   /** The request target exactly as received (`/v5/…?continuationToken=%2B…`). */
   readonly rawUrl: string;

@@ -3,9 +3,10 @@ import { type Contract, loadContract } from "../contracts/index.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 import type { CommandLine } from "../core/run-command.js";
-import type { SandboxData } from "../sandbox/index.js";
+import { checkHosts } from "../proxy/intercept/hosts.js";
+import type { SandboxData, Shapes } from "../sandbox/index.js";
 import { parseScenarioNames, type Scenario, type ScenarioName, scenarioByName } from "./scenarios.js";
-import type { UpstreamSpec } from "./upstream.js";
+import { cannotPlay, type UpstreamSpec, urlLogin } from "./upstream.js";
 
 /** Options of {@link runGate}. Only `command` is required. */
 export interface GateOptions {
@@ -19,6 +20,31 @@ export interface GateOptions {
    * @example { cassettes: ["recordings/crawl.yaml"] }
    */
   cassettes?: readonly string[];
+  /**
+   * Stand in front of this running server instead (the provider's sandbox, a mock, a replay run
+   * elsewhere): its root, token at `/oauth2/token` and API under `/v5`. The login comes from `env`
+   * (`ASSOPAY_CLIENT_ID`, `ASSOPAY_CLIENT_SECRET`, `ASSOPAY_ORG`, `ASSOPAY_FORM_TYPE`, `ASSOPAY_FORM_SLUG`,
+   * optionally the admin pair); the dated scenarios and `growing-listing` are left out.
+   * @example { upstream: "https://api.helloasso-sandbox.com", env: process.env }
+   */
+  upstream?: string;
+  /**
+   * Hosts the command calls by a hard-coded URL: a Node command's requests to them reach the layer
+   * through the intercept preload (`ASSOPAY_INTERCEPT_*` and `NODE_OPTIONS` are set for it).
+   * @example { intercept: ["api.helloasso.com"] }
+   */
+  intercept?: readonly string[];
+  /**
+   * Other names a request's `Host` may use to reach the layer (a route of your own to it).
+   * @example { allowHosts: ["api.example.test"] }
+   */
+  allowHosts?: readonly string[];
+  /**
+   * Whose shape the embedded sandbox serves where the seed and the provider's document disagree
+   * (default `seed`).
+   * @example { shapes: "document" }
+   */
+  shapes?: Shapes;
   /**
    * The date of the undated scenarios, `YYYY-MM-DD` (default: today). Dated scenarios use their own.
    * @example { at: "2025-04-01" }
@@ -91,6 +117,10 @@ export interface GateOptions {
 export interface ResolvedGateOptions {
   readonly command: CommandLine;
   readonly upstream: UpstreamSpec;
+  /** Hosts intercepted for the command (checked, lower case). */
+  readonly intercept: readonly string[];
+  /** Every name the layer answers for besides the loopback ones. */
+  readonly allowHosts: readonly string[];
   readonly at: IsoDay;
   readonly scenarios: readonly Scenario[];
   readonly maxRequests: number;
@@ -147,6 +177,40 @@ function timeLimitMs(seconds: number | undefined): number {
   return Math.max(1, Math.round(chosen * 1000));
 }
 
+/** `--upstream`: an absolute http or https URL, without query or fragment. */
+function upstreamUrl(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (
+    !url ||
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.search !== "" ||
+    url.hash !== ""
+  ) {
+    throw new AssopayError("usage", `assopay gate: --upstream must be an http(s) URL, got "${text}"`, {
+      hint: "the service's root, e.g. --upstream https://api.helloasso-sandbox.com",
+    });
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/**
+ * The scenarios to run: those named, else every one the upstream can play. Naming one it cannot play
+ * (a dated one against a running server) is a usage error.
+ */
+function playedScenarios(kind: UpstreamSpec["kind"], names: readonly string[]): Scenario[] {
+  const scenarios = parseScenarioNames(names).map(scenarioByName);
+  if (names.length === 0) return scenarios.filter((s) => cannotPlay(kind, s) === undefined);
+  for (const scenario of scenarios) {
+    const why = cannotPlay(kind, scenario);
+    if (why !== undefined) {
+      throw new AssopayError("usage", `assopay gate: scenario ${scenario.name} cannot run here: ${why}`, {
+        hint: "leave it out of --scenario, or run it against the embedded sandbox",
+      });
+    }
+  }
+  return scenarios;
+}
+
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` (`usage`, exit 2). */
 export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
   const [program, ...args] = options.command;
@@ -156,26 +220,42 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
     });
   }
   const cassettes = options.cassettes ?? [];
-  if (cassettes.length > 0 && options.data) {
-    throw new AssopayError("usage", "assopay gate: --data and --cassette exclude each other", {
-      hint: "--data is the sandbox's data; a replay serves what its cassettes hold",
+  const source =
+    options.upstream !== undefined ? "--upstream" : cassettes.length > 0 ? "--cassette" : undefined;
+  const clash =
+    options.upstream !== undefined && cassettes.length > 0
+      ? "--cassette"
+      : options.data
+        ? "--data"
+        : options.shapes !== undefined
+          ? "--shapes"
+          : undefined;
+  if (source !== undefined && clash !== undefined) {
+    throw new AssopayError("usage", `assopay gate: ${clash} and ${source} exclude each other`, {
+      hint: "the layer stands in front of one upstream: the embedded sandbox (--data, --shapes), a replay of cassettes, or a running server",
     });
   }
   const seed = wholeNumber("--seed", options.seed, 1, 0, Number.MAX_SAFE_INTEGER);
   const upstream: UpstreamSpec =
-    cassettes.length > 0
-      ? { kind: "replay", cassettes: Object.freeze([...cassettes]) }
-      : {
-          kind: "sandbox",
-          entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, GATE_LIMITS.entries),
-          seed,
-          ...(options.data ? { data: options.data } : {}),
-        };
+    options.upstream !== undefined
+      ? { kind: "url", url: upstreamUrl(options.upstream), login: Object.freeze(urlLogin(options.env ?? {})) }
+      : cassettes.length > 0
+        ? { kind: "replay", cassettes: Object.freeze([...cassettes]) }
+        : {
+            kind: "sandbox",
+            entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, GATE_LIMITS.entries),
+            seed,
+            shapes: options.shapes ?? "seed",
+            ...(options.data ? { data: options.data } : {}),
+          };
+  const intercept = [...checkHosts(options.intercept ?? [], "--intercept")];
   return Object.freeze({
     command: Object.freeze({ command: program, args: Object.freeze(args) }),
     upstream: Object.freeze(upstream),
+    intercept: Object.freeze(intercept),
+    allowHosts: Object.freeze([...(options.allowHosts ?? []), ...intercept]),
     at: options.at === undefined ? todayIso() : parseIsoDay(options.at),
-    scenarios: Object.freeze(parseScenarioNames(options.scenarios ?? []).map(scenarioByName)),
+    scenarios: Object.freeze(playedScenarios(upstream.kind, options.scenarios ?? [])),
     maxRequests: wholeNumber(
       "--max-requests",
       options.maxRequests,

@@ -2,6 +2,7 @@ import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 import { type CommandOutcome, type RunningCommand, runCommand } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
+import { interceptEnv } from "./intercept.js";
 import { judgeTraffic } from "./judge/index.js";
 import { type RunningLayer, startScenarioLayer } from "./layer/server.js";
 import { type GateOptions, type ResolvedGateOptions, resolveGateOptions } from "./options.js";
@@ -27,7 +28,7 @@ export async function serveScenario(
   scenario: Scenario,
   at: IsoDay,
 ): Promise<ServedScenario> {
-  const upstream = await startUpstream(o.upstream, at, o.contract, o.env);
+  const upstream = await startUpstream(o.upstream, scenario, at, o.contract, o.env);
   let command: RunningCommand | undefined;
   let budgetSpent = false;
   let outcome: CommandOutcome;
@@ -39,6 +40,7 @@ export async function serveScenario(
     seed: `assopay-gate:${o.seed}`,
     upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
     tokenBody: upstream.tokenBody,
+    allowHosts: o.allowHosts,
     onBudgetSpent: () => {
       budgetSpent = true;
       command?.stop("request-budget");
@@ -57,6 +59,7 @@ export async function serveScenario(
         ASSOPAY_TOKEN_URL: `${layer.url}/oauth2/token`,
         ASSOPAY_AT: at,
         ASSOPAY_SCENARIO: scenario.name,
+        ...interceptEnv(o.intercept, layer.url, o.env.NODE_OPTIONS),
       },
       timeoutMs: o.timeoutMs,
       onLine: (line, stream) => o.onOutput(line, scenario.name, stream),
@@ -97,6 +100,7 @@ export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at
     timeoutMs: o.timeoutMs,
     budgetSpent: served.budgetSpent,
     strict: o.strict,
+    refusalsPlanned: scenario.faults.length,
   });
   return Object.freeze({
     scenario: scenario.name,
@@ -127,7 +131,7 @@ function trafficStep(exchange: ServedScenario["exchanges"][number]): TrafficStep
     seq: exchange.seq,
     method: exchange.method,
     url: exchange.rawUrl,
-    ...(r ? { status: r.status } : {}),
+    ...(r?.status === undefined ? {} : { status: r.status }),
     ...(note === undefined ? {} : { note }),
   };
 }

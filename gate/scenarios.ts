@@ -13,7 +13,11 @@ export type ScenarioName =
   | "before-count-removal"
   | "after-count-removal"
   | "before-v3-switch-off"
-  | "after-v3-switch-off";
+  | "after-v3-switch-off"
+  | "rate-limited"
+  | "transient-503"
+  | "connection-reset"
+  | "growing-listing";
 
 /** How pages are cut: as the upstream serves them, or into pieces of varying size (short pages mid-crawl). */
 export type PageCut = "upstream" | "varying";
@@ -26,6 +30,13 @@ export type FinalToken = "fresh" | "echo" | "absent";
 
 /** What continuation tokens look like: base64-like as the service's (`+`, `/`, `=`), or full of `+/=%&` and spaces. */
 export type TokenStyle = "service" | "tricky";
+
+/**
+ * A refusal the layer answers instead of the upstream, on a call that carries a continuation token
+ * (mid-crawl), each once the previous one was cured by a page served: 429 with `Retry-After` in seconds,
+ * 429 with `Retry-After` as an HTTP-date, 503 without `Retry-After`, or the connection closed unanswered.
+ */
+export type Fault = "rate-limit-seconds" | "rate-limit-date" | "unavailable" | "connection-reset";
 
 /** When the scenario runs: at the gate's `--at` date, or the day before / the day of a dated change. */
 export type ScenarioDate =
@@ -41,6 +52,10 @@ export interface Scenario {
   readonly tokens: TokenStyle;
   /** Whether the access token in use expires once, mid-crawl (401 on the first call carrying a token). */
   readonly expireOnce: boolean;
+  /** The refusals answered mid-crawl, in order. */
+  readonly faults: readonly Fault[];
+  /** Whether the listings grow while the command crawls them (the sandbox's live listing). */
+  readonly growing: boolean;
   readonly date: ScenarioDate;
 }
 
@@ -49,6 +64,8 @@ const base = {
   finalToken: "fresh",
   tokens: "service",
   expireOnce: false,
+  faults: [],
+  growing: false,
   date: { kind: "given" },
 } as const satisfies Omit<Scenario, "name" | "summary">;
 
@@ -112,6 +129,31 @@ export const SCENARIOS: readonly Scenario[] = Object.freeze([
     name: "after-v3-switch-off",
     date: { kind: "day-of", effect: "v3-switch-off" },
     summary: "the day v3 is switched off",
+  },
+  {
+    ...base,
+    name: "rate-limited",
+    faults: ["rate-limit-seconds", "rate-limit-date"],
+    summary:
+      "429 mid-crawl, twice: Retry-After 1 (seconds), then an HTTP-date; an early retry gets 429 again",
+  },
+  {
+    ...base,
+    name: "transient-503",
+    faults: ["unavailable"],
+    summary: "503 once mid-crawl, without Retry-After",
+  },
+  {
+    ...base,
+    name: "connection-reset",
+    faults: ["connection-reset"],
+    summary: "the connection is closed unanswered once mid-crawl",
+  },
+  {
+    ...base,
+    name: "growing-listing",
+    growing: true,
+    summary: "the listing takes new orders while it is crawled (the sandbox's live listing)",
   },
 ] satisfies Scenario[]).map((s) => Object.freeze(s));
 

@@ -1,10 +1,15 @@
 import type { Contract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
+import { AssopayError } from "../core/errors.js";
 import { startReplay } from "../proxy/index.js";
-import { credentialsEnv, type SandboxData, startSandbox } from "../sandbox/index.js";
+import { credentialsEnv, type SandboxData, type Shapes, startSandbox } from "../sandbox/index.js";
 import { cassetteEnv } from "./cassette-env.js";
+import type { Scenario } from "./scenarios.js";
 
-/** What the layer stands in front of: a fresh sandbox per scenario, or a replay of cassettes. */
+/**
+ * What the layer stands in front of: a fresh sandbox per scenario, a replay of cassettes, or a running
+ * server of the user's choosing (the provider's sandbox, a mock, a replay run elsewhere).
+ */
 export type UpstreamSpec =
   | {
       readonly kind: "sandbox";
@@ -12,8 +17,17 @@ export type UpstreamSpec =
       readonly seed: number;
       /** Your own data (`--data`): the sandbox announces its main form to the command. */
       readonly data?: SandboxData;
+      /** Whose shape wins where the seed and the provider's document disagree (`--shapes`). */
+      readonly shapes: Shapes;
     }
-  | { readonly kind: "replay"; readonly cassettes: readonly string[] };
+  | { readonly kind: "replay"; readonly cassettes: readonly string[] }
+  | {
+      readonly kind: "url";
+      /** The service's root: token at `URL/oauth2/token`, API under `URL/v5` (a path prefix is kept). */
+      readonly url: string;
+      /** The login variables the command gets, from the caller (flags or environment). */
+      readonly login: Readonly<Record<string, string>>;
+    };
 
 /** A running upstream and the login details the command gets (`ASSOPAY_*` without the URLs). */
 export interface RunningUpstream {
@@ -24,12 +38,53 @@ export interface RunningUpstream {
   close(): Promise<void>;
 }
 
+/** The login variables the command gets; with `--upstream` the first five are required. */
+const LOGIN = [
+  "ASSOPAY_CLIENT_ID",
+  "ASSOPAY_CLIENT_SECRET",
+  "ASSOPAY_ORG",
+  "ASSOPAY_FORM_TYPE",
+  "ASSOPAY_FORM_SLUG",
+  "ASSOPAY_ADMIN_CLIENT_ID",
+  "ASSOPAY_ADMIN_CLIENT_SECRET",
+] as const;
+
+/**
+ * The login variables for a server of the user's choosing, from the caller's environment: a reader
+ * client and the form to crawl are required; the admin client defaults to the reader.
+ */
+export function urlLogin(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const missing = LOGIN.slice(0, 5).filter((name) => !env[name]);
+  if (missing.length > 0) {
+    throw new AssopayError("usage", `assopay gate --upstream needs ${missing.join(", ")}`, {
+      hint: "give them as variables, or as --client-id, --client-secret, --organization, --form-type, --form-slug",
+    });
+  }
+  const login: Record<string, string> = {};
+  for (const name of LOGIN) login[name] = env[name] ?? "";
+  login.ASSOPAY_ADMIN_CLIENT_ID ||= login.ASSOPAY_CLIENT_ID ?? "";
+  login.ASSOPAY_ADMIN_CLIENT_SECRET ||= login.ASSOPAY_CLIENT_SECRET ?? "";
+  return login;
+}
+
+/**
+ * Why an upstream cannot play a scenario, or `undefined` when it can: the gate sets the date of a sandbox
+ * or a replay, never of a running server; only the sandbox's listings grow.
+ */
+export function cannotPlay(kind: UpstreamSpec["kind"], scenario: Scenario): string | undefined {
+  if (scenario.date.kind !== "given" && kind === "url") return "a running server keeps its own date";
+  if (scenario.growing && kind !== "sandbox") return "only the embedded sandbox's listings grow";
+  return undefined;
+}
+
 /**
  * Starts the upstream of one scenario at its date. The sandbox announces its own credentials; a replay
- * takes them from the caller's environment (`ASSOPAY_CLIENT_ID` …), else from what the cassettes show.
+ * takes them from the caller's environment (`ASSOPAY_CLIENT_ID` …), else from what the cassettes show;
+ * a running server is already there, with the login the caller gave.
  */
 export async function startUpstream(
   spec: UpstreamSpec,
+  scenario: Scenario,
   at: IsoDay,
   contract: Contract,
   env: Readonly<Record<string, string | undefined>>,
@@ -42,6 +97,8 @@ export async function startUpstream(
         entries: spec.entries,
         seed: spec.seed,
         contract,
+        shapes: spec.shapes,
+        growing: scenario.growing,
         ...(spec.data ? { data: spec.data } : {}),
       });
       return {
@@ -56,5 +113,7 @@ export async function startUpstream(
       const login = await cassetteEnv(spec.cassettes, contract, env);
       return { url: replay.url, login: login.env, tokenBody: login.tokenBody, close: () => replay.close() };
     }
+    case "url":
+      return { url: spec.url, login: spec.login, tokenBody: (body) => body, close: async () => undefined };
   }
 }

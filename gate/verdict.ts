@@ -46,7 +46,7 @@ export interface ScenarioVerdict {
 /** The whole run: every scenario, in the order run. */
 export interface GateReport {
   readonly command: readonly string[];
-  readonly upstream: "sandbox" | "replay";
+  readonly upstream: "sandbox" | "replay" | "url";
   readonly passed: boolean;
   readonly scenarios: readonly ScenarioVerdict[];
 }

@@ -3,8 +3,10 @@
  * provider's samples of 2021 and 2024 and integrators' copies): `{eventType, data, metadata?}`, with the
  * fields the OpenAPI models lack (`formName`, `isAnonymous`, `isCanceled` …) and accented text, so that
  * escaping changes the raw bytes. Every body gets its own ids from `n`, so that no two cases of a battery
- * look like the same notification to a receiver that deduplicates.
+ * look like the same notification to a receiver that deduplicates. When the receiver reconciles against an
+ * API, a payment or order notification names one the API knows instead, as the API gives it.
  */
+import type { KnownPayment } from "./api.js";
 
 export type Body = Record<string, unknown>;
 
@@ -188,11 +190,11 @@ function refundRefused(n: number): Body {
  *
  * @example notificationBody("payment", "Payment", 3) // { eventType: "Payment", data: { id: 70003, … }, metadata: … }
  */
-export function notificationBody(typeId: string, eventType: string, n: number): Body {
+export function notificationBody(typeId: string, eventType: string, n: number, known?: KnownPayment): Body {
   let data: Body;
   switch (typeId) {
     case "order":
-      data = order(n);
+      data = known?.order ?? order(n);
       break;
     case "form":
       data = form(n);
@@ -201,13 +203,13 @@ export function notificationBody(typeId: string, eventType: string, n: number): 
       data = organization(n);
       break;
     case "refund-refused":
-      data = refundRefused(n);
+      data = known?.payment ?? refundRefused(n);
       break;
     case "payment-contested":
-      data = payment(n, "Contested");
+      data = known?.payment ?? payment(n, "Contested");
       break;
     default:
-      data = payment(n, "Authorized");
+      data = known?.payment ?? payment(n, "Authorized");
   }
   const metadata =
     typeId === "payment" || typeId === "order" ? { metadata: { reference: `adh-2025-${n}` } } : {};

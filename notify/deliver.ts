@@ -15,6 +15,8 @@ export type DeliveryResult =
       readonly error: string;
       /** True when nothing listens there at all (refused, unknown host): a usage problem, not a verdict. */
       readonly unreachable: boolean;
+      /** True when the service's wait ran out first: the service would send the notification again. */
+      readonly slow: boolean;
       readonly durationMs: number;
     };
 
@@ -27,7 +29,7 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** POSTs one notification as the service does (JSON, the signature header) and reads the answer. */
-export async function deliver(to: string, delivery: Delivery, timeoutMs: number): Promise<DeliveryResult> {
+export async function deliver(delivery: Delivery, timeoutMs: number): Promise<DeliveryResult> {
   const started = Date.now();
   const headers: Record<string, string> = {
     "content-type": "application/json; charset=utf-8",
@@ -35,7 +37,7 @@ export async function deliver(to: string, delivery: Delivery, timeoutMs: number)
   };
   if (delivery.signature !== undefined) headers[SIGNATURE_HEADER] = delivery.signature;
   try {
-    const response = await fetch(to, {
+    const response = await fetch(delivery.url, {
       method: "POST",
       headers,
       body: delivery.body,
@@ -54,8 +56,11 @@ export async function deliver(to: string, delivery: Delivery, timeoutMs: number)
     const timedOut = (error as Error).name === "TimeoutError";
     return {
       kind: "no-answer",
-      error: timedOut ? `no answer within ${timeoutMs} ms` : `${code ?? (error as Error).message}`,
+      error: timedOut
+        ? `no answer within the service's wait of ${timeoutMs / 1000} s`
+        : `${code ?? (error as Error).message}`,
       unreachable: code !== undefined && UNREACHABLE.has(code),
+      slow: timedOut,
       durationMs: Date.now() - started,
     };
   }

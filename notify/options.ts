@@ -1,9 +1,21 @@
 import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
 import { type Contract, loadContract, type NotificationType } from "../contracts/index.js";
 import { AssopayError } from "../core/errors.js";
+import type { CommandLine } from "../core/run-command.js";
+import type { ReconcileApi } from "./api.js";
 import { fetchBlockedPort } from "./blocked-ports.js";
 
-/** Options of {@link runNotify}. `to` and `key` are required. */
+/** A notification a session received, as recorded (`notify --cassette`): its redacted body bytes. */
+export interface RecordedNotification {
+  /** Its place in the recording (the cassette document's `id`). */
+  readonly id: number;
+  readonly body: Buffer;
+}
+
+/**
+ * Options of {@link runNotify}. `to` is required, and `key` (a partner's signed notifications) or
+ * `urlSecret` (an association's unsigned ones, which need `api`), or both.
+ */
 export interface NotifyOptions {
   /**
    * The receiver's URL, `http` or `https`.
@@ -14,14 +26,42 @@ export interface NotifyOptions {
    * The signing key the receiver verifies with (the notification URL's `signatureKey`).
    * @example { key: process.env.HA_SIGNATURE_KEY }
    */
-  key: string;
+  key?: string;
+  /**
+   * The secret part of `to` (a path segment, a query value) by which an unsigned receiver knows the
+   * service: sent wrong and missing, it must be refused.
+   * @example { to: "http://127.0.0.1:3000/hook/s3cr3t", urlSecret: "s3cr3t" }
+   */
+  urlSecret?: string;
+  /**
+   * The API the receiver reconciles notifications against. Unsigned notifications must each be
+   * confirmed through it (`GET /v5/payments/{id}`, `/v5/orders/{id}`) before they are acknowledged.
+   * @example { api: { url: sandbox.url, client: sandbox.credentials.admin, organizationSlug, env, answered } }
+   */
+  api?: ReconcileApi;
+  /**
+   * The receiver as a command, run until the battery is sent, with the API's address and credentials in
+   * its environment (`ASSOPAY_BASE_URL` …) and the port of `to` as `PORT`.
+   * @example { command: ["node", "receiver.mjs"] }
+   */
+  command?: readonly string[];
+  /** The environment the command starts from (default: this process's). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Receives each line the command writes. */
+  onOutput?: (line: string, stream: "stdout" | "stderr") => void;
+  /**
+   * Send these recorded notifications, in this order, instead of the battery.
+   * @example { recorded: [{ id: 4, body: Buffer.from('{"eventType":"Order","data":{…}}') }] }
+   */
+  recorded?: readonly RecordedNotification[];
   /**
    * The notification types to send signed, by event type or id (default: every type of the contract).
    * @example { types: ["Order", "Payment"] }
    */
   types?: readonly string[];
   /**
-   * Seconds to wait for each answer (default 15, as the service is reported to wait; fractions allowed).
+   * The service's wait: seconds to wait for each answer (default 15, as the service is reported to wait;
+   * fractions allowed). A later answer is a failure, as the service then sends the notification again.
    * @example { timeoutSeconds: 5 }
    */
   timeoutSeconds?: number;
@@ -49,7 +89,13 @@ export interface NotifyOptions {
 
 export interface ResolvedNotifyOptions {
   readonly to: string;
-  readonly key: string;
+  readonly key: string | undefined;
+  readonly urlSecret: string | undefined;
+  readonly api: ReconcileApi | undefined;
+  readonly command: CommandLine | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly onOutput: (line: string, stream: "stdout" | "stderr") => void;
+  readonly recorded: readonly RecordedNotification[] | undefined;
   readonly types: readonly NotificationType[];
   readonly timeoutMs: number;
   readonly unknownEventType: string;
@@ -60,6 +106,17 @@ export interface ResolvedNotifyOptions {
 export const DEFAULT_NOTIFY_TIMEOUT_SECONDS = 15;
 /** The longest `--timeout` (seconds). */
 export const NOTIFY_TIMEOUT_LIMIT_SECONDS = 600;
+
+function commandLine(argv: readonly string[] | undefined): CommandLine | undefined {
+  if (argv === undefined) return undefined;
+  const [command, ...args] = argv;
+  if (command === undefined || command === "") {
+    throw new AssopayError("usage", "assopay notify: nothing to run after --", {
+      hint: "give the receiver's program and its arguments after --, e.g. -- node receiver.mjs",
+    });
+  }
+  return { command, args };
+}
 
 /** Checks the options once; a mistake is an `AssopayError` (`usage`, exit 2). */
 export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOptions {
@@ -94,6 +151,30 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
     throw new AssopayError("usage", "assopay notify: the signing key is empty", {
       hint: "pass --key KEY or set ASSOPAY_SIGNATURE_KEY (the notification URL's signatureKey)",
     });
+  }
+  if (options.key === undefined && options.urlSecret === undefined) {
+    throw new AssopayError("usage", "assopay notify: --key KEY or --url-secret SECRET is required", {
+      hint: "--key for a partner's signed notifications (the URL's signatureKey), --url-secret for an association's unsigned ones (the secret part of --to)",
+    });
+  }
+  if (
+    options.urlSecret !== undefined &&
+    (options.urlSecret === "" || !url.href.includes(options.urlSecret))
+  ) {
+    throw new AssopayError(
+      "usage",
+      `assopay notify: --url-secret must be a part of --to, and "${options.urlSecret}" is not one of "${url.href}"`,
+      { hint: "for example --to http://127.0.0.1:3000/hook/s3cr3t --url-secret s3cr3t" },
+    );
+  }
+  if (options.key === undefined && options.api === undefined) {
+    throw new AssopayError(
+      "usage",
+      "assopay notify: an unsigned receiver is judged on reconciling each notification through the API, and no API is served",
+      {
+        hint: "run the receiver as a command after --, so that notify serves it the API: -- node receiver.mjs",
+      },
+    );
   }
   const timeout = options.timeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS;
   if (!Number.isFinite(timeout) || timeout <= 0 || timeout > NOTIFY_TIMEOUT_LIMIT_SECONDS) {
@@ -134,6 +215,12 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
   return Object.freeze({
     to: url.href,
     key: options.key,
+    urlSecret: options.urlSecret,
+    api: options.api,
+    command: commandLine(options.command),
+    env: options.env ?? process.env,
+    onOutput: options.onOutput ?? (() => undefined),
+    recorded: options.recorded,
     types: Object.freeze(types.length > 0 ? [...new Set(types)] : [...all]),
     timeoutMs: Math.max(1, Math.round(timeout * 1000)),
     unknownEventType,

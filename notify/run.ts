@@ -1,11 +1,17 @@
+import { connect } from "node:net";
 import { effectiveSeverity } from "../contracts/consumer-rules.js";
 import { AssopayError } from "../core/errors.js";
-import { buildBattery } from "./cases.js";
+import { type RunningCommand, runCommand } from "../core/run-command.js";
+import { type ApiAnswer, readKnownPayments } from "./api.js";
+import { buildBattery, KNOWN_PAYMENTS, type NotifyCase, recordedBattery } from "./cases.js";
 import { type DeliveryResult, deliver } from "./deliver.js";
 import { diagnose } from "./diagnose.js";
 import { judgeCase } from "./judge.js";
 import { type NotifyOptions, type ResolvedNotifyOptions, resolveNotifyOptions } from "./options.js";
 import type { CaseVerdict, NotifyReport } from "./verdict.js";
+
+/** How long a receiver run as a command may take to listen at its URL. */
+const START_LIMIT_MS = 60_000;
 
 /**
  * A failed case of a robustness rule (beyond the seed: surviving the real service) is a warning unless
@@ -21,10 +27,76 @@ function weigh(verdict: CaseVerdict, o: ResolvedNotifyOptions): CaseVerdict {
   });
 }
 
+const listening = (url: URL) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || 80) });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
 /**
- * Sends the battery to a receiver, one delivery at a time, and judges each case from its answers.
- * A receiver nothing listens at is an `AssopayError` (`unreachable`, exit 2); every other behaviour,
- * crashes and timeouts included, is a verdict.
+ * Runs the receiver's command with the API's address and credentials in its environment and the port of
+ * `to` as `PORT`, and resolves once something listens there. A command that ends first, or never
+ * listens, is a usage error (exit 2) quoting what it wrote last.
+ */
+async function startReceiver(
+  o: ResolvedNotifyOptions,
+  deliveries: number,
+): Promise<RunningCommand | undefined> {
+  if (!o.command) return undefined;
+  const url = new URL(o.to);
+  const api = o.api;
+  const running = runCommand(o.command, {
+    env: {
+      ...o.env,
+      ...(api
+        ? {
+            ...api.env,
+            ASSOPAY_BASE_URL: api.url,
+            ASSOPAY_API_URL: `${api.url}/v5`,
+            ASSOPAY_TOKEN_URL: `${api.url}/oauth2/token`,
+          }
+        : {}),
+      PORT: url.port || (url.protocol === "https:" ? "443" : "80"),
+    },
+    timeoutMs: 2 * START_LIMIT_MS + deliveries * o.timeoutMs,
+    onLine: o.onOutput,
+    signal: undefined,
+  });
+  let ended = false;
+  void running.done.then(() => {
+    ended = true;
+  });
+  const started = Date.now();
+  while (!(await listening(url))) {
+    if (ended || Date.now() - started > START_LIMIT_MS) {
+      running.stop("aborted");
+      const outcome = await running.done;
+      const why =
+        outcome.startError ?? (ended ? `it ended (exit ${outcome.exitCode ?? outcome.signal})` : "");
+      throw new AssopayError(
+        "usage",
+        `assopay notify: the receiver's command never listened at ${url.host}${why ? `: ${why}` : ` within ${START_LIMIT_MS / 1000} s`}`,
+        {
+          hint: `${outcome.stderrTail.length > 0 ? `its last words: ${outcome.stderrTail.join(" | ")}; ` : ""}give the program and its arguments after -- (no shell), listening on the port of --to ($PORT)`,
+        },
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return running;
+}
+
+const shown = (a: ApiAnswer) => `${a.method} ${a.path} → ${a.status}`;
+
+/**
+ * Sends the battery (or the recorded notifications) to a receiver, one delivery at a time, and judges
+ * each case from its answers and, when it reconciles against an API, from what it read there first. A
+ * receiver nothing listens at is an `AssopayError` (`unreachable`, exit 2); every other behaviour,
+ * crashes and slow answers included, is a verdict.
  *
  * @example
  * const report = await runNotify({ to: "http://127.0.0.1:3000/hooks", key: "signing-key" });
@@ -32,33 +104,57 @@ function weigh(verdict: CaseVerdict, o: ResolvedNotifyOptions): CaseVerdict {
  */
 export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
   const o = resolveNotifyOptions(options);
-  const battery = buildBattery({ types: o.types, key: o.key, unknownEventType: o.unknownEventType });
+  const api = o.api && !o.recorded ? await readKnownPayments(o.api, KNOWN_PAYMENTS) : undefined;
+  const battery: readonly NotifyCase[] = o.recorded
+    ? recordedBattery(o.recorded, o.to, o.key)
+    : buildBattery({
+        types: o.types,
+        to: o.to,
+        key: o.key,
+        urlSecret: o.urlSecret,
+        unknownEventType: o.unknownEventType,
+        ...(api ? { api } : {}),
+      });
+  const receiver = await startReceiver(
+    o,
+    battery.reduce((sum, c) => sum + c.deliveries.length, 0),
+  );
   const verdicts: CaseVerdict[] = [];
-  for (const c of battery) {
-    const results: DeliveryResult[] = [];
-    for (const delivery of c.deliveries) {
-      const result = await deliver(o.to, delivery, o.timeoutMs);
-      if (
-        result.kind === "no-answer" &&
-        result.unreachable &&
-        verdicts.length === 0 &&
-        results.length === 0
-      ) {
-        throw new AssopayError(
-          "unreachable",
-          `assopay notify: nothing answers at ${o.to} (${result.error})`,
-          {
-            hint: "start the receiver first, and check the URL and port",
-          },
-        );
+  try {
+    for (const c of battery) {
+      const results: DeliveryResult[] = [];
+      const reads: ApiAnswer[][] = [];
+      const from = o.api?.answered().length ?? 0;
+      for (const delivery of c.deliveries) {
+        const result = await deliver(delivery, o.timeoutMs);
+        if (
+          result.kind === "no-answer" &&
+          result.unreachable &&
+          verdicts.length === 0 &&
+          results.length === 0
+        ) {
+          throw new AssopayError(
+            "unreachable",
+            `assopay notify: nothing answers at ${o.to} (${result.error})`,
+            {
+              hint: "start the receiver first, and check the URL and port",
+            },
+          );
+        }
+        results.push(result);
+        reads.push(o.api?.answered().slice(from) ?? []);
       }
-      results.push(result);
+      const sent = c.deliveries.map((d, i) => ({
+        url: d.url,
+        body: d.body.toString("utf8"),
+        ...(d.signature === undefined ? {} : { signature: d.signature }),
+        ...(o.api ? { reads: (reads[i] ?? []).map(shown) } : {}),
+      }));
+      verdicts.push(weigh({ ...judgeCase(c, results, reads), sent }, o));
     }
-    const sent = c.deliveries.map((d) => ({
-      body: d.body.toString("utf8"),
-      ...(d.signature === undefined ? {} : { signature: d.signature }),
-    }));
-    verdicts.push(weigh({ ...judgeCase(c, results), sent }, o));
+  } finally {
+    receiver?.stop("aborted");
+    await receiver?.done;
   }
   return Object.freeze({
     to: o.to,

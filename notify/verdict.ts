@@ -14,8 +14,16 @@ export interface CaseVerdict {
   /** One sentence: what the receiver did and, on a failure, why it is wrong. */
   readonly reason: string;
   readonly results: readonly DeliveryResult[];
-  /** What was sent, delivery by delivery: the body as text and the signature header, when one was sent. */
-  readonly sent?: readonly { readonly body: string; readonly signature?: string }[];
+  /**
+   * What was sent, delivery by delivery: where, the body as text, the signature header when one was sent,
+   * and what the receiver read from the API before it answered.
+   */
+  readonly sent?: readonly {
+    readonly url?: string;
+    readonly body: string;
+    readonly signature?: string;
+    readonly reads?: readonly string[];
+  }[];
 }
 
 export interface NotifyReport {

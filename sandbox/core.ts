@@ -21,8 +21,9 @@ export interface SandboxCore {
   readonly tokens: TokenCodec;
   readonly fault: FaultName | undefined;
   /**
-   * A live listing (legal variant): every third page of a form's listing is served after one more order;
-   * `requests` counts the pages asked for. Absent when the sandbox does not grow.
+   * A live listing (legal variant): every first page of a listing, whatever its query, and every third
+   * page, is served after one more order; `requests` counts the pages asked for. Absent when the sandbox
+   * does not grow.
    */
   readonly growth: { requests: number } | undefined;
   /** Whose shape wins where the seed and the published document disagree. */

@@ -105,6 +105,12 @@ export const faults = Object.freeze([
     description: "Real totals are off by one (totalCount one more than the entries a crawl finds).",
   },
   {
+    name: "totals-floor",
+    rule: "counts.real-with-withcount",
+    description:
+      "totalPages is floor(totalCount / pageSize): one page short whenever the last page is partial.",
+  },
+  {
     name: "v3-alive",
     rule: "versions.v3-switched-off",
     description: "v3 routes keep answering after their switch-off.",

@@ -16,7 +16,7 @@ import type { Shapes } from "./data/views.js";
 import type { FaultName } from "./faults.js";
 import { createNotifier } from "./notifier.js";
 import { createRouter } from "./router.js";
-import { createSandboxServer } from "./server.js";
+import { createSandboxServer, type SandboxAnswer } from "./server.js";
 import { createStore } from "./store.js";
 
 export { credentialsEnv, type SandboxCredentials } from "./credentials-env.js";
@@ -26,6 +26,7 @@ export type { SandboxData } from "./data/model.js";
 export type { Shapes } from "./data/views.js";
 export type { FaultName } from "./faults.js";
 export { faults } from "./faults.js";
+export type { SandboxAnswer } from "./server.js";
 
 /** Entries of the ready-made form when `entries` is not given. */
 export const DEFAULT_ENTRIES = 300;
@@ -46,8 +47,9 @@ export interface SandboxOptions extends AllowHostOptions {
   /** A named fault that breaks exactly one rule (see `faults`). */
   fault?: FaultName;
   /**
-   * A legal variant: a live listing. Before every third page of a form's listing is served, the form takes
-   * a new paid order, so the listing grows while it is crawled; tokens stay cursor-stable.
+   * A legal variant: a live listing. Before every first page of a listing (whatever its query: page size,
+   * order, date window) and every third page is served, the form takes a new paid order at the listing's
+   * head, so the listing grows between crawls and while it is crawled; tokens stay cursor-stable.
    * @example { growing: true }
    */
   growing?: boolean;
@@ -78,6 +80,12 @@ export interface SandboxOptions extends AllowHostOptions {
    * @example startSandbox({ notifyAnyHost: true }) // what `assopay sandbox --notify-any-host` runs
    */
   notifyAnyHost?: boolean;
+  /**
+   * Told of every request the sandbox answered, once the answer is sent: how `notify` sees whether a
+   * receiver read the payment or order a notification names before acknowledging it.
+   * @example startSandbox({ onAnswer: (a) => reads.push(a) })
+   */
+  onAnswer?: (answer: SandboxAnswer) => void;
   /** Told of what the sandbox chose not to do (a skipped notification URL), one line each. */
   onNotice?: (message: string) => void;
   /**
@@ -165,8 +173,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: "",
   };
   const guard = createLocalGuard({ what: "sandbox", bindHost: options.host, allowHosts: options.allowHosts });
-  const server = createSandboxServer(createRouter(core), guard, (req) =>
-    isControlRequest(core.hooks, req.method, req.url),
+  const server = createSandboxServer(
+    createRouter(core),
+    guard,
+    (req) => isControlRequest(core.hooks, req.method, req.url),
+    options.onAnswer,
   );
   const running = await startServer(server, { what: "sandbox", host: options.host, port: options.port });
   core.baseUrl = running.url;

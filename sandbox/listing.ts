@@ -179,7 +179,7 @@ export function listPage<T extends { id: number }>(
           pageSize,
           totalCount: total,
           pageIndex: cursor.pageIndex,
-          totalPages: Math.ceil(total / size),
+          totalPages: core.fault === "totals-floor" ? Math.floor(total / size) : Math.ceil(total / size),
           ...(continuationToken === undefined ? {} : { continuationToken }),
         },
       };

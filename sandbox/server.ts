@@ -3,6 +3,13 @@ import type { Socket } from "node:net";
 import type { LocalGuard } from "../core/http/local-guard.js";
 import { createExchange, type Exchange, sendErrors } from "./http.js";
 
+/** A request the sandbox answered: its method, raw path (no query) and status. */
+export interface SandboxAnswer {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
+
 /**
  * The HTTP server. Every request passes `guard` first (its own Host names; control requests from
  * programs only); then it goes to `dispatch`, and whatever that throws becomes a 500 in the service's
@@ -12,10 +19,15 @@ export function createSandboxServer(
   dispatch: (ex: Exchange) => Promise<void>,
   guard: LocalGuard,
   isControl: (req: IncomingMessage) => boolean,
+  onAnswer?: (answer: SandboxAnswer) => void,
 ): Server {
   const server = createServer((req, res) => {
     if (!guard.admit(req, res, isControl(req) ? "control" : "host")) return;
     const ex = createExchange(req, res);
+    if (onAnswer) {
+      const { method, pathname: path } = ex;
+      res.once("finish", () => onAnswer({ method, path, status: res.statusCode }));
+    }
     dispatch(ex).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();

@@ -23,6 +23,20 @@ const path = (core: SandboxCore, routeId: string, values: Record<string, string 
 const text = (params: Params, name: string): string | undefined =>
   typeof params[name] === "string" && params[name] !== "" ? (params[name] as string) : undefined;
 
+/**
+ * A URL parameter the checkout page will render as a link or redirect to: an absolute http(s) URL, as
+ * the API's own request schema requires (`common.schema.json#/$defs/url`); a `javascript:` or `data:`
+ * URL is refused here, so the sandbox's page never holds one.
+ */
+function pageUrl(params: Params, name: string, otherwise: string): string {
+  const value = text(params, name);
+  if (value === undefined) return otherwise;
+  if (!/^https?:\/\/\S+$/i.test(value)) {
+    throw new StateError(`${name} must be an absolute http or https URL (the checkout page links to it)`);
+  }
+  return value;
+}
+
 function paidOrder(core: SandboxCore, withFile: boolean) {
   // The announced form, unless a file is wanted and it has no File field (a data file's own form).
   const announced = core.store.mainForm;
@@ -249,9 +263,9 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
       totalAmount: Number(params.totalAmount ?? 1000),
       initialAmount: Number(params.totalAmount ?? 1000),
       itemName: text(params, "itemName") ?? "Adhésion 2025",
-      backUrl: text(params, "backUrl") ?? `${site}/back`,
-      errorUrl: text(params, "errorUrl") ?? `${site}/error`,
-      returnUrl: text(params, "returnUrl") ?? `${site}/return`,
+      backUrl: pageUrl(params, "backUrl", `${site}/back`),
+      errorUrl: pageUrl(params, "errorUrl", `${site}/error`),
+      returnUrl: pageUrl(params, "returnUrl", `${site}/return`),
       containsDonation: false,
       metadata: { providerState: "a checkout intent" },
     };

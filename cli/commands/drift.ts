@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DOCUMENT_BYTES, runDrift } from "../../contracts/drift/run.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES, largestParsableDocument, runDrift } from "../../contracts/drift/run.js";
 import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
@@ -24,7 +24,9 @@ Flags:
   --at YYYY-MM-DD   the date the contract's timeline is read at (default: today)
   --reporter NAME   ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --max-document-bytes BYTES
-                    refuse a document larger than this, before reading it (default 16777216, 16 MiB)
+                    refuse a document larger than this, before reading it (default 16777216, 16 MiB);
+                    at most what this process's heap can parse (its limit / 32: some 130 MB
+                    under Node's default heap), else a usage error
   -h, --help        this text
 
 Exit codes: 0 no breaking difference left unacknowledged, 1 one or more, 2 bad usage or a bad file.
@@ -63,6 +65,16 @@ export const driftCommand: Command = {
         flag: "max-document-bytes",
         example: DEFAULT_MAX_DOCUMENT_BYTES * 2,
       }) ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    const largest = largestParsableDocument();
+    if (maxDocumentBytes > largest) {
+      throw new AssopayError(
+        "usage",
+        `assopay drift: --max-document-bytes ${maxDocumentBytes} is more than this process can parse (${largest} bytes: a document takes about 20 bytes of heap per byte)`,
+        {
+          hint: `give at most ${largest}, or give Node a larger heap: NODE_OPTIONS=--max-old-space-size=${Math.ceil((maxDocumentBytes * 32) / 1024 / 1024)}`,
+        },
+      );
+    }
     const result = runDrift(contractLoader(context)(), {
       openapi,
       at,

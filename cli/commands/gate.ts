@@ -16,6 +16,10 @@ import { runGateAcrossDates } from "../../gate/timeline.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
 import {
+  ALLOW_HOST_FLAGS,
+  ALLOW_HOST_HELP,
+  allowHostsFlag,
+  choiceFlag,
   dateFlag,
   listFlag,
   parseFlags,
@@ -31,13 +35,15 @@ const width = Math.max(...SCENARIOS.map((s) => s.name.length));
 
 const HELP = `assopay gate: judge an SDK's traffic against the consumer rules
 
-Usage: assopay gate [--sandbox | --cassette PATH...] [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...]
-                    [--scenario NAME...]
+Usage: assopay gate [--sandbox | --cassette PATH... | --upstream URL] [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...]
+                    [--scenario NAME...] [--intercept HOST...] [--allow-host NAME...]
                     [--reporter ${REPORTER_CHOICE}] [--max-requests N] [--timeout SECONDS]
-                    [--entries N] [--seed N] [--data FILE.yaml] [--strict] -- <command> [args...]
+                    [--entries N] [--seed N] [--data FILE.yaml] [--shapes seed|document] [--strict]
+                    -- <command> [args...]
 
-For each scenario, starts a server (a fresh sandbox, or a replay of cassettes) behind a scenario layer,
-runs <command> (no shell) with these variables set, records every request it makes and judges them:
+For each scenario, starts a server (a fresh sandbox, or a replay of cassettes; or takes your running
+server) behind a scenario layer, runs <command> (no shell) with these variables set, records every
+request it makes and judges them:
   ASSOPAY_BASE_URL      the server (token at /oauth2/token, API under /v5)
   ASSOPAY_API_URL       ASSOPAY_BASE_URL/v5
   ASSOPAY_TOKEN_URL     ASSOPAY_BASE_URL/oauth2/token
@@ -52,11 +58,23 @@ ${SCENARIOS.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`).join("\n")}
 Flags:
   --sandbox             a fresh sandbox per scenario (the default)
   --cassette PATH       replay these cassettes instead (repeat for several)
+  --upstream URL        stand in front of this running server instead (the provider's sandbox, a mock,
+                        a replay run elsewhere): its root, token at /oauth2/token, API under /v5. The
+                        command logs in with the ASSOPAY_* variables you give, or these flags:
+                        --client-id ID --client-secret S --organization SLUG --form-type TYPE
+                        --form-slug SLUG [--admin-client-id ID --admin-client-secret S] (the admin
+                        defaults to the reader). The dated scenarios and growing-listing are left out
+                        (its date and its data are its own)
   --at YYYY-MM-DD       the date of the undated scenarios (default: today)
 ${atEachHelp(24)}
                         (the undated scenarios at each date: against the sandbox, a sandbox at that
                         date; against --cassette, one run per scenario judged by each date's rules)
   --scenario NAME       run only these scenarios (repeat, or separate with commas)
+  --intercept HOST      the command calls HOST by a hard-coded https URL (repeatable, or
+                        comma-separated): its Node requests to HOST (fetch, http, https, axios …) reach
+                        the layer through the preload assopay-contract/intercept, set in its
+                        NODE_OPTIONS with ASSOPAY_INTERCEPT_HOSTS and ASSOPAY_INTERCEPT_TARGET
+${ALLOW_HOST_HELP}
   --reporter NAME       ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
   --max-requests N      requests allowed per scenario (default ${DEFAULT_MAX_REQUESTS}); then the command is stopped
   --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}; fractions allowed); then stopped
@@ -64,6 +82,9 @@ ${atEachHelp(24)}
   --seed N              seed of the sandbox's data and of the gate's tokens (default 1)
   --data FILE.yaml      the sandbox serves your own organizations, forms, orders (docs/sandbox.md,
                         "Your own data"); the command gets the file's main form in every scenario
+  --shapes seed|document  where the seed and the provider's document disagree, the sandbox serves
+                        the seed's shape (default) or the document's (an item's amount in integer
+                        cents, as the live service and apps written against it have it)
   --strict              robustness advice fails the run too (see "Rules" below)
   -h, --help            this text
 
@@ -71,9 +92,11 @@ Rules (contracts/consumer-rules.yaml; docs/gate.md says what each judges):
   errors, where a rule of the seed is broken (the run fails):
     crawl.first-call-without-token, crawl.token-echoed, crawl.no-call-after-empty-page,
     crawl.reaches-empty-page, crawl.no-invented-token, versions.no-v3-after-switch-off (advice
-    before the switch-off), run.bounded, run.command-succeeds, run.traffic-seen
+    before the switch-off), retry.waits-retry-after, retry.resumes-with-token, run.bounded,
+    run.command-succeeds, run.traffic-seen
   robustness, a warning unless --strict (surviving the real service, beyond the seed):
-    auth.fresh-token-after-401
+    auth.fresh-token-after-401, retry.survives-refusal (giving up after a 429, 5xx or reset: the
+    seed allows it as a failure of the call; the command's exit code and stderr are shown)
   advice, reported only (legal behaviour worth knowing about):
     counts.no-withcount-after-removal (withCount=true has no effect then), counts.withcount-when-needed
 
@@ -87,7 +110,21 @@ Examples:
   assopay gate --reporter junit --max-requests 300 -- python -m mysdk.examples.crawl > gate.xml
   assopay gate --cassette recordings/crawl.yaml --scenario uniform -- node scripts/crawl-all.mjs
   assopay gate --at-each timeline --scenario uniform --reporter html -- node crawl.mjs > gate.html
+  assopay gate --upstream http://127.0.0.1:4010 --client-id … --client-secret … --organization my-org \
+               --form-type Event --form-slug gala -- node crawl.mjs
+  assopay gate --intercept api.helloasso.com --shapes document -- node app.js
 `;
+
+/** The login flags of `--upstream`, and the variables they set for the command. */
+const LOGIN_FLAGS: Readonly<Record<string, string>> = {
+  "client-id": "ASSOPAY_CLIENT_ID",
+  "client-secret": "ASSOPAY_CLIENT_SECRET",
+  "admin-client-id": "ASSOPAY_ADMIN_CLIENT_ID",
+  "admin-client-secret": "ASSOPAY_ADMIN_CLIENT_SECRET",
+  organization: "ASSOPAY_ORG",
+  "form-type": "ASSOPAY_FORM_TYPE",
+  "form-slug": "ASSOPAY_FORM_SLUG",
+};
 
 /** Splits `gate`'s own flags from the command after `--`. */
 function splitCommand(argv: readonly string[]): { own: readonly string[]; command: readonly string[] } {
@@ -118,15 +155,28 @@ export const gateCommand: Command = {
       entries: { type: "string" },
       seed: { type: "string" },
       strict: { type: "boolean" },
+      upstream: { type: "string" },
+      ...Object.fromEntries(Object.keys(LOGIN_FLAGS).map((name) => [name, { type: "string" }])),
+      intercept: { type: "string", multiple: true },
+      shapes: { type: "string" },
+      ...ALLOW_HOST_FLAGS,
       ...DATA_FLAG,
       ...AT_EACH_FLAG,
     });
     const cassettes = listFlag(flags, "cassette");
-    if (flags.values.sandbox === true && cassettes.length > 0) {
-      throw new AssopayError("usage", "assopay gate: --sandbox and --cassette exclude each other", {
-        hint: "drop --sandbox to replay the cassettes",
+    const upstream = stringFlag(flags, "upstream");
+    if (flags.values.sandbox === true && (cassettes.length > 0 || upstream !== undefined)) {
+      const other = upstream === undefined ? "--cassette" : "--upstream";
+      throw new AssopayError("usage", `assopay gate: --sandbox and ${other} exclude each other`, {
+        hint: `drop --sandbox to use ${other}`,
       });
     }
+    // The login flags of --upstream are the variables the command gets.
+    const login = Object.entries(LOGIN_FLAGS).flatMap(([flag, variable]) => {
+      const value = stringFlag(flags, flag);
+      return value === undefined ? [] : [[variable, value] as const];
+    });
+    const shapes = stringFlag(flags, "shapes");
     const reporter = parseReporter("gate", stringFlag(flags, "reporter"));
     const rules = loadConsumerRules();
     const at = dateFlag("gate", stringFlag(flags, "at"));
@@ -156,8 +206,14 @@ export const gateCommand: Command = {
     const options: GateOptions = {
       command,
       cassettes,
+      ...(upstream === undefined ? {} : { upstream }),
+      intercept: listFlag(flags, "intercept").flatMap((list) => list.split(",")),
+      allowHosts: allowHostsFlag(flags),
+      ...(shapes === undefined
+        ? {}
+        : { shapes: choiceFlag("gate", "shapes", shapes, ["seed", "document"] as const, "seed") }),
       scenarios: listFlag(flags, "scenario"),
-      env: context.env,
+      env: { ...context.env, ...Object.fromEntries(login) },
       signal: context.signal,
       rules,
       // The command's own output is relayed through the one redactor too (an SDK may log its secret).

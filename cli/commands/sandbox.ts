@@ -44,8 +44,9 @@ Flags:
   --seed N                 seed of the generated data, secrets and keys (default ${DEFAULT_SEED})
   --entries N              entries of the ready-made form, 0 to 1000000 (default ${DEFAULT_ENTRIES})
   --fault NAME             break exactly one rule (see --list-faults)
-  --growing                a legal variant: a live listing, where every third page of a form's
-                           listing is served after one more paid order (tokens stay cursor-stable)
+  --growing                a legal variant: a live listing, where every first page of a listing
+                           (whatever its query) and every third page is served after one more paid
+                           order (tokens stay cursor-stable)
   --shapes seed|document   where the seed and the provider's document disagree, serve the seed's shape
                            (default) or the document's (docs/contracts.md, "Known divergences"): with
                            seed, an items-listing entry's amount is {total, vat}; with document, the

@@ -58,6 +58,7 @@ export const FLAGS: FlagSpec = {
   ...PUBLISH_FLAGS,
   "request-timeout": { type: "string" },
   "max-entries": { type: "string" },
+  concurrency: { type: "string" },
   timeout: { type: "string" },
   shapes: { type: "string" },
   cassette: { type: "string", multiple: true },
@@ -106,6 +107,7 @@ export interface Parsed {
     requestTimeoutMs: number | undefined;
     runTimeoutMs: number | undefined;
     maxEntries: number | undefined;
+    concurrency: number | undefined;
   };
   shapes: ContractShapes;
 }
@@ -152,6 +154,11 @@ export function parse(context: CommandContext): Parsed {
         flag: "max-entries",
         example: 10_000,
       }),
+      concurrency: wholeNumberFlag(stringFlag(flags, "concurrency"), {
+        verb: "verify",
+        flag: "concurrency",
+        example: 4,
+      }),
     },
     shapes: choiceFlag("verify", "shapes", stringFlag(flags, "shapes"), SHAPES, "seed"),
   };
@@ -162,9 +169,11 @@ export function limitOptions(parsed: Parsed): {
   requestTimeoutMs?: number;
   runTimeoutMs?: number;
   maxEntries?: number;
+  concurrency?: number;
 } {
-  const { requestTimeoutMs, runTimeoutMs, maxEntries } = parsed.limits;
+  const { requestTimeoutMs, runTimeoutMs, maxEntries, concurrency } = parsed.limits;
   return {
+    ...(concurrency === undefined ? {} : { concurrency }),
     ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     ...(runTimeoutMs === undefined ? {} : { runTimeoutMs }),
     ...(maxEntries === undefined ? {} : { maxEntries }),

@@ -35,7 +35,7 @@ Usage:
                  [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
                  [--receiver-url URL] [--receiver-port N]
                  [--only GROUP...] [--planned fail|warn] [--reporter ${REPORTER_CHOICE}] [--output FILE [--force]]
-                 [--request-timeout SECONDS] [--timeout SECONDS] [--max-entries N]
+                 [--request-timeout SECONDS] [--timeout SECONDS] [--max-entries N] [--concurrency N]
   assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
 Without --target, the embedded sandbox is started at the --at date and verified with its own
@@ -97,6 +97,10 @@ Time limits (seconds, fractions allowed: 1.5):
                              unrun get an error verdict saying so.
   --max-entries N            Completeness: a listing holding more entries is not crawled again at the
                              other page sizes (7 and the largest), and its checks say so (default 10000).
+  --concurrency N            Requests in flight at once per host at most (default 4; 1 sends one at a
+                             time). A 429 pauses every request to the host for its Retry-After; one
+                             still answered 429 after five waits ends the run (exit 2), as does a
+                             Retry-After above 60 s: a rate limit is never a verdict.
 
 Pact Broker:
 ${PUBLISH_HELP}

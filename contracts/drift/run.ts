@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { getHeapStatistics } from "node:v8";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { readYamlFile } from "../../core/yaml-file.js";
@@ -51,6 +52,23 @@ export interface DriftOptions {
  */
 export const DEFAULT_MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The largest document this process can parse: its heap's limit over 32 (parsing keeps about 20 bytes of
+ * heap per byte, and the text and the contract are held too). `--max-document-bytes` accepts no more, so
+ * whatever size drift accepts, it can hold; Node's `--max-old-space-size` raises it.
+ */
+export function largestParsableDocument(): number {
+  return Math.floor(getHeapStatistics().heap_size_limit / 32);
+}
+
+/** The hint for a document over `maxBytes`: the flag when this heap can parse it, else a larger heap. */
+function raiseHint(size: number): string {
+  const largest = largestParsableDocument();
+  if (size <= largest) return `raise the bound with --max-document-bytes ${size}`;
+  const megabytes = Math.ceil((size * 32) / 1024 / 1024);
+  return `it is more than this process can parse (${largest} bytes): run with NODE_OPTIONS=--max-old-space-size=${megabytes} and --max-document-bytes ${size}`;
+}
+
 /** Refuses a document over the bound before reading it: a `bad-input` error naming its size and the flag. */
 function checkDocumentSize(file: string, maxBytes: number): void {
   let size: number;
@@ -67,7 +85,7 @@ function checkDocumentSize(file: string, maxBytes: number): void {
     `${file} is ${size} bytes, more than the ${maxBytes} bytes drift reads (an OpenAPI document of an API this size is far smaller)`,
     {
       location: { file },
-      hint: `check that this is the provider's OpenAPI document; if it is, raise the bound with --max-document-bytes ${size}`,
+      hint: `check that this is the provider's OpenAPI document; if it is, ${raiseHint(size)}`,
     },
   );
 }

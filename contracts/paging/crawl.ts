@@ -73,7 +73,11 @@ export interface CrawlLog {
   readonly query?: readonly (readonly [string, string])[];
   /** The name its token went back under, where not `continuationToken` (`continuationtoken`). */
   readonly tokenName?: string;
-  /** When it started and ended, on one clock for every crawl of the listing. */
+  /**
+   * When it started and ended: its first request's going out and its last answer's coming in, on one
+   * clock for every crawl of the listing that only moves forward (verify's: a count of its requests'
+   * events), so a crawl asked after another's end always starts later. NaN where it sent nothing.
+   */
   readonly startedAt: number;
   readonly endedAt: number;
   readonly pages: readonly CrawlPageLog[];

@@ -9,6 +9,8 @@ interface Crawl {
   /** The token of the latest page of this crawl: what the next call must send back. */
   lastGiven: string | undefined;
   lastPage: PageSeen | undefined;
+  /** Pages this crawl was given. */
+  pages: number;
   lastExchange: RecordedExchange;
   /** Reached an empty page. */
   ended: boolean;
@@ -62,19 +64,24 @@ function stopNotes(crawl: Crawl, context: CrawlContext): string[] {
   const page = crawl.lastPage;
   const notes: string[] = [];
   if (!page) return notes;
+  // A cause is named only where the crawl shows it. A loop bounded by totalPages -1 (or by none) reads
+  // one page: a crawl that read more, or stopped on a short page (which says why), stopped otherwise.
+  const short = page.pageSize !== undefined && page.entries < page.pageSize;
+  const onePage = crawl.pages === 1 && !short;
   if (page.totalPages === -1) {
-    notes.push(
-      "the last page said totalPages -1: counts are not provided unless withCount=true, so a loop bounded by totalPages reads one page",
-    );
+    if (onePage)
+      notes.push(
+        "the last page said totalPages -1: counts are not provided unless withCount=true, so a loop bounded by totalPages reads one page",
+      );
   } else if (page.totalPages === undefined) {
-    const note = context.countsNote(crawl.lastExchange);
+    const note = onePage ? context.countsNote(crawl.lastExchange) : undefined;
     if (note) notes.push(`the page had no totalPages (${note}): a loop bounded by it stops`);
   } else if (page.pageIndex !== undefined && page.pageIndex >= page.totalPages) {
     notes.push(
       `it stopped at pageIndex ${page.pageIndex} = totalPages: the end is the empty page, not totalPages`,
     );
   }
-  if (page.pageSize !== undefined && page.entries < page.pageSize) {
+  if (short) {
     notes.push(
       `the last page held ${page.entries} entries, fewer than pageSize ${page.pageSize}: a short page is not the end`,
     );
@@ -109,6 +116,7 @@ export function judgeCrawls(
         listingKey: key,
         lastGiven: undefined,
         lastPage: undefined,
+        pages: 0,
         lastExchange: exchange,
         ended: false,
       };
@@ -170,6 +178,7 @@ export function judgeCrawls(
     const page = exchange.response?.page;
     if (page) {
       crawl.lastPage = page;
+      crawl.pages++;
       crawl.lastGiven = page.token;
       if (page.token !== undefined) issued.add(page.token);
       if (page.entries === 0) crawl.ended = true;

@@ -8,6 +8,7 @@ import { judgeAuth } from "./auth.js";
 import { judgeCrawls } from "./crawls.js";
 import { judgeDated } from "./dated.js";
 import { createFindingCollector } from "./findings.js";
+import { judgeRetries } from "./retries.js";
 import { judgeRun } from "./run.js";
 
 /** Everything a scenario's judgement depends on besides the traffic. */
@@ -22,7 +23,11 @@ export interface JudgeContext {
   readonly budgetSpent: boolean;
   /** `--strict`: robustness advice (a fresh token after a 401 …) fails the run. */
   readonly strict?: boolean;
+  /** How many refusals the scenario planned mid-crawl (default 0). */
+  readonly refusalsPlanned?: number;
 }
+
+const byGate = new Set(["rate-limited", "unavailable", "connection-reset"]);
 
 export interface Judgement {
   readonly findings: readonly RuleFinding[];
@@ -41,8 +46,9 @@ export function judgeTraffic(exchanges: readonly RecordedExchange[], context: Ju
   const collector = createFindingCollector(context.rules, context.strict === true);
   const { contract, at } = context;
   const removal = contract.timeline.entry("count-fields-removed");
+  const commandStopped = context.outcome.stoppedBy !== undefined || context.budgetSpent;
   const crawls = judgeCrawls(exchanges, collector, {
-    commandStopped: context.outcome.stoppedBy !== undefined || context.budgetSpent,
+    commandStopped,
     countsNote: (exchange) => {
       if (!exchange.route || !removal) return undefined;
       const rules = contract.timeline.datedRulesAt(contract.routes.byId(exchange.route.id), at);
@@ -53,6 +59,10 @@ export function judgeTraffic(exchanges: readonly RecordedExchange[], context: Ju
   });
   judgeAuth(exchanges, collector, context.rules);
   judgeDated(exchanges, collector, contract, at);
+  const retries = judgeRetries(exchanges, collector, {
+    commandStopped,
+    exitedZero: context.outcome.exitCode === 0,
+  });
   judgeRun(
     context.outcome,
     {
@@ -60,6 +70,11 @@ export function judgeTraffic(exchanges: readonly RecordedExchange[], context: Ju
       timeoutMs: context.timeoutMs,
       budgetSpent: context.budgetSpent,
       listingRequests: exchanges.filter((e) => e.listingKey !== undefined).length,
+      refusals: {
+        planned: context.refusalsPlanned ?? 0,
+        answered: exchanges.filter((e) => byGate.has(e.response?.reason ?? "")).length,
+      },
+      retries,
     },
     collector,
   );

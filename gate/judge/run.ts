@@ -1,5 +1,6 @@
 import type { CommandOutcome } from "../../core/run-command.js";
 import type { FindingCollector } from "./findings.js";
+import { type RetryFacts, refusalText } from "./retries.js";
 
 /** The limits the command ran under, for the report. */
 export interface RunLimits {
@@ -9,6 +10,9 @@ export interface RunLimits {
   readonly budgetSpent: boolean;
   /** Requests made to a listing route. */
   readonly listingRequests: number;
+  /** Refusals the scenario planned mid-crawl, and those the layer answered. */
+  readonly refusals: { readonly planned: number; readonly answered: number };
+  readonly retries: RetryFacts;
 }
 
 /** The last lines of the command's stderr, then what the other findings of the run mean beside it. */
@@ -26,18 +30,29 @@ function crashDetails(outcome: CommandOutcome): string[] {
   ];
 }
 
+/** What a retry loop at the end of the traffic says about a run the gate stopped. */
+function loopDetails(limits: RunLimits, otherwise: string[]): string[] {
+  const loop = limits.retries.loop;
+  if (loop === undefined) return otherwise;
+  return [
+    `its last ${loop.count} requests were the same call, refused each time since ${refusalText(loop.first)}: retries need a bound`,
+  ];
+}
+
 /** Judges the run itself: bounded, exit code 0, and some traffic to judge. */
 export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: FindingCollector): void {
+  const gaveUp = limits.retries.unretried;
   switch (outcome.stoppedBy) {
     case "request-budget":
       collector.add("run.bounded", "stopped", {
         message: `the command used up its budget of ${limits.maxRequests} requests and was stopped (its whole process group)`,
-        details: ["a command that never ends usually loops on a token or on a 401"],
+        details: loopDetails(limits, ["a command that never ends usually loops on a token or on a 401"]),
       });
       break;
     case "time-limit":
       collector.add("run.bounded", "stopped", {
         message: `the command did not end within ${Math.round(limits.timeoutMs / 1000)} s and was stopped (its whole process group)`,
+        details: loopDetails(limits, []),
       });
       break;
     case "aborted":
@@ -51,7 +66,14 @@ export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: 
           message: `the command asked for more than ${limits.maxRequests} requests (the extra ones got 503)`,
         });
       }
-      if (outcome.exitCode !== 0) {
+      if (outcome.exitCode !== 0 && gaveUp !== undefined) {
+        // A failure of the call the seed allows (Errors): reported, as surviving it is advice.
+        collector.add("retry.survives-refusal", "gave-up", {
+          message: `gave up after ${refusalText(gaveUp)} and ${outcome.exitCode === null ? `ended by signal ${outcome.signal ?? "?"}` : `exited with code ${outcome.exitCode}`}: a failure of the call, which the seed allows`,
+          exchange: gaveUp,
+          details: crashDetails(outcome),
+        });
+      } else if (outcome.exitCode !== 0) {
         collector.add("run.command-succeeds", "exit", {
           message:
             outcome.exitCode === null
@@ -67,6 +89,16 @@ export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: 
     collector.add("run.traffic-seen", "none", {
       message: "the command made no call to a listing through the gate: there was nothing to judge",
       details: ["does it read ASSOPAY_BASE_URL (or ASSOPAY_API_URL) and crawl a listing?"],
+    });
+  } else if (
+    limits.refusals.planned > 0 &&
+    limits.refusals.answered === 0 &&
+    outcome.stoppedBy === undefined
+  ) {
+    collector.add("run.traffic-seen", "no-refusal", {
+      message:
+        "no listing call carried a continuation token, so the scenario's refusals never came: there was nothing to judge",
+      details: ["crawl a listing of more than one page (the sandbox's form has --entries, default 65)"],
     });
   }
 }

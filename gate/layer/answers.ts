@@ -22,8 +22,10 @@ export function sendJson(
 /**
  * The status and body the gate answers for each of its reasons: in the service's own shapes, except a
  * request body over the layer's limit, which gets the project's 413 problem (the service states no limit).
+ * `rate-limited` takes its `Retry-After` as `detail`; `connection-reset` closes the connection
+ * unanswered (no status).
  */
-export function sendGateAnswer(res: ServerResponse, reason: GateAnswer, detail = ""): number {
+export function sendGateAnswer(res: ServerResponse, reason: GateAnswer, detail = ""): number | undefined {
   switch (reason) {
     case "unknown-token":
       sendJson(res, 400, {
@@ -57,5 +59,21 @@ export function sendGateAnswer(res: ServerResponse, reason: GateAnswer, detail =
     case "body-too-large":
       refuseTooLarge(res, "Request body too large", `assopay gate: ${detail}`);
       return 413;
+    case "rate-limited":
+      sendJson(
+        res,
+        429,
+        { errors: [{ code: "TooManyRequests", message: "Too many requests: retry after the delay given." }] },
+        { "retry-after": detail },
+      );
+      return 429;
+    case "unavailable":
+      sendJson(res, 503, {
+        errors: [{ code: "ServiceUnavailable", message: "The service is unavailable: try again." }],
+      });
+      return 503;
+    case "connection-reset":
+      res.socket?.resetAndDestroy();
+      return undefined;
   }
 }

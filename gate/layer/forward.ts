@@ -1,4 +1,5 @@
-import { request } from "node:http";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { decodedBytes } from "../../core/http/coding.js";
 
 /** The upstream's answer, read whole. */
@@ -8,7 +9,10 @@ export interface UpstreamAnswer {
   readonly body: Buffer;
 }
 
-/** Sends one request upstream (`target` is a raw path and query, sent as is) and reads the whole answer. */
+/**
+ * Sends one request upstream (`target` is a raw path and query, sent as is after the upstream URL's own
+ * path, over http or https) and reads the whole answer.
+ */
 export function forward(
   upstream: string,
   method: string,
@@ -18,13 +22,14 @@ export function forward(
   timeoutMs: number,
 ): Promise<UpstreamAnswer> {
   const base = new URL(upstream);
+  const request = base.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: base.hostname,
+        host: base.hostname.replace(/^\[|\]$/g, ""),
         port: base.port,
         method,
-        path: target,
+        path: `${base.pathname.replace(/\/+$/, "")}${target}`,
         headers: { ...headers, "accept-encoding": "identity", "content-length": String(body.length) },
         timeout: timeoutMs,
       },

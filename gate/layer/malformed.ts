@@ -29,7 +29,14 @@ export function recordMalformed(
       authorization: "",
     });
     if (seq !== undefined)
-      traffic.finish(seq, { status: 400, madeBy: "gate", reason: "malformed-request", page: undefined });
+      traffic.finish(seq, {
+        status: 400,
+        madeBy: "gate",
+        reason: "malformed-request",
+        page: undefined,
+        at: Date.now(),
+        retryAfter: undefined,
+      });
   }
   if (socket.writable)
     socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");

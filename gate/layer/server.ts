@@ -5,6 +5,7 @@ import { readBody, tooLargeDetail } from "../../core/http/body.js";
 import { endToEndHeaders } from "../../core/http/headers.js";
 import { createLocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
+import { INTERCEPTED_HEADER } from "../../proxy/intercept/hosts.js";
 import type { ExchangeResponse, GateAnswer, RecordedExchange } from "../exchange.js";
 import { replaceParam } from "../raw-query.js";
 import type { Scenario } from "../scenarios.js";
@@ -12,6 +13,7 @@ import { createTokenMint } from "../token-mint.js";
 import { type AccessGuard, createExpiringAccess, openAccess } from "./access.js";
 import { sendGateAnswer, sendJson } from "./answers.js";
 import { type Cursor, type CursorTable, createCursorTable } from "./cursors.js";
+import { createFaultSchedule, type FaultSchedule } from "./faults.js";
 import { decodedBody, forward, type UpstreamAnswer } from "./forward.js";
 import { recordMalformed } from "./malformed.js";
 import { cutPage } from "./pages.js";
@@ -32,6 +34,11 @@ export interface LayerOptions {
   readonly onBudgetSpent: () => void;
   /** Rewrites a token request's body on its way upstream (default: as sent). */
   readonly tokenBody?: (body: Buffer) => Buffer;
+  /**
+   * Names a request's `Host` may use besides the loopback ones: `--allow-host` names and the hosts the
+   * command's requests are intercepted for (`--intercept`).
+   */
+  readonly allowHosts?: readonly string[];
 }
 
 /** A running scenario layer: a transforming reverse proxy that records every request. */
@@ -48,6 +55,7 @@ interface LayerContext {
   readonly traffic: TrafficLog;
   readonly cursors: CursorTable;
   readonly access: AccessGuard;
+  readonly faults: FaultSchedule;
   budgetReported: boolean;
 }
 
@@ -75,6 +83,8 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   const { options } = ctx;
   const method = (req.method ?? "GET").toUpperCase();
   const rawUrl = req.url ?? "/";
+  // The intercept preload's note of the origin meant: for the layer only, never recorded nor forwarded.
+  delete req.headers[INTERCEPTED_HEADER];
   const { match, route, listingKey, path, query, tokenParam, token } = requestFacts(
     options.contract,
     method,
@@ -91,11 +101,19 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     authorization,
   });
   const body = await readBody(req, LAYER_MAX_BODY_BYTES);
-  const finish = (response: Omit<ExchangeResponse, "reason" | "page"> & Partial<ExchangeResponse>) => {
-    if (seq !== undefined) ctx.traffic.finish(seq, { reason: undefined, page: undefined, ...response });
+  const finish = (
+    at: number,
+    response: Pick<ExchangeResponse, "status" | "madeBy"> & Partial<ExchangeResponse>,
+  ) => {
+    if (seq !== undefined)
+      ctx.traffic.finish(seq, { reason: undefined, page: undefined, retryAfter: undefined, at, ...response });
   };
-  const gateAnswer = (reason: GateAnswer, detail?: string) =>
-    finish({ status: sendGateAnswer(res, reason, detail), madeBy: "gate", reason });
+  // Stamped before the answer is written: a client cannot have read it earlier.
+  const gateAnswer = (reason: GateAnswer, detail?: string) => {
+    const at = Date.now();
+    const retryAfter = reason === "rate-limited" ? detail : undefined;
+    finish(at, { status: sendGateAnswer(res, reason, detail), madeBy: "gate", reason, retryAfter });
+  };
   if (seq === undefined) {
     sendGateAnswer(res, "request-budget", `the request budget of ${options.maxRequests} is spent`);
     if (!ctx.budgetReported) {
@@ -135,6 +153,13 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
       target = rewritten === "" ? path : `${path}?${rewritten}`;
     }
   }
+  if (route && route.id !== "token") {
+    const refusal = ctx.faults.refusal(Date.now(), token !== undefined && listingKey !== undefined);
+    if (refusal) {
+      gateAnswer(refusal.kind, refusal.kind === "rate-limited" ? refusal.retryAfter : undefined);
+      return;
+    }
+  }
 
   const headers = endToEndHeaders(req.headers);
   if (authorization !== "") headers.authorization = ctx.access.upstreamAuthorization(authorization);
@@ -152,8 +177,8 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     const parsed = parseJson(await decodedBody(answer));
     const rewritten = ctx.access.issued(parsed);
     if (rewritten !== parsed) {
+      finish(Date.now(), { status: answer.status, madeBy: "upstream" });
       reply(res, answer, Buffer.from(JSON.stringify(rewritten), "utf8"));
-      finish({ status: answer.status, madeBy: "upstream" });
       return;
     }
   }
@@ -168,13 +193,19 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
       issue: (next) => ctx.cursors.issue(next),
     });
     if (cut) {
+      ctx.faults.served();
+      finish(Date.now(), { status: answer.status, madeBy: "upstream", page: cut.page });
       reply(res, answer, Buffer.from(JSON.stringify(cut.body), "utf8"));
-      finish({ status: answer.status, madeBy: "upstream", page: cut.page });
       return;
     }
   }
+  const retryAfter = answer.headers["retry-after"];
+  finish(Date.now(), {
+    status: answer.status,
+    madeBy: "upstream",
+    retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+  });
   reply(res, answer);
-  finish({ status: answer.status, madeBy: "upstream" });
 }
 
 /**
@@ -194,10 +225,11 @@ export async function startScenarioLayer(options: LayerOptions): Promise<Running
       createTokenMint(options.scenario.tokens, `${options.seed}:${options.scenario.name}`),
     ),
     access: options.scenario.expireOnce ? createExpiringAccess(options.seed) : openAccess,
+    faults: createFaultSchedule(options.scenario.faults),
     budgetReported: false,
   };
-  // The command under test reaches the layer on 127.0.0.1; no web page and no other name may.
-  const guard = createLocalGuard({ what: "gate's scenario layer" });
+  // The command under test reaches the layer on 127.0.0.1 (or by a name allowed); no web page may.
+  const guard = createLocalGuard({ what: "gate's scenario layer", allowHosts: options.allowHosts });
   const server = createServer((req, res) => {
     if (!guard.admit(req, res, "cross-site")) return;
     serve(ctx, req, res).catch((error: unknown) => {

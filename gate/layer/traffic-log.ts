@@ -1,13 +1,13 @@
 import type { ExchangeResponse, RecordedExchange } from "../exchange.js";
 
-type Pending = Omit<RecordedExchange, "seq" | "response">;
+type Pending = Omit<RecordedExchange, "seq" | "at" | "response">;
 
 /**
  * The traffic of one scenario, in arrival order, bounded by the request budget: past it nothing more is
  * kept, and `exhausted` turns true.
  */
 export interface TrafficLog {
-  /** Records a request; `undefined` when the budget is spent (the request must not be served). */
+  /** Records a request, stamped with its arrival; `undefined` when the budget is spent (the request must not be served). */
   begin(request: Pending): number | undefined;
   finish(seq: number, response: ExchangeResponse): void;
   /** Whether a request arrived after the budget was spent. */
@@ -26,7 +26,7 @@ export function createTrafficLog(maxRequests: number): TrafficLog {
         return undefined;
       }
       const seq = kept.length + 1;
-      kept.push({ ...request, seq, response: undefined });
+      kept.push({ ...request, seq, at: Date.now(), response: undefined });
       return seq;
     },
     finish(seq, response) {

@@ -27,12 +27,13 @@ function deliveriesOf(c: CaseVerdict, to: string): ReportEvidence | undefined {
       : r.kind === "answered"
         ? `answered ${r.status} ${r.excerpt}`
         : `no answer: ${r.error}`;
-    return `delivery ${i + 1}: ${SIGNATURE_HEADER}: ${d.signature ?? "(none)"}; body ${d.body}; ${said}`;
+    const read = d.reads ? `; read from the API first: ${d.reads.join(", ") || "nothing"}` : "";
+    return `delivery ${i + 1}: ${SIGNATURE_HEADER}: ${d.signature ?? "(none)"}; body ${d.body}; ${said}${read}`;
   });
   return {
     request: {
       method: "POST",
-      url: to,
+      url: first.url ?? to,
       headers: {
         "content-type": "application/json",
         ...(first.signature === undefined ? {} : { [SIGNATURE_HEADER]: first.signature }),

@@ -38,6 +38,18 @@ function describe(error: ErrorObject, what: string, value: unknown): SchemaProbl
       message: `${where} must have exactly one of json, text or base64 (and optionally encoding)`,
     };
   }
+  if (
+    error.keyword === "propertyNames" ||
+    (error.keyword === "pattern" && error.propertyName !== undefined)
+  ) {
+    return {
+      path,
+      message: `${where} has a header name that is not an HTTP token (letters, digits, !#$%&'*+.^_\`|~-)`,
+    };
+  }
+  if (error.keyword === "pattern" && path.includes("headers")) {
+    return { path, message: `${where} holds a CR, LF or NUL, which no HTTP header value may hold` };
+  }
   if (error.keyword === "additionalProperties") {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
     return { path, message: `${where} has an unknown field "${extra}"` };

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { chmod, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { pki } from "node-forge";
 import { AssopayError } from "../../core/errors.js";
@@ -74,6 +74,24 @@ async function readIfThere(file: string): Promise<string | undefined> {
 }
 
 /**
+ * Refuses a CA key others may read or change (a `ca-key.pem` left 0644): with it, anyone on the machine
+ * could forge certificates the user's applications trust (`NODE_EXTRA_CA_CERTS`).
+ */
+async function checkKeyPrivate(keyFile: string): Promise<void> {
+  const mode = (await stat(keyFile).catch(() => undefined))?.mode;
+  if (mode === undefined || (mode & 0o077) === 0) return;
+  const octal = (mode & 0o777).toString(8).padStart(4, "0");
+  throw new AssopayError(
+    "usage",
+    `the recording CA's key ${keyFile} has mode ${octal}: others on this machine may read it, and forge certificates your applications trust`,
+    {
+      location: { file: keyFile },
+      hint: `make it yours alone (chmod 600 ${keyFile}), or remove it and its certificate to have a new CA made`,
+    },
+  );
+}
+
+/**
  * The CA kept in `dir`, created on first use (key and certificate with mode 0600, the folder 0700).
  *
  * @example
@@ -91,6 +109,7 @@ export async function loadOrCreateCa(dir: string): Promise<CertificateAuthority>
       cause: error,
     });
   }
+  await checkKeyPrivate(keyFile);
   try {
     let certPem = await readIfThere(certFile);
     let keyPem = await readIfThere(keyFile);

@@ -1,7 +1,7 @@
-import { resolve } from "node:path";
 import { AssopayError } from "../../core/errors.js";
 import { type AllowHostOptions, checkAllowHosts } from "../../core/http/local-guard.js";
 import type { MatchRule } from "../cassette/format.js";
+import { fileOf } from "../cassette/lock.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { defaultCaDir } from "../forward/ca-dir.js";
 import type { InterceptionOptions } from "../forward/interception.js";
@@ -196,7 +196,7 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
   }
   return Object.freeze({
     upstream: checkHttpUrl(options.upstream, "--upstream"),
-    cassette: resolve(options.cassette),
+    cassette: fileOf(options.cassette),
     port: checkPort(options.port, 0),
     host: options.host ?? "127.0.0.1",
     mode,

@@ -132,7 +132,11 @@ export function listingHandler(route: Route): RouteHandler {
       return;
     }
     const listed = form ?? core.store.mainForm;
-    if (core.growth && form && core.growth.requests++ % 3 === 0) growOne(core, organization, form);
+    // A live listing takes an order with each fresh first page, whatever the query, and between a form's pages.
+    const first = query.strings.get("continuationToken") === undefined;
+    if (core.growth && (first || (form && core.growth.requests++ % 3 === 0))) {
+      growOne(core, organization, listed);
+    }
     const outcome = listPage(core, {
       rules: call.rules,
       scope: listingScope(route, organization.slug, form, {

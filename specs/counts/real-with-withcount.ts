@@ -1,6 +1,7 @@
 import { expectedCounts, type Route } from "../../contracts/index.js";
 import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
+import { partialLastPageSize } from "../runner/crawl-query.js";
 import { describeStop, endedLegally } from "../runner/crawl-stops.js";
 import type { CrawlResult } from "../runner/crawler.js";
 import type { Finding, SpecCheck } from "../runner/verdicts.js";
@@ -87,11 +88,25 @@ async function judgeTotals(
 }
 
 /**
+ * The crawl whose totals are judged where every crawl has them: the default one, unless its last page is
+ * full (the count divides the page size), then one at a size where it is partial, so that totalPages
+ * rounded down shows.
+ */
+async function partialCrawl(ctx: CheckContext, route: Route): Promise<CrawlResult> {
+  const byDefault = await ctx.crawl(route, "default");
+  const size =
+    ctx.options.pageSize === undefined
+      ? partialLastPageSize(byDefault.entries, route.pagination?.defaultPageSize ?? 20)
+      : undefined;
+  return size === undefined ? byDefault : ctx.crawlSized(route, size);
+}
+
+/**
  * A listing outside the count deprecation (an organization's forms, the partner's organizations): the
  * seed lets a listing give -1 ("not provided"), so totals are judged only where its first page gives both.
  */
 async function judgeGivenTotals(ctx: CheckContext, route: Route): Promise<Finding> {
-  const result = await ctx.crawl(route, "default");
+  const result = await partialCrawl(ctx, route);
   const first = result.totals.first;
   const given = (value: unknown) => typeof value === "number" && value >= 0;
   if (first && !(given(first.totalCount) && given(first.totalPages))) {
@@ -112,7 +127,7 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
     case "absent":
       return [removedSkip(ctx, route)];
     case "always-real":
-      return [await judgeTotals(ctx, route, await ctx.crawl(route, "default"), "default")];
+      return [await judgeTotals(ctx, route, await partialCrawl(ctx, route), "default")];
     case "default-true":
       for (const id of timelineIds(rules)) timeline.add(id);
       return [

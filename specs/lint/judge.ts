@@ -66,6 +66,9 @@ function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknow
       headers,
       bytes: Buffer.from(text),
       text,
+      // Recorded exchanges come in the recording's order.
+      sentAt: 2 * step.index,
+      answeredAt: 2 * step.index + 1,
     },
     body,
   };

@@ -8,6 +8,7 @@ import { fail, type pass } from "../runner/verdicts.js";
 import { certificateEnv, childUrls } from "./cert-store.js";
 import type { PactChildConfig } from "./child-protocol.js";
 import type { PactFile, PactInteraction } from "./pact-files.js";
+import { startRetryingForwarder } from "./retrying-forwarder.js";
 import { runPactChild } from "./run-child.js";
 
 const TIMEOUT_MS = 180_000;
@@ -65,11 +66,18 @@ export async function runChild(
   pathOf?: PathOf,
 ): Promise<{ failed: Verdict | undefined; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
+  // The verifier asks the target (and its state URL) through forwarders of verify's client, which wait
+  // out a 429 as verify's own requests do: a rate limit never fails an interaction.
+  const fronts = await Promise.all(
+    [config.providerBaseUrl, config.stateUrl].map((url) => startRetryingForwarder(ctx.http, url)),
+  );
   try {
+    const [provider, states] = fronts;
+    const forwarded = { ...config, providerBaseUrl: provider?.url ?? "", stateUrl: `${states?.url}/` };
     const configFile = join(dir, "config.json");
-    writeFileSync(configFile, JSON.stringify(config));
+    writeFileSync(configFile, JSON.stringify(forwarded));
     ctx.progress.update("pact", `verifying ${count} interactions of ${label}`);
-    const env = certificateEnv(childUrls(config), process.env, dir);
+    const env = certificateEnv(childUrls(forwarded), process.env, dir);
     const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal, env);
     ctx.progress.done();
     const evidence = (): Evidence =>
@@ -97,6 +105,7 @@ export async function runChild(
     }
     return { failed: undefined, output };
   } finally {
+    await Promise.all(fronts.map((front) => front.close()));
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -37,9 +37,8 @@ export function noteRecordedPage(crawl: ListingCrawl, step: RerunStep, body: unk
 
 /** Notes a page the target answered, for the crawl judge. */
 export function noteTargetPage(crawl: ListingCrawl, exchange: Exchange, page: TargetPage): void {
-  const now = Date.now();
-  if (crawl.targetLog.length === 0) crawl.startedAt = now;
-  crawl.endedAt = now;
+  if (crawl.targetLog.length === 0) crawl.startedAt = exchange.target.sentAt;
+  crawl.endedAt = exchange.target.answeredAt;
   crawl.lastStep = exchange.step;
   crawl.targetLog.push({
     index: crawl.targetLog.length + 1,
@@ -128,7 +127,6 @@ export async function judgeRerunCrawls(
     const ordered = orderOutcome(listing, route, first);
     if (ordered) outcomes.push(ordered);
     if (!listing.fromFirstPage || keepsRecordedEntries(listing)) continue;
-    const started = Date.now();
     const witness = await crawl(session.http, {
       route,
       url: first.url.split("?")[0] ?? first.url,
@@ -142,11 +140,10 @@ export async function judgeRerunCrawls(
     if (!endedLegally(witness.stop)) continue;
     const recorded = logOf("the recording", listing.recorded, [0, 0]);
     const target = logOf("the target's crawl", listing.targetLog, [listing.startedAt, listing.endedAt]);
-    const ofWitness = { ...witness.log, startedAt: Math.max(started, listing.endedAt + 1) };
     const judged = judgeCompleteness([
       recorded,
       { ...target, end: target.end === "cut" ? "no-token" : target.end },
-      ofWitness,
+      witness.log,
     ]);
     for (const loss of judged.losses.filter((l) => l.crawl.label === target.label)) {
       outcomes.push(

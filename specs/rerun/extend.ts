@@ -93,7 +93,7 @@ export async function followToEnd(
       ids: read.ids,
       token: read.token,
     });
-    crawl.endedAt = Date.now();
+    crawl.endedAt = last.answeredAt;
     if (read.entries.length === 0) {
       judgement.notes.push(
         `the target's listing is longer than the recording's: it ended on an empty page ${extra} page(s) further, after ${entries} more entries`,

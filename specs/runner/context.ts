@@ -1,6 +1,7 @@
+import { documentNoted } from "../../contracts/document-allows.js";
 import type { Contract, DatedRules, Diagnostic, Route } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { askedPageSize } from "./crawl-query.js";
+import { askedPageSize, partialLastPageSize } from "./crawl-query.js";
 import { type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
@@ -113,12 +114,16 @@ export interface ContextParts {
   onClose(task: () => Promise<void> | void): void;
 }
 
-/** Drops the findings about the result array itself: `pagination.result-array` owns them. */
+/**
+ * A page's schema findings, those about the result array itself dropped (`pagination.result-array`
+ * owns them), each one on a value the provider's own document allows saying so.
+ */
 export function pageFindings(contract: Contract, route: Route, body: unknown): Diagnostic[] {
   const arrayPath = `response.${route.pagination?.resultArray ?? "data"}`;
-  return contract.schemas
+  const found = contract.schemas
     .validatePage(route, body, "not-applicable")
     .filter((d) => !(d.path === arrayPath && (d.keyword === "required" || d.keyword === "type")));
+  return documentNoted(route, body, found);
 }
 
 /** How one crawl is asked and named: `params` fill the path where the coordinates should not. */
@@ -207,22 +212,31 @@ export function createContext(parts: ContextParts): CheckContext {
     crawl(route, asked) {
       // Without --page-size an unpaged crawl is the default one: the same requests, crawled once.
       const variant = asked === "unpaged" && options.pageSize === undefined ? "default" : asked;
-      const query: [string, string][] = [];
-      if (variant === "with-count") query.push(["withCount", "true"]);
-      if (variant === "ascending") {
-        query.push(["sortOrder", "Asc"], ["pageSize", String(route.pagination?.maxPageSize ?? 100)]);
-      } else if (options.pageSize !== undefined && variant !== "unpaged") {
-        query.push(["pageSize", String(options.pageSize)]);
-      }
-      return memo.get(`crawl:${route.id}:${variant}`, () =>
-        crawlOnce(route, query, {
+      return memo.get(`crawl:${route.id}:${variant}`, async () => {
+        const query: [string, string][] = [];
+        if (variant === "with-count") query.push(["withCount", "true"]);
+        if (variant === "ascending") {
+          query.push(["sortOrder", "Asc"], ["pageSize", String(route.pagination?.maxPageSize ?? 100)]);
+        } else if (options.pageSize !== undefined && variant !== "unpaged") {
+          query.push(["pageSize", String(options.pageSize)]);
+        } else if (variant === "with-count") {
+          // Totals are judged on this crawl: at a size where the listing's last page is partial, so that
+          // totalPages rounded the wrong way shows (an even count divides the default size).
+          const byDefault = route.pagination?.defaultPageSize ?? 20;
+          const size = partialLastPageSize((await context.crawl(route, "default")).entries, byDefault);
+          if (size !== undefined) query.push(["pageSize", String(size)]);
+        }
+        const size = askedPageSize(query);
+        const name =
+          variant === "with-count" && size !== undefined ? `withCount=true, pageSize ${size}` : undefined;
+        return crawlOnce(route, query, {
           progressLabel: `crawling ${route.id}${CRAWL_NOTES[variant]}`,
-          name: CRAWL_NAMES[variant],
+          name: name ?? CRAWL_NAMES[variant],
           // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
           logEntries: variant === "unpaged" ? 0 : options.maxEntries,
           logNames: variant === "default",
-        }),
-      );
+        });
+      });
     },
     crawlSized(route, pageSize, again) {
       const query: [string, string][] = [["pageSize", String(pageSize)]];

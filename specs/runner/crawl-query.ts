@@ -27,3 +27,18 @@ export function queryString(query: CrawlQuery, token: string | undefined, tokenN
   const all = token === undefined ? query : [...query, [tokenName, token] as const];
   return all.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&");
 }
+
+/**
+ * A page size at which a listing of `entries` ends on a partial page, so that totals computed with the
+ * wrong rounding (`totalPages` as `floor(totalCount / pageSize)`) show: `undefined` (the listing's
+ * default, sent as no `pageSize`) when the default does, else the largest size below it that does;
+ * `undefined` too where none can (no entries).
+ *
+ * @example partialLastPageSize(300, 20) // 19: 15 full pages, then 15 entries
+ * @example partialLastPageSize(50, 20) // undefined: the default ends on 10 entries
+ */
+export function partialLastPageSize(entries: number, byDefault: number): number | undefined {
+  if (entries % byDefault !== 0) return undefined;
+  for (let size = byDefault - 1; size >= 2; size--) if (entries % size !== 0) return size;
+  return undefined;
+}

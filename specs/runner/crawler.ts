@@ -124,6 +124,9 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
     totals: {},
     tokens: { sent: 0, unusual: 0 },
   };
+  let token: string | undefined;
+  let last: HttpExchange | undefined;
+  let sentFirst: number | undefined;
   const finish = (stop: CrawlStop): CrawlResult => {
     const ended = now();
     const end = stop.kind === "empty-page" || stop.kind === "no-token" ? stop.kind : "cut";
@@ -140,17 +143,15 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
         ...(ascending ? { ascending } : {}),
         query: plan.query,
         ...(plan.tokenName === undefined ? {} : { tokenName: plan.tokenName }),
-        startedAt: started,
-        endedAt: ended,
+        // Its first request's moment and its last answer's: the order of the requests, not the wall clock.
+        startedAt: sentFirst ?? Number.NaN,
+        endedAt: last?.answeredAt ?? Number.NaN,
         pages: unlogged ? [] : pages,
         end,
         ...(unlogged ? { unlogged } : {}),
       },
     };
   };
-  let token: string | undefined;
-  let last: HttpExchange | undefined;
-
   for (;;) {
     if (plan.signal?.aborted) return finish({ kind: "aborted" });
     const overdue = now() - started > plan.timeLimitMs;
@@ -170,6 +171,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
     const url = query === "" ? plan.url : `${plan.url}?${query}`;
     const exchange = await http.send({ method: "GET", url, authorization: await plan.authorization() });
     last = exchange;
+    sentFirst ??= exchange.sentAt;
     result.pages++;
     if (!isSuccess(exchange.status)) {
       return finish(

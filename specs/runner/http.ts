@@ -1,7 +1,9 @@
 import type { HttpMethod } from "../../contracts/index.js";
+import { AssopayError } from "../../core/errors.js";
 import { withDeadline } from "./deadline.js";
+import { createTargetGate } from "./target-gate.js";
 import { createTransport, type Transport } from "./transport.js";
-import type { EvidenceRequest } from "./types.js";
+import type { Evidence, EvidenceRequest } from "./types.js";
 
 /** One request a check sends. The URL is used exactly as given: callers encode its query once. */
 export interface HttpRequest {
@@ -21,6 +23,13 @@ export interface HttpExchange {
   /** Raw body bytes after content decoding. */
   bytes: Buffer;
   text: string;
+  /**
+   * When the request first went out and when its (last) answer was in, as moments of its client: a count
+   * of events that never stands still or steps back, so that what was asked after an answer came always
+   * reads later (wall-clock milliseconds tie, and a clock can be set back). Crawls are ordered by them.
+   */
+  sentAt: number;
+  answeredAt: number;
 }
 
 export interface HttpClient {
@@ -32,20 +41,63 @@ export interface HttpClient {
 export interface OwnedHttpClient extends HttpClient {
   /** Lets the kept-alive connections go; call it when the run is over. */
   close(): void;
+  /** Why it sends no more (a target that kept answering 429), once it does not: the run's end. */
+  refusal(): AssopayError | undefined;
 }
 
 /** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
 export class TransportError extends Error {
   readonly url: string;
+  /** The request that got no answer, as evidence shows it. */
+  readonly request: EvidenceRequest;
   /** True when the target took the connection but did not answer in time. */
   readonly timedOut: boolean;
-  constructor(url: string, cause: unknown) {
-    super(`no answer from ${url}: ${describeCause(cause)}`, { cause });
+  constructor(request: EvidenceRequest, cause: unknown) {
+    super(`no answer from ${request.url}: ${describeCause(cause)}`, { cause });
     this.name = "TransportError";
-    this.url = url;
+    this.url = request.url;
+    this.request = request;
     this.timedOut = cause instanceof RequestTimeout;
   }
 }
+
+/**
+ * The target's answer cannot be used as the contract says it can (a URL to follow that is not an
+ * http(s) URL, a body of another shape), so the check cannot go on. The target's fault, not verify's:
+ * thrown anywhere under a check, the runner makes it that check's failure, with the evidence.
+ */
+export class UnusableAnswer extends Error {
+  readonly evidence: Evidence;
+  constructor(reason: string, evidence: Evidence) {
+    super(reason);
+    this.name = "UnusableAnswer";
+    this.evidence = evidence;
+  }
+}
+
+/** How many of the latest exchanges a client keeps, to name the answer a URL to follow came from. */
+const RECENT = 16;
+
+/**
+ * A URL that is not an absolute http(s) one came from the target (verify builds its own from the
+ * target's address): the latest answer that holds it is named as its source.
+ */
+function unusableUrl(request: EvidenceRequest, recent: readonly HttpExchange[]): UnusableAnswer {
+  const source = recent.findLast((exchange) => exchange.text.includes(request.url));
+  const from = source ? ` (from the answer to ${source.request.method} ${source.request.url})` : "";
+  const reason = `the target gave "${request.url.slice(0, 120)}"${from} where a URL to follow was expected: it is not an absolute http(s) URL, so the check could not go on`;
+  const diagnostics = [`${request.method} ${request.url.slice(0, 120)}: not an absolute http(s) URL`];
+  if (!source) return new UnusableAnswer(reason, { request, diagnostics });
+  const at = source.text.indexOf(request.url);
+  const excerpt = source.text.slice(Math.max(0, at - 200), at + request.url.length + 200);
+  return new UnusableAnswer(reason, {
+    request: source.request,
+    response: { status: source.status, excerpt },
+    diagnostics,
+  });
+}
+
+const isHttpUrl = (url: string) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
 
 /** The reason a request was given up: verify's own timer ran out. */
 export class RequestTimeout extends Error {
@@ -86,6 +138,8 @@ export interface HttpClientOptions {
   target?: { base: string; apiRoot: string };
   /** What carries the exchanges (default: node:http over kept-alive connections); tests plug in their own. */
   transport?: Transport;
+  /** Requests in flight at once per target (origin) at most (verify's `--concurrency`); default 1. */
+  concurrency?: number;
 }
 
 /** The URL as the target serves it: the contract's `/v5` prefix replaced by the target's API root. */
@@ -99,12 +153,19 @@ export function servedUrl(url: string, target: HttpClientOptions["target"]): str
 
 /**
  * A client over kept-alive connections: every call, headers and body, bounded by a timer and by the run's
- * abort signal.
+ * abort signal; at most `concurrency` in flight per target, and none while a target's `Retry-After` runs.
+ * A 429 is asked again after its `Retry-After`; one that still stands past `RATE_LIMIT` ends the run (an
+ * `AssopayError` "rate-limited", thrown by this and every later call): a rate limit is never a verdict.
  */
 export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
   const transport = options.transport ?? createTransport();
+  const recent: HttpExchange[] = [];
+  const gate = createTargetGate(options.concurrency ?? 1);
+  let moments = 0;
+  let limited: AssopayError | undefined;
   return {
     close: () => transport.close(),
+    refusal: () => limited,
     async send(asked) {
       const request = { ...asked, url: servedUrl(asked.url, options.target) };
       const headers: Record<string, string> = {
@@ -124,7 +185,13 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
       const evidence: EvidenceRequest = Object.keys(shown).length
         ? { method: request.method, url: request.url, headers: shown }
         : { method: request.method, url: request.url };
+      if (!isHttpUrl(request.url)) throw unusableUrl(evidence, recent);
+      const sentAt = ++moments;
       const once = async (): Promise<HttpExchange> => {
+        if (limited) throw limited;
+        const leave = await gate.enter(request.url, options.signal).catch((reason: unknown) => {
+          throw new TransportError(evidence, reason);
+        });
         const bound = withDeadline(
           options.signal,
           options.timeoutMs,
@@ -142,52 +209,58 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
             ...(request.body ? { body: request.body.text } : {}),
             signal: bound.signal,
           });
-          return { request: evidence, status, headers: answered, bytes, text: bytes.toString("utf8") };
+          // The target asks for quiet before this place is left, so that no request waiting for it starts.
+          if (status === 429) gate.pause(request.url, retryAfterMs(answered.get("retry-after")));
+          const text = bytes.toString("utf8");
+          return { request: evidence, status, headers: answered, bytes, text, sentAt, answeredAt: ++moments };
         } catch (error) {
-          throw new TransportError(request.url, bound.signal.aborted ? bound.signal.reason : error);
+          throw new TransportError(evidence, bound.signal.aborted ? bound.signal.reason : error);
         } finally {
           bound.done();
+          leave();
         }
       };
-      let answer = await once();
-      for (let retry = 0; retry < RATE_LIMIT.retries && answer.status === 429; retry++) {
-        if (!(await pause(retryAfterMs(answer.headers.get("retry-after")), options.signal))) break;
-        answer = await once();
+      for (let waits = 0; ; waits++) {
+        const answer = await once();
+        if (answer.status === 429) {
+          const wait = retryAfterMs(answer.headers.get("retry-after"));
+          if (waits < RATE_LIMIT.retries && wait <= RATE_LIMIT.maxWaitMs) continue;
+          limited ??= rateLimited(request, answer, waits, wait);
+          throw limited;
+        }
+        recent.push(answer);
+        if (recent.length > RECENT) recent.shift();
+        return answer;
       }
-      return answer;
     },
   };
 }
 
 /**
  * The service's rate limit, as real clients meet it: a 429 is asked again after its `Retry-After` (1 s
- * without one, at most 10 s), three times at most; a fourth 429 stands, and the check that asked judges it.
+ * without one), five times at most; a sixth 429, or a wait asked of more than a minute, ends the run.
  */
-export const RATE_LIMIT = { retries: 3, defaultWaitMs: 1_000, maxWaitMs: 10_000 } as const;
+export const RATE_LIMIT = { retries: 5, defaultWaitMs: 1_000, maxWaitMs: 60_000 } as const;
 
-/** The wait a `Retry-After` value asks for (seconds, or an HTTP date), bounded by `RATE_LIMIT`. */
+/** Why the run ends: the target kept answering 429, or asked for a longer wait than verify gives. */
+function rateLimited(request: HttpRequest, answer: HttpExchange, waits: number, wait: number): AssopayError {
+  const asked = answer.headers.get("retry-after");
+  const why =
+    wait > RATE_LIMIT.maxWaitMs
+      ? `asked verify to wait ${Math.ceil(wait / 1000)} s (Retry-After: ${asked}), more than the ${RATE_LIMIT.maxWaitMs / 1000} s it waits`
+      : `still answered 429 Too Many Requests after ${waits} waits of its Retry-After (${asked ?? "none given: 1 s"})`;
+  return new AssopayError("rate-limited", `the target ${why}: ${request.method} ${request.url}`, {
+    hint: "a rate limit is not a rule verify judges: run it when the target is less busy, or lower --concurrency (1 sends one request at a time)",
+  });
+}
+
+/** The wait a `Retry-After` value asks for (seconds, or an HTTP date), 1 s without a readable one. */
 export function retryAfterMs(value: string | null, now: number = Date.now()): number {
   const text = value?.trim() ?? "";
   const seconds = /^\d+$/.test(text) ? Number(text) * 1000 : undefined;
   const date = seconds === undefined && text !== "" ? Date.parse(text) - now : undefined;
   const wanted = seconds ?? (date !== undefined && Number.isFinite(date) ? date : RATE_LIMIT.defaultWaitMs);
-  return Math.min(Math.max(wanted, 0), RATE_LIMIT.maxWaitMs);
-}
-
-/** Waits `ms`; false at once if the run is aborted meanwhile. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve(true);
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
+  return Math.max(wanted, 0);
 }
 
 /** The body as JSON, or why it is not. */

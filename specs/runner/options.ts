@@ -79,6 +79,8 @@ export interface VerifyOptions {
   crawlTimeLimitMs: number;
   /** Longest one request may take, from sending it to its body's last byte (`--request-timeout`). */
   requestTimeoutMs: number;
+  /** Requests in flight at once per target at most (`--concurrency`, default 4; 1: one at a time). */
+  concurrency: number;
   /** Longest the whole run may take (`--timeout`); absent: no bound beyond each request's. */
   runTimeoutMs: number | undefined;
   /** How long to wait for each expected notification. */
@@ -125,6 +127,7 @@ export const DEFAULTS = Object.freeze({
   maxEntries: 10_000,
   crawlTimeLimitMs: 10 * 60_000,
   requestTimeoutMs: 30_000,
+  concurrency: 4,
   notificationTimeoutMs: 5_000,
   seededEntries: 45,
   eventWaitMs: 30_000,
@@ -245,6 +248,7 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     maxEntries: positive("maxEntries", input.maxEntries ?? DEFAULTS.maxEntries),
     crawlTimeLimitMs: positive("crawlTimeLimitMs", input.crawlTimeLimitMs ?? DEFAULTS.crawlTimeLimitMs),
     requestTimeoutMs: positive("requestTimeoutMs", input.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
+    concurrency: positive("concurrency", input.concurrency ?? DEFAULTS.concurrency),
     runTimeoutMs: input.runTimeoutMs === undefined ? undefined : positive("runTimeoutMs", input.runTimeoutMs),
     notificationTimeoutMs: positive(
       "notificationTimeoutMs",

@@ -6,7 +6,7 @@ import { packageVersion } from "../../core/paths.js";
 import { countVerdicts } from "../../report/model.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
-import { createHttpClient, type HttpClient, TransportError } from "./http.js";
+import { createHttpClient, type OwnedHttpClient, TransportError, UnusableAnswer } from "./http.js";
 import { createMemo, type Memo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";
 import { createProgress, type Progress, silentProgress } from "./progress.js";
@@ -14,7 +14,7 @@ import { selectChecks } from "./select.js";
 import { createStateClient, withServiceDay } from "./states.js";
 import { createTokenSource } from "./tokens.js";
 import type { Transport } from "./transport.js";
-import type { CheckOutcome, CheckResult, PlannedPolicy, RunReport, RunSummary } from "./types.js";
+import type { CheckOutcome, CheckResult, Evidence, PlannedPolicy, RunReport, RunSummary } from "./types.js";
 import type { SpecCheck } from "./verdicts.js";
 
 export interface RunIo {
@@ -62,6 +62,22 @@ function unreachable(what: string, error: TransportError, hint: string): Assopay
   return new AssopayError("unreachable", `${what} does not answer: ${error.message}`, { hint, cause: error });
 }
 
+/**
+ * A check that threw because of the target (an answer it could not use, a request the target left
+ * unanswered) fails, with the evidence; anything else is verify's own fault (`error`).
+ */
+function targetFault(error: unknown): { reason: string; evidence: Evidence } | undefined {
+  if (error instanceof UnusableAnswer) return { reason: error.message, evidence: error.evidence };
+  if (error instanceof TransportError) {
+    const { method, url } = error.request;
+    return {
+      reason: `${method} ${url} got no answer, so the check could not go on: ${error.message.replace(/^no answer from \S+: /, "")}`,
+      evidence: { request: error.request },
+    };
+  }
+  return undefined;
+}
+
 /** The report of a run that started at `started` (ms since the epoch) and gave `outcomes`. */
 export function runReport(
   options: Pick<RunReport, "target" | "embedded" | "at" | "planned">,
@@ -82,7 +98,8 @@ export function runReport(
 
 /**
  * Runs the selected checks against the target, one after another (provider states change the target's
- * data, so checks never overlap). A check that throws gets an `error` verdict; the run goes on.
+ * data, so checks never overlap). A check that throws because of the target fails with the evidence;
+ * one that throws for any other reason gets an `error` verdict; the run goes on.
  * Unreachable targets and refused credentials throw an `AssopayError` (exit 2) before any check.
  */
 export async function runVerify(
@@ -103,6 +120,7 @@ export async function runVerify(
     userAgent: `assopay-contract/${packageVersion()} (verify)`,
     target: { base: options.target, apiRoot: options.apiRoot },
     ...(io.transport ? { transport: io.transport } : {}),
+    concurrency: options.concurrency,
   });
   try {
     return await runWithin(options, selected, contract, { deadline, http }, io);
@@ -121,7 +139,7 @@ async function runWithin(
   options: VerifyOptions,
   selected: readonly SpecCheck[],
   contract: Contract,
-  { deadline, http }: { deadline: Deadline; http: HttpClient },
+  { deadline, http }: { deadline: Deadline; http: OwnedHttpClient },
   io: RunIo,
 ): Promise<RunReport> {
   const signal = deadline.signal;
@@ -187,17 +205,26 @@ async function runWithin(
         progress.done();
         // A flag the user gave cannot be used (a --receiver-port in use): every check that needs it
         // would fail the same way, and it is the user's to fix, so it is the run's error (exit 2).
-        if (isAssopayError(error) && error.code === "usage") throw error;
+        // So does a target that keeps answering 429: a rate limit is not a verdict on any rule.
+        if (isAssopayError(error) && (error.code === "usage" || error.code === "rate-limited")) throw error;
+        const failed = signal.aborted ? undefined : targetFault(error);
         outcome = {
           id: check.id,
           group: check.group,
           rule: check.rule,
           title: check.title,
-          verdict: "error",
-          reason: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+          ...(failed
+            ? { verdict: "fail", reason: failed.reason, evidence: failed.evidence }
+            : {
+                verdict: "error",
+                reason: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
+              }),
           durationMs: Date.now() - begin,
         };
       }
+      // A check may have turned the rate limit's end into a verdict of its own: the run ends all the same.
+      const refused = http.refusal();
+      if (refused) throw refused;
       outcomes.push(outcome);
       io.onOutcome?.(outcome);
     }

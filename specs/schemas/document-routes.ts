@@ -43,7 +43,7 @@ export const documentRoutesCheck: SpecCheck = {
   async run(ctx) {
     const findings: Finding[] = [];
     for (const [routeId, schema] of READER_ROUTES) {
-      findings.push(judge(ctx, routeId, schema, await get(ctx, routeId, "reader")));
+      findings.push(judge(ctx, routeId, [routeId, schema], await get(ctx, routeId, "reader")));
     }
     if (!ctx.tokens.has("admin")) {
       const reason = "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
@@ -54,12 +54,17 @@ export const documentRoutesCheck: SpecCheck = {
     findings.push(
       itemId === undefined
         ? { kind: "skip", subject: "v5.item", reason: "the form's items listing has no entry" }
-        : judge(ctx, "v5.item", "item-detail", await get(ctx, "v5.item", "admin", { itemId })),
+        : judge(ctx, "v5.item", ["v5.item", "item-detail"], await get(ctx, "v5.item", "admin", { itemId })),
     );
     findings.push(
       paymentId === undefined
         ? { kind: "skip", subject: "v5.payment", reason: "the first entry names no payment" }
-        : judge(ctx, "v5.payment", "payment", await get(ctx, "v5.payment", "admin", { paymentId })),
+        : judge(
+            ctx,
+            "v5.payment",
+            ["v5.payment", "payment"],
+            await get(ctx, "v5.payment", "admin", { paymentId }),
+          ),
     );
     return combine(findings, "responses valid");
   },

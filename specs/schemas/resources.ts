@@ -1,3 +1,4 @@
+import { documentNoted } from "../../contracts/document-allows.js";
 import type { Diagnostic } from "../../contracts/index.js";
 import { checkoutFixture } from "../checkout/checkout-fixture.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
@@ -10,12 +11,16 @@ import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { ownerOfSentence, SCHEMA_RULE, schemaBreach } from "./sentence-owner.js";
 
 const RULE = SCHEMA_RULE;
+const PUBLIC_FORM = ["v5.public-form", "public-form"] as const;
 
-/** Judges one answer against a schema of the contract (skips an answer that was not a success). */
+/**
+ * Judges one answer of a route against a schema of the contract (skips an answer that was not a
+ * success); a sentence on a value the provider's own document allows says so.
+ */
 export function judge(
   ctx: CheckContext,
   subject: string,
-  schema: string,
+  [routeId, schema]: readonly [string, string],
   exchange: HttpExchange,
   body: unknown = undefined,
 ): Finding {
@@ -28,9 +33,10 @@ export function judge(
     if (!parsed.ok) return { kind: "fail", subject, reason: parsed.why, evidence: evidenceOf(exchange) };
     value = parsed.value;
   }
-  const findings = ctx.contract.schemas
+  const owned = ctx.contract.schemas
     .validate(schema, value)
     .filter((d: Diagnostic) => ownerOfSentence(d.path) === SCHEMA_RULE);
+  const findings = documentNoted(ctx.contract.routes.byId(routeId), value, owned);
   if (findings.length === 0) return { kind: "pass", subject };
   return { kind: "fail", subject, ...schemaBreach(exchange, schema, findings) };
 }
@@ -54,7 +60,7 @@ export const resourcesCheck: SpecCheck = {
         url: `${ctx.options.target}/oauth2/token`,
         body: { contentType: "application/x-www-form-urlencoded", text: clientCredentialsBody(auth.reader) },
       });
-      findings.push(judge(ctx, "token", "token", token));
+      findings.push(judge(ctx, "token", ["token", "token"], token));
     } else {
       const how = auth.kind === "bearer" ? "--bearer" : "--no-auth";
       findings.push({ kind: "skip", subject: "token", reason: `no token endpoint was asked (${how})` });
@@ -65,19 +71,19 @@ export const resourcesCheck: SpecCheck = {
       url: await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")),
       authorization: await ctx.authorization("reader"),
     });
-    findings.push(judge(ctx, "partner information", "partner", partner));
+    findings.push(judge(ctx, "partner information", ["v5.partner-info", "partner"], partner));
 
     const form = await readPublicForm(ctx);
-    findings.push(judge(ctx, "public form", "public-form", form.given.exchange, form.given.body));
+    findings.push(judge(ctx, "public form", PUBLIC_FORM, form.given.exchange, form.given.body));
     if ("read" in form.empty) {
       const { exchange, body } = form.empty.read;
-      findings.push(judge(ctx, "public form without orders", "public-form", exchange, body));
+      findings.push(judge(ctx, "public form without orders", PUBLIC_FORM, exchange, body));
     }
 
     const order = await orderFixture(ctx);
     findings.push(
       order.ok
-        ? judge(ctx, "order detail", "order-detail", order.detail, order.body)
+        ? judge(ctx, "order detail", ["v5.order-detail", "order-detail"], order.detail, order.body)
         : { kind: "skip", subject: "order detail", reason: order.reason },
     );
 
@@ -91,7 +97,7 @@ export const resourcesCheck: SpecCheck = {
         }),
         authorization: await ctx.authorization("reader"),
       });
-      findings.push(judge(ctx, "checkout intent", "checkout-intent", read));
+      findings.push(judge(ctx, "checkout intent", ["v5.checkout-read", "checkout-intent"], read));
     } else {
       findings.push({ kind: "skip", subject: "checkout intent", reason: checkout.reason });
     }

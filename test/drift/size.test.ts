@@ -1,8 +1,9 @@
 import { copyFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getHeapStatistics } from "node:v8";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_MAX_DOCUMENT_BYTES } from "../../contracts/drift/run.js";
+import { DEFAULT_MAX_DOCUMENT_BYTES, largestParsableDocument } from "../../contracts/drift/run.js";
 import { packageRoot } from "../../core/paths.js";
 import { runCli } from "../support/run-cli.js";
 
@@ -24,7 +25,36 @@ describe("drift refuses a document too large to parse, before reading it (docs/b
     );
     expect(result.stderr).toContain("hint: check that this is the provider's OpenAPI document");
     expect(result.stderr).toContain("--max-document-bytes 314572800");
+    // The hint never names a bound this process could not hold: past it, it asks for a larger heap too.
+    if (314572800 > largestParsableDocument())
+      expect(result.stderr).toContain("NODE_OPTIONS=--max-old-space-size=");
     expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it("accepts no --max-document-bytes past what its heap can parse (314572877 used to end in V8's abort)", async () => {
+    const largest = largestParsableDocument();
+    expect(largest).toBeLessThan(getHeapStatistics().heap_size_limit / 20);
+    const copy = join(dir, "small.json");
+    copyFileSync(REFERENCE, copy);
+    for (const value of [String(largest + 1), "314572877"]) {
+      if (Number(value) <= largest) continue;
+      const result = await runCli(["drift", "--openapi", copy, "--max-document-bytes", value]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `--max-document-bytes ${value} is more than this process can parse (${largest} bytes`,
+      );
+      expect(result.stderr).toContain("NODE_OPTIONS=--max-old-space-size=");
+    }
+    const at = await runCli([
+      "drift",
+      "--openapi",
+      copy,
+      "--since",
+      REFERENCE,
+      "--max-document-bytes",
+      String(largest),
+    ]);
+    expect(at.code, at.stderr).toBe(0);
   });
 
   it("reads a document within the bound, and one over a lowered bound once the flag raises it", async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { gateCommand } from "../../cli/commands/gate.js";
+import { startSandbox } from "../../sandbox/index.js";
 import { runVerb } from "./run-verb.js";
 import { clientPath } from "./support.js";
 
@@ -123,6 +124,45 @@ describe("assopay gate on the command line", () => {
     const pid = Number(/grandchild (\d+)/.exec(result.stderr)?.[1]);
     expect(pid).toBeGreaterThan(0);
     expect(await gone(pid)).toBe(true);
+  });
+
+  it("takes a running server with --upstream and its login flags; refuses --shapes beside it", async () => {
+    const server = await startSandbox({ port: 0, entries: 45 });
+    try {
+      const c = server.credentials;
+      const login = [
+        ["--client-id", c.reader.clientId],
+        ["--client-secret", c.reader.clientSecret],
+        ["--organization", c.organizationSlug],
+        ["--form-type", c.formType],
+        ["--form-slug", c.formSlug],
+      ].flat();
+      const result = await runVerb(gateCommand, [
+        "--upstream",
+        server.url,
+        ...login,
+        "--scenario",
+        "uniform",
+        "--",
+        node,
+        clientPath("correct"),
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/^PASS uniform /m);
+      const shapes = await runVerb(gateCommand, [
+        "--upstream",
+        server.url,
+        ...login,
+        "--shapes",
+        "document",
+        "--",
+        node,
+      ]);
+      expect(shapes.code).toBe(2);
+      expect(shapes.stderr).toContain("--shapes and --upstream exclude each other");
+    } finally {
+      await server.close();
+    }
   });
 
   it("refuses bad usage with exit 2", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SCENARIO_NAMES } from "../../gate/scenarios.js";
 import { brokenRules, gateClient, verdictOf } from "./support.js";
 
-describe("assopay gate on the test clients", () => {
+describe("assopay gate on the test clients", { timeout: 180_000 }, () => {
   it("passes the correct client in every scenario, with no finding at all", async () => {
     const report = await gateClient("correct", SCENARIO_NAMES);
     expect(report.scenarios.map((v) => v.scenario)).toEqual(SCENARIO_NAMES);
@@ -71,6 +71,8 @@ describe("assopay gate on the test clients", () => {
     const verdict = verdictOf(report, "varying-pages");
     expect(brokenRules(verdict)).toEqual(["crawl.reaches-empty-page"]);
     expect(verdict.findings[0]?.details.join("\n")).toContain("fewer than pageSize 20");
+    // The short page says why it stopped: no second, unsupported cause about totalPages.
+    expect(verdict.findings[0]?.details.join("\n")).not.toContain("totalPages");
   });
 
   it("fails a client that calls v3 after the switch-off, and only advises it before", async () => {

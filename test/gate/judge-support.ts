@@ -26,12 +26,19 @@ export interface Call {
   method?: string;
   status?: number;
   authorization?: string;
+  /** Arrival (ms); default 1000 ms after the previous call. The answer is stamped at arrival. */
+  at?: number;
+  retryAfter?: string;
+  /** The connection was closed unanswered (no status). */
+  reset?: boolean;
   page?: { entries: number; token?: string; pageSize?: number; pageIndex?: number; totalPages?: number };
 }
 
 /** Builds recorded exchanges the way the layer does, from raw URLs. */
 function traffic(calls: readonly Call[]): RecordedExchange[] {
+  let clock = 1_700_000_000_000;
   return calls.map((call, i) => {
+    clock = call.at ?? clock + 1000;
     const method = call.method ?? "GET";
     const facts = requestFacts(contract, method, call.url);
     const page: PageSeen | undefined = call.page && {
@@ -43,13 +50,16 @@ function traffic(calls: readonly Call[]): RecordedExchange[] {
       totalPages: call.page.totalPages,
     };
     const response: ExchangeResponse = {
-      status: call.status ?? 200,
-      madeBy: "upstream",
-      reason: undefined,
+      status: call.reset ? undefined : (call.status ?? 200),
+      madeBy: call.reset ? "gate" : "upstream",
+      reason: call.reset ? "connection-reset" : undefined,
       page,
+      at: clock,
+      retryAfter: call.retryAfter,
     };
     return {
       seq: i + 1,
+      at: clock,
       method,
       rawUrl: call.url,
       headers: {},

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAjv } from "../../contracts/ajv.js";
-import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { GATE_RULE_IDS, loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { loadContract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { packageRoot } from "../../core/paths.js";
@@ -51,8 +51,10 @@ describe("the JSON report schema (report/report.schema.json)", () => {
 
   it("the shared summary counts every case of every suite", () => {
     const gate = reports.gate as { summary: Record<string, number>; suites: { cases: unknown[] }[] };
-    expect(gate.summary).toEqual({ pass: 22, fail: 1, warn: 1, skip: 0, error: 0 });
-    expect(gate.suites.flatMap((s) => s.cases)).toHaveLength(24);
+    // Two scenarios, one case per gate rule each: one failed, one warned.
+    const cases = 2 * GATE_RULE_IDS.length;
+    expect(gate.summary).toEqual({ pass: cases - 2, fail: 1, warn: 1, skip: 0, error: 0 });
+    expect(gate.suites.flatMap((s) => s.cases)).toHaveLength(cases);
     expect((reports.notify as { summary: unknown }).summary).toEqual({
       pass: 1,
       fail: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { GATE_RULE_IDS, loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { formatReport } from "../../specs/report/index.js";
@@ -141,7 +141,8 @@ describe("gate's reports (pinned)", () => {
   it("junit: one suite per scenario, one case per rule, the failure with its evidence and fix", () => {
     const xml = formatGateReport(gateReport, rules, "junit");
     expect(xml).toMatch(/<testsuites name="assopay gate: node crawl.mjs"/);
-    expect(xml).toMatch(/<testsuites [^>]*tests="24" failures="1"/);
+    // Two scenarios, one case per gate rule each.
+    expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${2 * GATE_RULE_IDS.length}" failures="1"`));
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
     expect(xml).toContain('<testcase classname="assopay.gate.uniform" name="crawl.token-echoed"/>');
     const tricky = xml.slice(xml.indexOf('<testsuite name="gate tricky-tokens"'));

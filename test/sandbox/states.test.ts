@@ -136,4 +136,25 @@ describe("sandbox provider states", () => {
       expect(contract().schemas.validate("error", await response.json())).toEqual([]);
     }
   });
+
+  it("refuses a provider-state backUrl of javascript: or data:, so the checkout page never links to one", async () => {
+    for (const [name, value] of [
+      ["backUrl", "javascript:alert(document.cookie)"],
+      ["errorUrl", " JavaScript:alert(1)"],
+      ["returnUrl", "data:text/html,<script>alert(1)</script>"],
+    ] as const) {
+      const response = await h.send(
+        "POST",
+        "/_states",
+        { state: "a checkout intent", params: { [name]: value }, action: "setup" },
+        "none",
+      );
+      expect(response.status, name).toBe(400);
+      expect(await response.text()).toContain(`${name} must be an absolute http or https URL`);
+    }
+    const intent = await h.state("a checkout intent", { backUrl: "https://club.example/retour" });
+    const page = await (await fetch(String(intent.redirectUrl))).text();
+    expect(page).toContain('href="https://club.example/retour"');
+    expect(page.toLowerCase()).not.toContain("javascript:");
+  });
 });

@@ -5,7 +5,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { credentialsEnv, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import type { RunReport } from "../../specs/runner/types.js";
 import { captureStream } from "../support/streams.js";
-import { runVerifyCli } from "./support/cli.js";
+import { runVerifyCli, withoutProgress } from "./support/cli.js";
 import { contract } from "./support/harness.js";
 import { expectInHelp, UNREACHABLE_TARGET_ENV } from "./verify-env.js";
 
@@ -47,7 +47,7 @@ describe("assopay verify --target against assopay sandbox --no-hooks", () => {
     const env = { ASSOPAY_TARGET: sandbox.url, ...credentialsEnv(sandbox.credentials) };
     const argv = ["--at", "2025-04-01", "--reporter", "json", "--empty-form", "Membership/adhesion-2025"];
     const run = await runVerifyCli([...argv, "--only", "rights,public-form,notifications,checkout"], env);
-    expect(run.stderr).toBe("");
+    expect(withoutProgress(run.stderr)).toBe("");
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as RunReport;
     const verdicts = Object.fromEntries(report.outcomes.map((o) => [o.id, o.verdict]));

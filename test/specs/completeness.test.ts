@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { readPage } from "../../contracts/index.js";
+import { judgeCompleteness, readPage } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
+import { crawl } from "../../specs/runner/crawler.js";
+import { createHttpClient } from "../../specs/runner/http.js";
 import { resolveOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import { clientToken } from "../support/client-token.js";
@@ -20,36 +22,102 @@ describe("completeness on a live listing", () => {
   it.each([
     ["with provider states", true],
     ["without hooks", false],
-  ])("passes a listing that grows while it is crawled (%s)", async (_, hooks) => {
-    for (const at of ["2025-01-15", "2026-01-01"] as IsoDay[]) {
-      const sandbox = await startSandbox({
-        port: 0,
-        at,
-        entries: 50,
-        contract: contract(),
-        growing: true,
-        hooks,
-      });
-      try {
-        const input = sandboxInput(sandbox, at, hooks ? {} : { stateUrl: undefined });
-        const report = await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
-        expect(problems(report), `at ${at}`).toEqual([]);
-        for (const id of COMPLETENESS) expect(byId(report, id)?.verdict, `${id} at ${at}`).toBe("pass");
-        // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
-        if (hooks) continue;
-        const { organizationSlug, formType, formSlug } = sandbox.credentials;
-        const token = await clientToken(sandbox.url, sandbox.credentials.reader);
-        const first = await fetch(
-          `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&withCount=true`,
-          { headers: { authorization: `Bearer ${token}` } },
-        );
-        const page = readPage(await first.json(), "data");
-        expect(page.ok && page.ids.length).toBeGreaterThan(60);
-      } finally {
-        await sandbox.close();
+  ])(
+    "passes a listing that grows with each first page and while it is crawled (%s)",
+    async (_, hooks) => {
+      for (const at of ["2025-01-15", "2026-01-01"] as IsoDay[]) {
+        const sandbox = await startSandbox({
+          port: 0,
+          at,
+          entries: 50,
+          contract: contract(),
+          growing: true,
+          hooks,
+        });
+        try {
+          const input = sandboxInput(sandbox, at, hooks ? {} : { stateUrl: undefined });
+          const report = await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
+          expect(problems(report), `at ${at}`).toEqual([]);
+          for (const id of COMPLETENESS) expect(byId(report, id)?.verdict, `${id} at ${at}`).toBe("pass");
+          // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
+          if (hooks) continue;
+          const { organizationSlug, formType, formSlug } = sandbox.credentials;
+          const token = await clientToken(sandbox.url, sandbox.credentials.reader);
+          // The real clients' query: each fresh first page has one more entry at its head.
+          const head = async () => {
+            const first = await fetch(
+              `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&sortOrder=Desc&withDetails=True&withCount=True`,
+              { headers: { authorization: `Bearer ${token}` } },
+            );
+            const page = readPage(await first.json(), "data");
+            return page.ok ? page.ids : [];
+          };
+          const [before, after] = [await head(), await head()];
+          expect(before.length).toBeGreaterThan(60);
+          expect(after.slice(1)).toEqual(before.slice(0, 99));
+        } finally {
+          await sandbox.close();
+        }
       }
+    },
+  );
+});
+
+describe("the time order of crawls", () => {
+  it("is the order of their requests, even where the wall clock stands still", async () => {
+    // A live listing: every fresh first page, whatever its query, is served after one more entry at the head.
+    const sandbox = await startSandbox({
+      port: 0,
+      at: "2025-04-01" as IsoDay,
+      entries: 30,
+      contract: contract(),
+      growing: true,
+      hooks: false,
+    });
+    const http = createHttpClient({
+      timeoutMs: 10_000,
+      signal: new AbortController().signal,
+      userAgent: "t",
+    });
+    try {
+      const bearer = `Bearer ${await clientToken(sandbox.url, sandbox.credentials.reader)}`;
+      const { organizationSlug, formType, formSlug } = sandbox.credentials;
+      const url = `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items`;
+      const asked = (query: [string, string][], tokenName?: string) =>
+        crawl(http, {
+          route: contract().routes.byId("v5.form-items"),
+          url,
+          query,
+          knownEntries: undefined,
+          maxPages: 100,
+          timeLimitMs: 60_000,
+          authorization: async () => bearer,
+          // A wall clock that does not move (a clock set back, fake timers, two crawls in one millisecond).
+          now: () => 0,
+          ...(tokenName ? { tokenName } : {}),
+        });
+      const seven = await asked([["pageSize", "7"]]);
+      const realClients = await asked(
+        [
+          ["pageSize", "100"],
+          ["sortOrder", "Desc"],
+          ["withDetails", "True"],
+          ["withCount", "True"],
+        ],
+        "continuationtoken",
+      );
+      const again = await asked([]);
+      expect(seven.log.endedAt).toBeLessThan(realClients.log.startedAt);
+      expect(realClients.log.endedAt).toBeLessThan(again.log.startedAt);
+      const judged = judgeCompleteness([seven.log, realClients.log, again.log]);
+      // The entry the real clients' crawl met first came after pageSize 7 ended: new, not lost.
+      expect(judged.losses).toEqual([]);
+      expect(judged.suspects.find((s) => s.crawl === seven.log)?.missing.length).toBeGreaterThan(0);
+    } finally {
+      http.close();
+      await sandbox.close();
     }
-  });
+  }, 60_000);
 });
 
 describe("a loss, as evidence", () => {

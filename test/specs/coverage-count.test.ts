@@ -35,7 +35,7 @@ const FAULTS_PER_RULE_AT_LEAST: Readonly<Record<string, number>> = {
   "pagination.same-entry": 1,
   "pagination.page-size": 1,
   "counts.minus-one-without-withcount": 1,
-  "counts.real-with-withcount": 1,
+  "counts.real-with-withcount": 2,
   "counts.absent-after-removal": 1,
   "versions.v3-switched-off": 1,
   "versions.v3-served-before-switch-off": 1,
@@ -65,8 +65,8 @@ const DATED_RULES = [
   "associations.verification",
 ];
 
-/** The faults in all (two rules have two faults each). */
-const FAULTS_AT_LEAST = 31;
+/** The faults in all (some rules have more than one). */
+const FAULTS_AT_LEAST = 32;
 
 /**
  * Rules no sandbox fault breaks: the result array (its failing case is a unit test,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyCommand } from "../../cli/commands/verify.js";
 import type { IsoDay } from "../../core/dates.js";
 import { credentialsEnv, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
-import { runVerifyCli } from "./support/cli.js";
+import { runVerifyCli, withoutProgress } from "./support/cli.js";
 import { contract } from "./support/harness.js";
 import { ENTRIES, recordSession } from "./support/rerun-session.js";
 
@@ -35,7 +35,7 @@ describe("assopay verify --cassette", () => {
 
   it("exits 0 with one line per interaction when every interaction holds", async () => {
     const run = await runVerifyCli(["--cassette", session.cassette, "--at", "2025-04-01"], env(clean));
-    expect(run.stderr).toBe("");
+    expect(withoutProgress(run.stderr)).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/✔ pass\s+cassette\/session\.yaml#1 POST \/oauth2\/token/);
     expect(run.stdout).toMatch(/0 failed/);

@@ -25,9 +25,14 @@ export function startVerb(command: Command, argv: string[]): InProcessVerb {
   return { running, stdout: stdout.text, stderr: stderr.text, stop: () => controller.abort() };
 }
 
-/** Waits, looking every 5 ms, until `verb`'s stdout holds `text`. */
+/** Waits, looking every 5 ms, until `verb`'s stdout holds `text` or the verb has ended. */
 export async function untilPrinted(verb: InProcessVerb, text: string) {
-  while (!verb.stdout().includes(text)) {
+  let ended = false;
+  verb.running.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  while (!verb.stdout().includes(text) && !ended) {
     await new Promise((r) => setTimeout(r, 5));
   }
 }

@@ -6,3 +6,11 @@ export type CliRun = CliResult;
 export function runVerifyCli(argv: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
   return runCli(["verify", ...argv], env);
 }
+
+/**
+ * stderr without verify's progress lines (`… crawling …`, one every 10 s of a long task: a loaded
+ * machine prints some where a quiet one prints none).
+ */
+export function withoutProgress(stderr: string): string {
+  return stderr.replace(/^… [^\n]*\n/gm, "");
+}

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IsoDay } from "../../core/dates.js";
+import { AssopayError } from "../../core/errors.js";
+import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import { allChecks } from "../../specs/index.js";
+import { resolveOptions, type VerifyOptionsInput } from "../../specs/runner/options.js";
+import { runVerify } from "../../specs/runner/run.js";
+import {
+  createTransport,
+  type Incoming,
+  type Outgoing,
+  type Transport,
+} from "../../specs/runner/transport.js";
+import type { SpecCheck } from "../../specs/runner/verdicts.js";
+import { contract } from "./support/harness.js";
+
+const AT = "2026-01-01" as IsoDay;
+const TARGET = "http://mock.test";
+
+/** A target answered in-process: `answer` gets each request's method and URL; every URL sent is kept. */
+function fakeTarget(answer: (method: string, url: URL) => { status: number; body: string }) {
+  const sent: string[] = [];
+  const transport: Transport = {
+    async exchange(outgoing: Outgoing): Promise<Incoming> {
+      sent.push(`${outgoing.method} ${outgoing.url}`);
+      const { status, body } = answer(outgoing.method, new URL(outgoing.url));
+      return {
+        status,
+        headers: new Headers({ "content-type": "application/json" }),
+        bytes: Buffer.from(body),
+      };
+    },
+    close() {},
+  };
+  return { transport, sent };
+}
+
+const input = (extra: Partial<VerifyOptionsInput>): VerifyOptionsInput => ({
+  target: TARGET,
+  at: AT,
+  organizationSlug: "o",
+  formType: "Event",
+  formSlug: "f",
+  ...extra,
+});
+
+const CLIENTS = { reader: { clientId: "r", clientSecret: "s" } };
+
+describe("a target without a token endpoint", () => {
+  it("names the missing endpoint and the flags when the token URL answers 404, not the credentials", async () => {
+    const { transport } = fakeTarget(() => ({ status: 404, body: '{"title":"Route not resolved"}' }));
+    const run = runVerify(resolveOptions(input(CLIENTS)), [], { contract: contract(), transport });
+    const error = (await run.catch((e: unknown) => e)) as AssopayError;
+    expect(error).toBeInstanceOf(AssopayError);
+    expect(error.message).toMatch(
+      /^the target has no token endpoint: POST http:\/\/mock\.test\/oauth2\/token answered 404/,
+    );
+    expect(error.hint).toMatch(/--bearer TOKEN or --no-auth/);
+    expect(error.hint).toMatch(/--api-root \//);
+    expect(`${error.message} ${error.hint}`).not.toMatch(/--client-id|refused/);
+  });
+
+  it("blames the credentials for a 400 or a 401 from a token endpoint that exists, and only then", async () => {
+    for (const status of [400, 401]) {
+      const { transport } = fakeTarget(() => ({ status, body: '{"error":"invalid_client"}' }));
+      const run = runVerify(resolveOptions(input(CLIENTS)), [], { contract: contract(), transport });
+      const error = (await run.catch((e: unknown) => e)) as AssopayError;
+      expect(error.message).toMatch(/^the target refused the reader credentials/);
+      expect(error.hint).toMatch(/--client-id and --client-secret/);
+    }
+    const { transport } = fakeTarget(() => ({ status: 500, body: "oops" }));
+    const run = runVerify(resolveOptions(input(CLIENTS)), [], { contract: contract(), transport });
+    const error = (await run.catch((e: unknown) => e)) as AssopayError;
+    expect(error.message).toMatch(/^the target's token endpoint gave no token: .* answered 500/);
+    expect(error.hint).not.toMatch(/--client-id/);
+  });
+
+  it("sends a fixed bearer token, or no Authorization header with --no-auth, and asks no token", async () => {
+    const seen: (string | undefined)[] = [];
+    const check: SpecCheck = {
+      id: "versions/probe",
+      group: "versions",
+      rule: "versions.v5-unaffected",
+      title: "probe",
+      run: async (ctx) => {
+        seen.push(await ctx.authorization("reader"));
+        return { status: "pass", reason: "probed" };
+      },
+    };
+    for (const auth of [
+      { kind: "bearer", reader: "fixed", admin: undefined } as const,
+      { kind: "none" } as const,
+    ]) {
+      const { transport, sent } = fakeTarget(() => ({ status: 200, body: "{}" }));
+      const report = await runVerify(resolveOptions(input({ auth })), [check], {
+        contract: contract(),
+        transport,
+      });
+      expect(report.outcomes[0]?.verdict).toBe("pass");
+      expect(sent.filter((line) => line.includes("/oauth2/token"))).toEqual([]);
+    }
+    expect(seen).toEqual(["Bearer fixed", undefined]);
+  });
+
+  it("refuses an --api-root that is not a path", () => {
+    expect(() => resolveOptions(input({ ...CLIENTS, apiRoot: "v5" }))).toThrow(/--api-root must be a path/);
+    expect(resolveOptions(input({ ...CLIENTS, apiRoot: "/" })).apiRoot).toBe("");
+    expect(resolveOptions(input({ ...CLIENTS, apiRoot: "/api/v5/" })).apiRoot).toBe("/api/v5");
+    expect(resolveOptions(input(CLIENTS)).apiRoot).toBe("/v5");
+  });
+});
+
+describe("a target serving the v5 paths under another root", () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, at: AT, entries: 30, contract: contract() });
+  });
+  afterAll(() => sandbox.close());
+
+  it("is sent every v5 path under --api-root, through a transport plugged in", async () => {
+    // The sandbox serves /v5; this transport plays a mock serving the same paths at /api/root.
+    const real = createTransport();
+    const sent: string[] = [];
+    const transport: Transport = {
+      exchange(outgoing) {
+        sent.push(outgoing.url);
+        return real.exchange({
+          ...outgoing,
+          url: outgoing.url.replace(`${sandbox.url}/api/root/`, `${sandbox.url}/v5/`),
+        });
+      },
+      close: () => real.close(),
+    };
+    const { credentials } = sandbox;
+    const options = resolveOptions({
+      target: sandbox.url,
+      at: AT,
+      apiRoot: "/api/root",
+      reader: credentials.reader,
+      organizationSlug: credentials.organizationSlug,
+      formType: credentials.formType,
+      formSlug: credentials.formSlug,
+      only: ["schemas/listing-pages"],
+    });
+    const report = await runVerify(options, allChecks(), { contract: contract(), transport });
+    expect(report.outcomes.map((o) => [o.id, o.verdict])).toEqual([["schemas/listing-pages", "pass"]]);
+    const listings = sent.filter((url) => !url.endsWith("/oauth2/token"));
+    expect(listings.length).toBeGreaterThan(0);
+    for (const url of listings) expect(url.startsWith(`${sandbox.url}/api/root/`), url).toBe(true);
+  });
+});
+
+describe("a target's nonsense", () => {
+  const follow = (id: string, url: string): SpecCheck => ({
+    id,
+    group: "checkout",
+    rule: "checkout.back-url",
+    title: "follows what the target gave",
+    run: async (ctx) => {
+      const given = await ctx.http.send({
+        method: "POST",
+        url: `${TARGET}/v5/organizations/o/checkout-intents`,
+      });
+      const { redirectUrl } = JSON.parse(given.text) as { redirectUrl: string };
+      await ctx.http.send({ method: "GET", url: redirectUrl === "use" ? url : redirectUrl });
+      return { status: "pass", reason: "followed" };
+    },
+  });
+
+  it("fails a check that was to follow a URL that is not one, naming the answer it came from", async () => {
+    const { transport } = fakeTarget(() => ({ status: 200, body: '{"id":1,"redirectUrl":"string"}' }));
+    const options = resolveOptions(input({ auth: { kind: "bearer", reader: "t", admin: undefined } }));
+    const report = await runVerify(options, [follow("checkout/follow", "")], {
+      contract: contract(),
+      transport,
+    });
+    const [outcome] = report.outcomes;
+    expect(outcome?.verdict).toBe("fail");
+    expect(outcome?.reason).toMatch(
+      /^the target gave "string" \(from the answer to POST http:\/\/mock\.test\/v5\/organizations\/o\/checkout-intents\) where a URL to follow was expected/,
+    );
+    expect(outcome?.evidence?.request).toMatchObject({
+      method: "POST",
+      url: `${TARGET}/v5/organizations/o/checkout-intents`,
+    });
+    expect(outcome?.evidence?.response?.excerpt).toContain('"redirectUrl":"string"');
+  });
+
+  it("fails a check whose request got no answer, with the request; a URL that works passes", async () => {
+    const { transport } = fakeTarget((_method, url) => {
+      if (url.hostname === "gone.test")
+        throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+      return { status: 200, body: '{"redirectUrl":"use"}' };
+    });
+    const options = resolveOptions(input({ auth: { kind: "bearer", reader: "t", admin: undefined } }));
+    const checks = [
+      follow("checkout/gone", "http://gone.test/pay"),
+      follow("checkout/fine", `${TARGET}/pay`),
+    ];
+    const report = await runVerify(options, checks, { contract: contract(), transport });
+    expect(report.outcomes.map((o) => o.verdict)).toEqual(["fail", "pass"]);
+    expect(report.outcomes[0]?.reason).toMatch(
+      /^GET http:\/\/gone\.test\/pay got no answer, so the check could not go on: ECONNREFUSED/,
+    );
+    expect(report.outcomes[0]?.evidence?.request).toEqual({ method: "GET", url: "http://gone.test/pay" });
+  });
+});
