@@ -20,6 +20,7 @@ export {
   type NotifyRuleId,
   type Severity,
 } from "./consumer-rules.js";
+export { malformedDeprecationHeaders } from "./deprecation-headers.js";
 export { type LeftOutOperation, leftOutAt } from "./left-out.js";
 export * from "./paging/index.js";
 export { compileTemplate } from "./path-template.js";

@@ -1,47 +1,62 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { AssopayError } from "./errors.js";
 
 /**
  * Whose a file at a path the user named is, for a verb about to write there:
  * - `absent`: nothing there;
- * - `ours`: this tool wrote it and nobody changed it since (its content says so);
- * - `modified`: this tool wrote it, and it was changed since (its hash no longer matches the one recorded);
- * - `foreign`: something else (a user's file).
+ * - `ours`: this tool wrote it and nobody changed it since (its digest is the one recorded when writing);
+ * - `modified`: this tool wrote it, and it was changed since (its digest no longer matches);
+ * - `foreign`: something else (a user's file), whatever its first line says.
  */
 export const OWNERSHIPS = ["absent", "ours", "modified", "foreign"] as const;
 export type Ownership = (typeof OWNERSHIPS)[number];
 
 /** How a verb recognises its own files. */
 export interface OwnMarks {
-  /** The SHA-256 (hex) recorded when the tool wrote the file (a manifest entry): when given, it decides alone. */
-  sha256?: string;
   /**
-   * Whether the text is one the tool writes (a report's header, a generator mark). It gets the whole
-   * text of a file up to {@link WHOLE_TEXT} bytes, the first {@link HEAD_TEXT} bytes of a larger one.
+   * The SHA-256 (hex) recorded when the tool wrote the file, when the verb keeps it itself (a manifest
+   * entry); by default, the one {@link writeOwnedFile} recorded beside the file.
    */
-  looksOurs?: (text: string) => boolean;
+  sha256?: string;
 }
 
-/** Files up to this size are given whole to `looksOurs`. */
-const WHOLE_TEXT = 16 * 1024 * 1024;
-/** What `looksOurs` gets of a larger file: its beginning. */
-const HEAD_TEXT = 64 * 1024;
+/**
+ * Where the digests of the files written by {@link writeOwnedFile} in a folder are kept: a small JSON map
+ * from file name to SHA-256, beside them.
+ */
+export const WRITTEN_RECORD = ".assopay-written.json";
 
-function readText(path: string, size: number): string {
-  const length = size <= WHOLE_TEXT ? size : HEAD_TEXT;
-  const fd = openSync(path, "r");
+function recordOf(path: string): { file: string; digests: Record<string, string> } {
+  const file = join(dirname(path), WRITTEN_RECORD);
   try {
-    const bytes = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const n = readSync(fd, bytes, got, length - got, got);
-      if (n === 0) break;
-      got += n;
+    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+      return { file, digests: parsed as Record<string, string> };
     }
-    return bytes.toString("utf8", 0, got);
-  } finally {
-    closeSync(fd);
+  } catch {
+    // none yet, or unreadable: no file here is known to be ours
+  }
+  return { file, digests: {} };
+}
+
+/**
+ * Writes `text` to `path` (a file the user named, such as `--output`) and records its digest beside it
+ * ({@link WRITTEN_RECORD}), so that {@link mayReplace} later knows it as ours as long as nobody changes
+ * it. A path that is not a regular file once written (`/dev/stdout`) gets no record.
+ */
+export function writeOwnedFile(path: string, text: string): void {
+  writeFileSync(path, text);
+  if (!statSync(path).isFile()) return;
+  const record = recordOf(path);
+  record.digests[basename(path)] = createHash("sha256").update(text).digest("hex");
+  const temporary = `${record.file}.${process.pid}`;
+  try {
+    writeFileSync(temporary, `${JSON.stringify(record.digests, null, 2)}\n`);
+    renameSync(temporary, record.file);
+  } catch {
+    // a folder that takes the file but not its record: the file is then not known as ours (kept next time)
   }
 }
 
@@ -64,20 +79,18 @@ export function fileSha256(path: string): string {
 }
 
 /** Whose the file at `path` is (see {@link Ownership}); a folder there is `foreign`. */
-export function ownershipOf(path: string, marks: OwnMarks): Ownership {
-  let size: number;
+export function ownershipOf(path: string, marks: OwnMarks = {}): Ownership {
   try {
-    const stat = statSync(path);
-    if (!stat.isFile()) return "foreign";
-    size = stat.size;
+    if (!statSync(path).isFile()) return "foreign";
   } catch (error) {
     // Nothing there: no entry, or a path through a file (writing it says why it cannot be written).
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return "absent";
     return "foreign";
   }
-  if (marks.sha256 !== undefined) return fileSha256(path) === marks.sha256 ? "ours" : "modified";
-  return marks.looksOurs?.(readText(path, size)) ? "ours" : "foreign";
+  const recorded = marks.sha256 ?? recordOf(path).digests[basename(path)];
+  if (recorded === undefined) return "foreign";
+  return fileSha256(path) === recorded ? "ours" : "modified";
 }
 
 /** What a verb tells {@link mayReplace}: its command line, and whether `--force` was given. */
@@ -96,7 +109,7 @@ export interface WriteIntent {
  * unless `--force` was given. Returns the ownership found.
  *
  * @example
- * mayReplace("report.json", { looksOurs: isReport }, { flag: "assopay verify --output", what: "a report", force });
+ * mayReplace("report.json", {}, { flag: "assopay verify --output", what: "a report", force });
  */
 export function mayReplace(path: string, marks: OwnMarks, intent: WriteIntent): Ownership {
   const ownership = ownershipOf(path, marks);

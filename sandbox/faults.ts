@@ -126,6 +126,12 @@ export const faults = Object.freeze([
     description: "The v3 switch-off also takes down one v5 route (organization payments).",
   },
   {
+    name: "draft-deprecation",
+    rule: "versions.deprecation-headers",
+    description:
+      "Every catalogue route answers with the drafts' `Deprecation: true`, which RFC 9745 no longer allows, whatever the date.",
+  },
+  {
     name: "bad-dates",
     rule: "schema.responses",
     description: "API responses write dates without fraction and offset (2024-10-21T17:04:55).",

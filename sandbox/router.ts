@@ -173,6 +173,7 @@ export function createRouter(core: SandboxCore): (ex: Exchange) => Promise<void>
     )) {
       ex.res.setHeader(name, value);
     }
+    if (core.fault === "draft-deprecation") ex.res.setHeader("deprecation", "true");
     const client = authorize(core, ex, route, known);
     if (client === undefined) return;
     const handler = routeHandlers.get(route.id);

@@ -31,6 +31,7 @@ import type { SpecCheck } from "./runner/verdicts.js";
 import { documentRoutesCheck } from "./schemas/document-routes.js";
 import { listingPagesCheck } from "./schemas/listing-pages.js";
 import { resourcesCheck } from "./schemas/resources.js";
+import { deprecationHeadersCheck } from "./versions/deprecation-headers.js";
 import { v3ServedCheck } from "./versions/v3-served-before-switch-off.js";
 import { v3SwitchedOffCheck } from "./versions/v3-switched-off.js";
 import { v5UnaffectedCheck } from "./versions/v5-unaffected.js";
@@ -68,6 +69,7 @@ export function allChecks(): readonly SpecCheck[] {
     v3SwitchedOffCheck,
     v3ServedCheck,
     v5UnaffectedCheck,
+    deprecationHeadersCheck,
     orderDetailExposesFilesCheck,
     fileNeedsOrganizationAdminCheck,
     authTokensCheck,

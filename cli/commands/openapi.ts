@@ -1,16 +1,11 @@
-import { type Stats, statSync, writeFileSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { exportOpenApi } from "../../contracts/openapi/export.js";
-import {
-  formatOfFile,
-  isAssopayExport,
-  type OpenApiFormat,
-  serializeOpenApi,
-} from "../../contracts/openapi/serialize.js";
+import { formatOfFile, type OpenApiFormat, serializeOpenApi } from "../../contracts/openapi/serialize.js";
 import { assertValidOpenApi } from "../../contracts/openapi/validate.js";
 import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { mayReplace, type WriteIntent } from "../../core/owned-file.js";
+import { mayReplace, type WriteIntent, writeOwnedFile } from "../../core/owned-file.js";
 import { type Command, contractLoader } from "../command.js";
 import { choiceFlag, dateFlag, parseFlags, stringFlag } from "../flags.js";
 
@@ -73,13 +68,13 @@ function checkOut(out: string, intent: WriteIntent): void {
     });
   }
   if (stats && !stats.isFile()) return;
-  mayReplace(out, { looksOurs: isAssopayExport }, intent);
+  mayReplace(out, {}, intent);
 }
 
 /** Writes the document; a folder that is missing or a path through a file is a usage error. */
 function writeOut(out: string, text: string): void {
   try {
-    writeFileSync(out, text);
+    writeOwnedFile(out, text);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =

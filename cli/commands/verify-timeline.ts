@@ -1,7 +1,7 @@
-import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Contract, TimelineDate } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
+import { writeOwnedFile } from "../../core/owned-file.js";
 import { redactSecretText } from "../../core/secrets/text.js";
 import { useColor } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
@@ -95,7 +95,7 @@ export async function verifyAcrossDates(
   const color = useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
   if (parsed.output !== undefined) {
     try {
-      writeFileSync(parsed.output, formatTimelineReport(runs, how, contract, parsed.reporter));
+      writeOwnedFile(parsed.output, formatTimelineReport(runs, how, contract, parsed.reporter));
     } catch (error) {
       throw new AssopayError(
         "bad-input",

@@ -1,6 +1,6 @@
-import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
 import { AssopayError } from "../../core/errors.js";
+import { writeOwnedFile } from "../../core/owned-file.js";
 import { redactSecretText } from "../../core/secrets/text.js";
 import {
   prettyCaseLine,
@@ -216,7 +216,7 @@ export const verifyCommand: Command = {
       }
       if (parsed.output !== undefined) {
         try {
-          writeFileSync(
+          writeOwnedFile(
             parsed.output,
             formatReport(report, parsed.reporter, { color: false }, contract.rules),
           );

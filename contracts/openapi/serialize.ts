@@ -1,5 +1,4 @@
-import { parse, stringify } from "yaml";
-import { GENERATED_BY } from "./export.js";
+import { stringify } from "yaml";
 
 /** The two formats the document is written in. */
 export type OpenApiFormat = "json" | "yaml";
@@ -19,14 +18,4 @@ export function formatOfFile(file: string): OpenApiFormat | undefined {
   if (/\.json$/i.test(file)) return "json";
   if (/\.ya?ml$/i.test(file)) return "yaml";
   return undefined;
-}
-
-/** Whether a text is an OpenAPI document that `assopay openapi` wrote (its `info.x-generated-by`). */
-export function isAssopayExport(text: string): boolean {
-  try {
-    const document = parse(text) as { openapi?: unknown; info?: Record<string, unknown> } | null;
-    return typeof document?.openapi === "string" && document.info?.["x-generated-by"] === GENERATED_BY;
-  } catch {
-    return false;
-  }
 }

@@ -92,13 +92,20 @@ function scenarioSuite(verdict: ScenarioVerdict, rules: ConsumerRules): ReportSu
 }
 
 /** A gate run as the shared report model: one suite per scenario, one case per gate rule. */
+/** What served the command, as the report's header says it. */
+const UPSTREAM_NAMES: Readonly<Record<GateReport["upstream"], string>> = {
+  sandbox: "the sandbox",
+  replay: "the replay",
+  url: "a running server",
+};
+
 export function gateReportModel(report: GateReport, rules: ConsumerRules): Report {
   const count = report.scenarios.length;
   const failed = report.scenarios.filter((v) => !v.passed).length;
   return {
     tool: "assopay gate",
     name: `assopay gate: ${report.command.join(" ")}`,
-    header: `assopay gate: ${report.command.join(" ")} (against the ${report.upstream})`,
+    header: `assopay gate: ${report.command.join(" ")} (against ${UPSTREAM_NAMES[report.upstream]})`,
     result:
       failed === 0
         ? `Result: every rule holds in ${count} scenario${count === 1 ? "" : "s"}.`

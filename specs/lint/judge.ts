@@ -1,6 +1,7 @@
 import type { Contract } from "../../contracts/index.js";
 import { type IsoDay, isIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { judgeDeprecationHeaders } from "../rerun/deprecation-headers.js";
 import { createListings, type Listings } from "../rerun/listings.js";
 import { judgeListingPage } from "../rerun/page.js";
 import { judgeResource } from "../rerun/resource.js";
@@ -83,10 +84,10 @@ function queryOf(step: RerunStep): URLSearchParams {
 }
 
 /**
- * Judges one recorded interaction by the contract as of its day, with the rerun's own judges: the
- * status (v3 after its switch-off), listing pages (result array, schema, counts at that date, sizes,
- * duplicates across the pages of a crawl) and other answers (their schema, owned by the rule that owns
- * each sentence). The recorded answer stands for both the recording and the target.
+ * Judges one recorded interaction by the contract as of its day, with the rerun's own judges: its
+ * `Deprecation` and `Sunset` headers, the status (v3 after its switch-off), listing pages (result
+ * array, schema, counts at that date, sizes, duplicates across the pages of a crawl) and other answers
+ * (their schema, owned by the rule that owns each sentence). The recorded answer stands for both the recording and the target.
  */
 export function lintStep(
   step: RerunStep,
@@ -108,6 +109,7 @@ export function lintStep(
     sameResource: true,
   };
   const judgement = emptyJudgement();
+  judgeDeprecationHeaders(exchange, judgement);
   const served = judgeStatus(exchange, judgement, contract.timeline.entries);
   if (served && route?.pagination) judgeListingPage(exchange, judgement, listings.crawlFor(step), contract);
   else if (served) judgeResource(exchange, judgement, contract);

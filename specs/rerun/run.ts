@@ -15,6 +15,7 @@ import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { CheckOutcome, RunReport } from "../runner/types.js";
 import { countTimeline } from "./counts.js";
 import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
+import { judgeDeprecationHeaders } from "./deprecation-headers.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
@@ -114,6 +115,7 @@ async function rerunStep(session: Session, step: RerunStep): Promise<CheckOutcom
   const judgement = emptyJudgement();
   const crawl = route?.pagination ? listings.crawlFor(step) : undefined;
   if (crawl) noteRecordedPage(crawl, step, recordedBody);
+  judgeDeprecationHeaders(exchange, judgement);
   const served = judgeStatus(exchange, judgement, contract.timeline.entries);
   if (served && crawl) await judgeListing(session, exchange, derived.request, crawl, judgement);
   else if (served) judgeResource(exchange, judgement, contract);

@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isAssopayReport } from "../../cli/commands/report-file.js";
-import { fileSha256, ownershipOf } from "../../core/owned-file.js";
+import { fileSha256, ownershipOf, WRITTEN_RECORD, writeOwnedFile } from "../../core/owned-file.js";
 import { runCli } from "../support/run-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "assopay-owned-"));
@@ -35,7 +34,7 @@ describe("verify --output replaces only a report assopay wrote", () => {
     for (const reporter of ["json", "junit", "pretty", "json"]) {
       const run = await verifyTo(file, reporter);
       expect(run.code, run.stderr).not.toBe(2);
-      expect(isAssopayReport(readFileSync(file, "utf8"))).toBe(true);
+      expect(ownershipOf(file)).toBe("ours");
     }
     const theirs = join(scratch, "theirs.json");
     writeFileSync(theirs, PACKAGE);
@@ -46,16 +45,43 @@ describe("verify --output replaces only a report assopay wrote", () => {
 });
 
 describe("the one decision (core/owned-file.ts)", () => {
-  it("absent, ours by content, ours by an unchanged hash, modified, foreign", () => {
+  it("absent, ours by the digest recorded when writing, modified, foreign whatever its first line", () => {
     const file = join(scratch, "x.txt");
-    expect(ownershipOf(file, {})).toBe("absent");
+    expect(ownershipOf(file)).toBe("absent");
     writeFileSync(file, "assopay verify: here\n");
-    expect(ownershipOf(file, { looksOurs: isAssopayReport })).toBe("ours");
+    expect(ownershipOf(file)).toBe("foreign");
+    writeOwnedFile(file, "assopay verify: here\n");
+    expect(ownershipOf(file)).toBe("ours");
+    expect(readFileSync(join(scratch, WRITTEN_RECORD), "utf8")).toContain(fileSha256(file));
     writeFileSync(file, PACKAGE);
-    expect(ownershipOf(file, { looksOurs: isAssopayReport })).toBe("foreign");
+    expect(ownershipOf(file)).toBe("modified");
     const hash = "9b1f3b1b0bfbd7b54d3b8b2a1c6ba6a4f8b3f3d0b0e0e5b6c4a3f1a6c7e9d2b1";
     expect(ownershipOf(file, { sha256: hash })).toBe("modified");
     expect(ownershipOf(file, { sha256: fileSha256(file) })).toBe("ours");
-    expect(ownershipOf(scratch, { looksOurs: () => true })).toBe("foreign");
+    expect(ownershipOf(scratch)).toBe("foreign");
   });
+});
+
+describe("--output decides by the digest recorded when writing, not by how the file begins", () => {
+  it("a pretty report the user appended a line to is kept by the next verify --output", async () => {
+    const file = join(scratch, "report.txt");
+    const first = await verifyTo(file, "pretty");
+    expect(first.code, first.stderr).not.toBe(2);
+    appendFileSync(file, "my own note\n");
+    const before = readFileSync(file, "utf8");
+    const next = await verifyTo(file, "pretty");
+    expect(next.code).toBe(2);
+    expect(next.stderr).toContain(`${file} was written by assopay verify and has been modified since`);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  }, 120_000);
+
+  it("a user's todo.txt whose first line starts with 'assopay verify:' is not overwritten", async () => {
+    const file = join(scratch, "todo.txt");
+    const mine = "assopay verify: run it against staging\n- buy milk\n";
+    writeFileSync(file, mine);
+    const run = await verifyTo(file, "pretty");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file} exists and is not a report assopay wrote`);
+    expect(readFileSync(file, "utf8")).toBe(mine);
+  }, 120_000);
 });

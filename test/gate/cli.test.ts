@@ -149,6 +149,7 @@ describe("assopay gate on the command line", () => {
       ]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/^PASS uniform /m);
+      expect(result.stdout).toContain(`(against a running server)`);
       const shapes = await runVerb(gateCommand, [
         "--upstream",
         server.url,

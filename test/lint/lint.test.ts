@@ -114,6 +114,45 @@ describe("v3 after its switch-off", () => {
   });
 });
 
+describe("Deprecation and Sunset recorded in a response", () => {
+  /** The form cassette with these two headers added to its answer (interaction 2, line 39). */
+  const announced = (name: string, deprecation: string, sunset: string) =>
+    edited(FORM, name, (t) =>
+      t.replace(
+        /^( {4}cache-control: no-store\n)( {4}date: .*\n)(?![\s\S]*cache-control: no-store)/m,
+        `$1$2    deprecation: "${deprecation}"\n    sunset: "${sunset}"\n`,
+      ),
+    );
+
+  it("flags the drafts' `true`, a bare number and an HTTP-date of another form", async () => {
+    for (const [deprecation, sunset] of [
+      ["true", "Mon, 30 Jun 2025 00:00:00 GMT"],
+      ["1751241600", "Mon, 30 Jun 2025 00:00:00 GMT"],
+      ["@1751241600", "Monday, 30-Jun-25 00:00:00 GMT"],
+      ["@1751241600", "Tue, 30 Jun 2025 00:00:00 GMT"],
+    ]) {
+      const file = announced("form-announced-bad.yaml", deprecation as string, sunset as string);
+      expect(await broken([file], RECORDED_AT), `${deprecation} / ${sunset}`).toEqual([
+        { id: 2, line: 39, rules: ["versions.deprecation-headers"] },
+      ]);
+    }
+    const cli = await runCli(["lint", announced("form-true.yaml", "true", "Mon, 30 Jun 2025 00:00:00 GMT")]);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toContain('Deprecation "true" is not a structured-field Date');
+  });
+
+  it("passes the forms the RFCs allow: a Date (with a parameter too) and an IMF-fixdate", async () => {
+    for (const [deprecation, sunset] of [
+      ["@1625011200", "Mon, 30 Jun 2025 00:00:00 GMT"],
+      ["@1741996800;x=1", "Mon, 05 May 2025 00:00:00 GMT"],
+    ]) {
+      const file = announced("form-announced.yaml", deprecation as string, sunset as string);
+      expect(readFileSync(file, "utf8")).toContain(`deprecation: "${deprecation}"`);
+      expect(await broken([file], RECORDED_AT), deprecation).toEqual([]);
+    }
+  });
+});
+
 describe("bad input", () => {
   it("a file that is not a cassette is exit 2 with its file", async () => {
     const file = join(dir, "not-a-cassette.yaml");

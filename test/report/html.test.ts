@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { isAssopayReport } from "../../cli/commands/report-file.js";
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { loadContract } from "../../contracts/index.js";
 import { redactSecretData } from "../../core/secrets/text.js";
@@ -169,11 +168,6 @@ describe("the HTML report", () => {
     const text = writeReport(hostile, "html", { color: false });
     expect(text.match(/<script/g)).toHaveLength(1);
     expect(text).not.toContain("<img");
-  });
-
-  it("is recognised as a report assopay wrote, so --output may replace it", () => {
-    expect(isAssopayReport(html)).toBe(true);
-    expect(isAssopayReport("<!DOCTYPE html>\n<html><head><title>mine</title>")).toBe(false);
   });
 
   it("folds the whole JSON report, every piece of evidence included", () => {

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { readPage } from "../../contracts/index.js";
+import { malformedDeprecationHeaders, readPage } from "../../contracts/index.js";
 import { contract, crawl, type Page } from "./helpers.js";
 import {
   at,
@@ -206,6 +206,12 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     for (const path of v5GetPaths(h, order, created.body.id))
       if ((await h.get(path)).status !== 200) return "broken";
     return "ok";
+  },
+  "versions.deprecation-headers": async ({ h }) => {
+    // Before the v3 switch-off: a v3 listing announces it.
+    await at(h, "2025-06-15");
+    const { headers } = await h.get(h.formPath("items", "v3"), "reader");
+    return verdict(malformedDeprecationHeaders((name) => headers.get(name) ?? undefined).length > 0);
   },
   "public-form.custom-fields-and-options": async ({ h }) => {
     await at(h, "2025-07-01");

@@ -22,45 +22,42 @@ describe("completeness on a live listing", () => {
   it.each([
     ["with provider states", true],
     ["without hooks", false],
-  ])(
-    "passes a listing that grows with each first page and while it is crawled (%s)",
-    async (_, hooks) => {
-      for (const at of ["2025-01-15", "2026-01-01"] as IsoDay[]) {
-        const sandbox = await startSandbox({
-          port: 0,
-          at,
-          entries: 50,
-          contract: contract(),
-          growing: true,
-          hooks,
-        });
-        try {
-          const input = sandboxInput(sandbox, at, hooks ? {} : { stateUrl: undefined });
-          const report = await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
-          expect(problems(report), `at ${at}`).toEqual([]);
-          for (const id of COMPLETENESS) expect(byId(report, id)?.verdict, `${id} at ${at}`).toBe("pass");
-          // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
-          if (hooks) continue;
-          const { organizationSlug, formType, formSlug } = sandbox.credentials;
-          const token = await clientToken(sandbox.url, sandbox.credentials.reader);
-          // The real clients' query: each fresh first page has one more entry at its head.
-          const head = async () => {
-            const first = await fetch(
-              `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&sortOrder=Desc&withDetails=True&withCount=True`,
-              { headers: { authorization: `Bearer ${token}` } },
-            );
-            const page = readPage(await first.json(), "data");
-            return page.ok ? page.ids : [];
-          };
-          const [before, after] = [await head(), await head()];
-          expect(before.length).toBeGreaterThan(60);
-          expect(after.slice(1)).toEqual(before.slice(0, 99));
-        } finally {
-          await sandbox.close();
-        }
+  ])("passes a listing that grows with each first page and while it is crawled (%s)", async (_, hooks) => {
+    for (const at of ["2025-01-15", "2026-01-01"] as IsoDay[]) {
+      const sandbox = await startSandbox({
+        port: 0,
+        at,
+        entries: 50,
+        contract: contract(),
+        growing: true,
+        hooks,
+      });
+      try {
+        const input = sandboxInput(sandbox, at, hooks ? {} : { stateUrl: undefined });
+        const report = await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
+        expect(problems(report), `at ${at}`).toEqual([]);
+        for (const id of COMPLETENESS) expect(byId(report, id)?.verdict, `${id} at ${at}`).toBe("pass");
+        // The listing did grow while verify crawled it (with states, teardown puts the seeded data back).
+        if (hooks) continue;
+        const { organizationSlug, formType, formSlug } = sandbox.credentials;
+        const token = await clientToken(sandbox.url, sandbox.credentials.reader);
+        // The real clients' query: each fresh first page has one more entry at its head.
+        const head = async () => {
+          const first = await fetch(
+            `${sandbox.url}/v5/organizations/${organizationSlug}/forms/${formType}/${formSlug}/items?pageSize=100&sortOrder=Desc&withDetails=True&withCount=True`,
+            { headers: { authorization: `Bearer ${token}` } },
+          );
+          const page = readPage(await first.json(), "data");
+          return page.ok ? page.ids : [];
+        };
+        const [before, after] = [await head(), await head()];
+        expect(before.length).toBeGreaterThan(60);
+        expect(after.slice(1)).toEqual(before.slice(0, 99));
+      } finally {
+        await sandbox.close();
       }
-    },
-  );
+    }
+  });
 });
 
 describe("the time order of crawls", () => {

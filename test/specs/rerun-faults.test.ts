@@ -25,6 +25,7 @@ const RELEVANT: readonly [FaultName, IsoDay][] = [
   ["v3-alive", "2026-01-01"],
   ["v3-off-early", "2025-04-01"],
   ["v5-off-with-v3", "2026-01-01"],
+  ["draft-deprecation", "2025-04-01"],
   ["bad-dates", "2025-04-01"],
   ["open-files", "2025-04-01"],
   ["no-file-urls", "2025-04-01"],

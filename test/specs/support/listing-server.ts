@@ -116,7 +116,7 @@ export function listingCrawls() {
         query: [],
         knownEntries: undefined,
         maxPages: 50,
-        timeLimitMs: 10_000,
+        timeLimitMs: 600_000,
         authorization: async () => "Bearer test",
         ...plan,
       });

@@ -1,0 +1,52 @@
+import { malformedDeprecationHeaders } from "../../contracts/index.js";
+import { evidenceOf } from "../runner/excerpt.js";
+import type { HttpExchange } from "../runner/http.js";
+import type { Evidence } from "../runner/types.js";
+import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+
+export const DEPRECATION_HEADERS_RULE = "versions.deprecation-headers";
+
+/**
+ * What breaks `versions.deprecation-headers` in one answer (its malformed `Deprecation` or `Sunset`,
+ * the two headers as evidence), or undefined: verify's check, `verify --cassette` and lint judge by it.
+ */
+export function deprecationHeadersBreach(
+  exchange: HttpExchange,
+): { reason: string; evidence: Evidence } | undefined {
+  const wrong = malformedDeprecationHeaders((name) => exchange.headers.get(name) ?? undefined);
+  if (wrong.length === 0) return undefined;
+  const sent = Object.fromEntries(
+    ["deprecation", "sunset"].map((name) => [name, exchange.headers.get(name)]),
+  );
+  return { reason: wrong.join("; "), evidence: evidenceOf(exchange, sent, wrong) };
+}
+
+/**
+ * The dated changes announced on the wire: where the first page of a listing served at the date carries
+ * `Deprecation` or `Sunset`, each is in its RFC's form. Answers without them pass (the service sends
+ * none); the listings are the routes the timeline's changes affect.
+ */
+export const deprecationHeadersCheck: SpecCheck = {
+  id: "versions/deprecation-headers",
+  group: "versions",
+  rule: DEPRECATION_HEADERS_RULE,
+  title: "Deprecation and Sunset, where sent, are in the form RFC 9745 and RFC 8594 require",
+  async run(ctx) {
+    const findings: Finding[] = [];
+    for (const route of ctx.servedListings()) {
+      const exchange = await ctx.http.send({
+        method: "GET",
+        url: await ctx.urlOf(route),
+        authorization: await ctx.authorization("reader"),
+      });
+      const breach = deprecationHeadersBreach(exchange);
+      const sent = ["Deprecation", "Sunset"].filter((name) => exchange.headers.has(name));
+      findings.push(
+        breach
+          ? { kind: "fail", subject: route.id, ...breach }
+          : { kind: "pass", subject: route.id, note: `${route.id}: ${sent.join(", ") || "no announcement"}` },
+      );
+    }
+    return combine(findings, "listing answers' Deprecation and Sunset");
+  },
+};
