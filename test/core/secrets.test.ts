@@ -196,7 +196,7 @@ describe("one redactor: the pairs' grammar and the credential headers, for casse
       mot_de_passe: placeholderFor("Mdp-1"),
     });
     // The recorder's fast paths decline them, so the general path redacts them.
-    for (const view of ['{"Mot de passe": "x"}', "Mot de passe: x", "/hooks/secret/x"]) {
+    for (const view of ['{"Mot de passe": "x"}', "Mot de passe: x", "/v1/password/x"]) {
       expect(flagged(view, r), view).toBe(true);
     }
   });

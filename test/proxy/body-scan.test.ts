@@ -84,7 +84,7 @@ const RULES: { finding: ScanFinding; flags: string[]; passes: string[]; r?: () =
       "<password>x</password>",
       "Server=db;Uid=app;Pwd=Tr0ub4dor-3x;",
       "Mot de passe : x",
-      "/hooks/secret/x",
+      "/v1/password/x",
       "<ns:password>x</ns:password>",
       "password=x",
       "api_key = x",
