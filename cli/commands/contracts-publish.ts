@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { AssopayError } from "../../core/errors.js";
+import { readInputText } from "../../core/input-file.js";
 import { contractsDir, packageRoot } from "../../core/paths.js";
 import { redactSecretText } from "../../core/secrets/text.js";
 import type { CommandContext } from "../command.js";
@@ -102,12 +103,46 @@ function pactDir(text: string | undefined): string {
       hint: "run 'assopay contracts --out DIR' to write the pact files first",
     });
   }
-  if (!readdirSync(dir).some((name) => name.endsWith(".json"))) {
+  const files = readdirSync(dir).filter((name) => name.endsWith(".json"));
+  if (files.length === 0) {
     throw new AssopayError("usage", `--dir ${dir}: no pact files (*.json) in it`, {
       hint: "run 'assopay contracts --out DIR' to write the pact files first",
     });
   }
+  // Every *.json is published: one that is no pact would go out as an empty pact, overwriting one.
+  for (const name of files) {
+    const file = join(dir, name);
+    if (!isPact(readInputText(file, "usage", "pact file"))) {
+      throw new AssopayError(
+        "usage",
+        `--dir ${dir}: ${name} is not a pact file (a JSON object with consumer.name, provider.name and a non-empty interactions list was expected); nothing was published`,
+        {
+          location: { file, line: 1 },
+          hint: "give --dir a folder holding only pact files ('assopay contracts --out DIR' writes one)",
+        },
+      );
+    }
+  }
   return dir;
+}
+
+/** Whether a text is a pact: consumer and provider named, and at least one interaction. */
+function isPact(text: string): boolean {
+  try {
+    const pact = JSON.parse(text) as {
+      consumer?: { name?: unknown };
+      provider?: { name?: unknown };
+      interactions?: unknown;
+    };
+    return (
+      typeof pact?.consumer?.name === "string" &&
+      typeof pact.provider?.name === "string" &&
+      Array.isArray(pact.interactions) &&
+      pact.interactions.length > 0
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The arguments given to `pact`: standard flags of `pact broker publish`, nothing else. */

@@ -29,8 +29,9 @@ import { verifyAcrossDates } from "./verify-timeline.js";
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
 
 Usage:
-  assopay verify [--target URL] [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...]
+  assopay verify [--target URL [--api-root PATH]] [--at YYYY-MM-DD | --at-each timeline|DAY,DAY...]
                  [--client-id ID --client-secret S] [--admin-client-id ID --admin-client-secret S]
+                 [--bearer TOKEN [--admin-bearer TOKEN] | --no-auth]
                  [--organization SLUG --form-type T --form-slug S] [--state-url URL]
                  [--order-id ID] [--empty-form [TYPE/]SLUG] [--unverified-org SLUG]
                  [--receiver-url URL] [--receiver-port N]
@@ -49,6 +50,13 @@ Target:
   --admin-client-id ID       Client with the organization_admin right (order detail, files).
   --admin-client-secret S    env ASSOPAY_ADMIN_CLIENT_ID, ASSOPAY_ADMIN_CLIENT_SECRET
                              Without it the rights checks are skipped.
+  --api-root PATH            Prefix of the target's v5 paths (default /v5): / for a mock of the
+                             provider's document, served without /v5.    env ASSOPAY_API_ROOT
+  --bearer TOKEN             A target without a token endpoint: send this fixed token instead of
+  --admin-bearer TOKEN       logging in (the admin one where organization_admin is needed).
+                             env ASSOPAY_BEARER, ASSOPAY_ADMIN_BEARER
+  --no-auth                  A target that authenticates nobody: no Authorization header; the
+                             authentication checks skip. (docs/verify.md, "Verifying a mock")
   --organization SLUG        Organization whose listings are read.       env ASSOPAY_ORG
   --form-type T              Form type (Event, Membership, Donation…).    env ASSOPAY_FORM_TYPE
   --form-slug S              Form slug.                                   env ASSOPAY_FORM_SLUG
@@ -115,7 +123,8 @@ Reports:
   -h, --help                 This text.
 
 Exit codes: 0 every rule holds (skips and warnings allowed), 1 a rule is broken (or a check could
-not run), 2 bad usage, refused credentials or an unreachable target.
+not run), 2 bad usage, refused credentials, a target without the token endpoint asked (a 404 there),
+or an unreachable target.
 
 Examples:
   assopay verify                                      # the embedded sandbox, today
@@ -123,6 +132,8 @@ Examples:
   assopay verify --at-each timeline --reporter html --output verify.html   # every dated change
   assopay verify --target https://api.helloasso-sandbox.com --client-id … --client-secret … \\
     --organization my-asso --form-type Event --form-slug gala --reporter junit --output verify.xml
+  assopay verify --target http://127.0.0.1:4010 --api-root / --bearer any-token \\
+    --organization my-org --form-type Event --form-slug my-form --only schemas,pagination,counts
 `;
 
 /** Everything verify prints as it goes (header, live lines, warnings) goes through the one redactor. */

@@ -282,8 +282,8 @@ export function completenessCheck(
     rule,
     title,
     async run(ctx) {
-      const findings: Finding[] = [];
-      for (const route of ctx.servedListings()) findings.push(await judgeCompletenessRule(ctx, rule, route));
+      const listings = ctx.servedListings();
+      const findings = await Promise.all(listings.map((route) => judgeCompletenessRule(ctx, rule, route)));
       return combine(findings, passed);
     },
   };

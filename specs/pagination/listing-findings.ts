@@ -16,9 +16,11 @@ export async function judgeCrawls(
   judge: (result: CrawlResult, route: Route) => Finding,
   routes: readonly Route[] = ctx.servedListings(),
 ): Promise<Finding[]> {
+  // The listings are crawled at once (the run's --concurrency bounds the requests), judged in order.
+  const results = await Promise.all(routes.map((route) => ctx.crawl(route, variant)));
   const findings: Finding[] = [];
-  for (const route of routes) {
-    const result = await ctx.crawl(route, variant);
+  for (const [i, route] of routes.entries()) {
+    const result = results[i] as CrawlResult;
     const owner = stopRule(result.stop, route);
     if (result.stop.kind === "first-page-refused" && owner !== ownRule) {
       findings.push({ kind: "skip", subject: route.id, reason: describeStop(result) });
@@ -41,25 +43,26 @@ export async function judgeEveryCrawl(
   ownRule: string,
   judge: (result: CrawlResult, route: Route) => Finding,
 ): Promise<Finding[]> {
-  const findings: Finding[] = [];
-  for (const route of ctx.servedListings()) {
-    const [own] = await judgeCrawls(ctx, "default", ownRule, judge, [route]);
-    if (own?.kind !== "pass") {
-      if (own) findings.push(own);
-      continue;
-    }
-    const { made } = await completenessOf(ctx, route);
-    const broken = made.find(
-      (crawl) => crawl.stop.kind !== "first-page-refused" && stopRule(crawl.stop, route) === ownRule,
-    );
-    const finding = broken && judge(broken, route);
-    findings.push(
-      finding && finding.kind === "fail"
-        ? { ...finding, reason: `${broken.log.label}: ${finding.reason}` }
-        : own,
-    );
-  }
-  return findings;
+  // Each listing on its own, the listings at once: a listing's crawls keep their order.
+  const routes = ctx.servedListings();
+  await Promise.all(routes.map((route) => ctx.crawl(route, "default")));
+  const judged = await Promise.all(
+    routes.map(async (route): Promise<Finding[]> => {
+      const [own] = await judgeCrawls(ctx, "default", ownRule, judge, [route]);
+      if (own?.kind !== "pass") return own ? [own] : [];
+      const { made } = await completenessOf(ctx, route);
+      const broken = made.find(
+        (crawl) => crawl.stop.kind !== "first-page-refused" && stopRule(crawl.stop, route) === ownRule,
+      );
+      const finding = broken && judge(broken, route);
+      return [
+        finding && finding.kind === "fail"
+          ? { ...finding, reason: `${broken.log.label}: ${finding.reason}` }
+          : own,
+      ];
+    }),
+  );
+  return judged.flat();
 }
 
 /** Runs `judge` on every listing served at the date that `takes` accepts, one after the other. */
@@ -68,9 +71,12 @@ export async function judgeListings(
   takes: (route: Route) => boolean,
   judge: (ctx: CheckContext, route: Route) => Promise<Finding>,
 ): Promise<Finding[]> {
-  const findings: Finding[] = [];
-  for (const route of ctx.servedListings().filter(takes)) findings.push(await judge(ctx, route));
-  return findings;
+  return Promise.all(
+    ctx
+      .servedListings()
+      .filter(takes)
+      .map((route) => judge(ctx, route)),
+  );
 }
 
 /** `1, 2, 3`, or the first ten and how many in all. */

@@ -61,8 +61,7 @@ export const sameEntryCheck: SpecCheck = {
   rule: "pagination.same-entry",
   title: "An entry reads the same whatever the page, the page size or the order",
   async run(ctx) {
-    const findings: Finding[] = [];
-    for (const route of ctx.servedListings()) findings.push(await judgeListing(ctx, route));
+    const findings = await Promise.all(ctx.servedListings().map((route) => judgeListing(ctx, route)));
     return combine(findings, "listings whose entries read the same in every crawl");
   },
 };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { HttpMethod } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { withDeadline } from "./deadline.js";
@@ -161,6 +162,8 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
   const transport = options.transport ?? createTransport();
   const recent: HttpExchange[] = [];
   const gate = createTargetGate(options.concurrency ?? 1);
+  // Every request waiting for its place listens to the run's signal: as many as there are at once.
+  setMaxListeners(0, options.signal);
   let moments = 0;
   let limited: AssopayError | undefined;
   return {

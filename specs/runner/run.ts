@@ -157,6 +157,17 @@ async function runWithin(
   const tokens = createTokenSource(http, options.target, options.auth);
   await tokens.token("reader");
   if (tokens.has("admin")) await tokens.token("admin");
+  // Without a token endpoint nothing above reached the target: one request shows that it answers.
+  if (options.auth.kind !== "token-endpoint") {
+    await http.send({ method: "GET", url: `${options.target}/v5` }).catch((error: unknown) => {
+      if (!(error instanceof TransportError)) throw error;
+      throw unreachable(
+        "the target",
+        error,
+        "check --target (or ASSOPAY_TARGET) and that the provider is running",
+      );
+    });
+  }
   const closers: (() => Promise<void> | void)[] = [];
   const context = createContext({
     contract,

@@ -15,6 +15,8 @@ export const listingPagesCheck: SpecCheck = {
   title: "Every listing page validates against its schema",
   async run(ctx) {
     const findings: Finding[] = [];
+    // Every listing crawled at once (the run's --concurrency bounds the requests), judged in order.
+    await Promise.all(ctx.servedListings().map((route) => ctx.crawl(route, "default")));
     for (const route of ctx.servedListings()) {
       const result = await ctx.crawl(route, "default");
       if (result.stop.kind === "first-page-refused" || result.pages === 0) {

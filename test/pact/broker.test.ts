@@ -175,4 +175,27 @@ describe("assopay verify --publish-results", () => {
     const stray = await runCli(["verify", "--broker-url", "http://127.0.0.1:9"]);
     expect(stray).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs --publish-results/) });
   });
+
+  it("contracts publish --dir with non-pact JSON is exit 2 before anything reaches the broker", async () => {
+    broker = await brokerListener();
+    const dir = mkdtempSync(join(tmpdir(), "assopay-not-pacts-"));
+    cpSync(join(pactsDir, files[0] as string), join(dir, files[0] as string));
+    writeFileSync(join(dir, "package.json"), '{ "name": "my-sdk", "version": "1.0.0" }\n');
+    const run = await runCli([
+      "contracts",
+      "publish",
+      "--broker-url",
+      broker.url,
+      "--consumer-app-version",
+      "1",
+      "--dir",
+      dir,
+    ]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `${join(dir, "package.json")}:1: --dir ${dir}: package.json is not a pact file`,
+    );
+    expect(run.stderr).not.toContain("my-sdk");
+    expect(broker.requests).toHaveLength(0);
+  }, 120_000);
 });

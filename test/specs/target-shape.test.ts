@@ -12,6 +12,7 @@ import {
   type Transport,
 } from "../../specs/runner/transport.js";
 import type { SpecCheck } from "../../specs/runner/verdicts.js";
+import { runVerifyCli } from "./support/cli.js";
 import { contract } from "./support/harness.js";
 
 const AT = "2026-01-01" as IsoDay;
@@ -102,7 +103,11 @@ describe("a target without a token endpoint", () => {
     expect(seen).toEqual(["Bearer fixed", undefined]);
   });
 
-  it("refuses an --api-root that is not a path", () => {
+  it("refuses an --api-root that is not a path", async () => {
+    const sandboxed = await runVerifyCli(["--api-root", "/"]);
+    expect(sandboxed.code).toBe(2);
+    expect(sandboxed.stderr).toMatch(/--api-root needs --target/);
+
     expect(() => resolveOptions(input({ ...CLIENTS, apiRoot: "v5" }))).toThrow(/--api-root must be a path/);
     expect(resolveOptions(input({ ...CLIENTS, apiRoot: "/" })).apiRoot).toBe("");
     expect(resolveOptions(input({ ...CLIENTS, apiRoot: "/api/v5/" })).apiRoot).toBe("/api/v5");
@@ -203,5 +208,43 @@ describe("a target's nonsense", () => {
       /^GET http:\/\/gone\.test\/pay got no answer, so the check could not go on: ECONNREFUSED/,
     );
     expect(report.outcomes[0]?.evidence?.request).toEqual({ method: "GET", url: "http://gone.test/pay" });
+  });
+});
+
+describe("the target-shape flags", () => {
+  const where = [
+    "--target",
+    "http://127.0.0.1:9",
+    "--organization",
+    "o",
+    "--form-type",
+    "Event",
+    "--form-slug",
+    "f",
+  ];
+
+  it("refuses two ways to authenticate at once, and --admin-bearer without --bearer", async () => {
+    for (const flags of [
+      ["--bearer", "t", "--client-id", "a", "--client-secret", "b"],
+      ["--no-auth", "--bearer", "t"],
+    ]) {
+      const run = await runVerifyCli([...where, ...flags]);
+      expect(run.code, flags.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(/are two ways to authenticate; give one/);
+    }
+    const alone = await runVerifyCli([...where, "--admin-bearer", "t"]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--admin-bearer needs --bearer/);
+  });
+
+  it("takes --bearer or --no-auth without client credentials", async () => {
+    // Nothing listens on port 9: past every flag, the run stops at its first request, exit 2.
+    for (const flags of [["--bearer", "t", "--api-root", "/"], ["--no-auth"]]) {
+      const run = await runVerifyCli([...where, ...flags, "--only", "versions"]);
+      expect(run.code, flags.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(
+        /the target does not answer: no answer from http:\/\/127\.0\.0\.1:9(\/v5)?: ECONNREFUSED/,
+      );
+    }
   });
 });
