@@ -18,7 +18,10 @@ export const SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
   "password",
   "passwords",
   "passwd",
+  "pwd",
   "passphrase",
+  // French, which the service speaks: `mot_de_passe`, `motDePasse`, "Mot de passe".
+  "motdepasse",
   "signaturekey",
   "codeverifier",
   "apikey",
@@ -68,9 +71,9 @@ export const NOT_SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
 export const NAME_PLACES = ["field", "form"] as const;
 export type NamePlace = (typeof NAME_PLACES)[number];
 
-/** A field name as the lists compare it: lower case, without `_` or `-`. */
+/** A field name as the lists compare it: lower case, without `_`, `-` or blanks ("Mot de passe"). */
 export function normalFieldName(name: string): string {
-  return name.toLowerCase().replace(/[-_]/g, "");
+  return name.toLowerCase().replace(/[-_\s]/g, "");
 }
 
 /**
@@ -85,4 +88,34 @@ export function isSecretName(name: string, place: NamePlace): boolean {
   if (EXACT_SECRET_NAMES.includes(normal)) return true;
   if (place === "form" && FORM_SECRET_NAMES.includes(normal)) return true;
   return SECRET_FIELD_NAMES.some((end) => normal.endsWith(end));
+}
+
+/**
+ * Headers whose whole value is a credential though their names do not say so (besides those named like
+ * a secret field and those ending in `-key`: {@link isCredentialHeader}). The recorder's headers and every
+ * report's evidence are judged by this one list.
+ */
+export const CREDENTIAL_HEADERS: readonly string[] = Object.freeze([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-ha-signature",
+  "x-hub-signature",
+  "x-signature",
+]);
+
+/**
+ * Whether a header's value is a credential, by the header's name: one of {@link CREDENTIAL_HEADERS},
+ * a name ending in `-key` (`x-goog-api-key`), or one named like a secret field (`x-access-token`).
+ * `secretName` judges the last (a recorder's classifier may list more names).
+ *
+ * @example isCredentialHeader("Ocp-Apim-Subscription-Key") // true
+ */
+export function isCredentialHeader(
+  name: string,
+  secretName: (name: string) => boolean = (n) => isSecretName(n, "field"),
+): boolean {
+  const lower = name.toLowerCase();
+  return CREDENTIAL_HEADERS.includes(lower) || lower.endsWith("-key") || secretName(lower);
 }

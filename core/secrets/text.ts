@@ -5,28 +5,12 @@
  * same secret reads the same in a report and in a cassette recorded without a salt.
  */
 import { redactFormats } from "./formats.js";
-import { isSecretName, type NamePlace } from "./names.js";
+import { isCredentialHeader, isSecretName, type NamePlace } from "./names.js";
+import { type PairNames, redactPairs } from "./pairs.js";
 import { placeholderFor, WHOLE_PLACEHOLDER } from "./placeholder.js";
 
-/** `name=value` in a query, a fragment, a form or a log line (`?client_secret=…&state=…`). */
-const PAIR = /(^|[?&#;\s,(])([\w.[\]-]{1,100})([ \t]*=[ \t]*)([^&\s#"'<>;,)]+)/g;
-
-/** `"name": "value"` in JSON written as text (an SDK's body quoted in evidence). */
-const JSON_PAIR = /"([^"\\]{1,100})"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
-
-/** `Name: value` on a line of its own (request headers written out). */
-const HEADER_LINE = /^([A-Za-z][\w-]{0,80}):[ \t]*(\S[^\r\n]*)$/gm;
-
-/** Headers that hold a credential though their names do not say so. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-  "x-ha-signature",
-  "x-hub-signature",
-  "x-signature",
-]);
+/** Pairs' names as a report reads them: the project's lists, as the recorder reads free text. */
+const LISTED_NAMES: PairNames = { isSecret: isSecretName, mayName: () => true };
 
 function placeholder(value: string): string {
   return value === "" || WHOLE_PLACEHOLDER.test(value) ? value : placeholderFor(value);
@@ -46,47 +30,21 @@ function credential(value: string): string {
   return scheme ? `${scheme[1]} ${placeholder(secret)}` : placeholder(value);
 }
 
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, " "));
-  } catch {
-    return text;
-  }
-}
-
-/** Whether a header's value is a credential, by the header's name. */
-export function isCredentialHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return CREDENTIAL_HEADERS.has(lower) || lower.endsWith("-key") || isSecretName(lower, "field");
-}
-
 /**
  * Text as a report or a log line may show it: secrets of a known shape (URL passwords, tokens, private
- * keys, JWTs, bearer credentials) replaced, the values of secret-named `name=value` pairs, of
- * `"name": "value"` JSON pairs and of credential header lines too.
+ * keys, JWTs, bearer credentials) replaced, and the values of secret-named pairs and credential header
+ * lines, read by the recorder's one grammar (`pairs.ts`). A value its writer already masked
+ * (`Bearer abcdef…`) is kept.
  *
  * @example redactSecretText("GET /cb?code=abc&state=xyz") // "GET /cb?code=<secret:…>&state=<secret:…>"
  * @example redactSecretText("broker http://ci:pw@broker.example") // "broker http://ci:<secret:…>@broker.example"
  */
 export function redactSecretText(text: string): string {
   if (text.length < 4) return text;
-  let out = redactFormats(text, placeholder);
-  if (out.includes("=")) {
-    out = out.replace(PAIR, (found, before: string, name: string, equals: string, value: string) =>
-      isSecretName(decoded(name), "form") ? `${before}${name}${equals}${placeholder(value)}` : found,
-    );
-  }
-  if (out.includes('"')) {
-    out = out.replace(JSON_PAIR, (found, name: string, colon: string, value: string) =>
-      isSecretName(name, "field") ? `"${name}"${colon}"${placeholder(value)}"` : found,
-    );
-  }
-  if (out.includes(":")) {
-    out = out.replace(HEADER_LINE, (found, name: string, value: string) =>
-      isCredentialHeader(name) ? `${name}: ${credential(value)}` : found,
-    );
-  }
-  return out;
+  const paired = redactPairs(text, LISTED_NAMES, (value) =>
+    MASKED.test(value) ? value : placeholder(value),
+  );
+  return redactFormats(paired, placeholder);
 }
 
 /**

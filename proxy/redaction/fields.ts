@@ -1,4 +1,6 @@
 import type { Automaton } from "../../core/secrets/automaton.js";
+import type { NamePlace } from "../../core/secrets/names.js";
+import type { PairNames } from "../../core/secrets/pairs.js";
 import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
 import {
   EXACT_SECRET_NAMES,
@@ -14,9 +16,12 @@ export type FieldKind = "secret" | "name" | "email" | "phone" | "plain";
 /** How many distinct field names a classifier remembers. */
 const CACHE_LIMIT = 10_000;
 
-/** A listed name as a pattern that finds it in any spelling the lists accept: any case, `_`/`-` anywhere. */
+/**
+ * A listed name as a pattern that finds it in any spelling the lists accept: any case, `_`, `-` or a
+ * blank anywhere ("Mot de passe").
+ */
 function spelled(name: string): string {
-  return [...name].join("[-_]*");
+  return [...name].join("[-_ ]*");
 }
 
 /**
@@ -33,7 +38,7 @@ function withoutContained(names: readonly string[]): string[] {
  * the same few hundred names again and again. It also gives the fast paths their key filter, computed
  * from the same lists, so that whatever it calls a secret (or personal data) the filter finds.
  */
-export class FieldClassifier {
+export class FieldClassifier implements PairNames {
   private readonly cache = new Map<string, FieldKind>();
   private readonly secretEndings: readonly string[];
   private readonly notSecret: ReadonlySet<string>;
@@ -84,6 +89,16 @@ export class FieldClassifier {
    */
   formKind(name: string): FieldKind {
     return this.formOnly.has(normalFieldName(name)) ? "secret" : this.kind(name);
+  }
+
+  /** Whether a value under `name` is a secret, read at `place` (the pairs' grammar asks: `pairs.ts`). */
+  isSecret(name: string, place: NamePlace): boolean {
+    return (place === "form" ? this.formKind(name) : this.kind(name)) === "secret";
+  }
+
+  /** Whether `text` may hold a secret's name, of a field or of a form (the pairs' filter). */
+  mayName(text: string): boolean {
+    return this.maySecretName(text) || this.mayFormSecret(text);
   }
 
   /** Whether values under `name` must be replaced: secrets always, personal data with `pii`. */

@@ -2,15 +2,13 @@
  * Redaction of headers: credentials become placeholders, URLs have their query and fragment redacted,
  * every other value is scrubbed.
  */
+import { isCredentialHeader } from "../../core/secrets/names.js";
 import type { StoredHeaders } from "../cassette/format.js";
 import { type Redactor, scrubText } from "./redactor.js";
 import { redactLinks, redactUrl } from "./url.js";
 
 /** How a header's value is redacted, by the header's name. */
 export type HeaderRule = "authorization" | "cookie" | "set-cookie" | "credential" | "url" | "links" | "text";
-
-/** Headers whose whole value is a credential though their names do not say so. */
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["x-ha-signature", "x-hub-signature", "x-signature"]);
 
 /** Headers that hold one URL. */
 const URL_HEADERS: ReadonlySet<string> = new Set(["location", "content-location", "referer", "refresh"]);
@@ -28,10 +26,7 @@ export function headerRule(name: string, r: Redactor): HeaderRule {
   if (name === "set-cookie") return "set-cookie";
   if (URL_HEADERS.has(name)) return "url";
   if (name === "link") return "links";
-  if (CREDENTIAL_HEADERS.has(name) || name.endsWith("-key") || r.fields.kind(name) === "secret") {
-    return "credential";
-  }
-  return "text";
+  return isCredentialHeader(name, (n) => r.fields.kind(n) === "secret") ? "credential" : "text";
 }
 
 function authorization(value: string, r: Redactor): string {

@@ -1,9 +1,9 @@
+import { redactPairs } from "../../core/secrets/pairs.js";
 import { FieldClassifier } from "./fields.js";
 import { namedPair } from "./named-pairs.js";
 import { redactPatterns } from "./patterns.js";
 import { fakePii } from "./pii.js";
 import { SecretBook } from "./secrets.js";
-import { redactPairs } from "./text-pairs.js";
 
 /** What to replace: secrets always (through the book), personal data when `pii` is set. */
 export interface Redactor {
@@ -40,7 +40,11 @@ export function isSensitiveField(key: string, r: Redactor): boolean {
 export function scrubText(text: string, r: Redactor): string {
   const fakeEmail = r.pii ? (email: string) => fakePii(email, "email", r.salt) : undefined;
   return r.secrets.scrub(
-    redactPatterns(redactPairs(text, r), (secret) => r.secrets.redact(secret), fakeEmail),
+    redactPatterns(
+      redactPairs(text, r.fields, (value, name) => r.secrets.redact(value, name)),
+      (secret) => r.secrets.redact(secret),
+      fakeEmail,
+    ),
   );
 }
 

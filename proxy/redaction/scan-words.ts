@@ -14,7 +14,7 @@ export const FORMAT_TAG = 1;
 export const URL_TAG = 2;
 /** The first checked word's tag; the others follow (`CHECKED`). */
 export const CHECKED_TAG = 3;
-/** Tags of the names' automaton (any case, `-` and `_` skipped). */
+/** Tags of the names' automaton (any case; blanks, `-` and `_` skipped). */
 export const FORM_TAG = 1;
 export const BEARER_TAG = 2;
 export const NAME_TAG = 3;
@@ -49,7 +49,8 @@ export const CHECKED: readonly { readonly length: number; readonly after: RegExp
 
 /**
  * The words read in any case: the key filter's names, `bearer` (a credential may follow), and `?code=`,
- * `&state=` … (OAuth's secrets in a URL or a form). Skipping `-` and `_` inside the last two finds a few
+ * `&state=` … (OAuth's secrets in a URL or a form). Blanks, `-` and `_` are skipped (`Mot de passe`,
+ * `access-token`). Skipping them inside the last two finds a few
  * spellings more than their own patterns do (`bea-rer`): a body holding one takes the general path.
  * Its steps on the `flagged` bytes carry the automaton's flag (the bytes the scan looks at in any case).
  */
@@ -62,7 +63,7 @@ export function namesAutomaton(names: readonly string[], flagged: readonly numbe
       ),
       { bytes: wordBytes(FORMAT_WORDS.bearer), tag: BEARER_TAG },
     ],
-    { foldCase: true, skip: [0x2d, 0x5f], flagged },
+    { foldCase: true, skip: [0x20, 0x2d, 0x5f], flagged },
   );
 }
 

@@ -3,6 +3,7 @@
  * general path would redact what it names (an XML element, a pair, a JSON key, a key held in a string or
  * written with escapes). The scan's pass finds the names; this tells a name in prose from a key.
  */
+import { secretName } from "../../core/secrets/pairs.js";
 import { asFieldName, namesItsValue } from "./named-pairs.js";
 import { isSensitiveField, type Redactor } from "./redactor.js";
 import { isBlank, keyName, nameChar } from "./scan-words.js";
@@ -32,7 +33,8 @@ function lastQuoteBefore(b: Buffer, i: number, at: Cursor): number {
 /**
  * Whether the word around `i` (a listed name was found ending there) is one the general path redacts:
  * placed as an XML element (`<password>`, `<ns:password>`), a pair (`password=`, `password: x`,
- * `"password": x`, `'password' => x`, `password%3D` in an encoded URL), a command line's flag
+ * `"password": x`, `'password' => x`, `password%3D` in an encoded URL, `/password/x` in a path), a
+ * command line's flag
  * (`--password x`), a key of JSON held in a string (`\"password\":`), or, with `keys`, a JSON key.
  * Also the word's end.
  */
@@ -45,6 +47,12 @@ export function secretWord(
 ): { hit: boolean; end: number } {
   let start = i;
   while (start > 0 && nameChar(b[start - 1])) start--;
+  // Up to two words before it, a blank apart, as the pairs' grammar reads a name (`Mot de passe: x`).
+  let first = start;
+  for (let words = 0; words < 2 && b[first - 1] === 0x20 && nameChar(b[first - 2]); words++) {
+    first--;
+    while (first > 0 && nameChar(b[first - 1])) first--;
+  }
   let end = i + 1;
   while (end < b.length && nameChar(b[end])) end++;
   // A command line's flag: the dashes before the name, a blank (or a string's quote) before them and a
@@ -67,8 +75,11 @@ export function secretWord(
     b[k] === 0x3d || // =, also after blanks (`password = x` in a text)
     b[k] === 0x3a || // `password: x` in a text
     (b[end] === 0x25 && b[end + 1] === 0x33 && ((b[end + 2] ?? 0) | 0x20) === 0x64) || // %3D
-    (before === 0x22 && b[start - 2] === 0x5c); // \"
-  if (placed && isSensitiveField(b.toString("latin1", named, end), r)) return { hit: true, end };
+    (before === 0x22 && b[start - 2] === 0x5c) || // \"
+    (before === 0x2f && b[end] === 0x2f); // a path's segment: `/secret/…`
+  const sensitive = { isSecret: (name: string) => isSensitiveField(name, r), mayName: () => true };
+  if (placed && secretName(b.toString("latin1", first === start ? named : first, end), sensitive, "field"))
+    return { hit: true, end };
   if (!keys) return { hit: false, end };
   // A JSON key: the string around the word, followed by blanks and `:`.
   const open = lastQuoteBefore(b, i, at);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_CANDIDATE, redactFormats, SECRET_FORMATS } from "../../core/secrets/formats.js";
-import { isSecretName } from "../../core/secrets/names.js";
+import { CREDENTIAL_HEADERS, isCredentialHeader, isSecretName } from "../../core/secrets/names.js";
+import { redactSecretData, redactSecretText } from "../../core/secrets/text.js";
 import { rawText } from "../../proxy/cassette/raw-text.js";
 import { redactBody, redactHeaders, redactJson, redactQuery } from "../../proxy/redaction/redact.js";
 import { createRedactor, type Redactor } from "../../proxy/redaction/redactor.js";
@@ -164,5 +165,67 @@ describe("XML bodies, JSON in strings, every Set-Cookie pair", () => {
     }
     const big = `<a>${"x".repeat(600 * 1024)}<password>pw-big-1</password></a>`;
     expect(rawText(Buffer.from(big), r, 4)).toBeUndefined();
+  });
+});
+
+describe("one redactor: the pairs' grammar and the credential headers, for cassettes and reports alike", () => {
+  /** What the recorder writes for a text body, and what a report shows of the same text. */
+  const both = (body: string) => [text(body, "text/plain"), redactSecretText(body)];
+  const hidden = (body: string, secret: string) => {
+    for (const out of both(body)) {
+      expect(out, body).not.toContain(secret);
+      expect(out, body).toContain(placeholderFor(secret));
+    }
+  };
+
+  it("French secret names, a ?pwd= and a secret in a path segment are replaced", () => {
+    hidden("mot_de_passe=Hunter2fr", "Hunter2fr");
+    hidden('{"motDePasse": "Secr3t-fr"}', "Secr3t-fr");
+    hidden("Mot de passe : Pa55-fr-1", "Pa55-fr-1");
+    hidden("Mot de passe: Pa55-fr-2", "Pa55-fr-2");
+    hidden("GET /login?user=jo&pwd=Pwd-9f8e7d", "Pwd-9f8e7d");
+    hidden("POST https://receiver.example/hooks/secret/9f8e7d6c5b4a", "9f8e7d6c5b4a");
+    hidden("Enter PIN: 4821", "4821");
+    const r = recorder();
+    expect(redactJson({ "Mot de passe": "Pa55-fr-3", motDePasse: "Pa55-fr-4" }, r)).toEqual({
+      "Mot de passe": placeholderFor("Pa55-fr-3"),
+      motDePasse: placeholderFor("Pa55-fr-4"),
+    });
+    expect(redactQuery({ pwd: "Pwd-1", mot_de_passe: "Mdp-1" }, r)).toEqual({
+      pwd: placeholderFor("Pwd-1"),
+      mot_de_passe: placeholderFor("Mdp-1"),
+    });
+    // The recorder's fast paths decline them, so the general path redacts them.
+    for (const view of ['{"Mot de passe": "x"}', "Mot de passe: x", "/v1/password/x"]) {
+      expect(flagged(view, r), view).toBe(true);
+    }
+  });
+
+  it("keeps prose and paths that only look like pairs: a reason starting with `token: `, API paths", () => {
+    for (const kept of [
+      "token: the token URL answered 404 (no token endpoint), not the credentials",
+      "password: see the vault for details",
+      "GET /v5/organizations/secret-garden/forms/Event/gala/items",
+      "POST /oauth2/token",
+      "le mot de passe est changé",
+    ]) {
+      expect(both(kept), kept).toEqual([kept, kept]);
+    }
+    hidden("token: s3cr3t-tok-42 then more words", "s3cr3t-tok-42");
+  });
+
+  it("one list of credential headers: the recorder's headers and a report's evidence", () => {
+    const r = recorder();
+    for (const name of [...CREDENTIAL_HEADERS, "x-goog-api-key", "x-access-token"]) {
+      expect(isCredentialHeader(name), name).toBe(true);
+      const value = `k=cred-${name}-0123456789`;
+      const recorded = redactHeaders({ [name]: value }, r)[name];
+      expect(String(recorded), name).not.toContain("0123456789");
+      const shown = redactSecretData({ headers: { [name]: value } }).headers[name];
+      expect(shown, name).not.toContain("0123456789");
+    }
+    for (const name of ["content-type", "x-request-id", "x-signature-method", "keyboard"]) {
+      expect(isCredentialHeader(name), name).toBe(false);
+    }
   });
 });
