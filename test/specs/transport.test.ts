@@ -2,7 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHttpClient, type OwnedHttpClient, TransportError } from "../../specs/runner/http.js";
+import {
+  createHttpClient,
+  type OwnedHttpClient,
+  TransportError,
+  UnusableAnswer,
+} from "../../specs/runner/http.js";
 import { REFUSING_URL } from "../support/refused.js";
 
 const JSON_TEXT = JSON.stringify({ data: [{ id: 1, name: "Gala — entrée" }], pagination: {} });
@@ -220,11 +225,14 @@ describe("verify's HTTP client over node:http", () => {
     }
   });
 
-  it("refuses a URL that is not http or https before sending", async () => {
+  it("refuses a URL that is not http or https before sending, as the target's unusable answer", async () => {
     const failed = await client()
       .send({ method: "GET", url: "ftp://127.0.0.1/x" })
       .catch((error: unknown) => error);
-    expect(failed).toBeInstanceOf(TransportError);
-    expect((failed as Error).message).toBe("no answer from ftp://127.0.0.1/x: ftp: is not http: or https:");
+    expect(failed).toBeInstanceOf(UnusableAnswer);
+    expect((failed as UnusableAnswer).message).toContain('the target gave "ftp://127.0.0.1/x"');
+    expect((failed as UnusableAnswer).evidence.diagnostics).toEqual([
+      "GET ftp://127.0.0.1/x: not an absolute http(s) URL",
+    ]);
   });
 });
