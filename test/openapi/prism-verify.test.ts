@@ -53,7 +53,7 @@ describe("verify against Prism mocking the provider's document (no shim)", () =>
   describe("static examples", () => {
     beforeAll(async () => {
       prism = await startPrism(["mock", DOCUMENT]);
-    }, 90_000);
+    });
     afterAll(async () => {
       await prism?.close();
     });
@@ -82,7 +82,7 @@ describe("verify against Prism mocking the provider's document (no shim)", () =>
   describe("dynamic examples", () => {
     beforeAll(async () => {
       prism = await startPrism(["mock", DOCUMENT, "--dynamic", "--seed", "7"]);
-    }, 90_000);
+    });
     afterAll(async () => {
       await prism?.close();
     });

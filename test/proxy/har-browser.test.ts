@@ -61,7 +61,7 @@ describe("a HAR that chromium saved of a session against the sandbox, imported",
   beforeAll(async () => {
     browser = await launchChromium();
     temp = await tempDir();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await temp?.remove();

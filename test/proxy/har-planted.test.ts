@@ -116,7 +116,7 @@ describe("the planted-secret corpus, saved as HAR and imported", () => {
         if (body && "base64" in body) written += Buffer.from(body.base64, "base64").toString("utf8");
       }
     }
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await new Promise((resolve) => capturing.close(resolve));

@@ -59,7 +59,7 @@ describe("assopay har export, then har import: the same interactions", () => {
     expect(exported.stderr).toBe("");
     expect(exported.code).toBe(0);
     har = JSON.parse(await readFile(temp.file("s.har"), "utf8")) as Har;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await sandbox?.close();

@@ -200,7 +200,7 @@ describe("sandbox --from-cassette: the recorded app logs in with its own client"
       });
     });
     url = (JSON.parse(await firstLine) as { url: string }).url;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     stop.abort();

@@ -114,7 +114,7 @@ describe("the time order of crawls", () => {
       http.close();
       await sandbox.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("a loss, as evidence", () => {
