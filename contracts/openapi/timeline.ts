@@ -83,16 +83,15 @@ const ANNOUNCED = [
 
 /**
  * The headers announcing the changes ahead of a route that every answer of it carries at `at` (as the
- * sandbox and replay send them), as OpenAPI response headers with their value; none when none is ahead.
+ * sandbox and replay send them), as OpenAPI response headers with their value at `at` as the example
+ * (not a constant: the value changes with the day); none when none is ahead.
  */
 export function announcedHeaders(timeline: Timeline, route: Route, at: IsoDay): Record<string, unknown> {
   const values = timeline.deprecationHeadersAt(route, at);
   return Object.fromEntries(
     ANNOUNCED.flatMap(([key, name, description]) => {
       const value = values[key];
-      return value === undefined
-        ? []
-        : [[name, { description, schema: { type: "string", const: value }, example: value }]];
+      return value === undefined ? [] : [[name, { description, schema: { type: "string" }, example: value }]];
     }),
   );
 }

@@ -193,7 +193,7 @@ describe("replay --at announces the same changes on recorded answers", () => {
 });
 
 describe("the OpenAPI export says the same dates", () => {
-  type Responses = Record<string, { headers?: Record<string, { schema: { const: string } }> }>;
+  type Responses = Record<string, { headers?: Record<string, { example: string }> }>;
   const responsesOf = (day: string, id: string) => {
     const route = contract().routes.byId(id);
     const doc = exportOpenApi(contract(), { at: day as IsoDay }) as {
@@ -211,9 +211,9 @@ describe("the OpenAPI export says the same dates", () => {
       const responses = Object.values(responsesOf(day, id)?.responses ?? {});
       expect(responses.length).toBeGreaterThan(1);
       for (const response of responses) {
-        expect(response.headers?.Deprecation?.schema.const).toBe(expected.deprecation);
-        expect(response.headers?.Sunset?.schema.const).toBe(expected.sunset);
-        expect(response.headers?.Link?.schema.const).toBe(expected.link);
+        expect(response.headers?.Deprecation?.example).toBe(expected.deprecation);
+        expect(response.headers?.Sunset?.example).toBe(expected.sunset);
+        expect(response.headers?.Link?.example).toBe(expected.link);
       }
     }
     expect(responsesOf("2025-06-15", "v3.form-items")?.deprecated).toBe(true);

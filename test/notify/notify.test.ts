@@ -178,7 +178,7 @@ describe("assopay notify on the command line", () => {
   it("refuses bad usage with exit 2", async () => {
     expect((await runVerb(notifyCommand, ["--key", KEY])).stderr).toContain("--to URL is required");
     expect((await runVerb(notifyCommand, ["--to", "http://127.0.0.1:2/x"])).stderr).toContain(
-      "--key KEY or --url-secret SECRET is required",
+      "assopay notify: --key KEY or --url-secret",
     );
     const badType = await runVerb(notifyCommand, [
       "--to",

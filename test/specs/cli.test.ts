@@ -54,7 +54,7 @@ describe("assopay verify: usage", () => {
     ],
     [["--at", "2025-13-01"], /--at must be a calendar day/],
     [["--only", "nonsense"], /no group or check named "nonsense"/],
-    [["--reporter", "xml"], /--reporter must be one of pretty, json, junit/],
+    [["--reporter", "xml"], /--reporter must be one of pretty, compact, json, junit/],
     [["--planned", "maybe"], /--planned must be one of fail, warn/],
     [["--client-id", "abc"], /--client-id needs --target/],
     [["--target", "http://127.0.0.1:9/v5"], /host root/],
@@ -126,6 +126,7 @@ describe("assopay verify: runs and reports", () => {
       "versions/v3-switched-off",
       "versions/v3-served-before-switch-off",
       "versions/v5-unaffected",
+      "versions/deprecation-headers",
     ]);
   });
 
