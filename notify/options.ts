@@ -163,7 +163,7 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
   ) {
     throw new AssopayError(
       "usage",
-      `assopay notify: --url-secret must be a part of --to, and "${options.urlSecret}" is not one of "${url.href}"`,
+      `assopay notify: --to must contain the URL secret, and "${options.urlSecret}" is not in "${url.href}"`,
       { hint: "for example --to http://127.0.0.1:3000/hook/s3cr3t --url-secret s3cr3t" },
     );
   }

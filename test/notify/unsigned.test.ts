@@ -217,9 +217,9 @@ describe("assopay notify, unsigned, with the receiver run as a command", () => {
       SECRET,
     ]);
     expect(notInUrl.code).toBe(2);
-    expect(notInUrl.stderr).toContain("--url-secret must be a part of --to");
+    expect(notInUrl.stderr).toContain("--to must contain the URL secret");
     const neither = await runVerb(notifyCommand, ["--to", "http://127.0.0.1:2/hook"]);
-    expect(neither.stderr).toContain("--key KEY or --url-secret SECRET is required");
+    expect(neither.stderr).toContain("assopay notify: --key KEY or --url-secret");
     const exits = await runVerb(notifyCommand, [
       "--to",
       `http://127.0.0.1:${await freePort()}/hook/${SECRET}`,
