@@ -15,7 +15,7 @@ const guarded = { PATH: process.env.PATH, NODE_OPTIONS: `--import ${SOCKET_GUARD
 
 /** Runs the gate on an app with a hard-coded host, under the socket guard. */
 async function gateApp(name: string, extra: Parameters<typeof gateClient>[2]) {
-  return gateClient(name, ["uniform"], { env: guarded, timeoutSeconds: 120, ...extra });
+  return gateClient(name, ["uniform"], { env: guarded, timeoutSeconds: 600, ...extra });
 }
 
 describe("gate --upstream: a running server of the user's choosing behind the layer", {
@@ -81,7 +81,7 @@ describe("gate on apps with a hard-coded host (--intercept, --shapes, --allow-ho
   it("gates an app that uses axios, through a rate limit too", async () => {
     const report = await gateClient("hard-coded-axios", ["uniform", "rate-limited"], {
       env: guarded,
-      timeoutSeconds: 120,
+      timeoutSeconds: 600,
       intercept: [HOST],
     });
     for (const verdict of report.scenarios) expect(verdict.findings, report.output.join("\n")).toEqual([]);
