@@ -1,9 +1,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { runnableEntry } from "../core/compiled.js";
 import { HOSTS_VARIABLE, TARGET_VARIABLE } from "../proxy/intercept/hosts.js";
-
-/** This module's own extension: `.ts` when the tool runs from its sources (tsx, vitest), else `.js`. */
-const OWN_EXTENSION = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
 
 /** `--import X` for `NODE_OPTIONS`, the path quoted (NODE_OPTIONS splits on spaces outside quotes). */
 const importOption = (url: URL) => `--import "${fileURLToPath(url).replaceAll('"', '\\"')}"`;
@@ -11,7 +9,9 @@ const importOption = (url: URL) => `--import "${fileURLToPath(url).replaceAll('"
 /**
  * The variables that send a Node command's requests for `hosts` to the layer: the intercept preload of
  * `assopay-contract/intercept`, by its path next to this module (the command's project need not install
- * the package), appended to the `NODE_OPTIONS` it inherits. From the sources, tsx is loaded first.
+ * the package), appended to the `NODE_OPTIONS` it inherits. From the sources, the compiled preload of a
+ * current `dist/` (`runnableEntry`), else the source through tsx: a preload compiled by tsx in the
+ * command left axios apps hanging on a cold tsx cache (test/gate/upstream.test.ts).
  *
  * @example
  * interceptEnv(["api.helloasso.com"], layer.url, process.env.NODE_OPTIONS);
@@ -22,11 +22,15 @@ export function interceptEnv(
   inherited: string | undefined,
 ): Record<string, string> {
   if (hosts.length === 0) return {};
-  const preload = new URL(`../proxy/intercept/register${OWN_EXTENSION}`, import.meta.url);
-  const imports =
-    OWN_EXTENSION === ".ts"
-      ? [importOption(pathToFileURL(createRequire(import.meta.url).resolve("tsx"))), importOption(preload)]
-      : [importOption(preload)];
+  const extension = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const preload = runnableEntry(
+    new URL(`../proxy/intercept/hosts${extension}`, import.meta.url).href,
+    "register",
+  );
+  const own = importOption(pathToFileURL(preload.file));
+  const imports = preload.tsx
+    ? [importOption(pathToFileURL(createRequire(import.meta.url).resolve("tsx"))), own]
+    : [own];
   return {
     [HOSTS_VARIABLE]: hosts.join(","),
     [TARGET_VARIABLE]: layerUrl,
