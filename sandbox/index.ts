@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type Contract, loadContract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
@@ -114,6 +115,8 @@ export interface RunningSandbox {
   at: IsoDay;
   /** The assembled sandbox (clock, store, notifier …), for in-process tests. */
   core: SandboxCore;
+  /** Answers one request as the socket would (Host guard, router, a throw as a 500), without the socket. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
   close(): Promise<void>;
 }
 
@@ -195,6 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     at: options.at ?? clock.day(),
     core,
+    handle: (req, res) => server.emit("request", req, res),
     close: () => {
       core.notifier.close();
       return running.close();

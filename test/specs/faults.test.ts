@@ -21,7 +21,9 @@ describe("verify against every sandbox fault", () => {
       const troubles: string[] = [];
       let noticed = false;
       for (const at of dates) {
-        const report = await verifySandbox(at, { fault: fault.name });
+        // In-process, but for one run of the matrix, which goes over a socket as the CLI's do.
+        const socket = fault === cases[0]?.fault && at === dates[0];
+        const report = await verifySandbox(at, { fault: fault.name, socket });
         const failed = report.outcomes.filter((o) => o.verdict === "fail" || o.verdict === "error");
         for (const outcome of failed) {
           if (outcome.rule === fault.rule && outcome.verdict === "fail") {
@@ -35,6 +37,5 @@ describe("verify against every sandbox fault", () => {
       if (!noticed) troubles.push(`${fault.rule} went unnoticed at ${dates.join(", ")}`);
       expect(troubles).toEqual([]);
     },
-    120_000, // up to three verify runs, on a machine shared with other jobs
   );
 });

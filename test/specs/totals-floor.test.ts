@@ -65,6 +65,5 @@ describe("totalPages at a page size the count does not divide", () => {
         expect(legal.others.map((o) => o.id)).toEqual([]);
       }
     },
-    600_000,
   );
 });

@@ -10,6 +10,7 @@ import { allChecks } from "../../../specs/index.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../../specs/runner/options.js";
 import { runVerify } from "../../../specs/runner/run.js";
 import { CHECK_GROUPS, type CheckOutcome, type RunReport } from "../../../specs/runner/types.js";
+import { inProcessTransport } from "./in-process.js";
 
 /** Every group but Pact (its verifier runs in a child process and has its own tests). */
 export const GROUPS_BUT_PACT = CHECK_GROUPS.filter((g) => g !== "pact");
@@ -67,6 +68,11 @@ export async function verifySandbox(
     data?: SandboxData;
     extra?: Partial<VerifyOptionsInput>;
     through?: (sandbox: RunningSandbox) => Promise<{ url: string; close(): Promise<void> }>;
+    /**
+     * True sends verify's requests to the sandbox over a socket, as the CLI does; by default they reach its
+     * request listener in this process (`inProcessTransport`). Each fault matrix keeps one run on a socket.
+     */
+    socket?: boolean;
   } = {},
 ): Promise<RunReport> {
   const sandbox = await startSandbox({
@@ -81,7 +87,10 @@ export async function verifySandbox(
   const front = options.through ? await options.through(sandbox) : undefined;
   try {
     const input = sandboxInput(sandbox, at, { ...(front ? { target: front.url } : {}), ...options.extra });
-    return await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
+    return await runVerify(resolveOptions(input), allChecks(), {
+      contract: contract(),
+      ...(options.socket ? {} : { transport: inProcessTransport(sandbox) }),
+    });
   } finally {
     await front?.close();
     await sandbox.close();
