@@ -42,11 +42,11 @@ describe("the recording CA's key", () => {
     // Its owner's alone again: the same CA is used.
     await chmod(key, 0o600);
     expect((await loadOrCreateCa(dir)).certPem).toBe(made.certPem);
-  }, 120_000);
+  });
 
   it("a key made by assopay (0600) is used without a word", async () => {
     const dir = join(temp.dir, "fresh");
     const first = await loadOrCreateCa(dir);
     expect((await loadOrCreateCa(dir)).certPem).toBe(first.certPem);
-  }, 120_000);
+  });
 });

@@ -188,7 +188,7 @@ describe("hostile files: refused up front, with a position and what was expected
     child.kill("SIGTERM");
     expect(await exited).toBe(143);
     expect(stderr).toContain("assopay lint: stopped by SIGTERM");
-  }, 120_000);
+  });
 
   it("assopay help frob and assopay --version --nope are usage errors; help VERB and --version alone are not", async () => {
     const frob = await runCli(["help", "frob"]);

@@ -54,7 +54,7 @@ describe("two recorders never write one cassette, whatever names they are given"
     // The first recorder's cassette loads: no id written twice.
     const loaded = await loadCassette(cassette);
     expect(loaded.interactions.map((i) => i.id)).toEqual([1, 2]);
-  }, 180_000);
+  });
 
   it("a recorder alone on a symbolic link records into the file it names, and the cassette loads", async () => {
     const cassette = temp.file("real.yaml");
@@ -65,5 +65,5 @@ describe("two recorders never write one cassette, whatever names they are given"
     recorder.child.kill("SIGTERM");
     expect(await recorder.exited).toBe(0);
     expect((await loadCassette(cassette)).interactions).toHaveLength(1);
-  }, 180_000);
+  });
 });

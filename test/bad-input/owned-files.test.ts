@@ -73,7 +73,7 @@ describe("--output decides by the digest recorded when writing, not by how the f
     expect(next.code).toBe(2);
     expect(next.stderr).toContain(`${file} was written by assopay verify and has been modified since`);
     expect(readFileSync(file, "utf8")).toBe(before);
-  }, 120_000);
+  });
 
   it("a user's todo.txt whose first line starts with 'assopay verify:' is not overwritten", async () => {
     const file = join(scratch, "todo.txt");
@@ -83,5 +83,5 @@ describe("--output decides by the digest recorded when writing, not by how the f
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${file} exists and is not a report assopay wrote`);
     expect(readFileSync(file, "utf8")).toBe(mine);
-  }, 120_000);
+  });
 });

@@ -89,7 +89,7 @@ describe("the sandbox announces the timeline's changes in HTTP", () => {
         });
       }
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await h?.close();

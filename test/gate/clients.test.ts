@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SCENARIO_NAMES } from "../../gate/scenarios.js";
 import { brokenRules, gateClient, verdictOf } from "./support.js";
 
-describe("assopay gate on the test clients", { timeout: 180_000 }, () => {
+describe("assopay gate on the test clients", () => {
   it("passes the correct client in every scenario, with no finding at all", async () => {
     const report = await gateClient("correct", SCENARIO_NAMES);
     expect(report.scenarios.map((v) => v.scenario)).toEqual(SCENARIO_NAMES);

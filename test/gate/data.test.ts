@@ -5,7 +5,7 @@ import { docExample } from "../support/data-example.js";
 import { runCli } from "../support/run-cli.js";
 import { clientPath, gateClient } from "./support.js";
 
-describe("assopay gate --data: an SDK's own form shapes through every scenario", { timeout: 180_000 }, () => {
+describe("assopay gate --data: an SDK's own form shapes through every scenario", () => {
   it("runs the correct client on the data file's main form in every scenario, with no finding", async () => {
     const { text, file } = docExample();
     const report = await gateClient("correct", SCENARIO_NAMES, {

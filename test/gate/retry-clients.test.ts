@@ -3,7 +3,7 @@ import { brokenRules, gateClient, verdictOf } from "./support.js";
 
 // The waits here are the scenarios' own (Retry-After 1 s, an HTTP-date at most 1.5 s ahead): no test
 // asserts how long anything took at most.
-describe("assopay gate on clients that meet 429, 503 and resets mid-crawl", { timeout: 180_000 }, () => {
+describe("assopay gate on clients that meet 429, 503 and resets mid-crawl", () => {
   it("fails a client that retries at once whatever Retry-After asks, showing the gap it left", async () => {
     const report = await gateClient("ignores-retry-after", ["rate-limited"]);
     const verdict = verdictOf(report, "rate-limited");

@@ -18,9 +18,7 @@ async function gateApp(name: string, extra: Parameters<typeof gateClient>[2]) {
   return gateClient(name, ["uniform"], { env: guarded, timeoutSeconds: 600, ...extra });
 }
 
-describe("gate --upstream: a running server of the user's choosing behind the layer", {
-  timeout: 300_000,
-}, () => {
+describe("gate --upstream: a running server of the user's choosing behind the layer", () => {
   let server: RunningSandbox;
   beforeAll(async () => {
     server = await startSandbox({ port: 0, entries: 45, contract });
@@ -68,9 +66,7 @@ describe("gate --upstream: a running server of the user's choosing behind the la
   });
 });
 
-describe("gate on apps with a hard-coded host (--intercept, --shapes, --allow-host)", {
-  timeout: 300_000,
-}, () => {
+describe("gate on apps with a hard-coded host (--intercept, --shapes, --allow-host)", () => {
   it("gates an app that calls https://api.helloasso.com with https.request, end to end", async () => {
     const report = await gateApp("hard-coded-https", { intercept: [HOST], shapes: "document" });
     expect(report.scenarios[0]?.findings, report.output.join("\n")).toEqual([]);

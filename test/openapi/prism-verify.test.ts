@@ -76,7 +76,7 @@ describe("verify against Prism mocking the provider's document (no shim)", () =>
         /^the target gave "string" \(from the answer to POST .*checkout-intents\)/,
       );
       expect(backUrl?.evidence?.request?.url).toMatch(/\/organizations\/mock-org\/checkout-intents$/);
-    }, 300_000);
+    });
   });
 
   describe("dynamic examples", () => {
@@ -93,6 +93,6 @@ describe("verify against Prism mocking the provider's document (no shim)", () =>
       const nulls = sentences(report).filter((s) => /got null/.test(s));
       expect(nulls.length).toBeGreaterThan(0);
       for (const sentence of nulls) expect(sentence).toContain(DOCUMENT_ALLOWS);
-    }, 300_000);
+    });
   });
 });

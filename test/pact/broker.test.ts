@@ -197,5 +197,5 @@ describe("assopay verify --publish-results", () => {
     );
     expect(run.stderr).not.toContain("my-sdk");
     expect(broker.requests).toHaveLength(0);
-  }, 120_000);
+  });
 });

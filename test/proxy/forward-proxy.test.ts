@@ -72,8 +72,7 @@ function raw(url: string, text: string): Promise<string> {
   });
 }
 
-// Child processes (curl) and RSA keys are slow on a loaded machine: a generous time limit per test.
-describe("the forward proxy (HTTPS_PROXY / HTTP_PROXY) with the generated CA", { timeout: 120_000 }, () => {
+describe("the forward proxy (HTTPS_PROXY / HTTP_PROXY) with the generated CA", () => {
   it("records curl calling https://api.helloasso.com through HTTPS_PROXY, then replays it", async () => {
     const dir = await scratch();
     const service = await upstream();

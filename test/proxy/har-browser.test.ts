@@ -136,12 +136,12 @@ describe("a HAR that chromium saved of a session against the sandbox, imported",
       ...proxyRerun,
       summary: { ...proxyRerun.summary, pass: proxyRerun.summary.pass - own.length },
     });
-  }, 120_000);
+  });
 
   it("fails lint where the proxy's recording fails it, on the same rule", async () => {
     const { recorded, imported } = await session("duplicates", "duplicate-entries");
     const lint = await verdicts(imported);
     expect(lint.filter((v) => v.endsWith(" fail")).join("\n")).toContain("pagination.no-duplicates fail");
     expect(lint).toEqual(await verdicts(recorded));
-  }, 120_000);
+  });
 });

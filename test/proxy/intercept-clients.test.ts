@@ -32,10 +32,7 @@ async function client(route: string, target: string | undefined): Promise<Outcom
 
 const REFUSED = ["undici-pool", "http2", "tls", "net"];
 
-// Child processes (tsx) are slow on a loaded machine: a generous time limit per test.
-describe("the preload and the Node clients that do not go through fetch's global dispatcher", {
-  timeout: 120_000,
-}, () => {
+describe("the preload and the Node clients that do not go through fetch's global dispatcher", () => {
   it("without the preload, each route heads for the live host (the socket guard stops it: exit 97)", async () => {
     for (const route of ["fetch-dispatcher", ...REFUSED]) {
       const outcome = await client(route, undefined);

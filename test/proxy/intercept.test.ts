@@ -28,8 +28,7 @@ function client(variables: Record<string, string>, preload = true) {
   return run(process.execPath, ["--import", "tsx", "--import", SOCKET_GUARD, ...preloads, CLIENT], env);
 }
 
-// Child processes (tsx, RSA keys, curl) are slow on a loaded machine: a generous time limit per test.
-describe("the Node preload (node --import assopay-contract/intercept)", { timeout: 120_000 }, () => {
+describe("the Node preload (node --import assopay-contract/intercept)", () => {
   it("records an unmodified client calling https://api.helloasso.com, then replays it", async () => {
     const dir = await scratch();
     const service = await upstream();

@@ -75,9 +75,7 @@ function image(url) {
 </script></body></html>`;
 }
 
-describe("a web page of another origin cannot drive the replay, the sandbox or the recorder", {
-  timeout: 120_000,
-}, () => {
+describe("a web page of another origin cannot drive the replay, the sandbox or the recorder", () => {
   const contract = loadContract();
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let service: FakeUpstream;
