@@ -7,6 +7,7 @@ import { messageDescription } from "../../contracts/pact/message-interactions.js
 import { notificationSession } from "../notifications/session.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
+import { noAdminReason } from "../runner/tokens.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
 import { answerState, notCaught, planInteractions, resolvedPath } from "./discovered-states.js";
@@ -109,9 +110,7 @@ function planWithStates(ctx: CheckContext, pact: PactFile, events: ReadonlySet<s
   for (const interaction of pact.interactions) {
     const reason =
       notCaught(interaction, events) ??
-      (usesAdmin(interaction) && !ctx.tokens.has("admin")
-        ? "no organization_admin client was given (--admin-client-id, --admin-client-secret)"
-        : undefined);
+      (usesAdmin(interaction) && !ctx.tokens.has("admin") ? noAdminReason(ctx.options.auth) : undefined);
     if (reason === undefined) plan.kept.push(interaction);
     else plan.skipped.push({ description: interaction.description, reason });
   }

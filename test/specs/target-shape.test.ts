@@ -211,6 +211,28 @@ describe("a target's nonsense", () => {
   });
 });
 
+describe("the admin skips name the flags of the run's authentication", () => {
+  const fileCheck = allChecks().filter((c) => c.id === "rights/file-needs-organization-admin");
+
+  it("names --admin-bearer under --bearer, not the client flags it does not take", async () => {
+    const { transport } = fakeTarget(() => ({ status: 200, body: "{}" }));
+    const options = resolveOptions(input({ auth: { kind: "bearer", reader: "t", admin: undefined } }));
+    const report = await runVerify(options, fileCheck, { contract: contract(), transport });
+    expect(report.outcomes.map((o) => [o.verdict, o.reason])).toEqual([
+      ["skip", "no organization_admin token was given (--admin-bearer)"],
+    ]);
+  });
+
+  it("names the admin client flags with a token endpoint", async () => {
+    const { transport } = fakeTarget(() => ({ status: 200, body: '{"access_token":"a","expires_in":1800}' }));
+    const options = resolveOptions(input({ auth: { kind: "token-endpoint", ...CLIENTS, admin: undefined } }));
+    const report = await runVerify(options, fileCheck, { contract: contract(), transport });
+    expect(report.outcomes.map((o) => [o.verdict, o.reason])).toEqual([
+      ["skip", "no organization_admin client was given (--admin-client-id, --admin-client-secret)"],
+    ]);
+  });
+});
+
 describe("the target-shape flags", () => {
   const where = [
     "--target",
