@@ -1,4 +1,5 @@
 import type { ConsumerRules } from "../../contracts/consumer-rules.js";
+import { SIGNATURE_HEADER } from "../../core/notification-signature.js";
 import {
   type PrettyOptions,
   type Report,
@@ -8,7 +9,6 @@ import {
   type Verdict,
   writeReport,
 } from "../../report/index.js";
-import { SIGNATURE_HEADER } from "../signature.js";
 import type { CaseOutcome, CaseVerdict, NotifyReport } from "../verdict.js";
 
 /** A note reports what an advice case saw: shown as a warning, never a failure. */
