@@ -2,11 +2,11 @@ import { createHmac } from "node:crypto";
 import type { NotifyRuleId } from "../contracts/consumer-rules.js";
 import type { NotificationType } from "../contracts/index.js";
 import { AssopayError } from "../core/errors.js";
+import { signNotification as sign } from "../core/notification-signature.js";
 import { type KnownPayment, orderPath, paymentPath } from "./api.js";
 import { type Body, notificationBody } from "./bodies.js";
 import type { RecordedNotification } from "./options.js";
 import { type RawForm, serialise } from "./raw-forms.js";
-import { sign } from "./signature.js";
 
 /** One POST of the battery: where, the raw body, and the signature header (`undefined`: no header at all). */
 export interface Delivery {

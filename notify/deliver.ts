@@ -1,6 +1,6 @@
+import { SIGNATURE_HEADER } from "../core/notification-signature.js";
 import { packageVersion } from "../core/paths.js";
 import type { Delivery } from "./cases.js";
-import { SIGNATURE_HEADER } from "./signature.js";
 
 /** What the receiver answered to one delivery: a status, or why there was none. */
 export type DeliveryResult =

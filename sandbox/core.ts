@@ -21,11 +21,10 @@ export interface SandboxCore {
   readonly tokens: TokenCodec;
   readonly fault: FaultName | undefined;
   /**
-   * A live listing (legal variant): every first page of a listing, whatever its query, and every third
-   * page, is served after one more order; `requests` counts the pages asked for. Absent when the sandbox
-   * does not grow.
+   * A live listing (legal variant): every first page of a listing, whatever its query, and the third page
+   * of each crawl of a form's listing, is served after one more order.
    */
-  readonly growth: { requests: number } | undefined;
+  readonly growing: boolean;
   /** Whose shape wins where the seed and the published document disagree. */
   readonly shapes: Shapes;
   /** False with `hooks: false`: the sandbox's own endpoints (states, clock, sink …) do not answer. */

@@ -48,8 +48,9 @@ export interface SandboxOptions extends AllowHostOptions {
   fault?: FaultName;
   /**
    * A legal variant: a live listing. Before every first page of a listing (whatever its query: page size,
-   * order, date window) and every third page is served, the form takes a new paid order at the listing's
-   * head, so the listing grows between crawls and while it is crawled; tokens stay cursor-stable.
+   * order, date window) and the third page of each crawl of a form's listing is served, the form takes a
+   * new paid order at the listing's head, so the listing grows between crawls and while it is crawled;
+   * tokens stay cursor-stable.
    * @example { growing: true }
    */
   growing?: boolean;
@@ -166,7 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       ...(options.onNotice ? { onSkip: options.onNotice } : {}),
     }),
     fault,
-    growth: options.growing ? { requests: 0 } : undefined,
+    growing: options.growing === true,
     shapes: options.shapes ?? "seed",
     hooks: options.hooks ?? true,
     sink: [],

@@ -1,5 +1,5 @@
-import { createHmac } from "node:crypto";
 import { offLoopback } from "../core/http/loopback.js";
+import { signNotification } from "../core/notification-signature.js";
 import type { Registration } from "./data/model.js";
 
 /** Waits between attempts: 4 attempts in all, about 3 s from first to last. */
@@ -69,11 +69,6 @@ export interface Notifier {
   /** Forgets the log (deliveries under way finish). */
   reset(): void;
   close(): void;
-}
-
-/** Lowercase hex HMAC-SHA256 of the raw body, keyed with the URL's signing key (UTF-8). */
-export function signBody(body: string, key: string): string {
-  return createHmac("sha256", Buffer.from(key, "utf8")).update(Buffer.from(body, "utf8")).digest("hex");
 }
 
 export function createNotifier(options: NotifierOptions): Notifier {
@@ -185,7 +180,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         eventType,
         organizationSlug,
         body,
-        signature: signBody(body, signingKey(firstKey)),
+        signature: signNotification(body, signingKey(firstKey)),
         signatureKey: firstKey,
       });
       if (emissions.length > KEPT_DELIVERIES) emissions = emissions.slice(-KEPT_DELIVERIES);
@@ -197,7 +192,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
           url: target.url,
           eventType,
           body,
-          signature: signBody(body, key),
+          signature: signNotification(body, key),
           attempts: [],
           state: "pending",
         };

@@ -45,8 +45,8 @@ Flags:
   --entries N              entries of the ready-made form, 0 to 1000000 (default ${DEFAULT_ENTRIES})
   --fault NAME             break exactly one rule (see --list-faults)
   --growing                a legal variant: a live listing, where every first page of a listing
-                           (whatever its query) and every third page is served after one more paid
-                           order (tokens stay cursor-stable)
+                           (whatever its query) and the third page of each crawl of a form is served
+                           after one more paid order (tokens stay cursor-stable)
   --shapes seed|document   where the seed and the provider's document disagree, serve the seed's shape
                            (default) or the document's (docs/contracts.md, "Known divergences"): with
                            seed, an items-listing entry's amount is {total, vat}; with document, the

@@ -1,8 +1,6 @@
+import { SIGNATURE_HEADER } from "../../core/notification-signature.js";
 import type { NotificationType } from "../types.js";
 import { componentRef, type JsonSchema } from "./schemas.js";
-
-/** The header that carries the HMAC-SHA256 of the body, hex, keyed with the URL's signing key. */
-export const SIGNATURE_HEADER = "x-ha-signature";
 
 /**
  * The notifications as OpenAPI `webhooks`, one per type: the envelope with its `eventType` fixed and the

@@ -68,8 +68,9 @@ const MAY_OTHER = /[=:](?<=["'`][ \t]*(?:=|:(?=[ \t])))|-(?<![^\s"']-)|<\/|%3[Dd
 const VALUE_GROUPS = ["escaped", "double", "single", "back", "bare"] as const;
 
 /**
- * A bare word of letters after `name:` with more words after it is prose, not a value (`token: the
- * token URL answered 404`); a value people write after a colon is one word (`password: hunter2`).
+ * A bare word of letters after `name:` or after a flag, with more words after it, is prose, not a value
+ * (`token: the token URL answered 404`, `--url-secret must be a part of --to`); a value people write
+ * there is one word (`password: hunter2`, `--password hunter2 …`).
  */
 const PROSE = /^[A-Za-z]+$/;
 const MORE_WORDS = /^[ \t]+[A-Za-z]/;
@@ -91,6 +92,7 @@ export function secretName(name: string, names: PairNames, place: NamePlace): bo
 
 /** The value of each match of `pattern` in `text` whose name is a secret's, in order, none overlapping. */
 function secretValues(text: string, pattern: RegExp, names: PairNames, into: Found[]): void {
+  const flag = pattern === FLAG;
   // With indices (`d`): where the value's group starts, whatever follows it (an element's end tag).
   const each = new RegExp(pattern.source, `${pattern.flags}d`);
   for (let found = each.exec(text); found; found = each.exec(text)) {
@@ -106,7 +108,7 @@ function secretValues(text: string, pattern: RegExp, names: PairNames, into: Fou
     const inUrl = lead === 0x3f || lead === 0x26 || lead === 0x23;
     const prose =
       key === "bare" &&
-      groups.sep?.replace(/[\s"'`\\]/g, "") === ":" &&
+      (flag || groups.sep?.replace(/[\s"'`\\]/g, "") === ":") &&
       PROSE.test(value) &&
       MORE_WORDS.test(text.slice(at + value.length, at + value.length + 2));
     if (prose || value === "" || at < 0 || !secretName(name, names, inUrl ? "form" : "field")) {

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import {
   request as httpRequest,
   type IncomingHttpHeaders,
@@ -11,24 +10,6 @@ import { problem, sendProblem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
 import { readBodyOrRefuse, tooLargeDetail } from "../http/body.js";
 import type { CapturedNotification } from "./capture.js";
-
-/** The header the service signs notifications in (SERVICE-FACTS: Notifications). */
-export const SIGNATURE_HEADER = "x-ha-signature";
-
-/** Lower-case hex HMAC-SHA256 of `body`, keyed with the UTF-8 bytes of `key`: the service's signature. */
-export function signature(key: string, body: Buffer): string {
-  return createHmac("sha256", Buffer.from(key, "utf8")).update(body).digest("hex");
-}
-
-/** Which known key, if any, produced `header` over the raw body. */
-export function verifySignature(body: Buffer, header: string, keys: Iterable<string>): string | undefined {
-  const given = Buffer.from(header, "utf8");
-  for (const key of keys) {
-    const expected = Buffer.from(signature(key, body), "utf8");
-    if (expected.length === given.length && timingSafeEqual(expected, given)) return key;
-  }
-  return undefined;
-}
 
 /** Whether a request target is the notification path or below it. */
 export function isNotificationPath(url: string | undefined, path: string): boolean {

@@ -1,3 +1,4 @@
+import { SIGNATURE_HEADER, signingKeyOf, signNotification } from "../../core/notification-signature.js";
 import { bodyBytes } from "../cassette/body.js";
 import type { NotificationRecord, StoredRequest, StoredResponse } from "../cassette/format.js";
 import type { DocumentWriter, WritableBody } from "../cassette/writer.js";
@@ -7,7 +8,6 @@ import { type Redactor, redactRequest, redactResponse } from "../redaction/redac
 import { learnFromRuleset } from "../redaction/ruleset.js";
 import { BodyEncoder, type ReadyBody, readyBody } from "./body-encoder.js";
 import { type CapturedExchange, type CapturedNotification, capturedOf, type Recordable } from "./capture.js";
-import { SIGNATURE_HEADER, signature, verifySignature } from "./notifications.js";
 import type { WireMeta } from "./worker-protocol.js";
 
 /** A message as captured: all but its body in stored form (not yet redacted), and its body made ready. */
@@ -180,7 +180,7 @@ export class RecordingPipeline {
         key: undefined,
       };
     }
-    const key = verifySignature(x.requestBody, header, keys);
+    const key = signingKeyOf(x.requestBody, header, keys);
     const note = key
       ? "verified; re-signed with the placeholder of its signing key"
       : "matches none of the known signing keys";
@@ -222,7 +222,7 @@ export class RecordingPipeline {
     const response = this.stored(x.response, redactResponse);
     if (verdict.key !== undefined) {
       const placeholderKey = this.redactor.secrets.redact(verdict.key, "signatureKey");
-      request.headers[SIGNATURE_HEADER] = signature(placeholderKey, bodyBytes(request.body));
+      request.headers[SIGNATURE_HEADER] = signNotification(bodyBytes(request.body), placeholderKey);
     }
     const id = this.writer.append({ recordedAt, request, response, notification: verdict.record }, given);
     this.reported("notification", id, request, response);

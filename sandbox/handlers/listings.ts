@@ -90,6 +90,12 @@ function growOne(core: SandboxCore, organization: Organization, form: FormDef): 
   });
 }
 
+/** The page a token leads to, or undefined when it is not one of this listing's. */
+function pageIndexOf(core: SandboxCore, scope: string, token: string): number | undefined {
+  const decoded = core.tokens.decode(scope, token);
+  return decoded.ok ? decoded.cursor.pageIndex : undefined;
+}
+
 /**
  * Every paginated route of the catalogue (v5 and v3, organization or form, items, orders or payments):
  * the route's pagination spec names the result array and the entry schema.
@@ -132,17 +138,25 @@ export function listingHandler(route: Route): RouteHandler {
       return;
     }
     const listed = form ?? core.store.mainForm;
-    // A live listing takes an order with each fresh first page, whatever the query, and between a form's pages.
-    const first = query.strings.get("continuationToken") === undefined;
-    if (core.growth && (first || (form && core.growth.requests++ % 3 === 0))) {
+    const scope = listingScope(route, organization.slug, form, {
+      from: query.dates.get("from"),
+      to: query.dates.get("to"),
+    });
+    const token = query.strings.get("continuationToken");
+    // A live listing takes an order with each fresh first page, whatever the query, and once within each
+    // crawl of a form, at its third page. Once, not every third page asked: counted over all the pages
+    // asked, the growth follows the client's pace, and crawls at the listing's tail (oldest first) would
+    // grow it for one another at every page and never reach the empty page that ends a crawl (seed,
+    // rule 3); the real service's crawls end, and new entries wait for the token kept at the end.
+    if (
+      core.growing &&
+      (token === undefined || (form !== undefined && pageIndexOf(core, scope, token) === 3))
+    ) {
       growOne(core, organization, listed);
     }
     const outcome = listPage(core, {
       rules: call.rules,
-      scope: listingScope(route, organization.slug, form, {
-        from: query.dates.get("from"),
-        to: query.dates.get("to"),
-      }),
+      scope,
       sequence: servedSequence(
         core,
         form,
@@ -157,7 +171,7 @@ export function listingHandler(route: Route): RouteHandler {
       ),
       lookup: (id) => core.store.order(id),
       phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),
-      token: query.strings.get("continuationToken"),
+      token,
       pageSize: query.integers.get("pageSize") ?? pagination.defaultPageSize,
       pageIndex: query.integers.get("pageIndex"),
       direction: askedDirection(core, query.strings.get("sortOrder")),

@@ -1,13 +1,8 @@
-import { createHmac } from "node:crypto";
+import { SIGNATURE_HEADER, signNotification } from "../../core/notification-signature.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import { deliveryEvidence, notificationSession } from "./session.js";
 
 const RULE = "notifications.signature";
-
-/** Lowercase hex HMAC-SHA256 of the raw body bytes, keyed with the UTF-8 bytes of the URL's key. */
-export function expectedSignature(body: Buffer, key: string): string {
-  return createHmac("sha256", Buffer.from(key, "utf8")).update(body).digest("hex");
-}
 
 /**
  * Authentication 4: every notification carries `x-ha-signature`, the lowercase hex HMAC-SHA256 of its
@@ -43,10 +38,10 @@ export const signatureCheck: SpecCheck = {
     let firstReason = "";
     for (const delivery of deliveries) {
       const own = byName.get(session.receiver.nameOf(delivery));
-      const expected = expectedSignature(delivery.body, own?.key ?? "");
-      const header = delivery.headers["x-ha-signature"];
+      const expected = signNotification(delivery.body, own?.key ?? "");
+      const header = delivery.headers[SIGNATURE_HEADER];
       const other = session.registered.find(
-        (r) => r !== own && r.key !== undefined && header === expectedSignature(delivery.body, r.key),
+        (r) => r !== own && r.key !== undefined && header === signNotification(delivery.body, r.key),
       );
       const reason =
         typeof header !== "string" || header === ""

@@ -214,6 +214,19 @@ describe("one redactor: the pairs' grammar and the credential headers, for casse
     hidden("token: s3cr3t-tok-42 then more words", "s3cr3t-tok-42");
   });
 
+  it("keeps the prose after a secret-named flag, and still replaces a flag's value", () => {
+    for (const kept of [
+      "assopay notify: --url-secret must be a part of --to",
+      "--key KEY or --url-secret SECRET is required",
+      "pass --password only with --user",
+    ]) {
+      expect(both(kept), kept).toEqual([kept, kept]);
+    }
+    hidden("run --url-secret s3cr3t-path-7 now", "s3cr3t-path-7");
+    hidden("curl --password hunter2xyz -u jo", "hunter2xyz");
+    hidden("--client-secret Wordsonly", "Wordsonly");
+  });
+
   it("one list of credential headers: the recorder's headers and a report's evidence", () => {
     const r = recorder();
     for (const name of [...CREDENTIAL_HEADERS, "x-goog-api-key", "x-access-token"]) {

@@ -19,10 +19,10 @@ const COMPLETENESS = [
 ];
 
 describe("completeness on a live listing", () => {
-  // Skipped in session 22: with the sandbox growing on every fresh first page (issue 47), verify's
-  // ascending crawls of a growing listing never reach an empty page and are blamed on
-  // pagination.end-is-empty-array ("no empty page after 47 pages"). A known defect, left open in issue 47.
-  it.skip.each([
+  // Each fresh first page, whatever its query, and the third page of each crawl of a form take one more
+  // entry. (Grown at every third page asked, the sandbox's oldest-first crawls, under way together at the
+  // end of a run, grew the tail for one another at every page and never met their empty page.)
+  it.each([
     ["with provider states", true],
     ["without hooks", false],
   ])("passes a listing that grows with each first page and while it is crawled (%s)", async (_, hooks) => {
@@ -142,7 +142,7 @@ describe("a loss, as evidence", () => {
       expect(crawl?.label).toMatch(/pageSize 7/);
       const offending = crawl?.pages.filter((p) => p.offending) ?? [];
       expect(offending).toHaveLength(1);
-      expect(outcome?.evidence?.request.url).toBe(offending[0]?.url);
+      expect(outcome?.evidence?.request?.url).toBe(offending[0]?.url);
       expect(crawl?.expected).toMatch(/more entries/);
       // The repro: the crawl's requests from its first page to the offending one, as curl lines.
       const diagnostics = outcome?.evidence?.diagnostics ?? [];

@@ -5,11 +5,18 @@ import type { RunningSandbox } from "../../../sandbox/index.js";
 
 /**
  * What a listing page turns into: from the asked URL's query (and the whole URL), the page's result
- * array and how many entries the provider served before this page in the same crawl (read from the token
- * asked with), the value that takes the array's place, or `{ refuse: status }` to answer the page with
+ * array, how many entries the provider served before this page in the same crawl and the array the
+ * sandbox served on the page before it (both read from the token asked with, so crawls under way at once
+ * stay apart), the value that takes the array's place, or `{ refuse: status }` to answer the page with
  * that status instead. `{ entries, token: null }` also takes the page's token away.
  */
-export type Rewrite = (query: URLSearchParams, entries: unknown[], url: URL, servedBefore: number) => unknown;
+export type Rewrite = (
+  query: URLSearchParams,
+  entries: unknown[],
+  url: URL,
+  servedBefore: number,
+  pageBefore: unknown[] | undefined,
+) => unknown;
 
 const tokenless = (value: unknown): unknown[] | undefined =>
   typeof value === "object" &&
@@ -32,8 +39,8 @@ const LISTING = /\/organizations\/[^/]+(\/forms\/[^/]+\/[^/]+)?\/(items|orders|p
 export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url) => url) {
   return async (sandbox: RunningSandbox) => {
     const upstream = new URL(sandbox.url);
-    // Entries served so far in a crawl, by the token that continues it.
-    const served = new Map<string, number>();
+    // Entries served so far in a crawl and the sandbox's array of its last page, by the token that continues it.
+    const served = new Map<string, { count: number; page: unknown[] }>();
     const server = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -50,16 +57,18 @@ export function rewriting(rewrite: Rewrite, asks: (url: string) => string = (url
         const body = JSON.parse(text) as Record<string, unknown>;
         const pagination = body.pagination as { continuationToken?: unknown } | undefined;
         // The token, whatever the case of its name (real clients send `continuationtoken`).
-        const before = served.get(queryValue(url.searchParams, "continuationToken") ?? "") ?? 0;
+        const before = served.get(queryValue(url.searchParams, "continuationToken") ?? "");
         for (const key of ["data", "items"]) {
           if (!Array.isArray(body[key])) continue;
-          const replaced = rewrite(url.searchParams, body[key] as unknown[], url, before);
+          const entries = body[key] as unknown[];
+          const replaced = rewrite(url.searchParams, entries, url, before?.count ?? 0, before?.page);
           status = refusal(replaced) ?? status;
           const kept = tokenless(replaced);
           if (kept && pagination) pagination.continuationToken = null;
           body[key] = kept ?? replaced;
           const read = readPage(body, key);
-          if (read.ok && read.token !== undefined) served.set(read.token, before + read.entries.length);
+          if (read.ok && read.token !== undefined)
+            served.set(read.token, { count: (before?.count ?? 0) + read.entries.length, page: entries });
         }
         text =
           status === 200
