@@ -7,6 +7,7 @@ import { type BenchContext, createContext } from "./lib/context.js";
 import { inSuiteOrder, keptSections, withMeasuredLine } from "./lib/kept-sections.js";
 import { renderSection, type Section, textTable } from "./lib/report.js";
 import { cassetteLoadSuite } from "./suites/cassette-load.js";
+import { recorderDecisionSuite } from "./suites/recorder-decision.js";
 import { recordingSuite } from "./suites/recording.js";
 import { redactionSuite } from "./suites/redaction.js";
 import { replaySuite } from "./suites/replay.js";
@@ -14,6 +15,7 @@ import { verifySuite } from "./suites/verify.js";
 
 const SUITES: Record<string, (ctx: BenchContext) => Promise<Section[]>> = {
   recording: recordingSuite,
+  "recorder-decision": recorderDecisionSuite,
   replay: replaySuite,
   verify: verifySuite,
   "cassette-load": cassetteLoadSuite,

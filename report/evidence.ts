@@ -1,4 +1,4 @@
-import type { ReportCase, ReportEvidence } from "./model.js";
+import type { Finding, ReportEvidence } from "./model.js";
 
 /** The request line: `#3 GET /v5/…` (the number only when the order matters). */
 export function requestLine(evidence: ReportEvidence): string | undefined {
@@ -8,7 +8,7 @@ export function requestLine(evidence: ReportEvidence): string | undefined {
 }
 
 /** A case's explanation as plain lines (rule, why, request, response, diagnostics, fix), for CI reports. */
-export function explanation(item: ReportCase): string[] {
+export function explanation(item: Finding): string[] {
   const lines = [`rule: ${item.rule}`, `why: ${item.reason}`];
   const evidence = item.evidence;
   if (evidence) {

@@ -1,5 +1,5 @@
 import { explanation } from "./evidence.js";
-import { type Report, type ReportCase, type ReportSuite, summarize } from "./model.js";
+import { type Finding, type Report, type ReportSuite, summarize } from "./model.js";
 import { xmlEscape } from "./xml.js";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -10,7 +10,7 @@ const attributes = (pairs: readonly (readonly [string, string | number | undefin
     .map(([name, value]) => ` ${name}="${xmlEscape(String(value))}"`)
     .join("");
 
-function testcase(item: ReportCase, classname: string): string[] {
+function testcase(item: Finding, classname: string): string[] {
   const name = item.title === undefined ? item.id : `${item.id}: ${item.title}`;
   const time = item.durationMs === undefined ? undefined : seconds(item.durationMs);
   const open = `    <testcase${attributes([

@@ -1,10 +1,10 @@
 import type {
+  Finding,
   MatrixBasis,
   MatrixCell,
   MatrixDate,
   MatrixRow,
   Report,
-  ReportCase,
   ReportMatrix,
   ReportSuite,
   Verdict,
@@ -25,7 +25,7 @@ export interface MatrixInput {
   readonly basis: MatrixBasis;
   readonly note: string;
   /** The row a case belongs to (verify: the check id; gate and lint: the rule). */
-  readonly rowOf: (item: ReportCase) => string;
+  readonly rowOf: (item: Finding) => string;
   /** The cell of a row no case of a date reached (verify: not run; lint: nothing broke it). */
   readonly absent: { readonly cell: MatrixCell; readonly reason: string };
   readonly startOf?: RuleStart;
@@ -34,8 +34,8 @@ export interface MatrixInput {
 /** Which verdict wins when several cases of one date fall in one row: the worst. */
 const WEIGHT: Readonly<Record<Verdict, number>> = { error: 4, fail: 3, warn: 2, pass: 1, skip: 0 };
 
-function worst(cases: readonly ReportCase[]): ReportCase | undefined {
-  return cases.reduce<ReportCase | undefined>(
+function worst(cases: readonly Finding[]): Finding | undefined {
+  return cases.reduce<Finding | undefined>(
     (chosen, item) => (chosen === undefined || WEIGHT[item.verdict] > WEIGHT[chosen.verdict] ? item : chosen),
     undefined,
   );

@@ -65,8 +65,12 @@ export interface ReportEvidence {
   readonly crawl?: EvidenceCrawl;
 }
 
-/** One check (verify), one rule in one scenario (gate) or one case (notify). */
-export interface ReportCase {
+/**
+ * The one result type of every verb: what the judge of a rule found of one subject (a check of verify, a
+ * recorded interaction of `verify --cassette` and lint, a rule in one scenario of gate, a case of
+ * notify, a class of drift). Verbs build it where they judge; report/ writes it as it is.
+ */
+export interface Finding {
   /** The check id, rule id or case id. */
   readonly id: string;
   /** A title for people; JUnit names the case `id: title` when there is one. */
@@ -82,6 +86,8 @@ export interface ReportCase {
   /** What to do instead, for a failure. */
   readonly fix?: string;
   readonly durationMs?: number;
+  /** True when a failure became a warning because it rests only on planned timeline entries. */
+  readonly downgraded?: boolean;
 }
 
 /** One request of a suite's traffic (gate's scenarios): its order, request, answer and what it carried. */
@@ -101,7 +107,7 @@ export interface ReportSuite {
   /** Lines shown above the suite's cases in the pretty report (none: the cases stand alone). */
   readonly heading?: readonly string[];
   readonly properties: Readonly<Record<string, string>>;
-  readonly cases: readonly ReportCase[];
+  readonly cases: readonly Finding[];
   /** Notes and advice shown with the suite, never a failure. */
   readonly notes: readonly string[];
   readonly durationMs?: number;
@@ -199,6 +205,6 @@ export function summarize(suites: readonly ReportSuite[]): ReportSummary {
 }
 
 /** The cases of a report, in order, each with its suite. */
-export function casesOf(report: Report): { suite: ReportSuite; item: ReportCase }[] {
+export function casesOf(report: Report): { suite: ReportSuite; item: Finding }[] {
   return report.suites.flatMap((suite) => suite.cases.map((item) => ({ suite, item })));
 }

@@ -1,6 +1,6 @@
 import { redactSecretData } from "../core/secrets/text.js";
 import { requestLine } from "./evidence.js";
-import { casesOf, type Report, type ReportCase, summarize, type Verdict } from "./model.js";
+import { casesOf, type Finding, type Report, summarize, type Verdict } from "./model.js";
 import { prettyMatrix } from "./pretty-matrix.js";
 
 /** How the pretty report is written. */
@@ -53,14 +53,14 @@ export function useColor(
  */
 
 /** One line per case: verdict, id, and the reason cut to a line. */
-export function prettyCaseLine(given: ReportCase, options: PrettyOptions, indent = ""): string {
+export function prettyCaseLine(given: Finding, options: PrettyOptions, indent = ""): string {
   const item = redactSecretData(given);
   const reason = item.reason.replace(/\s+/g, " ");
   const short = reason.length > 150 ? `${reason.slice(0, 149)}…` : reason;
   return `${indent}${paint(MARK[item.verdict].padEnd(7), item.verdict, options)} ${item.id.padEnd(42)} ${short}`.trimEnd();
 }
 
-function explain(item: ReportCase): string[] {
+function explain(item: Finding): string[] {
   const lines = [`    rule:     ${item.rule}`, `    why:      ${item.reason}`];
   const evidence = item.evidence;
   if (evidence) {

@@ -42,7 +42,7 @@ export type { VerifyOptions, VerifyOptionsInput } from "./runner/options.js";
 export { resolveOptions } from "./runner/options.js";
 export type { RunIo } from "./runner/run.js";
 export { runVerify } from "./runner/run.js";
-export type { CheckOutcome, CheckResult, RunReport, Verdict } from "./runner/types.js";
+export type { CheckResult, RunReport, Verdict } from "./runner/types.js";
 export type { SpecCheck } from "./runner/verdicts.js";
 
 /** Every check, in the order a run takes them (groups in `CHECK_GROUPS` order). */

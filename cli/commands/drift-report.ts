@@ -1,5 +1,5 @@
 import type { DriftClass, DriftFinding, DriftResult } from "../../contracts/drift/run.js";
-import type { Report, ReportCase, ReportSuite, Verdict } from "../../report/index.js";
+import type { Finding, Report, ReportSuite, Verdict } from "../../report/index.js";
 
 const CLASSES: readonly DriftClass[] = ["breaking", "known", "additive"];
 const SHOWN = 12;
@@ -26,7 +26,7 @@ function headline(kind: DriftClass): string {
 }
 
 /** The findings of one operation and kind as one case. */
-function caseOf(group: readonly DriftFinding[], kind: DriftClass): ReportCase {
+function caseOf(group: readonly DriftFinding[], kind: DriftClass): Finding {
   const [first] = group as [DriftFinding];
   const subjects = group.map((f) => f.subject).filter((s) => s !== "");
   const more = subjects.length > SHOWN ? ", …" : "";

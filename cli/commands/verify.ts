@@ -2,6 +2,7 @@ import type { Writable } from "node:stream";
 import { AssopayError } from "../../core/errors.js";
 import { writeOwnedFile } from "../../core/owned-file.js";
 import { redactSecretText } from "../../core/secrets/text.js";
+import type { Finding } from "../../report/index.js";
 import {
   prettyCaseLine,
   prettyFailures,
@@ -11,12 +12,12 @@ import {
 } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
-import { formatReport, outcomeCase, verifyHeader, verifyReport } from "../../specs/report/index.js";
+import { formatReport, verifyHeader, verifyReport } from "../../specs/report/index.js";
 import { runRerun } from "../../specs/rerun/run.js";
 import { rerunOptionsFrom } from "../../specs/rerun/settings.js";
 import type { VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
-import { CHECK_GROUPS, type CheckOutcome, exitCodeOf } from "../../specs/runner/types.js";
+import { CHECK_GROUPS, exitCodeOf } from "../../specs/runner/types.js";
 import { type Command, contractLoader } from "../command.js";
 import { stringFlag } from "../flags.js";
 import { atEachFlag } from "./at-each.js";
@@ -201,8 +202,8 @@ export const verifyCommand: Command = {
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color = useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
       if (live) write(context.stdout, `${verifyHeader(options)}\n\n`);
-      const onOutcome = (outcome: CheckOutcome) => {
-        if (live) write(context.stdout, `${prettyCaseLine(outcomeCase(outcome), { color })}\n`);
+      const onOutcome = (outcome: Finding) => {
+        if (live) write(context.stdout, `${prettyCaseLine(outcome, { color })}\n`);
       };
       const report = rerun
         ? await runRerun(rerun, {

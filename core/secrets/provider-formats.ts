@@ -62,12 +62,6 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
       example: `sk-${"svcacct"}-${rep("Ab9-", 60)}`,
     },
     {
-      id: "slack-app-token",
-      pattern: /\bxapp-\d-[A-Z0-9]{9,12}-\d{10,16}-[a-f0-9]{32,80}\b/g,
-      literals: ["xapp-"],
-      example: `xa${"pp"}-1-A0123BCDEF9-1234567890123-${rep(HEX, 64)}`,
-    },
-    {
       id: "hugging-face-token",
       pattern: /\bhf_[A-Za-z0-9]{30,64}\b/g,
       literals: ["hf_"],

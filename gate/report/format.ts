@@ -1,9 +1,9 @@
 import { type ConsumerRules, GATE_RULE_IDS, type GateRuleId } from "../../contracts/consumer-rules.js";
 import type { CommandOutcome } from "../../core/run-command.js";
 import {
+  type Finding,
   type PrettyOptions,
   type Report,
-  type ReportCase,
   type ReportEvidence,
   type ReporterName,
   type ReportSuite,
@@ -50,7 +50,7 @@ function evidenceOf(findings: readonly RuleFinding[]): ReportEvidence {
 }
 
 /** One rule in one scenario: failed by an `error` finding, warned by advice, passed otherwise. */
-function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict, rules: ConsumerRules): ReportCase {
+function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict, rules: ConsumerRules): Finding {
   const base = { id: rule, rule, group: verdict.scenario };
   const errors = verdict.findings.filter((f) => f.rule === rule && f.severity === "error");
   const advice = verdict.findings.filter((f) => f.rule === rule && f.severity !== "error");

@@ -1,9 +1,9 @@
 import type { ConsumerRules } from "../../contracts/consumer-rules.js";
 import { SIGNATURE_HEADER } from "../../core/notification-signature.js";
 import {
+  type Finding,
   type PrettyOptions,
   type Report,
-  type ReportCase,
   type ReportEvidence,
   type ReporterName,
   type Verdict,
@@ -44,7 +44,7 @@ function deliveriesOf(c: CaseVerdict, to: string): ReportEvidence | undefined {
   };
 }
 
-function notifyCase(c: CaseVerdict, rules: ConsumerRules, to: string): ReportCase {
+function notifyCase(c: CaseVerdict, rules: ConsumerRules, to: string): Finding {
   const evidence = deliveriesOf(c, to);
   return {
     id: c.id,

@@ -4,6 +4,7 @@ import { interceptFetch } from "./fetch.js";
 import { checkHosts } from "./hosts.js";
 import { interceptNodeHttp } from "./node-http.js";
 import { guardSockets } from "./sockets.js";
+import { interceptWorkers } from "./workers.js";
 
 /** Options of {@link installIntercept}. */
 export interface InterceptOptions {
@@ -23,7 +24,9 @@ export interface InterceptOptions {
  * Sends this process's requests for the named hosts (fetch, with its own dispatcher too; `http`,
  * `https`) to a recorder or replay server over plain http, the origin meant in a header; refuses, with
  * an error naming the host, any other socket to them (an undici Pool or Client, `http2.connect`,
- * `tls.connect`, `net.connect`: see `sockets.ts`); other hosts are untouched. This is what
+ * `tls.connect`, `net.connect`) and any request naming them sent to a proxy (undici's `ProxyAgent`:
+ * see `sockets.ts`); does the same in every `worker_threads` Worker (`workers.ts`); other hosts are
+ * untouched. This is what
  * `node --import assopay-contract/intercept` does from the environment. Returns the function that undoes it.
  *
  * @example
@@ -47,8 +50,10 @@ export function installIntercept(options: InterceptOptions): () => void {
   const undoFetch = interceptFetch(plan);
   const undoHttp = interceptNodeHttp(plan);
   const undoSockets = guardSockets(plan);
+  const undoWorkers = interceptWorkers(plan);
   syncBuiltinESMExports();
   return () => {
+    undoWorkers();
     undoSockets();
     undoHttp();
     undoFetch();

@@ -90,9 +90,13 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     await plan.file?.close();
     throw error;
   }
+  // What the proxy's thread reports waits for what the worker learns from the exchanges before it.
+  const onEvent = recording ? recording.afterLearning(o.onEvent) : o.onEvent;
+  const relayOptions = { ...o, onEvent };
   // The bound on the cassette's size watches the file being written (in mode all, the new one).
   const forwarder = createForwarder({
     ...o,
+    onEvent,
     cassette: plan.file?.path,
     pending: () => recording?.pending ?? 0,
   });
@@ -122,11 +126,11 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       if (!carriesPlaceholder(request)) return body.bytes;
       const refusal = placeholderRefusal(`${request.method} ${request.path}`);
       sendProblem(res, refusal);
-      o.onEvent({ kind: "miss", message: refusal.detail });
+      onEvent({ kind: "miss", message: refusal.detail });
       return undefined;
     }
     await respond(res, request.method, answer.response, answer.headers);
-    if (answer.kind === "miss") o.onEvent({ kind: "miss", message: `${answer.message} (${ONCE_HINT})` });
+    if (answer.kind === "miss") onEvent({ kind: "miss", message: `${answer.message} (${ONCE_HINT})` });
     return undefined;
   };
 
@@ -139,7 +143,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isNotificationPath(req.url, o.notificationPath)) {
-      await relayNotification(o, req, res, notified);
+      await relayNotification(relayOptions, req, res, notified);
       return;
     }
     const buffered = await fromCassette(req, res);
@@ -158,7 +162,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     inFlight.start();
     handle(req, res)
       .catch((error: unknown) => {
-        o.onEvent({
+        onEvent({
           kind: "warning",
           message: `${req.method} ${req.url} failed: ${(error as Error).message}`,
         });

@@ -54,6 +54,12 @@ export class RecordingWorker {
   private stop: AssopayError | undefined;
   private readonly onStop: ((error: AssopayError) => void)[] = [];
   private drainWaiters: (() => void)[] = [];
+  /** Exchanges journaled, and those the worker has converted (learning their secrets first). */
+  private journaled = 0;
+  private converted = 0;
+  /** The proxy's own lines, each waiting for the exchanges journaled before it (see `afterLearning`). */
+  private held: { after: number; event: ProxyEvent }[] = [];
+  private release: ProxyEventSink | undefined;
 
   private constructor(worker: Worker, onEvent: ProxyEventSink, journal: Journal, nextId: number) {
     this.worker = worker;
@@ -126,6 +132,7 @@ export class RecordingWorker {
       return false;
     }
     this.nextId += 1;
+    this.journaled += 1;
     this.tidy();
     // Past a mark the proxy waits for the worker: it is told at once, not after the batch's wait.
     if (this.queue.unannounced >= BATCH_LIMIT || this.congested) this.send();
@@ -198,6 +205,31 @@ export class RecordingWorker {
     this.settle();
   }
 
+  /**
+   * The sink for the lines the proxy's own thread reports (a failed exchange, a refusal, a miss): each is
+   * passed on once the worker has converted every exchange journaled before it, and so has taught the
+   * log's redactor every secret learned from them (a token issued in a response body, then met in the
+   * path of a failed exchange, is printed as its placeholder, however busy the machine). In order; at
+   * once when nothing is pending, or once recording has stopped or the worker has failed.
+   */
+  afterLearning(sink: ProxyEventSink): ProxyEventSink {
+    this.release = sink;
+    return (event) => {
+      if (this.held.length === 0 && (this.converted >= this.journaled || !this.bounded)) sink(event);
+      else this.held.push({ after: this.journaled, event });
+    };
+  }
+
+  /** Passes on the held lines whose exchanges are converted (all of them with `all`). */
+  private releaseHeld(all: boolean): void {
+    while (this.held.length > 0) {
+      const first = this.held[0] as { after: number; event: ProxyEvent };
+      if (!all && this.bounded && first.after > this.converted) return;
+      this.held.shift();
+      this.release?.(first.event);
+    }
+  }
+
   private report(events: readonly ProxyEvent[]): void {
     for (const event of events) {
       if (event.kind === "write-error") this.writeFailed = true;
@@ -207,6 +239,7 @@ export class RecordingWorker {
 
   private caughtUp(generation: number, upTo: number, exchanges: number): void {
     this.queue.onConverted(generation, upTo, exchanges);
+    this.converted += exchanges;
     this.settle();
   }
 
@@ -222,6 +255,7 @@ export class RecordingWorker {
 
   private settle(): void {
     this.tidy();
+    this.releaseHeld(false);
     if (this.drained) for (const resume of this.drainWaiters.splice(0)) resume();
   }
 
@@ -232,6 +266,7 @@ export class RecordingWorker {
       if (this.failed) {
         // The journal stays: the next start recovers what it holds.
         this.queue.close(false);
+        this.releaseHeld(true);
         void this.worker.terminate();
         resolve(0);
         return;
@@ -239,6 +274,7 @@ export class RecordingWorker {
       this.worker.on("message", (message: FromWorker) => {
         if (message.kind !== "closed") return;
         this.report(message.events);
+        this.releaseHeld(true);
         // The worker ends by itself once it has said so; a stuck one is stopped after a grace period.
         const timer = setTimeout(() => void this.worker.terminate(), 5000);
         this.worker.once("exit", () => {

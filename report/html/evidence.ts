@@ -1,4 +1,4 @@
-import type { ReportCase, ReportEvidence } from "../model.js";
+import type { Finding, ReportEvidence } from "../model.js";
 import { crawlPicture } from "./crawl.js";
 import { anchorOf, escapeHtml as h } from "./escape.js";
 
@@ -32,7 +32,7 @@ function exchange(evidence: ReportEvidence): string {
  * a failure its evidence unfolded (the crawl picture first) and the fix; every case's evidence as the
  * JSON report holds it, folded.
  */
-export function caseHtml(item: ReportCase, known: ReadonlySet<string>): string {
+export function caseHtml(item: Finding, known: ReadonlySet<string>): string {
   const failed = item.verdict === "fail" || item.verdict === "error";
   const rule = known.has(item.rule)
     ? `<a href="#${anchorOf("rule", item.rule)}">${h(item.rule)}</a>`

@@ -1,6 +1,6 @@
 import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import type { Report, ReportCase, ReportSuite } from "../../report/index.js";
+import type { Finding, Report, ReportSuite } from "../../report/index.js";
 import { loadSteps } from "../rerun/steps.js";
 import { type LintOutcome, lintSteps } from "./judge.js";
 
@@ -37,7 +37,7 @@ function placeOf(outcome: LintOutcome): string {
   return `${source.file}:${source.line} (interaction ${id})`;
 }
 
-function casesOf(outcome: LintOutcome): ReportCase[] {
+function casesOf(outcome: LintOutcome): Finding[] {
   const { step, date, dateFrom } = outcome;
   const { method, path } = step.interaction.request;
   const id = `${step.interaction.source.file}#${step.interaction.id} ${method} ${path}`;

@@ -6,6 +6,7 @@ import type { CheckContext } from "../runner/context.js";
 import { endedLegally } from "../runner/crawl-stops.js";
 import type { CrawlResult } from "../runner/crawler.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
+import { noAdminReason } from "../runner/tokens.js";
 import {
   type DiscoveredValues,
   type FormPlace,
@@ -147,7 +148,7 @@ export async function discoverValues(
     // Walked as the pact's requests walk it: no `pageSize`, no `withCount`.
     if (route) tokens.set(id, tokensOf(await ctx.crawl(route, "unpaged")));
   }
-  const admin = "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
+  const admin = noAdminReason(ctx.options.auth);
   const unverified = ctx.options.unverifiedOrg;
   return {
     day: ctx.at,

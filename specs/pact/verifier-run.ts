@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HttpMethod } from "../../contracts/index.js";
+import { AssopayError } from "../../core/errors.js";
 import type { CheckContext } from "../runner/context.js";
 import type { Evidence } from "../runner/types.js";
 import { fail, type pass } from "../runner/verdicts.js";
@@ -93,6 +94,18 @@ export async function runChild(
         failed: fail(`Pact's verifier did not finish within ${TIMEOUT_MS / 1000} s`, evidence()),
         output,
       };
+    // A broker the verifier could not read pacts from (nothing listening, a refusal) judged nothing: it
+    // is the run's error, as an unusable flag is (exit 2), never "1 of the interactions failed".
+    const unread = config.broker && failureLines(output).find((line) => line.includes("Failed to load pact"));
+    if (unread) {
+      throw new AssopayError(
+        "usage",
+        `--broker-url ${config.broker?.url}: Pact's verifier could not load pacts from the broker: ${unread.replace(/^\d+\) /, "")}`,
+        {
+          hint: "check --broker-url (or PACT_BROKER_BASE_URL), that the broker answers there, and PACT_BROKER_TOKEN if it needs one",
+        },
+      );
+    }
     if (outcome.code !== 0) {
       const failed = /There (?:were|was) (\d+) pact failures?/.exec(outcome.output)?.[1];
       return {

@@ -7,6 +7,8 @@ import { messageDescription } from "../../contracts/pact/message-interactions.js
 import { notificationSession } from "../notifications/session.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
+import type { TargetAuth } from "../runner/options.js";
+import { noAdminReason } from "../runner/tokens.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
 import { answerState, notCaught, planInteractions, resolvedPath } from "./discovered-states.js";
@@ -103,15 +105,26 @@ interface PactPlan {
   close(): Promise<void>;
 }
 
-/** With the target's states: all but admin interactions without an admin client, and uncaught messages. */
+/**
+ * Why a target that authenticates without a token endpoint (`--bearer`, `--no-auth`) is not sent an
+ * interaction of that endpoint; undefined when it is sent.
+ */
+export function tokenEndpointSkip(auth: TargetAuth, interaction: PactInteraction): string | undefined {
+  if (auth.kind === "token-endpoint" || interaction.request?.path !== "/oauth2/token") return undefined;
+  return `the target has no token endpoint: verify authenticates to it with ${auth.kind === "bearer" ? "--bearer" : "--no-auth"}`;
+}
+
+/**
+ * With the target's states: all but admin interactions without an admin client, token requests to a
+ * target without a token endpoint, and uncaught messages.
+ */
 function planWithStates(ctx: CheckContext, pact: PactFile, events: ReadonlySet<string>, stateUrl: string) {
   const plan: PactPlan = { kept: [], skipped: [], stateUrl, close: async () => {} };
   for (const interaction of pact.interactions) {
     const reason =
       notCaught(interaction, events) ??
-      (usesAdmin(interaction) && !ctx.tokens.has("admin")
-        ? "no organization_admin client was given (--admin-client-id, --admin-client-secret)"
-        : undefined);
+      tokenEndpointSkip(ctx.options.auth, interaction) ??
+      (usesAdmin(interaction) && !ctx.tokens.has("admin") ? noAdminReason(ctx.options.auth) : undefined);
     if (reason === undefined) plan.kept.push(interaction);
     else plan.skipped.push({ description: interaction.description, reason });
   }

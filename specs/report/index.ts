@@ -1,32 +1,18 @@
 import {
+  type Finding,
   type PrettyOptions,
   type Report,
-  type ReportCase,
   type ReporterName,
   type ReportRule,
   type ReportSuite,
   writeReport,
 } from "../../report/index.js";
-import { CHECK_GROUPS, type CheckOutcome, exitCodeOf, type RunReport } from "../runner/types.js";
+import { CHECK_GROUPS, exitCodeOf, type RunReport } from "../runner/types.js";
 
 /** The first line of verify's report: the target, the date and the planned-change policy. */
 export function verifyHeader(report: Pick<RunReport, "target" | "embedded" | "at" | "planned">): string {
   const where = report.embedded ? `the embedded sandbox at ${report.target}` : report.target;
   return `assopay verify: ${where}, as of ${report.at} (planned changes: ${report.planned})`;
-}
-
-/** A check's outcome as a case of the shared report model. */
-export function outcomeCase(outcome: CheckOutcome): ReportCase {
-  return {
-    id: outcome.id,
-    title: outcome.title,
-    rule: outcome.rule,
-    group: outcome.group,
-    verdict: outcome.verdict,
-    reason: outcome.reason ?? "",
-    ...(outcome.evidence ? { evidence: outcome.evidence } : {}),
-    durationMs: outcome.durationMs,
-  };
 }
 
 /**
@@ -39,9 +25,9 @@ export function verifyReport(run: RunReport, rules?: readonly ReportRule[]): Rep
     .map((outcomes) => ({
       name: `assopay verify: ${outcomes[0]?.group ?? ""}`,
       properties: { target: run.target, at: run.at },
-      cases: outcomes.map(outcomeCase),
+      cases: outcomes,
       notes: [],
-      durationMs: outcomes.reduce((total, o) => total + o.durationMs, 0),
+      durationMs: outcomes.reduce((total, o) => total + (o.durationMs ?? 0), 0),
       timestamp: run.startedAt,
     }));
   const where = run.embedded ? `the embedded sandbox (${run.target})` : run.target;

@@ -7,13 +7,13 @@ import {
   readPage,
   readRoutePage,
 } from "../../contracts/index.js";
+import type { Finding } from "../../report/index.js";
 import { lossEvidence } from "../pagination/completeness.js";
 import { orderBreakOf } from "../pagination/date-order.js";
 import { endedLegally } from "../runner/crawl-stops.js";
 import { crawl } from "../runner/crawler.js";
 import type { HttpClient } from "../runner/http.js";
 import type { TokenSource } from "../runner/tokens.js";
-import type { CheckOutcome } from "../runner/types.js";
 import type { ListingCrawl, Listings } from "./listings.js";
 import { TOKEN_PARAM } from "./listings.js";
 import { crawlOutcome } from "./outcome.js";
@@ -84,7 +84,7 @@ function witnessQuery(url: string, route: Route): [string, string][] {
  * The target's crawl judged whole for its order (`pagination.date-order`): newest first, or oldest first
  * where the client asked `sortOrder=Asc`.
  */
-function orderOutcome(listing: ListingCrawl, route: Route, first: CrawlPageLog): CheckOutcome | undefined {
+function orderOutcome(listing: ListingCrawl, route: Route, first: CrawlPageLog): Finding | undefined {
   const asked = new URL(first.url).searchParams;
   const sortOrder = [...asked].find(([name]) => name.toLowerCase() === "sortorder")?.[1];
   const direction = sortOrder?.toLowerCase() === "asc" ? "asc" : "desc";
@@ -115,11 +115,8 @@ export interface CrawlJudgeSession {
  * crawl was lost by the target (between two pages, by an early empty page or a page without a token).
  * A target holding other data than the recording loses nothing: its witness lacks the recorded ids.
  */
-export async function judgeRerunCrawls(
-  session: CrawlJudgeSession,
-  listings: Listings,
-): Promise<CheckOutcome[]> {
-  const outcomes: CheckOutcome[] = [];
+export async function judgeRerunCrawls(session: CrawlJudgeSession, listings: Listings): Promise<Finding[]> {
+  const outcomes: Finding[] = [];
   for (const listing of listings.all()) {
     const route = listing.lastStep?.match?.route;
     const first = listing.targetLog[0];

@@ -1,13 +1,8 @@
 import type { Timeline } from "../../contracts/index.js";
+import type { Finding } from "../../report/index.js";
 import { allChecks } from "../index.js";
 import { applyPlanned } from "../runner/run.js";
-import type {
-  CheckGroup,
-  CheckOutcome,
-  CheckResult,
-  EvidenceRequest,
-  PlannedPolicy,
-} from "../runner/types.js";
+import type { CheckGroup, CheckResult, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
 import type { DatedChange, Judgement } from "./types.js";
 
@@ -35,14 +30,14 @@ function outcome(
   rule: string,
   result: CheckResult & { downgraded?: boolean },
   durationMs: number,
-): CheckOutcome {
+): Finding {
   return {
     id: step.id,
     group: groupOf(rule),
     rule,
     title: titleOf(step),
     verdict: result.status,
-    ...(result.reason === undefined ? {} : { reason: result.reason }),
+    reason: result.reason ?? "",
     ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
     ...(result.downgraded ? { downgraded: true } : {}),
     durationMs,
@@ -50,17 +45,17 @@ function outcome(
 }
 
 /** A finding about a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
-export function crawlOutcome(step: RerunStep, rule: string, result: CheckResult): CheckOutcome {
+export function crawlOutcome(step: RerunStep, rule: string, result: CheckResult): Finding {
   return { ...outcome(step, rule, result, 0), id: `${step.id} (crawl)` };
 }
 
 /** An interaction that could not be sent: skipped with the reason. */
-export function skippedOutcome(step: RerunStep, reason: string): CheckOutcome {
+export function skippedOutcome(step: RerunStep, reason: string): Finding {
   return outcome(step, "schema.responses", { status: "skip", reason }, 0);
 }
 
 /** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
-export function erroredOutcome(step: RerunStep, reason: string, durationMs: number): CheckOutcome {
+export function erroredOutcome(step: RerunStep, reason: string, durationMs: number): Finding {
   return {
     id: step.id,
     group: groupOf("schema.responses"),
@@ -84,7 +79,7 @@ export function judgedOutcome(
   policy: PlannedPolicy,
   timeline: Timeline,
   durationMs: number,
-): CheckOutcome {
+): Finding {
   const [first, ...rest] = judgement.breaches;
   const dated = judgement.dated.map(describeDated);
   const differences = [...judgement.differences, ...shape];

@@ -1,5 +1,6 @@
 import { type Contract, loadContract, readRoutePage } from "../../contracts/index.js";
 import { packageVersion } from "../../core/paths.js";
+import type { Finding } from "../../report/index.js";
 import { withDeadline } from "../runner/deadline.js";
 import {
   createHttpClient,
@@ -12,7 +13,7 @@ import {
 import { DEFAULTS } from "../runner/options.js";
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
-import type { CheckOutcome, RunReport } from "../runner/types.js";
+import type { RunReport } from "../runner/types.js";
 import { countTimeline } from "./counts.js";
 import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
 import { judgeDeprecationHeaders } from "./deprecation-headers.js";
@@ -34,7 +35,7 @@ export interface RerunIo {
   /** A contract already loaded (tests load it once). */
   contract?: Contract;
   /** Called as each interaction is judged, for live output. */
-  onOutcome?: (outcome: CheckOutcome) => void;
+  onOutcome?: (outcome: Finding) => void;
   /** Called with what loading left out (documents cut short, notifications). */
   onNote?: (note: string) => void;
 }
@@ -76,7 +77,7 @@ async function judgeListing(
 }
 
 /** Sends one step, judges the answer by the rules at `--at` and compares it with the recording. */
-async function rerunStep(session: Session, step: RerunStep): Promise<CheckOutcome> {
+async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
   const { contract, options, values, listings } = session;
   const recordedBody = recordedJson(step);
   const derived = await deriveRequest(step, session.derive);
@@ -180,7 +181,7 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
     const derive: DeriveContext = { target: options.target, steps, values, listings, clients, tokens };
     const session: Session = { options, contract, http, values, listings, derive };
     const started = Date.now();
-    const outcomes: CheckOutcome[] = [];
+    const outcomes: Finding[] = [];
     for (const step of steps) {
       const outcome = deadline.signal.aborted
         ? erroredOutcome(step, "not run: the rerun's time limit (--timeout) ran out first", 0)

@@ -2,6 +2,7 @@ import type { CheckContext } from "../runner/context.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
+import { noAdminReason } from "../runner/tokens.js";
 
 const STATE = "an order with an attached file";
 
@@ -40,8 +41,7 @@ export function attachedFileUrls(value: unknown, found: string[] = []): string[]
 
 /** What a run needs for the rights checks, or why they cannot run against this target. */
 export function rightsPrerequisites(ctx: CheckContext): string | undefined {
-  if (!ctx.tokens.has("admin"))
-    return "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
+  if (!ctx.tokens.has("admin")) return noAdminReason(ctx.options.auth);
   return undefined;
 }
 

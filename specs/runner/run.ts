@@ -3,6 +3,7 @@ import { type Contract, loadContract, type Timeline } from "../../contracts/inde
 import { SERVICE_DATE_STATE } from "../../contracts/pact/generate.js";
 import { AssopayError, isAssopayError } from "../../core/errors.js";
 import { packageVersion } from "../../core/paths.js";
+import type { Finding } from "../../report/index.js";
 import { countVerdicts } from "../../report/model.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
@@ -14,7 +15,7 @@ import { selectChecks } from "./select.js";
 import { createStateClient, withServiceDay } from "./states.js";
 import { createTokenSource } from "./tokens.js";
 import type { Transport } from "./transport.js";
-import type { CheckOutcome, CheckResult, Evidence, PlannedPolicy, RunReport, RunSummary } from "./types.js";
+import type { CheckResult, Evidence, PlannedPolicy, RunReport, RunSummary } from "./types.js";
 import type { SpecCheck } from "./verdicts.js";
 
 export interface RunIo {
@@ -25,7 +26,7 @@ export interface RunIo {
   /** A contract already loaded (tests load it once). */
   contract?: Contract;
   /** Called as each check ends, for live output. */
-  onOutcome?: (outcome: CheckOutcome) => void;
+  onOutcome?: (outcome: Finding) => void;
   /** Shared work (a run across dates shares a fixed-date provider's crawls between dates). */
   memo?: Memo;
   /** Keep the target at this day through its `the service date` state (a run across dates). */
@@ -54,7 +55,7 @@ export function applyPlanned(
   };
 }
 
-export function summarize(outcomes: readonly CheckOutcome[]): RunSummary {
+export function summarize(outcomes: readonly Finding[]): RunSummary {
   return countVerdicts(outcomes.map((outcome) => outcome.verdict));
 }
 
@@ -82,7 +83,7 @@ function targetFault(error: unknown): { reason: string; evidence: Evidence } | u
 export function runReport(
   options: Pick<RunReport, "target" | "embedded" | "at" | "planned">,
   started: number,
-  outcomes: CheckOutcome[],
+  outcomes: Finding[],
 ): RunReport {
   return {
     target: options.target,
@@ -193,12 +194,12 @@ async function runWithin(
     throw error;
   }
   const started = Date.now();
-  const outcomes: CheckOutcome[] = [];
+  const outcomes: Finding[] = [];
   try {
     for (const check of selected) {
       if (signal.aborted) break;
       const begin = Date.now();
-      let outcome: CheckOutcome;
+      let outcome: Finding;
       try {
         const result = applyPlanned(await check.run(context), options.planned, contract.timeline);
         outcome = {
@@ -207,7 +208,7 @@ async function runWithin(
           rule: check.rule,
           title: check.title,
           verdict: result.status,
-          ...(result.reason === undefined ? {} : { reason: result.reason }),
+          reason: result.reason ?? "",
           ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
           ...(result.downgraded ? { downgraded: true } : {}),
           durationMs: Date.now() - begin,
@@ -244,7 +245,7 @@ async function runWithin(
   }
   if (deadline.expired()) {
     for (const check of selected.slice(outcomes.length)) {
-      const outcome: CheckOutcome = {
+      const outcome: Finding = {
         id: check.id,
         group: check.group,
         rule: check.rule,

@@ -21,6 +21,21 @@ export interface TokenSource {
 export const NO_AUTH =
   "the target authenticates nobody (--no-auth), so there is no authentication to judge; drop --no-auth to judge it";
 
+/**
+ * Why the checks that need organization_admin skip: no admin client or token was given, in the words of
+ * the flags the run's kind of authentication takes.
+ */
+export function noAdminReason(auth: TargetAuth): string {
+  switch (auth.kind) {
+    case "token-endpoint":
+      return "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
+    case "bearer":
+      return "no organization_admin token was given (--admin-bearer)";
+    case "none":
+      return NO_AUTH;
+  }
+}
+
 const RENEW_MARGIN_MS = 60_000;
 
 /** Form-encodes a `client_credentials` request, as the service's token endpoint expects. */

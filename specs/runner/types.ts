@@ -1,4 +1,4 @@
-import type { EvidenceRequest, ReportEvidence, ReportSummary, Verdict } from "../../report/model.js";
+import type { EvidenceRequest, Finding, ReportEvidence, ReportSummary, Verdict } from "../../report/model.js";
 
 export type {
   EvidenceCrawl,
@@ -54,20 +54,6 @@ export interface Check<Context = unknown> {
   run(ctx: Context): Promise<CheckResult>;
 }
 
-/** A check's verdict as reported. */
-export interface CheckOutcome {
-  id: string;
-  group: CheckGroup;
-  rule: string;
-  title: string;
-  verdict: Verdict;
-  reason?: string;
-  evidence?: Evidence;
-  /** True when a failure became a warning because it rests only on planned timeline entries. */
-  downgraded?: boolean;
-  durationMs: number;
-}
-
 /** The number of outcomes of each verdict. */
 export type RunSummary = ReportSummary;
 
@@ -80,7 +66,7 @@ export interface RunReport {
   planned: PlannedPolicy;
   startedAt: string;
   durationMs: number;
-  outcomes: readonly CheckOutcome[];
+  outcomes: readonly Finding[];
   summary: RunSummary;
 }
 

@@ -1,5 +1,6 @@
 import type { CheckContext } from "../runner/context.js";
 import { parseJson } from "../runner/http.js";
+import { noAdminReason } from "../runner/tokens.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { judge } from "./resources.js";
 
@@ -46,7 +47,7 @@ export const documentRoutesCheck: SpecCheck = {
       findings.push(judge(ctx, routeId, [routeId, schema], await get(ctx, routeId, "reader")));
     }
     if (!ctx.tokens.has("admin")) {
-      const reason = "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
+      const reason = noAdminReason(ctx.options.auth);
       findings.push({ kind: "skip", subject: "item and payment", reason });
       return combine(findings, "responses valid");
     }

@@ -10,8 +10,8 @@ import { brokenRules, clientPath, contract, gateClient, rules, verdictOf } from 
 
 const HOST = "api.helloasso.com";
 // Any socket or DNS lookup headed off the machine ends the command with exit 97.
-const SOCKET_GUARD = join(packageRoot(), "test", "fixtures", "intercept", "socket-guard.mjs");
-const guarded = { PATH: process.env.PATH, NODE_OPTIONS: `--import ${SOCKET_GUARD}` };
+const SOCKET_GUARD = join(packageRoot(), "test", "fixtures", "intercept", "socket-guard.cjs");
+const guarded = { PATH: process.env.PATH, NODE_OPTIONS: `--require ${SOCKET_GUARD}` };
 
 /** Runs the gate on an app with a hard-coded host, under the socket guard. */
 async function gateApp(name: string, extra: Parameters<typeof gateClient>[2]) {

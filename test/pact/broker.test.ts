@@ -1,4 +1,6 @@
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -167,6 +169,18 @@ describe("assopay verify --publish-results", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/did not take the results/);
     expect(results(broker).length).toBeGreaterThan(0);
+  });
+
+  it("a broker with nothing listening is exit 2 naming the broker and what failed, not a failed interaction", async () => {
+    const closed = createServer();
+    await new Promise<void>((listening) => closed.listen(0, "127.0.0.1", listening));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((done) => closed.close(done));
+    const run = await runCli(verifyArgs(url));
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toContain(`error[usage]: --broker-url ${url}: Pact's verifier could not load pacts`);
+    expect(run.stderr).toMatch(/error sending request/);
+    expect(run.stdout + run.stderr).not.toMatch(/failed Pact verification/);
   });
 
   it("needs a broker URL and a provider version, and the broker flags need --publish-results (exit 2)", async () => {

@@ -25,7 +25,7 @@ function client(variables: Record<string, string>, preload = true) {
     ASSOPAY_INTERCEPT_TARGET: variables.ASSOPAY_INTERCEPT_TARGET,
   };
   const preloads = preload ? ["--import", PRELOAD] : [];
-  return run(process.execPath, ["--import", "tsx", "--import", SOCKET_GUARD, ...preloads, CLIENT], env);
+  return run(process.execPath, ["--import", "tsx", "--require", SOCKET_GUARD, ...preloads, CLIENT], env);
 }
 
 // Child processes (tsx, RSA keys, curl) are slow on a loaded machine: a generous time limit per test.

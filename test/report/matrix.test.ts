@@ -4,12 +4,12 @@ import { parseFlags } from "../../cli/flags.js";
 import { loadContract, ruleStartOf, timelineBoundaries } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { isAssopayError } from "../../core/errors.js";
-import { type Report, type ReportCase, timelineMatrix, writeReport } from "../../report/index.js";
+import { type Finding, type Report, timelineMatrix, writeReport } from "../../report/index.js";
 
 const contract = loadContract();
 const TODAY = "2026-11-24" as IsoDay;
 
-const report = (cases: ReportCase[]): Report => ({
+const report = (cases: Finding[]): Report => ({
   tool: "assopay verify",
   name: "assopay verify",
   header: "h",
@@ -17,7 +17,7 @@ const report = (cases: ReportCase[]): Report => ({
   passed: cases.every((c) => c.verdict !== "fail"),
   suites: [{ name: "s", properties: {}, cases, notes: [] }],
 });
-const item = (id: string, rule: string, verdict: ReportCase["verdict"]): ReportCase => ({
+const item = (id: string, rule: string, verdict: Finding["verdict"]): Finding => ({
   id,
   rule,
   group: "g",

@@ -142,7 +142,7 @@ describe("a loss, as evidence", () => {
       expect(crawl?.label).toMatch(/pageSize 7/);
       const offending = crawl?.pages.filter((p) => p.offending) ?? [];
       expect(offending).toHaveLength(1);
-      expect(outcome?.evidence?.request.url).toBe(offending[0]?.url);
+      expect(outcome?.evidence?.request?.url).toBe(offending[0]?.url);
       expect(crawl?.expected).toMatch(/more entries/);
       // The repro: the crawl's requests from its first page to the offending one, as curl lines.
       const diagnostics = outcome?.evidence?.diagnostics ?? [];

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
+import type { Finding } from "../../report/index.js";
 import { type FaultName, type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
-import type { CheckOutcome } from "../../specs/runner/types.js";
 import { byId, contract, sandboxInput } from "./support/harness.js";
 import { startTransformingProxy } from "./support/transforming-proxy.js";
 
@@ -32,7 +32,7 @@ async function pactVerdict(
   sandbox: RunningSandbox,
   at: IsoDay,
   extra: Partial<VerifyOptionsInput> = {},
-): Promise<CheckOutcome> {
+): Promise<Finding> {
   const input = sandboxInput(sandbox, at, { stateUrl: undefined, only: ["pact"], ...extra });
   const report = await runVerify(resolveOptions(input), allChecks(), { contract: contract() });
   const outcome = byId(report, "pact/verify");
@@ -40,8 +40,7 @@ async function pactVerdict(
   return outcome;
 }
 
-const verified = (outcome: CheckOutcome) =>
-  Number(/^(\d+) interactions verified/.exec(outcome.reason ?? "")?.[1]);
+const verified = (outcome: Finding) => Number(/^(\d+) interactions verified/.exec(outcome.reason ?? "")?.[1]);
 
 describe("pact/verify against a provider without provider states", () => {
   it("verifies the era's interactions from values found through the target's API, skipping the rest with reasons", async () => {
@@ -134,7 +133,7 @@ describe("pact/verify against a provider without provider states", () => {
     expect(outcome.evidence?.diagnostics?.[0]).toMatch(
       /^first failing interaction: "v[35]\.[a-z-]+: next page, the continuation token sent back as received/,
     );
-    expect(outcome.evidence?.request.url).toContain(
+    expect(outcome.evidence?.request?.url).toContain(
       `/organizations/${sandbox.credentials.organizationSlug}/`,
     );
   });

@@ -27,7 +27,7 @@ describe("the Pact check", () => {
     const outcome = byId(report, "pact/verify");
     expect(outcome?.verdict).toBe("fail");
     expect(outcome?.reason).toMatch(/1 of 2 interactions/);
-    expect(outcome?.evidence?.request.url).toMatch(/\/v5\/partners\/me$/);
+    expect(outcome?.evidence?.request?.url).toMatch(/\/v5\/partners\/me$/);
     expect(outcome?.evidence?.diagnostics?.join("\n")).toMatch(/expected 418 but was 200/);
   });
 

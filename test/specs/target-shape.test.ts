@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { contractsDir } from "../../core/paths.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
+import { pactFilesAt } from "../../specs/pact/pact-files.js";
+import { tokenEndpointSkip } from "../../specs/pact/verify-pacts.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import {
@@ -208,6 +211,52 @@ describe("a target's nonsense", () => {
       /^GET http:\/\/gone\.test\/pay got no answer, so the check could not go on: ECONNREFUSED/,
     );
     expect(report.outcomes[0]?.evidence?.request).toEqual({ method: "GET", url: "http://gone.test/pay" });
+  });
+});
+
+describe("the admin skips name the flags of the run's authentication", () => {
+  const fileCheck = allChecks().filter((c) => c.id === "rights/file-needs-organization-admin");
+
+  it("names --admin-bearer under --bearer, not the client flags it does not take", async () => {
+    const { transport } = fakeTarget(() => ({ status: 200, body: "{}" }));
+    const options = resolveOptions(input({ auth: { kind: "bearer", reader: "t", admin: undefined } }));
+    const report = await runVerify(options, fileCheck, { contract: contract(), transport });
+    expect(report.outcomes.map((o) => [o.verdict, o.reason])).toEqual([
+      ["skip", "no organization_admin token was given (--admin-bearer)"],
+    ]);
+  });
+
+  it("names the admin client flags with a token endpoint", async () => {
+    const { transport } = fakeTarget(() => ({ status: 200, body: '{"access_token":"a","expires_in":1800}' }));
+    const options = resolveOptions(input({ auth: { kind: "token-endpoint", ...CLIENTS, admin: undefined } }));
+    const report = await runVerify(options, fileCheck, { contract: contract(), transport });
+    expect(report.outcomes.map((o) => [o.verdict, o.reason])).toEqual([
+      ["skip", "no organization_admin client was given (--admin-client-id, --admin-client-secret)"],
+    ]);
+  });
+});
+
+describe("the Pact step on a target without a token endpoint", () => {
+  const interactions = pactFilesAt(`${contractsDir()}/pacts`, AT).flatMap((p) => p.interactions);
+
+  it("leaves out the pact's token requests under --bearer and --no-auth, with the reason", () => {
+    for (const auth of [
+      { kind: "bearer", reader: "t", admin: undefined } as const,
+      { kind: "none" } as const,
+    ]) {
+      const skipped = interactions.filter((i) => tokenEndpointSkip(auth, i) !== undefined);
+      expect(skipped.length, auth.kind).toBeGreaterThan(0);
+      expect(skipped.every((i) => i.request?.path === "/oauth2/token")).toBe(true);
+    }
+    const token = interactions.find((i) => i.request?.path === "/oauth2/token");
+    expect(token && tokenEndpointSkip({ kind: "none" }, token)).toBe(
+      "the target has no token endpoint: verify authenticates to it with --no-auth",
+    );
+  });
+
+  it("sends every one of them to a target with a token endpoint", () => {
+    const auth = { kind: "token-endpoint", ...CLIENTS, admin: undefined } as const;
+    expect(interactions.filter((i) => tokenEndpointSkip(auth, i) !== undefined)).toEqual([]);
   });
 });
 

@@ -13,7 +13,7 @@ const root = join(import.meta.dirname, "..", "..", "..");
 
 /** The test fixtures: the hard-coded client and the socket guard. */
 export const CLIENT = join(root, "test", "fixtures", "intercept", "client.mjs");
-export const SOCKET_GUARD = join(root, "test", "fixtures", "intercept", "socket-guard.mjs");
+export const SOCKET_GUARD = join(root, "test", "fixtures", "intercept", "socket-guard.cjs");
 /** The preload, from the source tree (the package's `./intercept` export once built). */
 export const PRELOAD = join(root, "proxy", "intercept", "register.ts");
 

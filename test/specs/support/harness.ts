@@ -1,5 +1,6 @@
 import { type Contract, loadContract } from "../../../contracts/index.js";
 import type { IsoDay } from "../../../core/dates.js";
+import type { Finding } from "../../../report/index.js";
 import {
   type FaultName,
   type RunningSandbox,
@@ -9,7 +10,7 @@ import {
 import { allChecks } from "../../../specs/index.js";
 import { resolveOptions, type VerifyOptionsInput } from "../../../specs/runner/options.js";
 import { runVerify } from "../../../specs/runner/run.js";
-import { CHECK_GROUPS, type CheckOutcome, type RunReport } from "../../../specs/runner/types.js";
+import { CHECK_GROUPS, type RunReport } from "../../../specs/runner/types.js";
 
 /** Every group but Pact (its verifier runs in a child process and has its own tests). */
 export const GROUPS_BUT_PACT = CHECK_GROUPS.filter((g) => g !== "pact");
@@ -103,6 +104,6 @@ export function checksIn(found: readonly string[]): string[] {
   return [...new Set(found.map((p) => p.slice(0, p.indexOf("["))))].sort();
 }
 
-export function byId(report: RunReport, id: string): CheckOutcome | undefined {
+export function byId(report: RunReport, id: string): Finding | undefined {
   return report.outcomes.find((o) => o.id === id);
 }

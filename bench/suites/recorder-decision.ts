@@ -1,0 +1,162 @@
+import { join } from "node:path";
+import type { BenchContext } from "../lib/context.js";
+import { find, recordArgs, tryStart } from "../lib/recording-parts.js";
+import type { Section } from "../lib/report.js";
+import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
+import { cpuPerRequest, percent, whole } from "../lib/stats.js";
+
+const TODAY = "assopay record (journal, worker, recovery, lag bound)";
+const INLINE = "inline recorder (bench/systems/inline-record.ts)";
+const INLINE_PLAIN = "inline recorder, no fast paths";
+const BARE = "http-proxy (bare, keep-alive)";
+const PEERS = ["talkback 4.2 (record)", "mockttp 4.6 (pass-through + body hook)", "WireMock 3.13 (record)"];
+
+/**
+ * Issue 46's recorder decision, in one run: today's recorder, the inline one (with and without the fast
+ * paths) and the peers, at 10 and 50 connections with 2 KB bodies. The rule, as the issue writes it: the
+ * inline recorder replaces the journal, the worker, recovery and the lag bound if it keeps ≥ 90% of
+ * today's rate at both and stays ≥ 2× every peer; a fast path stays only where it is worth ≥ 10%.
+ */
+export async function recorderDecisionSuite(ctx: BenchContext): Promise<Section[]> {
+  const skipped: string[] = [];
+  const up = (await ctx.start(ctx.system("upstream", ["--size", "2048"]))).url;
+  const cassette = (name: string) => join(ctx.scratch, name);
+  const contenders = (
+    await Promise.all([
+      tryStart(ctx, BARE, () => ctx.start(ctx.system("bare-proxy", ["--upstream", up])), skipped),
+      tryStart(
+        ctx,
+        TODAY,
+        () => ctx.start(ctx.assopay(recordArgs(up, cassette("today.yaml")))),
+        skipped,
+        cassette("today.yaml"),
+      ),
+      tryStart(
+        ctx,
+        INLINE,
+        () =>
+          ctx.start(ctx.system("inline-record", ["--upstream", up, "--cassette", cassette("inline.yaml")])),
+        skipped,
+      ),
+      tryStart(
+        ctx,
+        INLINE_PLAIN,
+        () =>
+          ctx.start(
+            ctx.system("inline-record", [
+              "--upstream",
+              up,
+              "--cassette",
+              cassette("plain.yaml"),
+              "--no-fast-paths",
+            ]),
+          ),
+        skipped,
+      ),
+      tryStart(
+        ctx,
+        PEERS[0] as string,
+        () =>
+          ctx.start(
+            ctx.system("talkback", ["--mode", "record", "--upstream", up, "--tapes", cassette("talkback")]),
+          ),
+        skipped,
+      ),
+      tryStart(ctx, PEERS[1] as string, () => ctx.start(ctx.system("mockttp", ["--upstream", up])), skipped),
+      tryStart(
+        ctx,
+        PEERS[2] as string,
+        () =>
+          ctx.start({
+            ...ctx.system("wiremock", ["--mode", "record", "--root", cassette("wiremock"), "--upstream", up]),
+            startTimeoutMs: 90_000,
+          }),
+        skipped,
+      ),
+    ])
+  ).filter((c): c is Contender => c !== undefined);
+  const round = {
+    durationSeconds: ctx.options.durationSeconds,
+    rounds: ctx.options.rounds,
+    warmupSeconds: ctx.options.warmupSeconds,
+    unique: true,
+    log: ctx.log,
+  };
+  const runs: Medians[][] = [];
+  for (const connections of [10, 50]) {
+    ctx.log(`recorder decision: 2 KB bodies, ${connections} connections`);
+    runs.push(await alternate(contenders, { ...round, connections }));
+  }
+  const rate = (list: Medians[], name: string) => find(list, name)?.rps ?? Number.NaN;
+  const checks = runs.map((list) => {
+    const today = rate(list, TODAY);
+    const inline = rate(list, INLINE);
+    const peers = PEERS.map((p) => ({ name: p, m: find(list, p) }));
+    const worstPeer = Math.max(...peers.map((p) => (answeredCleanly(p.m) ? (p.m?.rps ?? 0) : 0)));
+    return {
+      connections: list[0]?.connections ?? 0,
+      keeps: inline / today,
+      overPeers: inline / worstPeer,
+      fastPaths: inline / rate(list, INLINE_PLAIN) - 1,
+    };
+  });
+  const replaces = checks.every((c) => c.keeps >= 0.9 && c.overPeers >= 2);
+  const row = (m: Medians) => [
+    m.name,
+    String(m.connections),
+    whole(m.rps),
+    whole(m.sustainedRps),
+    `${m.p50}`,
+    `${m.p99}`,
+    cpuPerRequest(m.cpuUs),
+    cpuPerRequest(m.mainCpuUs),
+    percent(m.rps / rate(runs[m.connections === 10 ? 0 : 1] ?? [], TODAY)),
+    String(m.errors + m.non2xx),
+  ];
+  return [
+    {
+      title: "Recorder decision (issue 46)",
+      command: "npm run bench -- --only recorder-decision",
+      table: {
+        header: [
+          "system",
+          "connections",
+          "req/s (median)",
+          "req/s, cassette complete",
+          "p50 ms",
+          "p99 ms",
+          "CPU µs/req",
+          "main thread µs/req",
+          "vs today's recorder",
+          "errors",
+        ],
+        rows: runs.flatMap((list) => list.map(row)),
+      },
+      targets: checks.flatMap((c) => [
+        {
+          target: `inline keeps ≥ 90% of today's recorder (${c.connections} connections)`,
+          measured: percent(c.keeps),
+          met: c.keeps >= 0.9,
+        },
+        {
+          target: `inline ≥ 2× every peer (${c.connections} connections)`,
+          measured: `${c.overPeers.toFixed(1)}× the fastest peer`,
+          met: c.overPeers >= 2,
+        },
+        {
+          target: `fast paths (transcoder, raw text, byte scan) worth ≥ 10% of the recorder's rate (${c.connections} connections)`,
+          measured: `${(c.fastPaths * 100).toFixed(1)}%`,
+          met: c.fastPaths >= 0.1,
+        },
+      ]),
+      notes: [
+        `Decision by the rule as written: ${replaces ? "the inline recorder replaces the journal, the worker, recovery and the lag bound" : "today's recorder stays (the inline one missed a condition above)"}.`,
+        "Every request carries a unique `?i=N`, so every system records every exchange. The inline recorder holds each response's last bytes until its document is written (to the page cache, as today's journal is).",
+        `"req/s, cassette complete" counts, for today's recorder, the time after each round until its cassette held every exchange (it answers first and converts its journal later); the other systems' cassettes are complete when they answer.`,
+        "Peers (talkback, mockttp, WireMock) run at both 10 and 50 connections here.",
+        "Every run of this suite, the machine's load during it, and what was decided: bench/history/recorder-decision.md.",
+        ...skipped,
+      ],
+    },
+  ];
+}
