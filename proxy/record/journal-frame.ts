@@ -44,13 +44,6 @@ export type FrameHead =
     }
   | { ok: false; why: string };
 
-/** Whether the 4 bytes at `at` are a frame's magic (either version). */
-export function isMagicAt(bytes: Buffer, at: number): boolean {
-  if (at + 4 > bytes.length) return false;
-  const word = bytes.readUInt32LE(at);
-  return word === MAGIC_V2 || word === MAGIC_V1;
-}
-
 /** The head length the magic at `at` calls for (0 when it is no magic). */
 export function headLength(bytes: Buffer, at: number): number {
   if (at + 4 > bytes.length) return 0;

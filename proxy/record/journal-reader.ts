@@ -1,14 +1,5 @@
 import { type FileHandle, open } from "node:fs/promises";
-import {
-  frameLength,
-  HEAD,
-  headLength,
-  isMagicAt,
-  type JournalEntry,
-  MAGIC,
-  readEntry,
-  readHead,
-} from "./journal-frame.js";
+import { frameLength, HEAD, headLength, type JournalEntry, readEntry, readHead } from "./journal-frame.js";
 
 /** A stretch of the journal recovery skipped: where it starts, how long it is, and why. */
 export interface DamagedFrame {
@@ -29,7 +20,7 @@ export interface JournalScan {
   cutShort: { offset: number; length: number } | undefined;
 }
 
-/** How much is read at once while looking for the next frame after a damaged one, or copying damage. */
+/** How much is read at once while copying damage. */
 const SCAN_CHUNK = 8 * 1024 * 1024;
 /** The most a frame may claim (a body is far below, see `maxBodyBytes`): more is a damaged head. */
 const MAX_FRAME = 1024 * 1024 * 1024;
@@ -44,38 +35,6 @@ async function readAt(handle: FileHandle, position: number, length: number, into
     got += bytesRead;
   }
   return bytes.subarray(0, got);
-}
-
-/**
- * Where the next frame's magic starts at or after `searchFrom` (the end of the file when none does),
- * reading from `from`: every byte from `from` up to that magic goes to `damage` on the way, so a damaged
- * stretch is read once, whether it is kept or not.
- */
-async function nextMagic(
-  handle: FileHandle,
-  from: number,
-  searchFrom: number,
-  size: number,
-  damage: DamageKeeper | undefined,
-): Promise<number> {
-  const buffer = Buffer.allocUnsafe(SCAN_CHUNK + 3);
-  const magic = MAGIC.subarray(0, 3);
-  for (let at = from; at < size; at += SCAN_CHUNK) {
-    // Chunks overlap by 3 bytes, so a magic split across two of them is found.
-    const chunk = await readAt(handle, at, Math.min(SCAN_CHUNK + 3, size - at), buffer);
-    for (
-      let i = chunk.indexOf(magic, Math.max(0, searchFrom - at));
-      i !== -1;
-      i = chunk.indexOf(magic, i + 1)
-    ) {
-      if (isMagicAt(chunk, i)) {
-        await damage?.keep(chunk.subarray(0, i));
-        return at + i;
-      }
-    }
-    await damage?.keep(chunk.subarray(0, Math.min(SCAN_CHUNK, chunk.length)));
-  }
-  return size;
 }
 
 /** Hands the bytes from `from` to `to` to `damage`, a chunk at a time. */
@@ -124,9 +83,10 @@ export async function damageFile(path: string): Promise<DamageKeeper & { close()
 /**
  * Reads the journal at `source` (a path, or a file already open, which is closed here) as a stream (its
  * size does not matter: one frame at a time is in memory) and hands each good frame's exchange to
- * `onEntry`, in order. A frame that fails its checksum, or whose head is not a frame's, is skipped:
- * reading starts again at the next magic, and every good frame after it is still read. A last frame cut
- * short by a crash ends the journal. The caller checked that the file starts with a frame's magic.
+ * `onEntry`, in order. A frame whose head holds but whose metadata or bodies fail their checksum is
+ * skipped, and reading goes on after it (its head says where it ends). A head that does not hold ends
+ * the reading: what follows is kept as damage, never searched for frames, so that no recorded body can
+ * ever become an exchange. A last frame cut short by a crash ends the journal. The caller checked that the file starts with a frame's magic.
  */
 export async function scanJournal(
   source: string | FileHandle,
@@ -139,19 +99,21 @@ export async function scanJournal(
     const { size } = await handle.stat();
     let at = 0;
     let frame = 0;
-    const skip = async (why: string, id: number | undefined, resumeFrom: number, next?: number) => {
-      let end = next;
-      if (end === undefined) end = await nextMagic(handle, at, resumeFrom, size, damage);
-      else if (damage) await keepStretch(handle, at, end, damage);
+    const skip = async (why: string, id: number | undefined, end: number) => {
+      if (damage) await keepStretch(handle, at, end, damage);
       scan.damaged.push({ frame, offset: at, length: end - at, id, why });
       at = end;
     };
+    // A head that does not hold leaves the frame's end unknown: what follows is not read at all, since
+    // looking for the next frame's magic could find one inside a recorded body (a forged frame).
+    const untrusted = (why: string) =>
+      skip(`${why}; nothing after it is read (a body may hold what looks like a frame)`, undefined, size);
     while (at < size) {
       frame++;
       const head = await readAt(handle, at, Math.min(HEAD, size - at));
       const length = headLength(head, 0);
       if (length === 0) {
-        await skip("no frame starts there", undefined, at + 1);
+        await untrusted("no frame starts there");
         continue;
       }
       if (head.length < length) {
@@ -160,11 +122,11 @@ export async function scanJournal(
       }
       const read = readHead(head, 0);
       if (!read.ok) {
-        await skip(read.why, undefined, at + 4);
+        await untrusted(read.why);
         continue;
       }
       if (frameLength(read) > MAX_FRAME) {
-        await skip("its head claims more bytes than a frame may hold", undefined, at + 4);
+        await untrusted("its head claims more bytes than a frame may hold");
         continue;
       }
       const end = at + frameLength(read);
@@ -176,7 +138,7 @@ export async function scanJournal(
       const entry = readEntry(read, rest);
       if (!("entry" in entry)) {
         // The head holds (its own checksum says so): the frame's end is known.
-        await skip(entry.why, entry.id, end, end);
+        await skip(entry.why, entry.id, end);
         continue;
       }
       await onEntry(entry.entry);

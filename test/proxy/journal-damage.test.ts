@@ -7,7 +7,7 @@ import { crc32, portableCrc32 } from "../../proxy/record/crc32.js";
 import { parseFrames } from "../../proxy/record/journal-frame.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { tempDir } from "./support/http.js";
-import { emptyCassette, itemBody, journalItems, legacyFrame } from "./support/journals.js";
+import { emptyCassette, itemBody, journalFrameBytes, journalItems, legacyFrame } from "./support/journals.js";
 
 const TEN = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
@@ -73,13 +73,43 @@ describe("recovering a damaged journal: every good frame, and nothing damaged", 
     expect(line).toContain("none written to the cassette");
   };
 
-  it("a damaged frame head: the frame is skipped, named, and all nine good ones recovered, those after it too", async () => {
+  it("a damaged frame head: the frames before it recovered; it and all after it named and kept aside, never searched for frames", async () => {
     const r = await recovered("head", (journal, offsets) => flip(journal, (offsets[3] as number) + 6));
-    expect(r.items).toEqual([1, 2, 3, 5, 6, 7, 8, 9, 10]);
+    expect(r.items).toEqual([1, 2, 3]);
     skipped(r, 4, r.offsets[3] as number, "id unreadable");
+    expect(r.notices.join("\n")).toContain("nothing after it is read");
     expect(r.damaged).toBeDefined();
     expect((await stat(r.damaged as string)).mode & 0o777).toBe(0o600);
-    expect((await stat(r.damaged as string)).size).toBe((r.offsets[4] as number) - (r.offsets[3] as number));
+    const size = (await readFile(r.damaged as string)).length;
+    expect(size).toBeGreaterThan((r.offsets[4] as number) - (r.offsets[3] as number));
+  });
+
+  it("a frame forged inside a recorded body never becomes an exchange, even behind a damaged head", async () => {
+    const forged = (await journalFrameBytes(99)).toString("latin1");
+    const cassette = temp.file("forged.yaml");
+    await emptyCassette(cassette);
+    const offsets = [
+      ...journalItems(cassette, [1, 2, 3]),
+      ...journalItems(cassette, [4], 0, forged),
+      ...journalItems(cassette, [5]),
+    ];
+    const journal = `${cassette}.journal`;
+    const bytes = await readFile(journal);
+    bytes[(offsets[3] as number) + 6] = (bytes[(offsets[3] as number) + 6] as number) ^ 0x20;
+    await writeFile(journal, bytes);
+    const loaded = await loadCassette(cassette, { onNotice: () => undefined });
+    expect(loaded.interactions.map((i) => Number(i.request.query?.n))).toEqual([1, 2, 3]);
+  });
+
+  it("a frame forged inside a body of a sound journal stays that body: every exchange once, no other", async () => {
+    const forged = (await journalFrameBytes(99)).toString("latin1");
+    const cassette = temp.file("forged-sound.yaml");
+    await emptyCassette(cassette);
+    journalItems(cassette, [1, 2, 3]);
+    journalItems(cassette, [4], 0, forged);
+    journalItems(cassette, [5]);
+    const loaded = await loadCassette(cassette, { onNotice: () => undefined });
+    expect(loaded.interactions.map((i) => Number(i.request.query?.n))).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("a flipped byte in a frame's metadata: that frame is skipped, not fatal; all nine good ones recovered", async () => {
@@ -115,18 +145,18 @@ describe("recovering a damaged journal: every good frame, and nothing damaged", 
     const at = (i: number) => offsets[i] as number;
     const journal = `${cassette}.journal`;
     const bytes = await readFile(journal);
-    // Frame 4's head: its end is found by looking for the next frame's magic, 9 MiB on.
-    bytes[at(3) + 6] = (bytes[at(3) + 6] as number) ^ 0x20;
-    // Frame 8's body: its head still says where the frame ends.
-    const body = bytes.indexOf("pppp", at(7));
+    // Frame 4's body: its head still says where the frame ends, 9 MiB on.
+    const body = bytes.indexOf("pppp", at(3));
     bytes[body + big / 2] = (bytes[body + big / 2] as number) ^ 0x20;
+    // Frame 8's head: its end is unknown, so it and everything after it are kept aside.
+    bytes[at(7) + 6] = (bytes[at(7) + 6] as number) ^ 0x20;
     await writeFile(journal, bytes);
-    const expected = Buffer.concat([bytes.subarray(at(3), at(4)), bytes.subarray(at(7), at(8))]);
+    const expected = Buffer.concat([bytes.subarray(at(3), at(4)), bytes.subarray(at(7))]);
 
     const notices: string[] = [];
     const loaded = await loadCassette(cassette, { onNotice: (m) => notices.push(m) });
-    expect(loaded.interactions.map((i) => Number(i.request.query?.n))).toEqual([1, 2, 3, 5, 6, 7, 9, 10]);
-    expect(notices.find((m) => m.startsWith("skipped 2 damaged frame(s)"))).toContain("id 8");
+    expect(loaded.interactions.map((i) => Number(i.request.query?.n))).toEqual([1, 2, 3, 5, 6, 7]);
+    expect(notices.find((m) => m.startsWith("skipped 2 damaged frame(s)"))).toContain("id 4");
     const kept = await readFile(`${journal}.damaged`);
     expect(kept.length).toBe(expected.length);
     expect(kept.equals(expected)).toBe(true);

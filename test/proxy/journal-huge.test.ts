@@ -14,7 +14,7 @@ describe("a journal over 2 GiB", () => {
   });
   afterAll(() => temp.remove());
 
-  it("is recovered as a stream, in bounded memory: the good frames at both ends, the hole between skipped as damage", async () => {
+  it("is recovered as a stream, in bounded memory: the good frames before the hole, the hole and all after it kept aside as damage", async () => {
     const cassette = temp.file("huge.yaml");
     const journal = `${cassette}.journal`;
     await emptyCassette(cassette);
@@ -38,16 +38,15 @@ describe("a journal over 2 GiB", () => {
     peak = Math.max(peak, process.memoryUsage().rss);
     const seconds = (Date.now() - started) / 1000;
 
-    expect(loaded.interactions.map((i) => Number(i.request.query?.n))).toEqual([
-      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-    ]);
-    expect(notices[0]).toMatch(/^recovered 10 exchange\(s\) into /);
-    expect(notices[1]).toContain(`frame 6 at byte ${holeAt} (${HOLE} bytes, id unreadable`);
+    expect(loaded.interactions.map((i) => Number(i.request.query?.n))).toEqual([1, 2, 3, 4, 5]);
+    expect(notices[0]).toMatch(/^recovered 5 exchange\(s\) into /);
+    expect(notices[1]).toContain(`frame 6 at byte ${holeAt} (`);
+    expect(notices[1]).toContain("id unreadable");
     // The growth of the resident set stays far below the journal's size.
     expect(peak - before).toBeLessThan(256 * 1024 * 1024);
     // The damaged stretch is kept, and stays a hole on disk.
     const kept = await stat(`${journal}.damaged`);
-    expect(kept.size).toBe(HOLE);
+    expect(kept.size).toBeGreaterThan(HOLE);
     expect(kept.blocks * 512).toBeLessThan(64 * 1024 * 1024);
     expect(await readdir(temp.dir)).not.toContain("huge.yaml.journal");
     console.log(

@@ -2,7 +2,9 @@
  * Journals and cassettes made by hand for the recovery tests: a cassette holding only its header, and a
  * journal of `GET /item?n=N` exchanges written by the recorder's own `Journal`, with each frame's offset.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { emitDocument } from "../../../proxy/cassette/emit.js";
 import { CASSETTE_FORMAT } from "../../../proxy/cassette/format.js";
 import { Journal } from "../../../proxy/record/journal.js";
@@ -39,16 +41,31 @@ export function itemMeta(id: number): WireMeta {
 /** The response body of exchange `id`. */
 export const itemBody = (id: number, pad = 0) => `{"item":${id},"pad":"${"p".repeat(pad)}"}`;
 
-/** Appends exchanges `ids` to the journal of `cassette`; returns where each frame starts. */
-export function journalItems(cassette: string, ids: readonly number[], pad = 0): number[] {
+/**
+ * Appends exchanges `ids` to the journal of `cassette` (each response body followed by `tail`, as
+ * latin1 bytes); returns where each frame starts.
+ */
+export function journalItems(cassette: string, ids: readonly number[], pad = 0, tail = ""): number[] {
   const journal = Journal.open(cassette);
   const offsets: number[] = [];
   for (const id of ids) {
     offsets.push(journal.size);
-    journal.append(JSON.stringify(itemMeta(id)), Buffer.alloc(0), [Buffer.from(itemBody(id, pad))]);
+    const body = Buffer.concat([Buffer.from(itemBody(id, pad)), Buffer.from(tail, "latin1")]);
+    journal.append(JSON.stringify(itemMeta(id)), Buffer.alloc(0), [body]);
   }
   journal.close(false);
   return offsets;
+}
+
+/** The bytes of a whole, sound journal frame of exchange `id`, as the recorder writes it. */
+export async function journalFrameBytes(id: number): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), "assopay-frame-"));
+  try {
+    journalItems(join(dir, "c.yaml"), [id]);
+    return await readFile(join(dir, "c.yaml.journal"));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** A frame in the previous format (`AJ01`: magic and three lengths, no checksum). */
