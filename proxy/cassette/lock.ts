@@ -95,8 +95,15 @@ export async function acquireLock(
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(lockPath, "wx");
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
+      // A write that fails (a full disk) closes the file and removes it: no descriptor left to the
+      // garbage collector, no empty lock that would read as another recorder's.
+      await handle
+        .writeFile(`${process.pid}\n`)
+        .catch(async (error: unknown) => {
+          await unlink(lockPath).catch(() => undefined);
+          throw error;
+        })
+        .finally(() => handle.close());
       return {
         path: lockPath,
         async release() {

@@ -1,5 +1,5 @@
 import { writeSync, writevSync } from "node:fs";
-import { type FileHandle, open, stat } from "node:fs/promises";
+import { type FileHandle, open, stat, unlink } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
 import { emitDocument, YamlEmitter } from "./emit.js";
 import type { CassetteHeader, Interaction, StoredBody, StoredRequest, StoredResponse } from "./format.js";
@@ -101,6 +101,8 @@ export async function openCassette(
   more: OpenOptions = {},
 ): Promise<OpenCassette> {
   const lock = more.lock ?? (await acquireLock(path));
+  let handle: FileHandle | undefined;
+  let made = false;
   try {
     const present = await exists(path);
     if (present && mode === "create") {
@@ -110,14 +112,16 @@ export async function openCassette(
       });
     }
     const fresh = !present;
-    const handle = await open(path, fresh ? "ax" : "a+");
-    if (fresh) writeAllSync(handle.fd, Buffer.from(emitDocument({ ...header })));
-    else if (!(await endsWithNewline(handle))) writeAllSync(handle.fd, Buffer.from("\n"));
+    const opened = await open(path, fresh ? "ax" : "a+");
+    handle = opened;
+    made = fresh;
+    if (fresh) writeAllSync(opened.fd, Buffer.from(emitDocument({ ...header })));
+    else if (!(await endsWithNewline(opened))) writeAllSync(opened.fd, Buffer.from("\n"));
     return {
       path,
-      fd: handle.fd,
+      fd: opened.fd,
       async close() {
-        await handle.close().catch(() => undefined);
+        await opened.close().catch(() => undefined);
         try {
           await more.beforeRelease?.();
         } finally {
@@ -126,6 +130,9 @@ export async function openCassette(
       },
     };
   } catch (error) {
+    // A header that cannot be written (a full disk): the file is closed, and the one made here removed.
+    await handle?.close().catch(() => undefined);
+    if (made) await unlink(path).catch(() => undefined);
     await lock.release();
     if (error instanceof AssopayError) throw error;
     throw new AssopayError("bad-input", `cannot open the cassette for writing: ${(error as Error).message}`, {
