@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
 import { loadCassette } from "../../proxy/index.js";
+import { startRecorder } from "../../proxy/record/server.js";
 import { blobUpstream } from "./support/blob-upstream.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 import { loadClients, runCli, spawnRecorder, spawnServer } from "./support/recorder-process.js";
@@ -38,6 +39,8 @@ async function served(url: string, ids: readonly string[], size: number): Promis
   return ok;
 }
 
+// The one end-to-end SIGKILL test: recovery itself is proved in-process on hand-made journals
+// (journal-damage, journal-sealed, journal-huge, journal.test.ts).
 describe("durable recording: SIGKILL with 200 concurrent clients, then a reader at once", () => {
   const files = upstreamAndTemp(blobUpstream);
 
@@ -82,7 +85,7 @@ describe("durable recording: SIGKILL with 200 concurrent clients, then a reader 
   };
 
   const readersServeEverything = (size: number, target: number) => async () => {
-    const { completed, copies } = await crash(size, target, ["replay", "lint", "library"]);
+    const { completed, copies } = await crash(size, target, ["replay", "lint", "library", "restart"]);
     expect(completed.length).toBeGreaterThanOrEqual(target);
     // What the cassette alone held (what a reader that ignores the journal would serve).
     const alone = completed.length - (await missingFrom(copies.library as string, completed));
@@ -119,6 +122,32 @@ describe("durable recording: SIGKILL with 200 concurrent clients, then a reader 
     expect({ missing: completed.filter((id) => !ids.has(id)).length, of: completed.length }).toEqual(all);
     expect(notices.some((m) => m.startsWith("recovered "))).toBe(true);
     await noJournal(libraryCassette);
+
+    // The cassette alone loads: whole documents, each its own exchange's, at most a last one cut short.
+    const restartCassette = copies.restart as string;
+    const before = await readCassetteFile(restartCassette);
+    expect(before.warnings.length).toBeLessThanOrEqual(1);
+    expect(before.interactions.length).toBeLessThanOrEqual(files.upstream.asked.length);
+    for (const i of before.interactions) {
+      const b = i.response.body as { json?: { id?: string }; text?: string } | undefined;
+      expect(b?.json?.id ?? /^\{"id":"([^"]*)"/.exec(b?.text ?? "")?.[1]).toBe(i.request.query?.id);
+    }
+    // The next start recovers the journal's exchanges first, then records on after them.
+    const messages: string[] = [];
+    const again = await startRecorder({
+      upstream: files.upstream.url,
+      cassette: restartCassette,
+      mode: "new",
+      onEvent: (e) => messages.push(e.message),
+    });
+    const recovered = Number(/^recovered (\d+) exchange/m.exec(messages.join("\n"))?.[1] ?? 0);
+    await new Promise<void>((resolve) =>
+      request(`${again.url}/blob?id=after&size=${size}`, (res) => res.resume().on("end", resolve)).end(),
+    );
+    await again.close();
+    const reloaded = await readCassetteFile(restartCassette);
+    expect(reloaded.interactions.length).toBe(before.interactions.length + recovered + 1);
+    expect(reloaded.interactions.at(-1)?.request.query).toMatchObject({ id: "after" });
   };
 
   it(
