@@ -24,6 +24,12 @@ export const faults = Object.freeze([
       "Form-decodes the continuation token a second time, so its '+' become spaces and the next page is refused.",
   },
   {
+    name: "foreign-token-accepted",
+    rule: "pagination.token-bound",
+    description:
+      "A continuation token of one listing is accepted by every other (another route, form or date window) and serves the page after its entry there.",
+  },
+  {
     name: "duplicate-entries",
     rule: "pagination.no-duplicates",
     description: "The second page starts again with the last entry of the first page.",

@@ -120,7 +120,8 @@ export function listPage<T extends { id: number }>(
   let records: T[];
   if (token !== undefined) {
     const received = core.fault === "token-mangled" ? token.replaceAll("+", " ") : token;
-    const decoded = core.tokens.decode(scope, received);
+    const bound = core.fault === "foreign-token-accepted" ? undefined : scope;
+    const decoded = core.tokens.decode(bound, received);
     if (!decoded.ok) return { ok: false, message: `The continuationToken is not valid: ${decoded.reason}.` };
     cursor = decoded.cursor;
     if (request.pageIndex !== undefined && request.pageIndex > 1) {

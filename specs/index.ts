@@ -19,6 +19,7 @@ import { organizationHoldsFormsCheck } from "./pagination/organization-holds-for
 import { pageSizeCheck } from "./pagination/page-size.js";
 import { resultArrayCheck } from "./pagination/result-array.js";
 import { sameEntryCheck } from "./pagination/same-entry.js";
+import { tokenBoundCheck } from "./pagination/token-bound.js";
 import { tokenEchoedCheck } from "./pagination/token-echoed.js";
 import { tokenUntilEndCheck } from "./pagination/token-until-end.js";
 import { customFieldsAndOptionsCheck } from "./public-form/custom-fields-and-options.js";
@@ -53,6 +54,7 @@ export function allChecks(): readonly SpecCheck[] {
     resultArrayCheck,
     endIsEmptyArrayCheck,
     tokenEchoedCheck,
+    tokenBoundCheck,
     noDuplicatesCheck,
     pageSizeCheck,
     completeCheck,

@@ -19,7 +19,7 @@ interface Form {
  * The organization's forms other than the coordinates' one, as its forms listing names them
  * (`Type/slug`, routes.yaml's `entryKey`), the first `OTHER_FORMS` of its default crawl.
  */
-async function otherForms(ctx: CheckContext): Promise<Form[]> {
+export async function otherForms(ctx: CheckContext): Promise<Form[]> {
   const crawl = await ctx.crawl(ctx.contract.routes.byId("v5.organization-forms"), "default");
   if (!endedLegally(crawl.stop)) return [];
   const { formType, formSlug } = await ctx.coordinates();

@@ -145,6 +145,14 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const next = ((((await response.json()) as Page).data ?? []) as { id: number }[]).map((e) => e.id);
     return verdict(!next.some((id) => !seen.has(id)));
   },
+  "pagination.token-bound": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const read = readPage(await firstPage(h, ""), "data");
+    const token = (read.ok && read.token) || "";
+    // The items listing's token, sent with the orders listing of the same form.
+    const response = await h.get(`${h.formPath("orders")}?continuationToken=${encodeURIComponent(token)}`);
+    return verdict(response.status === 200);
+  },
   "pagination.no-duplicates": async ({ h }) => {
     await at(h, "2025-04-01");
     const { ids } = await crawlBounded(h);

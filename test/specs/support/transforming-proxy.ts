@@ -37,6 +37,8 @@ export interface TransformingProxy {
 interface Cursor {
   upstreamToken: string | undefined;
   skip: number;
+  /** The listing and query (the token aside) the cursor belongs to: another's token is refused. */
+  listing: string;
 }
 
 const CHUNKS = [1, 3];
@@ -114,15 +116,16 @@ export async function startTransformingProxy(
     resultArray: string,
   ) => {
     const sent = queryValue(query, "continuationToken");
-    const cursor: Cursor | undefined =
-      sent === undefined ? { upstreamToken: undefined, skip: 0 } : cursors.get(sent);
-    if (!cursor) {
-      send(req, res, 400, { errors: [{ code: "BadToken", message: "unknown token (proxy)" }] });
-      return;
-    }
     const pass = new URLSearchParams();
     for (const [name, value] of query)
       if (name.toLowerCase() !== "continuationtoken") pass.append(name, value);
+    const listing = `${pathname}?${pass}`;
+    const cursor: Cursor | undefined =
+      sent === undefined ? { upstreamToken: undefined, skip: 0, listing } : cursors.get(sent);
+    if (cursor?.listing !== listing) {
+      send(req, res, 400, { errors: [{ code: "BadToken", message: "unknown token (proxy)" }] });
+      return;
+    }
     const page = async (token: string | undefined) => {
       const q = new URLSearchParams(pass);
       if (token !== undefined) q.set("continuationToken", token);
@@ -148,12 +151,12 @@ export async function startTransformingProxy(
       const size = CHUNKS[cursor.skip === 0 ? 0 : 1] ?? slice.length;
       if (cursor.skip < CHUNKS.reduce((a, b) => a + b, 0) && slice.length > size) {
         slice = slice.slice(0, size);
-        next = { upstreamToken: cursor.upstreamToken, skip: cursor.skip + size };
+        next = { upstreamToken: cursor.upstreamToken, skip: cursor.skip + size, listing };
         stats.splitPages++;
       }
     }
     if (!next && slice.length > 0 && upstreamNext !== undefined)
-      next = { upstreamToken: upstreamNext, skip: 0 };
+      next = { upstreamToken: upstreamNext, skip: 0, listing };
     if (slice.length === 0) {
       stats.finalPages++;
       switch (variants.finalToken) {
