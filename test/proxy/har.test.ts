@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harCommand } from "../../cli/commands/har.js";
@@ -8,6 +10,7 @@ import type { Har, HarEntry } from "../../proxy/har/format.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { startReplay } from "../../proxy/replay/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
+import { brokenRules, clientPath, gateClient, verdictOf } from "../gate/support.js";
 import { contract } from "../sandbox/helpers.js";
 import { runCli } from "../support/run-cli.js";
 import { harSchemaErrors, interactionsOf } from "./support/har.js";
@@ -93,6 +96,38 @@ describe("assopay har export, then har import: the same interactions", () => {
     const after = await loadCassette(again);
     expect(interactionsOf(after)).toEqual(interactionsOf(before));
     expect(after.header).toMatchObject({ upstream: sandbox.url, redaction: before.header.redaction });
+  });
+
+  it("gate --cassette judges a client against its session imported from HAR as against the recorded one", async () => {
+    // The client's own session, recorded, exported to HAR and imported again.
+    const recorded = temp.file("client.yaml");
+    const recorder = await startRecorder({ upstream: sandbox.url, cassette: recorded });
+    const c = sandbox.credentials;
+    await promisify(execFile)(process.execPath, [clientPath("correct")], {
+      env: {
+        ASSOPAY_BASE_URL: recorder.url,
+        ASSOPAY_CLIENT_ID: c.reader.clientId,
+        ASSOPAY_CLIENT_SECRET: c.reader.clientSecret,
+        ASSOPAY_ORG: c.organizationSlug,
+        ASSOPAY_FORM_TYPE: c.formType,
+        ASSOPAY_FORM_SLUG: c.formSlug,
+      },
+    });
+    await recorder.close();
+    const exported = temp.file("client.har");
+    const imported = temp.file("client-imported.yaml");
+    expect((await runCli(["har", "export", "--cassette", recorded, "--out", exported])).code).toBe(0);
+    expect((await runCli(["har", "import", exported, "--cassette", imported])).code).toBe(0);
+    // The client that held, and one that stops at a short page: the same verdicts from either cassette.
+    for (const client of ["correct", "stop-short-page"]) {
+      const verdicts = [];
+      for (const file of [recorded, imported]) {
+        const report = await gateClient(client, ["uniform"], { cassettes: [file], env: {} });
+        verdicts.push(brokenRules(verdictOf(report, "uniform")));
+      }
+      expect(verdicts[1], client).toEqual(verdicts[0]);
+      expect(verdicts[1]?.length === 0, client).toBe(client === "correct");
+    }
   });
 
   it("refuses to overwrite: an existing cassette or HAR file is exit 2", async () => {
