@@ -3,10 +3,10 @@
 // provider states; how many requests it sent, and its wall time, at each --concurrency given.
 // Usage: node --import tsx bench/verify-latency.ts [--latency MS] [--concurrency N ...]
 // Example: node --import tsx bench/verify-latency.ts --concurrency 1 --concurrency 4
-// Measured 2026-12-02 on the shared 2-core machine (load average about 27, other jobs running): 856
-// requests either way; --concurrency 1 (one request at a time, as verify sent them before) 169 s,
-// --concurrency 4 (the default) 112 s: 0.66×. The 30 s goal is not met: a listing's crawls are still
-// made one after the other (the completeness judge needs their order), so are the checks.
+// Measured 2026-12-02 (docs/benchmarks.md, "Verify against a slow provider"): 902 requests either
+// way; --concurrency 1 117.7 s, --concurrency 4 48.4 s (0.41×), 2.48 requests in flight on average. The
+// 30 s goal is not met: the checks run one after another, and a crawl's pages, and a listing's crawls
+// (the completeness judge needs their order), wait for one another.
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { loadContract } from "../contracts/index.js";
@@ -31,8 +31,18 @@ const contract = loadContract();
 /** A front that forwards each request to `upstream` and answers `latencyMs` after the answer came. */
 async function slowFront(upstream: string) {
   let requests = 0;
+  // Requests in flight now, at most, and their sum over time (ms): the mean is that sum over the wall time.
+  let inFlight = 0;
+  let peak = 0;
+  let busyMs = 0;
   const server = createServer((req, res) => {
     requests++;
+    const started = Date.now();
+    peak = Math.max(peak, ++inFlight);
+    res.on("close", () => {
+      inFlight--;
+      busyMs += Date.now() - started;
+    });
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -56,7 +66,8 @@ async function slowFront(upstream: string) {
     })().catch(() => res.destroy());
   });
   const running = await startServer(server, { what: "a slow front" });
-  return { url: running.url, requests: () => requests, close: () => running.close() };
+  const flight = () => ({ peak, busyMs });
+  return { url: running.url, requests: () => requests, flight, close: () => running.close() };
 }
 
 for (const concurrency of values.concurrency.map(Number)) {
@@ -81,6 +92,9 @@ for (const concurrency of values.concurrency.map(Number)) {
         latencyMs,
         wallSeconds: Number((wallMs / 1000).toFixed(1)),
         requests: front.requests(),
+        // The mean number of requests in flight: under --concurrency when requests wait on one another.
+        meanInFlight: Number((front.flight().busyMs / wallMs).toFixed(2)),
+        peakInFlight: front.flight().peak,
         failed: failed.map((o) => o.id),
       }),
     );

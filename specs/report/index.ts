@@ -1,5 +1,4 @@
 import {
-  type Finding,
   type PrettyOptions,
   type Report,
   type ReporterName,
