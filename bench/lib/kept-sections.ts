@@ -30,17 +30,21 @@ export function withMeasuredLine(section: string, run: string): string {
 }
 
 /**
- * The sections of `previous` (the file's text before this run) that belong to suites not in `ran`,
- * each with the line naming the run that measured it (taken from the file's header when it had none).
+ * The sections of `previous` (the file's text before this run) that belong to suites not in `ran`, each
+ * with the line naming the run that measured it (taken from the file's header when it had none), and
+ * those of scripts of their own (no suite), as they were.
  */
 export function keptSections(previous: string, ran: readonly string[]): string[] {
   const run = RUN_LINE.exec(previous)?.[1] ?? "an earlier date";
-  return sectionsOf(previous)
-    .filter((section) => {
-      const suite = suiteOf(section);
-      return suite !== undefined && !ran.includes(suite);
-    })
-    .map((section) => withMeasuredLine(section, run));
+  return (
+    sectionsOf(previous)
+      .filter((section) => {
+        const suite = suiteOf(section);
+        return suite === undefined || !ran.includes(suite);
+      })
+      // A section of a script of its own (bench/verify-latency.ts) is kept as it was written.
+      .map((section) => (suiteOf(section) === undefined ? section : withMeasuredLine(section, run)))
+  );
 }
 
 /** `sections` (rendered) in the order of `suites`, by the suite each one's command names; stable. */

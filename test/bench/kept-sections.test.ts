@@ -32,6 +32,9 @@ describe("a partial bench run keeps the sections of the suites it did not run", 
       "Command: `npm run bench -- --only recording`\n\nMeasured in the run of 2026-11-24T04:20:34.795Z.",
     );
     expect(keptSections(OLD, ["recording", "replay"])).toEqual([]);
+    // A section measured by a script of its own, no suite of the bench: kept whatever ran, unchanged.
+    const own = "## Slow provider\n\nCommand: `node --import tsx bench/verify-latency.ts`\n\n| c |";
+    expect(keptSections(`${OLD}\n\n${own}`, ["recording", "replay"])).toEqual([own]);
     expect(keptSections("", ["recording"])).toEqual([]);
   });
 
