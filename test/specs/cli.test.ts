@@ -134,7 +134,7 @@ describe("assopay verify: runs and reports", () => {
     const run = await runVerifyCli(["--only", "pagination,rights", "--at", "2025-04-01"], targetEnv(clean));
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/✔ pass\s+pagination\/token-echoed/);
-    expect(run.stdout).toMatch(/18 passed, 0 failed, 0 warned, 0 skipped/);
+    expect(run.stdout).toMatch(/19 passed, 0 failed, 0 warned, 0 skipped/);
   });
 
   it("exits 1 on a broken rule and names the rule, the request and the offending part", async () => {
@@ -156,10 +156,10 @@ describe("assopay verify: runs and reports", () => {
     );
     expect(run.code).toBe(1);
     const xml = readFileSync(file, "utf8");
-    expect(xml.match(/<testcase /g)?.length).toBe(13);
+    expect(xml.match(/<testcase /g)?.length).toBe(14);
     expect(xml).toContain('<failure message="');
     expect(xml).toContain('type="pagination.token-echoed"');
-    expect(xml).toMatch(/<testsuites name="assopay verify" tests="13" failures="1"/);
+    expect(xml).toMatch(/<testsuites name="assopay verify" tests="14" failures="1"/);
     expect(run.stdout).toContain("Failures:");
   });
 
