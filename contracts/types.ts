@@ -235,6 +235,13 @@ export interface Diagnostic {
   keyword: string;
 }
 
+/** A rule an answer breaks, as a judge of the contract says it: the rule, why, and the sentences that show it. */
+export interface RuleBreach {
+  readonly rule: string;
+  readonly reason: string;
+  readonly diagnostics: readonly string[];
+}
+
 /** Whose shape wins where the seed and the provider's published document disagree. */
 export type ContractShapes = "seed" | "document";
 

@@ -1,10 +1,10 @@
-import type { Timeline } from "../../contracts/index.js";
+import type { DatedChange, Timeline } from "../../contracts/index.js";
 import type { Finding } from "../../report/index.js";
 import { allChecks } from "../index.js";
 import { applyPlanned } from "../runner/run.js";
 import type { CheckGroup, CheckResult, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
-import type { DatedChange, Judgement } from "./types.js";
+import type { Judgement } from "./types.js";
 
 const TITLE = "Re-sent request holds against the target";
 

@@ -1,4 +1,4 @@
-import { type Contract, loadContract, readRoutePage } from "../../contracts/index.js";
+import { type Contract, countTimeline, loadContract, readRoutePage } from "../../contracts/index.js";
 import { packageVersion } from "../../core/paths.js";
 import type { Finding } from "../../report/index.js";
 import { withDeadline } from "../runner/deadline.js";
@@ -14,7 +14,6 @@ import { DEFAULTS } from "../runner/options.js";
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { RunReport } from "../runner/types.js";
-import { countTimeline } from "./counts.js";
 import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
 import { judgeDeprecationHeaders } from "./deprecation-headers.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";

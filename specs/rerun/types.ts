@@ -1,10 +1,10 @@
 import type {
+  DatedChange,
   DatedRules,
   EntryId,
   ExpectedCounts,
   PageCounts,
   Route,
-  TimelineEntry,
 } from "../../contracts/index.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
@@ -17,18 +17,6 @@ export interface Breach {
   evidence: Evidence;
   /** Timeline entries the expectation rests on (`--planned warn` downgrades planned ones). */
   timeline?: readonly string[];
-}
-
-/**
- * A difference from the recording that a timeline entry explains: the entry came into force between
- * the recording and `--at` (`inForce`), or the recording was made after it and `--at` is before it.
- */
-export interface DatedChange {
-  entry: TimelineEntry;
-  /** The rule that holds thanks to the change. */
-  rule: string;
-  inForce: boolean;
-  what: string;
 }
 
 /** A recorded exchange and the target's answer to the same request, parsed once. */

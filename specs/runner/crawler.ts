@@ -1,7 +1,6 @@
 import {
   type CrawlLog,
   type CrawlPageLog,
-  type Diagnostic,
   type EntryId,
   entryId,
   judgePage,
@@ -28,8 +27,8 @@ export interface CrawlPlan {
   maxPages: number;
   timeLimitMs: number;
   authorization: () => Promise<string | undefined>;
-  /** Schema findings for a page (the result array itself excluded); empty when valid. */
-  validate?: (body: unknown) => readonly Diagnostic[];
+  /** Schema sentences on a page (the result array itself excluded); empty when valid. */
+  validate?: (body: unknown) => readonly string[];
   onPage?: (pages: number, entries: number) => void;
   /** What the crawl judge calls this crawl (default: from its page size). */
   label?: string;
@@ -209,11 +208,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       const findings = plan.validate(parsed.ok ? parsed.value : undefined);
       if (findings.length > 0) {
         result.schema.pages++;
-        result.schema.first ??= evidenceOf(
-          exchange,
-          undefined,
-          findings.slice(0, 8).map((d) => d.message),
-        );
+        result.schema.first ??= evidenceOf(exchange, undefined, findings);
       }
     }
     const totals = page.counts ?? NO_COUNTS;
