@@ -30,11 +30,11 @@ export function judgeListingPage(
   if (!route?.pagination || !rules) return undefined;
   const read = readRoutePage(body, route);
   if (!read.ok) {
-    judgement.breaches.push({
-      rule: "pagination.result-array",
-      reason: body === undefined ? "the page is not JSON" : read.why,
-      evidence: evidenceOf(target),
-    });
+    judgement.fail(
+      "pagination.result-array",
+      body === undefined ? "the page is not JSON" : read.why,
+      evidenceOf(target),
+    );
     crawl.broken = `(${step.id}) had no result array`;
     return undefined;
   }
@@ -47,7 +47,7 @@ export function judgeListingPage(
   for (const { rule, reason, diagnostics } of schema) {
     const onCounts = rule.startsWith("counts.");
     const evidence = evidenceOf(target, onCounts ? counts : undefined, diagnostics);
-    judgement.breaches.push({ rule, reason, evidence, ...(onCounts ? { timeline } : {}) });
+    judgement.fail(rule, reason, evidence, onCounts ? timeline : []);
   }
   const change =
     route.countDeprecation && !schema.some((b) => b.rule.startsWith("counts."))
@@ -69,25 +69,25 @@ export function judgeListingPage(
   for (const finding of findings) {
     switch (finding.kind) {
       case "oversized":
-        judgement.breaches.push({
-          rule: finding.rule,
-          reason: `the page holds ${finding.entries} entries, more than its page size ${finding.limit}`,
-          evidence: evidenceOf(target, { entries: finding.entries, pagination: counts }),
-        });
+        judgement.fail(
+          finding.rule,
+          `the page holds ${finding.entries} entries, more than its page size ${finding.limit}`,
+          evidenceOf(target, { entries: finding.entries, pagination: counts }),
+        );
         break;
       case "duplicate":
-        judgement.breaches.push({
-          rule: finding.rule,
-          reason: `entry id ${finding.ids[0]} was already given earlier in this crawl${finding.ids.length > 1 ? ` (and ${finding.ids.length - 1} more)` : ""}`,
-          evidence: evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
-        });
+        judgement.fail(
+          finding.rule,
+          `entry id ${finding.ids[0]} was already given earlier in this crawl${finding.ids.length > 1 ? ` (and ${finding.ids.length - 1} more)` : ""}`,
+          evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+        );
         break;
       case "token-ignored":
-        judgement.breaches.push({
-          rule: finding.rule,
-          reason: "the first continuation token led back to the first page's entries, not to the next page",
-          evidence: evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
-        });
+        judgement.fail(
+          finding.rule,
+          "the first continuation token led back to the first page's entries, not to the next page",
+          evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+        );
         break;
       case "token-repeated":
         // Judged by the crawl's end: following it past the recording (extend.ts) notices a repeat.
@@ -131,10 +131,10 @@ export function judgeTotals(
   const problems = totalsDisagree(first.counts, crawl.seen.size);
   if (problems.length === 0) return;
   const { totalCount, totalPages } = first.counts;
-  judgement.breaches.push({
-    rule: "counts.real-with-withcount",
-    reason: `the first page (${first.step.id}) declared totalCount ${String(totalCount)} and totalPages ${String(totalPages)}; the crawl counted ${crawl.seen.size} entries`,
-    evidence: evidenceOf(exchange.target, first.counts, problems),
+  judgement.fail(
+    "counts.real-with-withcount",
+    `the first page (${first.step.id}) declared totalCount ${String(totalCount)} and totalPages ${String(totalPages)}; the crawl counted ${crawl.seen.size} entries`,
+    evidenceOf(exchange.target, first.counts, problems),
     timeline,
-  });
+  );
 }

@@ -13,15 +13,11 @@ export function judgeResource(exchange: Exchange, judgement: Judgement, contract
   const { route, target, targetBody: body, recorded } = exchange;
   if (!route?.response.schema) return;
   if (body === undefined) {
-    judgement.breaches.push({
-      rule: "schema.responses",
-      reason: `${route.id} answered a body that is not JSON`,
-      evidence: evidenceOf(target),
-    });
+    judgement.fail("schema.responses", `${route.id} answered a body that is not JSON`, evidenceOf(target));
     return;
   }
   for (const { rule, reason, diagnostics } of judgeSchema(contract.schemas, route, body))
-    judgement.breaches.push({ rule, reason, evidence: evidenceOf(target, undefined, diagnostics) });
+    judgement.fail(rule, reason, evidenceOf(target, undefined, diagnostics));
   if (!exchange.sameResource) {
     if (route.id === "v5.order-detail" || route.id === "v5.public-form") {
       judgement.notes.push(
@@ -35,21 +31,18 @@ export function judgeResource(exchange: Exchange, judgement: Judgement, contract
     filledOffers(recorded.body).length > 0 &&
     filledOffers(body).length === 0
   ) {
-    judgement.breaches.push({
-      rule: PUBLIC_FORM_RULE,
-      reason:
-        "the recorded form offered customFields and extraOptions; the target's has none (empty or missing)",
-      evidence: evidenceOf(target),
-    });
+    const reason =
+      "the recorded form offered customFields and extraOptions; the target's has none (empty or missing)";
+    judgement.fail(PUBLIC_FORM_RULE, reason, evidenceOf(target));
   }
   if (route.id === "v5.order-detail") {
     const recordedFiles = attachedFileUrls(recorded.body);
     if (recordedFiles.length > 0 && attachedFileUrls(body).length === 0) {
-      judgement.breaches.push({
-        rule: FILES_RULE,
-        reason: `the recorded detail gave ${recordedFiles.length} attached file URL(s) (custom fields of type File); the target's gives none`,
-        evidence: evidenceOf(target),
-      });
+      judgement.fail(
+        FILES_RULE,
+        `the recorded detail gave ${recordedFiles.length} attached file URL(s) (custom fields of type File); the target's gives none`,
+        evidenceOf(target),
+      );
     }
   }
 }

@@ -23,6 +23,8 @@ export interface CrawlPlan {
   query: CrawlQuery;
   /** The exact number of entries the listing holds, when a provider state seeded it. */
   knownEntries: number | undefined;
+  /** A continuation token to start from, in place of the first page (a crawl taken up past its start). */
+  from?: string;
   /** Most pages when the number of entries is not known. */
   maxPages: number;
   timeLimitMs: number;
@@ -123,7 +125,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
     totals: {},
     tokens: { sent: 0, unusual: 0 },
   };
-  let token: string | undefined;
+  let token = plan.from;
   let last: HttpExchange | undefined;
   let sentFirst: number | undefined;
   const finish = (stop: CrawlStop): CrawlResult => {
