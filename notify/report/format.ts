@@ -1,10 +1,10 @@
 import type { ConsumerRules } from "../../contracts/consumer-rules.js";
 import { SIGNATURE_HEADER } from "../../core/notification-signature.js";
 import {
+  type Evidence,
   type Finding,
   type PrettyOptions,
   type Report,
-  type ReportEvidence,
   type ReporterName,
   type Verdict,
   writeReport,
@@ -15,7 +15,7 @@ import type { CaseOutcome, CaseVerdict, NotifyReport } from "../verdict.js";
 const VERDICT: Readonly<Record<CaseOutcome, Verdict>> = { pass: "pass", fail: "fail", note: "warn" };
 
 /** Each delivery of a case: the request with its signature, the body sent, and the answer. */
-function deliveriesOf(c: CaseVerdict, to: string): ReportEvidence | undefined {
+function deliveriesOf(c: CaseVerdict, to: string): Evidence | undefined {
   const sent = c.sent ?? [];
   const first = sent[0];
   if (!first) return undefined;
