@@ -9,8 +9,7 @@ import {
   type Route,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { describeStop, endedLegally } from "../runner/crawl-stops.js";
-import type { CrawlResult } from "../runner/crawler.js";
+import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import {
