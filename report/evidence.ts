@@ -1,7 +1,7 @@
-import type { Finding, ReportEvidence } from "./model.js";
+import type { Evidence, Finding } from "./model.js";
 
 /** The request line: `#3 GET /v5/…` (the number only when the order matters). */
-export function requestLine(evidence: ReportEvidence): string | undefined {
+export function requestLine(evidence: Evidence): string | undefined {
   const r = evidence.request;
   if (!r) return undefined;
   return `${r.seq === undefined ? "" : `#${r.seq} `}${r.method} ${r.url}`;

@@ -8,17 +8,458 @@
  * last two as a URL's password; gcp's service-account keys are a PEM block under `private_key`), each
  * written here from the token format the rule's provider publishes, not copied from the rule. The
  * shapes known from a provider's own documentation of its key prefixes (Stripe, Google, GitLab …) are in
- * `provider-formats.ts`, each with its literal words; two come from the standards (JWT, RFC 7519;
- * `Bearer`, RFC 6750). A shape added to either table is redacted everywhere.
+ * `PROVIDER_FORMATS` (below), each with its literal words; two come from the standards (JWT, RFC 7519;
+ * `Bearer`, RFC 6750). A shape added to either list is redacted everywhere.
  */
-import { CHECKED_WORDS, type CheckedWord, checkedSpellings } from "./access-token-formats.js";
 import { buildAutomaton, holdsWordWhere, PLAIN, ROW, wordBytes } from "./automaton.js";
-import { PROVIDER_FORMATS, PROVIDER_LITERALS } from "./provider-formats.js";
-import { rep, type SecretFormat } from "./shape.js";
-import { holdsPrefixedToken, looksRandom, PREFIXED_TOKEN } from "./token-shape.js";
+import { holdsPrefixedToken, looksRandom, PREFIXED } from "./token-shape.js";
 
-export type { FormatOrigin, SecretFormat } from "./shape.js";
-export { FORMAT_ORIGINS } from "./shape.js";
+const HEX = "0a1b2c3d4e5f6789";
+
+/**
+ * The origins of the shapes: secretlint's recommended preset, a provider's own documentation, a standard,
+ * or the shape most tokens share (a prefix and a random body: `token-shape.ts`).
+ */
+const FORMAT_ORIGINS = [
+  "secretlint-preset-recommend",
+  "provider-documentation",
+  "standard",
+  "token-shape",
+] as const;
+type FormatOrigin = (typeof FORMAT_ORIGINS)[number];
+
+/** One shape: `pattern` finds it (global); the secret is capture group `secret` (the whole match if 0). */
+export interface SecretFormat {
+  readonly id: string;
+  readonly origin: FormatOrigin;
+  readonly pattern: RegExp;
+  readonly secret: number;
+  /**
+   * A further test of what `pattern` found (its group `secret` where it has one, a token's random body,
+   * else the whole match); without it, every match is a secret.
+   */
+  readonly accept?: (secret: string) => boolean;
+  /** A value the format's own example gives, for the tests (assembled, so no scanner flags the file). */
+  readonly example: string;
+}
+
+/** `chars` repeated to exactly `n` characters: the body of a format's example. */
+const rep = (chars: string, n: number) => chars.repeat(Math.ceil(n / chars.length)).slice(0, n);
+
+/**
+ * Secrets known by a prefix their provider publishes, each written here from the provider's own
+ * documentation of its keys and tokens. Every one starts with (or holds) a literal of `literals`: the
+ * recorder's one-pass scan looks for those, and `FORMAT_CANDIDATE` is built from them.
+ */
+interface ProviderFormat extends SecretFormat {
+  readonly literals: readonly string[];
+}
+
+const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
+  [
+    {
+      id: "stripe-key",
+      // Secret (sk_) and restricted (rk_) keys, live or test mode; webhook signing secrets (whsec_).
+      pattern: /\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}|whsec_[A-Za-z0-9+/]{24,100})\b/g,
+      literals: ["sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"],
+      example: `sk_${"live"}_${rep("51HxYz", 40)}`,
+    },
+    {
+      id: "google-api-key",
+      pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g,
+      literals: ["AIza"],
+      example: `AI${"za"}${rep("Sy9-x_", 35)}`,
+    },
+    {
+      id: "google-oauth-access-token",
+      pattern: /\bya29\.[\w-]{20,2000}/g,
+      literals: ["ya29."],
+      example: `ya${"29"}.${rep("a0AfB_x-", 120)}`,
+    },
+    {
+      // Personal, OAuth application, deploy, runner, CI/CD job, trigger, feed, mail, agent, SCIM and
+      // feature-flag tokens: GitLab's documented prefixes.
+      id: "gitlab-token",
+      pattern: /\bgl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[\w-]{20,300}/g,
+      literals: [
+        "glpat-",
+        "gloas-",
+        "gldt-",
+        "glrt-",
+        "glcbt-",
+        "glptt-",
+        "glft-",
+        "glimt-",
+        "glagent-",
+        "glsoat-",
+        "glffct-",
+      ],
+      example: `gl${"pat"}-${rep("xY7_z", 20)}`,
+    },
+    {
+      // Project, service-account and admin keys, which do not all carry the preset's marker.
+      id: "openai-project-key",
+      pattern: /\bsk-(?:proj|svcacct|admin)-[\w-]{20,300}/g,
+      literals: ["sk-proj-", "sk-svcacct-", "sk-admin-"],
+      example: `sk-${"svcacct"}-${rep("Ab9-", 60)}`,
+    },
+    {
+      id: "hugging-face-token",
+      pattern: /\bhf_[A-Za-z0-9]{30,64}\b/g,
+      literals: ["hf_"],
+      example: `h${"f"}_${rep("AbCdEfGh", 34)}`,
+    },
+    {
+      id: "pypi-token",
+      // A macaroon whose first bytes say "pypi.org".
+      pattern: /\bpypi-AgEIcHlwaS5vcmc[\w-]{50,1000}/g,
+      literals: ["pypi-AgEIcHlwaS5vcmc"],
+      example: `py${"pi"}-AgEIcHlwaS5vcmc${rep("CJ9x-_", 70)}`,
+    },
+    {
+      id: "rubygems-key",
+      pattern: /\brubygems_[a-f0-9]{48}\b/g,
+      literals: ["rubygems_"],
+      example: `ruby${"gems"}_${rep(HEX, 48)}`,
+    },
+    {
+      id: "doppler-token",
+      pattern: /\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}\b/g,
+      literals: ["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
+      example: `dp.${"pt"}.${rep("Xy8Zw7Vu", 43)}`,
+    },
+    {
+      id: "hashicorp-vault-token",
+      pattern: /\bhv[sbr]\.[\w-]{24,400}/g,
+      literals: ["hvs.", "hvb.", "hvr."],
+      example: `hv${"s"}.${rep("CAESIJ_x-9", 90)}`,
+    },
+    {
+      // Storage and Service Bus connection strings: the key after `AccountKey=` or `SharedAccessKey=`.
+      id: "azure-connection-key",
+      pattern: /\b(?:AccountKey|SharedAccessKey)=(?<secret>[A-Za-z0-9+/]{20,200}={0,2})/g,
+      literals: ["AccountKey=", "SharedAccessKey="],
+      example: `DefaultEndpointsProtocol=https;AccountName=acct;Account${"Key"}=${rep("Zm9v+Ym/Fy", 86)}==`,
+    },
+    {
+      // Entra ID (Azure AD) client secrets: three characters, a digit, `Q~`, then 31 to 34 more.
+      id: "azure-client-secret",
+      pattern: /(?<![\w~.-])[\w~.]{3}\dQ~[\w~.-]{31,34}(?![\w~.-])/g,
+      literals: ["Q~"],
+      example: `abc8${"Q~"}${rep("Xy.9_z~", 34)}`,
+    },
+    {
+      id: "digitalocean-token",
+      pattern: /\bdo[por]_v1_[a-f0-9]{64}\b/g,
+      literals: ["dop_v1_", "doo_v1_", "dor_v1_"],
+      example: `do${"p"}_v1_${rep(HEX, 64)}`,
+    },
+    {
+      id: "alibaba-access-key-id",
+      pattern: /\bLTAI[A-Za-z0-9]{12,20}\b/g,
+      literals: ["LTAI"],
+      example: `LT${"AI"}${rep("5tQx9Yz", 20)}`,
+    },
+    {
+      id: "heroku-key",
+      pattern: /\bHRKU-[\w-]{60}\b/g,
+      literals: ["HRKU-"],
+      example: `HR${"KU"}-${rep("AAaB9_-", 60)}`,
+    },
+    {
+      id: "databricks-token",
+      pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g,
+      literals: ["dapi"],
+      example: `da${"pi"}${rep(HEX, 32)}`,
+    },
+    {
+      id: "atlassian-api-token",
+      pattern: /\bATATT3[\w=-]{150,300}/g,
+      literals: ["ATATT3"],
+      example: `ATA${"TT3"}${rep("xFfGF0_Zy=-", 190)}`,
+    },
+    {
+      id: "sentry-token",
+      pattern: /\bsntry[su]_[\w+/=]{40,400}/g,
+      literals: ["sntrys_", "sntryu_"],
+      example: `sntr${"ys"}_${rep("eyJpYXQiOjE3", 120)}`,
+    },
+    {
+      id: "grafana-token",
+      pattern: /\b(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}\b)/g,
+      literals: ["glc_", "glsa_"],
+      example: `gl${"sa"}_${rep("Ab12Cd34", 32)}_${rep(HEX, 8)}`,
+    },
+    {
+      id: "new-relic-key",
+      pattern: /\bNRAK-[A-Z0-9]{27}\b/g,
+      literals: ["NRAK-"],
+      example: `NR${"AK"}-${rep("X9Y8Z7", 27)}`,
+    },
+    {
+      id: "postman-key",
+      pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g,
+      literals: ["PMAK-"],
+      example: `PM${"AK"}-${rep(HEX, 24)}-${rep(HEX, 34)}`,
+    },
+    {
+      id: "supabase-token",
+      pattern: /\bsbp_[a-f0-9]{40}\b/g,
+      literals: ["sbp_"],
+      example: `sb${"p"}_${rep(HEX, 40)}`,
+    },
+    {
+      id: "pulumi-token",
+      pattern: /\bpul-[a-f0-9]{40}\b/g,
+      literals: ["pul-"],
+      example: `pu${"l"}-${rep(HEX, 40)}`,
+    },
+    {
+      id: "planetscale-token",
+      pattern: /\bpscale_(?:tkn|pw|oauth)_[\w.-]{32,64}/g,
+      literals: ["pscale_"],
+      example: `pscale_${"tkn"}_${rep("aB3-x.Y", 43)}`,
+    },
+    {
+      id: "figma-token",
+      pattern: /\bfigd_[\w-]{40,100}/g,
+      literals: ["figd_"],
+      example: `fig${"d"}_${rep("Qw9-Er_", 40)}`,
+    },
+    {
+      id: "netlify-token",
+      pattern: /\bnfp_[A-Za-z0-9]{36,40}\b/g,
+      literals: ["nfp_"],
+      example: `nf${"p"}_${rep("Lm4Np5", 36)}`,
+    },
+    {
+      id: "fly-token",
+      pattern: /\bfo1_[\w-]{43}\b/g,
+      literals: ["fo1_"],
+      example: `fo${"1"}_${rep("Gh7-Jk_", 43)}`,
+    },
+    {
+      id: "notion-token",
+      pattern: /\bntn_[A-Za-z0-9]{40,50}\b/g,
+      literals: ["ntn_"],
+      example: `nt${"n"}_${rep("Rs2Tu3", 46)}`,
+    },
+    {
+      id: "brevo-key",
+      pattern: /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g,
+      literals: ["xkeysib-"],
+      example: `xkey${"sib"}-${rep(HEX, 64)}-${rep("Ab1Cd2", 16)}`,
+    },
+    {
+      id: "square-token",
+      pattern: /\bsq0(?:atp|csp)-[\w-]{22,43}/g,
+      literals: ["sq0atp-", "sq0csp-"],
+      example: `sq0${"atp"}-${rep("Yz8-_Wx", 22)}`,
+    },
+    {
+      id: "telegram-bot-token",
+      // The bot's numeric id, a colon, then `AA` and 33 more.
+      pattern: /\b\d{8,10}:AA[\w-]{33}\b/g,
+      literals: [":AA"],
+      example: `123456789:A${"A"}${rep("Hq_7x-", 33)}`,
+    },
+    {
+      id: "age-secret-key",
+      pattern: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g,
+      literals: ["AGE-SECRET-KEY-1"],
+      example: `AGE-${"SECRET"}-KEY-1${rep("QPZRY9X8GF2TVDW0S3JN", 58)}`,
+    },
+    {
+      // Bitbucket app passwords: Atlassian's `ATBB` prefix, then 32 letters and digits.
+      id: "bitbucket-app-password",
+      pattern: /\bATBB[A-Za-z0-9_=.-]{32,64}\b/g,
+      literals: ["ATBB"],
+      example: `AT${"BB"}${rep("x7Kq2MzP", 32)}`,
+    },
+    {
+      // JFrog API keys (`AKCp`, then 69 letters and digits) and reference tokens (`cmVmdGtu`, "reftkn").
+      id: "jfrog-token",
+      pattern: /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{50,100})\b/g,
+      literals: ["AKCp", "cmVmdGtuOjAxOj"],
+      example: `AK${"Cp"}${rep("8kGz3QwX", 69)}`,
+    },
+    {
+      // EasyPost production and test API keys.
+      id: "easypost-key",
+      pattern: /\bEZ[AT]K[A-Za-z0-9]{54}\b/g,
+      literals: ["EZAK", "EZTK"],
+      example: `EZ${"AK"}${rep("a9Bc8De7", 54)}`,
+    },
+    {
+      // HubSpot private app access tokens: `pat-`, the account's region, then a UUID.
+      id: "hubspot-token",
+      pattern: /\bpat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
+      literals: ["pat-na", "pat-eu", "pat-ap"],
+      example: `pat-${"na1"}-${rep("0a1b2c3d", 8)}-${rep("4e5f", 4)}-${rep("6789", 4)}-${rep("ab12", 4)}-${rep("cd34ef", 12)}`,
+    },
+    {
+      // Terraform Cloud and Enterprise API tokens: 14 characters, `.atlasv1.`, then 60 or more.
+      id: "terraform-cloud-token",
+      pattern: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}\b/g,
+      literals: [".atlasv1."],
+      example: `${rep("Zq8Xy1", 14)}.${"atlasv1"}.${rep("Hj3-Kl9_", 67)}`,
+    },
+    {
+      // NuGet API keys: `oy2` and 43 lower-case letters and digits.
+      id: "nuget-key",
+      pattern: /\boy2[a-z0-9]{43}\b/g,
+      literals: ["oy2"],
+      example: `oy${"2"}${rep("k7m3p9q1", 43)}`,
+    },
+    {
+      // The password of a connection string (`Server=…;User Id=…;Password=…;`), whatever the driver: the
+      // keywords ADO.NET's and ODBC's documentation give.
+      id: "connection-string-password",
+      pattern: /\b(?:Password|PASSWORD|password|Pwd|PWD|pwd)=(?<secret>[^;&"'\s<>]{1,256})/g,
+      literals: ["Password=", "PASSWORD=", "password=", "Pwd=", "PWD=", "pwd="],
+      example: `Server=db;Uid=app;P${"wd"}=${"Tr0ub4dor-3x"};`,
+    },
+    // Webhook URLs whose path is the secret: whoever holds one can post to the channel or start the flow.
+    // Integrators point the service's notifications at them (a Zapier or Discord hook), so they travel in
+    // request bodies. Each follows the URL its provider documents for incoming webhooks; the whole URL is
+    // replaced, as Slack's is (`SECRET_FORMATS`).
+    {
+      id: "discord-webhook",
+      pattern: /https:\/\/(?:canary\.|ptb\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[\w-]{60,90}/g,
+      literals: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"],
+      example: `https://${"discord"}.com/api/webhooks/123456789012345678/${rep("aB3-_xY9", 68)}`,
+    },
+    {
+      // Microsoft Teams incoming webhooks (Office 365 connectors).
+      id: "teams-webhook",
+      pattern:
+        /https:\/\/[\w-]+\.webhook\.office\.com\/webhookb2\/[\w@-]{36,100}\/IncomingWebhook\/[0-9a-f]{32}\/[\w-]{36}(?:\/[\w-]{20,80})?/g,
+      literals: [".webhook.office.com/webhookb2/"],
+      example: `https://contoso.${"webhook"}.office.com/webhookb2/${rep("0a1b2c3d-", 36)}@${rep("4e5f6789-", 36)}/IncomingWebhook/${rep("0123456789abcdef", 32)}/${rep("89ab-cdef", 36)}`,
+    },
+    {
+      // Zapier's catch hooks: an account number and a hook id.
+      id: "zapier-webhook",
+      pattern: /https:\/\/hooks\.zapier\.com\/hooks\/catch\/\d{4,12}\/[a-z0-9]{5,12}\/?/g,
+      literals: ["hooks.zapier.com/hooks/catch/"],
+      example: `https://hooks.${"zapier"}.com/hooks/catch/1234567/ab12cd3/`,
+    },
+    {
+      // Mattermost (and Rocket.Chat's look-alike) incoming webhooks, on an association's own server: any
+      // host, `/hooks/` and a 26-character id of lower-case letters and digits that reads as random.
+      id: "mattermost-webhook",
+      pattern: /https?:\/\/[\w.-]+(?::\d+)?(?:\/[\w.-]+)*\/hooks\/[a-z0-9]{26}(?![\w-])/g,
+      literals: ["/hooks/"],
+      accept: (url: string) => looksRandom(url.slice(-26)),
+      example: `https://chat.example.org/${"hooks"}/${rep("k3m9x1q7w5", 26)}`,
+    },
+    // Access tokens of payment, messaging and social platforms an association's site is often wired to (a
+    // shop's card payments, SMS reminders, a page that posts its events), each from the shape its provider
+    // documents. Their prefixes run into the token without a separator, so the token shape
+    // (`token-shape.ts`) does not see them.
+    {
+      // Square's production access tokens: `EAAA` and 60 more, not inside a base64 run (its sandbox and
+      // OAuth prefixes, `sq0atp-` and `sq0csp-`, are `square-token` above).
+      id: "square-access-token",
+      pattern: /(?<![\w+/=-])EAAA[\w-]{60}(?![\w+/=-])/g,
+      literals: ["EAA"],
+      accept: looksRandom,
+      example: `EA${"AA"}${rep("lB3xQ9zK7mW2pV5nR8-", 60)}`,
+    },
+    {
+      // Braintree's gateway access tokens: environment, merchant id and a 32-digit hex key.
+      id: "braintree-token",
+      pattern: /\baccess_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}\b/g,
+      literals: ["access_token$production$", "access_token$sandbox$"],
+      example: `access_token$${"production"}$${rep("k7m3p9q1", 16)}$${rep(HEX, 32)}`,
+    },
+    {
+      // Twilio API keys (SMS reminders): `SK` and 32 hex digits, in either case. `SK` is no literal word
+      // (any base64 run holds it): it is a checked word (`CHECKED_WORDS`, below).
+      id: "twilio-api-key",
+      pattern: /(?<![\w])SK[0-9a-fA-F]{32}(?![\w])/g,
+      literals: [],
+      example: `S${"K"}${rep(HEX, 32)}`,
+    },
+    {
+      // Mailchimp API keys (an association's newsletter): 32 hex digits and the data centre, `-us` and a
+      // number.
+      id: "mailchimp-api-key",
+      pattern: /(?<![\w-])[0-9a-f]{32}-us\d{1,2}(?![\w-])/g,
+      literals: [..."123456789"].map((digit) => `-us${digit}`),
+      example: `${rep(HEX, 32)}-u${"s"}12`,
+    },
+    {
+      // Okta API tokens (an association's single sign-on): `00` and 40 more of base64url, upper and lower
+      // case and digits mixed (a slug or a padded number is not), sent as `Authorization: SSWS <token>`,
+      // after a blank, a quote or a pair's `=` (`TOKEN_LEADS`). `00` is no literal word (any number holds
+      // it): it is a checked word (`CHECKED_WORDS`, below).
+      id: "okta-api-token",
+      pattern: /(?<![^\s"'`=(,[>])00[\w-]{40}(?![\w-])/g,
+      literals: [],
+      accept: (token: string) => /[A-Z]/.test(token) && /[a-z]/.test(token) && /\d/.test(token.slice(2)),
+      example: `0${"0"}${rep("Qk7xMv2Lp9Wn4Rt8Zb1C-", 40)}`,
+    },
+    {
+      // Facebook (Meta) Graph API access tokens: `EAA` and a long base62 body that reads as random; not
+      // the start of a base64 run (which goes on with `+`, `/` or `=`).
+      id: "facebook-token",
+      pattern: /(?<![\w+/=])EAA[A-Za-z0-9]{40,400}(?![\w+/=])/g,
+      literals: ["EAA"],
+      accept: looksRandom,
+      example: `EA${"A"}CEdEose0cBA${rep("Zx8Yw7Vu6", 60)}`,
+    },
+  ].map(
+    (format): ProviderFormat => ({
+      ...format,
+      origin: "provider-documentation",
+      secret: format.pattern.source.includes("(?<secret>") ? 1 : 0,
+    }),
+  ),
+);
+
+/** Every literal of the formats above, for the recorder's scan and `FORMAT_CANDIDATE`. */
+const PROVIDER_LITERALS: readonly string[] = Object.freeze(PROVIDER_FORMATS.flatMap((f) => f.literals));
+
+/**
+ * A word that starts a format's secret but is too common to send a text to the general path on its own
+ * (`SK` is in any base64 run): `FORMAT_CANDIDATE` and the recorder's scan find the word, at the start of
+ * a word, and then test what follows it (`after`, a regular expression's source) where it is.
+ */
+interface CheckedWord {
+  readonly word: string;
+  readonly after: string;
+  /** The most characters `after` reads, its look-ahead included: the scan reads no more. */
+  readonly span: number;
+  /**
+   * The characters that may stand before the word (the start of a text too), where the word is in too
+   * many words of other kinds to be looked at after each (`00` ends every time of day, `:00`): the
+   * scan's automaton then finds each lead and the word together. Absent: any character but a word's.
+   */
+  readonly leads?: string;
+}
+
+/**
+ * How the literal words' automata spell a checked word: after each of its leads, or alone.
+ *
+ * @example checkedSpellings({ word: "00", after: "", span: 1, leads: " =" }) // [" 00", "=00"]
+ */
+export const checkedSpellings = (c: CheckedWord): string[] =>
+  c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word];
+
+/** What may stand before an Okta token: a blank, a quote, or what ends a pair's name or a list's item. */
+const TOKEN_LEADS = " \t\n\r\"'`=(,[>";
+
+const CHECKED_WORDS: readonly CheckedWord[] = Object.freeze([
+  { word: "SK", after: String.raw`[0-9a-fA-F]{32}(?!\w)`, span: 33 },
+  // Upper and lower case and a digit among the 40, as the format's `accept` asks.
+  {
+    word: "00",
+    after: String.raw`(?=[\w-]{0,39}[A-Z])(?=[\w-]{0,39}[a-z])(?=[\w-]{0,39}\d)[\w-]{40}(?![\w-])`,
+    span: 41,
+    leads: TOKEN_LEADS,
+  },
+]);
 
 export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
   {
@@ -156,8 +597,17 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     secret: 1,
     example: `Bearer ${"abc123def456"}`,
   },
-  // Last: the prefixed tokens no entry above names (a prefix and a random body, `token-shape.ts`).
-  PREFIXED_TOKEN,
+  // Last: the prefixed tokens no entry above names (a prefix and a random body, `token-shape.ts`). The
+  // whole token is replaced, prefix and all: a token the recorder has learned under a secret's name
+  // (`access_token`) is the whole of it, and must get the same placeholder wherever else it appears.
+  {
+    id: "prefixed-random-token",
+    origin: "token-shape",
+    pattern: PREFIXED,
+    secret: 0,
+    accept: looksRandom,
+    example: `tk-${"eu"}-${"a1B2c3D4e5F6".repeat(3)}`,
+  },
 ]);
 
 /**

@@ -5,14 +5,13 @@
  * token from an identifier, a slug or a file name is the body: random text changes between lower case,
  * upper case and digits far more often than words and numbers do.
  */
-import type { SecretFormat } from "./shape.js";
 
 /**
  * A prefix (a letter, up to 11 letters or digits, up to two more `_` or `-` parts, then `_`, `.`, `:` or
  * `-`) at the start of a word, not inside a path, a host or another token; then the body (letters, digits,
  * `_`, `-`, and `.` between them: `dt0c01.<id>.<secret>`).
  */
-const PREFIXED =
+export const PREFIXED =
   /(?<![\w.+/-])(?:[A-Za-z][A-Za-z0-9]{0,11}(?:[_-][A-Za-z0-9]{1,11}){0,2}[_.:-])(?<secret>[A-Za-z0-9](?:[\w-]|\.(?=[\w-])){19,254})(?![\w-])/g;
 
 const LOWER = 1;
@@ -122,17 +121,3 @@ export function bytesHoldPrefixedToken(b: Buffer): boolean {
   }
   return false;
 }
-
-/**
- * The shape as a format of the one table (`formats.ts`). The whole token is replaced, prefix and all:
- * a token the recorder has learned under a secret's name (`access_token`) is the whole of it, and must
- * get the same placeholder wherever else it appears.
- */
-export const PREFIXED_TOKEN: SecretFormat = Object.freeze({
-  id: "prefixed-random-token",
-  origin: "token-shape",
-  pattern: PREFIXED,
-  secret: 0,
-  accept: looksRandom,
-  example: `tk-${"eu"}-${"a1B2c3D4e5F6".repeat(3)}`,
-});

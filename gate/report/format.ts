@@ -1,10 +1,10 @@
 import { type ConsumerRules, GATE_RULE_IDS, type GateRuleId } from "../../contracts/consumer-rules.js";
 import type { CommandOutcome } from "../../core/run-command.js";
 import {
+  type Evidence,
   type Finding,
   type PrettyOptions,
   type Report,
-  type ReportEvidence,
   type ReporterName,
   type ReportSuite,
   writeReport,
@@ -34,7 +34,7 @@ function alsoLine(finding: RuleFinding): string {
   return `also: ${finding.message}${r ? ` (#${r.seq} ${r.method} ${r.url}${r.status === undefined ? "" : ` → ${r.status}`})` : ""}`;
 }
 
-function evidenceOf(findings: readonly RuleFinding[]): ReportEvidence {
+function evidenceOf(findings: readonly RuleFinding[]): Evidence {
   const [first, ...others] = findings;
   const r = first?.request;
   const diagnostics = [

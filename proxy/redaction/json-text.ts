@@ -1,6 +1,5 @@
-import { namedPairSpans } from "./named-pairs.js";
+import { keyName, namedPairSpans } from "./named-pairs.js";
 import { fieldJson, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
-import { keyName } from "./scan-words.js";
 import { type Span, spliceSpans } from "./spans.js";
 
 /** A key: a JSON string (escapes allowed) followed by `:`. */

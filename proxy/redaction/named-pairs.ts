@@ -6,7 +6,6 @@
  * field of that name holds, and is redacted as such a field would be: a placeholder under a secret name,
  * a fake under a personal one with `--redact-pii`.
  */
-import { keyName } from "./scan-words.js";
 import type { Span } from "./spans.js";
 
 /** Whether a field of that name is redacted (the redactor's `isSensitiveField`). */
@@ -86,4 +85,14 @@ export function namedPairSpans(
     if (replaced !== text.slice(start, end)) spans.push({ start, end, value: replaced });
   }
   return spans;
+}
+
+/** A key's name, its escapes decoded (`\u0061ccess_token` is `access_token`). */
+export function keyName(raw: string): string {
+  if (!raw.includes("\\")) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
 }

@@ -6,7 +6,7 @@
  *
  * One pass over the bytes does every test the fast paths used to run one after the other (the shapes'
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
- * automata (`scan-words.ts`) step side by side, the formats' literal words and the secret field names,
+ * automata (below) step side by side, the formats' literal words and the secret field names,
  * and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is
  * then checked where it is (a name's place: `secret-key-context.ts`). Card-number candidates (13 digits
  * or more) are looked for apart, by skipping: such a run covers one byte in every 13, so only those bytes
@@ -15,25 +15,81 @@
  * classes stay in this module: imported constants read once per byte cost 15–40% more time.
  */
 
-import { type Automaton, FLAG, ROW } from "../../core/secrets/automaton.js";
-import { URL_PASSWORD_REST } from "../../core/secrets/formats.js";
+import { type Automaton, buildAutomaton, FLAG, PLAIN, ROW, wordBytes } from "../../core/secrets/automaton.js";
+import { checkedSpellings, FORMAT_WORDS, URL_PASSWORD_REST } from "../../core/secrets/formats.js";
 import { bytesHoldPrefixedToken } from "../../core/secrets/token-shape.js";
 import { cardRun } from "./card-run.js";
 import { createRedactor, type Redactor } from "./redactor.js";
-import {
-  BEARER_TAG,
-  CHECKED,
-  CHECKED_TAG,
-  FORM_TAG,
-  FORMAT_TAG,
-  FORMATS,
-  isBlank,
-  NAME_TAG,
-  namesAutomaton,
-  notLiteralSequence,
-  URL_TAG,
-} from "./scan-words.js";
-import { type Cursor, escapedSecretKey, secretWord } from "./secret-key-context.js";
+import { type Cursor, escapedSecretKey, isBlank, secretWord } from "./secret-key-context.js";
+import { FORM_SECRET_NAMES } from "./secrets.js";
+
+/** Tags of the formats' automaton (case as written): a smaller one wins where two words end. */
+const FORMAT_TAG = 1;
+const URL_TAG = 2;
+/** The first checked word's tag; the others follow (`CHECKED`). */
+const CHECKED_TAG = 3;
+/** Tags of the names' automaton (any case; blanks, `-` and `_` skipped). */
+const FORM_TAG = 1;
+const BEARER_TAG = 2;
+const NAME_TAG = 3;
+
+/**
+ * The formats' literal words as written, `://` (where a URL password may follow) and the checked words
+ * (where their secret's rest must follow).
+ */
+const FORMATS = buildAutomaton(
+  [
+    ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
+    { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
+    ...FORMAT_WORDS.checked.flatMap((c, i) =>
+      checkedSpellings(c).map((word) => ({
+        bytes: wordBytes(word),
+        tag: CHECKED_TAG + i,
+      })),
+    ),
+  ],
+  PLAIN,
+);
+
+/** Each checked word (its tag `CHECKED_TAG` + its index): its length, and what must follow it. */
+const CHECKED: readonly { readonly length: number; readonly after: RegExp; readonly span: number }[] =
+  Object.freeze(
+    FORMAT_WORDS.checked.map((c) => ({
+      length: wordBytes(c.word).length,
+      after: new RegExp(`^(?:${c.after})`),
+      span: c.span,
+    })),
+  );
+
+/**
+ * The words read in any case: the key filter's names, `bearer` (a credential may follow), and `?code=`,
+ * `&state=` … (OAuth's secrets in a URL or a form). Blanks, `-` and `_` are skipped (`Mot de passe`,
+ * `access-token`). Skipping them inside the last two finds a few
+ * spellings more than their own patterns do (`bea-rer`): a body holding one takes the general path.
+ * Its steps on the `flagged` bytes carry the automaton's flag (the bytes the scan looks at in any case).
+ */
+function namesAutomaton(names: readonly string[], flagged: readonly number[]): Automaton {
+  return buildAutomaton(
+    [
+      ...names.map((name) => ({ bytes: wordBytes(name), tag: NAME_TAG })),
+      ...["?", "&", "#"].flatMap((lead) =>
+        FORM_SECRET_NAMES.map((name) => ({ bytes: wordBytes(`${lead}${name}=`), tag: FORM_TAG })),
+      ),
+      { bytes: wordBytes(FORMAT_WORDS.bearer), tag: BEARER_TAG },
+    ],
+    { foldCase: true, skip: [0x20, 0x2d, 0x5f], flagged },
+  );
+}
+
+/** Whether the UTF-8 sequence at `i` is one a literal block cannot hold (C1, U+2028/9, BOM, U+FFFE/F). */
+function notLiteralSequence(b: Buffer, i: number): boolean {
+  const c = b[i];
+  const d = b[i + 1];
+  const e = b[i + 2];
+  if (c === 0xc2) return d !== undefined && d >= 0x80 && d <= 0x9f;
+  if (c === 0xe2) return d === 0x80 && (e === 0xa8 || e === 0xa9);
+  return (d === 0xbb && e === 0xbf) || (d === 0xbf && (e === 0xbe || e === 0xbf));
+}
 
 /** What made the scan send a body to the general path (the first thing it met). */
 export const SCAN_FINDINGS = [

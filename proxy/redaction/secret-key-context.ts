@@ -4,9 +4,8 @@
  * written with escapes). The scan's pass finds the names; this tells a name in prose from a key.
  */
 import { secretName } from "../../core/secrets/pairs.js";
-import { asFieldName, namesItsValue } from "./named-pairs.js";
+import { asFieldName, keyName, namesItsValue } from "./named-pairs.js";
 import { isSensitiveField, type Redactor } from "./redactor.js";
-import { isBlank, keyName, nameChar } from "./scan-words.js";
 
 /**
  * State the pass keeps beside its loop: the last quote known (`lastQuote`, before `quotesTo`, up to
@@ -132,4 +131,22 @@ export function escapedSecretKey(
   const open = lastQuoteBefore(b, i, at);
   if (b[after] !== 0x3a || open < 0) return { hit: false, end: k + 1 };
   return { hit: isSensitiveField(keyName(b.toString("latin1", open + 1, k)), r), end: k + 1 };
+}
+
+/** Blanks as `\s` reads a byte (the old scans read bodies as latin1: 0xA0 is one). */
+export function isBlank(c: number | undefined): boolean {
+  return c !== undefined && ((c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0);
+}
+
+/** A character of a name (`client_secret`, `ns:password` without its prefix). */
+export function nameChar(c: number | undefined): boolean {
+  return (
+    c !== undefined &&
+    ((c >= 0x30 && c <= 0x39) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      c === 0x5f ||
+      c === 0x2d ||
+      c === 0x2e)
+  );
 }

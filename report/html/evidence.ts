@@ -1,9 +1,9 @@
-import type { Finding, ReportEvidence } from "../model.js";
+import type { Evidence, Finding } from "../model.js";
 import { crawlPicture } from "./crawl.js";
 import { anchorOf, escapeHtml as h } from "./escape.js";
 
 /** The request, its headers, the answer and the offending part, as a definition list. */
-function exchange(evidence: ReportEvidence): string {
+function exchange(evidence: Evidence): string {
   const rows: string[] = [];
   const r = evidence.request;
   if (r) {

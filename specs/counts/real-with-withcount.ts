@@ -2,8 +2,7 @@ import { countTimelineIds, expectedCounts, type Route, totalsDisagree } from "..
 import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { partialLastPageSize } from "../runner/crawl-query.js";
-import { describeStop, endedLegally } from "../runner/crawl-stops.js";
-import type { CrawlResult } from "../runner/crawler.js";
+import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.js";
 import type { Finding, SpecCheck } from "../runner/verdicts.js";
 import {
   type CountJudge,

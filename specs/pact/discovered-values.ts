@@ -3,8 +3,7 @@ import { readPartner } from "../notifications/registration.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
 import type { CheckContext } from "../runner/context.js";
-import { endedLegally } from "../runner/crawl-stops.js";
-import type { CrawlResult } from "../runner/crawler.js";
+import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
 import { noAdminReason } from "../runner/tokens.js";
 import {

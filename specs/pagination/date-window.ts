@@ -8,7 +8,7 @@ import {
 } from "../../contracts/index.js";
 import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
-import { describeStop, endedLegally } from "../runner/crawl-stops.js";
+import { describeStop, endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";

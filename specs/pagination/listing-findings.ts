@@ -1,7 +1,6 @@
 import type { EntryId, ForeignEntries, Owner, Route } from "../../contracts/index.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
-import { describeStop, stopRule } from "../runner/crawl-stops.js";
-import type { CrawlResult } from "../runner/crawler.js";
+import { type CrawlResult, describeStop, stopRule } from "../runner/crawler.js";
 import type { Finding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 

@@ -7,8 +7,7 @@ import {
   servedKinds,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { endedLegally } from "../runner/crawl-stops.js";
-import type { CrawlResult } from "../runner/crawler.js";
+import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 
 /** A crawl of a listing whose entries name entries of the listing judged. */
 export interface NamingCrawl {

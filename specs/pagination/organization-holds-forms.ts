@@ -1,6 +1,6 @@
 import { orderOfCrawl, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { endedLegally } from "../runner/crawl-stops.js";
+import { endedLegally } from "../runner/crawler.js";
 import type { Finding, SpecCheck } from "../runner/verdicts.js";
 import { holdingFinding, judgeFormPairs, judgeHolding, logsOfPair } from "./holding.js";
 

@@ -1,8 +1,7 @@
 import type { Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { queryString } from "../runner/crawl-query.js";
-import { describeStop } from "../runner/crawl-stops.js";
-import { type CrawlResult, pageOf } from "../runner/crawler.js";
+import { type CrawlResult, describeStop, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";

@@ -10,8 +10,7 @@ import {
 import type { Finding } from "../../report/index.js";
 import { lossEvidence } from "../pagination/completeness.js";
 import { orderBreakOf } from "../pagination/date-order.js";
-import { endedLegally } from "../runner/crawl-stops.js";
-import { crawl } from "../runner/crawler.js";
+import { crawl, endedLegally } from "../runner/crawler.js";
 import type { HttpClient } from "../runner/http.js";
 import type { TokenSource } from "../runner/tokens.js";
 import type { ListingCrawl, Listings } from "./listings.js";

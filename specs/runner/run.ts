@@ -2,9 +2,8 @@ import type { Writable } from "node:stream";
 import { type Contract, loadContract, type Timeline } from "../../contracts/index.js";
 import { SERVICE_DATE_STATE } from "../../contracts/pact/generate.js";
 import { AssopayError, isAssopayError } from "../../core/errors.js";
+import { countVerdicts, type Finding, type VerdictCounts } from "../../core/finding.js";
 import { packageVersion } from "../../core/paths.js";
-import type { Finding } from "../../report/index.js";
-import { countVerdicts } from "../../report/model.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
 import { createHttpClient, type OwnedHttpClient, TransportError, UnusableAnswer } from "./http.js";
@@ -15,7 +14,7 @@ import { selectChecks } from "./select.js";
 import { createStateClient, withServiceDay } from "./states.js";
 import { createTokenSource } from "./tokens.js";
 import type { Transport } from "./transport.js";
-import type { CheckResult, Evidence, PlannedPolicy, RunReport, RunSummary } from "./types.js";
+import type { CheckResult, Evidence, PlannedPolicy, RunReport } from "./types.js";
 import type { SpecCheck } from "./verdicts.js";
 
 export interface RunIo {
@@ -55,7 +54,7 @@ export function applyPlanned(
   };
 }
 
-export function summarize(outcomes: readonly Finding[]): RunSummary {
+export function summarize(outcomes: readonly Finding[]): VerdictCounts {
   return countVerdicts(outcomes.map((outcome) => outcome.verdict));
 }
 

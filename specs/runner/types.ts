@@ -1,4 +1,10 @@
-import type { EvidenceRequest, Finding, ReportEvidence, ReportSummary, Verdict } from "../../report/model.js";
+import type {
+  EvidenceRequest,
+  Finding,
+  Evidence as FindingEvidence,
+  Verdict,
+  VerdictCounts,
+} from "../../core/finding.js";
 
 export type {
   EvidenceCrawl,
@@ -6,7 +12,7 @@ export type {
   EvidenceRequest,
   EvidenceResponse,
   Verdict,
-} from "../../report/model.js";
+} from "../../core/finding.js";
 
 /** The groups of checks, in the order a run takes them. `--only` names groups (or check ids). */
 export const CHECK_GROUPS = Object.freeze([
@@ -31,7 +37,7 @@ export type CheckGroup = (typeof CHECK_GROUPS)[number];
 export type CheckStatus = Exclude<Verdict, "error">;
 
 /** What a check's failure points at: the report's evidence, always with the request it sent. */
-export type Evidence = ReportEvidence & { readonly request: EvidenceRequest };
+export type Evidence = FindingEvidence & { readonly request: EvidenceRequest };
 
 export interface CheckResult {
   status: CheckStatus;
@@ -54,9 +60,6 @@ export interface Check<Context = unknown> {
   run(ctx: Context): Promise<CheckResult>;
 }
 
-/** The number of outcomes of each verdict. */
-export type RunSummary = ReportSummary;
-
 /** Everything a reporter needs. */
 export interface RunReport {
   target: string;
@@ -67,13 +70,13 @@ export interface RunReport {
   startedAt: string;
   durationMs: number;
   outcomes: readonly Finding[];
-  summary: RunSummary;
+  summary: VerdictCounts;
 }
 
 /** What to do with a failure resting only on a planned timeline entry. */
 export type PlannedPolicy = "fail" | "warn";
 
 /** The run's exit code: 0 when nothing failed (skips and warnings allowed), 1 otherwise. */
-export function exitCodeOf(summary: RunSummary): 0 | 1 {
+export function exitCodeOf(summary: VerdictCounts): 0 | 1 {
   return summary.fail > 0 || summary.error > 0 ? 1 : 0;
 }

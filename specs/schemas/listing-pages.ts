@@ -1,4 +1,4 @@
-import { describeStop } from "../runner/crawl-stops.js";
+import { describeStop } from "../runner/crawler.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 
 const RULE = "schema.responses";

@@ -1,6 +1,6 @@
 import type { Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { describeStop } from "../runner/crawl-stops.js";
+import { describeStop } from "../runner/crawler.js";
 import type { Finding } from "../runner/verdicts.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stopRule } from "../../specs/runner/crawl-stops.js";
+import { stopRule } from "../../specs/runner/crawler.js";
 import { listingCrawls } from "./support/listing-server.js";
 
 const listings = listingCrawls();
