@@ -1,5 +1,4 @@
-import { describeStop, endedLegally, stopRule } from "../runner/crawl-stops.js";
-import { crawl } from "../runner/crawler.js";
+import { crawl, describeStop, endedLegally, stopRule } from "../runner/crawler.js";
 import type { HttpClient, HttpRequest } from "../runner/http.js";
 import { DEFAULTS } from "../runner/options.js";
 import { type ListingCrawl, TOKEN_PARAM } from "./listings.js";
