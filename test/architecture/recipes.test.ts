@@ -27,6 +27,16 @@ const exists = (path: string) => existsSync(join(packageRoot(), path));
 const mentions = (file: string, needle: string) => read(file).includes(needle);
 const missing = (file: string, needles: readonly string[]) =>
   needles.filter((n) => !mentions(file, n)).map((n) => `${file} does not name ${n}`);
+/** The rows a doc's table lacks: each a row of its own whose first cells hold these texts (backticks aside). */
+function unlisted(file: string, rows: readonly (readonly string[])[], what: string): string[] {
+  const plain = (text: string) => text.replaceAll("`", "");
+  const lines = plain(read(file))
+    .split("\n")
+    .map((line) => line.split("|").map((cell) => cell.trim()));
+  return rows
+    .filter((row) => !lines.some((cells) => row.every((text, i) => cells[i + 1] === plain(text))))
+    .map((row) => `${file} has no row for the ${what} ${row[0]}`);
+}
 /** Whether some file under a folder names the text. */
 const named = (folder: string, needle: string) => sources(folder).some((file) => mentions(file, needle));
 
@@ -62,17 +72,20 @@ const POINTS: Readonly<Record<Recipe, readonly Point[]>> = {
     {
       path: "docs/verify.md",
       holds: () =>
-        missing(
+        unlisted(
           "docs/verify.md",
-          allChecks().map((c) => c.id),
+          allChecks().map((c) => [c.id, c.rule]),
+          "check",
         ),
     },
     {
       path: "docs/sandbox.md",
+      // The fault's row as `assopay sandbox --list-faults` prints it: name, rule and description.
       holds: () =>
-        missing(
+        unlisted(
           "docs/sandbox.md",
-          faults.map((f) => f.name),
+          faults.map((f) => [f.name, f.rule, f.description]),
+          "fault",
         ),
     },
   ],
