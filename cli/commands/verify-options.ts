@@ -7,6 +7,7 @@ import type { BrokerSource } from "../../specs/pact/child-protocol.js";
 import {
   adminCredentials,
   normalizeTarget,
+  type OracleFile,
   resolveOptions,
   type TargetAuth,
   type VerifyOptions,
@@ -59,6 +60,7 @@ export const FLAGS: FlagSpec = {
   "request-timeout": { type: "string" },
   "max-entries": { type: "string" },
   concurrency: { type: "string" },
+  oracle: { type: "string" },
   timeout: { type: "string" },
   shapes: { type: "string" },
   cassette: { type: "string", multiple: true },
@@ -110,6 +112,8 @@ export interface Parsed {
     concurrency: number | undefined;
   };
   shapes: ContractShapes;
+  /** `--oracle FILE`, read once the contract is loaded (its listing route ids are the file's keys). */
+  oracle?: OracleFile | undefined;
 }
 
 /** A time limit in seconds (fractions allowed), as milliseconds. */
@@ -262,6 +266,7 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     only: parsed.only,
     planned: parsed.planned,
     pactBroker: parsed.pactBroker,
+    oracle: parsed.oracle,
     ...limitOptions(parsed),
   });
 }
@@ -282,6 +287,7 @@ export function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyO
     only: parsed.only,
     planned: parsed.planned,
     pactBroker: parsed.pactBroker,
+    oracle: parsed.oracle,
     ...limitOptions(parsed),
   });
 }

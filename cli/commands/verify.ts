@@ -12,6 +12,7 @@ import {
 } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
+import { readOracle } from "../../specs/pagination/oracle.js";
 import { formatReport, verifyHeader, verifyReport } from "../../specs/report/index.js";
 import { runRerun } from "../../specs/rerun/run.js";
 import { rerunOptionsFrom } from "../../specs/rerun/settings.js";
@@ -38,6 +39,7 @@ Usage:
                  [--receiver-url URL] [--receiver-port N]
                  [--only GROUP...] [--planned fail|warn] [--reporter ${REPORTER_CHOICE}] [--output FILE [--force]]
                  [--request-timeout SECONDS] [--timeout SECONDS] [--max-entries N] [--concurrency N]
+                 [--oracle FILE]
   assopay verify --cassette FILE... [--target URL --client-id ID --client-secret S] [--at YYYY-MM-DD]
 
 Without --target, the embedded sandbox is started at the --at date and verified with its own
@@ -93,6 +95,9 @@ What to judge:
                              The embedded sandbox then serves that shape too.
   --data FILE.yaml           The embedded sandbox serves your own organizations, forms, orders and
                              clients (docs/sandbox.md, "Your own data"); verify reads its main form.
+  --oracle FILE              The ids each listing must hold, a YAML or JSON map from
+                             listing route ids to lists of ids (docs/verify.md, "An oracle"); an id
+                             that every crawl lacks is then a confirmed loss (pagination.complete).
 
 Rerun (docs/verify.md, "Re-sending recorded sessions"):
   --cassette FILE...         Send every recorded request of the cassettes to the target, in order, with
@@ -168,9 +173,16 @@ export const verifyCommand: Command = {
         },
       );
     }
+    const oracleFile = stringFlag(parsed.flags, "oracle");
+    if (oracleFile !== undefined && parsed.cassettes.length > 0) {
+      throw new AssopayError("usage", "assopay verify: --oracle does not apply to --cassette", {
+        hint: "a rerun judges the recorded crawls against the recording; drop --oracle, or run them apart",
+      });
+    }
     let sandbox: RunningSandbox | undefined;
     try {
       const contract = contractLoader(context)({ shapes: parsed.shapes });
+      if (oracleFile !== undefined) parsed.oracle = readOracle(oracleFile, contract);
       const dates = atEachFlag("verify", parsed.flags, contract.timeline);
       if (dates !== undefined) {
         if (parsed.cassettes.length > 0)

@@ -21,8 +21,13 @@ export interface Loss {
   readonly crawl: CrawlLog;
   /** Their ids, in the witness's order. */
   readonly missing: readonly EntryId[];
-  /** A crawl that started after the losing one ended and has the first of them. */
+  /**
+   * A crawl that started after the losing one ended and has the first of them (or, where an oracle vouches
+   * for them, any other crawl that has it); the oracle itself when no crawl has them (`shared`).
+   */
   readonly witness: CrawlLog;
+  /** Every crawl judged, when they all lack the entries and only an oracle vouches for them. */
+  readonly shared?: readonly CrawlLog[];
   /** Around the first missing entry, in the witness's order: the losing crawl's entries either side. */
   readonly before: Neighbour | undefined;
   readonly after: Neighbour | undefined;
@@ -35,6 +40,16 @@ export interface Loss {
 export interface Suspect {
   readonly crawl: CrawlLog;
   readonly missing: readonly EntryId[];
+}
+
+/**
+ * Ids known to be in a listing (`verify --oracle`): they vouch for each of their entries before and after
+ * every crawl, so an entry every crawl lacks is a loss too.
+ */
+export interface Oracle {
+  /** Where the ids come from, as reasons name it: the oracle file. */
+  readonly source: string;
+  readonly ids: readonly EntryId[];
 }
 
 export interface Completeness {
@@ -70,6 +85,10 @@ function reasonOf(loss: Omit<Loss, "reason">): string {
   const entries = idsOfCrawl(crawl).size;
   switch (loss.rule) {
     case "pagination.complete": {
+      if (loss.shared) {
+        const labels = loss.shared.map((c) => c.label).join(", ");
+        return `${what} ${verb(missing.length, "is", "are")} listed by ${witness.label} and in none of the ${loss.shared.length} crawls of the listing (${labels}): every crawl lost ${verb(missing.length, "it", "them")}`;
+      }
       const where =
         before && after && before.page.index !== after.page.index
           ? `between page ${before.page.index} (ending with ${before.id}) and page ${after.page.index} (starting with ${after.id})`
@@ -179,6 +198,30 @@ function lossesOf(
   });
 }
 
+/** The loss of the oracle's entries that no crawl has, filed on the first crawl judged. */
+function sharedLoss(judged: readonly CrawlLog[], missing: readonly EntryId[], oracle: Oracle): Loss {
+  const witness: CrawlLog = {
+    label: `the oracle ${oracle.source}`,
+    pageSize: undefined,
+    startedAt: Number.NEGATIVE_INFINITY,
+    endedAt: Number.NEGATIVE_INFINITY,
+    pages: [],
+    end: "empty-page",
+  };
+  const crawl = judged[0] as CrawlLog;
+  const loss = {
+    rule: "pagination.complete" as const,
+    crawl,
+    missing,
+    witness,
+    shared: judged,
+    before: undefined,
+    after: undefined,
+    offending: crawl.pages.at(-1),
+  };
+  return { ...loss, reason: reasonOf(loss) };
+}
+
 /**
  * Judges several crawls of one listing as a whole. An entry a crawl lacks is a loss only when a crawl
  * that ended before it started had the entry and a crawl that started after it ended still has it: on a
@@ -188,7 +231,8 @@ function lossesOf(
  *
  * `witnesses` are crawls of a part of the listing (a date window): their entries vouch, before and after,
  * for entries the whole listing's crawls lack, but they are not judged themselves, since they need not
- * hold every entry.
+ * hold every entry. An `oracle`'s ids vouch for their entries before and after every crawl: a crawl that
+ * lacks one lost it, and entries no crawl has are one loss every crawl shares (`pagination.complete`).
  *
  * @example
  * const { losses, suspects } = judgeCompleteness([byDefault, bySeven, byHundred], [lastWeek]);
@@ -197,6 +241,7 @@ function lossesOf(
 export function judgeCompleteness(
   crawls: readonly CrawlLog[],
   witnesses: readonly CrawlLog[] = [],
+  oracle?: Oracle,
 ): Completeness {
   const usable = (c: CrawlLog) => c.end !== "cut" && c.unlogged !== true;
   const judged = crawls.filter(usable);
@@ -205,6 +250,10 @@ export function judgeCompleteness(
   const sets = new Map(all.map((c) => [c, idsOfCrawl(c)] as const));
   const union = new Set<EntryId>();
   for (const ids of sets.values()) for (const id of ids) union.add(id);
+  const known = new Set(oracle?.ids);
+  // The oracle's entries no crawl has: lost by every crawl alike, one loss below.
+  const unseen = new Set([...known].filter((id) => !union.has(id)));
+  for (const id of known) union.add(id);
   const losses: Loss[] = [];
   const suspects: Suspect[] = [];
   for (const crawl of judged) {
@@ -217,13 +266,17 @@ export function judgeCompleteness(
     const confirmed: EntryId[] = [];
     const unconfirmed: EntryId[] = [];
     for (const id of union) {
-      if (own.has(id)) continue;
-      const before = earlier.some((c) => sets.get(c)?.has(id));
-      const after = later.some((c) => sets.get(c)?.has(id));
+      if (own.has(id) || unseen.has(id)) continue;
+      const before = known.has(id) || earlier.some((c) => sets.get(c)?.has(id));
+      const after = known.has(id) || later.some((c) => sets.get(c)?.has(id));
       (before && after ? confirmed : unconfirmed).push(id);
     }
-    if (confirmed.length > 0) losses.push(...lossesOf(crawl, own, confirmed, later, sets, parts));
+    // Where the oracle vouches, an earlier crawl shows the entry's place as well as a later one.
+    const shown = [...later, ...earlier];
+    if (confirmed.length > 0) losses.push(...lossesOf(crawl, own, confirmed, shown, sets, parts));
     if (unconfirmed.length > 0) suspects.push({ crawl, missing: unconfirmed });
   }
+  const [first] = judged;
+  if (oracle && first && unseen.size > 0) losses.push(sharedLoss(judged, [...unseen], oracle));
   return { entries: union.size, losses, suspects };
 }

@@ -5,6 +5,7 @@ export {
   judgeCompleteness,
   type Loss,
   type Neighbour,
+  type Oracle,
   type Suspect,
 } from "./completeness.js";
 export {

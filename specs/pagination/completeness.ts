@@ -24,6 +24,7 @@ import {
   witnessSize,
 } from "./crawl-plan.js";
 import { namedWitnesses, namingCrawls } from "./named-witnesses.js";
+import { oracleOf } from "./oracle.js";
 
 /**
  * The completeness of one listing: judged over its crawls, or skipped with the reason. `made` is every
@@ -54,6 +55,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     // The listings whose entries name this one's (an item its order), crawled before it: they vouch for
     // entries this listing leaves out at every size and in every order.
     const naming = await namingCrawls(ctx, route);
+    const { oracle } = await oracleOf(ctx, route);
     const first = await ctx.crawl(route, "default");
     const made: CrawlResult[] = [first];
     if (!endedLegally(first.stop)) {
@@ -122,7 +124,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     let logs = crawls.map((c) => c.log);
     const windowLogs = () => legalLogs(windows.flatMap((w) => (w ? [w.crawl] : [])));
     const witnesses = () => [...windowLogs(), ...namedWitnesses(route, naming, logs)];
-    let judged = judgeCompleteness(logs, witnesses());
+    let judged = judgeCompleteness(logs, witnesses(), oracle);
     if (judged.suspects.length > 0) {
       const sizes = new Set(
         judged.suspects.map((s) => s.crawl.pageSize ?? route.pagination?.defaultPageSize ?? 20),
@@ -141,7 +143,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       // And the naming listings again: an entry only they named must still be named for the loss to stand.
       if (naming.length > 0) naming.push(...(await namingCrawls(ctx, route, "again")));
       logs = legalLogs(crawls);
-      judged = judgeCompleteness(logs, witnesses());
+      judged = judgeCompleteness(logs, witnesses(), oracle);
     }
     return { kind: "judged", judged, crawls, logs, made };
   });
@@ -212,8 +214,9 @@ function missingList(ids: readonly EntryId[]): string {
 export function lossEvidence(loss: Loss): Evidence {
   const page = loss.offending ?? loss.crawl.pages.at(-1);
   const expected = `${loss.missing.length} more entries (${loss.missing.slice(0, 10).join(", ")}${loss.missing.length > 10 ? ", …" : ""}), as ${loss.witness.label} has them`;
-  const actual =
-    loss.rule === "pagination.complete"
+  const actual = loss.shared
+    ? `${loss.shared.length} crawls, none of them with these entries`
+    : loss.rule === "pagination.complete"
       ? `page ${page?.index} starts with ${page?.ids[0]} after ${loss.before?.id ?? "nothing"}`
       : `page ${page?.index} ${loss.rule === "pagination.token-until-end" ? "holds entries but no token" : "is empty"}`;
   return {
@@ -283,7 +286,9 @@ export function completenessCheck(
     async run(ctx) {
       const listings = ctx.servedListings();
       const findings = await Promise.all(listings.map((route) => judgeCompletenessRule(ctx, rule, route)));
-      return combine(findings, passed);
+      const oracles = await Promise.all(listings.map((route) => oracleOf(ctx, route)));
+      const notes = oracles.flatMap(({ note }) => (note ? [`; ${note}`] : []));
+      return combine(findings, `${passed}${notes.join("")}`);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { EntryId } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { contractsDir } from "../../core/paths.js";
@@ -45,6 +46,12 @@ export type TargetAuth =
 export interface FormRef {
   formType: string;
   formSlug: string;
+}
+
+/** `--oracle FILE`: the ids each listing must hold, by listing route id (`readOracle`). */
+export interface OracleFile {
+  readonly file: string;
+  readonly listings: Readonly<Record<string, readonly EntryId[]>>;
 }
 
 /** Everything a run needs, resolved once and frozen. */
@@ -107,6 +114,8 @@ export interface VerifyOptions {
   maxOrderDetails: number;
   /** With `--publish-results`: the pacts come from this broker and the verification results go back to it. */
   pactBroker: BrokerSource | undefined;
+  /** Ids the listings must hold (`--oracle`): a loss every crawl shares is then confirmed. */
+  oracle: OracleFile | undefined;
 }
 
 /**
@@ -265,6 +274,7 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     eventWaitMs: positive("eventWaitMs", input.eventWaitMs ?? DEFAULTS.eventWaitMs),
     maxOrderDetails: positive("maxOrderDetails", input.maxOrderDetails ?? DEFAULTS.maxOrderDetails),
     pactBroker: input.pactBroker ? Object.freeze({ ...input.pactBroker }) : undefined,
+    oracle: input.oracle,
   };
   return Object.freeze(resolved);
 }
