@@ -1,8 +1,9 @@
-import type { NotifyRuleId } from "../contracts/consumer-rules.js";
+import { type ConsumerRules, effectiveSeverity, type NotifyRuleId } from "../contracts/consumer-rules.js";
+import type { Evidence, Finding } from "../core/finding.js";
+import { SIGNATURE_HEADER } from "../core/notification-signature.js";
 import type { ApiAnswer } from "./api.js";
 import type { NotifyCase } from "./cases.js";
 import type { DeliveryResult } from "./deliver.js";
-import type { CaseOutcome, CaseVerdict } from "./verdict.js";
 
 const is2xx = (r: DeliveryResult) => r.kind === "answered" && r.status >= 200 && r.status < 300;
 const is4xx = (r: DeliveryResult) => r.kind === "answered" && r.status >= 400 && r.status < 500;
@@ -27,16 +28,61 @@ function ordinal(i: number, count: number): string {
 const readOne = (paths: readonly string[], reads: readonly ApiAnswer[]) =>
   reads.some((a) => a.method === "GET" && paths.includes(a.path) && (a.status === 200 || a.status === 404));
 
+const shown = (a: ApiAnswer) => `${a.method} ${a.path} → ${a.status}`;
+
+/**
+ * Each delivery of a case: the request with its signature, the body sent, the answer and, when the
+ * receiver reconciles against an API, what it read there first.
+ */
+function deliveriesOf(
+  c: NotifyCase,
+  results: readonly DeliveryResult[],
+  reads: readonly (readonly ApiAnswer[])[] | undefined,
+): Evidence | undefined {
+  const first = c.deliveries[0];
+  if (!first) return undefined;
+  const answer = results[0];
+  const lines = c.deliveries.map((d, i) => {
+    const r = results[i];
+    const said = !r
+      ? "not sent"
+      : r.kind === "answered"
+        ? `answered ${r.status} ${r.excerpt}`
+        : `no answer: ${r.error}`;
+    const read = reads
+      ? `; read from the API first: ${(reads[i] ?? []).map(shown).join(", ") || "nothing"}`
+      : "";
+    return `delivery ${i + 1}: ${SIGNATURE_HEADER}: ${d.signature ?? "(none)"}; body ${d.body.toString("utf8")}; ${said}${read}`;
+  });
+  return {
+    request: {
+      method: "POST",
+      url: first.url,
+      headers: {
+        "content-type": "application/json",
+        ...(first.signature === undefined ? {} : { [SIGNATURE_HEADER]: first.signature }),
+      },
+    },
+    ...(answer?.kind === "answered" ? { response: { status: answer.status, excerpt: answer.excerpt } } : {}),
+    diagnostics: lines,
+  };
+}
+
 /**
  * Judges one case from the receiver's answers and, for each answer, what the API answered between the
- * case's start and that answer (`reads`). Data in, data out: nothing throws.
+ * case's start and that answer (`reads`; `undefined`: no API to read). A failed case of a robustness
+ * rule (beyond the seed: surviving the real service) is a warning unless the run is `strict`; a note
+ * (what an advice case saw) is a warning too. Data in, data out: nothing throws.
  */
 export function judgeCase(
   c: NotifyCase,
   results: readonly DeliveryResult[],
-  reads: readonly (readonly ApiAnswer[])[] = [],
-): CaseVerdict {
-  let outcome: CaseOutcome;
+  reads: readonly (readonly ApiAnswer[])[] | undefined,
+  rules: ConsumerRules,
+  strict = false,
+): Finding {
+  /** `pass` and `fail` judge a rule; `warn` reports what an advice case saw, never failing. */
+  let outcome: "pass" | "fail" | "warn";
   let reason: string;
   let rule: NotifyRuleId = c.rule;
   const [r] = results;
@@ -74,7 +120,7 @@ export function judgeCase(
           : `expected a 2xx once the API was read, or a 4xx; it ${said(r)} (the service would send it again)`;
       break;
     case "either":
-      outcome = "note";
+      outcome = "warn";
       reason = !r
         ? "nothing was sent"
         : is2xx(r)
@@ -88,19 +134,24 @@ export function judgeCase(
     outcome !== "fail" &&
     c.reconcile.length > 0 &&
     acked !== -1 &&
-    !readOne(c.reconcile, reads[acked] ?? [])
+    !readOne(c.reconcile, reads?.[acked] ?? [])
   ) {
     outcome = "fail";
     rule = "notify.reconciles";
     reason = `acknowledged (${ordinal(acked, results.length)} ${said(results[acked] as DeliveryResult)}) without first reading GET ${c.reconcile.join(" or GET ")}: an unsigned notification is only true once the API confirms it`;
   }
+  if (outcome === "fail" && effectiveSeverity(rules.byId(rule).severity, strict) === "robustness") {
+    outcome = "warn";
+    reason = `(robustness, an error with --strict) ${reason}`;
+  }
+  const evidence = deliveriesOf(c, results, reads);
   return Object.freeze({
     id: c.id,
     rule,
-    title: c.title,
-    expect: c.expect,
-    outcome,
+    group: rule,
+    verdict: outcome,
     reason,
-    results,
+    ...(evidence ? { evidence } : {}),
+    ...(outcome === "fail" ? { fix: rules.byId(rule).fix } : {}),
   });
 }

@@ -1,31 +1,16 @@
 import { connect } from "node:net";
-import { effectiveSeverity } from "../contracts/consumer-rules.js";
 import { AssopayError } from "../core/errors.js";
 import { type RunningCommand, runCommand } from "../core/run-command.js";
 import { type ApiAnswer, readKnownPayments } from "./api.js";
 import { buildBattery, KNOWN_PAYMENTS, type NotifyCase, recordedBattery } from "./cases.js";
 import { type DeliveryResult, deliver } from "./deliver.js";
-import { diagnose } from "./diagnose.js";
+import { diagnose, type Judged } from "./diagnose.js";
 import { judgeCase } from "./judge.js";
 import { type NotifyOptions, type ResolvedNotifyOptions, resolveNotifyOptions } from "./options.js";
-import type { CaseVerdict, NotifyReport } from "./verdict.js";
+import type { NotifyReport } from "./verdict.js";
 
 /** How long a receiver run as a command may take to listen at its URL. */
 const START_LIMIT_MS = 60_000;
-
-/**
- * A failed case of a robustness rule (beyond the seed: surviving the real service) is a warning unless
- * the run is strict; a failed case of a seed rule stays a failure.
- */
-function weigh(verdict: CaseVerdict, o: ResolvedNotifyOptions): CaseVerdict {
-  if (verdict.outcome !== "fail") return verdict;
-  if (effectiveSeverity(o.rules.byId(verdict.rule).severity, o.strict) !== "robustness") return verdict;
-  return Object.freeze({
-    ...verdict,
-    outcome: "note" as const,
-    reason: `(robustness, an error with --strict) ${verdict.reason}`,
-  });
-}
 
 const listening = (url: URL) =>
   new Promise<boolean>((resolve) => {
@@ -90,8 +75,6 @@ async function startReceiver(
   return running;
 }
 
-const shown = (a: ApiAnswer) => `${a.method} ${a.path} → ${a.status}`;
-
 /**
  * Sends the battery (or the recorded notifications) to a receiver, one delivery at a time, and judges
  * each case from its answers and, when it reconciles against an API, from what it read there first. A
@@ -100,7 +83,7 @@ const shown = (a: ApiAnswer) => `${a.method} ${a.path} → ${a.status}`;
  *
  * @example
  * const report = await runNotify({ to: "http://127.0.0.1:3000/hooks", key: "signing-key" });
- * for (const c of report.cases) console.log(c.outcome, c.id, c.reason);
+ * for (const c of report.cases) console.log(c.verdict, c.id, c.reason);
  */
 export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
   const o = resolveNotifyOptions(options);
@@ -119,7 +102,7 @@ export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
     o,
     battery.reduce((sum, c) => sum + c.deliveries.length, 0),
   );
-  const verdicts: CaseVerdict[] = [];
+  const judged: Judged[] = [];
   try {
     for (const c of battery) {
       const results: DeliveryResult[] = [];
@@ -130,7 +113,7 @@ export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
         if (
           result.kind === "no-answer" &&
           result.unreachable &&
-          verdicts.length === 0 &&
+          judged.length === 0 &&
           results.length === 0
         ) {
           throw new AssopayError(
@@ -144,13 +127,7 @@ export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
         results.push(result);
         reads.push(o.api?.answered().slice(from) ?? []);
       }
-      const sent = c.deliveries.map((d, i) => ({
-        url: d.url,
-        body: d.body.toString("utf8"),
-        ...(d.signature === undefined ? {} : { signature: d.signature }),
-        ...(o.api ? { reads: (reads[i] ?? []).map(shown) } : {}),
-      }));
-      verdicts.push(weigh({ ...judgeCase(c, results, reads), sent }, o));
+      judged.push({ finding: judgeCase(c, results, o.api ? reads : undefined, o.rules, o.strict), results });
     }
   } finally {
     receiver?.stop("aborted");
@@ -158,8 +135,8 @@ export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
   }
   return Object.freeze({
     to: o.to,
-    passed: verdicts.every((v) => v.outcome !== "fail"),
-    cases: Object.freeze(verdicts),
-    diagnosis: diagnose(verdicts),
+    passed: judged.every(({ finding }) => finding.verdict !== "fail"),
+    cases: Object.freeze(judged.map(({ finding }) => finding)),
+    diagnosis: diagnose(judged),
   });
 }

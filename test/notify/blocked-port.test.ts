@@ -42,6 +42,6 @@ describe("notify and the ports Node's fetch refuses (docs/bad-inputs.md)", () =>
     const receiver = await startReceiver(correctReceiver(KEY));
     closers.push(receiver.close);
     const report = await runNotify({ to: receiver.url, key: KEY, contract, timeoutSeconds: 5, strict: true });
-    expect(report.cases.filter((c) => c.outcome === "fail")).toEqual([]);
+    expect(report.cases.filter((c) => c.verdict === "fail")).toEqual([]);
   });
 });

@@ -34,9 +34,9 @@ async function battery(factory: ReceiverFactory, strict = true): Promise<NotifyR
   return runNotify({ to: receiver.url, key: KEY, contract, timeoutSeconds: 5, strict });
 }
 
-const failed = (report: NotifyReport) => report.cases.filter((c) => c.outcome === "fail").map((c) => c.id);
+const failed = (report: NotifyReport) => report.cases.filter((c) => c.verdict === "fail").map((c) => c.id);
 const failedRules = (report: NotifyReport) => [
-  ...new Set(report.cases.filter((c) => c.outcome === "fail").map((c) => c.rule)),
+  ...new Set(report.cases.filter((c) => c.verdict === "fail").map((c) => c.rule)),
 ];
 
 describe("assopay notify", () => {
@@ -59,8 +59,8 @@ describe("assopay notify", () => {
       "forged:body-altered",
       "duplicate",
     ]);
-    expect(report.cases.find((c) => c.id === "uppercase-hex")).toMatchObject({ outcome: "note" });
-    expect(report.cases.find((c) => c.id === "duplicate")?.results).toHaveLength(2);
+    expect(report.cases.find((c) => c.id === "uppercase-hex")).toMatchObject({ verdict: "warn" });
+    expect(report.cases.find((c) => c.id === "duplicate")?.evidence?.diagnostics).toHaveLength(2);
   });
 
   it("fails a receiver that verifies over re-serialised JSON on the raw-bytes cases only", async () => {
@@ -107,7 +107,7 @@ describe("assopay notify", () => {
       "notify.verifies-raw-bytes",
       "notify.idempotent",
     ]);
-    expect(report.cases.find((c) => c.id === "uppercase-hex")).toMatchObject({ outcome: "note" });
+    expect(report.cases.find((c) => c.id === "uppercase-hex")).toMatchObject({ verdict: "warn" });
     expect(report.diagnosis.join("\n")).toContain(
       "accepts an uppercase-hex signature but refuses the lowercase one",
     );

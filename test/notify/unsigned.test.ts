@@ -49,7 +49,7 @@ async function judge(factory: UnsignedFactory, timeoutSeconds = 10, types?: stri
   });
 }
 
-const failed = (report: NotifyReport) => report.cases.filter((c) => c.outcome === "fail").map((c) => c.id);
+const failed = (report: NotifyReport) => report.cases.filter((c) => c.verdict === "fail").map((c) => c.id);
 const byId = (report: NotifyReport, id: string) => report.cases.find((c) => c.id === id);
 
 describe("assopay notify, unsigned", () => {
@@ -68,16 +68,20 @@ describe("assopay notify, unsigned", () => {
     ]);
     // What it read is the evidence: the payment the notification names, before its 200.
     const payment = byId(report, "unsigned:Payment");
-    expect(payment?.sent?.[0]?.reads?.join()).toMatch(/GET \/v5\/payments\/\d+ → 200/);
-    expect(byId(report, "forged:unknown-payment")?.sent?.[0]?.reads?.join()).toContain("→ 404");
-    expect(payment?.sent?.[0]?.signature).toBeUndefined();
+    expect(payment?.evidence?.diagnostics?.[0]).toMatch(
+      /read from the API first: .*GET \/v5\/payments\/\d+ → 200/,
+    );
+    expect(byId(report, "forged:unknown-payment")?.evidence?.diagnostics?.[0]).toMatch(
+      /read from the API first: .*→ 404/,
+    );
+    expect(payment?.evidence?.request?.headers).not.toHaveProperty("x-ha-signature");
   });
 
   it("passes legal variants: confirming a payment through its order, refusing what the API contradicts", async () => {
     const viaOrder = await judge(viaOrderReceiver);
     expect(failed(viaOrder)).toEqual([]);
-    expect(byId(viaOrder, "unsigned:Payment")?.sent?.[0]?.reads?.join()).toMatch(
-      /GET \/v5\/orders\/\d+ → 200/,
+    expect(byId(viaOrder, "unsigned:Payment")?.evidence?.diagnostics?.[0]).toMatch(
+      /read from the API first: .*GET \/v5\/orders\/\d+ → 200/,
     );
     const refusing = await judge(refusesUntrueReceiver);
     expect(failed(refusing)).toEqual([]);
@@ -97,7 +101,7 @@ describe("assopay notify, unsigned", () => {
       "forged:contradicted-state",
       "duplicate",
     ]);
-    expect(new Set(report.cases.filter((c) => c.outcome === "fail").map((c) => c.rule))).toEqual(
+    expect(new Set(report.cases.filter((c) => c.verdict === "fail").map((c) => c.rule))).toEqual(
       new Set(["notify.reconciles"]),
     );
     expect(byId(report, "unsigned:Payment")?.reason).toMatch(
@@ -112,7 +116,7 @@ describe("assopay notify, unsigned", () => {
   it("fails a receiver that accepts any URL secret", async () => {
     const report = await judge(anySecretReceiver);
     expect(failed(report)).toEqual(["forged:wrong-url-secret", "forged:missing-url-secret"]);
-    expect(byId(report, "forged:missing-url-secret")?.sent?.[0]?.url).not.toContain(SECRET);
+    expect(byId(report, "forged:missing-url-secret")?.evidence?.request?.url).not.toContain(SECRET);
     expect(report.diagnosis.join("\n")).toContain("It accepts notifications at a URL without its secret");
   });
 
@@ -137,7 +141,7 @@ describe("assopay notify, unsigned", () => {
       /^It is slow: \d+ of \d+ cases got no answer within the service's wait/m,
     );
     // The URL-secret cases are refused before the wait: they pass.
-    expect(byId(report, "forged:wrong-url-secret")?.outcome).toBe("pass");
+    expect(byId(report, "forged:wrong-url-secret")?.verdict).toBe("pass");
   });
 
   it("fails a receiver that refuses a field it does not know", async () => {

@@ -1,3 +1,4 @@
+import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import type { IsoDay } from "../../core/dates.js";
 import type { GateReport } from "../../gate/verdict.js";
 import type { NotifyReport } from "../../notify/verdict.js";
@@ -139,29 +140,24 @@ export const notifyReport: NotifyReport = {
     {
       id: "signed:Order",
       rule: "notify.accepts-signed",
-      title: "a signed Order notification",
-      expect: "accept",
-      outcome: "pass",
+      group: "notify.accepts-signed",
+      verdict: "pass",
       reason: "answered 200",
-      results: [{ kind: "answered", status: 200, excerpt: "ok", durationMs: 3 }],
     },
     {
       id: "raw:escaped",
       rule: "notify.verifies-raw-bytes",
-      title: "escaped unicode <\\u00e9>",
-      expect: "accept",
-      outcome: "fail",
+      group: "notify.verifies-raw-bytes",
+      verdict: "fail",
       reason: "answered 401: it verified a re-serialisation, not the raw bytes",
-      results: [{ kind: "answered", status: 401, excerpt: "bad signature", durationMs: 4 }],
+      fix: loadConsumerRules().byId("notify.verifies-raw-bytes").fix,
     },
     {
       id: "uppercase-hex",
       rule: "notify.signature-case",
-      title: "the signature in uppercase hex",
-      expect: "either",
-      outcome: "note",
+      group: "notify.signature-case",
+      verdict: "warn",
       reason: "answered 401: it compares the hex case-sensitively",
-      results: [{ kind: "answered", status: 401, excerpt: "", durationMs: 2 }],
     },
   ],
   diagnosis: ["it verifies a re-serialisation of the body"],

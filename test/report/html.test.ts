@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { loadContract } from "../../contracts/index.js";
 import { redactSecretData } from "../../core/secrets/text.js";
+import { judgeCase } from "../../notify/judge.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { crawlPicture } from "../../report/html/crawl.js";
 import { anchorOf } from "../../report/html/escape.js";
@@ -176,9 +177,24 @@ describe("the HTML report", () => {
   });
 
   it("shows each notify case's request, signature and answer, and keeps them out of notify's own JSON cases", () => {
-    const sent = [{ body: '{"eventType":"Order","data":{"id":1}}', signature: "ab12cd" }];
-    const withSent = { ...notifyReport, cases: notifyReport.cases.map((c) => ({ ...c, sent })) };
     const rules = loadConsumerRules();
+    const delivery = {
+      url: "http://127.0.0.1:3000/hook",
+      body: Buffer.from('{"eventType":"Order","data":{"id":1}}'),
+      signature: "ab12cd",
+    };
+    const signed = {
+      id: "signed:Order",
+      rule: "notify.accepts-signed",
+      title: "a signed Order notification",
+    };
+    const judged = judgeCase(
+      { ...signed, rule: "notify.accepts-signed", expect: "accept", deliveries: [delivery], reconcile: [] },
+      [{ kind: "answered", status: 401, excerpt: "bad signature", durationMs: 4 }],
+      undefined,
+      rules,
+    );
+    const withSent = { ...notifyReport, cases: [judged, ...notifyReport.cases.slice(1)] };
     const page = formatNotifyReport(withSent, rules, "html");
     expect(page).toContain("x-ha-signature: ab12cd");
     expect(page).toContain(
@@ -187,7 +203,7 @@ describe("the HTML report", () => {
     expect(page).toContain("answered 401 bad signature");
     const json = JSON.parse(formatNotifyReport(withSent, rules, "json"));
     expect(json.cases[0]).not.toHaveProperty("sent");
-    expect(json.suites[0].cases[1].evidence.request).toMatchObject({ method: "POST" });
+    expect(json.suites[0].cases[0].evidence.request).toMatchObject({ method: "POST" });
     const without = formatNotifyReport(notifyReport, rules, "html");
     expect(without).not.toContain("delivery 1:");
   });

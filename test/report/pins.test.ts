@@ -173,15 +173,15 @@ describe("notify's reports (pinned)", () => {
     expect(text).toContain("1 of 3 cases fail (notify.verifies-raw-bytes)");
   });
 
-  it("json: every case with its outcome and reason, and the diagnosis", () => {
+  it("json: every case with its verdict and reason, and the diagnosis", () => {
     const json = JSON.parse(formatNotifyReport(notifyReport, rules, "json"));
     expect(json.tool).toBe("assopay notify");
     expect(json.to).toBe(notifyReport.to);
     expect(json.passed).toBe(false);
-    expect(json.cases.map((c: { id: string; outcome: string }) => `${c.id}=${c.outcome}`)).toEqual([
+    expect(json.cases.map((c: { id: string; verdict: string }) => `${c.id}=${c.verdict}`)).toEqual([
       "signed:Order=pass",
       "raw:escaped=fail",
-      "uppercase-hex=note",
+      "uppercase-hex=warn",
     ]);
     expect(json.cases[1].reason).toBe(notifyReport.cases[1]?.reason);
     expect(json.diagnosis).toEqual(notifyReport.diagnosis);
