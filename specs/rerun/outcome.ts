@@ -1,10 +1,10 @@
-import type { Timeline } from "../../contracts/index.js";
+import type { DatedChange, Timeline } from "../../contracts/index.js";
 import type { Finding } from "../../report/index.js";
 import { allChecks } from "../index.js";
 import { applyPlanned } from "../runner/run.js";
 import type { CheckGroup, CheckResult, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
-import type { DatedChange, Judgement } from "./types.js";
+import type { Judgement } from "./types.js";
 
 const TITLE = "Re-sent request holds against the target";
 
@@ -68,6 +68,25 @@ export function erroredOutcome(step: RerunStep, reason: string, durationMs: numb
 }
 
 /**
+ * A judgement of `step` that found nothing yet; its breaches are findings filed on the step, downgraded
+ * by `policy` where they rest only on planned entries of `timeline`.
+ */
+export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline: Timeline): Judgement {
+  const breaches: Finding[] = [];
+  return {
+    breaches,
+    dated: [],
+    explained: [],
+    differences: [],
+    notes: [],
+    fail(rule, reason, evidence, rests = []) {
+      const result = applyPlanned({ status: "fail", reason, evidence, timeline: rests }, policy, timeline);
+      breaches.push(outcome(step, rule, result, 0));
+    },
+  };
+}
+
+/**
  * One outcome per interaction: the first rule broken (the others listed with it), else a pass that
  * names the dated changes and the plain differences of structure from the recording.
  */
@@ -76,8 +95,6 @@ export function judgedOutcome(
   request: EvidenceRequest,
   judgement: Judgement,
   shape: readonly string[],
-  policy: PlannedPolicy,
-  timeline: Timeline,
   durationMs: number,
 ): Finding {
   const [first, ...rest] = judgement.breaches;
@@ -86,20 +103,15 @@ export function judgedOutcome(
   const context = [...dated, ...differences.map((d) => `structure: ${d}`)];
   if (first) {
     const others = rest.map((b) => `also ${b.rule}: ${b.reason}`);
-    const result = applyPlanned(
-      {
-        status: "fail",
-        reason: `${first.reason}${rest.length > 0 ? ` (and ${rest.length} more)` : ""}`,
-        evidence: {
-          ...first.evidence,
-          diagnostics: [...(first.evidence.diagnostics ?? []), ...others, ...context],
-        },
-        ...(first.timeline && first.timeline.length > 0 ? { timeline: first.timeline } : {}),
+    return {
+      ...first,
+      reason: `${first.reason}${rest.length > 0 ? ` (and ${rest.length} more)` : ""}`,
+      evidence: {
+        ...first.evidence,
+        diagnostics: [...(first.evidence?.diagnostics ?? []), ...others, ...context],
       },
-      policy,
-      timeline,
-    );
-    return outcome(step, first.rule, result, durationMs);
+      durationMs,
+    };
   }
   const parts: string[] = [];
   if (dated.length > 0) parts.push(dated.join("; "));

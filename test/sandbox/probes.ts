@@ -10,14 +10,17 @@ import {
   intent,
   itemsReadAt,
   lostAtSize,
+  namedButUnlisted,
   notifications,
+  ordersOfBoth,
+  organizationPath,
   type ProbeContext,
   pay,
+  statusesOf,
   type Verdict,
   v5GetPaths,
   verdict,
 } from "./probe-actions.js";
-import { namedButUnlisted, ordersOfBoth, organizationPath, statusesOf } from "./probe-requests.js";
 
 export type { ProbeContext, Verdict } from "./probe-actions.js";
 
