@@ -278,9 +278,15 @@ export function judgeCompleteness(
   }
   const [first] = judged;
   if (oracle && first && unseen.size > 0) losses.push(sharedLoss(judged, [...unseen], oracle));
-  // A listing whose crawls lose entries between pages loses the last ones of another crawl the same way
-  // (a page of one entry after a full one, at a boundary size, is one such gap): one rule for all.
+  return { entries: union.size, losses: oneDefect(losses), suspects };
+}
+
+/**
+ * Losses of crawls of one listing (or of its forms) on one rule where any is a gap between pages: a
+ * provider that loses entries between pages loses the last ones of another crawl the same way (a page of
+ * one entry after a full one, at a boundary size, is one such gap), one defect on `pagination.complete`.
+ */
+export function oneDefect(losses: readonly Loss[]): Loss[] {
   const gaps = losses.some((loss) => loss.rule === "pagination.complete" && !loss.shared);
-  const filed = gaps ? losses.map((loss) => ({ ...loss, rule: "pagination.complete" as const })) : losses;
-  return { entries: union.size, losses: filed, suspects };
+  return gaps ? losses.map((loss) => ({ ...loss, rule: "pagination.complete" })) : [...losses];
 }

@@ -6,6 +6,7 @@ export {
   type Loss,
   type Neighbour,
   type Oracle,
+  oneDefect,
   type Suspect,
 } from "./completeness.js";
 export {

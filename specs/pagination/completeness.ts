@@ -6,12 +6,14 @@ import {
   type EntryId,
   judgeCompleteness,
   type Loss,
+  oneDefect,
   type Route,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { boundaryLosses } from "./boundaries.js";
 import {
   boundarySizes,
   countsCrawlWithCount,
@@ -148,6 +150,10 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       logs = legalLogs(crawls);
       judged = judgeCompleteness(logs, witnesses(), oracle);
     }
+    // The boundary listings of a form's listing (other forms), judged each on its own, filed with it.
+    const boundary = await boundaryLosses(ctx, route);
+    made.push(...boundary.made);
+    judged = { ...judged, losses: oneDefect([...judged.losses, ...boundary.losses]) };
     return { kind: "judged", judged, crawls, logs, made };
   });
 }

@@ -17,16 +17,16 @@ interface Form {
 
 /**
  * The organization's forms other than the coordinates' one, as its forms listing names them
- * (`Type/slug`, routes.yaml's `entryKey`), the first `OTHER_FORMS` of its default crawl.
+ * (`Type/slug`, routes.yaml's `entryKey`), the first `most` of its default crawl.
  */
-export async function otherForms(ctx: CheckContext): Promise<Form[]> {
+export async function otherForms(ctx: CheckContext, most = OTHER_FORMS): Promise<Form[]> {
   const crawl = await ctx.crawl(ctx.contract.routes.byId("v5.organization-forms"), "default");
   if (!endedLegally(crawl.stop)) return [];
   const { formType, formSlug } = await ctx.coordinates();
   const own = `${formType}/${formSlug}`.toLowerCase();
   return orderOfCrawl(crawl.log)
     .filter((id): id is string => typeof id === "string" && id.toLowerCase() !== own)
-    .slice(0, OTHER_FORMS)
+    .slice(0, most)
     .map((id) => {
       const [type = "", ...slug] = id.split("/");
       return { formType: type, formSlug: slug.join("/") };
