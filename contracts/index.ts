@@ -25,6 +25,14 @@ export { type LeftOutOperation, leftOutAt } from "./left-out.js";
 export * from "./paging/index.js";
 export { compileTemplate } from "./path-template.js";
 export { queryBoolean, queryValue, queryValues } from "./query.js";
+export {
+  FILES_RULE,
+  judgeSchema,
+  ownerOfSentence,
+  PUBLIC_FORM_RULE,
+  RESULT_ARRAY_RULE,
+  SCHEMA_RULE,
+} from "./schema-judge.js";
 export { expectedCounts } from "./timeline.js";
 export { dayBefore, ruleStartOf, type TimelineDate, timelineBoundaries } from "./timeline-dates.js";
 export type * from "./types.js";

@@ -1,4 +1,5 @@
 import type { IsoDay } from "../core/dates.js";
+import type { Finding } from "../core/finding.js";
 import type { LeftOutOperation } from "./left-out.js";
 
 /** Which API a route belongs to: `/v5`, the switched-off `/v3`, or the domain root (token endpoint). */
@@ -234,6 +235,12 @@ export interface Diagnostic {
   message: string;
   keyword: string;
 }
+
+/**
+ * A rule an answer breaks, as a judge of the contract says it: the one result type's rule and reason
+ * (`Finding`), and the sentences that show it, which the caller puts into its evidence.
+ */
+export type RuleBreach = Pick<Finding, "rule" | "reason"> & { readonly diagnostics: readonly string[] };
 
 /** Whose shape wins where the seed and the provider's published document disagree. */
 export type ContractShapes = "seed" | "document";

@@ -94,6 +94,7 @@ export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at
   const { findings, crawls } = judgeTraffic(exchanges, {
     contract: o.contract,
     rules: o.rules,
+    scenario: scenario.name,
     at,
     outcome,
     maxRequests: o.maxRequests,
@@ -106,7 +107,7 @@ export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at
     scenario: scenario.name,
     summary: scenario.summary,
     at,
-    passed: findings.every((f) => f.severity !== "error"),
+    passed: findings.every((f) => f.verdict !== "fail"),
     findings,
     requests: exchanges.length,
     crawls,

@@ -1,31 +1,8 @@
-import type { GateRuleId, Severity } from "../contracts/consumer-rules.js";
 import type { IsoDay } from "../core/dates.js";
+import type { Finding } from "../core/finding.js";
 import type { CommandOutcome } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
 import type { ScenarioName } from "./scenarios.js";
-
-/** The request a finding points at, as the command sent it. */
-export interface RequestEvidence {
-  /** Its arrival order in the scenario (1-based). */
-  readonly seq: number;
-  readonly method: string;
-  /** The request target exactly as received. */
-  readonly url: string;
-  readonly status: number | undefined;
-}
-
-/** One broken gate rule (or one piece of advice), with the first offending request. Not to be confused with
- * verify's per-subject `Finding` (specs/runner/verdicts.ts): both end up as cases of report/. */
-export interface RuleFinding {
-  readonly rule: GateRuleId;
-  readonly severity: Severity;
-  readonly message: string;
-  readonly request: RequestEvidence | undefined;
-  /** Lines of evidence: the token given and the token sent, the likely cause … */
-  readonly details: readonly string[];
-  /** Further requests that broke the rule the same way, not listed. */
-  readonly more: number;
-}
 
 /** The verdict of one scenario. Verdicts are data: nothing here throws. */
 export interface ScenarioVerdict {
@@ -33,9 +10,10 @@ export interface ScenarioVerdict {
   readonly summary: string;
   /** The date the server ran at. */
   readonly at: IsoDay;
-  /** True when no finding of severity `error`. */
+  /** True when no finding fails. */
   readonly passed: boolean;
-  readonly findings: readonly RuleFinding[];
+  /** One per broken rule and subject (a crawl, a token …), ordered by their first offending request. */
+  readonly findings: readonly Finding[];
   readonly requests: number;
   readonly crawls: number;
   readonly command: CommandOutcome;

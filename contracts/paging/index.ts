@@ -17,7 +17,16 @@ export {
   type Omission,
   type Owner,
 } from "./containment.js";
-export { countFindingsOf } from "./counts.js";
+export {
+  countRule,
+  countTimeline,
+  countTimelineIds,
+  type DatedChange,
+  datedCountChange,
+  describeExpected,
+  isCountSentence,
+  totalsDisagree,
+} from "./counts.js";
 export {
   type CrawlEnd,
   type CrawlLog,

@@ -444,7 +444,7 @@ interface CheckedWord {
  *
  * @example checkedSpellings({ word: "00", after: "", span: 1, leads: " =" }) // [" 00", "=00"]
  */
-export const checkedSpellings = (c: CheckedWord): string[] =>
+const checkedSpellings = (c: CheckedWord): string[] =>
   c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word];
 
 /** What may stand before an Okta token: a blank, a quote, or what ends a pair's name or a list's item. */
@@ -647,69 +647,67 @@ export const FORMAT_WORDS: {
   checked: CHECKED_WORDS,
 });
 
-/** The tag of the literal words in `LITERALS`; a checked word's is this plus one plus its index. */
-const LITERAL_TAG = 1;
+const WORD_CHAR = /\w/;
+/** What credentials in a URL look like after its `://`: a user, `:`, a password and `@`, or a token and `@`. */
+const URL_CREDENTIALS = String.raw`(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@`;
+/** What follows `://`: a URL's credentials (tested where `://` is). */
+const URL_PASSWORD_REST = new RegExp(`^${URL_CREDENTIALS}`);
 
 /**
- * The literal words above and the checked words (each after each of its leads, if it has them), found
- * in one pass whatever their number (`FORMAT_CANDIDATE`).
+ * The literal words above, `://` (where a URL password may follow) and the checked words (each after each
+ * of its leads, if it has them), found in one pass whatever their number: by `FORMAT_CANDIDATE` over text,
+ * by the recorder's body scan (`proxy/redaction/scan.ts`) over bytes. Tags: 1 a literal word, 2 `://`,
+ * 3 + i the checked word i (a smaller one wins where two words end); `formatWordAt` tests each.
  */
-const LITERALS = buildAutomaton(
+export const FORMAT_WORD_AUTOMATON = buildAutomaton(
   [
-    ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: LITERAL_TAG })),
+    ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
+    { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: 2 },
     ...CHECKED_WORDS.flatMap((c, i) =>
-      checkedSpellings(c).map((word) => ({
-        bytes: wordBytes(word),
-        tag: LITERAL_TAG + 1 + i,
-      })),
+      checkedSpellings(c).map((word) => ({ bytes: wordBytes(word), tag: 3 + i })),
     ),
   ],
   PLAIN,
 );
 
-/** Where `LITERALS` starts: as after a line's end, so that a checked word's lead is met at the start. */
-const LITERALS_START = (LITERALS.next[0x0a] as number) & ROW;
+/** Where the automaton starts: as after a line's end, so that a checked word's lead is met at the start. */
+export const FORMAT_WORD_START = (FORMAT_WORD_AUTOMATON.next[0x0a] as number) & ROW;
 
 /** What must follow each checked word, anchored. */
 const CHECKED_AFTER = CHECKED_WORDS.map((c) => new RegExp(`^(?:${c.after})`));
 
-/** Whether the word that `LITERALS` found ending at `end` (its tag `tag`) is a format's candidate. */
-function literalAt(text: string, tag: number, end: number): boolean {
-  if (tag === LITERAL_TAG) return true;
-  const checked = CHECKED_WORDS[tag - LITERAL_TAG - 1];
-  const after = CHECKED_AFTER[tag - LITERAL_TAG - 1];
+/**
+ * Whether the word the automaton found ending at `end` of `text` (its tag `tag`) is a format's candidate:
+ * a literal word is; `://` when a URL's credentials follow; a checked word when it starts a word (or
+ * follows a lead) and its secret's rest follows, only its span read.
+ */
+export function formatWordAt(text: string, tag: number, end: number): boolean {
+  if (tag === 1) return true;
+  if (tag === 2) return URL_PASSWORD_REST.test(text.slice(end + 1, end + 520));
+  const checked = CHECKED_WORDS[tag - 3];
+  const after = CHECKED_AFTER[tag - 3];
   if (!checked || !after) return false;
-  // Without leads, the word starts a word.
   const before = text.charCodeAt(end - checked.word.length);
   if (!checked.leads && end >= checked.word.length && WORD_CHAR.test(String.fromCharCode(before)))
     return false;
   return after.test(text.slice(end + 1, end + 1 + checked.span));
 }
 
-const WORD_CHAR = /\w/;
-/** What credentials in a URL look like after its `://`: a user, `:`, a password and `@`, or a token and `@`. */
-const URL_CREDENTIALS = String.raw`(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@`;
-
-/** The candidates that are not words: a URL's credentials, and `bearer` in any case. */
-const URL_PASSWORD_OR_BEARER = new RegExp(
-  [String.raw`:\/\/${URL_CREDENTIALS}`, String.raw`[Bb][Ee][Aa][Rr][Ee][Rr]\s`].join("|"),
-);
+/** The candidate that is not a word as written: `bearer` in any case, and a blank. */
+const BEARER = /[Bb][Ee][Aa][Rr][Ee][Rr]\s/;
 
 /**
  * A necessary condition of every shape above: a text it does not match holds none of them. One pass of
- * the literal words' automaton (whatever their number), then the URL password and `bearer` (in any case,
- * letter by letter), then a prefixed token with a random body. The tests check that every format's
+ * the words' automaton (whatever their number; a URL password where `://` is), then `bearer` (in any
+ * case, letter by letter), then a prefixed token with a random body. The tests check that every format's
  * example matches it.
  */
 export const FORMAT_CANDIDATE: { test(text: string): boolean } = Object.freeze({
   test: (text: string) =>
-    holdsWordWhere(LITERALS, text, literalAt, LITERALS_START) ||
-    URL_PASSWORD_OR_BEARER.test(text) ||
+    holdsWordWhere(FORMAT_WORD_AUTOMATON, text, formatWordAt, FORMAT_WORD_START) ||
+    BEARER.test(text) ||
     holdsPrefixedToken(text),
 });
-
-/** What follows `://` in `FORMAT_CANDIDATE`: a URL's credentials (tested where `://` is). */
-export const URL_PASSWORD_REST = new RegExp(`^${URL_CREDENTIALS}`);
 
 /**
  * `text` with every secret of a known shape replaced by `replace(secret)`. Text without any candidate is

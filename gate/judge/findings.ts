@@ -4,17 +4,34 @@ import {
   type GateRuleId,
   type Severity,
 } from "../../contracts/consumer-rules.js";
+import type { Evidence, Finding } from "../../core/finding.js";
 import type { RecordedExchange } from "../exchange.js";
-import type { RequestEvidence, RuleFinding } from "../verdict.js";
 
 /** The longest URL a report shows whole. */
 const URL_SHOWN = 400;
 
-export function evidence(exchange: RecordedExchange): RequestEvidence {
+/** A finding's evidence: the offending request (its order, method and URL as sent), its status, details. */
+function evidenceOf(exchange: RecordedExchange | undefined, details: readonly string[]): Evidence {
   const url =
-    exchange.rawUrl.length > URL_SHOWN ? `${exchange.rawUrl.slice(0, URL_SHOWN)}…` : exchange.rawUrl;
-  return { seq: exchange.seq, method: exchange.method, url, status: exchange.response?.status };
+    exchange && exchange.rawUrl.length > URL_SHOWN
+      ? `${exchange.rawUrl.slice(0, URL_SHOWN)}…`
+      : exchange?.rawUrl;
+  const status = exchange?.response?.status;
+  return {
+    ...(exchange && url !== undefined
+      ? { request: { seq: exchange.seq, method: exchange.method, url } }
+      : {}),
+    ...(status === undefined ? {} : { response: { status } }),
+    ...(details.length > 0 ? { diagnostics: Object.freeze([...details]) } : {}),
+  };
 }
+
+/** How a finding below `error` is labelled: it warns, and says whether `--strict` would fail it. */
+const LABELS: Readonly<Record<Severity, string>> = {
+  error: "",
+  robustness: "(robustness, an error with --strict) ",
+  advice: "(advice) ",
+};
 
 export interface FindingInput {
   readonly message: string;
@@ -28,45 +45,48 @@ export interface FindingInput {
 
 /**
  * Collects findings, one per rule and group (a crawl, a token …): the first offending request is kept
- * with its evidence, the next ones only counted, so a loop of a thousand requests stays one finding.
+ * with its evidence, the next ones only counted (`(n more like it)`), so a loop of a thousand requests
+ * stays one finding. Each is the one `Finding` of every verb: an `error` fails, advice warns.
  */
 export interface FindingCollector {
   add(rule: GateRuleId, group: string, input: FindingInput): void;
-  findings(): readonly RuleFinding[];
+  findings(): readonly Finding[];
 }
 
-/** Collects findings; `strict` makes robustness advice an error (`--strict`). */
-export function createFindingCollector(rules: ConsumerRules, strict = false): FindingCollector {
-  const found = new Map<string, { finding: RuleFinding; more: number; leads: boolean }>();
+/**
+ * Collects the findings of one scenario (each finding's group); `strict` makes robustness advice an
+ * error (`--strict`).
+ */
+export function createFindingCollector(
+  rules: ConsumerRules,
+  scenario: string,
+  strict = false,
+): FindingCollector {
+  const found = new Map<string, { input: FindingInput; rule: GateRuleId; more: number }>();
+  const findingOf = ({ input, rule, more }: { input: FindingInput; rule: GateRuleId; more: number }) => {
+    const severity = effectiveSeverity(input.severity ?? rules.byId(rule).severity, strict);
+    const details = [...(input.details ?? []), ...(more > 0 ? [`(${more} more like it)`] : [])];
+    return Object.freeze<Finding>({
+      id: rule,
+      rule,
+      group: scenario,
+      verdict: severity === "error" ? "fail" : "warn",
+      reason: `${LABELS[severity]}${input.message}`,
+      evidence: evidenceOf(input.exchange, details),
+      ...(severity === "advice" ? {} : { fix: rules.byId(rule).fix }),
+    });
+  };
   return {
     add(rule, group, input) {
       const key = `${rule}\u0000${group}`;
       const existing = found.get(key);
-      if (existing) {
-        existing.more += 1;
-        return;
-      }
-      found.set(key, {
-        more: 0,
-        leads: input.leads === true,
-        finding: {
-          rule,
-          severity: effectiveSeverity(input.severity ?? rules.byId(rule).severity, strict),
-          message: input.message,
-          request: input.exchange ? evidence(input.exchange) : undefined,
-          details: Object.freeze([...(input.details ?? [])]),
-          more: 0,
-        },
-      });
+      if (existing) existing.more += 1;
+      else found.set(key, { input, rule, more: 0 });
     },
     findings: () => {
-      const order = ({ finding, leads }: { finding: RuleFinding; leads: boolean }) =>
-        leads ? 0 : (finding.request?.seq ?? Number.MAX_SAFE_INTEGER);
-      return Object.freeze(
-        [...found.values()]
-          .sort((a, b) => order(a) - order(b))
-          .map(({ finding, more }) => Object.freeze({ ...finding, more })),
-      );
+      const order = ({ input }: { input: FindingInput }) =>
+        input.leads ? 0 : (input.exchange?.seq ?? Number.MAX_SAFE_INTEGER);
+      return Object.freeze([...found.values()].sort((a, b) => order(a) - order(b)).map(findingOf));
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { ConsumerRules } from "../../contracts/consumer-rules.js";
 import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
+import type { Finding } from "../../core/finding.js";
 import type { CommandOutcome } from "../../core/run-command.js";
 import type { RecordedExchange } from "../exchange.js";
-import type { RuleFinding } from "../verdict.js";
 import { judgeAuth } from "./auth.js";
 import { judgeCrawls } from "./crawls.js";
 import { judgeDated } from "./dated.js";
@@ -15,6 +15,8 @@ import { judgeRun } from "./run.js";
 export interface JudgeContext {
   readonly contract: Contract;
   readonly rules: ConsumerRules;
+  /** The scenario judged: its findings' group. */
+  readonly scenario: string;
   /** The date the server ran at. */
   readonly at: IsoDay;
   readonly outcome: CommandOutcome;
@@ -30,7 +32,7 @@ export interface JudgeContext {
 const byGate = new Set(["rate-limited", "unavailable", "connection-reset"]);
 
 export interface Judgement {
-  readonly findings: readonly RuleFinding[];
+  readonly findings: readonly Finding[];
   readonly crawls: number;
 }
 
@@ -39,11 +41,11 @@ export interface Judgement {
  * the same traffic always gives the same findings.
  *
  * @example
- * const { findings } = judgeTraffic(layer.exchanges(), { contract, rules, at, outcome, maxRequests: 500,
+ * const { findings } = judgeTraffic(layer.exchanges(), { contract, rules, scenario: "uniform", at, outcome, maxRequests: 500,
  *   timeoutMs: 60_000, budgetSpent: layer.budgetSpent });
  */
 export function judgeTraffic(exchanges: readonly RecordedExchange[], context: JudgeContext): Judgement {
-  const collector = createFindingCollector(context.rules, context.strict === true);
+  const collector = createFindingCollector(context.rules, context.scenario, context.strict === true);
   const { contract, at } = context;
   const removal = contract.timeline.entry("count-fields-removed");
   const commandStopped = context.outcome.stoppedBy !== undefined || context.budgetSpent;

@@ -1,7 +1,6 @@
 import { type ConsumerRules, GATE_RULE_IDS, type GateRuleId } from "../../contracts/consumer-rules.js";
 import type { CommandOutcome } from "../../core/run-command.js";
 import {
-  type Evidence,
   type Finding,
   type PrettyOptions,
   type Report,
@@ -9,7 +8,7 @@ import {
   type ReportSuite,
   writeReport,
 } from "../../report/index.js";
-import type { GateReport, RuleFinding, ScenarioVerdict } from "../verdict.js";
+import type { GateReport, ScenarioVerdict } from "../verdict.js";
 
 /** The command ended by itself with a failure: its crash leads the scenario's verdict. */
 const crashed = (outcome: CommandOutcome) =>
@@ -29,53 +28,24 @@ function ruleOrder(outcome: CommandOutcome): readonly GateRuleId[] {
 }
 
 /** Another finding of the same rule, told in one line. */
-function alsoLine(finding: RuleFinding): string {
-  const r = finding.request;
-  return `also: ${finding.message}${r ? ` (#${r.seq} ${r.method} ${r.url}${r.status === undefined ? "" : ` → ${r.status}`})` : ""}`;
+function alsoLine({ reason, evidence }: Finding): string {
+  const r = evidence?.request;
+  const status = evidence?.response?.status;
+  return `also: ${reason}${r ? ` (#${r.seq} ${r.method} ${r.url}${status === undefined ? "" : ` → ${status}`})` : ""}`;
 }
 
-function evidenceOf(findings: readonly RuleFinding[]): Evidence {
-  const [first, ...others] = findings;
-  const r = first?.request;
-  const diagnostics = [
-    ...(first?.details ?? []),
-    ...(first && first.more > 0 ? [`(${first.more} more like it)`] : []),
-    ...others.map(alsoLine),
-  ];
-  return {
-    ...(r ? { request: { method: r.method, url: r.url, seq: r.seq } } : {}),
-    ...(r?.status === undefined ? {} : { response: { status: r.status } }),
-    ...(diagnostics.length > 0 ? { diagnostics } : {}),
-  };
+/** One rule in one scenario: its first failing finding (else its first warning), the others told after it. */
+function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict): Finding {
+  const of = verdict.findings.filter((f) => f.rule === rule);
+  const failed = of.filter((f) => f.verdict === "fail");
+  const [first, ...others] = failed.length > 0 ? failed : of;
+  if (!first) return { id: rule, rule, group: verdict.scenario, verdict: "pass", reason: "holds" };
+  if (others.length === 0) return first;
+  const diagnostics = [...(first.evidence?.diagnostics ?? []), ...others.map(alsoLine)];
+  return { ...first, evidence: { ...first.evidence, diagnostics } };
 }
 
-/** One rule in one scenario: failed by an `error` finding, warned by advice, passed otherwise. */
-function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict, rules: ConsumerRules): Finding {
-  const base = { id: rule, rule, group: verdict.scenario };
-  const errors = verdict.findings.filter((f) => f.rule === rule && f.severity === "error");
-  const advice = verdict.findings.filter((f) => f.rule === rule && f.severity !== "error");
-  const first = errors[0] ?? advice[0];
-  if (!first) return { ...base, verdict: "pass", reason: "holds" };
-  if (errors.length > 0) {
-    return {
-      ...base,
-      verdict: "fail",
-      reason: first.message,
-      evidence: evidenceOf(errors),
-      fix: rules.byId(rule).fix,
-    };
-  }
-  const label = first.severity === "robustness" ? "robustness, an error with --strict" : "advice";
-  return {
-    ...base,
-    verdict: "warn",
-    reason: `(${label}) ${first.message}`,
-    evidence: evidenceOf(advice),
-    ...(first.severity === "robustness" ? { fix: rules.byId(rule).fix } : {}),
-  };
-}
-
-function scenarioSuite(verdict: ScenarioVerdict, rules: ConsumerRules): ReportSuite {
+function scenarioSuite(verdict: ScenarioVerdict): ReportSuite {
   const crawls = `${verdict.crawls} crawl${verdict.crawls === 1 ? "" : "s"}`;
   return {
     name: `gate ${verdict.scenario}`,
@@ -84,7 +54,7 @@ function scenarioSuite(verdict: ScenarioVerdict, rules: ConsumerRules): ReportSu
       `     ${verdict.summary}`,
     ],
     properties: { at: verdict.at, summary: verdict.summary, requests: String(verdict.requests) },
-    cases: ruleOrder(verdict.command).map((rule) => ruleCase(rule, verdict, rules)),
+    cases: ruleOrder(verdict.command).map((rule) => ruleCase(rule, verdict)),
     notes: [],
     durationMs: verdict.command.durationMs,
     ...(verdict.traffic ? { traffic: verdict.traffic } : {}),
@@ -111,18 +81,14 @@ export function gateReportModel(report: GateReport, rules: ConsumerRules): Repor
         ? `Result: every rule holds in ${count} scenario${count === 1 ? "" : "s"}.`
         : `Result: ${failed} of ${count} scenarios break a rule.`,
     passed: report.passed,
-    suites: report.scenarios.map((verdict) => scenarioSuite(verdict, rules)),
+    suites: report.scenarios.map(scenarioSuite),
     rules: rules.all.filter((rule) => rule.applies === "gate"),
   };
 }
 
-/** Gate's own fields of the JSON report: its scenarios, each finding with its rule's fix. */
-export function gateDetails(report: GateReport, rules: ConsumerRules) {
-  const scenarios = report.scenarios.map(({ traffic: _traffic, ...v }) => ({
-    ...v,
-    findings: v.findings.map((f) => ({ ...f, fix: rules.byId(f.rule).fix })),
-  }));
-  return { ...report, scenarios };
+/** Gate's own fields of the JSON report: its scenarios and their findings (the traffic is the HTML's). */
+export function gateDetails(report: GateReport) {
+  return { ...report, scenarios: report.scenarios.map(({ traffic: _traffic, ...v }) => v) };
 }
 
 /** Writes a gate report the chosen way; the JSON keeps gate's own `scenarios`, each finding with its fix. */
@@ -132,5 +98,5 @@ export function formatGateReport(
   reporter: ReporterName,
   options: PrettyOptions = { color: false },
 ): string {
-  return writeReport(gateReportModel(report, rules), reporter, options, gateDetails(report, rules));
+  return writeReport(gateReportModel(report, rules), reporter, options, gateDetails(report));
 }

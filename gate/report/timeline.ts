@@ -54,6 +54,6 @@ export function formatGateTimeline(
   const first = t.runs[0]?.report;
   return writeReport(gateTimelineReport(t, rules, timeline), reporter, options, {
     ...(first ? { command: first.command, upstream: first.upstream } : {}),
-    runs: t.runs.map(({ date, report }) => ({ at: date.day, ...gateDetails(report, rules) })),
+    runs: t.runs.map(({ date, report }) => ({ at: date.day, ...gateDetails(report) })),
   });
 }

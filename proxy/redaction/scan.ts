@@ -6,8 +6,8 @@
  *
  * One pass over the bytes does every test the fast paths used to run one after the other (the shapes'
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
- * automata (below) step side by side, the formats' literal words and the secret field names,
- * and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is
+ * automata step side by side, the formats' words (the one `FORMAT_CANDIDATE` runs over text) and the
+ * secret field names (below), and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is
  * then checked where it is (a name's place: `secret-key-context.ts`). Card-number candidates (13 digits
  * or more) are looked for apart, by skipping: such a run covers one byte in every 13, so only those bytes
  * are read until one can be part of a run, and only that run is walked (`cardRun`). The last quote, which
@@ -15,51 +15,23 @@
  * classes stay in this module: imported constants read once per byte cost 15–40% more time.
  */
 
-import { type Automaton, buildAutomaton, FLAG, PLAIN, ROW, wordBytes } from "../../core/secrets/automaton.js";
-import { checkedSpellings, FORMAT_WORDS, URL_PASSWORD_REST } from "../../core/secrets/formats.js";
+import { type Automaton, buildAutomaton, FLAG, ROW, wordBytes } from "../../core/secrets/automaton.js";
+import {
+  FORMAT_WORD_AUTOMATON,
+  FORMAT_WORD_START,
+  FORMAT_WORDS,
+  formatWordAt,
+} from "../../core/secrets/formats.js";
 import { bytesHoldPrefixedToken } from "../../core/secrets/token-shape.js";
 import { cardRun } from "./card-run.js";
 import { createRedactor, type Redactor } from "./redactor.js";
 import { type Cursor, escapedSecretKey, isBlank, secretWord } from "./secret-key-context.js";
 import { FORM_SECRET_NAMES } from "./secrets.js";
 
-/** Tags of the formats' automaton (case as written): a smaller one wins where two words end. */
-const FORMAT_TAG = 1;
-const URL_TAG = 2;
-/** The first checked word's tag; the others follow (`CHECKED`). */
-const CHECKED_TAG = 3;
 /** Tags of the names' automaton (any case; blanks, `-` and `_` skipped). */
 const FORM_TAG = 1;
 const BEARER_TAG = 2;
 const NAME_TAG = 3;
-
-/**
- * The formats' literal words as written, `://` (where a URL password may follow) and the checked words
- * (where their secret's rest must follow).
- */
-const FORMATS = buildAutomaton(
-  [
-    ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: FORMAT_TAG })),
-    { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: URL_TAG },
-    ...FORMAT_WORDS.checked.flatMap((c, i) =>
-      checkedSpellings(c).map((word) => ({
-        bytes: wordBytes(word),
-        tag: CHECKED_TAG + i,
-      })),
-    ),
-  ],
-  PLAIN,
-);
-
-/** Each checked word (its tag `CHECKED_TAG` + its index): its length, and what must follow it. */
-const CHECKED: readonly { readonly length: number; readonly after: RegExp; readonly span: number }[] =
-  Object.freeze(
-    FORMAT_WORDS.checked.map((c) => ({
-      length: wordBytes(c.word).length,
-      after: new RegExp(`^(?:${c.after})`),
-      span: c.span,
-    })),
-  );
 
 /**
  * The words read in any case: the key filter's names, `bearer` (a credential may follow), and `?code=`,
@@ -143,31 +115,17 @@ function namesWithClasses(names: readonly string[]): Automaton {
   return namesAutomaton(names, LOOKED_AT);
 }
 
-/** The formats' automaton's state after a newline (no word ends there). */
-const FORMATS_START = (FORMATS.next[0x0a] as number) & ROW;
-
 /** A digit (an IBAN's candidate has two after its capitals). */
 function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
 }
 
-/** A byte of a word (`\w`): a checked word must not follow one. */
-const isWordByte = (c: number | undefined) =>
-  c !== undefined && (((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f);
-
-/** What the formats' automaton found ending at `i`, checked where it is; undefined when nothing. */
+/** What the formats' automaton found ending at `i` (its tag), checked where it is (`formatWordAt`). */
 function formatFinding(tag: number, b: Buffer, i: number): ScanFinding | undefined {
-  if (tag === FORMAT_TAG) return "secret-format";
-  if (tag === URL_TAG) {
-    return URL_PASSWORD_REST.test(b.toString("latin1", i + 1, Math.min(b.length, i + 520)))
-      ? "secret-format"
-      : undefined;
-  }
-  // A checked word inside a word (`1500`, a base64 run's `SK`) is none; else only its span is read.
-  const checked = CHECKED[tag - CHECKED_TAG];
-  if (!checked || isWordByte(b[i - checked.length])) return undefined;
-  const rest = b.toString("latin1", i + 1, Math.min(b.length, i + 1 + checked.span));
-  return checked.after.test(rest) ? "secret-format" : undefined;
+  if (tag === 1) return "secret-format";
+  const from = Math.max(0, i - 64);
+  const text = b.toString("latin1", from, Math.min(b.length, i + 520));
+  return formatWordAt(text, tag, i - from) ? "secret-format" : undefined;
 }
 
 /**
@@ -199,14 +157,14 @@ function nextFlagged(
 
 /** The pass itself: the first thing found, or undefined. Known secrets and cards are looked for by `scanBody`. */
 function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undefined {
-  const { next: fNext, tag: fTag } = FORMATS;
+  const { next: fNext, tag: fTag } = FORMAT_WORD_AUTOMATON;
   const { next: nNext, tag: nTag } = r.fields.nameAutomaton(r.pii, namesWithClasses);
   const { keys, literal } = options;
   const pii = r.pii;
   const at: Cursor = { lastQuote: -1, quotesTo: 0, nextQuote: -1 };
   const steps = new Int32Array(2);
   // The formats' automaton starts as after a line's end: a checked word's lead (`\n00…`) at the start.
-  steps[0] = FORMATS_START;
+  steps[0] = FORMAT_WORD_START;
   let capitals = 0;
   let last = -2;
   let wordsTo = 0;

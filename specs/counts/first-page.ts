@@ -1,8 +1,8 @@
 import {
-  countFindingsOf,
   type DatedRules,
-  type Diagnostic,
   type ExpectedCounts,
+  judgeSchema,
+  paginationOf,
   type Route,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
@@ -10,16 +10,6 @@ import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 import type { CheckResult } from "../runner/types.js";
 import { combine, type Finding } from "../runner/verdicts.js";
-
-/** Only the sentences about `totalCount` and `totalPages`: the rest of the page is other rules' business. */
-export function countDiagnostics(
-  ctx: CheckContext,
-  route: Route,
-  body: unknown,
-  expected: ExpectedCounts,
-): Diagnostic[] {
-  return countFindingsOf(ctx.contract.schemas.validatePage(route, body, expected));
-}
 
 /** How one count check judges one listing at its dated rules, adding the timeline entries it relies on. */
 export type CountJudge = (
@@ -56,9 +46,9 @@ export function removedSkip(ctx: CheckContext, route: Route): Finding {
   };
 }
 
-/** Where a finding's expectation comes from: the timeline entries in force for the route. */
-export function timelineIds(rules: DatedRules): string[] {
-  return rules.inForce.filter((e) => e.affects === "count-deprecation").map((e) => e.id);
+/** What a page's counts break of the rule `expected` counts belong to, by the one schema judge. */
+export function countBreach(ctx: CheckContext, route: Route, body: unknown, expected: ExpectedCounts) {
+  return judgeSchema(ctx.contract.schemas, route, body, expected).find((b) => b.rule.startsWith("counts."));
 }
 
 /**
@@ -83,32 +73,8 @@ export async function judgeFirstPage(
   }
   const parsed = parseJson(exchange);
   if (!parsed.ok) return { kind: "skip", subject, reason: parsed.why };
-  const pagination = (parsed.value as { pagination?: unknown } | null)?.pagination;
-  const findings = countDiagnostics(ctx, route, parsed.value, expected);
-  if (findings.length > 0) {
-    return {
-      kind: "fail",
-      subject,
-      reason: `counts must be ${describeExpected(expected)}: ${findings[0]?.message ?? ""}`,
-      evidence: evidenceOf(
-        exchange,
-        pagination,
-        findings.map((d) => d.message),
-      ),
-    };
-  }
-  return { kind: "pass", subject };
-}
-
-export function describeExpected(expected: ExpectedCounts): string {
-  switch (expected) {
-    case "real":
-      return "real totals";
-    case "minus-one":
-      return "-1";
-    case "absent":
-      return "absent";
-    case "not-applicable":
-      return "anything";
-  }
+  const breach = countBreach(ctx, route, parsed.value, expected);
+  if (!breach) return { kind: "pass", subject };
+  const evidence = evidenceOf(exchange, paginationOf(parsed.value), breach.diagnostics);
+  return { kind: "fail", subject, reason: breach.reason, evidence };
 }

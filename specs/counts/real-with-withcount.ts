@@ -1,4 +1,4 @@
-import { expectedCounts, type Route } from "../../contracts/index.js";
+import { countTimelineIds, expectedCounts, type Route, totalsDisagree } from "../../contracts/index.js";
 import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { partialLastPageSize } from "../runner/crawl-query.js";
@@ -6,11 +6,10 @@ import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.
 import type { Finding, SpecCheck } from "../runner/verdicts.js";
 import {
   type CountJudge,
-  countDiagnostics,
+  countBreach,
   judgeCountListings,
   judgeFirstPage,
   removedSkip,
-  timelineIds,
 } from "./first-page.js";
 
 const RULE = "counts.real-with-withcount";
@@ -32,31 +31,17 @@ async function judgeTotals(
   const first = result.totals.first;
   const evidence = result.totals.firstEvidence;
   if (!first || !evidence) return { kind: "skip", subject, reason: "no page was read" };
-  const shape = countDiagnostics(ctx, route, { pagination: first }, "real");
-  if (shape.length > 0) {
+  const shape = countBreach(ctx, route, { pagination: first }, "real");
+  if (shape) {
     return {
       kind: "fail",
       subject,
-      reason: `real totals were expected: ${shape[0]?.message ?? ""}`,
-      evidence: { ...evidence, diagnostics: shape.map((d) => d.message) },
+      reason: `real totals were expected: ${shape.diagnostics[0] ?? ""}`,
+      evidence: { ...evidence, diagnostics: shape.diagnostics },
     };
   }
-  const totalCount = first.totalCount as number;
-  const totalPages = first.totalPages as number;
-  const problems: string[] = [];
-  if (totalCount !== result.entries) {
-    problems.push(`totalCount is ${totalCount} but the crawl counted ${result.entries} entries`);
-  }
-  const pageSize = first.pageSize;
-  if (typeof pageSize === "number" && pageSize > 0) {
-    const pages = Math.ceil(totalCount / pageSize);
-    if (totalPages !== pages) {
-      problems.push(
-        `totalPages is ${totalPages} but ${totalCount} entries at pageSize ${pageSize} make ${pages}`,
-      );
-    }
-  }
-  if (problems.length > 0 && totalCount !== result.entries) {
+  const problems = totalsDisagree(first, result.entries);
+  if (first.totalCount !== result.entries) {
     const completeness = await completenessOf(ctx, route);
     const lost = completeness.kind === "judged" ? completeness.judged.losses[0] : undefined;
     if (lost) {
@@ -83,7 +68,11 @@ async function judgeTotals(
       evidence: result.totals.disagreement,
     };
   }
-  return { kind: "pass", subject, note: `${route.id}: totalCount ${totalCount} = ${result.entries} crawled` };
+  return {
+    kind: "pass",
+    subject,
+    note: `${route.id}: totalCount ${String(first.totalCount)} = ${result.entries} crawled`,
+  };
 }
 
 /**
@@ -128,13 +117,13 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
     case "always-real":
       return [await judgeTotals(ctx, route, await partialCrawl(ctx, route), "default")];
     case "default-true":
-      for (const id of timelineIds(rules)) timeline.add(id);
+      for (const id of countTimelineIds(rules)) timeline.add(id);
       return [
         await judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count"),
         await judgeFirstPage(ctx, route, undefined, expectedCounts(rules, undefined)),
       ];
     case "default-false":
-      for (const id of timelineIds(rules)) timeline.add(id);
+      for (const id of countTimelineIds(rules)) timeline.add(id);
       return [await judgeTotals(ctx, route, await ctx.crawl(route, "with-count"), "with-count")];
   }
 };

@@ -1,13 +1,14 @@
 import type { Contract } from "../../contracts/index.js";
 import { type IsoDay, isIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { judgeDeprecationHeaders } from "../rerun/deprecation-headers.js";
+import type { Finding } from "../../report/index.js";
 import { createListings, type Listings } from "../rerun/listings.js";
+import { emptyJudgement } from "../rerun/outcome.js";
 import { judgeListingPage } from "../rerun/page.js";
 import { judgeResource } from "../rerun/resource.js";
 import { judgeStatus } from "../rerun/status.js";
 import type { RerunStep } from "../rerun/steps.js";
-import { type Breach, type Exchange, emptyJudgement } from "../rerun/types.js";
+import type { Exchange } from "../rerun/types.js";
 import type { HttpExchange } from "../runner/http.js";
 
 /** What lint found of one recorded interaction. */
@@ -17,7 +18,8 @@ export interface LintOutcome {
   date: IsoDay;
   /** Where that day came from. */
   dateFrom: "--at" | "response date header" | "recordedAt";
-  breaches: readonly Breach[];
+  /** The rules it breaks, each a failing finding naming the file, line and interaction. */
+  breaches: readonly Finding[];
 }
 
 /** The day of an interaction: `at` when given, else its response's `date` header, else `recordedAt`. */
@@ -108,12 +110,23 @@ export function lintStep(
     query: queryOf(step),
     sameResource: true,
   };
-  const judgement = emptyJudgement();
-  judgeDeprecationHeaders(exchange, judgement);
+  const judgement = emptyJudgement(step, "fail", contract.timeline);
   const served = judgeStatus(exchange, judgement, contract.timeline.entries);
   if (served && route?.pagination) judgeListingPage(exchange, judgement, listings.crawlFor(step), contract);
   else if (served) judgeResource(exchange, judgement, contract);
-  return { step, ...day, breaches: judgement.breaches };
+  const { source, id, request } = step.interaction;
+  const place = `${source.file}:${source.line} (interaction ${id})`;
+  const when = `judged by the rules of ${day.date} (${day.dateFrom})`;
+  const breaches = judgement.breaches.map(({ rule, reason, evidence }) => ({
+    id: `${source.file}#${id} ${request.method} ${request.path}`,
+    title: rule,
+    rule,
+    group: source.file,
+    verdict: "fail" as const,
+    reason: `${place}: ${reason}; ${when}`,
+    ...(evidence ? { evidence } : {}),
+  }));
+  return { step, ...day, breaches };
 }
 
 /** Judges every step in order (the pages of one crawl are judged together). */

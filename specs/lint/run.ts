@@ -31,42 +31,21 @@ export async function runLint(
   return { cassettes, at, outcomes: lintSteps(steps, contract, at), notes };
 }
 
-/** `file:line` of an interaction's document, and its id in the cassette. */
-function placeOf(outcome: LintOutcome): string {
-  const { source, id } = outcome.step.interaction;
-  return `${source.file}:${source.line} (interaction ${id})`;
-}
-
-function casesOf(outcome: LintOutcome): Finding[] {
+/** The report's cases of one interaction: its breaches, else one pass naming the day that judged it. */
+function casesOf(outcome: LintOutcome): readonly Finding[] {
   const { step, date, dateFrom } = outcome;
+  if (outcome.breaches.length > 0) return outcome.breaches;
   const { method, path } = step.interaction.request;
-  const id = `${step.interaction.source.file}#${step.interaction.id} ${method} ${path}`;
-  const group = step.interaction.source.file;
   const when = `judged by the rules of ${date} (${dateFrom})`;
-  if (outcome.breaches.length === 0) {
-    return [
-      {
-        id,
-        rule: step.match?.route.id ?? "unknown-route",
-        group,
-        verdict: "pass",
-        reason: step.match ? `${step.match.route.id}: ${when}` : `no route of the contract: not judged`,
-      },
-    ];
-  }
-  return outcome.breaches.map((breach) => ({
-    id,
-    title: breach.rule,
-    rule: breach.rule,
-    group,
-    verdict: "fail",
-    reason: `${placeOf(outcome)}: ${breach.reason}; ${when}`,
-    evidence: {
-      request: breach.evidence.request,
-      ...(breach.evidence.response ? { response: breach.evidence.response } : {}),
-      ...(breach.evidence.diagnostics ? { diagnostics: breach.evidence.diagnostics } : {}),
+  return [
+    {
+      id: `${step.interaction.source.file}#${step.interaction.id} ${method} ${path}`,
+      rule: step.match?.route.id ?? "unknown-route",
+      group: step.interaction.source.file,
+      verdict: "pass",
+      reason: step.match ? `${step.match.route.id}: ${when}` : `no route of the contract: not judged`,
     },
-  }));
+  ];
 }
 
 /**

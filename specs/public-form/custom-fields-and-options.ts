@@ -30,6 +30,17 @@ function offers(body: unknown): Offer[] {
   return found;
 }
 
+/** The offers holding both lists, neither empty: a form that offers custom fields and options. */
+export function filledOffers(body: unknown): Offer[] {
+  return offers(body).filter(
+    (o) =>
+      Array.isArray(o.customFields) &&
+      o.customFields.length > 0 &&
+      Array.isArray(o.extraOptions) &&
+      o.extraOptions.length > 0,
+  );
+}
+
 /** Every custom field the form offers: on the form, its tiers and their extra options. */
 function offeredFields(all: readonly Offer[]): Record<string, unknown>[] {
   const fields: Record<string, unknown>[] = [];
@@ -69,9 +80,7 @@ function judgeLists(read: FormRead, subject: string, filled: boolean): Finding {
       evidence: evidenceOf(exchange, all.length > 0 ? all : read.body),
     };
   }
-  const full = lists.filter(
-    (o) => (o.customFields as unknown[]).length > 0 && (o.extraOptions as unknown[]).length > 0,
-  );
+  const full = filledOffers(read.body);
   if (filled && full.length === 0) {
     return {
       kind: "fail",

@@ -1,10 +1,10 @@
-import type { Timeline } from "../../contracts/index.js";
+import type { DatedChange, Timeline } from "../../contracts/index.js";
 import type { Finding } from "../../report/index.js";
 import { allChecks } from "../index.js";
 import { applyPlanned } from "../runner/run.js";
-import type { CheckGroup, CheckResult, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
+import type { CheckGroup, Evidence, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
-import type { DatedChange, Judgement } from "./types.js";
+import type { Judgement } from "./types.js";
 
 const TITLE = "Re-sent request holds against the target";
 
@@ -25,45 +25,54 @@ export function describeDated(change: DatedChange): string {
   return `dated change ${entry.id} (${when}): ${side}${change.what}`;
 }
 
+/** A finding filed on `step`, on `rule`. */
 function outcome(
   step: RerunStep,
   rule: string,
-  result: CheckResult & { downgraded?: boolean },
-  durationMs: number,
+  found: Pick<Finding, "verdict" | "reason" | "evidence" | "downgraded">,
+  durationMs = 0,
 ): Finding {
-  return {
-    id: step.id,
-    group: groupOf(rule),
-    rule,
-    title: titleOf(step),
-    verdict: result.status,
-    reason: result.reason ?? "",
-    ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
-    ...(result.downgraded ? { downgraded: true } : {}),
-    durationMs,
-  };
+  return { id: step.id, group: groupOf(rule), rule, title: titleOf(step), ...found, durationMs };
 }
 
-/** A finding about a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
-export function crawlOutcome(step: RerunStep, rule: string, result: CheckResult): Finding {
-  return { ...outcome(step, rule, result, 0), id: `${step.id} (crawl)` };
+/** A failure of a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
+export function crawlOutcome(step: RerunStep, rule: string, reason: string, evidence: Evidence): Finding {
+  return { ...outcome(step, rule, { verdict: "fail", reason, evidence }), id: `${step.id} (crawl)` };
 }
 
 /** An interaction that could not be sent: skipped with the reason. */
 export function skippedOutcome(step: RerunStep, reason: string): Finding {
-  return outcome(step, "schema.responses", { status: "skip", reason }, 0);
+  return outcome(step, "schema.responses", { verdict: "skip", reason });
 }
 
 /** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
 export function erroredOutcome(step: RerunStep, reason: string, durationMs: number): Finding {
+  return outcome(step, "schema.responses", { verdict: "error", reason }, durationMs);
+}
+
+/**
+ * A judgement of `step` that found nothing yet; its breaches are findings filed on the step, downgraded
+ * by `policy` where they rest only on planned entries of `timeline`.
+ */
+export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline: Timeline): Judgement {
+  const breaches: Finding[] = [];
   return {
-    id: step.id,
-    group: groupOf("schema.responses"),
-    rule: "schema.responses",
-    title: titleOf(step),
-    verdict: "error",
-    reason,
-    durationMs,
+    breaches,
+    dated: [],
+    explained: [],
+    differences: [],
+    notes: [],
+    fail(rule, reason, evidence, rests = []) {
+      const result = applyPlanned({ status: "fail", reason, evidence, timeline: rests }, policy, timeline);
+      const { status: verdict, downgraded } = result;
+      const found = {
+        verdict,
+        reason: result.reason ?? reason,
+        evidence,
+        ...(downgraded ? { downgraded } : {}),
+      };
+      breaches.push(outcome(step, rule, found));
+    },
   };
 }
 
@@ -76,8 +85,6 @@ export function judgedOutcome(
   request: EvidenceRequest,
   judgement: Judgement,
   shape: readonly string[],
-  policy: PlannedPolicy,
-  timeline: Timeline,
   durationMs: number,
 ): Finding {
   const [first, ...rest] = judgement.breaches;
@@ -86,20 +93,15 @@ export function judgedOutcome(
   const context = [...dated, ...differences.map((d) => `structure: ${d}`)];
   if (first) {
     const others = rest.map((b) => `also ${b.rule}: ${b.reason}`);
-    const result = applyPlanned(
-      {
-        status: "fail",
-        reason: `${first.reason}${rest.length > 0 ? ` (and ${rest.length} more)` : ""}`,
-        evidence: {
-          ...first.evidence,
-          diagnostics: [...(first.evidence.diagnostics ?? []), ...others, ...context],
-        },
-        ...(first.timeline && first.timeline.length > 0 ? { timeline: first.timeline } : {}),
+    return {
+      ...first,
+      reason: `${first.reason}${rest.length > 0 ? ` (and ${rest.length} more)` : ""}`,
+      evidence: {
+        ...first.evidence,
+        diagnostics: [...(first.evidence?.diagnostics ?? []), ...others, ...context],
       },
-      policy,
-      timeline,
-    );
-    return outcome(step, first.rule, result, durationMs);
+      durationMs,
+    };
   }
   const parts: string[] = [];
   if (dated.length > 0) parts.push(dated.join("; "));
@@ -112,10 +114,6 @@ export function judgedOutcome(
   parts.push(...judgement.notes);
   const reason = parts.length > 0 ? parts.join("; ") : "holds, same structure as recorded";
   const rule = judgement.dated[0]?.rule ?? "schema.responses";
-  const result: CheckResult = {
-    status: "pass",
-    reason,
-    evidence: context.length > 0 ? { request, diagnostics: context } : { request },
-  };
-  return outcome(step, rule, result, durationMs);
+  const evidence = context.length > 0 ? { request, diagnostics: context } : { request };
+  return outcome(step, rule, { verdict: "pass", reason, evidence }, durationMs);
 }

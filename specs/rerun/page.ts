@@ -1,15 +1,17 @@
 import {
   type Contract,
-  countFindingsOf,
   countsOf,
+  countTimeline,
+  datedCountChange,
   expectedCounts,
   judgePage,
+  judgeSchema,
   type PageCounts,
   queryBoolean,
   readRoutePage,
+  totalsDisagree,
 } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
-import { countRule, countTimeline, datedCountChange } from "./counts.js";
 import type { ListingCrawl } from "./listings.js";
 import type { Exchange, Judgement, TargetPage } from "./types.js";
 
@@ -28,68 +30,32 @@ export function judgeListingPage(
   if (!route?.pagination || !rules) return undefined;
   const read = readRoutePage(body, route);
   if (!read.ok) {
-    judgement.breaches.push({
-      rule: "pagination.result-array",
-      reason: body === undefined ? "the page is not JSON" : read.why,
-      evidence: evidenceOf(target),
-    });
+    judgement.fail(
+      "pagination.result-array",
+      body === undefined ? "the page is not JSON" : read.why,
+      evidenceOf(target),
+    );
     crawl.broken = `(${step.id}) had no result array`;
     return undefined;
   }
   const asked = queryBoolean(exchange.query, "withCount");
   const withCount = asked === null ? undefined : asked;
   const expected = expectedCounts(rules, withCount);
-  const counts = countsOf(body);
-  const diagnostics = contract.schemas.validatePage(route, body, expected);
-  const countFindings = countFindingsOf(diagnostics);
-  const arrayFindings = diagnostics.filter((d) => d.path === `response.${route.pagination?.resultArray}`);
-  const others = diagnostics.filter((d) => !countFindings.includes(d) && !arrayFindings.includes(d));
+  const counts = read.counts;
   const timeline = countTimeline(rules, contract.timeline);
-  if (countFindings.length > 0) {
-    judgement.breaches.push({
-      rule: countRule(expected),
-      reason: `counts must be ${expected} at ${rules.date}: ${countFindings[0]?.message ?? ""}`,
-      evidence: evidenceOf(
-        target,
-        counts,
-        countFindings.map((d) => d.message),
-      ),
-      timeline,
-    });
-  } else if (route.countDeprecation) {
-    const change = datedCountChange(
-      rules,
-      expected,
-      countsOf(exchange.recorded.body),
-      withCount,
-      contract.timeline,
-    );
-    if (change) {
-      judgement.dated.push(change);
-      judgement.explained.push("pagination.totalCount", "pagination.totalPages");
-    }
+  const schema = judgeSchema(contract.schemas, route, body, expected);
+  for (const { rule, reason, diagnostics } of schema) {
+    const onCounts = rule.startsWith("counts.");
+    const evidence = evidenceOf(target, onCounts ? counts : undefined, diagnostics);
+    judgement.fail(rule, reason, evidence, onCounts ? timeline : []);
   }
-  if (arrayFindings.length > 0) {
-    judgement.breaches.push({
-      rule: "pagination.result-array",
-      reason: arrayFindings[0]?.message ?? "",
-      evidence: evidenceOf(
-        target,
-        undefined,
-        arrayFindings.map((d) => d.message),
-      ),
-    });
-  }
-  if (others.length > 0) {
-    judgement.breaches.push({
-      rule: "schema.responses",
-      reason: `the page does not validate: ${others[0]?.message ?? ""}`,
-      evidence: evidenceOf(
-        target,
-        undefined,
-        others.slice(0, 8).map((d) => d.message),
-      ),
-    });
+  const change =
+    route.countDeprecation && !schema.some((b) => b.rule.startsWith("counts."))
+      ? datedCountChange(rules, expected, countsOf(exchange.recorded.body), withCount, contract.timeline)
+      : undefined;
+  if (change) {
+    judgement.dated.push(change);
+    judgement.explained.push("pagination.totalCount", "pagination.totalPages");
   }
   const sizeAsked = Number(exchange.query.get("pageSize") ?? Number.NaN);
   const first = crawl.pages[0];
@@ -103,25 +69,25 @@ export function judgeListingPage(
   for (const finding of findings) {
     switch (finding.kind) {
       case "oversized":
-        judgement.breaches.push({
-          rule: finding.rule,
-          reason: `the page holds ${finding.entries} entries, more than its page size ${finding.limit}`,
-          evidence: evidenceOf(target, { entries: finding.entries, pagination: counts }),
-        });
+        judgement.fail(
+          finding.rule,
+          `the page holds ${finding.entries} entries, more than its page size ${finding.limit}`,
+          evidenceOf(target, { entries: finding.entries, pagination: counts }),
+        );
         break;
       case "duplicate":
-        judgement.breaches.push({
-          rule: finding.rule,
-          reason: `entry id ${finding.ids[0]} was already given earlier in this crawl${finding.ids.length > 1 ? ` (and ${finding.ids.length - 1} more)` : ""}`,
-          evidence: evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
-        });
+        judgement.fail(
+          finding.rule,
+          `entry id ${finding.ids[0]} was already given earlier in this crawl${finding.ids.length > 1 ? ` (and ${finding.ids.length - 1} more)` : ""}`,
+          evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+        );
         break;
       case "token-ignored":
-        judgement.breaches.push({
-          rule: finding.rule,
-          reason: "the first continuation token led back to the first page's entries, not to the next page",
-          evidence: evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
-        });
+        judgement.fail(
+          finding.rule,
+          "the first continuation token led back to the first page's entries, not to the next page",
+          evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+        );
         break;
       case "token-repeated":
         // Judged by the crawl's end: following it past the recording (extend.ts) notices a repeat.
@@ -162,16 +128,13 @@ export function judgeTotals(
   if (!crawl.fromFirstPage || !first) return;
   if (first.expected !== "real" && !(first.expected === "not-applicable" && givesTotals(first.counts)))
     return;
-  const { totalCount, totalPages, pageSize } = first.counts;
-  if (typeof totalCount !== "number") return;
-  const size = typeof pageSize === "number" && pageSize > 0 ? pageSize : undefined;
-  const pages = size === undefined ? undefined : Math.ceil(totalCount / size);
-  if (totalCount !== crawl.seen.size || (pages !== undefined && totalPages !== pages)) {
-    judgement.breaches.push({
-      rule: "counts.real-with-withcount",
-      reason: `the first page (${first.step.id}) declared totalCount ${totalCount} and totalPages ${String(totalPages)}; the crawl counted ${crawl.seen.size} entries${pages === undefined ? "" : ` (${Math.ceil(crawl.seen.size / (size ?? 1))} pages)`}`,
-      evidence: evidenceOf(exchange.target, first.counts),
-      timeline,
-    });
-  }
+  const problems = totalsDisagree(first.counts, crawl.seen.size);
+  if (problems.length === 0) return;
+  const { totalCount, totalPages } = first.counts;
+  judgement.fail(
+    "counts.real-with-withcount",
+    `the first page (${first.step.id}) declared totalCount ${String(totalCount)} and totalPages ${String(totalPages)}; the crawl counted ${crawl.seen.size} entries`,
+    evidenceOf(exchange.target, first.counts, problems),
+    timeline,
+  );
 }

@@ -1,4 +1,4 @@
-import { type Contract, loadContract, readRoutePage } from "../../contracts/index.js";
+import { type Contract, countTimeline, loadContract, readRoutePage } from "../../contracts/index.js";
 import { packageVersion } from "../../core/paths.js";
 import type { Finding } from "../../report/index.js";
 import { withDeadline } from "../runner/deadline.js";
@@ -14,20 +14,18 @@ import { DEFAULTS } from "../runner/options.js";
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { RunReport } from "../runner/types.js";
-import { countTimeline } from "./counts.js";
 import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
-import { judgeDeprecationHeaders } from "./deprecation-headers.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
 import type { RerunOptions } from "./options.js";
-import { erroredOutcome, judgedOutcome, skippedOutcome } from "./outcome.js";
+import { emptyJudgement, erroredOutcome, judgedOutcome, skippedOutcome } from "./outcome.js";
 import { judgeListingPage, judgeTotals } from "./page.js";
 import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
 import { judgeStatus } from "./status.js";
 import { loadSteps, type RerunStep } from "./steps.js";
-import { type Exchange, emptyJudgement, type Judgement } from "./types.js";
+import type { Exchange, Judgement } from "./types.js";
 import { createLearntValues, type LearntValues } from "./values.js";
 
 export interface RerunIo {
@@ -112,10 +110,9 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
     query: derived.sentQuery,
     sameResource: derived.request.url.split("?")[0] === `${options.target}${step.interaction.request.path}`,
   };
-  const judgement = emptyJudgement();
+  const judgement = emptyJudgement(step, options.planned, contract.timeline);
   const crawl = route?.pagination ? listings.crawlFor(step) : undefined;
   if (crawl) noteRecordedPage(crawl, step, recordedBody);
-  judgeDeprecationHeaders(exchange, judgement);
   const served = judgeStatus(exchange, judgement, contract.timeline.entries);
   if (served && crawl) await judgeListing(session, exchange, derived.request, crawl, judgement);
   else if (served) judgeResource(exchange, judgement, contract);
@@ -127,15 +124,7 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
       : [];
   values.learn(step.index, recordedBody);
   values.answer(step.index, targetBody);
-  return judgedOutcome(
-    step,
-    target.request,
-    judgement,
-    shape,
-    options.planned,
-    contract.timeline,
-    Date.now() - begin,
-  );
+  return judgedOutcome(step, target.request, judgement, shape, Date.now() - begin);
 }
 
 /** Fetches the given clients' tokens once: refused credentials or a silent target end the run (exit 2). */

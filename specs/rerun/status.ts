@@ -1,6 +1,7 @@
 import type { Route, TimelineEntry } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
+import { DEPRECATION_HEADERS_RULE, deprecationHeadersBreach } from "../versions/deprecation-headers.js";
 import { isContinuation } from "./listings.js";
 import type { Exchange, Judgement } from "./types.js";
 
@@ -44,8 +45,9 @@ function v3Entry(exchange: Exchange): TimelineEntry | undefined {
 }
 
 /**
- * Judges the target's status against the recorded one and the rules at `--at`. Returns false when
- * the body is not worth judging further (the target refused, or a v3 route is switched off).
+ * Judges the target's status against the recorded one and the rules at `--at`, and its `Deprecation` and
+ * `Sunset`, where sent, in their RFC's form (any status, any route). Returns false when the body is not
+ * worth judging further (the target refused, or a v3 route is switched off).
  */
 export function judgeStatus(
   exchange: Exchange,
@@ -53,6 +55,8 @@ export function judgeStatus(
   entries: readonly TimelineEntry[],
 ): boolean {
   const { route, rules, target, recorded } = exchange;
+  const announced = deprecationHeadersBreach(target);
+  if (announced) judgement.fail(DEPRECATION_HEADERS_RULE, announced.reason, announced.evidence);
   const served = isSuccess(target.status);
   const wasServed = isSuccess(recorded.status);
   const versus = `answered ${target.status} where the recording had ${recorded.status}`;
@@ -61,12 +65,12 @@ export function judgeStatus(
     const ids = entry ? [entry.id] : [];
     if (!rules.served) {
       if (served) {
-        judgement.breaches.push({
-          rule: "versions.v3-switched-off",
-          reason: `a v3 route ${versus}, after its switch-off (${entry?.date ?? "?"}): it must not answer`,
-          evidence: evidenceOf(target),
-          timeline: ids,
-        });
+        judgement.fail(
+          "versions.v3-switched-off",
+          `a v3 route ${versus}, after its switch-off (${entry?.date ?? "?"}): it must not answer`,
+          evidenceOf(target),
+          ids,
+        );
         return false;
       }
       if (wasServed && entry) {
@@ -80,12 +84,12 @@ export function judgeStatus(
       return false;
     }
     if (!served && wasServed) {
-      judgement.breaches.push({
-        rule: "versions.v3-served-before-switch-off",
-        reason: `a v3 route ${versus}, before its switch-off (${entry?.date ?? "?"})`,
-        evidence: evidenceOf(target),
-        timeline: ids,
-      });
+      judgement.fail(
+        "versions.v3-served-before-switch-off",
+        `a v3 route ${versus}, before its switch-off (${entry?.date ?? "?"})`,
+        evidenceOf(target),
+        ids,
+      );
       return false;
     }
     if (served && !wasServed && recorded.status === 404 && entry) {
@@ -107,20 +111,16 @@ export function judgeStatus(
     return served;
   }
   if (wasServed) {
-    judgement.breaches.push({
-      rule: refusalRule(route, exchange),
-      reason: `${route.id} ${versus}`,
-      evidence: evidenceOf(target),
-    });
+    judgement.fail(refusalRule(route, exchange), `${route.id} ${versus}`, evidenceOf(target));
     return false;
   }
   const rule = acceptanceRule(route, recorded.status, exchange);
   if (rule) {
-    judgement.breaches.push({
+    judgement.fail(
       rule,
-      reason: `${route.id} ${versus}: it must be refused as the recording was`,
-      evidence: evidenceOf(target),
-    });
+      `${route.id} ${versus}: it must be refused as the recording was`,
+      evidenceOf(target),
+    );
   } else {
     judgement.differences.push(`status: ${versus}`);
   }

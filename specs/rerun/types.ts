@@ -1,35 +1,15 @@
 import type {
+  DatedChange,
   DatedRules,
   EntryId,
   ExpectedCounts,
   PageCounts,
   Route,
-  TimelineEntry,
 } from "../../contracts/index.js";
+import type { Finding } from "../../report/index.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
-
-/** A rule the target's answer breaks. */
-export interface Breach {
-  rule: string;
-  reason: string;
-  evidence: Evidence;
-  /** Timeline entries the expectation rests on (`--planned warn` downgrades planned ones). */
-  timeline?: readonly string[];
-}
-
-/**
- * A difference from the recording that a timeline entry explains: the entry came into force between
- * the recording and `--at` (`inForce`), or the recording was made after it and `--at` is before it.
- */
-export interface DatedChange {
-  entry: TimelineEntry;
-  /** The rule that holds thanks to the change. */
-  rule: string;
-  inForce: boolean;
-  what: string;
-}
 
 /** A recorded exchange and the target's answer to the same request, parsed once. */
 export interface Exchange {
@@ -49,19 +29,20 @@ export interface Exchange {
 
 /** What judging one exchange found. */
 export interface Judgement {
-  breaches: Breach[];
-  dated: DatedChange[];
+  /** The rules the answer breaks, each a finding filed on its step; the first is the step's verdict. */
+  readonly breaches: Finding[];
+  /**
+   * Files a breach of `rule`: a failure, or a warning under `--planned warn` when it rests only on
+   * planned timeline entries (`timeline`).
+   */
+  fail(rule: string, reason: string, evidence: Evidence, timeline?: readonly string[]): void;
+  readonly dated: DatedChange[];
   /** JSON paths whose difference from the recording a dated change explains (`pagination.totalCount`). */
-  explained: string[];
+  readonly explained: string[];
   /** Differences of status that no rule owns. */
-  differences: string[];
+  readonly differences: string[];
   /** Anything else worth a word in the reason. */
-  notes: string[];
-}
-
-/** A judgement that found nothing yet. */
-export function emptyJudgement(): Judgement {
-  return { breaches: [], dated: [], explained: [], differences: [], notes: [] };
+  readonly notes: string[];
 }
 
 /** One page of a listing as the target answered it. */

@@ -1,5 +1,10 @@
-import { documentNoted } from "../../contracts/document-allows.js";
-import type { Contract, DatedRules, Diagnostic, Route } from "../../contracts/index.js";
+import {
+  type Contract,
+  type DatedRules,
+  judgeSchema,
+  type Route,
+  SCHEMA_RULE,
+} from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { askedPageSize, partialLastPageSize } from "./crawl-query.js";
 import { type CrawlResult, crawl } from "./crawler.js";
@@ -114,18 +119,6 @@ export interface ContextParts {
   onClose(task: () => Promise<void> | void): void;
 }
 
-/**
- * A page's schema findings, those about the result array itself dropped (`pagination.result-array`
- * owns them), each one on a value the provider's own document allows saying so.
- */
-export function pageFindings(contract: Contract, route: Route, body: unknown): Diagnostic[] {
-  const arrayPath = `response.${route.pagination?.resultArray ?? "data"}`;
-  const found = contract.schemas
-    .validatePage(route, body, "not-applicable")
-    .filter((d) => !(d.path === arrayPath && (d.keyword === "required" || d.keyword === "type")));
-  return documentNoted(route, body, found);
-}
-
 /** How one crawl is asked and named: `params` fill the path where the coordinates should not. */
 interface Asked {
   readonly progressLabel: string;
@@ -187,7 +180,8 @@ export function createContext(parts: ContextParts): CheckContext {
         maxPages: pagesAllowed(route, query, options.maxPages),
         timeLimitMs: options.crawlTimeLimitMs,
         authorization: () => parts.tokens.authorization("reader"),
-        validate: (body) => pageFindings(contract, route, body),
+        validate: (body) =>
+          judgeSchema(contract.schemas, route, body).find((b) => b.rule === SCHEMA_RULE)?.diagnostics ?? [],
         onPage: (pages, entries) =>
           parts.progress.update(progressLabel, `${pages} pages, ${entries} entries`),
         signal: parts.signal,

@@ -1,7 +1,6 @@
 import {
   type CrawlLog,
   type CrawlPageLog,
-  type Diagnostic,
   type EntryId,
   entryId,
   judgePage,
@@ -23,12 +22,14 @@ export interface CrawlPlan {
   query: CrawlQuery;
   /** The exact number of entries the listing holds, when a provider state seeded it. */
   knownEntries: number | undefined;
+  /** A continuation token to start from, in place of the first page (a crawl taken up past its start). */
+  from?: string;
   /** Most pages when the number of entries is not known. */
   maxPages: number;
   timeLimitMs: number;
   authorization: () => Promise<string | undefined>;
-  /** Schema findings for a page (the result array itself excluded); empty when valid. */
-  validate?: (body: unknown) => readonly Diagnostic[];
+  /** Schema sentences on a page (the result array itself excluded); empty when valid. */
+  validate?: (body: unknown) => readonly string[];
   onPage?: (pages: number, entries: number) => void;
   /** What the crawl judge calls this crawl (default: from its page size). */
   label?: string;
@@ -189,7 +190,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
     totals: {},
     tokens: { sent: 0, unusual: 0 },
   };
-  let token: string | undefined;
+  let token = plan.from;
   let last: HttpExchange | undefined;
   let sentFirst: number | undefined;
   const finish = (stop: CrawlStop): CrawlResult => {
@@ -274,11 +275,7 @@ export async function crawl(http: HttpClient, plan: CrawlPlan): Promise<CrawlRes
       const findings = plan.validate(parsed.ok ? parsed.value : undefined);
       if (findings.length > 0) {
         result.schema.pages++;
-        result.schema.first ??= evidenceOf(
-          exchange,
-          undefined,
-          findings.slice(0, 8).map((d) => d.message),
-        );
+        result.schema.first ??= evidenceOf(exchange, undefined, findings);
       }
     }
     const totals = page.counts ?? NO_COUNTS;

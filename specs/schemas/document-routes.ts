@@ -1,16 +1,17 @@
+import { readRoutePage } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJson } from "../runner/http.js";
 import { noAdminReason } from "../runner/tokens.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { judge } from "./resources.js";
 
-/** The read-only routes the document adds that a reader token may call, with their schema. */
+/** The read-only routes the document adds that a reader token may call. */
 const READER_ROUTES = [
-  ["v5.organization", "organization"],
-  ["v5.organization-forms", "form-page"],
-  ["v5.organization-form-types", "form-types"],
-  ["v5.user-organizations", "organization-list"],
-  ["v5.partner-organizations", "organization-page"],
+  "v5.organization",
+  "v5.organization-forms",
+  "v5.organization-form-types",
+  "v5.user-organizations",
+  "v5.partner-organizations",
 ] as const;
 
 async function get(ctx: CheckContext, routeId: string, role: "reader" | "admin", params = {}) {
@@ -23,10 +24,11 @@ async function get(ctx: CheckContext, routeId: string, role: "reader" | "admin",
 
 /** The item and payment ids of the first entry of the form's items listing, when it has any. */
 async function firstItem(ctx: CheckContext): Promise<{ itemId?: number; paymentId?: number }> {
-  const listing = await get(ctx, "v5.form-items", "reader");
-  const parsed = parseJson(listing);
-  if (!parsed.ok) return {};
-  const entry = (parsed.value as { data?: { id?: number; payments?: { id?: number }[] }[] }).data?.[0];
+  const parsed = parseJson(await get(ctx, "v5.form-items", "reader"));
+  const page = parsed.ok ? readRoutePage(parsed.value, ctx.contract.routes.byId("v5.form-items")) : undefined;
+  const entry = (page?.ok ? page.entries[0] : undefined) as
+    | { id?: number; payments?: { id?: number }[] }
+    | undefined;
   return { itemId: entry?.id, paymentId: entry?.payments?.[0]?.id };
 }
 
@@ -43,9 +45,8 @@ export const documentRoutesCheck: SpecCheck = {
   title: "Organization, forms, form types, organizations, item and payment responses validate",
   async run(ctx) {
     const findings: Finding[] = [];
-    for (const [routeId, schema] of READER_ROUTES) {
-      findings.push(judge(ctx, routeId, [routeId, schema], await get(ctx, routeId, "reader")));
-    }
+    for (const routeId of READER_ROUTES)
+      findings.push(judge(ctx, routeId, routeId, await get(ctx, routeId, "reader")));
     if (!ctx.tokens.has("admin")) {
       const reason = noAdminReason(ctx.options.auth);
       findings.push({ kind: "skip", subject: "item and payment", reason });
@@ -55,17 +56,12 @@ export const documentRoutesCheck: SpecCheck = {
     findings.push(
       itemId === undefined
         ? { kind: "skip", subject: "v5.item", reason: "the form's items listing has no entry" }
-        : judge(ctx, "v5.item", ["v5.item", "item-detail"], await get(ctx, "v5.item", "admin", { itemId })),
+        : judge(ctx, "v5.item", "v5.item", await get(ctx, "v5.item", "admin", { itemId })),
     );
     findings.push(
       paymentId === undefined
         ? { kind: "skip", subject: "v5.payment", reason: "the first entry names no payment" }
-        : judge(
-            ctx,
-            "v5.payment",
-            ["v5.payment", "payment"],
-            await get(ctx, "v5.payment", "admin", { paymentId }),
-          ),
+        : judge(ctx, "v5.payment", "v5.payment", await get(ctx, "v5.payment", "admin", { paymentId })),
     );
     return combine(findings, "responses valid");
   },

@@ -1,5 +1,4 @@
-import { documentNoted } from "../../contracts/document-allows.js";
-import type { Diagnostic } from "../../contracts/index.js";
+import { judgeSchema, SCHEMA_RULE } from "../../contracts/index.js";
 import { checkoutFixture } from "../checkout/checkout-fixture.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
@@ -8,19 +7,17 @@ import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
-import { ownerOfSentence, SCHEMA_RULE, schemaBreach } from "./sentence-owner.js";
 
 const RULE = SCHEMA_RULE;
-const PUBLIC_FORM = ["v5.public-form", "public-form"] as const;
 
 /**
- * Judges one answer of a route against a schema of the contract (skips an answer that was not a
- * success); a sentence on a value the provider's own document allows says so.
+ * Judges one answer of a route against its schema, by the one schema judge (skips an answer that was not
+ * a success); a sentence on a value the provider's own document allows says so.
  */
 export function judge(
   ctx: CheckContext,
   subject: string,
-  [routeId, schema]: readonly [string, string],
+  routeId: string,
   exchange: HttpExchange,
   body: unknown = undefined,
 ): Finding {
@@ -33,12 +30,15 @@ export function judge(
     if (!parsed.ok) return { kind: "fail", subject, reason: parsed.why, evidence: evidenceOf(exchange) };
     value = parsed.value;
   }
-  const owned = ctx.contract.schemas
-    .validate(schema, value)
-    .filter((d: Diagnostic) => ownerOfSentence(d.path) === SCHEMA_RULE);
-  const findings = documentNoted(ctx.contract.routes.byId(routeId), value, owned);
-  if (findings.length === 0) return { kind: "pass", subject };
-  return { kind: "fail", subject, ...schemaBreach(exchange, schema, findings) };
+  const route = ctx.contract.routes.byId(routeId);
+  const breach = judgeSchema(ctx.contract.schemas, route, value).find((b) => b.rule === SCHEMA_RULE);
+  if (!breach) return { kind: "pass", subject };
+  return {
+    kind: "fail",
+    subject,
+    reason: breach.reason,
+    evidence: evidenceOf(exchange, undefined, breach.diagnostics),
+  };
 }
 
 /**
@@ -60,7 +60,7 @@ export const resourcesCheck: SpecCheck = {
         url: `${ctx.options.target}/oauth2/token`,
         body: { contentType: "application/x-www-form-urlencoded", text: clientCredentialsBody(auth.reader) },
       });
-      findings.push(judge(ctx, "token", ["token", "token"], token));
+      findings.push(judge(ctx, "token", "token", token));
     } else {
       const how = auth.kind === "bearer" ? "--bearer" : "--no-auth";
       findings.push({ kind: "skip", subject: "token", reason: `no token endpoint was asked (${how})` });
@@ -71,19 +71,19 @@ export const resourcesCheck: SpecCheck = {
       url: await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")),
       authorization: await ctx.authorization("reader"),
     });
-    findings.push(judge(ctx, "partner information", ["v5.partner-info", "partner"], partner));
+    findings.push(judge(ctx, "partner information", "v5.partner-info", partner));
 
     const form = await readPublicForm(ctx);
-    findings.push(judge(ctx, "public form", PUBLIC_FORM, form.given.exchange, form.given.body));
+    findings.push(judge(ctx, "public form", "v5.public-form", form.given.exchange, form.given.body));
     if ("read" in form.empty) {
       const { exchange, body } = form.empty.read;
-      findings.push(judge(ctx, "public form without orders", PUBLIC_FORM, exchange, body));
+      findings.push(judge(ctx, "public form without orders", "v5.public-form", exchange, body));
     }
 
     const order = await orderFixture(ctx);
     findings.push(
       order.ok
-        ? judge(ctx, "order detail", ["v5.order-detail", "order-detail"], order.detail, order.body)
+        ? judge(ctx, "order detail", "v5.order-detail", order.detail, order.body)
         : { kind: "skip", subject: "order detail", reason: order.reason },
     );
 
@@ -97,7 +97,7 @@ export const resourcesCheck: SpecCheck = {
         }),
         authorization: await ctx.authorization("reader"),
       });
-      findings.push(judge(ctx, "checkout intent", ["v5.checkout-read", "checkout-intent"], read));
+      findings.push(judge(ctx, "checkout intent", "v5.checkout-read", read));
     } else {
       findings.push({ kind: "skip", subject: "checkout intent", reason: checkout.reason });
     }

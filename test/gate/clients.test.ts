@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Finding } from "../../core/finding.js";
 import { SCENARIO_NAMES } from "../../gate/scenarios.js";
-import { brokenRules, gateClient, verdictOf } from "./support.js";
+import { brokenRules, gateClient, moreOf, severityOf, verdictOf } from "./support.js";
 
 describe("assopay gate on the test clients", () => {
   it("passes the correct client in every scenario, with no finding at all", async () => {
@@ -27,10 +28,10 @@ describe("assopay gate on the test clients", () => {
       expect(brokenRules(verdict)).toEqual(["crawl.no-call-after-empty-page", "run.bounded"]);
       expect(verdict.command.stoppedBy).toBe("request-budget");
       const finding = verdict.findings.find((f) => f.rule === "crawl.no-call-after-empty-page");
-      expect(finding?.request?.url).toMatch(
+      expect(finding?.evidence?.request?.url).toMatch(
         /^\/v5\/organizations\/amis-du-bac-a-sable\/forms\/Event\/gala-annuel\/items\?continuationToken=/,
       );
-      expect(finding?.more).toBeGreaterThan(10);
+      expect(moreOf(finding)).toBeGreaterThan(10);
     }
     expect(verdictOf(report, "final-token-absent").findings).toEqual([]);
   });
@@ -39,11 +40,11 @@ describe("assopay gate on the test clients", () => {
     const report = await gateClient("trust-total-pages", ["before-count-removal", "after-count-removal"]);
     const before = verdictOf(report, "before-count-removal");
     expect(brokenRules(before)).toEqual(["crawl.reaches-empty-page"]);
-    expect(before.findings[0]?.details.join("\n")).toContain("totalPages -1");
-    expect(before.findings[0]?.request?.seq).toBe(2);
+    expect(before.findings[0]?.evidence?.diagnostics?.join("\n")).toContain("totalPages -1");
+    expect(before.findings[0]?.evidence?.request?.seq).toBe(2);
     const after = verdictOf(report, "after-count-removal");
     expect(brokenRules(after)).toEqual(["crawl.reaches-empty-page"]);
-    expect(after.findings[0]?.details.join("\n")).toContain("removed since 2025-05-05");
+    expect(after.findings[0]?.evidence?.diagnostics?.join("\n")).toContain("removed since 2025-05-05");
   });
 
   it("fails a client that encodes the token twice, naming the token given and the token sent", async () => {
@@ -51,9 +52,9 @@ describe("assopay gate on the test clients", () => {
     for (const verdict of report.scenarios) {
       expect(brokenRules(verdict)).toEqual(["crawl.token-echoed", "run.command-succeeds"]);
       const finding = verdict.findings.find((f) => f.rule === "crawl.token-echoed");
-      expect(finding?.details.join("\n")).toContain("percent-encoded twice");
-      expect(finding?.request?.url).toContain("%25");
-      expect(finding?.request?.status).toBe(400);
+      expect(finding?.evidence?.diagnostics?.join("\n")).toContain("percent-encoded twice");
+      expect(finding?.evidence?.request?.url).toContain("%25");
+      expect(finding?.evidence?.response?.status).toBe(400);
     }
   });
 
@@ -62,7 +63,7 @@ describe("assopay gate on the test clients", () => {
     for (const verdict of report.scenarios) {
       expect(brokenRules(verdict)).toEqual(["crawl.token-echoed", "run.command-succeeds"]);
       const finding = verdict.findings.find((f) => f.rule === "crawl.token-echoed");
-      expect(finding?.details.join("\n")).toContain("without percent-encoding");
+      expect(finding?.evidence?.diagnostics?.join("\n")).toContain("without percent-encoding");
     }
   });
 
@@ -70,23 +71,23 @@ describe("assopay gate on the test clients", () => {
     const report = await gateClient("stop-short-page", ["varying-pages"]);
     const verdict = verdictOf(report, "varying-pages");
     expect(brokenRules(verdict)).toEqual(["crawl.reaches-empty-page"]);
-    expect(verdict.findings[0]?.details.join("\n")).toContain("fewer than pageSize 20");
+    expect(verdict.findings[0]?.evidence?.diagnostics?.join("\n")).toContain("fewer than pageSize 20");
     // The short page says why it stopped: no second, unsupported cause about totalPages.
-    expect(verdict.findings[0]?.details.join("\n")).not.toContain("totalPages");
+    expect(verdict.findings[0]?.evidence?.diagnostics?.join("\n")).not.toContain("totalPages");
   });
 
   it("fails a client that calls v3 after the switch-off, and only advises it before", async () => {
     const report = await gateClient("v3-forever", ["before-v3-switch-off", "after-v3-switch-off"]);
     const before = verdictOf(report, "before-v3-switch-off");
     expect(before.passed).toBe(true);
-    expect(before.findings.map((f) => [f.rule, f.severity])).toEqual([
+    expect(before.findings.map((f) => [f.rule, severityOf(f)])).toEqual([
       ["versions.no-v3-after-switch-off", "advice"],
     ]);
     const after = verdictOf(report, "after-v3-switch-off");
     expect(brokenRules(after)).toEqual(["run.command-succeeds", "versions.no-v3-after-switch-off"]);
-    expect(after.findings.find((f) => f.rule === "versions.no-v3-after-switch-off")?.request?.status).toBe(
-      404,
-    );
+    expect(
+      after.findings.find((f) => f.rule === "versions.no-v3-after-switch-off")?.evidence?.response?.status,
+    ).toBe(404);
   });
 
   it("fails a client whose first call sends an empty continuationToken, though the server answers it", async () => {
@@ -94,19 +95,19 @@ describe("assopay gate on the test clients", () => {
     const verdict = verdictOf(report, "uniform");
     expect(verdict.command.exitCode).toBe(0);
     expect(brokenRules(verdict)).toEqual(["crawl.first-call-without-token"]);
-    expect(verdict.findings[0]?.request?.url).toMatch(/[?&]continuationToken=$/);
+    expect(verdict.findings[0]?.evidence?.request?.url).toMatch(/[?&]continuationToken=$/);
   });
 
   it("only advises a client that sends withCount=true, before and after the removal", async () => {
     const report = await gateClient("withcount-always", ["before-count-removal", "after-count-removal"]);
     const before = verdictOf(report, "before-count-removal");
     expect(before.passed).toBe(true);
-    expect(before.findings.map((f) => [f.rule, f.severity])).toEqual([
+    expect(before.findings.map((f) => [f.rule, severityOf(f)])).toEqual([
       ["counts.withcount-when-needed", "advice"],
     ]);
     const after = verdictOf(report, "after-count-removal");
     expect(after.passed).toBe(true);
-    expect(after.findings.map((f) => [f.rule, f.severity])).toEqual([
+    expect(after.findings.map((f) => [f.rule, severityOf(f)])).toEqual([
       ["counts.no-withcount-after-removal", "advice"],
     ]);
   });
@@ -115,7 +116,7 @@ describe("assopay gate on the test clients", () => {
     const report = await gateClient("loop-on-401", ["token-expiry", "uniform"]);
     const verdict = verdictOf(report, "token-expiry");
     expect(brokenRules(verdict)).toEqual(["run.bounded"]);
-    expect(verdict.findings.find((f) => f.rule === "auth.fresh-token-after-401")?.severity).toBe(
+    expect(severityOf(verdict.findings.find((f) => f.rule === "auth.fresh-token-after-401") as Finding)).toBe(
       "robustness",
     );
     expect(verdict.command.stoppedBy).toBe("request-budget");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { empty, exited, full, ITEMS, judge, login, rulesOf } from "./judge-support.js";
+import { moreOf, severityOf } from "./support.js";
 
 const T = 1_700_000_000_000;
 const t1 = `${ITEMS}?continuationToken=t1`;
@@ -37,12 +38,12 @@ describe("the judge of retries accepts every legal behaviour", () => {
       { url: t1, status: 429, retryAfter: "1" },
     ];
     const findings = judge(calls, "2026-01-10", gaveUp);
-    expect(findings.map((f) => [f.rule, f.severity])).toEqual([["retry.survives-refusal", "robustness"]]);
-    expect(findings[0]?.message).toBe(
-      "gave up after the 429 at request #2 (Retry-After: 1) and exited with code 1: a failure of the call, which the seed allows",
+    expect(findings.map((f) => [f.rule, severityOf(f)])).toEqual([["retry.survives-refusal", "robustness"]]);
+    expect(findings[0]?.reason).toBe(
+      "(robustness, an error with --strict) gave up after the 429 at request #2 (Retry-After: 1) and exited with code 1: a failure of the call, which the seed allows",
     );
-    expect(findings[0]?.details.join("\n")).toContain("  | Error: GET items answered 429");
-    expect(judge(calls, "2026-01-10", gaveUp, true)[0]?.severity).toBe("error");
+    expect(findings[0]?.evidence?.diagnostics?.join("\n")).toContain("  | Error: GET items answered 429");
+    expect(judge(calls, "2026-01-10", gaveUp, true)[0]?.verdict).toBe("fail");
   });
 });
 
@@ -55,12 +56,12 @@ describe("the judge of retries flags", () => {
       { url: t1, page: empty(), at: T + 1200 },
     ]);
     expect(rulesOf(findings)).toEqual(["retry.waits-retry-after"]);
-    expect(findings[0]?.message).toBe(
+    expect(findings[0]?.reason).toBe(
       "retried 12 ms after the 429 at request #2 (Retry-After: 1), which asked to wait 1000 ms",
     );
-    expect(findings[0]?.request?.seq).toBe(3);
-    expect(findings[0]?.details[0]).toMatch(/ms too early$/);
-    expect(findings[0]?.details[0]).toContain("988 ms too early");
+    expect(findings[0]?.evidence?.request?.seq).toBe(3);
+    expect(findings[0]?.evidence?.diagnostics?.[0]).toMatch(/ms too early$/);
+    expect(findings[0]?.evidence?.diagnostics?.[0]).toContain("988 ms too early");
 
     const dated = judge([
       { url: ITEMS, page: full("t1"), at: T },
@@ -68,9 +69,9 @@ describe("the judge of retries flags", () => {
       { url: t1, page: empty(), at: T + 600 },
     ]);
     expect(rulesOf(dated)).toEqual(["retry.waits-retry-after"]);
-    expect(dated[0]?.message).toContain("retried 500 ms after the 429 at request #2");
-    expect(dated[0]?.message).toContain("which asked to wait 1900 ms");
-    expect(dated[0]?.details[0]).toContain("1400 ms too early");
+    expect(dated[0]?.reason).toContain("retried 500 ms after the 429 at request #2");
+    expect(dated[0]?.reason).toContain("which asked to wait 1900 ms");
+    expect(dated[0]?.evidence?.diagnostics?.[0]).toContain("1400 ms too early");
   });
 
   it("a crawl restarted from page 1 after a refusal, at the request where it restarted", () => {
@@ -81,11 +82,13 @@ describe("the judge of retries flags", () => {
       { url: `${ITEMS}?continuationToken=t9`, page: empty() },
     ]);
     expect(rulesOf(findings)).toEqual(["retry.resumes-with-token"]);
-    expect(findings[0]?.message).toBe(
+    expect(findings[0]?.reason).toBe(
       "restarted the crawl from page 1 after the 503 at request #2, instead of retrying with the token the refused call carried",
     );
-    expect(findings[0]?.request?.seq).toBe(3);
-    expect(findings[0]?.details[0]).toBe('the refused call carried continuationToken "t1": send it again');
+    expect(findings[0]?.evidence?.request?.seq).toBe(3);
+    expect(findings[0]?.evidence?.diagnostics?.[0]).toBe(
+      'the refused call carried continuationToken "t1": send it again',
+    );
   });
 
   it("a crawl that ends at a refused call while the command exits 0: the rest of the listing is lost", () => {
@@ -94,8 +97,10 @@ describe("the judge of retries flags", () => {
       { url: t1, reset: true },
     ]);
     expect(rulesOf(findings)).toEqual(["retry.resumes-with-token"]);
-    expect(findings[0]?.request?.seq).toBe(2);
-    expect(findings[0]?.details).toEqual(["the connection reset at request #2 ended the crawl"]);
+    expect(findings[0]?.evidence?.request?.seq).toBe(2);
+    expect(findings[0]?.evidence?.diagnostics).toEqual([
+      "the connection reset at request #2 ended the crawl",
+    ]);
   });
 
   it("retries without end, stopped by the gate: run.bounded says which call looped", () => {
@@ -113,9 +118,9 @@ describe("the judge of retries flags", () => {
     });
     expect(rulesOf(findings).sort()).toEqual(["retry.waits-retry-after", "run.bounded"]);
     const bounded = findings.find((f) => f.rule === "run.bounded");
-    expect(bounded?.details).toEqual([
+    expect(bounded?.evidence?.diagnostics).toEqual([
       "its last 8 requests were the same call, refused each time since the 429 at request #2 (Retry-After: 1): retries need a bound",
     ]);
-    expect(findings.find((f) => f.rule === "retry.waits-retry-after")?.more).toBe(6);
+    expect(moreOf(findings.find((f) => f.rule === "retry.waits-retry-after"))).toBe(6);
   });
 });

@@ -81,6 +81,7 @@ export function judge(calls: readonly Call[], at = "2026-01-10", outcome = exite
   return judgeTraffic(traffic(calls), {
     contract,
     rules,
+    scenario: "uniform",
     at: at as IsoDay,
     outcome,
     maxRequests: 500,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Call, empty, exited, full, ITEMS, judge, login, ORDERS, rulesOf } from "./judge-support.js";
+import { moreOf, severityOf } from "./support.js";
 
 describe("the judge accepts every legal behaviour", () => {
   it("a token with spaces and '+' encoded as %2B, spaces as '+' or %20, the parameter name in any case", () => {
@@ -74,13 +75,15 @@ describe("the judge accepts every legal behaviour", () => {
         at,
       );
       expect(
-        findings.filter((f) => f.severity === "error"),
+        findings.filter((f) => f.verdict === "fail"),
         at,
       ).toEqual([]);
     }
     const after = judge([{ url: `${ITEMS}?withCount=true`, page: empty() }], "2026-01-10");
-    expect(after.map((f) => [f.rule, f.severity])).toEqual([["counts.no-withcount-after-removal", "advice"]]);
-    expect(after[0]?.message).toContain("no effect");
+    expect(after.map((f) => [f.rule, severityOf(f)])).toEqual([
+      ["counts.no-withcount-after-removal", "advice"],
+    ]);
+    expect(after[0]?.reason).toContain("no effect");
   });
 
   it("a token parameter left out of the first call, whatever its neighbours", () => {
@@ -112,12 +115,11 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: `${ITEMS}?continuationToken=ab+cd==`, status: 400 },
     ]);
     expect(rulesOf(findings)).toEqual(["crawl.token-echoed"]);
-    expect(findings[0]?.request).toMatchObject({
-      seq: 2,
-      url: `${ITEMS}?continuationToken=ab+cd==`,
-      status: 400,
+    expect(findings[0]?.evidence).toMatchObject({
+      request: { seq: 2, url: `${ITEMS}?continuationToken=ab+cd==` },
+      response: { status: 400 },
     });
-    expect(findings[0]?.details.join("\n")).toContain("without percent-encoding");
+    expect(findings[0]?.evidence?.diagnostics?.join("\n")).toContain("without percent-encoding");
   });
 
   it("a token pasted raw, cut short by its '&'", () => {
@@ -126,7 +128,7 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: `${ITEMS}?continuationToken=ab&cd`, status: 400 },
     ]);
     expect(rulesOf(findings)).toEqual(["crawl.token-echoed"]);
-    expect(findings[0]?.details.join("\n")).toContain("without percent-encoding");
+    expect(findings[0]?.evidence?.diagnostics?.join("\n")).toContain("without percent-encoding");
   });
 
   it("an older token of the same crawl", () => {
@@ -137,7 +139,7 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: `${ITEMS}?continuationToken=t3`, page: empty("t3") },
     ]);
     expect(rulesOf(findings)).toEqual(["crawl.token-echoed"]);
-    expect(findings[0]?.message).toContain("another token");
+    expect(findings[0]?.reason).toContain("another token");
   });
 
   it("a crawl that starts with a token of another listing, and one with a token never issued", () => {
@@ -148,7 +150,7 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: "/v5/organizations/asso/payments?continuationToken=20180215135600_1914333", status: 400 },
     ]);
     expect(rulesOf(findings)).toEqual(["crawl.first-call-without-token", "crawl.no-invented-token"]);
-    expect(findings[1]?.request?.seq).toBe(4);
+    expect(findings[1]?.evidence?.request?.seq).toBe(4);
   });
 
   it.each([
@@ -161,8 +163,8 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: `${ITEMS}?continuationToken=t1`, page: empty() },
     ]);
     expect(rulesOf(findings)).toEqual(["crawl.first-call-without-token"]);
-    expect(findings[0]).toMatchObject({ severity: "error", request: { seq: 1 } });
-    expect(findings[0]?.message).toContain(`empty continuationToken (${shown})`);
+    expect(findings[0]).toMatchObject({ verdict: "fail", evidence: { request: { seq: 1 } } });
+    expect(findings[0]?.reason).toContain(`empty continuationToken (${shown})`);
   });
 
   it("a call after the empty page, counted once with the number of repeats", () => {
@@ -173,7 +175,8 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: `${ITEMS}?continuationToken=t1`, page: empty("t1") },
     ]);
     expect(rulesOf(findings)).toEqual(["crawl.no-call-after-empty-page"]);
-    expect(findings[0]).toMatchObject({ more: 1, request: { seq: 3 } });
+    expect(findings[0]).toMatchObject({ evidence: { request: { seq: 3 } } });
+    expect(moreOf(findings[0])).toBe(1);
   });
 
   it("a stop at totalPages while real counts said so; giving up after a 401, renewed or not", () => {
@@ -183,14 +186,14 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: `${ORDERS}?continuationToken=o1`, status: 401 },
     ]);
     expect(rulesOf(findings)).toEqual(["crawl.reaches-empty-page", "auth.fresh-token-after-401"]);
-    expect(findings[0]?.details.join("\n")).toContain("totalPages");
+    expect(findings[0]?.evidence?.diagnostics?.join("\n")).toContain("totalPages");
     const renewed = judge([
       { url: ORDERS, page: full("o1") },
       { url: `${ORDERS}?continuationToken=o1`, status: 401 },
       login,
     ]);
     expect(rulesOf(renewed)).toEqual(["crawl.reaches-empty-page"]);
-    expect(renewed[0]?.message).toContain("never resumed");
+    expect(renewed[0]?.reason).toContain("never resumed");
   });
 
   it("robustness advice is a warning, and an error under --strict; seed rules are errors either way", () => {
@@ -200,7 +203,7 @@ describe("the judge flags every broken rule, with the offending request", () => 
       { url: `${ORDERS}?continuationToken=o1`, status: 401 },
     ];
     const severities = (strict: boolean) =>
-      judge(calls, "2026-01-10", exited, strict).map((f) => [f.rule, f.severity]);
+      judge(calls, "2026-01-10", exited, strict).map((f) => [f.rule, severityOf(f)]);
     expect(severities(false)).toEqual([
       ["crawl.reaches-empty-page", "error"],
       ["auth.fresh-token-after-401", "robustness"],
@@ -210,7 +213,7 @@ describe("the judge flags every broken rule, with the offending request", () => 
       ["auth.fresh-token-after-401", "error"],
     ]);
     const advice = judge([{ url: `${ITEMS}?withCount=true`, page: empty() }], "2026-01-10", exited, true);
-    expect(advice.map((f) => f.severity)).toEqual(["advice"]);
+    expect(advice.map(severityOf)).toEqual(["advice"]);
   });
 
   it("re-authenticating in a loop", () => {
@@ -223,7 +226,7 @@ describe("the judge flags every broken rule, with the offending request", () => 
       login,
     ]);
     expect(rulesOf(findings)).toContain("auth.fresh-token-after-401");
-    expect(findings.find((f) => f.message.includes("in a row"))?.request?.seq).toBe(6);
+    expect(findings.find((f) => f.reason.includes("in a row"))?.evidence?.request?.seq).toBe(6);
   });
 
   it("no listing call at all, and a command that exits non-zero", () => {
@@ -248,8 +251,8 @@ describe("the judge flags every broken rule, with the offending request", () => 
       },
     );
     expect(rulesOf(findings)).toEqual(["run.command-succeeds", "crawl.reaches-empty-page"]);
-    expect(findings[0]?.message).toBe("the command crashed: it exited with code 1");
-    expect(findings[0]?.details.join("\n")).toContain(
+    expect(findings[0]?.reason).toBe("the command crashed: it exited with code 1");
+    expect(findings[0]?.evidence?.diagnostics?.join("\n")).toContain(
       "  | TypeError: Cannot read properties of undefined (reading 'date')",
     );
     const signalled = judge([{ url: ITEMS, page: empty() }], "2026-01-10", {
@@ -257,8 +260,8 @@ describe("the judge flags every broken rule, with the offending request", () => 
       exitCode: null,
       signal: "SIGSEGV",
     });
-    expect(signalled[0]?.message).toBe("the command crashed: ended by signal SIGSEGV");
-    expect(signalled[0]?.details[0]).toBe("it wrote nothing to stderr");
+    expect(signalled[0]?.reason).toBe("the command crashed: ended by signal SIGSEGV");
+    expect(signalled[0]?.evidence?.diagnostics?.[0]).toBe("it wrote nothing to stderr");
   });
 
   it("nothing is called stopped early when the gate stopped the command", () => {

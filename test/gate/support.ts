@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { loadConsumerRules, type Severity } from "../../contracts/consumer-rules.js";
 import { loadContract } from "../../contracts/index.js";
+import type { Finding } from "../../core/finding.js";
 import { packageRoot } from "../../core/paths.js";
 import type { GateOptions } from "../../gate/options.js";
 import { runGate } from "../../gate/run.js";
@@ -45,5 +46,17 @@ export function verdictOf(report: GateReport, scenario: ScenarioName): ScenarioV
 
 /** The rule ids of a verdict's error findings. */
 export function brokenRules(verdict: ScenarioVerdict): string[] {
-  return [...new Set(verdict.findings.filter((f) => f.severity === "error").map((f) => f.rule))].sort();
+  return [...new Set(verdict.findings.filter((f) => f.verdict === "fail").map((f) => f.rule))].sort();
+}
+
+/** A finding's severity as its report tells it: a failure is an error; a warning says advice or robustness. */
+export function severityOf(f: Finding): Severity {
+  if (f.verdict === "fail") return "error";
+  return f.reason.startsWith("(robustness") ? "robustness" : "advice";
+}
+
+/** How many more requests broke the rule the same way (the finding's `(n more like it)`). */
+export function moreOf(f: Finding | undefined): number {
+  const line = f?.evidence?.diagnostics?.find((d) => /^\(\d+ more like it\)$/.test(d));
+  return line ? Number.parseInt(line.slice(1), 10) : 0;
 }

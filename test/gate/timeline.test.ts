@@ -3,6 +3,7 @@ import type { TimelineDate } from "../../contracts/index.js";
 import { gateReportModel } from "../../gate/report/format.js";
 import { formatGateTimeline, gateTimelineReport } from "../../gate/report/timeline.js";
 import { runGateAcrossDates } from "../../gate/timeline.js";
+import { REPORT_SCHEMA_VERSION } from "../../report/json.js";
 import { runCli } from "../support/run-cli.js";
 import { clientPath, contract, gateClient, rules } from "./support.js";
 
@@ -84,7 +85,7 @@ describe("gate across the timeline", () => {
     ]);
     expect(cli.code).toBe(1);
     const json = JSON.parse(cli.stdout);
-    expect(json.schemaVersion).toBe(2);
+    expect(json.schemaVersion).toBe(REPORT_SCHEMA_VERSION);
     const row = json.matrix.rows.find((r: { rule: string }) => r.rule === "versions.no-v3-after-switch-off");
     expect(row.cells.map((c: { cell: string }) => c.cell)).toEqual(["warn", "fail"]);
   });

@@ -132,10 +132,10 @@ describe("gate's reports (pinned)", () => {
     const [broken, advice] = json.scenarios[1].findings;
     expect(json.scenarios[1].crawls).toBe(2);
     expect(broken.rule).toBe("crawl.token-echoed");
-    expect(broken.request.seq).toBe(3);
-    expect(broken.details).toContain("likely: it was percent-encoded twice");
+    expect(broken.evidence.request.seq).toBe(3);
+    expect(broken.evidence.diagnostics).toContain("likely: it was percent-encoded twice");
     expect(broken.fix).toBe(rules.byId("crawl.token-echoed").fix);
-    expect(advice.severity).toBe("advice");
+    expect(advice).toMatchObject({ verdict: "warn", reason: expect.stringMatching(/^\(advice\)/) });
   });
 
   it("junit: one suite per scenario, one case per rule, the failure with its evidence and fix", () => {

@@ -10,15 +10,17 @@ import {
   intent,
   itemsReadAt,
   lostAtSize,
+  namedButUnlisted,
   notifications,
+  ordersOfBoth,
+  organizationPath,
   type ProbeContext,
   pay,
+  statusesOf,
   type Verdict,
   v5GetPaths,
   verdict,
 } from "./probe-actions.js";
-import { namedButUnlisted, ordersOfBoth, organizationPath } from "./probe-requests.js";
-import { ACCESS_PROBES } from "./probes-access.js";
 
 export type { ProbeContext, Verdict } from "./probe-actions.js";
 
@@ -69,8 +71,11 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
   },
   "pagination.empty-page-only-at-end": async ({ h }) => {
     await at(h, "2025-04-01");
-    const lost = await lostAtSize(h, 7);
-    return lost.failed ? "skip" : verdict(lost.middle === 0 && lost.tail > 0 && lost.end === "empty-page");
+    // At 7, and at 44, where the 45 entries are one more than a page (a boundary size).
+    const [small, boundary] = [await lostAtSize(h, 7), await lostAtSize(h, 44)];
+    if (small.failed || boundary.failed) return "skip";
+    const early = (lost: typeof small) => lost.tail > 0 && lost.end === "empty-page";
+    return verdict(small.middle === 0 && (early(small) || early(boundary)));
   },
   "pagination.token-until-end": async ({ h }) => {
     await at(h, "2025-04-01");
@@ -278,5 +283,56 @@ export const probes: Readonly<Record<string, (ctx: ProbeContext) => Promise<Verd
     const before = String((await h.state("a newly registered association")).organizationSlug);
     return verdict(refused < 400 || old !== 200 || (await intent(h, before)).status !== 200);
   },
-  ...ACCESS_PROBES,
+  // Who may read what: rights and authentication.
+  "rights.order-detail-exposes-files": async ({ h }) => {
+    await at(h, "2025-07-01");
+    const order = await h.state("an order with an attached file");
+    const detail = await h.json<{ items: { customFields?: { type: string; answer?: string }[] }[] }>(
+      String(order.orderDetailPath),
+    );
+    const urls = detail.body.items
+      .flatMap((i) => i.customFields ?? [])
+      .filter((f) => f.type === "File")
+      .map((f) => f.answer);
+    return verdict(!urls.includes(String(order.fileUrl)));
+  },
+  "rights.file-needs-organization-admin": async ({ h }) => {
+    await at(h, "2025-07-01");
+    const path = String((await h.state("an order with an attached file")).filePath);
+    const [admin, none, reader] = await Promise.all([
+      h.get(path, "admin"),
+      h.get(path, "none"),
+      h.get(path, "reader"),
+    ]);
+    return verdict(admin.status !== 200 || none.ok || reader.ok);
+  },
+  "rights.own-organization-entries": async ({ h }) => {
+    await at(h, "2025-04-01");
+    const both = await ordersOfBoth(h);
+    if (!both) return "skip";
+    const own = h.sandbox.credentials.organizationSlug;
+    const slugs = [both.form, both.organization].flatMap((crawled) =>
+      crawled.pages.flatMap((p) =>
+        ((p.data ?? []) as { organizationSlug?: string }[]).map((e) => e.organizationSlug),
+      ),
+    );
+    return verdict(slugs.some((slug) => slug !== undefined && slug !== own));
+  },
+  "auth.tokens": async ({ h }) => {
+    await at(h, "2025-07-01");
+    const path = h.formPath("items");
+    const token = await h.token("reader");
+    const altered = `${token.slice(0, -3)}abc`;
+    const statuses = await statusesOf(h, path, ["", "Bearer undefined", `Bearer ${altered}`]);
+    const order = await h.state("an order with an attached file");
+    const forbidden = (await h.get(String(order.orderDetailPath), "reader")).status;
+    return verdict(statuses.some((s) => s !== 401) || forbidden !== 403);
+  },
+  "auth.before-routing": async ({ h }) => {
+    await at(h, "2025-07-01");
+    const path = "/v5/no-such-route";
+    const statuses = await statusesOf(h, path, ["", "Bearer undefined"]);
+    const known = (await h.get(path, "reader")).status;
+    return verdict(statuses.some((s) => s !== 401) || known !== 404);
+  },
 };

@@ -68,7 +68,8 @@ describe("verify against a provider without our hooks (no state URL, no clock)",
           }
         }
       }
-      if (!noticed && !needs) troubles.push(`${fault.rule} went unnoticed without hooks`);
+      if (!noticed && !needs)
+        troubles.push(`${fault.rule} went unnoticed without hooks (one only hooks show: in NEEDS_MORE)`);
       if (noticed && needs) troubles.push("caught without hooks: take it out of NEEDS_MORE");
       expect(troubles).toEqual([]);
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { datedCountChange } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { datedCountChange } from "../../specs/rerun/counts.js";
 import { compareShapes } from "../../specs/rerun/shape.js";
 import { createLearntValues } from "../../specs/rerun/values.js";
 import { contract } from "./support/harness.js";
