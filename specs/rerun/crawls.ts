@@ -4,7 +4,6 @@ import {
   judgeCompleteness,
   judgeDateOrder,
   type Route,
-  readPage,
   readRoutePage,
 } from "../../contracts/index.js";
 import type { Finding } from "../../report/index.js";
@@ -22,8 +21,8 @@ import type { Exchange, TargetPage } from "./types.js";
 /** Notes a recorded page of a crawl, re-sent or not: what the recording vouches the listing held. */
 export function noteRecordedPage(crawl: ListingCrawl, step: RerunStep, body: unknown): void {
   const route = step.match?.route;
-  const page = route ? readRoutePage(body, route) : readPage(body, "data");
-  if (!page.ok) return;
+  const page = route && readRoutePage(body, route);
+  if (!page?.ok) return;
   crawl.recorded.push({
     index: crawl.recorded.length + 1,
     url: step.interaction.request.path,
@@ -94,11 +93,7 @@ function orderOutcome(listing: ListingCrawl, route: Route, first: CrawlPageLog):
     return undefined;
   const broken = orderBreakOf(route, target, judgeDateOrder(target, direction), direction);
   if (!broken || !listing.lastStep) return undefined;
-  return crawlOutcome(listing.lastStep, "pagination.date-order", {
-    status: "fail",
-    reason: broken.reason,
-    evidence: broken.evidence,
-  });
+  return crawlOutcome(listing.lastStep, "pagination.date-order", broken.reason, broken.evidence);
 }
 
 export interface CrawlJudgeSession {
@@ -142,13 +137,7 @@ export async function judgeRerunCrawls(session: CrawlJudgeSession, listings: Lis
       witness.log,
     ]);
     for (const loss of judged.losses.filter((l) => l.crawl.label === target.label)) {
-      outcomes.push(
-        crawlOutcome(listing.lastStep, loss.rule, {
-          status: "fail",
-          reason: loss.reason,
-          evidence: lossEvidence(loss),
-        }),
-      );
+      outcomes.push(crawlOutcome(listing.lastStep, loss.rule, loss.reason, lossEvidence(loss)));
     }
   }
   return outcomes;

@@ -2,7 +2,7 @@ import type { DatedChange, Timeline } from "../../contracts/index.js";
 import type { Finding } from "../../report/index.js";
 import { allChecks } from "../index.js";
 import { applyPlanned } from "../runner/run.js";
-import type { CheckGroup, CheckResult, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
+import type { CheckGroup, Evidence, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
 import type { Judgement } from "./types.js";
 
@@ -25,46 +25,29 @@ export function describeDated(change: DatedChange): string {
   return `dated change ${entry.id} (${when}): ${side}${change.what}`;
 }
 
+/** A finding filed on `step`, on `rule`. */
 function outcome(
   step: RerunStep,
   rule: string,
-  result: CheckResult & { downgraded?: boolean },
-  durationMs: number,
+  found: Pick<Finding, "verdict" | "reason" | "evidence" | "downgraded">,
+  durationMs = 0,
 ): Finding {
-  return {
-    id: step.id,
-    group: groupOf(rule),
-    rule,
-    title: titleOf(step),
-    verdict: result.status,
-    reason: result.reason ?? "",
-    ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
-    ...(result.downgraded ? { downgraded: true } : {}),
-    durationMs,
-  };
+  return { id: step.id, group: groupOf(rule), rule, title: titleOf(step), ...found, durationMs };
 }
 
-/** A finding about a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
-export function crawlOutcome(step: RerunStep, rule: string, result: CheckResult): Finding {
-  return { ...outcome(step, rule, result, 0), id: `${step.id} (crawl)` };
+/** A failure of a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
+export function crawlOutcome(step: RerunStep, rule: string, reason: string, evidence: Evidence): Finding {
+  return { ...outcome(step, rule, { verdict: "fail", reason, evidence }), id: `${step.id} (crawl)` };
 }
 
 /** An interaction that could not be sent: skipped with the reason. */
 export function skippedOutcome(step: RerunStep, reason: string): Finding {
-  return outcome(step, "schema.responses", { status: "skip", reason }, 0);
+  return outcome(step, "schema.responses", { verdict: "skip", reason });
 }
 
 /** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
 export function erroredOutcome(step: RerunStep, reason: string, durationMs: number): Finding {
-  return {
-    id: step.id,
-    group: groupOf("schema.responses"),
-    rule: "schema.responses",
-    title: titleOf(step),
-    verdict: "error",
-    reason,
-    durationMs,
-  };
+  return outcome(step, "schema.responses", { verdict: "error", reason }, durationMs);
 }
 
 /**
@@ -81,7 +64,14 @@ export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline:
     notes: [],
     fail(rule, reason, evidence, rests = []) {
       const result = applyPlanned({ status: "fail", reason, evidence, timeline: rests }, policy, timeline);
-      breaches.push(outcome(step, rule, result, 0));
+      const { status: verdict, downgraded } = result;
+      const found = {
+        verdict,
+        reason: result.reason ?? reason,
+        evidence,
+        ...(downgraded ? { downgraded } : {}),
+      };
+      breaches.push(outcome(step, rule, found));
     },
   };
 }
@@ -124,10 +114,6 @@ export function judgedOutcome(
   parts.push(...judgement.notes);
   const reason = parts.length > 0 ? parts.join("; ") : "holds, same structure as recorded";
   const rule = judgement.dated[0]?.rule ?? "schema.responses";
-  const result: CheckResult = {
-    status: "pass",
-    reason,
-    evidence: context.length > 0 ? { request, diagnostics: context } : { request },
-  };
-  return outcome(step, rule, result, durationMs);
+  const evidence = context.length > 0 ? { request, diagnostics: context } : { request };
+  return outcome(step, rule, { verdict: "pass", reason, evidence }, durationMs);
 }

@@ -17,10 +17,9 @@ export interface Exchange {
 type ParamSource = (h: Harness) => Promise<string>;
 
 async function firstOrderId(h: Harness): Promise<string> {
-  const page = await h.json<{ data: { id: number }[] }>(
-    `/v5/organizations/${h.sandbox.credentials.organizationSlug}/orders?pageSize=1`,
-  );
-  const id = page.body.data[0]?.id;
+  const page = await h.json(`/v5/organizations/${h.sandbox.credentials.organizationSlug}/orders?pageSize=1`);
+  const read = readPage(page.body, "data");
+  const id = read.ok ? read.ids[0] : undefined;
   if (id === undefined) throw new Error("the sandbox has no order to crawl");
   return String(id);
 }
@@ -30,10 +29,12 @@ async function firstOrderId(h: Harness): Promise<string> {
  * crawl refunds the payment it names, and one sandbox serves the crawls of both dates.
  */
 async function firstIdOf(h: Harness, listing: "items" | "payments"): Promise<string> {
-  const page = await h.json<{ data: { id: number; state?: string }[] }>(
+  const page = await h.json(
     `/v5/organizations/${h.sandbox.credentials.organizationSlug}/${listing}?pageSize=100`,
   );
-  const id = page.body.data.find((entry) => entry.state !== "Refunded" && entry.state !== "Refunding")?.id;
+  const read = readPage(page.body, "data");
+  const entries = (read.ok ? read.entries : []) as { id: number; state?: string }[];
+  const id = entries.find((entry) => entry.state !== "Refunded" && entry.state !== "Refunding")?.id;
   if (id === undefined) throw new Error(`the sandbox has no ${listing} entry to crawl`);
   return String(id);
 }

@@ -67,14 +67,23 @@ describe("one reader of the continuation token", () => {
 
 /**
  * The places a file takes a listing's result array out of a body by its name (`body[resultArray]`,
- * `body?.[route.pagination?.resultArray ?? "data"]`); a computed key that writes one
- * (`{ [resultArray]: list }`) and the catalogue's own `pagination.resultArray` are not reads.
+ * `body?.[route.pagination?.resultArray ?? "data"]`) or an entry out of it by the array's literal name
+ * (`(body as { data?: Entry[] }).data?.[0]`); a computed key that writes one (`{ [resultArray]: list }`),
+ * the catalogue's own `pagination.resultArray` and a path in a string or a comment are not reads.
  */
 function resultArrayReads(text: string): string[] {
   const reads: string[] = [];
   text.split("\n").forEach((line, n) => {
-    const code = line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, "");
-    if (/(?:[\w)\]]|\?\.)\[[^\]]*\bresultArray\b[^\]]*\]/.test(code)) reads.push(`${n + 1}: ${line.trim()}`);
+    const code = line
+      .replace(/\/\/.*$/, "")
+      .replace(/\/\*.*?\*\//g, "")
+      .replace(/^\s*\*.*$/, "");
+    const bare = code.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""');
+    if (
+      /(?:[\w)\]]|\?\.)\[[^\]]*\bresultArray\b[^\]]*\]/.test(code) ||
+      /\.(?:data|items)(?:\?\.)?\[\d+\]/.test(bare)
+    )
+      reads.push(`${n + 1}: ${line.trim()}`);
   });
   return reads;
 }
@@ -88,6 +97,10 @@ describe("one reader of the result array", () => {
     expect(resultArrayReads("const list = (body as Record<string, unknown>)[resultArray];")).toHaveLength(1);
     expect(resultArrayReads("const page = { [resultArray]: list, pagination };")).toEqual([]);
     expect(resultArrayReads('const name = route.pagination?.resultArray ?? "data";')).toEqual([]);
+    expect(resultArrayReads("const entry = (body as { data?: Entry[] }).data?.[0];")).toHaveLength(1);
+    expect(resultArrayReads("const item = page.items[2];")).toHaveLength(1);
+    expect(resultArrayReads('const path = "response.data[0].id";')).toEqual([]);
+    expect(resultArrayReads("/** `response.data[0].payer` as a pointer. */")).toEqual([]);
   });
 
   it(`no file but ${READER} takes the result array out of a body (test files aside)`, () => {
