@@ -46,6 +46,12 @@ export const faults = Object.freeze([
     description: "The third page is empty (with a token) though entries remain after it.",
   },
   {
+    name: "limit-plus-one-drops-last",
+    rule: "pagination.empty-page-only-at-end",
+    description:
+      "A listing holding exactly one entry more than the page size asked never serves its last entry: the second page is empty.",
+  },
+  {
     name: "early-no-token",
     rule: "pagination.token-until-end",
     description: "The second page carries no continuationToken though entries remain after it.",

@@ -134,6 +134,14 @@ export function listPage<T extends { id: number }>(
       if (core.fault === "duplicate-entries" && cursor.pageIndex === 2 && previous && records.length > 0) {
         records = [previous, ...records.slice(0, size - 1)];
       }
+      // The one entry past a full first page, lost where the listing is one entry more than a page.
+      if (
+        core.fault === "limit-plus-one-drops-last" &&
+        cursor.pageIndex === 2 &&
+        sequence.total === size + 1
+      ) {
+        records = [];
+      }
     }
   } else {
     const pageIndex = request.pageIndex ?? 1;

@@ -278,5 +278,9 @@ export function judgeCompleteness(
   }
   const [first] = judged;
   if (oracle && first && unseen.size > 0) losses.push(sharedLoss(judged, [...unseen], oracle));
-  return { entries: union.size, losses, suspects };
+  // A listing whose crawls lose entries between pages loses the last ones of another crawl the same way
+  // (a page of one entry after a full one, at a boundary size, is one such gap): one rule for all.
+  const gaps = losses.some((loss) => loss.rule === "pagination.complete" && !loss.shared);
+  const filed = gaps ? losses.map((loss) => ({ ...loss, rule: "pagination.complete" as const })) : losses;
+  return { entries: union.size, losses: filed, suspects };
 }

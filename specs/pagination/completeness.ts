@@ -13,6 +13,7 @@ import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import {
+  boundarySizes,
   countsCrawlWithCount,
   explicitQuery,
   fullLastPageSize,
@@ -99,8 +100,10 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       [defaultSize, ...otherSizes(route, ctx.options.pageSize)],
       largest,
     );
-    if (full !== undefined) {
-      const result = await ctx.crawlSized(route, full);
+    // And at the sizes where the listing is one entry more than a page, and two pages and one.
+    const crawled = [defaultSize, ...otherSizes(route, ctx.options.pageSize), ...(full ? [full] : [])];
+    for (const size of [...(full ? [full] : []), ...boundarySizes(first.entries, crawled, largest)]) {
+      const result = await ctx.crawlSized(route, size);
       made.push(result);
       if (endedLegally(result.stop)) crawls.push(result);
     }
@@ -216,9 +219,9 @@ export function lossEvidence(loss: Loss): Evidence {
   const expected = `${loss.missing.length} more entries (${loss.missing.slice(0, 10).join(", ")}${loss.missing.length > 10 ? ", …" : ""}), as ${loss.witness.label} has them`;
   const actual = loss.shared
     ? `${loss.shared.length} crawls, none of them with these entries`
-    : loss.rule === "pagination.complete"
+    : loss.after
       ? `page ${page?.index} starts with ${page?.ids[0]} after ${loss.before?.id ?? "nothing"}`
-      : `page ${page?.index} ${loss.rule === "pagination.token-until-end" ? "holds entries but no token" : "is empty"}`;
+      : `page ${page?.index} ${loss.crawl.end === "no-token" ? "holds entries but no token" : "is empty"}`;
   return {
     ...pageExchange(page),
     diagnostics: [

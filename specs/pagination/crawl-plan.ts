@@ -98,6 +98,23 @@ export function fullLastPageSize(
 }
 
 /**
+ * The page sizes at which a listing of `entries` holds one entry more than a page (limit + 1) and two
+ * pages and one (2 · limit + 1): CursorProof's boundary sizes, where a provider that miscounts what is
+ * left drops, or serves again, the entry alone on the last page. Sizes of `crawled`, those above `largest`
+ * and those below the small size are left out: a loss at a page boundary shows there only as an early end
+ * (the entry alone on its page), and it is the crawls at the small size, over several pages, that show
+ * such a listing loses entries between pages (`judgeCompleteness` then files both on one rule).
+ *
+ * @example boundarySizes(45, [20, 7, 100, 15], 100) // [44, 22]
+ * @example boundarySizes(11, [20, 7, 100], 100) // [10]: 5 is below 7
+ */
+export function boundarySizes(entries: number, crawled: readonly number[], largest: number): number[] {
+  return [entries - 1, (entries - 1) / 2].filter(
+    (size) => Number.isInteger(size) && size >= SMALL_PAGE_SIZE && size <= largest && !crawled.includes(size),
+  );
+}
+
+/**
  * The page size to crawl a witness at: that of the crawl that collected the most entries, among the
  * sizes no suspect was crawled at (a provider that loses entries at one size loses them again there).
  */
