@@ -48,7 +48,7 @@ try {
   for (let round = 1; round <= Number(values.rounds); round++) {
     const cpu = process.cpuUsage();
     for (let i = 0; i < count; i++) {
-      pipeline.enqueue({ kind: "exchange", exchange: exchange(i) });
+      pipeline.enqueue(exchange(i));
       // Batches of 64, as the proxy hands them over, with a turn of the event loop between them.
       if (i % 64 === 63) await new Promise((resolve) => setImmediate(resolve));
     }

@@ -74,10 +74,7 @@ const server = createServer((req, res) => {
     if (!outcome.ok) return true;
     const x = outcome.exchange;
     gate.hold();
-    pipeline.enqueue({
-      kind: "exchange",
-      exchange: { ...x, requestBody: joined(x.requestBody), responseBody: joined(x.responseBody) },
-    });
+    pipeline.enqueue({ ...x, requestBody: joined(x.requestBody), responseBody: joined(x.responseBody) });
     // Written out (to the page cache, as the journal is) before the response's last bytes go.
     void pipeline.idle().then(() => {
       writer.flush();

@@ -11,8 +11,8 @@ import { ignoreEvents } from "../../proxy/events.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../proxy/options.js";
 import { createForwarder, type Done } from "../../proxy/record/forwarder.js";
 import { Journal } from "../../proxy/record/journal.js";
+import { frameMeta } from "../../proxy/record/journal-frame.js";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from "../../proxy/record/options.js";
-import { wireMeta } from "../../proxy/record/worker-protocol.js";
 import { closeOnSignal, listenAndAnnounce } from "./listen.js";
 
 const argument = (name: string) => process.argv[process.argv.indexOf(name) + 1] ?? "";
@@ -31,7 +31,7 @@ let id = 0;
 const journaled: Done = (outcome) => {
   if (!outcome.ok) return true;
   const x = outcome.exchange;
-  journal.append(JSON.stringify(wireMeta(id++, x, false)), x.requestBody, x.responseBody);
+  journal.append(frameMeta(id++, x), x.requestBody, x.responseBody);
   if (journal.size >= CLEAR_AT) journal.clear();
   return true;
 };

@@ -611,41 +611,30 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
 ]);
 
 /**
- * The shapes' literal words, for the recorder's one-pass body scan (`proxy/redaction/scan.ts`),
- * which finds them all with one automaton: its literals with their classes spelled out, `://` (where the
- * scan then tests for a URL password), and `bearer` (in any case, where it then tests for a blank after).
- * The tests check that the scan and `FORMAT_CANDIDATE` (below) agree.
+ * The shapes' literal words, their classes spelled out, found with `://` and the checked words by one
+ * automaton (`FORMAT_WORD_AUTOMATON`). The tests check that the recorder's body scan and
+ * `FORMAT_CANDIDATE` agree.
  */
-export const FORMAT_WORDS: {
-  readonly literals: readonly string[];
-  readonly urlPassword: string;
-  readonly bearer: string;
-  readonly checked: readonly CheckedWord[];
-} = Object.freeze({
-  literals: Object.freeze([
-    "PRIVATE KEY",
-    ..."pousr".split("").map((c) => `gh${c}_`),
-    "github_pat_",
-    "A3T",
-    "AKIA",
-    "ASIA",
-    "ABIA",
-    "ACCA",
-    ..."abposr".split("").map((c) => `xox${c}-`),
-    "hooks.slack.com",
-    "npm_",
-    "SG.",
-    ...["at", "ca", "pa", "ss"].map((k) => `shp${k}_`),
-    "T3BlbkFJ",
-    "sk-ant-",
-    "lin_api_",
-    ...PROVIDER_LITERALS,
-    "eyJ",
-  ]),
-  urlPassword: "://",
-  bearer: "bearer",
-  checked: CHECKED_WORDS,
-});
+const FORMAT_WORDS: readonly string[] = Object.freeze([
+  "PRIVATE KEY",
+  ..."pousr".split("").map((c) => `gh${c}_`),
+  "github_pat_",
+  "A3T",
+  "AKIA",
+  "ASIA",
+  "ABIA",
+  "ACCA",
+  ..."abposr".split("").map((c) => `xox${c}-`),
+  "hooks.slack.com",
+  "npm_",
+  "SG.",
+  ...["at", "ca", "pa", "ss"].map((k) => `shp${k}_`),
+  "T3BlbkFJ",
+  "sk-ant-",
+  "lin_api_",
+  ...PROVIDER_LITERALS,
+  "eyJ",
+]);
 
 const WORD_CHAR = /\w/;
 /** What credentials in a URL look like after its `://`: a user, `:`, a password and `@`, or a token and `@`. */
@@ -661,8 +650,8 @@ const URL_PASSWORD_REST = new RegExp(`^${URL_CREDENTIALS}`);
  */
 export const FORMAT_WORD_AUTOMATON = buildAutomaton(
   [
-    ...FORMAT_WORDS.literals.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
-    { bytes: wordBytes(FORMAT_WORDS.urlPassword), tag: 2 },
+    ...FORMAT_WORDS.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
+    { bytes: wordBytes("://"), tag: 2 },
     ...CHECKED_WORDS.flatMap((c, i) =>
       checkedSpellings(c).map((word) => ({ bytes: wordBytes(word), tag: 3 + i })),
     ),

@@ -6,7 +6,7 @@ import { packageVersion } from "../../core/paths.js";
 import { compress } from "../cassette/body.js";
 import { CASSETTE_FORMAT, type CassetteHeader } from "../cassette/format.js";
 import { DocumentWriter, openCassette } from "../cassette/writer.js";
-import type { CapturedExchange, Recordable } from "../record/capture.js";
+import type { CapturedExchange } from "../record/capture.js";
 import { recoveryPipeline } from "../record/recover-memory.js";
 import type { Har, HarEntry, HarNameValue } from "./format.js";
 
@@ -247,10 +247,8 @@ export async function importHar(
     });
     for (const { entry, origin } of kept) {
       const exchange = await captured(entry, origin);
-      const item: Recordable<Buffer> = entry._assopayNotification
-        ? { kind: "notification", notification: exchange }
-        : { kind: "exchange", exchange };
-      pipeline.enqueue(item, ownIds ? entry._assopayId : undefined);
+      if (entry._assopayNotification) exchange.notification = true;
+      pipeline.enqueue(exchange, ownIds ? entry._assopayId : undefined);
       // Bounded memory: what is queued is redacted and written before more is read.
       if (++result.imported % 64 === 0) await pipeline.idle();
     }

@@ -54,8 +54,11 @@ export function bodyLength(body: CapturedBody): number {
 }
 
 /**
- * One exchange as it crossed the proxy, before anything is decoded or redacted. On the proxy's thread the
- * bodies may still be chunks (`CapturedBody`); the recording worker gets them as single buffers.
+ * One exchange as it crossed the proxy, before anything is decoded or redacted: the one shape of an
+ * exchange from the socket to the cassette's writer (the journal's frames carry it, `journal-frame.ts`).
+ * On the proxy's thread the bodies may still be chunks (`CapturedBody`); read back from the journal,
+ * they are single buffers. A notification the service sent to the proxy's notification path is one too,
+ * with what became of its relay.
  */
 export interface CapturedExchange<Body extends CapturedBody = Buffer> {
   startedAt: Date;
@@ -67,26 +70,10 @@ export interface CapturedExchange<Body extends CapturedBody = Buffer> {
   status: number;
   responseHeaders: IncomingHttpHeaders;
   responseBody: Body;
-}
-
-/** A notification the service sent to the proxy's notification path, with what became of it. */
-export interface CapturedNotification<Body extends CapturedBody = Buffer> extends CapturedExchange<Body> {
+  /** True for a notification the service sent (the recorder relays it, and records it as one). */
+  notification?: boolean;
+  /** A notification's receiver, its answer's status, or why it could not be reached. */
   forwardedTo?: string;
   forwardStatus?: number;
   forwardError?: string;
-}
-
-/** What the recorder records: an exchange it forwarded, or a notification it relayed. */
-export type Recordable<Body extends CapturedBody = CapturedBody> =
-  | { kind: "exchange"; exchange: CapturedExchange<Body> }
-  | { kind: "notification"; notification: CapturedNotification<Body> };
-
-/** The exchange a recordable carries (a relayed notification is one too). */
-export function capturedOf<Body extends CapturedBody>(item: Recordable<Body>): CapturedNotification<Body> {
-  switch (item.kind) {
-    case "exchange":
-      return item.exchange;
-    case "notification":
-      return item.notification;
-  }
 }

@@ -1,5 +1,5 @@
+import type { CapturedBody, CapturedExchange } from "./capture.js";
 import { crc32 } from "./crc32.js";
-import type { WireMeta } from "./worker-protocol.js";
 
 /**
  * The frame format of the recording journal (see `journal.ts`). A frame (`AJ02`):
@@ -24,11 +24,24 @@ const HEAD_V1 = 16;
 /** The longest metadata a frame may claim: headers and a URL, far below this. */
 const MAX_META = 16 * 1024 * 1024;
 
-/** One exchange read back from a journal. */
+/** A frame's metadata (JSON): the exchange but for its bodies, its start as a number, and its interaction id. */
+export type FrameMeta = Omit<CapturedExchange, "requestBody" | "responseBody" | "startedAt"> & {
+  startedAt: number;
+  /** The interaction id it gets in the cassette (given on the proxy's thread, in journal order). */
+  id: number;
+};
+
+/** The metadata's JSON text of `exchange`, which becomes interaction `id`. */
+export function frameMeta(id: number, exchange: CapturedExchange<CapturedBody>): string {
+  const { requestBody: _request, responseBody: _response, startedAt, ...rest } = exchange;
+  const meta: FrameMeta = { ...rest, startedAt: startedAt.getTime(), id };
+  return JSON.stringify(meta);
+}
+
+/** One exchange read back from a journal, with the interaction id it was given. */
 export interface JournalEntry {
-  meta: WireMeta;
-  requestBody: Buffer;
-  responseBody: Buffer;
+  id: number;
+  exchange: CapturedExchange;
 }
 
 /** A frame's head, read: where its parts lie, and whether the head holds. */
@@ -82,9 +95,9 @@ export function readEntry(
   verify = true,
 ): { entry: JournalEntry } | { why: string; id: number | undefined } {
   const metaText = rest.toString("utf8", 0, head.meta);
-  let meta: WireMeta | undefined;
+  let meta: FrameMeta | undefined;
   try {
-    meta = JSON.parse(metaText) as WireMeta;
+    meta = JSON.parse(metaText) as FrameMeta;
   } catch {
     meta = undefined;
   }
@@ -94,11 +107,16 @@ export function readEntry(
   if (meta === undefined || typeof meta.id !== "number")
     return { why: "its metadata is not readable", id: undefined };
   const requestEnd = head.meta + head.request;
+  const { id: given, startedAt, ...exchange } = meta;
   return {
     entry: {
-      meta,
-      requestBody: rest.subarray(head.meta, requestEnd),
-      responseBody: rest.subarray(requestEnd, requestEnd + head.response),
+      id: given,
+      exchange: {
+        ...exchange,
+        startedAt: new Date(startedAt),
+        requestBody: rest.subarray(head.meta, requestEnd),
+        responseBody: rest.subarray(requestEnd, requestEnd + head.response),
+      },
     },
   };
 }

@@ -9,7 +9,7 @@ import { endToEndHeaders } from "../../core/http/headers.js";
 import { problem, sendProblem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
 import { readBodyOrRefuse, tooLargeDetail } from "../http/body.js";
-import type { CapturedNotification } from "./capture.js";
+import type { CapturedExchange } from "./capture.js";
 
 /** Whether a request target is the notification path or below it. */
 export function isNotificationPath(url: string | undefined, path: string): boolean {
@@ -79,7 +79,7 @@ export async function relayNotification(
   options: RelayOptions,
   req: IncomingMessage,
   res: ServerResponse,
-  record: (notification: CapturedNotification) => boolean,
+  record: (notification: CapturedExchange) => boolean,
 ): Promise<void> {
   const startedAt = new Date();
   const body = await readBodyOrRefuse(req, res, options.maxBodyBytes, "Notification body too large");
@@ -87,7 +87,7 @@ export async function relayNotification(
     options.onEvent({ kind: "refused", message: `notification refused: ${body.detail}` });
     return;
   }
-  const recorded = (notification: CapturedNotification, answer: () => void) => {
+  const recorded = (notification: CapturedExchange, answer: () => void) => {
     if (record(notification)) answer();
     else res.destroy();
   };
@@ -98,6 +98,7 @@ export async function relayNotification(
     url: req.url ?? options.notificationPath,
     requestHeaders: req.headers,
     requestBody: body.bytes,
+    notification: true,
   };
   const target = options.notifyForward;
   if (!target) {

@@ -7,8 +7,7 @@ import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest, redactResponse } from "../redaction/redact.js";
 import { learnFromRuleset } from "../redaction/ruleset.js";
 import { BodyEncoder, type ReadyBody, readyBody } from "./body-encoder.js";
-import { type CapturedExchange, type CapturedNotification, capturedOf, type Recordable } from "./capture.js";
-import type { WireMeta } from "./worker-protocol.js";
+import type { CapturedExchange } from "./capture.js";
 
 /** A message as captured: all but its body in stored form (not yet redacted), and its body made ready. */
 interface Captured<T extends StoredRequest | StoredResponse> {
@@ -54,7 +53,7 @@ function withBody<T extends object, B>(message: T, body: B | undefined): T & { b
 }
 
 interface Queued {
-  item: Recordable<Buffer>;
+  exchange: CapturedExchange;
   id: number | undefined;
 }
 
@@ -93,26 +92,9 @@ export class RecordingPipeline {
    * they are queued, each once its bodies are ready and the ruleset has scanned it (`redaction/ruleset.ts`). `id` is the interaction id
    * to give it (default: the writer's next).
    */
-  enqueue(item: Recordable<Buffer>, id?: number): void {
-    this.queue.push({ item, id });
+  enqueue(exchange: CapturedExchange, id?: number): void {
+    this.queue.push({ exchange, id });
     if (!this.running) this.run();
-  }
-
-  /** Queues an exchange as the journal (or a batch from the proxy) carries it: metadata and two bodies. */
-  enqueueWire(meta: WireMeta, requestBody: Buffer, responseBody: Buffer): void {
-    const { notification, startedAt, id, ...rest } = meta;
-    const captured: CapturedNotification = {
-      ...rest,
-      startedAt: new Date(startedAt),
-      requestBody,
-      responseBody,
-    };
-    this.enqueue(
-      notification
-        ? { kind: "notification", notification: captured }
-        : { kind: "exchange", exchange: captured },
-      id,
-    );
   }
 
   /** Resolves once everything queued has been handed to the writer. */
@@ -130,8 +112,7 @@ export class RecordingPipeline {
       return;
     }
     this.running = true;
-    const { item, id } = queued;
-    const x = capturedOf(item);
+    const { exchange: x, id } = queued;
     Promise.resolve()
       .then(() => capturedPair(x))
       .then(async (ready) => {
@@ -142,7 +123,7 @@ export class RecordingPipeline {
           ],
           this.redactor,
         );
-        this.record(item, ready, id);
+        this.record(x, ready, id);
       })
       .catch((error: unknown) => this.failed(x, error))
       .finally(() => this.run());
@@ -155,7 +136,7 @@ export class RecordingPipeline {
     });
   }
 
-  private notificationRecord(x: CapturedNotification): {
+  private notificationRecord(x: CapturedExchange): {
     record: NotificationRecord;
     key: string | undefined;
   } {
@@ -194,25 +175,21 @@ export class RecordingPipeline {
    * Writes one exchange. Everything is redacted in the order it is written, request (head, then body)
    * before response, so that a secret met anywhere earlier is scrubbed from everything after it.
    */
-  private record(item: Recordable<Buffer>, x: CapturedPair, given: number | undefined) {
-    const recordedAt = capturedOf(item).startedAt.toISOString();
-    switch (item.kind) {
-      case "exchange": {
-        const request = this.encoded(x.request, redactRequest);
-        const response = this.encoded(x.response, redactResponse);
-        const id = this.writer.append({ recordedAt, request, response }, given);
-        this.reported("recorded", id, request, response);
-        return;
-      }
-      case "notification":
-        this.recordNotification(item.notification, x, recordedAt, given);
-        return;
+  private record(exchange: CapturedExchange, x: CapturedPair, given: number | undefined) {
+    const recordedAt = exchange.startedAt.toISOString();
+    if (exchange.notification) {
+      this.recordNotification(exchange, x, recordedAt, given);
+      return;
     }
+    const request = this.encoded(x.request, redactRequest);
+    const response = this.encoded(x.response, redactResponse);
+    const id = this.writer.append({ recordedAt, request, response }, given);
+    this.reported("recorded", id, request, response);
   }
 
   /** Writes a relayed notification: its body stored (never by a fast path), re-signed when verified. */
   private recordNotification(
-    notification: CapturedNotification,
+    notification: CapturedExchange,
     x: CapturedPair,
     recordedAt: string,
     given: number | undefined,

@@ -90,13 +90,13 @@ export async function withJournalInMemory(
   );
   const journaled = new Set<number>();
   let duplicates = 0;
-  for (const { meta, requestBody, responseBody } of entries) {
-    if (journaled.has(meta.id)) {
+  for (const { id, exchange } of entries) {
+    if (journaled.has(id)) {
       duplicates++;
       continue;
     }
-    journaled.add(meta.id);
-    pipeline.enqueueWire(meta, requestBody, responseBody);
+    journaled.add(id);
+    pipeline.enqueue(exchange, id);
   }
   await pipeline.idle();
   const fromJournal = parseCassette(text.join(""), `${cassette.file}.journal (redacted in memory)`);

@@ -260,13 +260,13 @@ async function fold(
       const damaged = lazyDamageFile(`${path}.damaged`);
       const scan = await scanJournal(
         path,
-        async ({ meta, requestBody, responseBody }) => {
-          if (journaled.has(meta.id)) {
+        async ({ id, exchange }) => {
+          if (journaled.has(id)) {
             duplicates++;
             return;
           }
-          journaled.add(meta.id);
-          pipeline.enqueueWire(meta, requestBody, responseBody);
+          journaled.add(id);
+          pipeline.enqueue(exchange, id);
           // Bounded memory: what is queued is redacted and written before more is read.
           if (++queued % 64 === 0) await pipeline.idle();
         },

@@ -11,7 +11,7 @@ import { Replayer } from "../replay/index.js";
 import { carriesPlaceholder, placeholderRefusal } from "../replay/placeholder.js";
 import { cachedResponder } from "../replay/respond.js";
 import { incomingRequest } from "../replay/serve.js";
-import type { CapturedNotification } from "./capture.js";
+import type { CapturedExchange } from "./capture.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
 import { Journal } from "./journal.js";
 import { isNotificationPath, relayNotification } from "./notifications.js";
@@ -136,10 +136,9 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
 
   const recorded = (outcome: ForwardOutcome): boolean => {
     inFlight.end();
-    return !outcome.ok || !recording || recording.enqueue({ kind: "exchange", exchange: outcome.exchange });
+    return !outcome.ok || !recording || recording.enqueue(outcome.exchange);
   };
-  const notified = (notification: CapturedNotification): boolean =>
-    !recording || recording.enqueue({ kind: "notification", notification });
+  const notified = (notification: CapturedExchange): boolean => !recording || recording.enqueue(notification);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (isNotificationPath(req.url, o.notificationPath)) {

@@ -6,11 +6,12 @@ import { runnableEntry } from "../../core/compiled.js";
 import { AssopayError, formatError } from "../../core/errors.js";
 import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { teachEvents } from "../redaction/log.js";
-import { capturedOf, type Recordable } from "./capture.js";
+import type { CapturedBody, CapturedExchange } from "./capture.js";
 import type { Journal } from "./journal.js";
+import { frameMeta } from "./journal-frame.js";
 import { JournalQueue } from "./journal-queue.js";
 import { caughtUpEnough, overBound } from "./lag-bound.js";
-import { type FromWorker, type ToWorker, type WorkerInit, wireMeta } from "./worker-protocol.js";
+import type { FromWorker, ToWorker, WorkerInit } from "./worker-protocol.js";
 
 /**
  * The worker, from compiled JavaScript (the built package, or dist/ when it matches the sources), or from
@@ -120,13 +121,10 @@ export class RecordingWorker {
    * journaled: recording has stopped (see `stopped`), and the caller must not let its client have the
    * whole response.
    */
-  enqueue(item: Recordable): boolean {
+  enqueue(x: CapturedExchange<CapturedBody>): boolean {
     if (this.stop || this.closed) return false;
-    const x = capturedOf(item);
-    const notification = item.kind === "notification";
-    const meta = wireMeta(this.nextId, x, notification);
     try {
-      this.queue.append(JSON.stringify(meta), x.requestBody, x.responseBody);
+      this.queue.append(frameMeta(this.nextId, x), x.requestBody, x.responseBody);
     } catch (error) {
       this.stopRecording(error);
       return false;

@@ -1,5 +1,4 @@
 import type { ProxyEvent } from "../events.js";
-import type { CapturedBody, CapturedNotification } from "./capture.js";
 
 /** What the recording worker is started with. */
 export interface WorkerInit {
@@ -14,35 +13,6 @@ export interface WorkerInit {
   /** The journal the worker reads exchanges from (see `journal-tail.ts`), and its size at the start. */
   journal: string;
   journalFrom: number;
-}
-
-/** An exchange's metadata in the journal, besides its bodies (as JSON). */
-export type WireMeta = Omit<CapturedNotification, "requestBody" | "responseBody" | "startedAt"> & {
-  startedAt: number;
-  notification: boolean;
-  /** The interaction id it gets in the cassette (given on the proxy's thread, in journal order). */
-  id: number;
-};
-
-/** The journal's metadata of `captured`, which becomes interaction `id` (a relayed notification or not). */
-export function wireMeta(
-  id: number,
-  captured: CapturedNotification<CapturedBody>,
-  notification: boolean,
-): WireMeta {
-  return {
-    id,
-    startedAt: captured.startedAt.getTime(),
-    method: captured.method,
-    url: captured.url,
-    requestHeaders: captured.requestHeaders,
-    status: captured.status,
-    responseHeaders: captured.responseHeaders,
-    forwardedTo: captured.forwardedTo,
-    forwardStatus: captured.forwardStatus,
-    forwardError: captured.forwardError,
-    notification,
-  };
 }
 
 /**

@@ -71,7 +71,7 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
         return;
       }
       unwritten += 1;
-      for (const entry of entries) pipeline.enqueueWire(entry.meta, entry.requestBody, entry.responseBody);
+      for (const entry of entries) pipeline.enqueue(entry.exchange, entry.id);
       const { generation, upTo } = message;
       const exchanges = entries.length;
       written(() => {

@@ -16,12 +16,7 @@
  */
 
 import { type Automaton, buildAutomaton, FLAG, ROW, wordBytes } from "../../core/secrets/automaton.js";
-import {
-  FORMAT_WORD_AUTOMATON,
-  FORMAT_WORD_START,
-  FORMAT_WORDS,
-  formatWordAt,
-} from "../../core/secrets/formats.js";
+import { FORMAT_WORD_AUTOMATON, FORMAT_WORD_START, formatWordAt } from "../../core/secrets/formats.js";
 import { bytesHoldPrefixedToken } from "../../core/secrets/token-shape.js";
 import { cardRun } from "./card-run.js";
 import { createRedactor, type Redactor } from "./redactor.js";
@@ -47,7 +42,7 @@ function namesAutomaton(names: readonly string[], flagged: readonly number[]): A
       ...["?", "&", "#"].flatMap((lead) =>
         FORM_SECRET_NAMES.map((name) => ({ bytes: wordBytes(`${lead}${name}=`), tag: FORM_TAG })),
       ),
-      { bytes: wordBytes(FORMAT_WORDS.bearer), tag: BEARER_TAG },
+      { bytes: wordBytes("bearer"), tag: BEARER_TAG },
     ],
     { foldCase: true, skip: [0x20, 0x2d, 0x5f], flagged },
   );

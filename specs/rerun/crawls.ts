@@ -16,7 +16,6 @@ import type { ListingCrawl, Listings } from "./listings.js";
 import { TOKEN_PARAM } from "./listings.js";
 import { crawlOutcome } from "./outcome.js";
 import type { RerunStep } from "./steps.js";
-import type { Exchange, TargetPage } from "./types.js";
 
 /** Notes a recorded page of a crawl, re-sent or not: what the recording vouches the listing held. */
 export function noteRecordedPage(crawl: ListingCrawl, step: RerunStep, body: unknown): void {
@@ -29,22 +28,6 @@ export function noteRecordedPage(crawl: ListingCrawl, step: RerunStep, body: unk
     sentToken: undefined,
     status: step.interaction.response.status,
     ids: page.ids,
-    token: page.token,
-  });
-}
-
-/** Notes a page the target answered, for the crawl judge. */
-export function noteTargetPage(crawl: ListingCrawl, exchange: Exchange, page: TargetPage): void {
-  if (crawl.targetLog.length === 0) crawl.startedAt = exchange.target.sentAt;
-  crawl.endedAt = exchange.target.answeredAt;
-  crawl.lastStep = exchange.step;
-  crawl.targetLog.push({
-    index: crawl.targetLog.length + 1,
-    url: exchange.target.request.url,
-    sentToken: exchange.query.get("continuationToken") ?? undefined,
-    status: exchange.target.status,
-    ids: page.ids,
-    dates: page.dates,
     token: page.token,
   });
 }

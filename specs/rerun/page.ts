@@ -18,7 +18,7 @@ import type { Exchange, Judgement, TargetPage } from "./types.js";
 /**
  * Judges one page of a listing by the pagination and count rules, as verify's crawl does: the result
  * array, the schema at the date, the page size, no entry twice, the token leading on. Adds the page to its
- * crawl and returns it (`undefined` when it is no page).
+ * crawl, and to the crawl's log the whole-crawl judges read, and returns it (`undefined` when it is no page).
  */
 export function judgeListingPage(
   exchange: Exchange,
@@ -94,12 +94,22 @@ export function judgeListingPage(
         break;
     }
   }
-  const ids = read.ids;
-  for (const id of ids) crawl.seen.add(id);
+  for (const id of read.ids) crawl.seen.add(id);
+  if (crawl.targetLog.length === 0) crawl.startedAt = target.sentAt;
+  crawl.endedAt = target.answeredAt;
+  crawl.lastStep = step;
+  crawl.targetLog.push({
+    index: crawl.targetLog.length + 1,
+    url: target.request.url,
+    sentToken: exchange.query.get("continuationToken") ?? undefined,
+    status: target.status,
+    ids: read.ids,
+    dates: read.dates,
+    token: read.token,
+  });
   const page: TargetPage = {
     step,
-    ids,
-    dates: read.dates,
+    ids: read.ids,
     token: read.token,
     size: read.entries.length,
     counts: counts ?? { totalCount: undefined, totalPages: undefined, pageSize: undefined },

@@ -14,7 +14,7 @@ import { DEFAULTS } from "../runner/options.js";
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { RunReport } from "../runner/types.js";
-import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage, noteTargetPage } from "./crawls.js";
+import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
@@ -62,7 +62,6 @@ async function judgeListing(
 ): Promise<void> {
   const page = judgeListingPage(exchange, judgement, crawl, session.contract);
   if (!page || !exchange.rules) return;
-  noteTargetPage(crawl, exchange, page);
   const recorded = exchange.route && readRoutePage(exchange.recorded.body, exchange.route);
   const recordedEnd = recorded?.ok === true && recorded.entries.length === 0;
   let ended = page.size === 0;

@@ -28,11 +28,8 @@ function refusalRule(route: Route, exchange: Exchange): string {
 
 /** The rule that owns an answer where the recording was refused, if a rule owns it. */
 function acceptanceRule(route: Route, recordedStatus: number, exchange: Exchange): string | undefined {
-  if (recordedStatus === 401)
+  if (recordedStatus === 401 || recordedStatus === 403)
     return route.id === "v5.attached-file" ? "rights.file-needs-organization-admin" : "auth.tokens";
-  if (recordedStatus === 403) {
-    return route.id === "v5.attached-file" ? "rights.file-needs-organization-admin" : "auth.tokens";
-  }
   const pageSize = Number(exchange.query.get("pageSize") ?? Number.NaN);
   if (recordedStatus === 400 && route.pagination && pageSize > route.pagination.maxPageSize) {
     return "pagination.page-size";

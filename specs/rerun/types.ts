@@ -49,8 +49,6 @@ export interface Judgement {
 export interface TargetPage {
   step: RerunStep;
   ids: readonly EntryId[];
-  /** The `date` of each entry of `ids`, in milliseconds since the epoch; NaN where it has none. */
-  dates: readonly number[];
   /** The token for the next page, `undefined` when the page gave none. */
   token: string | undefined;
   size: number;

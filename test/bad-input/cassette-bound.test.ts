@@ -25,11 +25,21 @@ describe("the cassette size bound, --max-cassette-bytes (docs/bad-inputs.md)", (
    * Sends requests one after the other, `gapMs` apart, and returns their statuses. The bound is looked at
    * in the background, at most every 200 ms, when a request comes: 250 ms apart, every request brings a
    * look; closer, a look comes every few requests, and the recording may pass the bound by as many.
+   * With `events`, each next request waits until the recorder has said it recorded the last one (a slow
+   * machine writes later, never out of step with the looks), so each look sees one more exchange.
    */
-  async function traffic(url: string, count: number, gapMs: number): Promise<number[]> {
+  async function traffic(
+    url: string,
+    count: number,
+    gapMs: number,
+    events?: ProxyEvent[],
+  ): Promise<number[]> {
     const statuses: number[] = [];
     for (let i = 0; i < count; i++) {
-      statuses.push((await send(`${url}/v5/organizations/o/items?n=${i}`)).status);
+      const status = (await send(`${url}/v5/organizations/o/items?n=${i}`)).status;
+      statuses.push(status);
+      const recorded = statuses.filter((s) => s === 200).length;
+      while (events && events.filter((e) => e.kind === "recorded").length < recorded) await sleep(10);
       await sleep(gapMs);
     }
     return statuses;
@@ -44,7 +54,7 @@ describe("the cassette size bound, --max-cassette-bytes (docs/bad-inputs.md)", (
       maxCassetteBytes: 12_000,
       onEvent: (event) => events.push(event),
     });
-    const statuses = await traffic(recorder.url, 36, 100);
+    const statuses = await traffic(recorder.url, 36, 250, events);
     const warnings = events.filter((e) => e.kind === "warning").map((e) => e.message);
     expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/% of --max-cassette-bytes \(0\.0 MiB\): at the bound the recorder stops/);
@@ -109,11 +119,14 @@ describe("the cassette size bound, --max-cassette-bytes (docs/bad-inputs.md)", (
       (event) => events.push(event),
       () => pending,
     );
-    // The size is looked at, in the background, at most every 200 ms when a request comes.
+    // The size is looked at, in the background, at most every 200 ms when a request comes: a few looks,
+    // each given time to end, until one refuses (a slow machine only makes each look later).
     const lookTwice = async () => {
-      await sleep(250);
-      budget.refusal();
-      await sleep(100);
+      for (let look = 0; look < 4; look++) {
+        await sleep(250);
+        const refused = budget.refusal();
+        if (refused) return refused;
+      }
       return budget.refusal();
     };
     expect(await lookTwice()).toBeUndefined();

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { Journal } from "../../proxy/record/journal.js";
+import type { FrameMeta } from "../../proxy/record/journal-frame.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { versionsOf } from "../../proxy/record/versions.js";
-import type { WireMeta } from "../../proxy/record/worker-protocol.js";
 import { send } from "./support/http.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 import { startUpstream } from "./support/upstream.js";
@@ -14,7 +14,7 @@ import { startUpstream } from "./support/upstream.js";
 function journal(file: string, entries: { id: number; path: string; body: string }[]): Journal {
   const j = Journal.open(file);
   for (const { id, path, body } of entries) {
-    const meta: WireMeta = {
+    const meta: FrameMeta = {
       id,
       startedAt: Date.parse("2026-11-23T12:00:00Z"),
       method: "GET",

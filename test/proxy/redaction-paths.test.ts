@@ -131,7 +131,7 @@ async function recorded(file: string, exchanges: readonly CapturedExchange[], fi
         if (e.kind === "write-error") errors.push(e.message);
       },
     );
-    for (const x of exchanges) pipeline.enqueue({ kind: "exchange", exchange: x });
+    for (const x of exchanges) pipeline.enqueue(x);
     await pipeline.idle();
     writer.flush();
     expect(errors).toEqual([]);

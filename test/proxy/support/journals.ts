@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { emitDocument } from "../../../proxy/cassette/emit.js";
 import { CASSETTE_FORMAT } from "../../../proxy/cassette/format.js";
 import { Journal } from "../../../proxy/record/journal.js";
-import type { WireMeta } from "../../../proxy/record/worker-protocol.js";
+import type { FrameMeta } from "../../../proxy/record/journal-frame.js";
 
 /** Writes a cassette with no interaction yet (what `record` writes at its start). */
 export async function emptyCassette(file: string, salted = false): Promise<void> {
@@ -25,7 +25,7 @@ export async function emptyCassette(file: string, salted = false): Promise<void>
 }
 
 /** The metadata of exchange `id`: `GET /item?n=ID` with a bearer token that must never reach a cassette. */
-export function itemMeta(id: number): WireMeta {
+export function itemMeta(id: number): FrameMeta {
   return {
     id,
     startedAt: Date.parse("2026-11-23T12:00:00Z"),
