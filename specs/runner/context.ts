@@ -10,7 +10,7 @@ import { askedPageSize, partialLastPageSize } from "./crawl-query.js";
 import { type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
-import type { FormRef, VerifyOptions } from "./options.js";
+import type { VerifyOptions } from "./options.js";
 import type { Progress } from "./progress.js";
 import { type StateClient, stateString } from "./states.js";
 import type { Role, TokenSource } from "./tokens.js";
@@ -22,15 +22,7 @@ export interface Coordinates {
   formSlug: string;
   /** Set when the "a form with entries" provider state seeded the form. */
   knownEntries: number | undefined;
-  /**
-   * The forms the same state seeded with CursorProof's boundary counts around the default page size _L_
-   * (`BOUNDARY_COUNTS`: 0, 1, _L_ − 1, _L_, _L_ + 1, 2·_L_ + 1 entries); none without states.
-   */
-  boundaryForms: readonly FormRef[];
 }
-
-/** CursorProof's boundary listings around a page of `limit`: 0, 1, limit − 1, limit, limit + 1 and 2·limit + 1 entries. */
-export const boundaryCounts = (limit: number) => [0, 1, limit - 1, limit, limit + 1, 2 * limit + 1];
 
 /**
  * Which crawl of a listing: as a client would (no `withCount`), asking for the totals, as a client
@@ -151,28 +143,17 @@ export function createContext(parts: ContextParts): CheckContext {
         formType: options.formType,
         formSlug: options.formSlug,
         knownEntries: undefined,
-        boundaryForms: [],
       };
       if (!parts.states) return fallback;
       const count = options.seededEntries;
       const answer = await parts.states.setup("a form with entries", { count });
       if (!answer.ok) return fallback;
       const values = answer.values;
-      const limit =
-        options.pageSize ?? contract.routes.byId("v5.form-items").pagination?.defaultPageSize ?? 20;
-      const boundaryForms: FormRef[] = [];
-      for (const entries of boundaryCounts(limit)) {
-        const seeded = await parts.states.setup("a form with entries", { count: entries });
-        const formType = seeded.ok ? stateString(seeded.values, "formType") : undefined;
-        const formSlug = seeded.ok ? stateString(seeded.values, "formSlug") : undefined;
-        if (formType && formSlug) boundaryForms.push({ formType, formSlug });
-      }
       return {
         organizationSlug: stateString(values, "organizationSlug") ?? fallback.organizationSlug,
         formType: stateString(values, "formType") ?? fallback.formType,
         formSlug: stateString(values, "formSlug") ?? fallback.formSlug,
         knownEntries: typeof values.count === "number" ? values.count : count,
-        boundaryForms,
       };
     });
 
