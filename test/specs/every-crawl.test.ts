@@ -174,7 +174,11 @@ describe("verify judges every crawl it makes of a listing, not only the default 
     });
     const found = problems(report);
     expect(checksIn(found)).toEqual(["pagination/token-echoed"]);
-    expect(found[0]).toMatch(/the token of page \d+, sent a second time, was refused with 400/);
+    // The crawl at the boundary size 49 meets first a token another crawl already sent (the sandbox's
+    // tokens name the entry they follow: after the 50th, the same at 49 as at 25), refused on its first use.
+    expect(found[0]).toMatch(
+      /the token of page \d+, sent a second time, was refused with 400|pageSize 49: the token sent back exactly as received was refused with 400/,
+    );
   });
 
   it("flags entries that read otherwise on later pages at one page size only, on pagination/same-entry alone", async () => {
