@@ -1,6 +1,6 @@
 import { judgeCompleteness, type Loss, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { type CrawlResult, endedLegally } from "../runner/crawler.js";
+import { type CrawlResult, legalLogs } from "../runner/crawler.js";
 import type { FormRef } from "../runner/options.js";
 import { otherForms } from "./organization-holds-forms.js";
 
@@ -28,8 +28,6 @@ export async function boundaryLosses(
 ): Promise<{ readonly made: readonly CrawlResult[]; readonly losses: readonly Loss[] }> {
   if (!route.pathParams.includes("formSlug")) return { made: [], losses: [] };
   const forms = await boundaryForms(ctx);
-  const legalLogs = (crawls: readonly CrawlResult[]) =>
-    crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log);
   const judged = await Promise.all(
     forms.map(async (form) => {
       const crawls = [await ctx.crawlOfForm(route, form)];

@@ -10,7 +10,7 @@ import {
   type Route,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.js";
+import { type CrawlResult, describeStop, endedLegally, legalLogs } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 import { boundaryLosses } from "./boundaries.js";
@@ -156,11 +156,6 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     judged = { ...judged, losses: oneDefect([...judged.losses, ...boundary.losses]) };
     return { kind: "judged", judged, crawls, logs, made };
   });
-}
-
-/** The logs of the crawls that reached a legal end: the only ones the crawl judges read. */
-export function legalLogs(crawls: readonly CrawlResult[]): CrawlLog[] {
-  return crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log);
 }
 
 /**

@@ -6,9 +6,10 @@ import {
   type Route,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
+import { legalLogs } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, type Finding } from "../runner/verdicts.js";
-import { completenessOf, crawlPicture, legalLogs, pageExchange } from "./completeness.js";
+import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { idList } from "./listing-findings.js";
 
 /** The organization's listing of the same kind and version as a form's listing; undefined if none is served. */

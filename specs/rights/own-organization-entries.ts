@@ -1,7 +1,8 @@
 import { foreignEntries, type Route } from "../../contracts/index.js";
-import { completenessOf, legalLogs } from "../pagination/completeness.js";
+import { completenessOf } from "../pagination/completeness.js";
 import { foreignFinding } from "../pagination/listing-findings.js";
 import type { CheckContext } from "../runner/context.js";
+import { legalLogs } from "../runner/crawler.js";
 import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
 
 const RULE = "rights.own-organization-entries";

@@ -99,6 +99,11 @@ export function endedLegally(stop: CrawlStop): boolean {
   return stop.kind === "empty-page" || stop.kind === "no-token";
 }
 
+/** The logs of the crawls that reached a legal end: the only ones the crawl judges read. */
+export function legalLogs(crawls: readonly CrawlResult[]): CrawlLog[] {
+  return crawls.filter((c) => endedLegally(c.stop)).map((c) => c.log);
+}
+
 /**
  * The one rule that owns each way a crawl can go wrong, so a provider's fault is blamed on its rule and
  * the other checks that needed the crawl skip with a pointer instead of failing too.
