@@ -35,12 +35,8 @@ export interface RunIo {
 }
 
 /** A failure resting only on planned timeline entries becomes a warning under `--planned warn`. */
-export function applyPlanned(
-  result: CheckResult,
-  policy: PlannedPolicy,
-  timeline: Timeline,
-): CheckResult & { downgraded?: boolean } {
-  if (result.status !== "fail" || policy !== "warn" || !result.timeline || result.timeline.length === 0)
+export function applyPlanned(result: CheckResult, policy: PlannedPolicy, timeline: Timeline): CheckResult {
+  if (result.verdict !== "fail" || policy !== "warn" || !result.timeline || result.timeline.length === 0)
     return result;
   const planned = result.timeline.every(
     (id) => timeline.entries.find((e) => e.id === id)?.status === "planned",
@@ -48,8 +44,8 @@ export function applyPlanned(
   if (!planned) return result;
   return {
     ...result,
-    status: "warn",
-    reason: `${result.reason ?? ""} (planned change: --planned warn)`,
+    verdict: "warn",
+    reason: `${result.reason} (planned change: --planned warn)`,
     downgraded: true,
   };
 }
@@ -206,8 +202,8 @@ async function runWithin(
           group: check.group,
           rule: check.rule,
           title: check.title,
-          verdict: result.status,
-          reason: result.reason ?? "",
+          verdict: result.verdict,
+          reason: result.reason,
           ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
           ...(result.downgraded ? { downgraded: true } : {}),
           durationMs: Date.now() - begin,
