@@ -194,14 +194,12 @@ async function runWithin(
     for (const check of selected) {
       if (signal.aborted) break;
       const begin = Date.now();
+      const named = { id: check.id, group: check.group, rule: check.rule, title: check.title };
       let outcome: Finding;
       try {
         const result = applyPlanned(await check.run(context), options.planned, contract.timeline);
         outcome = {
-          id: check.id,
-          group: check.group,
-          rule: check.rule,
-          title: check.title,
+          ...named,
           verdict: result.verdict,
           reason: result.reason,
           ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
@@ -216,12 +214,9 @@ async function runWithin(
         if (isAssopayError(error) && (error.code === "usage" || error.code === "rate-limited")) throw error;
         const failed = signal.aborted ? undefined : targetFault(error);
         outcome = {
-          id: check.id,
-          group: check.group,
-          rule: check.rule,
-          title: check.title,
+          ...named,
           ...(failed
-            ? { verdict: "fail", reason: failed.reason, evidence: failed.evidence }
+            ? { verdict: "fail", ...failed }
             : {
                 verdict: "error",
                 reason: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
@@ -240,11 +235,12 @@ async function runWithin(
   }
   if (deadline.expired()) {
     for (const check of selected.slice(outcomes.length)) {
+      const { id, group, rule, title } = check;
       const outcome: Finding = {
-        id: check.id,
-        group: check.group,
-        rule: check.rule,
-        title: check.title,
+        id,
+        group,
+        rule,
+        title,
         verdict: "error",
         reason: notRun(options),
         durationMs: 0,
