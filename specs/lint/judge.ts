@@ -11,8 +11,8 @@ import type { RerunStep } from "../rerun/steps.js";
 import type { Exchange } from "../rerun/types.js";
 import type { HttpExchange } from "../runner/http.js";
 
-/** What lint found of one recorded interaction. */
-export interface LintOutcome {
+/** One recorded interaction as lint judged it: its day, and its breaches as findings (the one result type). */
+export interface LintedInteraction {
   step: RerunStep;
   /** The day whose rules judged it. */
   date: IsoDay;
@@ -26,7 +26,7 @@ export interface LintOutcome {
 export function interactionDay(
   step: RerunStep,
   at: IsoDay | undefined,
-): Pick<LintOutcome, "date" | "dateFrom"> {
+): Pick<LintedInteraction, "date" | "dateFrom"> {
   if (at) return { date: at, dateFrom: "--at" };
   const header = Object.entries(step.interaction.response.headers).find(
     ([name]) => name.toLowerCase() === "date",
@@ -96,7 +96,7 @@ export function lintStep(
   contract: Contract,
   listings: Listings,
   at: IsoDay | undefined,
-): LintOutcome {
+): LintedInteraction {
   const day = interactionDay(step, at);
   const route = step.match?.route;
   const { target, body } = recordedExchange(step);
@@ -134,7 +134,7 @@ export function lintSteps(
   steps: readonly RerunStep[],
   contract: Contract,
   at: IsoDay | undefined,
-): LintOutcome[] {
+): LintedInteraction[] {
   const listings = createListings();
   return steps.map((step) => lintStep(step, contract, listings, at));
 }

@@ -2,14 +2,14 @@ import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import type { Finding, Report, ReportSuite } from "../../report/index.js";
 import { loadSteps } from "../rerun/steps.js";
-import { type LintOutcome, lintSteps } from "./judge.js";
+import { type LintedInteraction, lintSteps } from "./judge.js";
 
 /** What `assopay lint` judged and found. */
 export interface LintResult {
   cassettes: readonly string[];
   /** The day given with `--at`, when one was. */
   at: IsoDay | undefined;
-  outcomes: readonly LintOutcome[];
+  outcomes: readonly LintedInteraction[];
   /** What loading left out (notification documents, documents cut short). */
   notes: readonly string[];
 }
@@ -32,7 +32,7 @@ export async function runLint(
 }
 
 /** The report's cases of one interaction: its breaches, else one pass naming the day that judged it. */
-function casesOf(outcome: LintOutcome): readonly Finding[] {
+function casesOf(outcome: LintedInteraction): readonly Finding[] {
   const { step, date, dateFrom } = outcome;
   if (outcome.breaches.length > 0) return outcome.breaches;
   const { method, path } = step.interaction.request;
