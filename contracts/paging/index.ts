@@ -67,7 +67,7 @@ export {
   readPage,
   readRoutePage,
 } from "./page.js";
-export { judgePage, type PageFinding, type PageSoFar, pageSizeLimit } from "./page-judge.js";
+export { judgePage, type PageBreach, type PageFinding, type PageSoFar, pageSizeLimit } from "./page-judge.js";
 export { type Discrepancy, judgeSameness, type Served } from "./sameness.js";
 export {
   type DateWindow,

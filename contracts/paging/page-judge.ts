@@ -1,33 +1,22 @@
+import type { Finding } from "../../core/finding.js";
 import type { EntryId } from "./crawl.js";
 import type { ListingPage } from "./page.js";
 
 /**
- * What one page breaks, judged in the light of the crawl so far. The result array itself is judged by
- * `readPage` (a body that is no page is `pagination.result-array`'s); counts and schemas are judged
- * against the date by the contract's schemas.
+ * A rule one page breaks, judged in the light of the crawl so far, and the facts that show it: not yet a
+ * `Finding` (verify's crawler makes them a crawl's stop and counts, a rerun files them on its step). The
+ * result array itself is judged by `readPage` (a body that is no page is `pagination.result-array`'s);
+ * counts and schemas are judged against the date by the contract's schemas.
  */
-export type PageFinding =
-  | {
-      readonly kind: "oversized";
-      readonly rule: "pagination.page-size";
-      readonly entries: number;
-      readonly limit: number;
-    }
-  | {
-      readonly kind: "duplicate";
-      readonly rule: "pagination.no-duplicates";
-      readonly ids: readonly EntryId[];
-    }
-  | {
-      readonly kind: "token-ignored";
-      readonly rule: "pagination.token-echoed";
-      readonly ids: readonly EntryId[];
-    }
-  | {
-      readonly kind: "token-repeated";
-      readonly rule: "pagination.end-is-empty-array";
-      readonly token: string;
-    };
+export type PageBreach = Pick<Finding, "rule"> &
+  (
+    | { readonly kind: "oversized"; readonly entries: number; readonly limit: number }
+    | { readonly kind: "duplicate" | "token-ignored"; readonly ids: readonly EntryId[] }
+    | { readonly kind: "token-repeated"; readonly token: string }
+  );
+
+/** @deprecated Renamed {@link PageBreach}: a finding is the one result type's word. */
+export type PageFinding = PageBreach;
 
 /** What the judge knows of the crawl before this page. */
 export interface PageSoFar {
@@ -62,13 +51,13 @@ export function pageSizeLimit(page: ListingPage, requestedSize: number | undefin
  * it was asked with (the next call would repeat it forever).
  *
  * @example
- * const findings = judgePage(page, { index: 2, requestedSize: 20, sentToken, seen, firstIds });
+ * const breaches = judgePage(page, { index: 2, requestedSize: 20, sentToken, seen, firstIds });
  */
-export function judgePage(page: ListingPage, so: PageSoFar): PageFinding[] {
-  const findings: PageFinding[] = [];
+export function judgePage(page: ListingPage, so: PageSoFar): PageBreach[] {
+  const breaches: PageBreach[] = [];
   const limit = pageSizeLimit(page, so.requestedSize);
   if (limit !== undefined && page.entries.length > limit) {
-    findings.push({ kind: "oversized", rule: "pagination.page-size", entries: page.entries.length, limit });
+    breaches.push({ kind: "oversized", rule: "pagination.page-size", entries: page.entries.length, limit });
   }
   const again = page.ids.filter((id) => so.seen.has(id));
   const repeatsFirst =
@@ -76,13 +65,13 @@ export function judgePage(page: ListingPage, so: PageSoFar): PageFinding[] {
       ? so.firstIds !== undefined && page.ids.join(",") === so.firstIds.join(",")
       : page.entries.length > 0 && so.firstEntries === JSON.stringify(page.entries);
   if (so.index === 2 && repeatsFirst) {
-    findings.push({ kind: "token-ignored", rule: "pagination.token-echoed", ids: page.ids });
+    breaches.push({ kind: "token-ignored", rule: "pagination.token-echoed", ids: page.ids });
   }
   if (again.length > 0) {
-    findings.push({ kind: "duplicate", rule: "pagination.no-duplicates", ids: again });
+    breaches.push({ kind: "duplicate", rule: "pagination.no-duplicates", ids: again });
   }
   if (page.entries.length > 0 && page.token !== undefined && page.token === so.sentToken) {
-    findings.push({ kind: "token-repeated", rule: "pagination.end-is-empty-array", token: page.token });
+    breaches.push({ kind: "token-repeated", rule: "pagination.end-is-empty-array", token: page.token });
   }
-  return findings;
+  return breaches;
 }

@@ -2,7 +2,7 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
-import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { createCheckoutIntent, integratorUrls, verifiedOrganization } from "./checkout-fixture.js";
 
 const RULE = "associations.verification";
@@ -29,20 +29,20 @@ async function judge(
   subject: string,
   slug: string,
   mustAccept: boolean,
-): Promise<Finding> {
+): Promise<SubjectFinding> {
   const created = await createCheckoutIntent(ctx, slug, integratorUrls());
   if (created.exchange.status === 404 && !(await exists(ctx, slug))) {
     return {
-      kind: "skip",
+      verdict: "skip",
       subject,
       reason: `${NOT_FOUND}: the target knows no organization "${slug}" (its checkout and GET /v5/organizations/${slug} answered 404), so a refusal says nothing about verification; name an existing association`,
     };
   }
   const accepted = isSuccess(created.exchange.status);
   if (accepted === mustAccept)
-    return { kind: "pass", subject, note: `${subject}: ${created.exchange.status}` };
+    return { verdict: "pass", subject, reason: `${subject}: ${created.exchange.status}` };
   return {
-    kind: "fail",
+    verdict: "fail",
     subject,
     reason: mustAccept
       ? `a checkout intent was refused (${created.exchange.status}); this association must take payments on ${ctx.at}`
@@ -84,7 +84,7 @@ export const associationsVerificationCheck: SpecCheck = {
   async run(ctx) {
     const rules = ctx.datedRulesAt(ctx.contract.routes.byId("v5.checkout-create"));
     const entry = ctx.contract.timeline.entry("new-association-verification");
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     const fresh = await newAssociation(ctx);
     const freshSlug = fresh.ok ? fresh.organizationSlug : undefined;
     if (freshSlug) {
@@ -92,14 +92,14 @@ export const associationsVerificationCheck: SpecCheck = {
       const finding = await judge(ctx, subject, freshSlug, !rules.newAssociationsNeedVerification);
       // The association this check is about was named (flag or state) and does not exist: the check
       // judged nothing of its rule, whatever the verified part gives.
-      if (finding.kind === "skip") {
+      if (finding.verdict === "skip") {
         const named = ctx.options.unverifiedOrg !== undefined ? " (--unverified-org)" : " (from the state)";
         return skip(`${subject}${named}: ${finding.reason}`);
       }
       findings.push(finding);
     } else {
       findings.push({
-        kind: "skip",
+        verdict: "skip",
         subject: "a newly registered association",
         reason: fresh.ok ? "no organization" : fresh.reason,
       });
@@ -115,7 +115,7 @@ export const associationsVerificationCheck: SpecCheck = {
         ),
       );
     } else {
-      findings.push({ kind: "skip", subject: "a verified association", reason: verified.reason });
+      findings.push({ verdict: "skip", subject: "a verified association", reason: verified.reason });
     }
     return combine(
       findings,

@@ -8,7 +8,9 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
   const removal = ctx.contract.timeline.entry("count-fields-removed");
   if (rules.countMode !== "absent") {
     const when = removal ? ` (${removal.date}, ${removal.status})` : "";
-    return [{ kind: "skip", subject: route.id, reason: `the removal${when} is not in force on ${ctx.at}` }];
+    return [
+      { verdict: "skip", subject: route.id, reason: `the removal${when} is not in force on ${ctx.at}` },
+    ];
   }
   if (removal) timeline.add(removal.id);
   return [

@@ -9,7 +9,7 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 import type { CheckResult } from "../runner/types.js";
-import { combine, type Finding } from "../runner/verdicts.js";
+import { combine, type SubjectFinding } from "../runner/verdicts.js";
 
 /** How one count check judges one listing at its dated rules, adding the timeline entries it relies on. */
 export type CountJudge = (
@@ -17,7 +17,7 @@ export type CountJudge = (
   route: Route,
   rules: DatedRules,
   timeline: Set<string>,
-) => Promise<Finding[]>;
+) => Promise<SubjectFinding[]>;
 
 /**
  * Runs `judge` on `listings` (by default every listing served at the date that the count deprecation
@@ -29,7 +29,7 @@ export async function judgeCountListings(
   what: string,
   listings: readonly Route[] = ctx.servedListings().filter((r) => r.countDeprecation),
 ): Promise<CheckResult> {
-  const findings: Finding[] = [];
+  const findings: SubjectFinding[] = [];
   const timeline = new Set<string>();
   for (const route of listings) {
     findings.push(...(await judge(ctx, route, ctx.datedRulesAt(route), timeline)));
@@ -38,9 +38,9 @@ export async function judgeCountListings(
 }
 
 /** The skip of a listing whose count fields are removed at the date: counts.absent-after-removal judges it. */
-export function removedSkip(ctx: CheckContext, route: Route): Finding {
+export function removedSkip(ctx: CheckContext, route: Route): SubjectFinding {
   return {
-    kind: "skip",
+    verdict: "skip",
     subject: route.id,
     reason: `the count fields are removed on ${ctx.at} (see counts.absent-after-removal)`,
   };
@@ -60,7 +60,7 @@ export async function judgeFirstPage(
   route: Route,
   withCount: boolean | undefined,
   expected: ExpectedCounts,
-): Promise<Finding> {
+): Promise<SubjectFinding> {
   const subject = `${route.id} ${withCount === undefined ? "without withCount" : `withCount=${withCount}`}`;
   const query = withCount === undefined ? "" : `?withCount=${withCount}`;
   const exchange = await ctx.http.send({
@@ -69,12 +69,12 @@ export async function judgeFirstPage(
     authorization: await ctx.authorization("reader"),
   });
   if (!isSuccess(exchange.status)) {
-    return { kind: "skip", subject, reason: `the first page was refused with ${exchange.status}` };
+    return { verdict: "skip", subject, reason: `the first page was refused with ${exchange.status}` };
   }
   const parsed = parseJson(exchange);
-  if (!parsed.ok) return { kind: "skip", subject, reason: parsed.why };
+  if (!parsed.ok) return { verdict: "skip", subject, reason: parsed.why };
   const breach = countBreach(ctx, route, parsed.value, expected);
-  if (!breach) return { kind: "pass", subject };
+  if (!breach) return { verdict: "pass", subject };
   const evidence = evidenceOf(exchange, paginationOf(parsed.value), breach.diagnostics);
-  return { kind: "fail", subject, reason: breach.reason, evidence };
+  return { verdict: "fail", subject, reason: breach.reason, evidence };
 }

@@ -13,7 +13,7 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
   switch (rules.countMode) {
     case "not-applicable":
     case "always-real":
-      return [{ kind: "skip", subject: route.id, reason: `withCount does not exist yet on ${ctx.at}` }];
+      return [{ verdict: "skip", subject: route.id, reason: `withCount does not exist yet on ${ctx.at}` }];
     case "absent":
       return [removedSkip(ctx, route)];
     case "default-true":

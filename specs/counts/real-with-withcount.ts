@@ -3,7 +3,7 @@ import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { partialLastPageSize } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.js";
-import type { Finding, SpecCheck } from "../runner/verdicts.js";
+import type { SpecCheck, SubjectFinding } from "../runner/verdicts.js";
 import {
   type CountJudge,
   countBreach,
@@ -23,18 +23,18 @@ async function judgeTotals(
   route: Route,
   result: CrawlResult,
   variant: CrawlVariant,
-): Promise<Finding> {
+): Promise<SubjectFinding> {
   const subject = `${route.id} ${variant === "with-count" ? "withCount=true" : route.countDeprecation ? "(counts always real)" : "(totals given)"}`;
   if (!endedLegally(result.stop)) {
-    return { kind: "skip", subject, reason: `the crawl did not end cleanly: ${describeStop(result)}` };
+    return { verdict: "skip", subject, reason: `the crawl did not end cleanly: ${describeStop(result)}` };
   }
   const first = result.totals.first;
   const evidence = result.totals.firstEvidence;
-  if (!first || !evidence) return { kind: "skip", subject, reason: "no page was read" };
+  if (!first || !evidence) return { verdict: "skip", subject, reason: "no page was read" };
   const shape = countBreach(ctx, route, { pagination: first }, "real");
   if (shape) {
     return {
-      kind: "fail",
+      verdict: "fail",
       subject,
       reason: `real totals were expected: ${shape.diagnostics[0] ?? ""}`,
       evidence: { ...evidence, diagnostics: shape.diagnostics },
@@ -46,7 +46,7 @@ async function judgeTotals(
     const lost = completeness.kind === "judged" ? completeness.judged.losses[0] : undefined;
     if (lost) {
       return {
-        kind: "skip",
+        verdict: "skip",
         subject,
         reason: `the listing loses entries while it is crawled (see ${lost.rule}), so its totals cannot be compared with a crawl`,
       };
@@ -54,7 +54,7 @@ async function judgeTotals(
   }
   if (problems.length > 0) {
     return {
-      kind: "fail",
+      verdict: "fail",
       subject,
       reason: problems.join("; "),
       evidence: { ...evidence, diagnostics: problems },
@@ -62,16 +62,16 @@ async function judgeTotals(
   }
   if (result.totals.disagreement) {
     return {
-      kind: "fail",
+      verdict: "fail",
       subject,
       reason: "a later page declared other totals than the first",
       evidence: result.totals.disagreement,
     };
   }
   return {
-    kind: "pass",
+    verdict: "pass",
     subject,
-    note: `${route.id}: totalCount ${String(first.totalCount)} = ${result.entries} crawled`,
+    reason: `${route.id}: totalCount ${String(first.totalCount)} = ${result.entries} crawled`,
   };
 }
 
@@ -93,13 +93,13 @@ async function partialCrawl(ctx: CheckContext, route: Route): Promise<CrawlResul
  * A listing outside the count deprecation (an organization's forms, the partner's organizations): the
  * seed lets a listing give -1 ("not provided"), so totals are judged only where its first page gives both.
  */
-async function judgeGivenTotals(ctx: CheckContext, route: Route): Promise<Finding> {
+async function judgeGivenTotals(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const result = await partialCrawl(ctx, route);
   const first = result.totals.first;
   const given = (value: unknown) => typeof value === "number" && value >= 0;
   if (first && !(given(first.totalCount) && given(first.totalPages))) {
     return {
-      kind: "skip",
+      verdict: "skip",
       subject: route.id,
       reason: "its first page gives no totals (-1 or none), as the seed allows",
     };

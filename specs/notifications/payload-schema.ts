@@ -1,5 +1,5 @@
 import { parseJsonBuffer } from "../runner/json.js";
-import { combine, type Finding, fail, type SpecCheck, skip } from "../runner/verdicts.js";
+import { combine, fail, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { deliveryEvidence, notificationSession } from "./session.js";
 
 const RULE = "notifications.payload-schema";
@@ -17,28 +17,28 @@ export const payloadSchemaCheck: SpecCheck = {
     const session = await notificationSession(ctx);
     if (!session.ok)
       return skip(session.failure ? `${session.reason} (see notifications.signature)` : session.reason);
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     for (const trigger of session.triggers) {
       const subject = `"${trigger.state}"`;
       if (trigger.refused) {
-        findings.push({ kind: "skip", subject, reason: trigger.refused });
+        findings.push({ verdict: "skip", subject, reason: trigger.refused });
         continue;
       }
       if (trigger.deliveries.length < trigger.expected.length) {
         findings.push({
-          kind: "fail",
+          verdict: "fail",
           subject,
           reason: `${trigger.deliveries.length} of ${trigger.expected.length} notifications (${trigger.expected.map((t) => t.eventType).join(", ")}) arrived within ${ctx.options.notificationTimeoutMs / 1000} s`,
         });
         continue;
       }
       const seen = new Set<string>();
-      let bad: Finding | undefined;
+      let bad: SubjectFinding | undefined;
       for (const delivery of trigger.deliveries) {
         const parsed = parseJsonBuffer(delivery.body);
         if (!parsed.ok) {
           bad ??= {
-            kind: "fail",
+            verdict: "fail",
             subject,
             reason: parsed.why,
             evidence: deliveryEvidence(session.receiver, delivery),
@@ -48,7 +48,7 @@ export const payloadSchemaCheck: SpecCheck = {
         const diagnostics = ctx.contract.schemas.validate("notification", parsed.value, "notification");
         if (diagnostics.length > 0) {
           bad ??= {
-            kind: "fail",
+            verdict: "fail",
             subject,
             reason: `not a {eventType, data} envelope: ${diagnostics[0]?.message ?? ""}`,
             evidence: deliveryEvidence(
@@ -69,11 +69,11 @@ export const payloadSchemaCheck: SpecCheck = {
       findings.push(
         missing.length > 0
           ? {
-              kind: "fail",
+              verdict: "fail",
               subject,
               reason: `no ${missing.map((t) => t.eventType).join(", ")} notification among ${[...seen].join(", ")}`,
             }
-          : { kind: "pass", subject, note: [...seen].join(", ") },
+          : { verdict: "pass", subject, reason: [...seen].join(", ") },
       );
     }
     if (findings.length === 0) return fail("no state to trigger notifications");

@@ -4,8 +4,8 @@ import { basename, join } from "node:path";
 import type { HttpMethod } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import type { CheckContext } from "../runner/context.js";
-import type { Evidence } from "../runner/types.js";
-import { fail, type pass } from "../runner/verdicts.js";
+import type { CheckResult, Evidence } from "../runner/types.js";
+import { fail } from "../runner/verdicts.js";
 import { certificateEnv, childUrls } from "./cert-store.js";
 import type { PactChildConfig } from "./child-protocol.js";
 import type { PactFile, PactInteraction } from "./pact-files.js";
@@ -52,8 +52,6 @@ function failureEvidence(ctx: CheckContext, pact: PactFile, output: string, path
   };
 }
 
-export type Verdict = ReturnType<typeof pass>;
-
 /**
  * Runs the child on a config: the verdict of a failed run (undefined when every interaction held) and
  * the verifier's output.
@@ -65,7 +63,7 @@ export async function runChild(
   count: string,
   pact: PactFile | undefined,
   pathOf?: PathOf,
-): Promise<{ failed: Verdict | undefined; output: string }> {
+): Promise<{ failed: CheckResult | undefined; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
   // The verifier asks the target (and its state URL) through forwarders of verify's client, which wait
   // out a 429 as verify's own requests do: a rate limit never fails an interaction.

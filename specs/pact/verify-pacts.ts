@@ -9,13 +9,14 @@ import type { CheckContext } from "../runner/context.js";
 import { parseJsonBuffer } from "../runner/json.js";
 import type { TargetAuth } from "../runner/options.js";
 import { noAdminReason } from "../runner/tokens.js";
+import type { CheckResult } from "../runner/types.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
 import { answerState, notCaught, planInteractions, resolvedPath } from "./discovered-states.js";
 import { discoverValues } from "./discovered-values.js";
 import { eventTypeOf, type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
 import { startStateServer } from "./state-server.js";
-import { type PathOf, runChild, type Verdict } from "./verifier-run.js";
+import { type PathOf, runChild } from "./verifier-run.js";
 
 /** Real notification bodies by eventType, to answer the pact's message interactions. */
 async function capturedMessages(ctx: CheckContext): Promise<Map<string, CapturedMessage>> {
@@ -60,7 +61,11 @@ function byPrefix(
  * The pacts a Pact Broker holds for the provider, verified against the target by Pact's own verifier,
  * the results published back to the broker (`assopay verify --publish-results`).
  */
-async function verifyFromBroker(ctx: CheckContext, stateUrl: string, broker: BrokerSource): Promise<Verdict> {
+async function verifyFromBroker(
+  ctx: CheckContext,
+  stateUrl: string,
+  broker: BrokerSource,
+): Promise<CheckResult> {
   const messages = await capturedMessages(ctx);
   const config: PactChildConfig = {
     pactFile: undefined,
@@ -158,7 +163,7 @@ async function verifyKept(
   pact: PactFile,
   plan: PactPlan,
   messages: ReadonlyMap<string, CapturedMessage>,
-): Promise<Verdict | undefined> {
+): Promise<CheckResult | undefined> {
   const answers: PactChildConfig["messages"] = {};
   for (const interaction of plan.kept) {
     const eventType = eventTypeOf(interaction);

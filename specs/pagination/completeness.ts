@@ -12,7 +12,7 @@ import {
 import type { CheckContext } from "../runner/context.js";
 import { type CrawlResult, describeStop, endedLegally, legalLogs } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { boundaryLosses } from "./boundaries.js";
 import {
   boundarySizes,
@@ -246,9 +246,9 @@ export async function judgeCompletenessRule(
   ctx: CheckContext,
   rule: CompletenessRule,
   route: Route,
-): Promise<Finding> {
+): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
   const { judged, crawls } = outcome;
   const losses = judged.losses.filter((l) => l.rule === rule);
   const shown = smallest(losses);
@@ -256,7 +256,7 @@ export async function judgeCompletenessRule(
     const others = losses.filter((l) => l !== shown).map((l) => l.reason);
     const evidence = lossEvidence(shown);
     return {
-      kind: "fail",
+      verdict: "fail",
       subject: route.id,
       reason: shown.reason,
       evidence: { ...evidence, diagnostics: [...(evidence.diagnostics ?? []), ...others] },
@@ -269,9 +269,9 @@ export async function judgeCompletenessRule(
   const fresh = judged.suspects.reduce((n, s) => n + s.missing.length, 0);
   const grew = fresh > 0 ? `; entries that appeared between crawls were taken as new (${fresh})` : "";
   return {
-    kind: "pass",
+    verdict: "pass",
     subject: route.id,
-    note: `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}${without}`,
+    reason: `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}${without}`,
   };
 }
 

@@ -9,7 +9,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally, stopRule } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesSortOrder } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
@@ -46,13 +46,13 @@ export function orderBreakOf(route: Route, log: CrawlLog, order: DateOrder, dire
       `entry ${entry.id} ${words.first} than entry ${previous.id} before it`,
     ),
   };
-  return { kind: "fail", subject: route.id, reason, evidence } satisfies Finding;
+  return { verdict: "fail", subject: route.id, reason, evidence } satisfies SubjectFinding;
 }
 
 /** Every crawl of one listing the completeness checks made, oldest first among them, each in its order. */
-async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
   let dated = 0;
   for (const log of outcome.logs) {
     const direction = log.ascending ? "asc" : "desc";
@@ -61,7 +61,8 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
     const broken = orderBreakOf(route, log, order, direction);
     if (broken) return broken;
   }
-  if (dated === 0) return { kind: "skip", subject: route.id, reason: "no entry carries a date to order by" };
+  if (dated === 0)
+    return { verdict: "skip", subject: route.id, reason: "no entry carries a date to order by" };
   // The crawl oldest first, made with the completeness checks' (memoised): judged above when it ended.
   const ascending = await ctx.crawl(route, "ascending");
   if (!endedLegally(ascending.stop)) {
@@ -69,12 +70,12 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
     // A violation after its first page is its owner's (judgeEveryCrawl): one fault, one rule.
     const owned =
       ascending.stop.kind !== "first-page-refused" && stopRule(ascending.stop, route) !== undefined;
-    return { kind: owned ? "skip" : "fail", subject: route.id, reason };
+    return { verdict: owned ? "skip" : "fail", subject: route.id, reason };
   }
   return {
-    kind: "pass",
+    verdict: "pass",
     subject: route.id,
-    note: `${route.id}: ${dated} dated entries in order in each of ${outcome.logs.length} crawls, one of them oldest first`,
+    reason: `${route.id}: ${dated} dated entries in order in each of ${outcome.logs.length} crawls, one of them oldest first`,
   };
 }
 

@@ -10,7 +10,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
@@ -22,18 +22,18 @@ type Judged = Extract<Awaited<ReturnType<typeof completenessOf>>, { kind: "judge
  * alone, then `from` after the newest entry): each, crawled to its end, must hold the entries dated in
  * it and no other. The first that fails is the verdict.
  */
-async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
   const notes: string[] = [];
   for (const edges of WINDOW_EDGES) {
     const finding = await judgeWindowOf(ctx, route, outcome, edges);
     // A later window that cannot be asked (it needs one entry more) or is skipped leaves the others'.
-    if (finding.kind === "skip" && edges !== "on-entries") continue;
-    if (finding.kind !== "pass") return finding;
-    notes.push(finding.note ?? "");
+    if (finding.verdict === "skip" && edges !== "on-entries") continue;
+    if (finding.verdict !== "pass") return finding;
+    notes.push(finding.reason ?? "");
   }
-  return { kind: "pass", subject: route.id, note: notes.join("; ") };
+  return { verdict: "pass", subject: route.id, reason: notes.join("; ") };
 }
 
 async function judgeWindowOf(
@@ -41,12 +41,12 @@ async function judgeWindowOf(
   route: Route,
   outcome: Judged,
   edges: WindowEdges,
-): Promise<Finding> {
+): Promise<SubjectFinding> {
   const byDefault = outcome.logs.find((log) => !log.ascending);
   const asked = byDefault && (await windowCrawl(ctx, route, byDefault, undefined, edges));
   if (!asked) {
     return {
-      kind: "skip",
+      verdict: "skip",
       subject: route.id,
       reason:
         "fewer than three entries dated with a UTC offset, or entries sharing a millisecond, at the head of the listing",
@@ -58,14 +58,14 @@ async function judgeWindowOf(
   const before = byDefault?.pages.reduce((sum, page) => sum + page.ids.length, 0) ?? 0;
   if (!Number.isFinite(window.to) && !endedLegally(crawl.stop) && crawl.entries > before) {
     return {
-      kind: "skip",
+      verdict: "skip",
       subject: route.id,
       reason: `a sync since ${isoInstant(window.from)} held ${crawl.entries} entries or more where the listing had ${before}: it grew while verify ran, past what the crawl may read (${describeStop(crawl)})`,
     };
   }
   if (!endedLegally(crawl.stop)) {
     const reason = `the crawl of the date window ${windowSpan(window)} did not end cleanly, though the default one did: ${describeStop(crawl)}${window.edges === "nothing-new" ? ". The window holds no entry: its first page must be the empty end, as a sync since the last run meets when nothing came since" : ""}`;
-    return { kind: "fail", subject: route.id, reason };
+    return { verdict: "fail", subject: route.id, reason };
   }
   const whole = judgeWindow(window, crawl.log);
   // A listing whose crawls of the whole lose entries (at page boundaries, by an early end) loses them
@@ -73,7 +73,7 @@ async function judgeWindowOf(
   const lost = outcome.judged.losses[0];
   if (lost && whole.missing.length > 0 && whole.outside.length === 0) {
     return {
-      kind: "skip",
+      verdict: "skip",
       subject: route.id,
       reason: `the window's crawl lacks ${idList(whole.missing)}, but the listing loses entries in every kind of crawl (${lost.rule}), which explains it`,
     };
@@ -82,9 +82,9 @@ async function judgeWindowOf(
   const first = crawl.log.pages[0];
   if ((judged.missing.length === 0 && judged.outside.length === 0) || !first) {
     return {
-      kind: "pass",
+      verdict: "pass",
       subject: route.id,
-      note: `${route.id}: ${windowSpan(window)}, the ${window.expected.length} entries dated in it`,
+      reason: `${route.id}: ${windowSpan(window)}, the ${window.expected.length} entries dated in it`,
     };
   }
   return windowFailure(route, window, crawl.log, judged);
@@ -105,7 +105,7 @@ function windowFailure(
   window: DateWindow,
   log: Parameters<typeof crawlPicture>[0],
   judged: ReturnType<typeof judgeWindow>,
-): Finding {
+): SubjectFinding {
   const span = windowSpan(window);
   const parts = [
     ...(judged.missing.length > 0
@@ -157,7 +157,7 @@ function windowFailure(
       parts.join("; "),
     ),
   };
-  return { kind: "fail", subject: route.id, reason, evidence };
+  return { verdict: "fail", subject: route.id, reason, evidence };
 }
 
 /**

@@ -18,22 +18,22 @@ export const endIsEmptyArrayCheck: SpecCheck = {
       const stop = result.stop;
       switch (stop.kind) {
         case "empty-page":
-          return { kind: "pass", subject: route.id, note: crawlNote(result) };
+          return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
         case "no-token":
           return {
-            kind: "pass",
+            verdict: "pass",
             subject: route.id,
             note: `${crawlNote(result)}; stopped on a non-empty page without a token (allowed)`,
           };
         case "never-ends":
-          return { kind: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence };
+          return { verdict: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence };
         case "first-page-refused":
         case "not-a-list":
         case "token-refused":
         case "token-ignored":
         case "aborted":
           return {
-            kind: "skip",
+            verdict: "skip",
             subject: route.id,
             reason: `the end was not reached: ${describeStop(result)}`,
           };

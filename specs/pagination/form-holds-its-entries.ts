@@ -1,6 +1,6 @@
 import { foreignEntries, logsNaming, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import type { Finding, SpecCheck } from "../runner/verdicts.js";
+import type { SpecCheck, SubjectFinding } from "../runner/verdicts.js";
 import { holdingFinding, judgeFormPairs, judgeHolding, logsOfPair } from "./holding.js";
 import { foreignFinding } from "./listing-findings.js";
 
@@ -8,9 +8,9 @@ import { foreignFinding } from "./listing-findings.js";
 const AFTER = "after the organization's crawls";
 
 /** One form listing against the entries its organization's listing names as that form's. */
-async function judgePair(ctx: CheckContext, form: Route, organization: Route): Promise<Finding> {
+async function judgePair(ctx: CheckContext, form: Route, organization: Route): Promise<SubjectFinding> {
   const logs = await logsOfPair(ctx, form, organization, form.id);
-  if (logs.kind !== "logs") return logs;
+  if ("verdict" in logs) return logs;
   const { formType, formSlug } = await ctx.coordinates();
   const foreign = foreignEntries(logs.form, "form", `${formType}/${formSlug}`);
   if (foreign) {
@@ -20,7 +20,7 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
   const named = logsNaming(logs.organization, `${formType}/${formSlug}`);
   if (named.every((log) => log.pages.every((page) => page.ids.length === 0))) {
     return {
-      kind: "skip",
+      verdict: "skip",
       subject: form.id,
       reason: `no entry of ${organization.id} names its form (formType and formSlug, on the entry or its order)`,
     };

@@ -8,7 +8,7 @@ import {
 import type { CheckContext } from "../runner/context.js";
 import { legalLogs } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type Finding } from "../runner/verdicts.js";
+import { combine, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { idList } from "./listing-findings.js";
 
@@ -28,7 +28,6 @@ export interface Holding {
 
 /** The crawls the completeness checks made of a form's listing and of its organization's. */
 export interface PairLogs {
-  readonly kind: "logs";
   readonly form: readonly CrawlLog[];
   readonly organization: readonly CrawlLog[];
 }
@@ -39,11 +38,11 @@ export interface PairLogs {
  */
 export async function judgeFormPairs(
   ctx: CheckContext,
-  judge: (ctx: CheckContext, form: Route, organization: Route) => Promise<Finding>,
+  judge: (ctx: CheckContext, form: Route, organization: Route) => Promise<SubjectFinding>,
   what: string,
 ) {
   const served = ctx.servedListings();
-  const findings: Finding[] = [];
+  const findings: SubjectFinding[] = [];
   for (const form of served) {
     const organization = organizationOf(form, served);
     if (organization) findings.push(await judge(ctx, form, organization));
@@ -60,13 +59,13 @@ export async function logsOfPair(
   form: Route,
   organization: Route,
   subject: string,
-): Promise<PairLogs | Finding> {
+): Promise<PairLogs | SubjectFinding> {
   const [ofForm, ofOrganization] = [await completenessOf(ctx, form), await completenessOf(ctx, organization)];
-  if (ofForm.kind === "skip") return { kind: "skip", subject, reason: `${form.id}: ${ofForm.reason}` };
+  if (ofForm.kind === "skip") return { verdict: "skip", subject, reason: `${form.id}: ${ofForm.reason}` };
   if (ofOrganization.kind === "skip") {
-    return { kind: "skip", subject, reason: `${organization.id}: ${ofOrganization.reason}` };
+    return { verdict: "skip", subject, reason: `${organization.id}: ${ofOrganization.reason}` };
   }
-  return { kind: "logs", form: ofForm.logs, organization: ofOrganization.logs };
+  return { form: ofForm.logs, organization: ofOrganization.logs };
 }
 
 /**
@@ -87,13 +86,13 @@ export async function judgeHolding(
 }
 
 /** The verdict of a containment: a pass naming what was held, or the first confirmed omission. */
-export function holdingFinding({ source, holder, entries }: Holding, judged: Containment): Finding {
+export function holdingFinding({ source, holder, entries }: Holding, judged: Containment): SubjectFinding {
   const omission = judged.omission;
   if (!omission) {
     return {
-      kind: "pass",
+      verdict: "pass",
       subject: holder.id,
-      note: `${holder.id} holds the ${judged.formEntries} ${entries} (${judged.organizationEntries} in all)`,
+      reason: `${holder.id} holds the ${judged.formEntries} ${entries} (${judged.organizationEntries} in all)`,
     };
   }
   const { missing, page, witness, formCrawl } = omission;
@@ -112,5 +111,5 @@ export function holdingFinding({ source, holder, entries }: Holding, judged: Con
       `${idsOfCrawl(witness).size} entries, without ${idList(missing)}`,
     ),
   };
-  return { kind: "fail", subject: holder.id, reason, evidence };
+  return { verdict: "fail", subject: holder.id, reason, evidence };
 }

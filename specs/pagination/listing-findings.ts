@@ -1,7 +1,7 @@
 import type { EntryId, ForeignEntries, Owner, Route } from "../../contracts/index.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { type CrawlResult, describeStop, stopRule } from "../runner/crawler.js";
-import type { Finding } from "../runner/verdicts.js";
+import type { SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 
 /**
@@ -12,17 +12,17 @@ export async function judgeCrawls(
   ctx: CheckContext,
   variant: CrawlVariant,
   ownRule: string,
-  judge: (result: CrawlResult, route: Route) => Finding,
+  judge: (result: CrawlResult, route: Route) => SubjectFinding,
   routes: readonly Route[] = ctx.servedListings(),
-): Promise<Finding[]> {
+): Promise<SubjectFinding[]> {
   // The listings are crawled at once (the run's --concurrency bounds the requests), judged in order.
   const results = await Promise.all(routes.map((route) => ctx.crawl(route, variant)));
-  const findings: Finding[] = [];
+  const findings: SubjectFinding[] = [];
   for (const [i, route] of routes.entries()) {
     const result = results[i] as CrawlResult;
     const owner = stopRule(result.stop, route);
     if (result.stop.kind === "first-page-refused" && owner !== ownRule) {
-      findings.push({ kind: "skip", subject: route.id, reason: describeStop(result) });
+      findings.push({ verdict: "skip", subject: route.id, reason: describeStop(result) });
       continue;
     }
     findings.push(judge(result, route));
@@ -40,22 +40,22 @@ export async function judgeCrawls(
 export async function judgeEveryCrawl(
   ctx: CheckContext,
   ownRule: string,
-  judge: (result: CrawlResult, route: Route) => Finding,
-): Promise<Finding[]> {
+  judge: (result: CrawlResult, route: Route) => SubjectFinding,
+): Promise<SubjectFinding[]> {
   // Each listing on its own, the listings at once: a listing's crawls keep their order.
   const routes = ctx.servedListings();
   await Promise.all(routes.map((route) => ctx.crawl(route, "default")));
   const judged = await Promise.all(
-    routes.map(async (route): Promise<Finding[]> => {
+    routes.map(async (route): Promise<SubjectFinding[]> => {
       const [own] = await judgeCrawls(ctx, "default", ownRule, judge, [route]);
-      if (own?.kind !== "pass") return own ? [own] : [];
+      if (own?.verdict !== "pass") return own ? [own] : [];
       const { made } = await completenessOf(ctx, route);
       const broken = made.find(
         (crawl) => crawl.stop.kind !== "first-page-refused" && stopRule(crawl.stop, route) === ownRule,
       );
       const finding = broken && judge(broken, route);
       return [
-        finding && finding.kind === "fail"
+        finding && finding.verdict === "fail"
           ? { ...finding, reason: `${broken.log.label}: ${finding.reason}` }
           : own,
       ];
@@ -68,8 +68,8 @@ export async function judgeEveryCrawl(
 export async function judgeListings(
   ctx: CheckContext,
   takes: (route: Route) => boolean,
-  judge: (ctx: CheckContext, route: Route) => Promise<Finding>,
-): Promise<Finding[]> {
+  judge: (ctx: CheckContext, route: Route) => Promise<SubjectFinding>,
+): Promise<SubjectFinding[]> {
   return Promise.all(
     ctx
       .servedListings()
@@ -98,10 +98,10 @@ export function foreignFinding(
   own: string,
   { ids, names, crawl, page }: ForeignEntries,
   why: string,
-): Finding {
+): SubjectFinding {
   const reason = `${route.id} of ${own} served ${ids.length} ${ids.length === 1 ? "entry" : "entries"} of another ${owner} (${idList(ids)}; the first names ${names}), ${why}`;
   return {
-    kind: "fail",
+    verdict: "fail",
     subject: route.id,
     reason,
     evidence: {

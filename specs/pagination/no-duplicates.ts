@@ -18,32 +18,36 @@ export const noDuplicatesCheck: SpecCheck = {
     const findings = await judgeCrawls(ctx, "default", RULE, (result, route) => {
       if (result.stop.kind === "never-ends") {
         // A listing that never ends repeats itself sooner or later: that is its own rule's failure.
-        return { kind: "skip", subject: route.id, reason: `the crawl never ended: ${describeStop(result)}` };
+        return {
+          verdict: "skip",
+          subject: route.id,
+          reason: `the crawl never ended: ${describeStop(result)}`,
+        };
       }
       if (result.duplicates.count > 0) {
         return {
-          kind: "fail",
+          verdict: "fail",
           subject: route.id,
           reason: `${result.duplicates.count} entries came back twice in ${result.pages} pages`,
           ...(result.duplicates.first ? { evidence: result.duplicates.first } : {}),
         };
       }
       if (result.stop.kind === "not-a-list") {
-        return { kind: "skip", subject: route.id, reason: describeStop(result) };
+        return { verdict: "skip", subject: route.id, reason: describeStop(result) };
       }
-      return { kind: "pass", subject: route.id, note: crawlNote(result) };
+      return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
     });
     // Every other crawl the completeness checks made of a listing (other page sizes, oldest first, again):
     // a provider may repeat entries only at one page size or in one order.
     const routes = ctx.servedListings();
     for (const [i, route] of routes.entries()) {
-      if (findings[i]?.kind !== "pass") continue;
+      if (findings[i]?.verdict !== "pass") continue;
       const outcome = await completenessOf(ctx, route);
       const twice =
         outcome.kind === "judged" ? outcome.crawls.find((c) => c.duplicates.count > 0) : undefined;
       if (!twice) continue;
       findings[i] = {
-        kind: "fail",
+        verdict: "fail",
         subject: route.id,
         reason: `${twice.duplicates.count} entries came back twice in ${twice.pages} pages of the crawl at ${twice.log.label}`,
         ...(twice.duplicates.first ? { evidence: twice.duplicates.first } : {}),

@@ -1,7 +1,7 @@
 import { orderOfCrawl, type Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { endedLegally } from "../runner/crawler.js";
-import type { Finding, SpecCheck } from "../runner/verdicts.js";
+import type { SpecCheck, SubjectFinding } from "../runner/verdicts.js";
 import { holdingFinding, judgeFormPairs, judgeHolding, logsOfPair } from "./holding.js";
 
 /** The label of the crawl of an organization's listing made after its form's, to confirm an omission. */
@@ -37,15 +37,15 @@ export async function otherForms(ctx: CheckContext, most = OTHER_FORMS): Promise
  * One form listing against its organization's, over the crawls the completeness checks made of both;
  * then the same listing of other forms of the organization, each crawled once at the largest page size.
  */
-async function judgePair(ctx: CheckContext, form: Route, organization: Route): Promise<Finding> {
+async function judgePair(ctx: CheckContext, form: Route, organization: Route): Promise<SubjectFinding> {
   const logs = await logsOfPair(ctx, form, organization, organization.id);
-  if (logs.kind !== "logs") return logs;
+  if ("verdict" in logs) return logs;
   const judged = await judgeHolding(ctx, logs.form, organization, logs.organization, AFTER);
   const own = holdingFinding(
     { source: form, holder: organization, entries: `entries of ${form.id}` },
     judged,
   );
-  if (own.kind !== "pass") return own;
+  if (own.verdict !== "pass") return own;
   let entries = 0;
   let forms = 0;
   for (const other of await otherForms(ctx)) {
@@ -63,7 +63,7 @@ async function judgePair(ctx: CheckContext, form: Route, organization: Route): P
   }
   if (forms === 0) return own;
   const others = `${entries} ${entries === 1 ? "entry" : "entries"} of ${forms} other form${forms === 1 ? "" : "s"}`;
-  return { ...own, note: `${own.note ?? organization.id}, and the ${others}` };
+  return { ...own, reason: `${own.reason ?? organization.id}, and the ${others}` };
 }
 
 /**

@@ -2,7 +2,7 @@ import { type Route, readRoutePage } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { judgeCrawls } from "./listing-findings.js";
 
 const RULE = "pagination.page-size";
@@ -15,15 +15,15 @@ async function probe(ctx: CheckContext, route: Route, pageSize: number) {
 }
 
 /** A small `pageSize` is honoured (no page larger), and one above the maximum is refused. */
-async function probeRoute(ctx: CheckContext, route: Route): Promise<Finding[]> {
-  const findings: Finding[] = [];
+async function probeRoute(ctx: CheckContext, route: Route): Promise<SubjectFinding[]> {
+  const findings: SubjectFinding[] = [];
   const small = await probe(ctx, route, SMALL_PAGE);
   if (isSuccess(small.status)) {
     const parsed = parseJson(small);
     const page = readRoutePage(parsed.ok ? parsed.value : undefined, route);
     if (page.ok && page.entries.length > SMALL_PAGE) {
       findings.push({
-        kind: "fail",
+        verdict: "fail",
         subject: `${route.id} pageSize=${SMALL_PAGE}`,
         reason: `a page of ${page.entries.length} entries came back for pageSize=${SMALL_PAGE}`,
         evidence: evidenceOf(small, { entries: page.entries.length, pagination: page.pagination }),
@@ -34,7 +34,7 @@ async function probeRoute(ctx: CheckContext, route: Route): Promise<Finding[]> {
   const above = await probe(ctx, route, max + 1);
   if (isSuccess(above.status)) {
     findings.push({
-      kind: "fail",
+      verdict: "fail",
       subject: `${route.id} pageSize=${max + 1}`,
       reason: `pageSize=${max + 1} was accepted (${above.status}); above ${max} it must be refused`,
       evidence: evidenceOf(
@@ -56,20 +56,20 @@ export const pageSizeCheck: SpecCheck = {
     const findings = await judgeCrawls(ctx, "default", RULE, (result, route) =>
       result.oversized.count > 0
         ? {
-            kind: "fail",
+            verdict: "fail",
             subject: route.id,
             reason: `${result.oversized.count} of ${result.pages} pages held more entries than their pageSize`,
             ...(result.oversized.first ? { evidence: result.oversized.first } : {}),
           }
         : {
-            kind: "pass",
+            verdict: "pass",
             subject: route.id,
-            note: `${route.id}: ${result.pages} pages within their pageSize`,
+            reason: `${route.id}: ${result.pages} pages within their pageSize`,
           },
     );
     for (const route of ctx.servedListings()) {
       const crawled = findings.find((f) => f.subject === route.id);
-      if (crawled?.kind === "skip") continue;
+      if (crawled?.verdict === "skip") continue;
       findings.push(...(await probeRoute(ctx, route)));
     }
     return combine(

@@ -13,13 +13,13 @@ export const resultArrayCheck: SpecCheck = {
     const findings = await judgeEveryCrawl(ctx, RULE, (result, route) => {
       if (result.stop.kind === "not-a-list") {
         return {
-          kind: "fail",
+          verdict: "fail",
           subject: route.id,
           reason: `page ${result.pages}: ${result.stop.reason}`,
           evidence: result.stop.evidence,
         };
       }
-      return { kind: "pass", subject: route.id, note: crawlNote(result) };
+      return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
     });
     return combine(findings, "listings crawled, every page with a result array");
   },

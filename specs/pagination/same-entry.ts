@@ -1,6 +1,6 @@
 import { type Discrepancy, judgeSameness, type Route, type Served } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, curlOf } from "./completeness.js";
 import { idList } from "./listing-findings.js";
 
@@ -10,21 +10,21 @@ const where = (s: Served) => `page ${s.page.index} of ${s.crawl.label}`;
 const repro = (d: Discrepancy) => [d.odd, d.before].map((s) => curlOf(s.page.url));
 
 /** One listing: every entry reads the same in every crawl the completeness checks made of it. */
-async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { kind: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
   const found = judgeSameness(outcome.logs);
   const [first] = found;
   if (!first) {
     return {
-      kind: "pass",
+      verdict: "pass",
       subject: route.id,
-      note: `${route.id}: each entry read the same in ${outcome.logs.length} crawls`,
+      reason: `${route.id}: each entry read the same in ${outcome.logs.length} crawls`,
     };
   }
   const reason = `entry ${first.id} read otherwise on ${where(first.odd)} than on ${where(first.before)} and, after it, on ${where(first.after)}: the page, not time, decides what it reads${found.length > 1 ? ` (${found.length} entries so: ${idList(found.map((d) => d.id))})` : ""}`;
   return {
-    kind: "fail",
+    verdict: "fail",
     subject: route.id,
     reason,
     evidence: {

@@ -5,7 +5,7 @@ import { queryString } from "../runner/crawl-query.js";
 import { describeStop, endedLegally, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { takesWindow } from "./crawl-plan.js";
 import { otherForms } from "./organization-holds-forms.js";
 
@@ -57,12 +57,12 @@ async function elsewhere(ctx: CheckContext, route: Route): Promise<Elsewhere[]> 
  * window of the listing: each must be refused, never answered with a page, which a client that mixed up
  * its tokens would take for that listing's next entries.
  */
-async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const crawl = await ctx.crawl(route, "default");
-  if (!endedLegally(crawl.stop)) return { kind: "skip", subject: route.id, reason: describeStop(crawl) };
+  if (!endedLegally(crawl.stop)) return { verdict: "skip", subject: route.id, reason: describeStop(crawl) };
   const token = crawl.tokens.first;
   if (token === undefined)
-    return { kind: "skip", subject: route.id, reason: "one page only: no token to reuse" };
+    return { verdict: "skip", subject: route.id, reason: "one page only: no token to reuse" };
   const places = await elsewhere(ctx, route);
   const accepted: { place: Elsewhere; exchange: HttpExchange }[] = [];
   for (const place of places) {
@@ -79,11 +79,11 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
     const where = places.map((p) => p.what).join(", ");
     return places.length === 0
       ? {
-          kind: "skip",
+          verdict: "skip",
           subject: route.id,
           reason: "no other listing, form or date window to send its token with",
         }
-      : { kind: "pass", subject: route.id, note: `${route.id}'s token refused by ${where}` };
+      : { verdict: "pass", subject: route.id, reason: `${route.id}'s token refused by ${where}` };
   }
   const page = pageOf(first.exchange, route);
   const answered =
@@ -91,7 +91,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
       ? `answered ${first.exchange.status}${page ? ` with ${page.ids.length} entries` : ""}`
       : `answered ${first.exchange.status}, a failure of the provider rather than a refusal`;
   return {
-    kind: "fail",
+    verdict: "fail",
     subject: route.id,
     reason: `a continuation token of ${route.id}'s crawl, sent with ${first.place.what}, was not refused: ${answered}; a client that mixed up its tokens would take that for the next entries${
       accepted.length > 1

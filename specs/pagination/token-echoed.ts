@@ -4,25 +4,25 @@ import { queryString } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { crawlNote, idList, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.token-echoed";
 
 /** A crawl's stop, judged for this rule. */
-function judgeStop(result: CrawlResult, route: Route): Finding {
+function judgeStop(result: CrawlResult, route: Route): SubjectFinding {
   const stop = result.stop;
   switch (stop.kind) {
     case "token-refused":
       return {
-        kind: "fail",
+        verdict: "fail",
         subject: route.id,
         reason: `the token sent back exactly as received was refused with ${stop.evidence.response?.status ?? "?"} (page ${result.pages})`,
         evidence: stop.evidence,
       };
     case "token-ignored":
       return {
-        kind: "fail",
+        verdict: "fail",
         subject: route.id,
         reason: "the token did not lead to the next page: the first page came back",
         evidence: stop.evidence,
@@ -30,13 +30,13 @@ function judgeStop(result: CrawlResult, route: Route): Finding {
     case "not-a-list":
     case "first-page-refused":
     case "aborted":
-      return { kind: "skip", subject: route.id, reason: describeStop(result) };
+      return { verdict: "skip", subject: route.id, reason: describeStop(result) };
     case "empty-page":
     case "no-token":
     case "never-ends":
       return result.tokens.sent > 0
-        ? { kind: "pass", subject: route.id, note: crawlNote(result) }
-        : { kind: "skip", subject: route.id, reason: "one page only: no token to send back" };
+        ? { verdict: "pass", subject: route.id, reason: crawlNote(result) }
+        : { verdict: "skip", subject: route.id, reason: "one page only: no token to send back" };
   }
 }
 
@@ -47,7 +47,7 @@ function judgeStop(result: CrawlResult, route: Route): Finding {
  * whose tokens are cursors it moves on each use answers; a client retrying there skips a page. The page
  * must share an entry with what it first held (entries added meanwhile may shift it, not replace it).
  */
-async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Promise<Finding> {
+async function sentAgain(ctx: CheckContext, route: Route, passed: SubjectFinding): Promise<SubjectFinding> {
   const crawl = await ctx.crawl(route, "default");
   const pages = crawl.log.pages;
   const retried = pages.find((p) => p.sentToken !== undefined && p.ids.length > 0) ?? pages.at(-1);
@@ -63,7 +63,7 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: Finding): Prom
     return resumed(ctx, route, crawl, passed);
   }
   return {
-    kind: "fail",
+    verdict: "fail",
     subject: route.id,
     reason: page
       ? `the token of page ${retried.index}, sent a second time, led to another page (${page.ids.length === 0 ? "an empty one" : idList(page.ids)}) instead of page ${retried.index} again (${idList(retried.ids)}): a client that retries a page skips one`
@@ -82,8 +82,8 @@ async function resumed(
   ctx: CheckContext,
   route: Route,
   crawl: CrawlResult,
-  passed: Finding,
-): Promise<Finding> {
+  passed: SubjectFinding,
+): Promise<SubjectFinding> {
   const last = crawl.log.pages.at(-1);
   const final = last?.token;
   if (!last || final === undefined || final === last.sentToken || crawl.log.unlogged) return passed;
@@ -98,7 +98,7 @@ async function resumed(
   const again = page?.ids.filter((id) => collected.has(id)) ?? [];
   if (page && again.length === 0) return passed;
   return {
-    kind: "fail",
+    verdict: "fail",
     subject: route.id,
     reason: page
       ? `the token the final empty page gave (page ${last.index}), sent back to resume, served ${again.length} entries the crawl already collected (${idList(again)}): a client that resumes from it imports them twice`
@@ -120,11 +120,11 @@ export const tokenEchoedCheck: SpecCheck = {
   rule: RULE,
   title: "Tokens sent back byte for byte lead to the next page, and can be sent again",
   async run(ctx) {
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     const routes = ctx.servedListings();
     for (const finding of await judgeEveryCrawl(ctx, RULE, judgeStop)) {
       const route = routes.find((r) => r.id === finding.subject);
-      findings.push(finding.kind === "pass" && route ? await sentAgain(ctx, route, finding) : finding);
+      findings.push(finding.verdict === "pass" && route ? await sentAgain(ctx, route, finding) : finding);
     }
     return combine(findings, "listings crawled with their tokens sent back as received");
   },

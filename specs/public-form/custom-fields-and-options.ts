@@ -1,6 +1,6 @@
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { type FormRead, type PublicFormRead, readPublicForm } from "./public-form-fixture.js";
 
 const RULE = "public-form.custom-fields-and-options";
@@ -60,11 +60,11 @@ function offeredFields(all: readonly Offer[]): Record<string, unknown>[] {
 const name = (read: FormRead) => `${read.form.formType}/${read.form.formSlug}`;
 
 /** The form is served and carries both lists; `filled` also asks that both hold something. */
-function judgeLists(read: FormRead, subject: string, filled: boolean): Finding {
+function judgeLists(read: FormRead, subject: string, filled: boolean): SubjectFinding {
   const { exchange } = read;
   if (!isSuccess(exchange.status) || read.body === undefined) {
     return {
-      kind: "fail",
+      verdict: "fail",
       subject,
       reason: `the public form was not served (${exchange.status})`,
       evidence: evidenceOf(exchange),
@@ -74,7 +74,7 @@ function judgeLists(read: FormRead, subject: string, filled: boolean): Finding {
   const lists = all.filter((o) => Array.isArray(o.customFields) && Array.isArray(o.extraOptions));
   if (lists.length === 0) {
     return {
-      kind: "fail",
+      verdict: "fail",
       subject,
       reason: "the public form has no customFields and extraOptions lists (on the form or on a tier)",
       evidence: evidenceOf(exchange, all.length > 0 ? all : read.body),
@@ -83,7 +83,7 @@ function judgeLists(read: FormRead, subject: string, filled: boolean): Finding {
   const full = filledOffers(read.body);
   if (filled && full.length === 0) {
     return {
-      kind: "fail",
+      verdict: "fail",
       subject,
       reason:
         "the form given as offering custom fields and options (provider state or --empty-form) shows empty customFields or extraOptions",
@@ -94,11 +94,11 @@ function judgeLists(read: FormRead, subject: string, filled: boolean): Finding {
   const counts = first
     ? `${(first.customFields as unknown[]).length} customFields, ${(first.extraOptions as unknown[]).length} extraOptions`
     : "";
-  return { kind: "pass", subject, note: `${counts} on ${name(read)}` };
+  return { verdict: "pass", subject, reason: `${counts} on ${name(read)}` };
 }
 
 /** Custom fields the form's orders answered must be offered by its public form. */
-function judgeAnswered(read: PublicFormRead): Finding | undefined {
+function judgeAnswered(read: PublicFormRead): SubjectFinding | undefined {
   const { given, answered } = read;
   if (answered.length === 0 || !isSuccess(given.exchange.status) || given.body === undefined)
     return undefined;
@@ -110,9 +110,9 @@ function judgeAnswered(read: PublicFormRead): Finding | undefined {
   );
   const subject = `the custom fields the orders of ${name(given)} answered`;
   if (missing.length === 0)
-    return { kind: "pass", subject, note: `${answered.length} answered custom field(s) offered` };
+    return { verdict: "pass", subject, reason: `${answered.length} answered custom field(s) offered` };
   return {
-    kind: "fail",
+    verdict: "fail",
     subject,
     reason: `the public form does not offer ${missing.map((m) => `"${m.label ?? m.id}"`).join(", ")}, which its orders answered`,
     evidence: evidenceOf(given.exchange, { offered: offered.length, answered, missing }),
@@ -132,9 +132,10 @@ export const customFieldsAndOptionsCheck: SpecCheck = {
   title: "The public form carries customFields and extraOptions before the first order",
   async run(ctx) {
     const read = await readPublicForm(ctx);
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     const before = "before the first order";
-    if ("missing" in read.empty) findings.push({ kind: "skip", subject: before, reason: read.empty.missing });
+    if ("missing" in read.empty)
+      findings.push({ verdict: "skip", subject: before, reason: read.empty.missing });
     else {
       const { source } = read.empty;
       const origin =

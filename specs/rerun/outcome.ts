@@ -63,15 +63,14 @@ export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline:
     differences: [],
     notes: [],
     fail(rule, reason, evidence, rests = []) {
-      const result = applyPlanned({ status: "fail", reason, evidence, timeline: rests }, policy, timeline);
-      const { status: verdict, downgraded } = result;
-      const found = {
+      const {
         verdict,
-        reason: result.reason ?? reason,
-        evidence,
-        ...(downgraded ? { downgraded } : {}),
-      };
-      breaches.push(outcome(step, rule, found));
+        reason: why,
+        downgraded,
+      } = applyPlanned({ verdict: "fail", reason, evidence, timeline: rests }, policy, timeline);
+      breaches.push(
+        outcome(step, rule, { verdict, reason: why, evidence, ...(downgraded ? { downgraded } : {}) }),
+      );
     },
   };
 }

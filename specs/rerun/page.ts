@@ -59,34 +59,34 @@ export function judgeListingPage(
   }
   const sizeAsked = Number(exchange.query.get("pageSize") ?? Number.NaN);
   const first = crawl.pages[0];
-  const findings = judgePage(read, {
+  const breaches = judgePage(read, {
     index: crawl.pages.length + 1,
     requestedSize: Number.isInteger(sizeAsked) ? sizeAsked : undefined,
     sentToken: undefined,
     seen: crawl.seen,
     firstIds: first?.ids,
   });
-  for (const finding of findings) {
-    switch (finding.kind) {
+  for (const breach of breaches) {
+    switch (breach.kind) {
       case "oversized":
         judgement.fail(
-          finding.rule,
-          `the page holds ${finding.entries} entries, more than its page size ${finding.limit}`,
-          evidenceOf(target, { entries: finding.entries, pagination: counts }),
+          breach.rule,
+          `the page holds ${breach.entries} entries, more than its page size ${breach.limit}`,
+          evidenceOf(target, { entries: breach.entries, pagination: counts }),
         );
         break;
       case "duplicate":
         judgement.fail(
-          finding.rule,
-          `entry id ${finding.ids[0]} was already given earlier in this crawl${finding.ids.length > 1 ? ` (and ${finding.ids.length - 1} more)` : ""}`,
-          evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+          breach.rule,
+          `entry id ${breach.ids[0]} was already given earlier in this crawl${breach.ids.length > 1 ? ` (and ${breach.ids.length - 1} more)` : ""}`,
+          evidenceOf(target, { ids: breach.ids.slice(0, 20) }),
         );
         break;
       case "token-ignored":
         judgement.fail(
-          finding.rule,
+          breach.rule,
           "the first continuation token led back to the first page's entries, not to the next page",
-          evidenceOf(target, { ids: finding.ids.slice(0, 20) }),
+          evidenceOf(target, { ids: breach.ids.slice(0, 20) }),
         );
         break;
       case "token-repeated":

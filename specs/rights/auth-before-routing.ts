@@ -2,20 +2,20 @@ import { randomBytes } from "node:crypto";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
-import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { alteredToken } from "./auth-tokens.js";
 
 const RULE = "auth.before-routing";
 
 /** What one call to the unknown route must get: 401, or (valid token) 404. */
-function judged(subject: string, exchange: HttpExchange, expected: 401 | 404): Finding {
+function judged(subject: string, exchange: HttpExchange, expected: 401 | 404): SubjectFinding {
   if (exchange.status !== expected) {
     const why =
       expected === 401 && exchange.status === 404
         ? ": the route was looked up before the token was checked, so a client cannot tell it must log in again"
         : "";
     return {
-      kind: "fail",
+      verdict: "fail",
       subject,
       reason: `answered ${exchange.status}, expected ${expected}${why}`,
       evidence: evidenceOf(exchange),
@@ -23,7 +23,7 @@ function judged(subject: string, exchange: HttpExchange, expected: 401 | 404): F
   }
   // The status is the rule; a `WWW-Authenticate` challenge is not required, as proxies in front of a
   // provider may drop it.
-  return { kind: "pass", subject };
+  return { verdict: "pass", subject };
 }
 
 /**
@@ -48,7 +48,7 @@ export const authBeforeRoutingCheck: SpecCheck = {
       ["an unknown /v5 route with an altered token", `Bearer ${alteredToken(token)}`, 401],
       ["an unknown /v5 route with a valid token", valid, 404],
     ];
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     for (const [subject, authorization, expected] of calls) {
       const exchange = await ctx.http.send({
         method: "GET",

@@ -2,7 +2,7 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
-import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
 const RULE = "auth.tokens";
@@ -19,15 +19,15 @@ async function expectStatus(
   url: string,
   authorization: string | undefined,
   expected: number,
-): Promise<Finding> {
+): Promise<SubjectFinding> {
   const exchange = await ctx.http.send({
     method: "GET",
     url,
     ...(authorization === undefined ? {} : { authorization }),
   });
-  if (exchange.status === expected) return { kind: "pass", subject };
+  if (exchange.status === expected) return { verdict: "pass", subject };
   return {
-    kind: "fail",
+    verdict: "fail",
     subject,
     reason: `answered ${exchange.status}, expected ${expected}${isSuccess(exchange.status) ? " (the request was served)" : ""}`,
     evidence: evidenceOf(exchange),
@@ -47,7 +47,7 @@ export const authTokensCheck: SpecCheck = {
     if (ctx.options.auth.kind === "none") return skip(NO_AUTH);
     const listing = await ctx.urlOf(ctx.contract.routes.byId("v5.form-items"));
     const token = await ctx.tokens.token("reader");
-    const findings: Finding[] = [
+    const findings: SubjectFinding[] = [
       await expectStatus(ctx, "a listing without a token", listing, undefined, 401),
       await expectStatus(ctx, "a listing with an unknown token", listing, "Bearer assopay-not-a-token", 401),
       await expectStatus(
@@ -73,7 +73,7 @@ export const authTokensCheck: SpecCheck = {
       );
     } else {
       findings.push({
-        kind: "skip",
+        verdict: "skip",
         subject: "order detail with a token lacking organization_admin",
         reason: fixture.reason,
       });

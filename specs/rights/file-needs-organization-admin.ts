@@ -2,7 +2,7 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
-import { combine, type Finding, type SpecCheck, skip } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
 const RULE = "rights.file-needs-organization-admin";
@@ -38,13 +38,17 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
       );
     }
     const url = new URL(given, `${ctx.options.target}/`).toString();
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     const admin = await download(ctx, url, await ctx.authorization("admin"));
     findings.push(
       isSuccess(admin.status) && admin.bytes.length > 0
-        ? { kind: "pass", subject: "with an organization_admin token", note: `${admin.bytes.length} bytes` }
+        ? {
+            verdict: "pass",
+            subject: "with an organization_admin token",
+            reason: `${admin.bytes.length} bytes`,
+          }
         : {
-            kind: "fail",
+            verdict: "fail",
             subject: "with an organization_admin token",
             reason: `the file did not download (${admin.status}, ${admin.bytes.length} bytes)`,
             evidence: evidenceOf(admin),
@@ -54,9 +58,9 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
     const anonymous = await download(ctx, url, undefined);
     findings.push(
       refused(anonymous.status)
-        ? { kind: "pass", subject: "without a token", note: `refused with ${anonymous.status}` }
+        ? { verdict: "pass", subject: "without a token", reason: `refused with ${anonymous.status}` }
         : {
-            kind: "fail",
+            verdict: "fail",
             subject: "without a token",
             reason: `answered ${anonymous.status}; a file must be refused (401) without a token`,
             evidence: evidenceOf(
@@ -69,12 +73,12 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
     findings.push(
       refused(reader.status)
         ? {
-            kind: "pass",
+            verdict: "pass",
             subject: "with a token lacking organization_admin",
-            note: `refused with ${reader.status}`,
+            reason: `refused with ${reader.status}`,
           }
         : {
-            kind: "fail",
+            verdict: "fail",
             subject: "with a token lacking organization_admin",
             reason: `answered ${reader.status}; a file must be refused (403) to a token without organization_admin`,
             evidence: evidenceOf(reader, `${reader.bytes.length} bytes: ${reader.text.slice(0, 120)}`),

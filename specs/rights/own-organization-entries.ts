@@ -3,18 +3,22 @@ import { completenessOf } from "../pagination/completeness.js";
 import { foreignFinding } from "../pagination/listing-findings.js";
 import type { CheckContext } from "../runner/context.js";
 import { legalLogs } from "../runner/crawler.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 
 const RULE = "rights.own-organization-entries";
 
 /** One listing of an organization, over every crawl the completeness checks made of it. */
-async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
+async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
   const logs = (outcome.kind === "judged" ? outcome.logs : legalLogs(outcome.made)).filter(
     (l) => !l.unlogged,
   );
   if (logs.length === 0) {
-    return { kind: "skip", subject: route.id, reason: outcome.kind === "skip" ? outcome.reason : "no crawl" };
+    return {
+      verdict: "skip",
+      subject: route.id,
+      reason: outcome.kind === "skip" ? outcome.reason : "no crawl",
+    };
   }
   const { organizationSlug } = await ctx.coordinates();
   const foreign = foreignEntries(logs, "organization", organizationSlug);
@@ -22,7 +26,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<Finding> {
     const why = "which a reader of this organization must never see";
     return foreignFinding(route, "organization", organizationSlug, foreign, why);
   }
-  return { kind: "pass", subject: route.id };
+  return { verdict: "pass", subject: route.id };
 }
 
 /**
@@ -38,7 +42,7 @@ export const ownOrganizationEntriesCheck: SpecCheck = {
   rule: RULE,
   title: "An organization's listings serve only that organization's entries",
   run: async (ctx) => {
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     for (const route of ctx.servedListings().filter((r) => r.pathParams.includes("organizationSlug"))) {
       findings.push(await judgeListing(ctx, route));
     }

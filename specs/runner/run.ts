@@ -35,12 +35,8 @@ export interface RunIo {
 }
 
 /** A failure resting only on planned timeline entries becomes a warning under `--planned warn`. */
-export function applyPlanned(
-  result: CheckResult,
-  policy: PlannedPolicy,
-  timeline: Timeline,
-): CheckResult & { downgraded?: boolean } {
-  if (result.status !== "fail" || policy !== "warn" || !result.timeline || result.timeline.length === 0)
+export function applyPlanned(result: CheckResult, policy: PlannedPolicy, timeline: Timeline): CheckResult {
+  if (result.verdict !== "fail" || policy !== "warn" || !result.timeline || result.timeline.length === 0)
     return result;
   const planned = result.timeline.every(
     (id) => timeline.entries.find((e) => e.id === id)?.status === "planned",
@@ -48,8 +44,8 @@ export function applyPlanned(
   if (!planned) return result;
   return {
     ...result,
-    status: "warn",
-    reason: `${result.reason ?? ""} (planned change: --planned warn)`,
+    verdict: "warn",
+    reason: `${result.reason} (planned change: --planned warn)`,
     downgraded: true,
   };
 }
@@ -198,16 +194,14 @@ async function runWithin(
     for (const check of selected) {
       if (signal.aborted) break;
       const begin = Date.now();
+      const named = { id: check.id, group: check.group, rule: check.rule, title: check.title };
       let outcome: Finding;
       try {
         const result = applyPlanned(await check.run(context), options.planned, contract.timeline);
         outcome = {
-          id: check.id,
-          group: check.group,
-          rule: check.rule,
-          title: check.title,
-          verdict: result.status,
-          reason: result.reason ?? "",
+          ...named,
+          verdict: result.verdict,
+          reason: result.reason,
           ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
           ...(result.downgraded ? { downgraded: true } : {}),
           durationMs: Date.now() - begin,
@@ -220,12 +214,9 @@ async function runWithin(
         if (isAssopayError(error) && (error.code === "usage" || error.code === "rate-limited")) throw error;
         const failed = signal.aborted ? undefined : targetFault(error);
         outcome = {
-          id: check.id,
-          group: check.group,
-          rule: check.rule,
-          title: check.title,
+          ...named,
           ...(failed
-            ? { verdict: "fail", reason: failed.reason, evidence: failed.evidence }
+            ? { verdict: "fail", ...failed }
             : {
                 verdict: "error",
                 reason: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
@@ -244,11 +235,12 @@ async function runWithin(
   }
   if (deadline.expired()) {
     for (const check of selected.slice(outcomes.length)) {
+      const { id, group, rule, title } = check;
       const outcome: Finding = {
-        id: check.id,
-        group: check.group,
-        rule: check.rule,
-        title: check.title,
+        id,
+        group,
+        rule,
+        title,
         verdict: "error",
         reason: notRun(options),
         durationMs: 0,

@@ -29,25 +29,19 @@ export const CHECK_GROUPS = Object.freeze([
 
 export type CheckGroup = (typeof CHECK_GROUPS)[number];
 
-/**
- * What a check may conclude: a verdict of the report's one vocabulary (`report/model.ts`) but `error`,
- * which only the runner gives (the check itself threw). `warn` is a failure the user chose to tolerate
- * (`--planned warn`).
- */
-export type CheckStatus = Exclude<Verdict, "error">;
-
 /** What a check's failure points at: the report's evidence, always with the request it sent. */
 export type Evidence = FindingEvidence & { readonly request: EvidenceRequest };
 
-export interface CheckResult {
-  status: CheckStatus;
-  reason?: string;
-  evidence?: Evidence;
-  /**
-   * Ids of the timeline entries the expectation came from. A failure resting only on entries with
-   * `status: planned` becomes a warning under `--planned warn`.
-   */
-  timeline?: readonly string[];
+/**
+ * What a check concludes: its `Finding` before the runner names it (id, group, rule, title, duration),
+ * with the timeline entries the expectation came from (a failure resting only on `status: planned`
+ * entries becomes a warning under `--planned warn`). Never `error`: only the runner gives it (the check
+ * itself threw).
+ */
+export interface CheckResult extends Pick<Finding, "reason" | "downgraded"> {
+  readonly verdict: Exclude<Verdict, "error">;
+  readonly evidence?: Evidence;
+  readonly timeline?: readonly string[];
 }
 
 /** One executable check: data in, verdict out. It never throws for a provider's fault. */

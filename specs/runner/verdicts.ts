@@ -5,47 +5,49 @@ import type { Check, CheckResult, Evidence } from "./types.js";
 export type SpecCheck = Check<CheckContext>;
 
 export function pass(reason: string, timeline?: readonly string[]): CheckResult {
-  return timeline && timeline.length > 0 ? { status: "pass", reason, timeline } : { status: "pass", reason };
+  return timeline && timeline.length > 0
+    ? { verdict: "pass", reason, timeline }
+    : { verdict: "pass", reason };
 }
 
 export function skip(reason: string): CheckResult {
-  return { status: "skip", reason };
+  return { verdict: "skip", reason };
 }
 
 export function fail(reason: string, evidence?: Evidence, timeline?: readonly string[]): CheckResult {
-  const result: CheckResult = evidence ? { status: "fail", reason, evidence } : { status: "fail", reason };
+  const result: CheckResult = evidence ? { verdict: "fail", reason, evidence } : { verdict: "fail", reason };
   return timeline && timeline.length > 0 ? { ...result, timeline } : result;
 }
 
-/** What a check found on one subject (a route, a notification, a file). */
-export type Finding =
-  | { kind: "pass"; subject: string; note?: string }
-  | { kind: "fail"; subject: string; reason: string; evidence?: Evidence }
-  | { kind: "skip"; subject: string; reason: string };
+/** A check's result on one subject (a route, a notification, a file); a pass's reason is a note. */
+export type SubjectFinding = { readonly subject: string } & (
+  | { readonly verdict: "pass"; readonly reason?: string }
+  | { readonly verdict: "fail"; readonly reason: string; readonly evidence?: Evidence }
+  | { readonly verdict: "skip"; readonly reason: string }
+);
 
 /**
  * One verdict from many findings: fail if any subject failed (evidence of the first, the others
  * listed), pass if at least one passed, skip when every subject was skipped.
  */
 export function combine(
-  findings: readonly Finding[],
+  findings: readonly SubjectFinding[],
   what: string,
   timeline?: readonly string[],
 ): CheckResult {
-  const failures = findings.filter((f) => f.kind === "fail");
-  const passes = findings.filter((f) => f.kind === "pass");
-  const skips = findings.filter((f) => f.kind === "skip");
+  const failures = findings.filter((f) => f.verdict === "fail");
+  const passes = findings.filter((f) => f.verdict === "pass");
+  const skips = findings.filter((f) => f.verdict === "skip");
   const first = failures[0];
   if (first) {
     const others = failures.slice(1).map((f) => `${f.subject}: ${f.reason}`);
-    const base: CheckResult = fail(
+    return fail(
       `${first.subject}: ${first.reason}${failures.length > 1 ? ` (and ${failures.length - 1} more)` : ""}`,
       first.evidence
         ? { ...first.evidence, diagnostics: [...(first.evidence.diagnostics ?? []), ...others] }
         : undefined,
       timeline,
     );
-    return base;
   }
   if (passes.length === 0) {
     const reasons = [...new Set(skips.map((s) => s.reason))];
@@ -53,7 +55,7 @@ export function combine(
   }
   const skipped =
     skips.length > 0 ? `; ${skips.length} skipped (${skips[0]?.subject}: ${skips[0]?.reason})` : "";
-  const notes = passes.map((p) => p.note).filter((n): n is string => n !== undefined);
+  const notes = passes.map((p) => p.reason).filter((n): n is string => n !== undefined);
   const detail = notes.length > 0 && notes.length <= 3 ? ` (${notes.join("; ")})` : "";
   return pass(`${passes.length} ${what}${detail}${skipped}`, timeline);
 }

@@ -1,5 +1,5 @@
 import { describeStop } from "../runner/crawler.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 
 const RULE = "schema.responses";
 
@@ -14,22 +14,22 @@ export const listingPagesCheck: SpecCheck = {
   rule: RULE,
   title: "Every listing page validates against its schema",
   async run(ctx) {
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     // Every listing crawled at once (the run's --concurrency bounds the requests), judged in order.
     await Promise.all(ctx.servedListings().map((route) => ctx.crawl(route, "default")));
     for (const route of ctx.servedListings()) {
       const result = await ctx.crawl(route, "default");
       if (result.stop.kind === "first-page-refused" || result.pages === 0) {
-        findings.push({ kind: "skip", subject: route.id, reason: describeStop(result) });
+        findings.push({ verdict: "skip", subject: route.id, reason: describeStop(result) });
       } else if (result.schema.first) {
         findings.push({
-          kind: "fail",
+          verdict: "fail",
           subject: route.id,
           reason: `${result.schema.pages} of ${result.pages} pages do not validate: ${result.schema.first.diagnostics?.[0] ?? ""}`,
           evidence: result.schema.first,
         });
       } else {
-        findings.push({ kind: "pass", subject: route.id, note: `${route.id}: ${result.pages} pages` });
+        findings.push({ verdict: "pass", subject: route.id, reason: `${route.id}: ${result.pages} pages` });
       }
     }
     return combine(findings, "listings whose every page validates");

@@ -6,7 +6,7 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 
 const RULE = SCHEMA_RULE;
 
@@ -20,21 +20,21 @@ export function judge(
   routeId: string,
   exchange: HttpExchange,
   body: unknown = undefined,
-): Finding {
+): SubjectFinding {
   if (!isSuccess(exchange.status)) {
-    return { kind: "skip", subject, reason: `not served (${exchange.status}); other checks judge that` };
+    return { verdict: "skip", subject, reason: `not served (${exchange.status}); other checks judge that` };
   }
   let value = body;
   if (value === undefined) {
     const parsed = parseJson(exchange);
-    if (!parsed.ok) return { kind: "fail", subject, reason: parsed.why, evidence: evidenceOf(exchange) };
+    if (!parsed.ok) return { verdict: "fail", subject, reason: parsed.why, evidence: evidenceOf(exchange) };
     value = parsed.value;
   }
   const route = ctx.contract.routes.byId(routeId);
   const breach = judgeSchema(ctx.contract.schemas, route, value).find((b) => b.rule === SCHEMA_RULE);
-  if (!breach) return { kind: "pass", subject };
+  if (!breach) return { verdict: "pass", subject };
   return {
-    kind: "fail",
+    verdict: "fail",
     subject,
     reason: breach.reason,
     evidence: evidenceOf(exchange, undefined, breach.diagnostics),
@@ -52,7 +52,7 @@ export const resourcesCheck: SpecCheck = {
   rule: RULE,
   title: "Token, partner, public form, order detail and checkout responses validate",
   async run(ctx) {
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     const auth = ctx.options.auth;
     if (auth.kind === "token-endpoint") {
       const token = await ctx.http.send({
@@ -63,7 +63,7 @@ export const resourcesCheck: SpecCheck = {
       findings.push(judge(ctx, "token", "token", token));
     } else {
       const how = auth.kind === "bearer" ? "--bearer" : "--no-auth";
-      findings.push({ kind: "skip", subject: "token", reason: `no token endpoint was asked (${how})` });
+      findings.push({ verdict: "skip", subject: "token", reason: `no token endpoint was asked (${how})` });
     }
 
     const partner = await ctx.http.send({
@@ -84,7 +84,7 @@ export const resourcesCheck: SpecCheck = {
     findings.push(
       order.ok
         ? judge(ctx, "order detail", "v5.order-detail", order.detail, order.body)
-        : { kind: "skip", subject: "order detail", reason: order.reason },
+        : { verdict: "skip", subject: "order detail", reason: order.reason },
     );
 
     const checkout = await checkoutFixture(ctx);
@@ -99,7 +99,7 @@ export const resourcesCheck: SpecCheck = {
       });
       findings.push(judge(ctx, "checkout intent", "v5.checkout-read", read));
     } else {
-      findings.push({ kind: "skip", subject: "checkout intent", reason: checkout.reason });
+      findings.push({ verdict: "skip", subject: "checkout intent", reason: checkout.reason });
     }
     return combine(findings, "responses valid");
   },

@@ -1,7 +1,7 @@
 import type { Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop } from "../runner/crawler.js";
-import type { Finding } from "../runner/verdicts.js";
+import type { SubjectFinding } from "../runner/verdicts.js";
 
 /**
  * Crawls each route by default: a refused first page fails it (`refused with STATUS on DATE`, then
@@ -11,19 +11,19 @@ export async function judgeAnswered(
   ctx: CheckContext,
   routes: readonly Route[],
   context = "",
-): Promise<Finding[]> {
-  const findings: Finding[] = [];
+): Promise<SubjectFinding[]> {
+  const findings: SubjectFinding[] = [];
   for (const route of routes) {
     const result = await ctx.crawl(route, "default");
     findings.push(
       result.stop.kind === "first-page-refused"
         ? {
-            kind: "fail",
+            verdict: "fail",
             subject: route.id,
             reason: `refused with ${result.stop.evidence.response?.status ?? "?"} on ${ctx.at}${context}`,
             evidence: result.stop.evidence,
           }
-        : { kind: "pass", subject: route.id, note: `${route.id}: ${describeStop(result)}` },
+        : { verdict: "pass", subject: route.id, reason: `${route.id}: ${describeStop(result)}` },
     );
   }
   return findings;

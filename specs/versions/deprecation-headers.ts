@@ -2,7 +2,7 @@ import { malformedDeprecationHeaders } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 
 export const DEPRECATION_HEADERS_RULE = "versions.deprecation-headers";
 
@@ -32,7 +32,7 @@ export const deprecationHeadersCheck: SpecCheck = {
   rule: DEPRECATION_HEADERS_RULE,
   title: "Deprecation and Sunset, where sent, are in the form RFC 9745 and RFC 8594 require",
   async run(ctx) {
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     for (const route of ctx.servedListings()) {
       const exchange = await ctx.http.send({
         method: "GET",
@@ -43,8 +43,12 @@ export const deprecationHeadersCheck: SpecCheck = {
       const sent = ["Deprecation", "Sunset"].filter((name) => exchange.headers.has(name));
       findings.push(
         breach
-          ? { kind: "fail", subject: route.id, ...breach }
-          : { kind: "pass", subject: route.id, note: `${route.id}: ${sent.join(", ") || "no announcement"}` },
+          ? { verdict: "fail", subject: route.id, ...breach }
+          : {
+              verdict: "pass",
+              subject: route.id,
+              reason: `${route.id}: ${sent.join(", ") || "no announcement"}`,
+            },
       );
     }
     return combine(findings, "listing answers' Deprecation and Sunset");

@@ -14,7 +14,7 @@ export const v3ServedCheck: SpecCheck = {
     const v3 = ctx.servedListings().filter((r) => r.version === "v3");
     if (v3.length === 0) {
       return {
-        status: "skip",
+        verdict: "skip",
         reason: `v3 is switched off on ${ctx.at}${entry ? ` (since ${entry.date})` : ""}`,
       };
     }

@@ -1,6 +1,6 @@
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
-import { combine, type Finding, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 
 const RULE = "versions.v3-switched-off";
 
@@ -14,11 +14,11 @@ export const v3SwitchedOffCheck: SpecCheck = {
     const entry = ctx.contract.timeline.entry("v3-switch-off");
     if (!entry || !ctx.contract.timeline.inForce("v3-switch-off", ctx.at)) {
       return {
-        status: "skip",
+        verdict: "skip",
         reason: `the v3 switch-off${entry ? ` (${entry.date})` : ""} is not in force on ${ctx.at}`,
       };
     }
-    const findings: Finding[] = [];
+    const findings: SubjectFinding[] = [];
     for (const route of ctx.contract.routes.listings().filter((r) => r.version === "v3")) {
       const exchange = await ctx.http.send({
         method: "GET",
@@ -28,12 +28,12 @@ export const v3SwitchedOffCheck: SpecCheck = {
       findings.push(
         isSuccess(exchange.status)
           ? {
-              kind: "fail",
+              verdict: "fail",
               subject: route.id,
               reason: `answered ${exchange.status} on ${ctx.at}, after the switch-off on ${entry.date}`,
               evidence: evidenceOf(exchange),
             }
-          : { kind: "pass", subject: route.id, note: `${route.id}: ${exchange.status}` },
+          : { verdict: "pass", subject: route.id, reason: `${route.id}: ${exchange.status}` },
       );
     }
     return combine(findings, "v3 routes switched off", [entry.id]);

@@ -60,7 +60,7 @@ describe("the run loop", () => {
       const fine: SpecCheck = {
         ...boom,
         id: "schemas/fine",
-        run: async () => ({ status: "pass", reason: "ok" }),
+        run: async () => ({ verdict: "pass", reason: "ok" }),
       };
       const options = resolveOptions(sandboxInput(sandbox, "2025-04-01" as IsoDay, { only: [] }));
       const report = await runVerify(options, [boom, fine], { contract: contract() });
@@ -79,10 +79,10 @@ describe("the run loop", () => {
     const timeline = contract().timeline;
     const removal = timeline.entry("count-fields-removed")?.id ?? "";
     const flip = timeline.entry("withcount-default-false")?.id ?? "";
-    const failed = { status: "fail" as const, reason: "counts still there", timeline: [removal] };
-    expect(applyPlanned(failed, "warn", timeline)).toMatchObject({ status: "warn", downgraded: true });
-    expect(applyPlanned(failed, "fail", timeline).status).toBe("fail");
-    expect(applyPlanned({ ...failed, timeline: [removal, flip] }, "warn", timeline).status).toBe("fail");
-    expect(applyPlanned({ status: "fail", reason: "no timeline" }, "warn", timeline).status).toBe("fail");
+    const failed = { verdict: "fail" as const, reason: "counts still there", timeline: [removal] };
+    expect(applyPlanned(failed, "warn", timeline)).toMatchObject({ verdict: "warn", downgraded: true });
+    expect(applyPlanned(failed, "fail", timeline).verdict).toBe("fail");
+    expect(applyPlanned({ ...failed, timeline: [removal, flip] }, "warn", timeline).verdict).toBe("fail");
+    expect(applyPlanned({ verdict: "fail", reason: "no timeline" }, "warn", timeline).verdict).toBe("fail");
   });
 });

@@ -109,10 +109,10 @@ describe("verify --timeout bounds the whole run", () => {
     title: `waits ${ms} ms`,
     run: (ctx) =>
       new Promise((resolve) => {
-        const timer = setTimeout(() => resolve({ status: "pass", reason: "waited" }), ms);
+        const timer = setTimeout(() => resolve({ verdict: "pass", reason: "waited" }), ms);
         ctx.signal.addEventListener("abort", () => {
           clearTimeout(timer);
-          resolve({ status: "fail", reason: "aborted" });
+          resolve({ verdict: "fail", reason: "aborted" });
         });
       }),
   });

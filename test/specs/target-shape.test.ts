@@ -88,7 +88,7 @@ describe("a target without a token endpoint", () => {
       title: "probe",
       run: async (ctx) => {
         seen.push(await ctx.authorization("reader"));
-        return { status: "pass", reason: "probed" };
+        return { verdict: "pass", reason: "probed" };
       },
     };
     for (const auth of [
@@ -171,7 +171,7 @@ describe("a target's nonsense", () => {
       });
       const { redirectUrl } = JSON.parse(given.text) as { redirectUrl: string };
       await ctx.http.send({ method: "GET", url: redirectUrl === "use" ? url : redirectUrl });
-      return { status: "pass", reason: "followed" };
+      return { verdict: "pass", reason: "followed" };
     },
   });
 
