@@ -1,29 +1,21 @@
 import type { DriftClass, DriftFinding, DriftResult } from "../../contracts/drift/run.js";
 import type { Finding, Report, ReportSuite, Verdict } from "../../report/index.js";
 
-const CLASSES: readonly DriftClass[] = ["breaking", "known", "additive"];
 const SHOWN = 12;
 
-function verdictOf(kind: DriftClass): Verdict {
-  switch (kind) {
-    case "breaking":
-      return "fail";
-    case "known":
-    case "additive":
-      return "pass";
-  }
-}
-
-function headline(kind: DriftClass): string {
-  switch (kind) {
-    case "breaking":
-      return "breaking for clients: what the contract promises, the document no longer does";
-    case "known":
-      return "known divergences: contracts/divergences.yaml, the timeline or contracts/left-out.yaml explain them";
-    case "additive":
-      return "additive: more than the contract asks for, harmless to clients";
-  }
-}
+/** Each class, in the report's order: its cases' verdict and its suite's headline. */
+const CLASSES: Readonly<Record<DriftClass, { readonly verdict: Verdict; readonly headline: string }>> = {
+  breaking: {
+    verdict: "fail",
+    headline: "breaking for clients: what the contract promises, the document no longer does",
+  },
+  known: {
+    verdict: "pass",
+    headline:
+      "known divergences: contracts/divergences.yaml, the timeline or contracts/left-out.yaml explain them",
+  },
+  additive: { verdict: "pass", headline: "additive: more than the contract asks for, harmless to clients" },
+};
 
 /** The findings of one operation and kind as one case. */
 function caseOf(group: readonly DriftFinding[], kind: DriftClass): Finding {
@@ -39,7 +31,7 @@ function caseOf(group: readonly DriftFinding[], kind: DriftClass): Finding {
     id: `${first.kind} ${first.operation}`,
     rule: `drift.${first.kind}`,
     group: kind,
-    verdict: verdictOf(kind),
+    verdict: CLASSES[kind].verdict,
     reason: `${what}${because}`,
     evidence: { diagnostics: group.map((f) => `${f.subject || f.operation}: ${f.detail}`) },
     ...(kind === "breaking"
@@ -75,14 +67,14 @@ export function driftNotes(findings: readonly DriftFinding[]): string[] {
  * writeReport(driftReport(result), "json", { color: false }, { drift: result });
  */
 export function driftReport(result: DriftResult): Report {
-  const suites: ReportSuite[] = CLASSES.map((kind) => {
+  const suites: ReportSuite[] = (Object.keys(CLASSES) as DriftClass[]).map((kind) => {
     const of = result.findings.filter((f) => f.class === kind);
     const groups = new Map<string, DriftFinding[]>();
     for (const f of of)
       groups.set(`${f.kind} ${f.operation}`, [...(groups.get(`${f.kind} ${f.operation}`) ?? []), f]);
     return {
       name: kind,
-      heading: [headline(kind)],
+      heading: [CLASSES[kind].headline],
       properties: { findings: String(of.length) },
       cases: [...groups.values()].map((group) => caseOf(group, kind)),
       notes: kind === "breaking" ? driftNotes(result.findings) : [],
