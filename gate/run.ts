@@ -8,7 +8,7 @@ import { type RunningLayer, startScenarioLayer } from "./layer/server.js";
 import { type GateOptions, type ResolvedGateOptions, resolveGateOptions } from "./options.js";
 import { type Scenario, scenarioDay } from "./scenarios.js";
 import { startUpstream } from "./upstream.js";
-import type { GateReport, ScenarioVerdict } from "./verdict.js";
+import type { GateReport, ScenarioRun } from "./verdict.js";
 
 /** How long the layer waits for the upstream before answering 502. */
 const UPSTREAM_TIMEOUT_MS = 10_000;
@@ -89,7 +89,7 @@ export async function serveScenario(
 }
 
 /** Judges a scenario's traffic by the consumer rules as of `at` (the day it ran, or another day's rules). */
-export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at: IsoDay): ScenarioVerdict {
+export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at: IsoDay): ScenarioRun {
   const { scenario, exchanges, outcome } = served;
   const { findings, crawls } = judgeTraffic(exchanges, {
     contract: o.contract,
@@ -137,7 +137,7 @@ function trafficStep(exchange: ServedScenario["exchanges"][number]): TrafficStep
   };
 }
 
-async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<ScenarioVerdict> {
+async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<ScenarioRun> {
   const at = scenarioDay(scenario, o.contract, o.at);
   return judgeScenario(o, await serveScenario(o, scenario, at), at);
 }
@@ -153,7 +153,7 @@ async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<
  */
 export async function runGate(options: GateOptions): Promise<GateReport> {
   const o = resolveGateOptions(options);
-  const verdicts: ScenarioVerdict[] = [];
+  const verdicts: ScenarioRun[] = [];
   for (const scenario of o.scenarios) {
     if (o.signal?.aborted) break;
     verdicts.push(await runScenario(o, scenario));

@@ -1,7 +1,7 @@
 import type { TimelineDate } from "../contracts/index.js";
 import { type GateOptions, resolveGateOptions } from "./options.js";
 import { judgeScenario, type ServedScenario, serveScenario } from "./run.js";
-import type { GateReport, ScenarioVerdict } from "./verdict.js";
+import type { GateReport, ScenarioRun } from "./verdict.js";
 
 /** One date of a gate run across dates. */
 export interface DatedGate {
@@ -35,7 +35,7 @@ export async function runGateAcrossDates(
   const left = o.scenarios.filter((s) => s.date.kind !== "given").map((s) => s.name);
   const leftNote =
     left.length === 0 ? "" : ` Dated scenarios left out (the dates stand in for them): ${left.join(", ")}.`;
-  const report = (verdicts: readonly ScenarioVerdict[]): GateReport =>
+  const report = (verdicts: readonly ScenarioRun[]): GateReport =>
     Object.freeze({
       command: Object.freeze([o.command.command, ...o.command.args]),
       upstream: o.upstream.kind,
@@ -56,7 +56,7 @@ export async function runGateAcrossDates(
   }
   const runs: DatedGate[] = [];
   for (const date of dates) {
-    const verdicts: ScenarioVerdict[] = [];
+    const verdicts: ScenarioRun[] = [];
     for (const scenario of scenarios) {
       if (o.signal?.aborted) break;
       verdicts.push(judgeScenario(o, await serveScenario(o, scenario, date.day), date.day));

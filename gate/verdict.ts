@@ -4,8 +4,8 @@ import type { CommandOutcome } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
 import type { ScenarioName } from "./scenarios.js";
 
-/** The verdict of one scenario. Verdicts are data: nothing here throws. */
-export interface ScenarioVerdict {
+/** One scenario as run: its findings (the one result type) and what the run saw. Nothing here throws. */
+export interface ScenarioRun {
   readonly scenario: ScenarioName;
   readonly summary: string;
   /** The date the server ran at. */
@@ -26,5 +26,5 @@ export interface GateReport {
   readonly command: readonly string[];
   readonly upstream: "sandbox" | "replay" | "url";
   readonly passed: boolean;
-  readonly scenarios: readonly ScenarioVerdict[];
+  readonly scenarios: readonly ScenarioRun[];
 }

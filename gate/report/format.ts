@@ -8,7 +8,7 @@ import {
   type ReportSuite,
   writeReport,
 } from "../../report/index.js";
-import type { GateReport, ScenarioVerdict } from "../verdict.js";
+import type { GateReport, ScenarioRun } from "../verdict.js";
 
 /** The command ended by itself with a failure: its crash leads the scenario's verdict. */
 const crashed = (outcome: CommandOutcome) =>
@@ -35,7 +35,7 @@ function alsoLine({ reason, evidence }: Finding): string {
 }
 
 /** One rule in one scenario: its first failing finding (else its first warning), the others told after it. */
-function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict): Finding {
+function ruleCase(rule: GateRuleId, verdict: ScenarioRun): Finding {
   const of = verdict.findings.filter((f) => f.rule === rule);
   const failed = of.filter((f) => f.verdict === "fail");
   const [first, ...others] = failed.length > 0 ? failed : of;
@@ -45,7 +45,7 @@ function ruleCase(rule: GateRuleId, verdict: ScenarioVerdict): Finding {
   return { ...first, evidence: { ...first.evidence, diagnostics } };
 }
 
-function scenarioSuite(verdict: ScenarioVerdict): ReportSuite {
+function scenarioSuite(verdict: ScenarioRun): ReportSuite {
   const crawls = `${verdict.crawls} crawl${verdict.crawls === 1 ? "" : "s"}`;
   return {
     name: `gate ${verdict.scenario}`,

@@ -6,7 +6,7 @@ import { packageRoot } from "../../core/paths.js";
 import type { GateOptions } from "../../gate/options.js";
 import { runGate } from "../../gate/run.js";
 import type { ScenarioName } from "../../gate/scenarios.js";
-import type { GateReport, ScenarioVerdict } from "../../gate/verdict.js";
+import type { GateReport, ScenarioRun } from "../../gate/verdict.js";
 
 /** Loaded once per test file. */
 export const contract = loadContract();
@@ -38,14 +38,14 @@ export async function gateClient(
 }
 
 /** The verdict of one scenario of a report. */
-export function verdictOf(report: GateReport, scenario: ScenarioName): ScenarioVerdict {
+export function verdictOf(report: GateReport, scenario: ScenarioName): ScenarioRun {
   const found = report.scenarios.find((v) => v.scenario === scenario);
   if (!found) throw new Error(`no verdict for ${scenario}`);
   return found;
 }
 
 /** The rule ids of a verdict's error findings. */
-export function brokenRules(verdict: ScenarioVerdict): string[] {
+export function brokenRules(verdict: ScenarioRun): string[] {
   return [...new Set(verdict.findings.filter((f) => f.verdict === "fail").map((f) => f.rule))].sort();
 }
 
