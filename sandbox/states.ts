@@ -66,6 +66,25 @@ function organizationResult(core: SandboxCore, organization: Organization): Resu
   };
 }
 
+/**
+ * The organization a seeded form goes to: the main one, else the one named (made, verified, where the
+ * sandbox has none of that slug), so that its entries leave every listing of the main one as it was.
+ */
+function organizationOf(core: SandboxCore, slug: string | undefined): Organization {
+  if (slug === undefined) return core.store.mainOrganization;
+  const known = core.store.organization(slug);
+  if (known) return known;
+  if (!/^[a-z0-9-]{2,80}$/.test(slug))
+    throw new StateError(`organizationSlug must be lowercase letters, digits and dashes`);
+  return core.store.addOrganization({
+    slug,
+    name: `Association ${slug}`,
+    type: "Association1901",
+    registeredOn: core.store.mainOrganization.registeredOn,
+    verified: true,
+  });
+}
+
 /** Tokens of a clean crawl of a listing, newest first: to the second page and to the final empty page. */
 function listingTokens(core: SandboxCore, routeId: string, form: FormDef, pageSize: number) {
   const route = core.contract.routes.all.find((r) => r.id === routeId && r.pagination);
@@ -94,7 +113,7 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
       throw new StateError(`pageSize must be a whole number from 1 to 100, got ${String(params.pageSize)}`);
     }
     const form = core.store.ensureForm({
-      organizationSlug: core.store.mainOrganization.slug,
+      organizationSlug: organizationOf(core, text(params, "organizationSlug")).slug,
       formType: "Donation",
       formSlug: `collecte-${count}`,
       title: `Collecte (${count} dons)`,

@@ -1,21 +1,22 @@
 import { judgeCompleteness, type Loss, type Route } from "../../contracts/index.js";
-import type { CheckContext } from "../runner/context.js";
+import type { CheckContext, FormPlace } from "../runner/context.js";
 import { type CrawlResult, legalLogs } from "../runner/crawler.js";
 import type { FormRef } from "../runner/options.js";
 import { otherForms } from "./organization-holds-forms.js";
-
-/** CursorProof's boundary listings around a page of `limit`: 0, 1, limit − 1, limit, limit + 1 and 2·limit + 1 entries. */
-export const boundaryCounts = (limit: number) => [0, 1, limit - 1, limit, limit + 1, 2 * limit + 1];
 
 /** Most of the organization's forms crawled as boundary listings without provider states. */
 const BOUNDARY_FORMS = 8;
 
 /**
- * The forms crawled as boundary listings: the organization's other forms as its forms listing names them
- * (the first 8). A data file that declares forms of 0, 1, _L_ − 1, _L_, _L_ + 1 and 2·_L_ + 1 orders
- * (`boundaryCounts`) makes them CursorProof's boundary listings.
+ * The forms crawled as boundary listings: those the provider state seeded with CursorProof's counts
+ * (`boundaryCounts`) in an organization of their own, else the organization's other forms as its forms
+ * listing names them (the first 8): a data file that declares forms of 0, 1, _L_ − 1, _L_, _L_ + 1 and
+ * 2·_L_ + 1 orders makes them boundary listings. Either way the same crawls judge them.
  */
-const boundaryForms = (ctx: CheckContext): Promise<readonly FormRef[]> => otherForms(ctx, BOUNDARY_FORMS);
+async function boundaryForms(ctx: CheckContext): Promise<readonly (FormRef | FormPlace)[]> {
+  const { boundaryForms: seeded } = await ctx.coordinates();
+  return seeded.length > 0 ? seeded : otherForms(ctx, BOUNDARY_FORMS);
+}
 
 /**
  * Each boundary form's listing of `route` (a form's listing), crawled at the largest page size, then at

@@ -10,7 +10,7 @@ import { askedPageSize, partialLastPageSize } from "./crawl-query.js";
 import { type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
-import type { VerifyOptions } from "./options.js";
+import type { FormRef, VerifyOptions } from "./options.js";
 import type { Progress } from "./progress.js";
 import { type StateClient, stateString } from "./states.js";
 import type { Role, TokenSource } from "./tokens.js";
@@ -22,6 +22,44 @@ export interface Coordinates {
   formSlug: string;
   /** Set when the "a form with entries" provider state seeded the form. */
   knownEntries: number | undefined;
+  /**
+   * The forms the same state seeded with CursorProof's boundary counts (`boundaryCounts`) in an
+   * organization of their own (`BOUNDARY_ORGANIZATION`), so that the listings of the organization above
+   * stay as they were; none without states.
+   */
+  boundaryForms: readonly FormPlace[];
+}
+
+/** A form named by its organization, type and slug. */
+export interface FormPlace extends FormRef {
+  readonly organizationSlug: string;
+}
+
+/** CursorProof's boundary listings around a page of `limit`: 0, 1, limit − 1, limit, limit + 1 and 2·limit + 1 entries. */
+export const boundaryCounts = (limit: number) => [0, 1, limit - 1, limit, limit + 1, 2 * limit + 1];
+
+/** The organization verify asks the provider state to seed the boundary listings in. */
+export const BOUNDARY_ORGANIZATION = "assopay-boundary-listings";
+
+/**
+ * The boundary listings through the "a form with entries" state: a form of each of CursorProof's counts
+ * around the default page size, in `BOUNDARY_ORGANIZATION`, where the state's answer puts it (the slug it
+ * names). A count the state refuses, or answers without naming the form, is left out.
+ */
+async function seedBoundaryForms(states: StateClient, limit: number): Promise<FormPlace[]> {
+  const forms: FormPlace[] = [];
+  for (const count of boundaryCounts(limit)) {
+    const seeded = await states.setup("a form with entries", {
+      count,
+      organizationSlug: BOUNDARY_ORGANIZATION,
+    });
+    if (!seeded.ok) continue;
+    const [organizationSlug, formType, formSlug] = ["organizationSlug", "formType", "formSlug"].map((name) =>
+      stateString(seeded.values, name),
+    );
+    if (organizationSlug && formType && formSlug) forms.push({ organizationSlug, formType, formSlug });
+  }
+  return forms;
 }
 
 /**
@@ -92,8 +130,8 @@ export interface CheckContext {
     tokenName?: string,
   ): Promise<CrawlResult>;
   /**
-   * A crawl of another form's listing (`route` a form's listing, the organization the coordinates'), at
-   * the largest page size (at the default one with `defaultSize`; once more, under that note, with
+   * A crawl of another form's listing (`route` a form's listing, the organization the coordinates' unless
+   * `form` names one), at the largest page size (at the default one with `defaultSize`; once more, under that note, with
    * `again`); memoised per run on the route, the form and `asked`.
    *
    * @example
@@ -101,7 +139,7 @@ export interface CheckContext {
    */
   crawlOfForm(
     route: Route,
-    form: { readonly formType: string; readonly formSlug: string },
+    form: FormRef & { readonly organizationSlug?: string },
     asked?: { readonly defaultSize?: boolean; readonly again?: string },
   ): Promise<CrawlResult>;
   authorization(role: Role): Promise<string | undefined>;
@@ -143,17 +181,21 @@ export function createContext(parts: ContextParts): CheckContext {
         formType: options.formType,
         formSlug: options.formSlug,
         knownEntries: undefined,
+        boundaryForms: [],
       };
       if (!parts.states) return fallback;
       const count = options.seededEntries;
       const answer = await parts.states.setup("a form with entries", { count });
       if (!answer.ok) return fallback;
       const values = answer.values;
+      // Seeded before any check crawls: the partner's organizations listing gains the organization now.
+      const limit = contract.routes.byId("v5.form-items").pagination?.defaultPageSize ?? 20;
       return {
         organizationSlug: stateString(values, "organizationSlug") ?? fallback.organizationSlug,
         formType: stateString(values, "formType") ?? fallback.formType,
         formSlug: stateString(values, "formSlug") ?? fallback.formSlug,
         knownEntries: typeof values.count === "number" ? values.count : count,
+        boundaryForms: await seedBoundaryForms(parts.states, limit),
       };
     });
 
@@ -259,17 +301,18 @@ export function createContext(parts: ContextParts): CheckContext {
         }),
       );
     },
-    crawlOfForm(route, { formType, formSlug }, { defaultSize, again } = {}) {
+    crawlOfForm(route, { formType, formSlug, organizationSlug }, { defaultSize, again } = {}) {
       const size = route.pagination?.maxPageSize ?? 100;
       const sized = defaultSize ? "the default page size" : `pageSize ${size}`;
-      const name = `${formType}/${formSlug}, ${sized}${again ? ` (${again})` : ""}`;
+      const form = `${formType}/${formSlug}${organizationSlug ? ` of ${organizationSlug}` : ""}`;
+      const name = `${form}, ${sized}${again ? ` (${again})` : ""}`;
       const query: [string, string][] = defaultSize ? [] : [["pageSize", String(size)]];
-      return memo.get(`crawl:${route.id}:form:${formType}/${formSlug}:${sized}:${again ?? ""}`, () =>
+      return memo.get(`crawl:${route.id}:form:${form}:${sized}:${again ?? ""}`, () =>
         crawlOnce(route, query, {
           progressLabel: `crawling ${route.id} (${name})`,
           name,
           logEntries: options.maxEntries,
-          params: { formType, formSlug },
+          params: { formType, formSlug, ...(organizationSlug ? { organizationSlug } : {}) },
         }),
       );
     },

@@ -68,6 +68,21 @@ describe("sandbox provider states", () => {
     });
   });
 
+  it("seeds a form in an organization of its own, leaving the others' listings as they were", async () => {
+    const orders = async () =>
+      (await h.json<{ data: unknown[] }>("/v5/organizations/amis-du-bac-a-sable/orders?pageSize=100")).body
+        .data.length;
+    const before = await orders();
+    const seeded = await h.state("a form with entries", { count: 21, organizationSlug: "club-des-bornes" });
+    expect(seeded).toMatchObject({ organizationSlug: "club-des-bornes", formSlug: "collecte-21", count: 21 });
+    const own = await h.json<{ data: unknown[] }>(`${seeded.itemsPath}?pageSize=100`);
+    expect(own.body.data).toHaveLength(21);
+    const theirs = await h.json<{ data: unknown[] }>("/v5/organizations/club-des-bornes/orders?pageSize=100");
+    expect(theirs.body.data).toHaveLength(21);
+    expect(await orders()).toBe(before);
+    await h.send("POST", "/_states", { action: "teardown" }, "none");
+  });
+
   it("tears everything down to the seeded start", async () => {
     await h.state("a form with entries", { count: 7 });
     await h.state("a partner with a notification URL");
@@ -125,6 +140,7 @@ describe("sandbox provider states", () => {
     const cases: unknown[] = [
       { state: "a unicorn", action: "setup" },
       { state: "a form with entries", params: { count: -1 } },
+      { state: "a form with entries", params: { count: 1, organizationSlug: "Not A Slug" } },
       { state: "a partner with a notification URL", params: { url: "mailto:me" } },
       { action: "dance", state: "a verified association" },
       {},

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { queryValue } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
+import type { RunningSandbox } from "../../sandbox/index.js";
 import { buildSandboxData, parseDataFile } from "../../sandbox/index.js";
-import { boundaryCounts } from "../../specs/pagination/boundaries.js";
+import { BOUNDARY_ORGANIZATION, boundaryCounts } from "../../specs/runner/context.js";
 import { byId, checksIn, problems, verifySandbox } from "./support/harness.js";
 import { type Rewrite, rewriting } from "./support/rewriting-provider.js";
 
@@ -25,10 +26,18 @@ ${forms}
   return buildSandboxData(parseDataFile(text, "boundaries.yaml"), 1);
 };
 
-/** Without provider states, and with them (the embedded sandbox's, serving the same data file). */
+/**
+ * The two ways to boundary listings: a data file's forms of the crawled organization, without provider
+ * states; and the forms the state "a form with entries" seeds in an organization of their own (the ready-made
+ * data). `form` is what a verdict names the listing of `orders` entries by.
+ */
 const WAYS = [
-  ["without provider states", { hooks: false, data: boundaryData() }],
-  ["with provider states", { data: boundaryData() }],
+  [
+    "a data file, without provider states",
+    { hooks: false, data: boundaryData() },
+    (n: number) => `dons-${n}`,
+  ],
+  ["provider states", {}, (n: number) => `collecte-${n} of ${BOUNDARY_ORGANIZATION}`],
 ] as const;
 
 /** Drops the entry alone on the second page, at the default page size: a listing of limit + 1 loses its last. */
@@ -56,18 +65,18 @@ describe("boundary listings: 0, 1, limit - 1, limit, limit + 1 and 2 * limit + 1
     expect(boundaryCounts(20)).toEqual([0, 1, 19, 20, 21, 41]);
   });
 
-  it.each(WAYS)("catch a provider that drops the last entry of limit + 1 (%s)", async (_, way) => {
+  it.each(WAYS)("catch a provider that drops the last entry of limit + 1 (%s)", async (_, way, form) => {
     const report = await verifySandbox(AT, { ...way, through: rewriting(dropsLimitPlusOne) });
     expect(checksIn(problems(report))).toEqual(["pagination/empty-page-only-at-end"]);
-    expect(byId(report, "pagination/empty-page-only-at-end")?.reason).toMatch(/dons-21/);
+    expect(byId(report, "pagination/empty-page-only-at-end")?.reason).toContain(form(LIMIT + 1));
   });
 
-  it.each(WAYS)("catch a provider that repeats an exactly full last page (%s)", async (_, way) => {
+  it.each(WAYS)("catch a provider that repeats an exactly full last page (%s)", async (_, way, form) => {
     const report = await verifySandbox(AT, { ...way, through: rewriting(repeatsFullPage) });
     const found = checksIn(problems(report));
     expect(found).toHaveLength(1);
     expect(["pagination/end-is-empty-array", "pagination/token-echoed"]).toContain(found[0]);
-    expect(problems(report)[0]).toMatch(/dons-20/);
+    expect(problems(report)[0]).toContain(form(LIMIT));
   });
 
   it.each(WAYS)(
@@ -80,6 +89,36 @@ describe("boundary listings: 0, 1, limit - 1, limit, limit + 1 and 2 * limit + 1
       expect(seen.pages).toBeGreaterThan(0);
     },
   );
+
+  it("catch the sandbox's limit-plus-one-drops-last on the state's listing of limit + 1, on its rule alone", async () => {
+    const report = await verifySandbox(AT, { fault: "limit-plus-one-drops-last" });
+    expect(checksIn(problems(report))).toEqual(["pagination/empty-page-only-at-end"]);
+    const found = byId(report, "pagination/empty-page-only-at-end")?.evidence?.diagnostics ?? [];
+    const listing = `Donation/collecte-21 of ${BOUNDARY_ORGANIZATION}, the default page size ended on an empty page`;
+    expect(found.filter((line) => line.startsWith(listing))).toHaveLength(1);
+  });
+
+  it("seed them through the state in an organization of their own: the crawled organization keeps its forms", async () => {
+    let sandbox: RunningSandbox | undefined;
+    let before: string[] = [];
+    const formsOf = (slug: string) =>
+      sandbox?.core.store.forms(slug).map((f) => `${f.formType}/${f.formSlug}:${f.count}`) ?? [];
+    const report = await verifySandbox(AT, {
+      through: async (started) => {
+        sandbox = started;
+        before = formsOf(started.credentials.organizationSlug);
+        return { url: started.url, close: async () => {} };
+      },
+    });
+    expect(problems(report)).toEqual([]);
+    const crawled = sandbox?.credentials.organizationSlug ?? "";
+    // The run's own form (count 45) and the checkout page's are all the run added to the crawled organization.
+    expect(formsOf(crawled).filter((f) => !before.includes(f))).toEqual([
+      "Donation/collecte-45:45",
+      "Checkout/default:0",
+    ]);
+    expect(formsOf(BOUNDARY_ORGANIZATION).map((f) => Number(f.split(":")[1]))).toEqual(boundaryCounts(LIMIT));
+  });
 
   it("leave the drop unseen where no listing holds limit + 1 entries (the ready-made data, no states)", async () => {
     const report = await verifySandbox(AT, { hooks: false, through: rewriting(dropsLimitPlusOne) });
