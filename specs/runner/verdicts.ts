@@ -22,8 +22,8 @@ export function fail(reason: string, evidence?: Evidence, timeline?: readonly st
 /** A check's result on one subject (a route, a notification, a file); a pass's reason is a note. */
 export type SubjectFinding = { readonly subject: string } & (
   | { readonly verdict: "pass"; readonly reason?: string }
-  | { readonly verdict: "fail"; readonly reason: string; readonly evidence?: Evidence }
-  | { readonly verdict: "skip"; readonly reason: string }
+  | ({ readonly verdict: "fail" } & Pick<CheckResult, "reason" | "evidence">)
+  | ({ readonly verdict: "skip" } & Pick<CheckResult, "reason">)
 );
 
 /**
