@@ -2,7 +2,7 @@ import type { Writable } from "node:stream";
 import { type Contract, loadContract, type Timeline } from "../../contracts/index.js";
 import { SERVICE_DATE_STATE } from "../../contracts/pact/generate.js";
 import { AssopayError, isAssopayError } from "../../core/errors.js";
-import { countVerdicts, type Finding, type VerdictCounts } from "../../core/finding.js";
+import { countVerdicts, type Finding } from "../../core/finding.js";
 import { packageVersion } from "../../core/paths.js";
 import { createContext } from "./context.js";
 import { type Deadline, withDeadline } from "./deadline.js";
@@ -50,10 +50,6 @@ export function applyPlanned(result: CheckResult, policy: PlannedPolicy, timelin
   };
 }
 
-export function summarize(outcomes: readonly Finding[]): VerdictCounts {
-  return countVerdicts(outcomes.map((outcome) => outcome.verdict));
-}
-
 function unreachable(what: string, error: TransportError, hint: string): AssopayError {
   return new AssopayError("unreachable", `${what} does not answer: ${error.message}`, { hint, cause: error });
 }
@@ -88,7 +84,7 @@ export function runReport(
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     outcomes,
-    summary: summarize(outcomes),
+    summary: countVerdicts(outcomes.map((outcome) => outcome.verdict)),
   };
 }
 
