@@ -82,7 +82,7 @@ export function judgeCase(
   strict = false,
 ): Finding {
   /** `pass` and `fail` judge a rule; `warn` reports what an advice case saw, never failing. */
-  let outcome: "pass" | "fail" | "warn";
+  let verdict: "pass" | "fail" | "warn";
   let reason: string;
   let rule: NotifyRuleId = c.rule;
   const [r] = results;
@@ -90,7 +90,7 @@ export function judgeCase(
     case "accept": {
       const bad = results.findIndex((x) => !is2xx(x));
       const failed = results[bad];
-      outcome = failed ? "fail" : "pass";
+      verdict = failed ? "fail" : "pass";
       reason = failed
         ? `expected 2xx, ${ordinal(bad, results.length)} ${said(failed)}`
         : `accepted (${results.map((x) => (x.kind === "answered" ? x.status : "?")).join(", ")})`;
@@ -98,29 +98,29 @@ export function judgeCase(
     }
     case "reject":
       if (!r) {
-        outcome = "fail";
+        verdict = "fail";
         reason = "nothing was sent";
       } else if (is4xx(r)) {
-        outcome = "pass";
+        verdict = "pass";
         reason = `refused (${r.kind === "answered" ? r.status : "?"})`;
       } else if (is2xx(r)) {
-        outcome = "fail";
+        verdict = "fail";
         reason = `accepted a forged notification: ${said(r)}; it must be refused with 4xx`;
       } else {
-        outcome = "fail";
+        verdict = "fail";
         reason = `expected 4xx, it ${said(r)}: refuse forgeries with 401 or 403 (a 5xx makes the service retry)`;
       }
       break;
     case "answer":
-      outcome = r && (is2xx(r) || is4xx(r)) ? "pass" : "fail";
+      verdict = r && (is2xx(r) || is4xx(r)) ? "pass" : "fail";
       reason = !r
         ? "nothing was sent"
-        : outcome === "pass"
+        : verdict === "pass"
           ? `${is2xx(r) ? "acknowledged" : "refused"} after reading the API (${said(r)})`
           : `expected a 2xx once the API was read, or a 4xx; it ${said(r)} (the service would send it again)`;
       break;
     case "either":
-      outcome = "warn";
+      verdict = "warn";
       reason = !r
         ? "nothing was sent"
         : is2xx(r)
@@ -131,17 +131,17 @@ export function judgeCase(
   // A 2xx acknowledges: unsigned, only the API can say the notification is true, so a read comes first.
   const acked = results.findIndex(is2xx);
   if (
-    outcome !== "fail" &&
+    verdict !== "fail" &&
     c.reconcile.length > 0 &&
     acked !== -1 &&
     !readOne(c.reconcile, reads?.[acked] ?? [])
   ) {
-    outcome = "fail";
+    verdict = "fail";
     rule = "notify.reconciles";
     reason = `acknowledged (${ordinal(acked, results.length)} ${said(results[acked] as DeliveryResult)}) without first reading GET ${c.reconcile.join(" or GET ")}: an unsigned notification is only true once the API confirms it`;
   }
-  if (outcome === "fail" && effectiveSeverity(rules.byId(rule).severity, strict) === "robustness") {
-    outcome = "warn";
+  if (verdict === "fail" && effectiveSeverity(rules.byId(rule).severity, strict) === "robustness") {
+    verdict = "warn";
     reason = `(robustness, an error with --strict) ${reason}`;
   }
   const evidence = deliveriesOf(c, results, reads);
@@ -149,9 +149,9 @@ export function judgeCase(
     id: c.id,
     rule,
     group: rule,
-    verdict: outcome,
+    verdict,
     reason,
     ...(evidence ? { evidence } : {}),
-    ...(outcome === "fail" ? { fix: rules.byId(rule).fix } : {}),
+    ...(verdict === "fail" ? { fix: rules.byId(rule).fix } : {}),
   });
 }
