@@ -33,6 +33,7 @@ export {
   RESULT_ARRAY_RULE,
   SCHEMA_RULE,
 } from "./schema-judge.js";
+export { refusalRule } from "./status-judge.js";
 export { expectedCounts } from "./timeline.js";
 export { dayBefore, ruleStartOf, type TimelineDate, timelineBoundaries } from "./timeline-dates.js";
 export type * from "./types.js";

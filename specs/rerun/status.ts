@@ -1,30 +1,9 @@
-import type { Route, TimelineEntry } from "../../contracts/index.js";
+import { type Route, refusalRule, type TimelineEntry } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { DEPRECATION_HEADERS_RULE, deprecationHeadersBreach } from "../versions/deprecation-headers.js";
 import { isContinuation } from "./listings.js";
 import type { Exchange, Judgement } from "./types.js";
-
-/** The rule that owns a refusal where the recording was served, by the kind of route. */
-function refusalRule(route: Route, exchange: Exchange): string {
-  if (route.pagination) {
-    return isContinuation(exchange.step.interaction.request.query)
-      ? "pagination.token-echoed"
-      : "versions.v5-unaffected";
-  }
-  switch (route.id) {
-    case "token":
-      return "auth.tokens";
-    case "v5.order-detail":
-      return "rights.order-detail-exposes-files";
-    case "v5.attached-file":
-      return "rights.file-needs-organization-admin";
-    case "v5.public-form":
-      return "public-form.custom-fields-and-options";
-    default:
-      return "versions.v5-unaffected";
-  }
-}
 
 /** The rule that owns an answer where the recording was refused, if a rule owns it. */
 function acceptanceRule(route: Route, recordedStatus: number, exchange: Exchange): string | undefined {
@@ -108,7 +87,11 @@ export function judgeStatus(
     return served;
   }
   if (wasServed) {
-    judgement.fail(refusalRule(route, exchange), `${route.id} ${versus}`, evidenceOf(target));
+    judgement.fail(
+      refusalRule(route, isContinuation(exchange.step.interaction.request.query)),
+      `${route.id} ${versus}`,
+      evidenceOf(target),
+    );
     return false;
   }
   const rule = acceptanceRule(route, recorded.status, exchange);

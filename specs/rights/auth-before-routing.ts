@@ -1,30 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { evidenceOf } from "../runner/excerpt.js";
-import type { HttpExchange } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
 import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
-import { alteredToken } from "./auth-tokens.js";
+import { alteredToken, expectStatus } from "./auth-tokens.js";
 
 const RULE = "auth.before-routing";
 
-/** What one call to the unknown route must get: 401, or (valid token) 404. */
-function judged(subject: string, exchange: HttpExchange, expected: 401 | 404): SubjectFinding {
-  if (exchange.status !== expected) {
-    const why =
-      expected === 401 && exchange.status === 404
-        ? ": the route was looked up before the token was checked, so a client cannot tell it must log in again"
-        : "";
-    return {
-      verdict: "fail",
-      subject,
-      reason: `answered ${exchange.status}, expected ${expected}${why}`,
-      evidence: evidenceOf(exchange),
-    };
-  }
-  // The status is the rule; a `WWW-Authenticate` challenge is not required, as proxies in front of a
-  // provider may drop it.
-  return { verdict: "pass", subject };
-}
+/** Why a 404 matters where 401 was due (a 404 due is passed before this is asked). */
+const why = (status: number) =>
+  status === 404
+    ? ": the route was looked up before the token was checked, so a client cannot tell it must log in again"
+    : "";
 
 /**
  * Authentication comes before routing under /v5 (SERVICE-FACTS, Authentication): a route that does not
@@ -49,13 +34,10 @@ export const authBeforeRoutingCheck: SpecCheck = {
       ["an unknown /v5 route with a valid token", valid, 404],
     ];
     const findings: SubjectFinding[] = [];
+    // The status is the rule; a `WWW-Authenticate` challenge is not required, as proxies in front of a
+    // provider may drop it.
     for (const [subject, authorization, expected] of calls) {
-      const exchange = await ctx.http.send({
-        method: "GET",
-        url,
-        ...(authorization === undefined ? {} : { authorization }),
-      });
-      findings.push(judged(subject, exchange, expected));
+      findings.push(await expectStatus(ctx, subject, url, authorization, expected, why));
     }
     return combine(findings, "calls to an unknown /v5 route answered in the right order");
   },

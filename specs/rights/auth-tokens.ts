@@ -13,12 +13,17 @@ export function alteredToken(token: string): string {
   return `${token.slice(0, -1)}${last === "A" ? "B" : "A"}`;
 }
 
-async function expectStatus(
+/**
+ * A GET of `url` that must be answered `expected` exactly; a failure says what came instead, and `why`
+ * that status matters (by default, that the request was served).
+ */
+export async function expectStatus(
   ctx: CheckContext,
   subject: string,
   url: string,
   authorization: string | undefined,
   expected: number,
+  why = (status: number): string => (isSuccess(status) ? " (the request was served)" : ""),
 ): Promise<SubjectFinding> {
   const exchange = await ctx.http.send({
     method: "GET",
@@ -29,7 +34,7 @@ async function expectStatus(
   return {
     verdict: "fail",
     subject,
-    reason: `answered ${exchange.status}, expected ${expected}${isSuccess(exchange.status) ? " (the request was served)" : ""}`,
+    reason: `answered ${exchange.status}, expected ${expected}${why(exchange.status)}`,
     evidence: evidenceOf(exchange),
   };
 }

@@ -7,6 +7,7 @@ import {
   type PageCounts,
   type Route,
   readRoutePage,
+  refusalRule,
 } from "../../contracts/index.js";
 import { askedPageSize, asksAscending, type CrawlQuery, queryString } from "./crawl-query.js";
 import { evidenceOf, excerptOf } from "./excerpt.js";
@@ -115,10 +116,10 @@ export function stopRule(stop: CrawlStop, route: Route): string | undefined {
     case "aborted":
       return undefined;
     case "first-page-refused":
-      return route.version === "v3" ? "versions.v3-served-before-switch-off" : "versions.v5-unaffected";
+    case "token-refused":
+      return refusalRule(route, stop.kind === "token-refused");
     case "not-a-list":
       return "pagination.result-array";
-    case "token-refused":
     case "token-ignored":
       return "pagination.token-echoed";
     case "never-ends":

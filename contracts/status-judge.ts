@@ -1,0 +1,28 @@
+/**
+ * The one judge of which provider rule a refused answer breaks where an answer was due. Who knows it
+ * was due decides what to send: verify's crawler asked for a page with a valid token (`stopRule`),
+ * `verify --cassette` and lint take the recording's success as due (`specs/rerun/status.ts`).
+ */
+import { FILES_RULE, PUBLIC_FORM_RULE } from "./schema-judge.js";
+import type { Route } from "./types.js";
+
+/** The rules of the routes whose refusal their own check owns; any other v5 route's is v5's. */
+const OWNERS: Readonly<Record<string, string>> = {
+  token: "auth.tokens",
+  "v5.order-detail": FILES_RULE,
+  "v5.attached-file": "rights.file-needs-organization-admin",
+  "v5.public-form": PUBLIC_FORM_RULE,
+};
+
+/**
+ * The rule a refusal of `route` breaks where an answer was due: a listing's continuation page, the
+ * token's; a v3 route (a listing), served before its switch-off; else the route's own check's, or v5's,
+ * unaffected by the switch-off.
+ *
+ * @example refusalRule(routes.byId("v5.form-items"), true) // "pagination.token-echoed"
+ */
+export function refusalRule(route: Route, continuation: boolean): string {
+  if (route.pagination && continuation) return "pagination.token-echoed";
+  if (route.version === "v3") return "versions.v3-served-before-switch-off";
+  return OWNERS[route.id] ?? "versions.v5-unaffected";
+}
