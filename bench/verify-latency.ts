@@ -3,8 +3,8 @@
 // provider states; how many requests it sent, and its wall time, at each --concurrency given.
 // Usage: node --import tsx bench/verify-latency.ts [--latency MS] [--concurrency N ...]
 // Example: node --import tsx bench/verify-latency.ts --concurrency 1 --concurrency 4
-// Measured 2026-12-02 (docs/benchmarks.md, "Verify against a slow provider"): 902 requests either
-// way; --concurrency 1 117.7 s, --concurrency 4 48.4 s (0.41×), 2.48 requests in flight on average. The
+// Measured 2026-12-02 (docs/benchmarks.md, "Verify against a slow provider"): 1,142 requests either
+// way; --concurrency 1 142.5 s, --concurrency 4 51.1 s (0.36×), 2.76 requests in flight on average. The
 // 30 s goal is not met: the checks run one after another, and a crawl's pages, and a listing's crawls
 // (the completeness judge needs their order), wait for one another.
 import { createServer } from "node:http";
