@@ -36,6 +36,7 @@ export function judgeStatus(
   const served = isSuccess(target.status);
   const wasServed = isSuccess(recorded.status);
   const versus = `answered ${target.status} where the recording had ${recorded.status}`;
+  const continuation = isContinuation(exchange.step.interaction.request.query);
   if (route && rules && route.version === "v3") {
     const entry = v3Entry(exchange) ?? entries.find((e) => e.effect === "v3-switch-off");
     const ids = entry ? [entry.id] : [];
@@ -59,7 +60,7 @@ export function judgeStatus(
       }
       return false;
     }
-    if (!served && wasServed) {
+    if (!served && wasServed && !continuation) {
       judgement.fail(
         "versions.v3-served-before-switch-off",
         `a v3 route ${versus}, before its switch-off (${entry?.date ?? "?"})`,
@@ -87,11 +88,7 @@ export function judgeStatus(
     return served;
   }
   if (wasServed) {
-    judgement.fail(
-      refusalRule(route, isContinuation(exchange.step.interaction.request.query)),
-      `${route.id} ${versus}`,
-      evidenceOf(target),
-    );
+    judgement.fail(refusalRule(route, continuation), `${route.id} ${versus}`, evidenceOf(target));
     return false;
   }
   const rule = acceptanceRule(route, recorded.status, exchange);
