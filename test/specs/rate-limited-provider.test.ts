@@ -60,7 +60,8 @@ async function rateLimited(upstream: string) {
 }
 
 describe("a provider with a rate limit", () => {
-  it.each([
+  // The two runs side by side: each spends most of its time waiting out the 429s' Retry-After.
+  it.concurrent.each([
     ["with provider states", true],
     ["without hooks", false],
   ])(
