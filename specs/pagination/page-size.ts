@@ -1,13 +1,12 @@
-import { type Route, readRoutePage } from "../../contracts/index.js";
+import { pageSizeLimit, type Route, readRoutePage } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { SMALL_PAGE_SIZE as SMALL_PAGE } from "./crawl-plan.js";
 import { judgeCrawls } from "./listing-findings.js";
 
 const RULE = "pagination.page-size";
-/** An odd size, so a provider that ignores `pageSize` shows it. */
-const SMALL_PAGE = 7;
 
 async function probe(ctx: CheckContext, route: Route, pageSize: number) {
   const url = `${await ctx.urlOf(route)}?pageSize=${encodeURIComponent(String(pageSize))}`;
@@ -21,11 +20,14 @@ async function probeRoute(ctx: CheckContext, route: Route): Promise<SubjectFindi
   if (isSuccess(small.status)) {
     const parsed = parseJson(small);
     const page = readRoutePage(parsed.ok ? parsed.value : undefined, route);
-    if (page.ok && page.entries.length > SMALL_PAGE) {
+    // The page judge's limit, as on every crawled page: the smaller of the size asked and the one declared.
+    const limit = page.ok ? (pageSizeLimit(page, SMALL_PAGE) ?? SMALL_PAGE) : SMALL_PAGE;
+    if (page.ok && page.entries.length > limit) {
+      const declared = limit < SMALL_PAGE ? ` (the page declares pageSize ${limit})` : "";
       findings.push({
         verdict: "fail",
         subject: `${route.id} pageSize=${SMALL_PAGE}`,
-        reason: `a page of ${page.entries.length} entries came back for pageSize=${SMALL_PAGE}`,
+        reason: `a page of ${page.entries.length} entries came back for pageSize=${SMALL_PAGE}${declared}`,
         evidence: evidenceOf(small, { entries: page.entries.length, pagination: page.pagination }),
       });
     }
