@@ -153,15 +153,15 @@ async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<
  */
 export async function runGate(options: GateOptions): Promise<GateReport> {
   const o = resolveGateOptions(options);
-  const verdicts: ScenarioRun[] = [];
+  const runs: ScenarioRun[] = [];
   for (const scenario of o.scenarios) {
     if (o.signal?.aborted) break;
-    verdicts.push(await runScenario(o, scenario));
+    runs.push(await runScenario(o, scenario));
   }
   return Object.freeze({
     command: Object.freeze([o.command.command, ...o.command.args]),
     upstream: o.upstream.kind,
-    passed: verdicts.length > 0 && verdicts.every((v) => v.passed),
-    scenarios: Object.freeze(verdicts),
+    passed: runs.length > 0 && runs.every((v) => v.passed),
+    scenarios: Object.freeze(runs),
   });
 }

@@ -35,12 +35,12 @@ export async function runGateAcrossDates(
   const left = o.scenarios.filter((s) => s.date.kind !== "given").map((s) => s.name);
   const leftNote =
     left.length === 0 ? "" : ` Dated scenarios left out (the dates stand in for them): ${left.join(", ")}.`;
-  const report = (verdicts: readonly ScenarioRun[]): GateReport =>
+  const report = (scenarioRuns: readonly ScenarioRun[]): GateReport =>
     Object.freeze({
       command: Object.freeze([o.command.command, ...o.command.args]),
       upstream: o.upstream.kind,
-      passed: verdicts.length > 0 && verdicts.every((v) => v.passed),
-      scenarios: Object.freeze([...verdicts]),
+      passed: scenarioRuns.length > 0 && scenarioRuns.every((v) => v.passed),
+      scenarios: Object.freeze([...scenarioRuns]),
     });
   if (o.upstream.kind === "replay") {
     const served: ServedScenario[] = [];
@@ -56,12 +56,12 @@ export async function runGateAcrossDates(
   }
   const runs: DatedGate[] = [];
   for (const date of dates) {
-    const verdicts: ScenarioRun[] = [];
+    const scenarioRuns: ScenarioRun[] = [];
     for (const scenario of scenarios) {
       if (o.signal?.aborted) break;
-      verdicts.push(judgeScenario(o, await serveScenario(o, scenario, date.day), date.day));
+      scenarioRuns.push(judgeScenario(o, await serveScenario(o, scenario, date.day), date.day));
     }
-    runs.push({ date, report: report(verdicts) });
+    runs.push({ date, report: report(scenarioRuns) });
   }
   return {
     basis: "behaviour-at-each-date",

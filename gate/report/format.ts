@@ -35,29 +35,29 @@ function alsoLine({ reason, evidence }: Finding): string {
 }
 
 /** One rule in one scenario: its first failing finding (else its first warning), the others told after it. */
-function ruleCase(rule: GateRuleId, verdict: ScenarioRun): Finding {
-  const of = verdict.findings.filter((f) => f.rule === rule);
+function ruleCase(rule: GateRuleId, run: ScenarioRun): Finding {
+  const of = run.findings.filter((f) => f.rule === rule);
   const failed = of.filter((f) => f.verdict === "fail");
   const [first, ...others] = failed.length > 0 ? failed : of;
-  if (!first) return { id: rule, rule, group: verdict.scenario, verdict: "pass", reason: "holds" };
+  if (!first) return { id: rule, rule, group: run.scenario, verdict: "pass", reason: "holds" };
   if (others.length === 0) return first;
   const diagnostics = [...(first.evidence?.diagnostics ?? []), ...others.map(alsoLine)];
   return { ...first, evidence: { ...first.evidence, diagnostics } };
 }
 
-function scenarioSuite(verdict: ScenarioRun): ReportSuite {
-  const crawls = `${verdict.crawls} crawl${verdict.crawls === 1 ? "" : "s"}`;
+function scenarioSuite(run: ScenarioRun): ReportSuite {
+  const crawls = `${run.crawls} crawl${run.crawls === 1 ? "" : "s"}`;
   return {
-    name: `gate ${verdict.scenario}`,
+    name: `gate ${run.scenario}`,
     heading: [
-      `${verdict.passed ? "PASS" : "FAIL"} ${verdict.scenario} (${verdict.at}): ${verdict.requests} requests, ${crawls}, ${ending(verdict.command)}`,
-      `     ${verdict.summary}`,
+      `${run.passed ? "PASS" : "FAIL"} ${run.scenario} (${run.at}): ${run.requests} requests, ${crawls}, ${ending(run.command)}`,
+      `     ${run.summary}`,
     ],
-    properties: { at: verdict.at, summary: verdict.summary, requests: String(verdict.requests) },
-    cases: ruleOrder(verdict.command).map((rule) => ruleCase(rule, verdict)),
+    properties: { at: run.at, summary: run.summary, requests: String(run.requests) },
+    cases: ruleOrder(run.command).map((rule) => ruleCase(rule, run)),
     notes: [],
-    durationMs: verdict.command.durationMs,
-    ...(verdict.traffic ? { traffic: verdict.traffic } : {}),
+    durationMs: run.command.durationMs,
+    ...(run.traffic ? { traffic: run.traffic } : {}),
   };
 }
 

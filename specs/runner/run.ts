@@ -50,6 +50,9 @@ export function applyPlanned(result: CheckResult, policy: PlannedPolicy, timelin
   };
 }
 
+/** The names a check's finding carries, however the check ended. */
+const namedAs = ({ id, group, rule, title }: SpecCheck) => ({ id, group, rule, title });
+
 function unreachable(what: string, error: TransportError, hint: string): AssopayError {
   return new AssopayError("unreachable", `${what} does not answer: ${error.message}`, { hint, cause: error });
 }
@@ -190,7 +193,7 @@ async function runWithin(
     for (const check of selected) {
       if (signal.aborted) break;
       const begin = Date.now();
-      const named = { id: check.id, group: check.group, rule: check.rule, title: check.title };
+      const named = namedAs(check);
       let outcome: Finding;
       try {
         const result = applyPlanned(await check.run(context), options.planned, contract.timeline);
@@ -231,12 +234,8 @@ async function runWithin(
   }
   if (deadline.expired()) {
     for (const check of selected.slice(outcomes.length)) {
-      const { id, group, rule, title } = check;
       const outcome: Finding = {
-        id,
-        group,
-        rule,
-        title,
+        ...namedAs(check),
         verdict: "error",
         reason: notRun(options),
         durationMs: 0,
