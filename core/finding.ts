@@ -57,6 +57,16 @@ export interface EvidenceCrawl {
   readonly actual: string;
 }
 
+/** Where two documents differ (drift; what each side says is the finding's reason). */
+export interface EvidenceDifference {
+  /** `GET /v5/payments/{paymentId}` (the `before` side's spelling when it has one). */
+  readonly operation: string;
+  /** The parameter or field (`payer.email`, `data[].state`); empty for an operation. */
+  readonly subject: string;
+  /** The known divergence or left-out operation that explains it (`contracts/divergences.yaml`). */
+  readonly explainedBy?: { readonly id: string; readonly reason: string };
+}
+
 /** What a verdict rests on: the request, the response part at fault, and lines of diagnostics. */
 export interface Evidence {
   readonly request?: EvidenceRequest;
@@ -64,12 +74,14 @@ export interface Evidence {
   readonly diagnostics?: readonly string[];
   /** The crawl that shows it, for a failure of a whole crawl. */
   readonly crawl?: EvidenceCrawl;
+  /** The difference that shows it, for a drift between two documents. */
+  readonly difference?: EvidenceDifference;
 }
 
 /**
  * The one result type of every verb: what the judge of a rule found of one subject (a check of verify, a
  * recorded interaction of `verify --cassette` and lint, a rule in one scenario of gate, a case of
- * notify, a class of drift). Verbs build it where they judge; report/ writes it as it is.
+ * notify, a difference of drift). Verbs build it where they judge; report/ writes it as it is.
  */
 export interface Finding {
   /** The check id, rule id or case id. */

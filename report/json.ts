@@ -4,7 +4,7 @@ import { type Report, summarize } from "./model.js";
 export const REPORT_FORMAT = "assopay-report";
 
 /** Bumped on any change that could break a reader of the JSON report. */
-export const REPORT_SCHEMA_VERSION = 3;
+export const REPORT_SCHEMA_VERSION = 4;
 
 /**
  * The JSON report (`report/report.schema.json`): `format`, `schemaVersion`, `tool`, `name`, `passed`,

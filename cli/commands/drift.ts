@@ -1,10 +1,10 @@
 import { DEFAULT_MAX_DOCUMENT_BYTES, largestParsableDocument, runDrift } from "../../contracts/drift/run.js";
 import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { driftReport } from "../../report/drift.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
 import { dateFlag, parseFlags, stringFlag, wholeNumberFlag } from "../flags.js";
-import { driftReport } from "./drift-report.js";
 import { printReport } from "./report-out.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document

@@ -1,3 +1,4 @@
+import type { EvidenceDifference } from "../../core/finding.js";
 import type { FieldFacts, OperationFacts, Surface } from "./surface.js";
 
 /** What differs between what clients are promised (`before`) and what a document says (`after`). */
@@ -17,16 +18,12 @@ export type DriftKind =
   | "enum-narrowed"
   | "enum-removed";
 
-/** One difference, before it is classified. */
-export interface Difference {
-  kind: DriftKind;
-  /** `GET /v5/payments/{paymentId}` (the `before` side's spelling when it has one). */
-  operation: string;
-  /** The parameter or field (`payer.email`, `data[].state`); empty for an operation. */
-  subject: string;
-  /** One sentence: what `before` said and what `after` says. */
-  detail: string;
-}
+/** One difference, before it is classified: where (the finding's evidence), what kind, what each side says. */
+export type Difference = Omit<EvidenceDifference, "explainedBy"> & {
+  readonly kind: DriftKind;
+  /** One sentence: what `before` said and what `after` says (the finding's reason). */
+  readonly detail: string;
+};
 
 /** The field holding a field (`data[].payer` for `data[].payer.email`, `data` for `data[].id`). */
 const parentOf = (path: string) =>

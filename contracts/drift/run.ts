@@ -2,29 +2,27 @@ import { statSync } from "node:fs";
 import { getHeapStatistics } from "node:v8";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import type { Finding } from "../../core/finding.js";
 import { readYamlFile } from "../../core/yaml-file.js";
 import { exportOpenApi } from "../openapi/export.js";
 import type { Contract } from "../types.js";
-import { compareSurfaces, type Difference, type DriftKind } from "./compare.js";
+import { compareSurfaces, type DriftKind } from "./compare.js";
 import { explanationOf, loadKnownDrift } from "./known.js";
 import { type Surface, surfaceOf } from "./surface.js";
 
-/** How a difference weighs for clients. */
+/** How a difference weighs for clients: a finding's group (a breaking one fails). */
 export type DriftClass = "breaking" | "additive" | "known";
 
-/** One classified difference; a known one carries the entry that explains it. */
-export interface DriftFinding extends Difference {
-  class: DriftClass;
-  explainedBy?: { id: string; reason: string };
-}
+const FIX =
+  "align the contract with the document, or record the difference with its reason in contracts/divergences.yaml (drift:)";
 
-/** What `assopay drift` compared and found. */
+/** What `assopay drift` compared and found: one finding per difference. */
 export interface DriftResult {
   /** `contract`: the contract against a document; `since`: an older document against a newer one. */
   mode: "contract" | "since";
   before: string;
   after: string;
-  findings: readonly DriftFinding[];
+  findings: readonly Finding[];
 }
 
 /** What a drift run needs, resolved at the boundary. */
@@ -141,11 +139,13 @@ export function readOpenApi(file: string, maxBytes = DEFAULT_MAX_DOCUMENT_BYTES)
  * Compares the contract (exported as the OpenAPI document `assopay openapi` writes at `at`) with a
  * provider's document, or with `since`, an older document with a newer one, and classifies every
  * difference: breaking for clients, additive, or known (contracts/divergences.yaml `drift:`, the
- * timeline it cites, contracts/left-out.yaml).
+ * timeline it cites, contracts/left-out.yaml). Each difference is a `Finding`: its id the kind and the
+ * operation, its rule `drift.<kind>`, its group the class, its reason what each side says, its evidence
+ * where it lies and what explains it.
  *
  * @example
  * const result = runDrift(loadContract(), { openapi: "openapi-v5.json", at: "2026-01-15" as IsoDay });
- * result.findings.filter((f) => f.class === "breaking").length;
+ * result.findings.filter((f) => f.group === "breaking").length;
  */
 export function runDrift(contract: Contract, options: DriftOptions): DriftResult {
   const maxBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
@@ -154,11 +154,19 @@ export function runDrift(contract: Contract, options: DriftOptions): DriftResult
     ? surfaceOf(readOpenApi(options.since, maxBytes))
     : surfaceOf(exportOpenApi(contract, { at: options.at }));
   const { known, leftOut } = loadKnownDrift(contract.timeline);
-  const findings = compareSurfaces(before, after).map((difference): DriftFinding => {
+  const findings = compareSurfaces(before, after).map((difference): Finding => {
+    const { kind, detail, ...where } = difference;
     const explainedBy = explanationOf(difference, known, leftOut);
-    return explainedBy
-      ? { ...difference, class: "known", explainedBy }
-      : { ...difference, class: weightOf(difference.kind) };
+    const group: DriftClass = explainedBy ? "known" : weightOf(kind);
+    return {
+      id: `${kind} ${where.operation}`,
+      rule: `drift.${kind}`,
+      group,
+      verdict: group === "breaking" ? "fail" : "pass",
+      reason: detail,
+      evidence: { difference: explainedBy ? { ...where, explainedBy } : where },
+      ...(group === "breaking" ? { fix: FIX } : {}),
+    };
   });
   return {
     mode: options.since ? "since" : "contract",

@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type DriftFinding, runDrift } from "../../contracts/drift/run.js";
+import { runDrift } from "../../contracts/drift/run.js";
 import { loadContract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
+import type { Finding } from "../../core/finding.js";
 import { runCli } from "../support/run-cli.js";
 
 const contract = loadContract();
@@ -53,7 +54,7 @@ const ITEM = { id: { type: "integer" }, state: { type: "string", enum: ["Process
 const BASE = document([{ name: "pageSize" }, { name: "withCount" }], ITEM, ["id", "state"]);
 
 let n = 0;
-function drift(before: unknown, after: unknown): DriftFinding[] {
+function drift(before: unknown, after: unknown): Finding[] {
   n += 1;
   const old = join(dir, `old-${n}.json`);
   const now = join(dir, `new-${n}.json`);
@@ -62,7 +63,8 @@ function drift(before: unknown, after: unknown): DriftFinding[] {
   return [...runDrift(contract, { openapi: now, since: old, at }).findings];
 }
 
-const kinds = (findings: DriftFinding[]) => findings.map((f) => `${f.class} ${f.kind} ${f.subject}`);
+const kinds = (findings: Finding[]) =>
+  findings.map((f) => `${f.group} ${f.rule.replace("drift.", "")} ${f.evidence?.difference?.subject}`);
 
 describe("breaking for clients", () => {
   it("flags a required field made nullable or optional, a removed parameter, a wider enum", () => {
@@ -120,8 +122,12 @@ describe("known divergences", () => {
   it("withCount leaving a listing is known, through the timeline entry", () => {
     const after = document([{ name: "pageSize" }], ITEM, ["id", "state"]);
     const [finding] = drift(BASE, after);
-    expect(finding).toMatchObject({ class: "known", kind: "parameter-removed", subject: "withCount" });
-    expect(finding?.explainedBy?.id).toBe("withcount-left-document");
+    expect(finding).toMatchObject({
+      group: "known",
+      rule: "drift.parameter-removed",
+      evidence: { difference: { subject: "withCount" } },
+    });
+    expect(finding?.evidence?.difference?.explainedBy?.id).toBe("withcount-left-document");
   });
 
   it("the same removal of a parameter no entry names stays breaking", () => {

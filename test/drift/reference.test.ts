@@ -19,16 +19,16 @@ describe("drift between the provider's two published documents (--since)", () =>
   const result = runDrift(contract, { openapi: CURRENT, since: DECEMBER, at });
 
   it("pins the removal of withCount on the six listing routes, known through the timeline", () => {
-    const removed = result.findings.filter((f) => f.kind === "parameter-removed");
-    expect(removed.map((f) => f.subject)).toEqual(Array(6).fill("withCount"));
-    expect(removed.every((f) => f.class === "known" && f.explainedBy?.id === "withcount-left-document")).toBe(
-      true,
-    );
-    expect(removed[0]?.explainedBy?.reason).toContain("timeline withcount-left-document, 2025-12-15");
+    const removed = result.findings.filter((f) => f.rule === "drift.parameter-removed");
+    const differences = removed.map((f) => f.evidence?.difference);
+    expect(differences.map((d) => d?.subject)).toEqual(Array(6).fill("withCount"));
+    expect(removed.every((f) => f.group === "known")).toBe(true);
+    expect(differences.every((d) => d?.explainedBy?.id === "withcount-left-document")).toBe(true);
+    expect(differences[0]?.explainedBy?.reason).toContain("timeline withcount-left-document, 2025-12-15");
   });
 
   it("finds nothing breaking left unacknowledged, so the verb exits 0", async () => {
-    expect(result.findings.filter((f) => f.class === "breaking")).toEqual([]);
+    expect(result.findings.filter((f) => f.group === "breaking")).toEqual([]);
     const cli = await runCli(["drift", "--openapi", CURRENT, "--since", DECEMBER, "--at", at]);
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain("known parameter-removed: 6 on 1 distinct: withCount");
@@ -37,30 +37,34 @@ describe("drift between the provider's two published documents (--since)", () =>
 
 describe("drift of the contract against the provider's current document", () => {
   const result = runDrift(contract, { openapi: CURRENT, at });
-  const nullable = result.findings.filter((f) => f.kind === "field-now-nullable");
-  const distinct = new Set(nullable.map((f) => f.subject.replace(/^data\[\]\./, "")));
+  const nullable = result.findings.filter((f) => f.rule === "drift.field-now-nullable");
+  const differences = nullable.map((f) => f.evidence?.difference);
+  const distinct = new Set(differences.map((d) => d?.subject.replace(/^data\[\]\./, "")));
 
   it("reports the fields the document makes nullable where the contract requires them", () => {
-    expect(nullable.every((f) => f.class === "breaking")).toBe(true);
+    expect(nullable.every((f) => f.group === "breaking")).toBe(true);
     expect(nullable).toHaveLength(56);
     expect(distinct.size).toBe(28);
-    expect(nullable).toContainEqual(
+    expect(differences).toContainEqual(
       expect.objectContaining({ operation: "GET /v5/payments/{paymentId}", subject: "payer.email" }),
     );
     expect(distinct).toContain("order.payer.lastName");
   });
 
   it("sees the document's enumerations as additive (item type and state, payment state, formType)", () => {
-    const enums = result.findings.filter((f) => f.kind === "enum-added");
-    const subjects = new Set(enums.map((f) => `${f.operation} ${f.subject}`));
+    const enums = result.findings.filter((f) => f.rule === "drift.enum-added");
+    const where = enums.map((f) => f.evidence?.difference);
+    const subjects = new Set(where.map((d) => `${d?.operation} ${d?.subject}`));
     expect(subjects).toContain("GET /v5/items/{itemId} type");
     expect(subjects).toContain("GET /v5/items/{itemId} state");
     expect(subjects).toContain("GET /v5/payments/{paymentId} state");
-    expect(enums.every((f) => f.class === "additive")).toBe(true);
+    expect(enums.every((f) => f.group === "additive")).toBe(true);
   });
 
   it("explains the seed's choices: v3, the token route, the files path, withCount", () => {
-    const known = new Set(result.findings.filter((f) => f.class === "known").map((f) => f.explainedBy?.id));
+    const known = new Set(
+      result.findings.filter((f) => f.group === "known").map((f) => f.evidence?.difference?.explainedBy?.id),
+    );
     for (const id of [
       "v3-outside-v5-document",
       "token-at-domain-root",

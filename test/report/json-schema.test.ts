@@ -3,12 +3,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAjv } from "../../contracts/ajv.js";
 import { GATE_RULE_IDS, loadConsumerRules } from "../../contracts/consumer-rules.js";
+import { runDrift } from "../../contracts/drift/run.js";
 import { loadContract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { packageRoot } from "../../core/paths.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
-import { REPORT_FORMAT, REPORT_SCHEMA_VERSION } from "../../report/index.js";
+import { driftReport } from "../../report/drift.js";
+import { REPORT_FORMAT, REPORT_SCHEMA_VERSION, writeReport } from "../../report/index.js";
 import { formatReport } from "../../specs/report/index.js";
 import { formatTimelineReport } from "../../specs/report/timeline.js";
 import { gateReport, notifyReport, verifyReport } from "./fixtures.js";
@@ -36,11 +38,18 @@ const acrossDates = JSON.parse(
   ),
 );
 
+const at = "2026-01-15" as IsoDay;
+const drift = runDrift(contract, {
+  openapi: join(packageRoot(), "contracts", "reference", "openapi-v5.json"),
+  at,
+});
+
 const reports: Record<string, unknown> = {
   verify: JSON.parse(formatReport(verifyReport, "json")),
   "verify --at-each": acrossDates,
   gate: JSON.parse(formatGateReport(gateReport, rules, "json")),
   notify: JSON.parse(formatNotifyReport(notifyReport, rules, "json")),
+  drift: JSON.parse(writeReport(driftReport(drift), "json", { color: false }, { drift: { ...drift, at } })),
 };
 
 describe("the JSON report schema (report/report.schema.json)", () => {
