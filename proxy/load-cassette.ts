@@ -1,8 +1,7 @@
-import { stat } from "node:fs/promises";
 import type { Cassette, CassetteWarning, LoadedInteraction } from "./cassette/format.js";
-import { loadCassette as readCassetteFile } from "./cassette/reader.js";
+import { loadCassette as readCassetteFile, readCassetteHeader } from "./cassette/reader.js";
 import { type CassetteValidator, createCassetteValidator } from "./cassette/schema.js";
-import { readCassetteHeader, streamCassette } from "./cassette/stream.js";
+import { exists } from "./cassette/writer.js";
 import { type Recovery, recoverCassette } from "./record/recover.js";
 import { RECORDING_SUFFIX } from "./record/versions.js";
 
@@ -67,7 +66,7 @@ export async function openCassette(path: string, options: LoadCassetteOptions = 
   return {
     cassette: { file: path, header, interactions: [], warnings },
     read: async (onInteraction) => {
-      warnings.push(...(await streamCassette(path, validator, onInteraction)).warnings);
+      warnings.push(...(await readCassetteFile(path, validator, onInteraction)).warnings);
     },
   };
 }
@@ -86,12 +85,7 @@ async function recover(
     onEvent: (event) => onNotice(event.message),
   });
   const recording = `${path}${RECORDING_SUFFIX}`;
-  if (
-    await stat(recording).then(
-      () => true,
-      () => false,
-    )
-  ) {
+  if (await exists(recording)) {
     onNotice(
       `${recording} holds a --mode all recording of this cassette that is running or was interrupted: this reads ${path} as it was before it (assopay record on ${path} finishes an interrupted one)`,
     );

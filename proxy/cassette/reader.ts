@@ -77,7 +77,7 @@ function schemaError(
   );
 }
 
-export function readHeader(
+function readHeader(
   file: string,
   doc: RawDocument | undefined,
   validator: CassetteValidator,
@@ -116,7 +116,7 @@ export function readHeader(
  * Builds a cassette from its documents, checking each as it comes (see {@link parseCassette}). With
  * `onInteraction`, each interaction is handed to it and not kept (the cassette built has none).
  */
-export function createCassetteBuilder(
+function createCassetteBuilder(
   file: string,
   validator: CassetteValidator,
   onInteraction?: (interaction: LoadedInteraction) => void,
@@ -189,15 +189,50 @@ export function parseCassette(text: string, file: string, validator = createCass
 /**
  * Reads and checks a cassette file (see {@link parseCassette}), as a stream of lines: a file of any size
  * is read without holding its text whole. A missing or unreadable file is an `AssopayError` ('bad-cassette').
+ * With `onInteraction`, each interaction is handed to it as soon as it is read and none is kept (the
+ * cassette returned has none): a reader that keeps only what it makes of each one (replay's index) then
+ * never holds the parsed cassette whole, and each parsed document is garbage while it is still young.
  *
  * @example
  * const cassette = await loadCassette("recordings/pagination-crawl.yaml");
  * console.log(cassette.header.upstream, cassette.interactions.length);
  */
-export async function loadCassette(path: string, validator = createCassetteValidator()): Promise<Cassette> {
-  const builder = createCassetteBuilder(path, validator);
+export async function loadCassette(
+  path: string,
+  validator = createCassetteValidator(),
+  onInteraction?: (interaction: LoadedInteraction) => void,
+): Promise<Cassette> {
+  const builder = createCassetteBuilder(path, validator, onInteraction);
   const splitter = createDocumentSplitter(builder.document);
   await readLines(path, splitter.push);
   splitter.end();
   return builder.finish();
+}
+
+/** Thrown by the line handler to stop reading once the header is read. */
+const HEADER_READ = Symbol("header read");
+
+/**
+ * The header of a cassette file, checked as `loadCassette` checks it, read without reading further than
+ * its first document. A missing file, a file that is not a cassette or a bad header is an `AssopayError`.
+ *
+ * @example
+ * const header = await readCassetteHeader("recordings/crawl.yaml", createCassetteValidator());
+ */
+export async function readCassetteHeader(
+  path: string,
+  validator: CassetteValidator,
+): Promise<CassetteHeader> {
+  let header: CassetteHeader | undefined;
+  const splitter = createDocumentSplitter((doc) => {
+    header = readHeader(path, doc, validator);
+    throw HEADER_READ;
+  });
+  try {
+    await readLines(path, splitter.push);
+    splitter.end();
+  } catch (error) {
+    if (error !== HEADER_READ) throw error;
+  }
+  return header ?? readHeader(path, undefined, validator);
 }

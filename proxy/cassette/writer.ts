@@ -1,8 +1,17 @@
 import { writeSync, writevSync } from "node:fs";
 import { type FileHandle, open, stat, unlink } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
+import { packageVersion } from "../../core/paths.js";
 import { emitDocument, YamlEmitter } from "./emit.js";
-import type { CassetteHeader, Interaction, StoredBody, StoredRequest, StoredResponse } from "./format.js";
+import {
+  CASSETTE_FORMAT,
+  type CassetteHeader,
+  type Interaction,
+  type MatchRule,
+  type StoredBody,
+  type StoredRequest,
+  type StoredResponse,
+} from "./format.js";
 import { acquireLock, type CassetteLock } from "./lock.js";
 import type { YamlBlock } from "./yaml-block.js";
 
@@ -33,7 +42,29 @@ export interface OpenOptions {
   beforeRelease?: () => Promise<void>;
 }
 
-async function exists(path: string): Promise<boolean> {
+/** The header of a cassette this tool writes: the service, how it is redacted, the matching rules given. */
+export function newHeader(
+  upstream: string,
+  redaction: { secretSalt: string | undefined; redactPii: boolean },
+  matching: readonly MatchRule[] = [],
+  recordedAt?: string,
+): CassetteHeader {
+  return {
+    format: CASSETTE_FORMAT,
+    upstream,
+    recordedAt: recordedAt ?? new Date().toISOString(),
+    tool: `assopay-contract@${packageVersion()}`,
+    redaction: {
+      secrets: "hmac-sha256",
+      salted: redaction.secretSalt !== undefined,
+      pii: redaction.redactPii,
+    },
+    ...(matching.length > 0 ? { matching: [...matching] } : {}),
+  };
+}
+
+/** Whether something is at `path` (a file this user may stat). */
+export async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
     () => false,

@@ -1,13 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { IncomingHttpHeaders } from "node:http";
 import { AssopayError } from "../../core/errors.js";
 import { contentCoding, decompress } from "../../core/http/coding.js";
-import { packageVersion } from "../../core/paths.js";
 import { compress } from "../cassette/body.js";
-import { CASSETTE_FORMAT, type CassetteHeader } from "../cassette/format.js";
-import { DocumentWriter, openCassette } from "../cassette/writer.js";
+import { DocumentWriter, exists, newHeader, openCassette } from "../cassette/writer.js";
 import type { CapturedExchange } from "../record/capture.js";
-import { recoveryPipeline } from "../record/recover-memory.js";
+import { recoveryFeed } from "../record/recover.js";
 import type { Har, HarEntry, HarNameValue } from "./format.js";
 
 /** How a HAR file becomes a cassette. */
@@ -174,7 +172,7 @@ function writtenOrigin(url: string, origin: string): string | undefined {
 /**
  * Imports a HAR file into a new cassette: each entry of the service's origin that the app made (not an
  * asset or a preflight of the browser's own), answered, goes through the recorder's own pipeline
- * (`recoveryPipeline`: the ruleset's scan, the redactor, the body encoder), so it is decoded and
+ * (`recoveryFeed`: the ruleset's scan, the redactor, the body encoder), so it is decoded and
  * redacted exactly as a recorded exchange, and keeps its date (`startedDateTime`) and, from a HAR
  * assopay exported, its id. What was left out is said in one line. `cassette` must not exist yet.
  */
@@ -191,12 +189,7 @@ export async function importHar(
       hint: "name the service with --upstream URL",
     });
   }
-  if (
-    await stat(cassette).then(
-      () => true,
-      () => false,
-    )
-  ) {
+  if (await exists(cassette)) {
     throw new AssopayError("conflict", `the cassette ${cassette} already exists`, {
       location: { file: cassette },
       hint: "import into a new file: --cassette another.yaml",
@@ -223,24 +216,19 @@ export async function importHar(
   const ids = kept.map(({ entry }) => entry._assopayId);
   const ownIds =
     ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0) && new Set(ids).size === ids.length;
-  const header: CassetteHeader = {
-    format: CASSETTE_FORMAT,
+  const header = newHeader(
     upstream,
-    recordedAt: kept[0]?.entry.startedDateTime ?? new Date().toISOString(),
-    tool: `assopay-contract@${packageVersion()}`,
-    redaction: {
-      secrets: "hmac-sha256",
-      salted: options.secretSalt !== undefined,
-      pii: options.redactPii ?? false,
-    },
-  };
+    { secretSalt: options.secretSalt, redactPii: options.redactPii ?? false },
+    [],
+    kept[0]?.entry.startedDateTime,
+  );
   const open = await openCassette(cassette, "create", header);
   let failure: Error | undefined;
   try {
     const writer = new DocumentWriter(open.fd, 1, (error) => {
       failure = error;
     });
-    const pipeline = recoveryPipeline(writer, header.redaction.pii, {
+    const feed = recoveryFeed(writer, new Set(), header.redaction.pii, {
       secretSalt: options.secretSalt,
       signatureKeys: [],
       onEvent: (event) => options.onNotice(event.message),
@@ -248,11 +236,10 @@ export async function importHar(
     for (const { entry, origin } of kept) {
       const exchange = await captured(entry, origin);
       if (entry._assopayNotification) exchange.notification = true;
-      pipeline.enqueue(exchange, ownIds ? entry._assopayId : undefined);
-      // Bounded memory: what is queued is redacted and written before more is read.
-      if (++result.imported % 64 === 0) await pipeline.idle();
+      result.imported++;
+      await feed.add(exchange, ownIds ? entry._assopayId : undefined);
     }
-    await pipeline.idle();
+    await feed.idle();
     writer.flush();
   } finally {
     await open.close();

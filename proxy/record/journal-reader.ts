@@ -59,24 +59,31 @@ export interface DamageKeeper {
 }
 
 /**
- * A {@link DamageKeeper} writing the damaged stretches one after another to `path` (created, mode 0600:
- * the journal's bytes are not redacted), in bounded memory. A chunk of zeros is not written, only skipped
- * over, so a sparse journal's damage stays sparse.
+ * A {@link DamageKeeper} writing the damaged stretches one after another to `path`, in bounded memory,
+ * the file created (mode 0600: the journal's bytes are not redacted) only once there is damage to keep;
+ * `path()` says where, if it was. A chunk of zeros is not written, only skipped over, so a sparse
+ * journal's damage stays sparse.
  */
-export async function damageFile(path: string): Promise<DamageKeeper & { close(): Promise<number> }> {
-  const out = await open(path, "w", 0o600);
-  const zeros = Buffer.alloc(SCAN_CHUNK + 3);
+export function damageFile(path: string): DamageKeeper & {
+  close(): Promise<void>;
+  path(): string | undefined;
+} {
+  let out: FileHandle | undefined;
+  let zeros: Buffer | undefined;
   let written = 0;
   return {
     async keep(bytes) {
+      out ??= await open(path, "w", 0o600);
+      zeros ??= Buffer.alloc(SCAN_CHUNK + 3);
       if (!bytes.equals(zeros.subarray(0, bytes.length))) await out.write(bytes, 0, bytes.length, written);
       written += bytes.length;
     },
     async close() {
+      if (!out) return;
       await out.truncate(written);
       await out.close();
-      return written;
     },
+    path: () => (out ? path : undefined),
   };
 }
 

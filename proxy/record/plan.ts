@@ -1,11 +1,10 @@
 import { stat, unlink } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
-import { packageVersion } from "../../core/paths.js";
 import { emitDocument } from "../cassette/emit.js";
-import { CASSETTE_FORMAT, type Cassette, type CassetteHeader } from "../cassette/format.js";
+import type { Cassette, CassetteHeader } from "../cassette/format.js";
 import { acquireLock, type CassetteLock } from "../cassette/lock.js";
 import { loadCassette } from "../cassette/reader.js";
-import { type OpenCassette, openCassette } from "../cassette/writer.js";
+import { exists, newHeader, type OpenCassette, openCassette } from "../cassette/writer.js";
 import type { ResolvedRecorderOptions } from "./options.js";
 import { hasJournal, recoverCassette } from "./recover.js";
 import { checkIsCassette, promoteRecording, RECORDING_SUFFIX } from "./versions.js";
@@ -21,22 +20,8 @@ export interface RecordingPlan {
   nextId: number;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 function header(options: ResolvedRecorderOptions): CassetteHeader {
-  return {
-    format: CASSETTE_FORMAT,
-    upstream: options.upstream.href,
-    recordedAt: new Date().toISOString(),
-    tool: `assopay-contract@${packageVersion()}`,
-    redaction: { secrets: "hmac-sha256", salted: options.secretSalt !== undefined, pii: options.redactPii },
-    ...(options.matchRules.length > 0 ? { matching: [...options.matchRules] } : {}),
-  };
+  return newHeader(options.upstream.href, options, options.matchRules);
 }
 
 /** In mode `new`, the cassette must have been recorded with the same redaction settings. */

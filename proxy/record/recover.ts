@@ -1,18 +1,68 @@
 import { type FileHandle, open, stat, unlink } from "node:fs/promises";
 import { AssopayError } from "../../core/errors.js";
+import { emitDocument, YamlEmitter } from "../cassette/emit.js";
 import type { Cassette, CassetteHeader } from "../cassette/format.js";
 import { acquireLock, type CassetteLock } from "../cassette/lock.js";
-import { loadCassette as readCassetteFile } from "../cassette/reader.js";
+import { parseCassette, loadCassette as readCassetteFile } from "../cassette/reader.js";
 import { DocumentWriter, openCassette } from "../cassette/writer.js";
+import type { ProxyEventSink } from "../events.js";
+import { createRedactor } from "../redaction/redact.js";
+import type { CapturedExchange } from "./capture.js";
 import { journalPaths } from "./journal.js";
 import type { JournalEntry } from "./journal-frame.js";
-import { describeDamage, type JournalScan, journalKind, scanJournal } from "./journal-reader.js";
-import {
-  lazyDamageFile,
-  type RedactionSettings,
-  recoveryPipeline,
-  withJournalInMemory,
-} from "./recover-memory.js";
+import { damageFile, describeDamage, type JournalScan, journalKind, scanJournal } from "./journal-reader.js";
+import { type InteractionSink, RecordingPipeline } from "./pipeline.js";
+
+/** How the recorder redacted, as recovery is given it, and where redaction's problems go. */
+export interface RedactionSettings {
+  secretSalt: string | undefined;
+  signatureKeys: readonly string[];
+  /** Problems met while redacting an exchange (it is then left out, and said so). */
+  onEvent: ProxyEventSink;
+}
+
+/**
+ * The recorder's own pipeline, as recovery (and the HAR import) runs it: the same redactor (salt, PII
+ * setting, extra keys), so an exchange is written exactly as the recorder would have; per-exchange
+ * events are not repeated (recovery says what it did in one line). Each id goes through once (one met
+ * again is counted in `duplicates`, and dropped); one the cassette already has (`known`) is redacted
+ * (its secrets learnt) but not handed to `sink`; `added` counts those that were. `add` waits, every 64
+ * exchanges, until what is queued is written: bounded memory.
+ */
+export function recoveryFeed(
+  sink: InteractionSink,
+  known: ReadonlySet<number>,
+  pii: boolean,
+  options: RedactionSettings,
+) {
+  const quiet: ProxyEventSink = (event) => {
+    if (event.kind !== "recorded" && event.kind !== "notification") options.onEvent(event);
+  };
+  const feed = { added: 0, duplicates: 0, add, idle: () => pipeline.idle() };
+  const filter: InteractionSink = {
+    append(interaction, given) {
+      if (given !== undefined && known.has(given)) return given;
+      feed.added++;
+      return sink.append(interaction, given);
+    },
+  };
+  const redactor = createRedactor(options.secretSalt, pii, true);
+  const pipeline = new RecordingPipeline(filter, redactor, options.signatureKeys, quiet);
+  const seen = new Set<number>();
+  let queued = 0;
+  async function add(exchange: CapturedExchange, id?: number): Promise<void> {
+    if (id !== undefined) {
+      if (seen.has(id)) {
+        feed.duplicates++;
+        return;
+      }
+      seen.add(id);
+    }
+    pipeline.enqueue(exchange, id);
+    if (++queued % 64 === 0) await pipeline.idle();
+  }
+  return feed;
+}
 
 /** What recovering a journal is given: what the recorder redacted with, and where its one line goes. */
 export interface RecoveryOptions extends RedactionSettings {
@@ -102,13 +152,25 @@ function saltFor(header: CassetteHeader, file: string, options: RecoveryOptions)
   );
 }
 
-/** The extras of the "recovered" line: duplicates dropped, a last frame cut short. */
-function extras(scans: readonly { scan: JournalScan }[], duplicates: number): string {
+/**
+ * Says what recovery did: `done`, then the extras (duplicates dropped, a last frame cut short), and one
+ * line per journal with damaged frames (and where their bytes are kept).
+ */
+function notify(
+  options: RecoveryOptions,
+  done: string,
+  scans: readonly { journal: string; scan: JournalScan; keptIn?: string | undefined }[],
+  duplicates: number,
+): void {
   const more: string[] = [];
   if (duplicates > 0) more.push(`${duplicates} duplicate frame(s) dropped`);
   if (scans.some(({ scan }) => scan.cutShort))
     more.push("a last frame cut short by the stop dropped: its client had no answer");
-  return more.length === 0 ? "" : ` (${more.join("; ")})`;
+  options.onNotice(more.length === 0 ? done : `${done} (${more.join("; ")})`);
+  for (const { journal, scan, keptIn } of scans) {
+    const damage = describeDamage(journal, scan, keptIn);
+    if (damage) options.onNotice(damage);
+  }
 }
 
 /**
@@ -196,19 +258,40 @@ async function inMemory(
     for (const { handle } of opened) await handle.close();
   }
   if (scans.length === 0) return { kind: "none" };
-  const journal = journalOf(file);
   // Read after the journal: what a live recorder moved from the journal into the cassette meanwhile is there.
   const current = await readCassetteFile(file).catch(() => cassette);
   const secretSalt = saltFor(current.header, file, options);
-  const built = await withJournalInMemory(current, entries, { ...options, secretSalt });
-  options.onNotice(
-    `serving ${built.added} exchange(s) from ${journal} redacted in memory, besides the cassette: it cannot be written now (${why}); the journal stays until a reader or assopay record can write ${file}${extras(scans, built.duplicates)}`,
+  const emitter = new YamlEmitter();
+  const text: string[] = [emitDocument({ ...current.header })];
+  const feed = recoveryFeed(
+    {
+      append({ recordedAt, request, response, notification }, id = 0) {
+        text.push(emitter.document({ id, recordedAt, request, response, notification }));
+        return id;
+      },
+    },
+    new Set(current.interactions.map((i) => i.id)),
+    current.header.redaction.pii,
+    { ...options, secretSalt },
   );
-  for (const { journal: path, scan } of scans) {
-    const damage = describeDamage(path, scan, undefined);
-    if (damage) options.onNotice(damage);
-  }
-  return { kind: "in-memory", cassette: built.cassette };
+  for (const { id, exchange } of entries) await feed.add(exchange, id);
+  await feed.idle();
+  const journal = journalOf(file);
+  // Redacted by the recorder's pipeline and read back as cassette documents, all in memory.
+  const fromJournal = parseCassette(text.join(""), `${file}.journal (redacted in memory)`);
+  notify(
+    options,
+    `serving ${feed.added} exchange(s) from ${journal} redacted in memory, besides the cassette: it cannot be written now (${why}); the journal stays until a reader or assopay record can write ${file}`,
+    scans,
+    feed.duplicates,
+  );
+  const built = Object.freeze({
+    file: current.file,
+    header: current.header,
+    interactions: [...current.interactions, ...fromJournal.interactions],
+    warnings: [...current.warnings, ...fromJournal.warnings],
+  });
+  return { kind: "in-memory", cassette: built };
 }
 
 /**
@@ -234,47 +317,23 @@ async function fold(
   const open = await openCassette(file, present ? "append" : "create", header, {
     lock: { path: lock.path, release: async () => undefined },
   });
-  let recovered = 0;
-  let duplicates = 0;
-  const journaled = new Set<number>();
-  const scans: { journal: string; scan: JournalScan; damaged: ReturnType<typeof lazyDamageFile> }[] = [];
+  const scans: { journal: string; scan: JournalScan; keptIn: string | undefined }[] = [];
+  let feed: ReturnType<typeof recoveryFeed>;
   try {
     let failure: Error | undefined;
     const writer = new DocumentWriter(open.fd, maxId + 1, (error) => {
       failure = error;
     });
-    const pipeline = recoveryPipeline(
-      {
-        append(interaction, given) {
-          if (given !== undefined && ids.has(given)) return given;
-          recovered++;
-          return writer.append(interaction, given);
-        },
-      },
-      redaction.pii,
-      { ...options, secretSalt },
-    );
-    let queued = 0;
+    feed = recoveryFeed(writer, ids, redaction.pii, { ...options, secretSalt });
     // The sealed journal first: its exchanges were recorded before the open one's.
     for (const path of journals) {
-      const damaged = lazyDamageFile(`${path}.damaged`);
-      const scan = await scanJournal(
-        path,
-        async ({ id, exchange }) => {
-          if (journaled.has(id)) {
-            duplicates++;
-            return;
-          }
-          journaled.add(id);
-          pipeline.enqueue(exchange, id);
-          // Bounded memory: what is queued is redacted and written before more is read.
-          if (++queued % 64 === 0) await pipeline.idle();
-        },
-        damaged,
-      ).finally(() => damaged.close());
-      scans.push({ journal: path, scan, damaged });
+      const damaged = damageFile(`${path}.damaged`);
+      const scan = await scanJournal(path, ({ id, exchange }) => feed.add(exchange, id), damaged).finally(
+        () => damaged.close(),
+      );
+      scans.push({ journal: path, scan, keptIn: damaged.path() });
     }
-    await pipeline.idle();
+    await feed.idle();
     writer.flush();
     if (failure) {
       throw new AssopayError("bad-input", `recovering the journal failed: ${failure.message}`, {
@@ -286,12 +345,11 @@ async function fold(
     await open.close();
   }
   for (const path of journals) await unlink(path);
-  options.onNotice(
-    `recovered ${recovered} exchange(s) into ${file} from the journal of a recorder that did not stop cleanly${extras(scans, duplicates)}`,
+  notify(
+    options,
+    `recovered ${feed.added} exchange(s) into ${file} from the journal of a recorder that did not stop cleanly`,
+    scans,
+    feed.duplicates,
   );
-  for (const { journal: path, scan, damaged } of scans) {
-    const damage = describeDamage(path, scan, damaged.path());
-    if (damage) options.onNotice(damage);
-  }
-  return recovered;
+  return feed.added;
 }

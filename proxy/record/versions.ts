@@ -2,6 +2,7 @@ import { copyFile, link, open, readdir, rename, stat, unlink } from "node:fs/pro
 import { basename, dirname, join } from "node:path";
 import { AssopayError } from "../../core/errors.js";
 import { CASSETTE_FORMAT } from "../cassette/format.js";
+import { exists } from "../cassette/writer.js";
 
 /** Where `--mode all` records before the file replaces the cassette: `<cassette>.recording`. */
 export const RECORDING_SUFFIX = ".recording";
@@ -15,13 +16,6 @@ const VERSION = /^\.previous-(\d{8}T\d{9}Z)$/;
 function versionName(cassette: string, at: Date): string {
   const stamp = at.toISOString().replace(/[-:.]/g, "");
   return `${cassette}.previous-${stamp}`;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** The earlier versions of a cassette, oldest first. */
