@@ -1,4 +1,4 @@
-import { type Problem, problem } from "../../core/http/problem.js";
+import { type Problem, type ProblemKind, problem } from "../../core/http/problem.js";
 
 /** The error a timed-out upstream request is destroyed with. */
 export class UpstreamTimeout extends Error {
@@ -23,27 +23,28 @@ function cause(error: NodeJS.ErrnoException): string {
   return `failed: ${error.message}${code ? ` (${code})` : ""}`;
 }
 
+/** A problem naming the upstream that failed: 502 (`upstream-bad-response` unless said) with `detail`. */
+function failed(
+  upstream: URL,
+  detail: string,
+  type: ProblemKind = "upstream-bad-response",
+  status = 502,
+): Problem {
+  const title = status === 504 ? "Upstream timed out" : "Upstream failed";
+  return problem(type, status, title, detail, { upstream: upstream.href });
+}
+
 /**
  * The problem a client gets when the upstream fails: 504 for a timeout, 502 for everything else, naming
  * the upstream and the cause.
  */
 export function upstreamProblem(error: Error, upstream: URL, timeoutMs: number): Problem {
   if (error instanceof UpstreamTimeout) {
-    return problem(
-      "upstream-timeout",
-      504,
-      "Upstream timed out",
-      `the upstream ${upstream.origin} sent nothing for ${timeoutMs} ms; nothing was recorded`,
-      { upstream: upstream.href },
-    );
+    const detail = `the upstream ${upstream.origin} sent nothing for ${timeoutMs} ms; nothing was recorded`;
+    return failed(upstream, detail, "upstream-timeout", 504);
   }
-  return problem(
-    "upstream-unreachable",
-    502,
-    "Upstream failed",
-    `the upstream ${upstream.origin} ${cause(error as NodeJS.ErrnoException)}; nothing was recorded`,
-    { upstream: upstream.href },
-  );
+  const detail = `the upstream ${upstream.origin} ${cause(error as NodeJS.ErrnoException)}; nothing was recorded`;
+  return failed(upstream, detail, "upstream-unreachable");
 }
 
 /**
@@ -54,22 +55,16 @@ export function upstreamProblem(error: Error, upstream: URL, timeoutMs: number):
 export function badStatusProblem(status: number | undefined, upstream: URL): Problem | undefined {
   if (status !== undefined && Number.isInteger(status) && status >= 200 && status <= 599) return undefined;
   if (status === 100) return undefined;
-  return problem(
-    "upstream-bad-response",
-    502,
-    "Upstream failed",
+  return failed(
+    upstream,
     `the upstream ${upstream.origin} answered with status ${status ?? "(none)"}, which is not a final HTTP status (100, 200–599); nothing was recorded`,
-    { upstream: upstream.href },
   );
 }
 
 /** The problem a client gets when the upstream switches protocols (101): the recorder records HTTP only. */
 export function upgradeProblem(upstream: URL): Problem {
-  return problem(
-    "upstream-bad-response",
-    502,
-    "Upstream failed",
+  return failed(
+    upstream,
     `the upstream ${upstream.origin} answered 101 Switching Protocols; the recorder records plain HTTP exchanges only, nothing was recorded`,
-    { upstream: upstream.href },
   );
 }
