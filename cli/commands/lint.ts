@@ -34,7 +34,7 @@ Examples:
 
 /** Each interaction as the JSON report lists it: where, its date and the rules it breaks. */
 function interactionsOf(result: LintResult) {
-  return result.outcomes.map((o) => ({
+  return result.interactions.map((o) => ({
     file: o.step.interaction.source.file,
     line: o.step.interaction.source.line,
     id: o.step.interaction.id,

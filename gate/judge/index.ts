@@ -31,20 +31,18 @@ export interface JudgeContext {
 
 const byGate = new Set(["rate-limited", "unavailable", "connection-reset"]);
 
-export interface Judgement {
-  readonly findings: readonly Finding[];
-  readonly crawls: number;
-}
-
 /**
- * Judges one scenario's recorded traffic against the consumer rules. A pure function of its inputs:
- * the same traffic always gives the same findings.
+ * Judges one scenario's recorded traffic against the consumer rules: its findings, and how many crawls
+ * it made. A pure function of its inputs: the same traffic always gives the same findings.
  *
  * @example
  * const { findings } = judgeTraffic(layer.exchanges(), { contract, rules, scenario: "uniform", at, outcome, maxRequests: 500,
  *   timeoutMs: 60_000, budgetSpent: layer.budgetSpent });
  */
-export function judgeTraffic(exchanges: readonly RecordedExchange[], context: JudgeContext): Judgement {
+export function judgeTraffic(
+  exchanges: readonly RecordedExchange[],
+  context: JudgeContext,
+): { readonly findings: readonly Finding[]; readonly crawls: number } {
   const collector = createFindingCollector(context.rules, context.scenario, context.strict === true);
   const { contract, at } = context;
   const removal = contract.timeline.entry("count-fields-removed");

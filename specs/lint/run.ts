@@ -9,7 +9,7 @@ export interface LintResult {
   cassettes: readonly string[];
   /** The day given with `--at`, when one was. */
   at: IsoDay | undefined;
-  outcomes: readonly LintedInteraction[];
+  interactions: readonly LintedInteraction[];
   /** What loading left out (notification documents, documents cut short). */
   notes: readonly string[];
 }
@@ -28,13 +28,13 @@ export async function runLint(
   at: IsoDay | undefined,
 ): Promise<LintResult> {
   const { steps, notes } = await loadSteps(cassettes, contract);
-  return { cassettes, at, outcomes: lintSteps(steps, contract, at), notes };
+  return { cassettes, at, interactions: lintSteps(steps, contract, at), notes };
 }
 
 /** The report's cases of one interaction: its breaches, else one pass naming the day that judged it. */
-function casesOf(outcome: LintedInteraction): readonly Finding[] {
-  const { step, date, dateFrom } = outcome;
-  if (outcome.breaches.length > 0) return outcome.breaches;
+function casesOf(interaction: LintedInteraction): readonly Finding[] {
+  const { step, date, dateFrom } = interaction;
+  if (interaction.breaches.length > 0) return interaction.breaches;
   const { method, path } = step.interaction.request;
   const when = `judged by the rules of ${date} (${dateFrom})`;
   return [
@@ -53,19 +53,19 @@ function casesOf(outcome: LintedInteraction): readonly Finding[] {
  * broken rule when it breaks several), each failure naming the file, line and interaction id.
  */
 export function lintReport(result: LintResult): Report {
-  const suites: ReportSuite[] = [...new Set(result.outcomes.map((o) => o.step.interaction.source.file))].map(
-    (file) => ({
-      name: file,
-      properties: { at: result.at ?? "each interaction's own date" },
-      cases: result.outcomes.filter((o) => o.step.interaction.source.file === file).flatMap(casesOf),
-      notes: result.notes.filter((n) => n.startsWith(file)),
-    }),
-  );
-  const broken = result.outcomes.filter((o) => o.breaches.length > 0).length;
+  const suites: ReportSuite[] = [
+    ...new Set(result.interactions.map((o) => o.step.interaction.source.file)),
+  ].map((file) => ({
+    name: file,
+    properties: { at: result.at ?? "each interaction's own date" },
+    cases: result.interactions.filter((o) => o.step.interaction.source.file === file).flatMap(casesOf),
+    notes: result.notes.filter((n) => n.startsWith(file)),
+  }));
+  const broken = result.interactions.filter((o) => o.breaches.length > 0).length;
   return {
     tool: "assopay lint",
     name: `assopay lint: ${result.cassettes.join(" ")}`,
-    header: `assopay lint: ${result.outcomes.length} recorded interaction(s) judged by the contract`,
+    header: `assopay lint: ${result.interactions.length} recorded interaction(s) judged by the contract`,
     result:
       broken === 0
         ? "Every recorded answer holds to the contract."

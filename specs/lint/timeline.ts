@@ -25,7 +25,7 @@ export async function lintAcrossDates(
   const { steps, notes } = await loadSteps(cassettes, contract);
   return dates.map((date) => ({
     date,
-    result: { cassettes, at: date.day, outcomes: lintSteps(steps, contract, date.day), notes },
+    result: { cassettes, at: date.day, interactions: lintSteps(steps, contract, date.day), notes },
   }));
 }
 
@@ -44,7 +44,7 @@ export function lintTimelineReport(runs: readonly DatedLint[], contract: Contrac
     },
   }));
   const failing = dated.filter(({ report }) => !report.passed).map(({ date }) => date.day);
-  const count = runs[0]?.result.outcomes.length ?? 0;
+  const count = runs[0]?.result.interactions.length ?? 0;
   return {
     tool: "assopay lint",
     name: `assopay lint: ${runs[0]?.result.cassettes.join(" ") ?? ""}`,

@@ -12,9 +12,9 @@ import { orderBreakOf } from "../pagination/date-order.js";
 import { crawl, endedLegally } from "../runner/crawler.js";
 import type { HttpClient } from "../runner/http.js";
 import type { TokenSource } from "../runner/tokens.js";
+import { crawlFinding } from "./finding.js";
 import type { ListingCrawl, Listings } from "./listings.js";
 import { TOKEN_PARAM } from "./listings.js";
-import { crawlOutcome } from "./outcome.js";
 import type { RerunStep } from "./steps.js";
 
 /** Notes a recorded page of a crawl, re-sent or not: what the recording vouches the listing held. */
@@ -65,7 +65,7 @@ function witnessQuery(url: string, route: Route): [string, string][] {
  * The target's crawl judged whole for its order (`pagination.date-order`): newest first, or oldest first
  * where the client asked `sortOrder=Asc`.
  */
-function orderOutcome(listing: ListingCrawl, route: Route, first: CrawlPageLog): Finding | undefined {
+function orderFinding(listing: ListingCrawl, route: Route, first: CrawlPageLog): Finding | undefined {
   const asked = new URL(first.url).searchParams;
   const sortOrder = [...asked].find(([name]) => name.toLowerCase() === "sortorder")?.[1];
   const direction = sortOrder?.toLowerCase() === "asc" ? "asc" : "desc";
@@ -76,7 +76,7 @@ function orderOutcome(listing: ListingCrawl, route: Route, first: CrawlPageLog):
     return undefined;
   const broken = orderBreakOf(route, target, judgeDateOrder(target, direction), direction);
   if (!broken || !listing.lastStep) return undefined;
-  return crawlOutcome(listing.lastStep, "pagination.date-order", broken.reason, broken.evidence);
+  return crawlFinding(listing.lastStep, "pagination.date-order", broken.reason, broken.evidence);
 }
 
 export interface CrawlJudgeSession {
@@ -93,13 +93,13 @@ export interface CrawlJudgeSession {
  * A target holding other data than the recording loses nothing: its witness lacks the recorded ids.
  */
 export async function judgeRerunCrawls(session: CrawlJudgeSession, listings: Listings): Promise<Finding[]> {
-  const outcomes: Finding[] = [];
+  const findings: Finding[] = [];
   for (const listing of listings.all()) {
     const route = listing.lastStep?.match?.route;
     const first = listing.targetLog[0];
     if (!route?.pagination || !first || !listing.lastStep) continue;
-    const ordered = orderOutcome(listing, route, first);
-    if (ordered) outcomes.push(ordered);
+    const ordered = orderFinding(listing, route, first);
+    if (ordered) findings.push(ordered);
     if (!listing.fromFirstPage || keepsRecordedEntries(listing)) continue;
     const witness = await crawl(session.http, {
       route,
@@ -120,8 +120,8 @@ export async function judgeRerunCrawls(session: CrawlJudgeSession, listings: Lis
       witness.log,
     ]);
     for (const loss of judged.losses.filter((l) => l.crawl.label === target.label)) {
-      outcomes.push(crawlOutcome(listing.lastStep, loss.rule, loss.reason, lossEvidence(loss)));
+      findings.push(crawlFinding(listing.lastStep, loss.rule, loss.reason, lossEvidence(loss)));
     }
   }
-  return outcomes;
+  return findings;
 }

@@ -17,9 +17,9 @@ import type { RunReport } from "../runner/types.js";
 import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
+import { emptyJudgement, erroredFinding, skippedFinding, stepFinding } from "./finding.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
 import type { RerunOptions } from "./options.js";
-import { emptyJudgement, erroredOutcome, judgedOutcome, skippedOutcome } from "./outcome.js";
 import { judgeListingPage, judgeTotals } from "./page.js";
 import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
@@ -85,7 +85,7 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
       crawl.broken ??= `(${step.id}) was not re-sent`;
       noteRecordedPage(crawl, step, recordedBody);
     }
-    return skippedOutcome(step, `not re-sent: ${derived.reason}`);
+    return skippedFinding(step, `not re-sent: ${derived.reason}`);
   }
   const begin = Date.now();
   let target: Exchange["target"];
@@ -94,7 +94,7 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     values.learn(step.index, recordedBody);
-    return erroredOutcome(step, `no answer: ${error.message}`, Date.now() - begin);
+    return erroredFinding(step, `no answer: ${error.message}`, Date.now() - begin);
   }
   const parsed = parseJson(target);
   const targetBody = parsed.ok ? parsed.value : undefined;
@@ -123,7 +123,7 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
       : [];
   values.learn(step.index, recordedBody);
   values.answer(step.index, targetBody);
-  return judgedOutcome(step, target.request, judgement, shape, Date.now() - begin);
+  return stepFinding(step, target.request, judgement, shape, Date.now() - begin);
 }
 
 /** Fetches the given clients' tokens once: refused credentials or a silent target end the run (exit 2). */
@@ -135,7 +135,7 @@ async function checkCredentials(tokens: TokenSource): Promise<void> {
 /**
  * Re-sends every recorded request of the cassettes against the target, in order, and judges each
  * answer: the contract's rules at `--at`, dated changes since the recording named after their timeline
- * entry, and differences of structure from the recorded answer. One outcome per interaction, in the
+ * entry, and differences of structure from the recorded answer. One finding per interaction, in the
  * report shape verify's reporters read. Bad cassettes, refused credentials and an unreachable target
  * throw an `AssopayError` (exit 2).
  *
@@ -169,21 +169,21 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
     const derive: DeriveContext = { target: options.target, steps, values, listings, clients, tokens };
     const session: Session = { options, contract, http, values, listings, derive };
     const started = Date.now();
-    const outcomes: Finding[] = [];
+    const findings: Finding[] = [];
     for (const step of steps) {
-      const outcome = deadline.signal.aborted
-        ? erroredOutcome(step, "not run: the rerun's time limit (--timeout) ran out first", 0)
+      const finding = deadline.signal.aborted
+        ? erroredFinding(step, "not run: the rerun's time limit (--timeout) ran out first", 0)
         : await rerunStep(session, step);
-      outcomes.push(outcome);
-      io.onOutcome?.(outcome);
+      findings.push(finding);
+      io.onOutcome?.(finding);
     }
     // The witness crawls are bounded as verify bounds a crawl (10 minutes), not by a multiple of a request's.
     const judge = { http, tokens, timeLimitMs: DEFAULTS.crawlTimeLimitMs };
-    for (const outcome of deadline.signal.aborted ? [] : await judgeRerunCrawls(judge, listings)) {
-      outcomes.push(outcome);
-      io.onOutcome?.(outcome);
+    for (const finding of deadline.signal.aborted ? [] : await judgeRerunCrawls(judge, listings)) {
+      findings.push(finding);
+      io.onOutcome?.(finding);
     }
-    return runReport(options, started, outcomes);
+    return runReport(options, started, findings);
   } finally {
     http.close();
     deadline.done();

@@ -7,7 +7,7 @@ import { type LoadedInteraction, loadCassette } from "../../proxy/index.js";
 export interface RerunStep {
   /** Position in the whole rerun (0-based), the key of every value learnt from its answers. */
   index: number;
-  /** `cassette/<file>#<id> GET /v5/…`: the outcome's id. */
+  /** `cassette/<file>#<id> GET /v5/…`: the finding's id. */
   id: string;
   interaction: LoadedInteraction;
   /** The contract's route for the recorded method and path, when it has one. */

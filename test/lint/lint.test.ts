@@ -27,7 +27,7 @@ function edited(source: string, name: string, edit: (text: string) => string): s
 }
 
 const broken = async (files: string[], at: IsoDay) =>
-  (await runLint(contract, files, at)).outcomes
+  (await runLint(contract, files, at)).interactions
     .filter((o) => o.breaches.length > 0)
     .map((o) => ({
       id: o.step.interaction.id,
@@ -51,7 +51,7 @@ describe("assopay lint on the clean sandbox recordings", () => {
 
   it("takes each interaction's day from its response date header without --at", async () => {
     const result = await runLint(contract, [FORM], undefined);
-    expect(result.outcomes.map((o) => `${o.date} ${o.dateFrom}`)).toEqual([
+    expect(result.interactions.map((o) => `${o.date} ${o.dateFrom}`)).toEqual([
       "2026-11-22 response date header",
       "2026-11-22 response date header",
     ]);

@@ -19,7 +19,7 @@ describe("lint across the timeline", () => {
     expect(matrix?.basis).toBe("one-behaviour-each-date-rules");
     for (const [i, date] of dates.entries()) {
       const single = await runLint(contract, [CRAWL, FORM], date.day);
-      const broken = new Set(single.outcomes.flatMap((o) => o.breaches.map((b) => b.rule)));
+      const broken = new Set(single.interactions.flatMap((o) => o.breaches.map((b) => b.rule)));
       const failingRows = (matrix?.rows ?? []).filter((r) => r.cells[i]?.cell === "fail").map((r) => r.rule);
       expect(new Set(failingRows), date.day).toEqual(broken);
     }

@@ -177,7 +177,7 @@ describe("big bodies: written as they came when clean, redacted as always when n
 
   it("lint reads the cassette: one outcome per interaction", async () => {
     const report = await runLint(loadContract(), [cassette], "2026-11-24" as IsoDay);
-    expect(report.outcomes).toHaveLength(routes.length);
+    expect(report.interactions).toHaveLength(routes.length);
   });
 
   it("takes the fast path (the body's own bytes, no parse) only for the clean bodies", () => {

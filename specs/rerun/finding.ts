@@ -26,7 +26,7 @@ export function describeDated(change: DatedChange): string {
 }
 
 /** A finding filed on `step`, on `rule`. */
-function outcome(
+function findingOn(
   step: RerunStep,
   rule: string,
   found: Pick<Finding, "verdict" | "reason" | "evidence" | "downgraded">,
@@ -36,18 +36,18 @@ function outcome(
 }
 
 /** A failure of a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */
-export function crawlOutcome(step: RerunStep, rule: string, reason: string, evidence: Evidence): Finding {
-  return { ...outcome(step, rule, { verdict: "fail", reason, evidence }), id: `${step.id} (crawl)` };
+export function crawlFinding(step: RerunStep, rule: string, reason: string, evidence: Evidence): Finding {
+  return { ...findingOn(step, rule, { verdict: "fail", reason, evidence }), id: `${step.id} (crawl)` };
 }
 
 /** An interaction that could not be sent: skipped with the reason. */
-export function skippedOutcome(step: RerunStep, reason: string): Finding {
-  return outcome(step, "schema.responses", { verdict: "skip", reason });
+export function skippedFinding(step: RerunStep, reason: string): Finding {
+  return findingOn(step, "schema.responses", { verdict: "skip", reason });
 }
 
 /** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
-export function erroredOutcome(step: RerunStep, reason: string, durationMs: number): Finding {
-  return outcome(step, "schema.responses", { verdict: "error", reason }, durationMs);
+export function erroredFinding(step: RerunStep, reason: string, durationMs: number): Finding {
+  return findingOn(step, "schema.responses", { verdict: "error", reason }, durationMs);
 }
 
 /**
@@ -69,17 +69,17 @@ export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline:
         downgraded,
       } = applyPlanned({ verdict: "fail", reason, evidence, timeline: rests }, policy, timeline);
       breaches.push(
-        outcome(step, rule, { verdict, reason: why, evidence, ...(downgraded ? { downgraded } : {}) }),
+        findingOn(step, rule, { verdict, reason: why, evidence, ...(downgraded ? { downgraded } : {}) }),
       );
     },
   };
 }
 
 /**
- * One outcome per interaction: the first rule broken (the others listed with it), else a pass that
+ * One finding per interaction: the first rule broken (the others listed with it), else a pass that
  * names the dated changes and the plain differences of structure from the recording.
  */
-export function judgedOutcome(
+export function stepFinding(
   step: RerunStep,
   request: EvidenceRequest,
   judgement: Judgement,
@@ -114,5 +114,5 @@ export function judgedOutcome(
   const reason = parts.length > 0 ? parts.join("; ") : "holds, same structure as recorded";
   const rule = judgement.dated[0]?.rule ?? "schema.responses";
   const evidence = context.length > 0 ? { request, diagnostics: context } : { request };
-  return outcome(step, rule, { verdict: "pass", reason, evidence }, durationMs);
+  return findingOn(step, rule, { verdict: "pass", reason, evidence }, durationMs);
 }
