@@ -6,6 +6,7 @@
  */
 
 export type { Problem } from "../core/http/problem.js";
+export { placeholderFor } from "../core/secrets/placeholder.js";
 export type {
   Cassette,
   CassetteHeader,
@@ -29,5 +30,4 @@ export { type LoadCassetteOptions, loadCassette } from "./load-cassette.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./options.js";
 export { DEFAULT_NOTIFICATION_PATH, type RecorderOptions, type RecordMode } from "./record/options.js";
 export { type RunningRecorder, startRecorder } from "./record/server.js";
-export { placeholderFor } from "./redaction/secrets.js";
 export { type ReplayOptions, type RunningReplay, startReplay } from "./replay/index.js";

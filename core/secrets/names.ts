@@ -77,17 +77,22 @@ export function normalFieldName(name: string): string {
 }
 
 /**
- * Whether a value under `name` is a secret, read at `place` (see {@link NamePlace}).
+ * Whether a value under `name` is a secret, read at `place` (see {@link NamePlace}). `endings` are
+ * {@link SECRET_FIELD_NAMES} unless a recorder's classifier lists more.
  *
  * @example isSecretName("client_secret", "field") // true
  * @example isSecretName("state", "field") // false — isSecretName("state", "form") // true
  */
-export function isSecretName(name: string, place: NamePlace): boolean {
+export function isSecretName(
+  name: string,
+  place: NamePlace,
+  endings: readonly string[] = SECRET_FIELD_NAMES,
+): boolean {
   const normal = normalFieldName(name);
   if (NOT_SECRET_FIELD_NAMES.includes(normal)) return false;
   if (EXACT_SECRET_NAMES.includes(normal)) return true;
   if (place === "form" && FORM_SECRET_NAMES.includes(normal)) return true;
-  return SECRET_FIELD_NAMES.some((end) => normal.endsWith(end));
+  return endings.some((end) => normal.endsWith(end));
 }
 
 /**

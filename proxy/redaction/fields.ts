@@ -1,14 +1,14 @@
-import type { Automaton } from "../../core/secrets/automaton.js";
-import type { NamePlace } from "../../core/secrets/names.js";
-import type { PairNames } from "../../core/secrets/pairs.js";
-import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
+import { type Automaton, buildAutomaton, holdsWordWhere, wordBytes } from "../../core/secrets/automaton.js";
 import {
   EXACT_SECRET_NAMES,
   FORM_SECRET_NAMES,
-  NOT_SECRET_FIELD_NAMES,
+  isSecretName,
+  type NamePlace,
   normalFieldName,
   SECRET_FIELD_NAMES,
-} from "./secrets.js";
+} from "../../core/secrets/names.js";
+import type { PairNames } from "../../core/secrets/pairs.js";
+import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
 
 /** What a field's value is, judged by the field's name. */
 export type FieldKind = "secret" | "name" | "email" | "phone" | "plain";
@@ -16,21 +16,39 @@ export type FieldKind = "secret" | "name" | "email" | "phone" | "plain";
 /** How many distinct field names a classifier remembers. */
 const CACHE_LIMIT = 10_000;
 
-/**
- * A listed name as a pattern that finds it in any spelling the lists accept: any case, `_`, `-` or a
- * blank anywhere ("Mot de passe").
- */
-function spelled(name: string): string {
-  return [...name].join("[-_ ]*");
-}
+/** Tags of the names' automaton: a name only forms make secret after its lead (`?code=`), `bearer`, a listed name. */
+export const FORM_TAG = 1;
+export const BEARER_TAG = 2;
+export const NAME_TAG = 3;
 
 /**
- * The names the filter needs: one that holds another listed name (`authorizationcode` holds
- * `authorization`, `totp` holds `otp`) is found through it, and every alternative costs a pass.
+ * The words read in any case: the listed names, `bearer` (a credential may follow), and `?code=`,
+ * `&state=` … (OAuth's secrets in a URL or a form). Blanks, `-` and `_` are skipped (`Mot de passe`,
+ * `access-token`). Skipping them inside the last two finds a few spellings more than their own patterns
+ * do (`bea-rer`): a text holding one is looked at more closely. Its steps on the `flagged` bytes carry
+ * the automaton's flag (the body scan's, `scan.ts`: the bytes it looks at in any case).
  */
-function withoutContained(names: readonly string[]): string[] {
-  const unique = [...new Set(names)];
-  return unique.filter((name) => !unique.some((other) => other !== name && name.includes(other)));
+function namesAutomaton(names: readonly string[], flagged: readonly number[]): Automaton {
+  const key = `${names.join()} ${flagged.join()}`;
+  const built = BUILT.get(key) ?? buildNames(names, flagged);
+  BUILT.set(key, built);
+  return built;
+}
+
+/** The automata built so far, by their names and flagged bytes: each classifier of the same lists shares them. */
+const BUILT = new Map<string, Automaton>();
+
+function buildNames(names: readonly string[], flagged: readonly number[]): Automaton {
+  return buildAutomaton(
+    [
+      ...names.map((name) => ({ bytes: wordBytes(name), tag: NAME_TAG })),
+      ...["?", "&", "#"].flatMap((lead) =>
+        FORM_SECRET_NAMES.map((name) => ({ bytes: wordBytes(`${lead}${name}=`), tag: FORM_TAG })),
+      ),
+      { bytes: wordBytes("bearer"), tag: BEARER_TAG },
+    ],
+    { foldCase: true, skip: [0x20, 0x2d, 0x5f], flagged },
+  );
 }
 
 /**
@@ -41,17 +59,10 @@ function withoutContained(names: readonly string[]): string[] {
 export class FieldClassifier implements PairNames {
   private readonly cache = new Map<string, FieldKind>();
   private readonly secretEndings: readonly string[];
-  private readonly notSecret: ReadonlySet<string>;
-  private readonly exact: ReadonlySet<string>;
-  private readonly formOnly: ReadonlySet<string>;
-  /** Patterns of the filter, without and with personal data. */
-  private readonly filters: { readonly secrets: string; readonly pii: string };
   /** The filter's names, without and with personal data (lower case, without `_` or `-`). */
   private readonly words: { readonly secrets: readonly string[]; readonly pii: readonly string[] };
-  /** The filter as automata for the body scan (`scan.ts`), built when first asked for. */
-  private readonly automata: { secrets?: Automaton; pii?: Automaton } = {};
-  private secretFilter: RegExp | undefined;
-  private formFilter: RegExp | undefined;
+  /** The names' automata, by personal data and flagged bytes, built when first asked for. */
+  private readonly automata: (Automaton | undefined)[] = [];
 
   /**
    * `secretNames`: the endings of secret field names (normalised, see `SECRET_FIELD_NAMES`); tests pass a
@@ -60,24 +71,14 @@ export class FieldClassifier implements PairNames {
   constructor(secretNames: readonly string[] = SECRET_FIELD_NAMES) {
     const names = secretNames.map(normalFieldName);
     this.secretEndings = names;
-    this.notSecret = new Set(NOT_SECRET_FIELD_NAMES);
-    this.exact = new Set(EXACT_SECRET_NAMES);
-    this.formOnly = new Set(FORM_SECRET_NAMES);
-    const secretWords = withoutContained([...names, ...EXACT_SECRET_NAMES]);
-    const piiWords = Object.keys(PII_FIELD_ENDINGS);
-    const secrets = secretWords.map(spelled).join("|");
-    const pii = piiWords.map(spelled).join("|");
-    this.filters = { secrets, pii: `${secrets}|${pii}` };
-    this.words = { secrets: secretWords, pii: [...secretWords, ...piiWords] };
+    const secretWords = [...names, ...EXACT_SECRET_NAMES];
+    this.words = { secrets: secretWords, pii: [...secretWords, ...Object.keys(PII_FIELD_ENDINGS)] };
   }
 
   kind(name: string): FieldKind {
     const known = this.cache.get(name);
     if (known !== undefined) return known;
-    const normal = normalFieldName(name);
-    const secret =
-      !this.notSecret.has(normal) &&
-      (this.exact.has(normal) || this.secretEndings.some((end) => normal.endsWith(end)));
+    const secret = isSecretName(name, "field", this.secretEndings);
     const kind: FieldKind = secret ? "secret" : (piiKind(name) ?? "plain");
     if (this.cache.size < CACHE_LIMIT) this.cache.set(name, kind);
     return kind;
@@ -88,7 +89,7 @@ export class FieldClassifier implements PairNames {
    * one of the names OAuth carries there (`code`, `state`: `FORM_SECRET_NAMES`), which JSON keeps.
    */
   formKind(name: string): FieldKind {
-    return this.formOnly.has(normalFieldName(name)) ? "secret" : this.kind(name);
+    return FORM_SECRET_NAMES.includes(normalFieldName(name)) ? "secret" : this.kind(name);
   }
 
   /** Whether a value under `name` is a secret, read at `place` (the pairs' grammar asks: `pairs.ts`). */
@@ -98,7 +99,7 @@ export class FieldClassifier implements PairNames {
 
   /** Whether `text` may hold a secret's name, of a field or of a form (the pairs' filter). */
   mayName(text: string): boolean {
-    return this.maySecretName(text) || this.mayFormSecret(text);
+    return holdsWordWhere(this.nameAutomaton(false), text, (_, tag) => tag !== BEARER_TAG);
   }
 
   /** Whether values under `name` must be replaced: secrets always, personal data with `pii`. */
@@ -108,41 +109,22 @@ export class FieldClassifier implements PairNames {
   }
 
   /**
-   * A fresh global, case-insensitive pattern that matches inside every field name `sensitive` may call
-   * sensitive (a necessary condition, computed from the lists): the fast paths look for keys only where
-   * it matches, then ask `sensitive` about the whole key.
+   * Whether `text` may hold a key `sensitive` calls sensitive (a necessary condition, computed from the
+   * lists): the fast paths look for keys only where it does, then ask `sensitive` about the whole key.
    */
-  keyFilter(pii: boolean): RegExp {
-    return new RegExp(pii ? this.filters.pii : this.filters.secrets, "gi");
+  mayKey(text: string, pii: boolean): boolean {
+    return holdsWordWhere(this.nameAutomaton(pii), text, (_, tag) => tag === NAME_TAG);
   }
 
   /**
-   * Whether `text` may hold a secret's name (the key filter's test, on a pattern made once and kept: it
-   * holds no state between calls). Free text is looked at for `name=value` pairs only where it may.
+   * The automaton that finds the lists' names (lower case, without `_` or `-`; personal ones too with
+   * `pii`), built the first time it is asked for, then kept: one per classifier, kind, and with or
+   * without `flagged` bytes (the body scan's, the same ones every time).
    */
-  maySecretName(text: string): boolean {
-    this.secretFilter ??= new RegExp(this.filters.secrets, "i");
-    return this.secretFilter.test(text);
-  }
-
-  /**
-   * Whether `text` may hold a pair of a name secret only in a URL or a form (`?code=`, `&state=`,
-   * `#auth=`: `FORM_SECRET_NAMES`), which `maySecretName` does not look for.
-   */
-  mayFormSecret(text: string): boolean {
-    this.formFilter ??= new RegExp(`[?&#](?:${[...this.formOnly].join("|")})=`, "i");
-    return this.formFilter.test(text);
-  }
-
-  /**
-   * The automaton the body scan (`scan.ts`) finds the key filter's names with, built by `build` from the
-   * filter's names (lower case, without `_` or `-`; personal ones too with `pii`) the first time it is
-   * asked for, then kept: one per classifier and kind. `build` must be the same function every time.
-   */
-  nameAutomaton(pii: boolean, build: (names: readonly string[]) => Automaton): Automaton {
-    const which = pii ? "pii" : "secrets";
-    const built = this.automata[which] ?? build(this.words[which]);
-    this.automata[which] = built;
+  nameAutomaton(pii: boolean, flagged: readonly number[] = []): Automaton {
+    const key = (pii ? 1 : 0) + (flagged.length > 0 ? 2 : 0);
+    const built = this.automata[key] ?? namesAutomaton(this.words[pii ? "pii" : "secrets"], flagged);
+    this.automata[key] = built;
     return built;
   }
 }

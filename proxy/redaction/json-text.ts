@@ -64,7 +64,7 @@ function parsedOrRaw(raw: string): unknown {
  * lists, or an escape, says one may be sensitive.
  */
 export function redactJsonText(text: string, r: Redactor): string {
-  if (!r.fields.keyFilter(r.pii).test(text) && !text.includes("\\")) return scrubText(text, r);
+  if (!r.fields.mayKey(text, r.pii) && !text.includes("\\")) return scrubText(text, r);
   const spans: Span[] = [];
   const key = new RegExp(KEY.source, "g");
   for (let found = key.exec(text); found; found = key.exec(text)) {

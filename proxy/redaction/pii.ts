@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { normalFieldName } from "./secrets.js";
+import { normalFieldName } from "../../core/secrets/names.js";
 
 const PII_KEY = "assopay-cassette/1 personal data";
 const CONSONANTS = "bcdfghjklmnprstvz";

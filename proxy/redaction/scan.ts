@@ -7,7 +7,7 @@
  * One pass over the bytes does every test the fast paths used to run one after the other (the shapes'
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
  * automata step side by side, the formats' words (the one `FORMAT_CANDIDATE` runs over text) and the
- * secret field names (below), and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is
+ * secret field names (`fields.ts`), and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is
  * then checked where it is (a name's place: `secret-key-context.ts`). Card-number candidates (13 digits
  * or more) are looked for apart, by skipping: such a run covers one byte in every 13, so only those bytes
  * are read until one can be part of a run, and only that run is walked (`cardRun`). The last quote, which
@@ -15,38 +15,13 @@
  * classes stay in this module: imported constants read once per byte cost 15–40% more time.
  */
 
-import { type Automaton, buildAutomaton, FLAG, ROW, wordBytes } from "../../core/secrets/automaton.js";
+import { FLAG, ROW } from "../../core/secrets/automaton.js";
 import { FORMAT_WORD_AUTOMATON, FORMAT_WORD_START, formatWordAt } from "../../core/secrets/formats.js";
 import { bytesHoldPrefixedToken } from "../../core/secrets/token-shape.js";
 import { cardRun } from "./card-run.js";
+import { BEARER_TAG, FORM_TAG, NAME_TAG } from "./fields.js";
 import { createRedactor, type Redactor } from "./redactor.js";
 import { type Cursor, escapedSecretKey, isBlank, secretWord } from "./secret-key-context.js";
-import { FORM_SECRET_NAMES } from "./secrets.js";
-
-/** Tags of the names' automaton (any case; blanks, `-` and `_` skipped). */
-const FORM_TAG = 1;
-const BEARER_TAG = 2;
-const NAME_TAG = 3;
-
-/**
- * The words read in any case: the key filter's names, `bearer` (a credential may follow), and `?code=`,
- * `&state=` … (OAuth's secrets in a URL or a form). Blanks, `-` and `_` are skipped (`Mot de passe`,
- * `access-token`). Skipping them inside the last two finds a few
- * spellings more than their own patterns do (`bea-rer`): a body holding one takes the general path.
- * Its steps on the `flagged` bytes carry the automaton's flag (the bytes the scan looks at in any case).
- */
-function namesAutomaton(names: readonly string[], flagged: readonly number[]): Automaton {
-  return buildAutomaton(
-    [
-      ...names.map((name) => ({ bytes: wordBytes(name), tag: NAME_TAG })),
-      ...["?", "&", "#"].flatMap((lead) =>
-        FORM_SECRET_NAMES.map((name) => ({ bytes: wordBytes(`${lead}${name}=`), tag: FORM_TAG })),
-      ),
-      { bytes: wordBytes("bearer"), tag: BEARER_TAG },
-    ],
-    { foldCase: true, skip: [0x20, 0x2d, 0x5f], flagged },
-  );
-}
 
 /** Whether the UTF-8 sequence at `i` is one a literal block cannot hold (C1, U+2028/9, BOM, U+FFFE/F). */
 function notLiteralSequence(b: Buffer, i: number): boolean {
@@ -105,11 +80,6 @@ const CLASS = (() => {
 /** The bytes the pass looks at whatever the automata say: the names' automaton flags its steps on them. */
 const LOOKED_AT: readonly number[] = [...CLASS.keys()].filter((c) => CLASS[c] !== OTHER);
 
-/** The names' automaton as the pass reads it (one function, so that the redactor's fields keep one). */
-function namesWithClasses(names: readonly string[]): Automaton {
-  return namesAutomaton(names, LOOKED_AT);
-}
-
 /** A digit (an IBAN's candidate has two after its capitals). */
 function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
@@ -153,7 +123,7 @@ function nextFlagged(
 /** The pass itself: the first thing found, or undefined. Known secrets and cards are looked for by `scanBody`. */
 function pass(b: Buffer, r: Redactor, options: ScanOptions): ScanFinding | undefined {
   const { next: fNext, tag: fTag } = FORMAT_WORD_AUTOMATON;
-  const { next: nNext, tag: nTag } = r.fields.nameAutomaton(r.pii, namesWithClasses);
+  const { next: nNext, tag: nTag } = r.fields.nameAutomaton(r.pii, LOOKED_AT);
   const { keys, literal } = options;
   const pii = r.pii;
   const at: Cursor = { lastQuote: -1, quotesTo: 0, nextQuote: -1 };

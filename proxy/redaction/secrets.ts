@@ -1,15 +1,5 @@
-import { normalFieldName, placeholderFor, WHOLE_PLACEHOLDER } from "../../core/secrets/index.js";
-
-// The names and the placeholder are the project's one list, shared with every report (`core/secrets`).
-export {
-  EXACT_SECRET_NAMES,
-  FORM_SECRET_NAMES,
-  NOT_SECRET_FIELD_NAMES,
-  normalFieldName,
-  PLACEHOLDER,
-  placeholderFor,
-  SECRET_FIELD_NAMES,
-} from "../../core/secrets/index.js";
+import { normalFieldName } from "../../core/secrets/names.js";
+import { placeholderFor, WHOLE_PLACEHOLDER } from "../../core/secrets/placeholder.js";
 
 /** Secrets shorter than this are replaced where they are named, but not searched for everywhere. */
 const MIN_SCRUB_LENGTH = 8;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_CANDIDATE, redactFormats, SECRET_FORMATS } from "../../core/secrets/formats.js";
 import { CREDENTIAL_HEADERS, isCredentialHeader, isSecretName } from "../../core/secrets/names.js";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { redactSecretData, redactSecretText } from "../../core/secrets/text.js";
 import { rawText } from "../../proxy/cassette/raw-text.js";
 import { redactBody, redactHeaders, redactJson, redactQuery } from "../../proxy/redaction/redact.js";
 import { createRedactor, type Redactor } from "../../proxy/redaction/redactor.js";
 import { scanBody } from "../../proxy/redaction/scan.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 
 /** Whether the body scan sends `view` to the general path (keys judged, as the raw path does). */
 const flagged = (view: string, r: Redactor) =>

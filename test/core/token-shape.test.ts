@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_CANDIDATE, redactFormats } from "../../core/secrets/formats.js";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { bytesHoldPrefixedToken, holdsPrefixedToken, looksRandom } from "../../core/secrets/token-shape.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";
 import { scanBody } from "../../proxy/redaction/scan.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 
 const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const URL_SAFE = `${BASE62}_-`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { writeCassette } from "./support/cassettes.js";
 import { startCountingUpstream } from "./support/counting-upstream.js";
 import { send, tempDir } from "./support/http.js";

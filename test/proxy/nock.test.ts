@@ -1,8 +1,8 @@
 import { gunzipSync } from "node:zlib";
 import nock from "nock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { loadCassetteIntoNock } from "../../proxy/nock.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { writeCassette } from "./support/cassettes.js";
 import { send, tempDir } from "./support/http.js";
 

@@ -3,10 +3,10 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { tempDir } from "./support/http.js";
 import { forms, plantedCorpus, servePlanted } from "./support/planted-corpus.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { JsonToYaml } from "../../proxy/cassette/json-yaml.js";
 import { asFieldName } from "../../proxy/redaction/named-pairs.js";
 import { redactBody } from "../../proxy/redaction/redact.js";
 import { isSensitiveField } from "../../proxy/redaction/redactor.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { recorder, text } from "./support/redaction.js";
 
 /** A JSON body as the recorder writes it when it keeps it as a map. */

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECRET_FIELD_NAMES } from "../../core/secrets/names.js";
 import { JSON_MAP_LIMIT } from "../../proxy/cassette/body.js";
 import { emitDocument } from "../../proxy/cassette/emit.js";
 import { parseCassette } from "../../proxy/cassette/reader.js";
@@ -8,7 +9,6 @@ import type { CapturedExchange } from "../../proxy/record/capture.js";
 import { RecordingPipeline } from "../../proxy/record/pipeline.js";
 import { FieldClassifier } from "../../proxy/redaction/fields.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";
-import { SECRET_FIELD_NAMES } from "../../proxy/redaction/secrets.js";
 import { HEADER } from "./support/cassettes.js";
 import { tempDir } from "./support/http.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { redactEvents } from "../../proxy/redaction/log.js";
 import { redactBody, redactHeaders, redactJson, redactQuery } from "../../proxy/redaction/redact.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { breakLuhn, Planted } from "./support/planted.js";
 import { recorder, text } from "./support/redaction.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { recorder, text } from "./support/redaction.js";
 
 /**

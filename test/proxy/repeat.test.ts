@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { KeyMemo } from "../../proxy/replay/key-memo.js";
 import { type RunningReplay, startReplay } from "../../proxy/replay/server.js";
 import { writeCassette } from "./support/cassettes.js";

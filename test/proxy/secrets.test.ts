@@ -1,9 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { placeholderFor } from "../../proxy/redaction/secrets.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { send, tempDir } from "./support/http.js";
 import { SECRETS, sign, startUpstream } from "./support/upstream.js";
