@@ -1,7 +1,6 @@
-import { RULESET_TEXT_LIMIT, rulesetSecrets } from "../../core/secrets/ruleset.js";
 import { redactSecretText } from "../../core/secrets/text.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";
-import { learnFromRuleset } from "../../proxy/redaction/ruleset.js";
+import { learnFromRuleset, RULESET_TEXT_LIMIT, rulesetSecrets } from "../../proxy/redaction/ruleset.js";
 import { redactText } from "../../proxy/redaction/text-body.js";
 import type { BenchContext } from "../lib/context.js";
 import type { Section } from "../lib/report.js";

@@ -3,9 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RULESET_TEXT_LIMIT, rulesetSecrets } from "../../core/secrets/ruleset.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { scanTexts } from "../../proxy/redaction/ruleset.js";
+import { RULESET_TEXT_LIMIT, rulesetSecrets, scanTexts } from "../../proxy/redaction/ruleset.js";
 import { send, tempDir } from "./support/http.js";
 
 /**
