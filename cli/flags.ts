@@ -1,8 +1,30 @@
+import type { Writable } from "node:stream";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { type IsoDay, parseIsoDay } from "../core/dates.js";
+import { type Timeline, type TimelineDate, timelineBoundaries } from "../contracts/index.js";
+import { type IsoDay, parseIsoDay, todayIso } from "../core/dates.js";
 import { AssopayError, isAssopayError } from "../core/errors.js";
+import { type Report, type ReporterName, useColor, writeReport } from "../report/index.js";
+import type { CommandContext } from "./command.js";
 
 export type FlagSpec = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * A verb's flags as one table, a word per flag: `name=` takes a value, `name*` takes one and may be
+ * given several times, a bare `name` is a switch.
+ * @example flagTable("out= cassette* force") // { out: { type: "string" }, cassette: { type: "string", multiple: true }, force: { type: "boolean" } }
+ */
+export function flagTable(table: string): FlagSpec {
+  return Object.fromEntries(
+    table
+      .split(/\s+/)
+      .filter((word) => word !== "")
+      .map((word) => {
+        const name = word.replace(/[=*]$/, "");
+        if (word.endsWith("*")) return [name, { type: "string", multiple: true }];
+        return [name, { type: word.endsWith("=") ? "string" : "boolean" }];
+      }),
+  );
+}
 
 export interface ParsedFlags {
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -16,9 +38,10 @@ export interface ParsedFlags {
 export function parseFlags(
   verb: string,
   argv: readonly string[],
-  options: FlagSpec,
+  table: FlagSpec | string,
   allowPositionals = false,
 ): ParsedFlags {
+  const options = typeof table === "string" ? flagTable(table) : table;
   try {
     const parsed = parseArgs({
       args: attachNegativeNumbers(argv, options),
@@ -214,10 +237,12 @@ export function choiceFlag<T extends string>(
   );
 }
 
-/** The flag every server verb takes: `--allow-host NAME`, repeatable. */
-export const ALLOW_HOST_FLAGS: FlagSpec = { "allow-host": { type: "string", multiple: true } };
+/** `--shapes seed|document`: whose shape is served and judged where the seed and the document disagree. */
+export function shapesFlag(verb: string, flags: ParsedFlags): "seed" | "document" {
+  return choiceFlag(verb, "shapes", stringFlag(flags, "shapes"), ["seed", "document"] as const, "seed");
+}
 
-/** Its line in the servers' help. */
+/** The flag every server verb takes: `--allow-host NAME`, repeatable; its line in the servers' help. */
 export const ALLOW_HOST_HELP = `  --allow-host NAME     also answer requests whose Host is NAME (repeatable): a tunnel's or a LAN
                         name. Without it only Host 127.0.0.1, localhost and [::1] is answered (421
                         otherwise), so a DNS-rebinding web page cannot reach it`;
@@ -227,4 +252,86 @@ export function allowHostsFlag(flags: ParsedFlags): string[] {
   return listFlag(flags, "allow-host").flatMap((list) =>
     list.split(",").filter((name) => name.trim() !== ""),
   );
+}
+
+/**
+ * `--at-each timeline|DAY,DAY…`: one run judged at several dates. Named beside `--at DAY` (one date): "at
+ * each" of the timeline's boundaries, or at each day of a list. Its lines in a verb's help, the
+ * explanation starting at `column` (where the verb's others do).
+ */
+export function atEachHelp(column: number): string {
+  const pad = " ".repeat(column);
+  return [
+    "  --at-each timeline|DAY,DAY...",
+    `${pad}one run at several dates, reported as one matrix (rules x dates): "timeline" is`,
+    `${pad}the day before and the day of each dated change of contracts/timeline.yaml, plus`,
+    `${pad}today; or a comma-separated list of days. Excludes --at (docs/report.md)`,
+  ].join("\n");
+}
+
+/**
+ * The dates of `--at-each`, in date order, each once; undefined without the flag. `timeline` gives every
+ * boundary of the timeline; a list's days keep the boundary's name where they fall on one. A bad day,
+ * an empty list or `--at` beside it is a usage error (exit 2).
+ *
+ * @example
+ * atEachFlag("lint", flags, contract.timeline); // [{ day: "2024-12-15", label: "day before withcount-introduced" }, …]
+ */
+export function atEachFlag(
+  verb: string,
+  flags: ParsedFlags,
+  timeline: Timeline,
+  today: IsoDay = todayIso(),
+): TimelineDate[] | undefined {
+  const text = stringFlag(flags, "at-each");
+  if (text === undefined) return undefined;
+  if (stringFlag(flags, "at") !== undefined) {
+    throw new AssopayError("usage", `assopay ${verb}: --at and --at-each exclude each other`, {
+      hint: "--at judges one date; --at-each timeline (or --at-each DAY,DAY) judges several in one run",
+    });
+  }
+  const boundaries = timelineBoundaries(timeline, today);
+  if (text.trim() === "timeline") return boundaries;
+  const days = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  if (days.length === 0) {
+    throw new AssopayError("usage", `assopay ${verb}: --at-each needs "timeline" or a list of days`, {
+      hint: "for example --at-each timeline, or --at-each 2025-06-29,2025-06-30",
+    });
+  }
+  const unique = [...new Set(days.map((day) => parseIsoDay(day, "--at-each")))].sort();
+  return unique.map((day) => ({
+    day,
+    label: boundaries.find((b) => b.day === day)?.label ?? "given",
+  }));
+}
+
+/**
+ * Writes a verb's report to stdout as `reporter` says, in color where stdout wants it (`useColor`), with
+ * `details` in the JSON; returns the exit code: 0 when the report passed, else 1.
+ */
+export function printReport(
+  context: Pick<CommandContext, "stdout" | "env">,
+  report: Report,
+  reporter: ReporterName,
+  details: Readonly<Record<string, unknown>>,
+): number {
+  context.stdout.write(writeReport(report, reporter, { color: colorOf(context) }, details));
+  return report.passed ? 0 : 1;
+}
+
+/** Whether the verb's stdout wants color (`useColor`). */
+export function colorOf(context: Pick<CommandContext, "stdout" | "env">): boolean {
+  return useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
+}
+
+/** Splits a verb's own flags from the command after `--` (undefined without `--`). */
+export function splitCommand(argv: readonly string[]): {
+  own: readonly string[];
+  command?: readonly string[];
+} {
+  const dash = argv.indexOf("--");
+  return dash === -1 ? { own: argv } : { own: argv.slice(0, dash), command: argv.slice(dash + 1) };
 }

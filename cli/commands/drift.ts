@@ -4,8 +4,7 @@ import { AssopayError } from "../../core/errors.js";
 import { driftReport } from "../../report/drift.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
-import { dateFlag, parseFlags, stringFlag, wholeNumberFlag } from "../flags.js";
-import { printReport } from "./report-out.js";
+import { dateFlag, parseFlags, printReport, stringFlag, wholeNumberFlag } from "../flags.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
 
@@ -43,13 +42,7 @@ export const driftCommand: Command = {
   summary: "Compare the contract (or an older document) with a provider's OpenAPI document",
   help: HELP,
   async run(context) {
-    const flags = parseFlags("drift", context.argv, {
-      openapi: { type: "string" },
-      since: { type: "string" },
-      at: { type: "string" },
-      reporter: { type: "string" },
-      "max-document-bytes": { type: "string" },
-    });
+    const flags = parseFlags("drift", context.argv, "openapi= since= at= reporter= max-document-bytes=");
     const reporter = parseReporter("drift", stringFlag(flags, "reporter"));
     const openapi = stringFlag(flags, "openapi");
     if (openapi === undefined) {

@@ -1,35 +1,37 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
-import type { GateOptions } from "../../gate/options.js";
 import {
   DEFAULT_ENTRIES,
   DEFAULT_MAX_REQUESTS,
   DEFAULT_TIMEOUT_SECONDS,
   GATE_LIMITS,
+  type GateOptions,
 } from "../../gate/options.js";
 import { formatGateReport } from "../../gate/report/format.js";
 import { formatGateTimeline } from "../../gate/report/timeline.js";
 import { runGate } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
 import { runGateAcrossDates } from "../../gate/timeline.js";
-import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
+import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
 import {
-  ALLOW_HOST_FLAGS,
   ALLOW_HOST_HELP,
   allowHostsFlag,
-  choiceFlag,
+  atEachFlag,
+  atEachHelp,
+  colorOf,
   dateFlag,
   listFlag,
   parseFlags,
   secondsFlag,
   seedFlag,
+  shapesFlag,
+  splitCommand,
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
-import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
-import { DATA_FLAG, dataFlag } from "./sandbox-data.js";
+import { dataFlag } from "./sandbox-data.js";
 
 const width = Math.max(...SCENARIOS.map((s) => s.name.length));
 
@@ -126,17 +128,6 @@ const LOGIN_FLAGS: Readonly<Record<string, string>> = {
   "form-slug": "ASSOPAY_FORM_SLUG",
 };
 
-/** Splits `gate`'s own flags from the command after `--`. */
-function splitCommand(argv: readonly string[]): { own: readonly string[]; command: readonly string[] } {
-  const dash = argv.indexOf("--");
-  if (dash === -1) {
-    throw new AssopayError("usage", "assopay gate: no command to run", {
-      hint: "put the command after --, e.g. assopay gate -- node scripts/crawl.mjs",
-    });
-  }
-  return { own: argv.slice(0, dash), command: argv.slice(dash + 1) };
-}
-
 export const gateCommand: Command = {
   stopsOnSignal: true,
   name: "gate",
@@ -144,25 +135,17 @@ export const gateCommand: Command = {
   help: HELP,
   async run(context) {
     const { own, command } = splitCommand(context.argv);
-    const flags = parseFlags("gate", own, {
-      sandbox: { type: "boolean" },
-      cassette: { type: "string", multiple: true },
-      at: { type: "string" },
-      scenario: { type: "string", multiple: true },
-      reporter: { type: "string" },
-      "max-requests": { type: "string" },
-      timeout: { type: "string" },
-      entries: { type: "string" },
-      seed: { type: "string" },
-      strict: { type: "boolean" },
-      upstream: { type: "string" },
-      ...Object.fromEntries(Object.keys(LOGIN_FLAGS).map((name) => [name, { type: "string" }])),
-      intercept: { type: "string", multiple: true },
-      shapes: { type: "string" },
-      ...ALLOW_HOST_FLAGS,
-      ...DATA_FLAG,
-      ...AT_EACH_FLAG,
-    });
+    if (command === undefined) {
+      throw new AssopayError("usage", "assopay gate: no command to run", {
+        hint: "put the command after --, e.g. assopay gate -- node scripts/crawl.mjs",
+      });
+    }
+    const flags = parseFlags(
+      "gate",
+      own,
+      `sandbox cassette* at= scenario* reporter= max-requests= timeout= entries= seed= strict upstream=
+       ${Object.keys(LOGIN_FLAGS).join("= ")}= intercept* shapes= allow-host* data= at-each=`,
+    );
     const cassettes = listFlag(flags, "cassette");
     const upstream = stringFlag(flags, "upstream");
     if (flags.values.sandbox === true && (cassettes.length > 0 || upstream !== undefined)) {
@@ -176,7 +159,6 @@ export const gateCommand: Command = {
       const value = stringFlag(flags, flag);
       return value === undefined ? [] : [[variable, value] as const];
     });
-    const shapes = stringFlag(flags, "shapes");
     const reporter = parseReporter("gate", stringFlag(flags, "reporter"));
     const rules = loadConsumerRules();
     const at = dateFlag("gate", stringFlag(flags, "at"));
@@ -209,9 +191,7 @@ export const gateCommand: Command = {
       ...(upstream === undefined ? {} : { upstream }),
       intercept: listFlag(flags, "intercept").flatMap((list) => list.split(",")),
       allowHosts: allowHostsFlag(flags),
-      ...(shapes === undefined
-        ? {}
-        : { shapes: choiceFlag("gate", "shapes", shapes, ["seed", "document"] as const, "seed") }),
+      ...(stringFlag(flags, "shapes") === undefined ? {} : { shapes: shapesFlag("gate", flags) }),
       scenarios: listFlag(flags, "scenario"),
       env: { ...context.env, ...Object.fromEntries(login) },
       signal: context.signal,
@@ -227,7 +207,7 @@ export const gateCommand: Command = {
       strict: flags.values.strict === true,
       contract,
     };
-    const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
+    const color = colorOf(context);
     if (dates !== undefined) {
       const timeline = await runGateAcrossDates(options, dates);
       context.stdout.write(formatGateTimeline(timeline, rules, contract.timeline, reporter, { color }));

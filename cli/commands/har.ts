@@ -52,12 +52,7 @@ function required(value: string | undefined, what: string, example: string): str
 }
 
 async function runImport(context: CommandContext, argv: readonly string[]): Promise<number> {
-  const flags = parseFlags(
-    "har",
-    argv,
-    { cassette: { type: "string" }, upstream: { type: "string" }, "redact-pii": { type: "boolean" } },
-    true,
-  );
+  const flags = parseFlags("har", argv, "cassette= upstream= redact-pii", true);
   const [file, extra] = flags.positionals;
   if (extra !== undefined) {
     throw new AssopayError("usage", `assopay har import: one HAR file at a time, got "${extra}" too`, {
@@ -82,7 +77,7 @@ async function runImport(context: CommandContext, argv: readonly string[]): Prom
 }
 
 async function runExport(context: CommandContext, argv: readonly string[]): Promise<number> {
-  const flags = parseFlags("har", argv, { cassette: { type: "string" }, out: { type: "string" } });
+  const flags = parseFlags("har", argv, "cassette= out=");
   const file = required(
     stringFlag(flags, "cassette"),
     "--cassette",

@@ -3,9 +3,7 @@ import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/i
 import { type LintResult, lintReport, runLint } from "../../specs/lint/run.js";
 import { lintAcrossDates, lintTimelineReport } from "../../specs/lint/timeline.js";
 import { type Command, contractLoader } from "../command.js";
-import { dateFlag, parseFlags, stringFlag } from "../flags.js";
-import { AT_EACH_FLAG, atEachFlag, atEachHelp } from "./at-each.js";
-import { printReport } from "./report-out.js";
+import { atEachFlag, atEachHelp, dateFlag, parseFlags, printReport, stringFlag } from "../flags.js";
 
 const HELP = `assopay lint: judge recorded responses against the contract
 
@@ -49,12 +47,7 @@ export const lintCommand: Command = {
   summary: "Judge recorded cassettes against the contract's schemas and dated rules",
   help: HELP,
   async run(context) {
-    const flags = parseFlags(
-      "lint",
-      context.argv,
-      { at: { type: "string" }, reporter: { type: "string" }, ...AT_EACH_FLAG },
-      true,
-    );
+    const flags = parseFlags("lint", context.argv, "at= reporter= at-each=", true);
     const reporter = parseReporter("lint", stringFlag(flags, "reporter"));
     if (flags.positionals.length === 0) {
       throw new AssopayError("usage", "assopay lint: give at least one cassette", {

@@ -12,10 +12,10 @@ import { formatNotifyReport } from "../../notify/report/format.js";
 import { runNotify } from "../../notify/run.js";
 import { bodyBytes } from "../../proxy/cassette/body.js";
 import { loadCassette } from "../../proxy/load-cassette.js";
-import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE, useColor } from "../../report/index.js";
+import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { credentialsEnv, startSandbox } from "../../sandbox/index.js";
 import { type Command, contractLoader } from "../command.js";
-import { listFlag, parseFlags, secondsFlag, stringFlag } from "../flags.js";
+import { colorOf, listFlag, parseFlags, secondsFlag, splitCommand, stringFlag } from "../flags.js";
 
 const HELP = `assopay notify: send a battery of notifications to a webhook receiver and judge its answers
 
@@ -79,12 +79,6 @@ Examples:
   assopay notify --to https://staging.example.org/hooks --types Order,Payment --reporter junit > notify.xml
 `;
 
-/** Splits notify's own flags from the receiver's command after `--`. */
-function splitCommand(argv: readonly string[]): { own: readonly string[]; command?: readonly string[] } {
-  const dash = argv.indexOf("--");
-  return dash === -1 ? { own: argv } : { own: argv.slice(0, dash), command: argv.slice(dash + 1) };
-}
-
 /**
  * A sandbox as the API a receiver reconciles against, with the log of what it answered.
  *
@@ -124,16 +118,11 @@ export const notifyCommand: Command = {
   help: HELP,
   async run(context) {
     const { own, command } = splitCommand(context.argv);
-    const flags = parseFlags("notify", own, {
-      to: { type: "string" },
-      key: { type: "string" },
-      "url-secret": { type: "string" },
-      types: { type: "string", multiple: true },
-      cassette: { type: "string" },
-      reporter: { type: "string" },
-      timeout: { type: "string" },
-      strict: { type: "boolean" },
-    });
+    const flags = parseFlags(
+      "notify",
+      own,
+      "to= key= url-secret= types* cassette= reporter= timeout= strict",
+    );
     const to = stringFlag(flags, "to");
     if (to === undefined) {
       throw new AssopayError("usage", "assopay notify: --to URL is required", {
@@ -171,8 +160,7 @@ export const notifyCommand: Command = {
         strict: flags.values.strict === true,
         contract,
       });
-      const color = useColor(context.stdout as { isTTY?: boolean }, context.env);
-      context.stdout.write(formatNotifyReport(report, rules, reporter, { color }));
+      context.stdout.write(formatNotifyReport(report, rules, reporter, { color: colorOf(context) }));
       return report.passed ? 0 : 1;
     } finally {
       await api?.close();

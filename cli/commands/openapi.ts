@@ -98,13 +98,7 @@ export const openapiCommand: Command = {
   summary: "Export the contract as an OpenAPI 3.1 document (routes, schemas, timeline, webhooks)",
   help: HELP,
   async run(context) {
-    const flags = parseFlags("openapi", context.argv, {
-      out: { type: "string" },
-      format: { type: "string" },
-      at: { type: "string" },
-      timeline: { type: "string" },
-      force: { type: "boolean" },
-    });
+    const flags = parseFlags("openapi", context.argv, "out= format= at= timeline= force");
     const out = stringFlag(flags, "out");
     const format = outputFormat(out, stringFlag(flags, "format"));
     const at = dateFlag("openapi", stringFlag(flags, "at")) ?? todayIso();

@@ -14,8 +14,13 @@ import {
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
-import { interceptFlags, interceptionFields, printInterception } from "./intercept-flags.js";
-import { listenOptions, SERVER_FLAGS, SERVER_HELP } from "./server-flags.js";
+import {
+  interceptionFields,
+  listenOptions,
+  printInterception,
+  SERVER_FLAGS,
+  SERVER_HELP,
+} from "./server-flags.js";
 
 const DEFAULT_PORT = 8470;
 
@@ -124,22 +129,13 @@ export const recordCommand: Command = {
   summary: "Record traffic through a proxy into a YAML cassette",
   help: HELP,
   async run(context: CommandContext): Promise<number> {
-    const flags = parseFlags("record", context.argv, {
-      upstream: { type: "string" },
-      cassette: { type: "string" },
-      port: { type: "string" },
-      mode: { type: "string" },
-      keep: { type: "string" },
-      "redact-pii": { type: "boolean" },
-      "notify-forward": { type: "string" },
-      "notify-path": { type: "string" },
-      "max-body": { type: "string" },
-      "max-cassette-bytes": { type: "string" },
-      timeout: { type: "string" },
-      ...SERVER_FLAGS,
-    });
-    const intercepting = interceptFlags(flags, context.env);
-    const first = intercepting.intercept[0];
+    const flags = parseFlags(
+      "record",
+      context.argv,
+      `upstream= cassette= port= mode= keep= redact-pii notify-forward= notify-path= max-body= max-cassette-bytes= timeout= ${SERVER_FLAGS}`,
+    );
+    const listen = listenOptions(flags, context.env);
+    const first = listen.intercept[0];
     const upstream =
       stringFlag(flags, "upstream") || first === undefined
         ? required(flags, "upstream", "https://api.helloasso-sandbox.com")
@@ -155,7 +151,7 @@ export const recordCommand: Command = {
       upstream,
       cassette,
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
-      ...listenOptions(flags),
+      ...listen,
       mode,
       keep: positiveFlag(flags, "keep", 3),
       redactPii: flags.values["redact-pii"] === true,
@@ -167,7 +163,6 @@ export const recordCommand: Command = {
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,
       onEvent: print,
-      ...intercepting,
     });
     const doing =
       recorder.state === "recording"

@@ -4,8 +4,13 @@ import { startReplay } from "../../proxy/replay/server.js";
 import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, contractLoader, untilAborted } from "../command.js";
 import { dateFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
-import { interceptFlags, interceptionFields, printInterception } from "./intercept-flags.js";
-import { listenOptions, SERVER_FLAGS, SERVER_HELP } from "./server-flags.js";
+import {
+  interceptionFields,
+  listenOptions,
+  printInterception,
+  SERVER_FLAGS,
+  SERVER_HELP,
+} from "./server-flags.js";
 
 const DEFAULT_PORT = 8471;
 
@@ -74,13 +79,7 @@ export const replayCommand: Command = {
     const flags = parseFlags(
       "replay",
       context.argv,
-      {
-        cassette: { type: "string", multiple: true },
-        port: { type: "string" },
-        at: { type: "string" },
-        "keep-origins": { type: "boolean" },
-        ...SERVER_FLAGS,
-      },
+      `cassette* port= at= keep-origins ${SERVER_FLAGS}`,
       true,
     );
     const cassettes = [...listFlag(flags, "cassette"), ...flags.positionals];
@@ -100,13 +99,12 @@ export const replayCommand: Command = {
     const replay = await startReplay({
       cassettes,
       port: portFlag("replay", stringFlag(flags, "port"), DEFAULT_PORT),
-      ...listenOptions(flags),
+      ...listenOptions(flags, context.env),
       at,
       ...(contract ? { contract } : {}),
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       onEvent: print,
-      ...interceptFlags(flags, context.env),
     });
     const when = at ? ` as of ${at}` : "";
     const json = flags.values.json === true;

@@ -9,14 +9,6 @@ import type { SandboxData } from "../../sandbox/data/model.js";
 import { printDataFile } from "../../sandbox/data/print-data.js";
 import { listFlag, type ParsedFlags, stringFlag } from "../flags.js";
 
-/** The flags of every verb that starts a sandbox with your own data. */
-export const DATA_FLAG = { data: { type: "string" } } as const;
-/** `assopay sandbox` only: a recording as the data, and printing the data file. */
-export const RECORDING_FLAGS = {
-  "from-cassette": { type: "string", multiple: true },
-  "print-data": { type: "string" },
-} as const;
-
 /** `--data FILE`: the data it declares, checked (file:line, exit 2), or `undefined` without the flag. */
 export function dataFlag(flags: ParsedFlags, seed: number): SandboxData | undefined {
   const file = stringFlag(flags, "data");

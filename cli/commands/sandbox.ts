@@ -10,19 +10,18 @@ import {
   type Shapes,
   startSandbox,
 } from "../../sandbox/index.js";
-import { type Command, type CommandContext, contractLoader } from "../command.js";
+import { type Command, type CommandContext, contractLoader, untilAborted } from "../command.js";
 import {
-  ALLOW_HOST_FLAGS,
   allowHostsFlag,
-  choiceFlag,
   dateFlag,
   parseFlags,
   portFlag,
   seedFlag,
+  shapesFlag,
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
-import { DATA_FLAG, RECORDING_FLAGS, sandboxDataFlags } from "./sandbox-data.js";
+import { sandboxDataFlags } from "./sandbox-data.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
 export const DEFAULT_SANDBOX_PORT = 4545;
@@ -151,25 +150,8 @@ async function run(context: CommandContext): Promise<number> {
   const flags = parseFlags(
     "sandbox",
     context.argv,
-    {
-      port: { type: "string" },
-      host: { type: "string" },
-      at: { type: "string" },
-      seed: { type: "string" },
-      entries: { type: "string" },
-      fault: { type: "string" },
-      timeline: { type: "string" },
-      "notification-types": { type: "string" },
-      shapes: { type: "string" },
-      json: { type: "boolean" },
-      "list-faults": { type: "boolean" },
-      "no-hooks": { type: "boolean" },
-      growing: { type: "boolean" },
-      "notify-any-host": { type: "boolean" },
-      ...ALLOW_HOST_FLAGS,
-      ...DATA_FLAG,
-      ...RECORDING_FLAGS,
-    },
+    `port= host= at= seed= entries= fault= timeline= notification-types= shapes= json list-faults no-hooks
+     growing notify-any-host allow-host* data= from-cassette* print-data=`,
     true,
   );
   const json = flags.values.json === true;
@@ -185,13 +167,7 @@ async function run(context: CommandContext): Promise<number> {
   const fault = faultFlag(stringFlag(flags, "fault"));
   const timelineFile = stringFlag(flags, "timeline");
   const notificationTypesFile = stringFlag(flags, "notification-types");
-  const shapes = choiceFlag(
-    "sandbox",
-    "shapes",
-    stringFlag(flags, "shapes"),
-    ["seed", "document"] as const,
-    "seed",
-  );
+  const shapes = shapesFlag("sandbox", flags);
   const { data, printed } = await sandboxDataFlags("sandbox", flags, seed, context.stdout);
   if (printed) return 0;
   const contract = contractLoader(context)({
@@ -235,10 +211,7 @@ async function run(context: CommandContext): Promise<number> {
         })}\n`
       : banner(sandbox, seed, fault, data?.clients ?? []),
   );
-  await new Promise<void>((resolve) => {
-    if (context.signal.aborted) resolve();
-    else context.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
+  await untilAborted(context.signal);
   await sandbox.close();
   if (!json) context.stderr.write("assopay sandbox stopped\n");
   return 0;

@@ -1,119 +1,62 @@
-import type { ContractShapes } from "../../contracts/index.js";
-import { type IsoDay, todayIso } from "../../core/dates.js";
+import { todayIso } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { parseReporter, type ReporterName } from "../../report/index.js";
+import { parseReporter } from "../../report/index.js";
 import type { RunningSandbox } from "../../sandbox/index.js";
 import type { BrokerSource } from "../../specs/pact/child-protocol.js";
 import {
   adminCredentials,
   normalizeTarget,
   type OracleFile,
+  parseFormRef,
   resolveOptions,
   type TargetAuth,
   type VerifyOptions,
 } from "../../specs/runner/options.js";
-import type { PlannedPolicy } from "../../specs/runner/types.js";
 import type { CommandContext } from "../command.js";
 import {
   choiceFlag,
   dateFlag,
-  type FlagSpec,
+  flagTable,
   listFlag,
   type ParsedFlags,
   parseFlags,
+  portFlag,
   secondsFlag,
   secondsToMs,
+  shapesFlag,
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
-import { AT_EACH_FLAG } from "./at-each.js";
-import { DATA_FLAG } from "./sandbox-data.js";
-import { discoveryOptions } from "./verify-discovery.js";
-import { PUBLISH_FLAGS, publishOptions } from "./verify-publish.js";
 
-export const FLAGS: FlagSpec = {
-  target: { type: "string" },
-  "api-root": { type: "string" },
-  bearer: { type: "string" },
-  "admin-bearer": { type: "string" },
-  "no-auth": { type: "boolean" },
-  at: { type: "string" },
-  "client-id": { type: "string" },
-  "client-secret": { type: "string" },
-  "admin-client-id": { type: "string" },
-  "admin-client-secret": { type: "string" },
-  organization: { type: "string" },
-  "form-type": { type: "string" },
-  "form-slug": { type: "string" },
-  "state-url": { type: "string" },
-  "order-id": { type: "string" },
-  "empty-form": { type: "string" },
-  "unverified-org": { type: "string" },
-  "receiver-url": { type: "string" },
-  "receiver-port": { type: "string" },
-  only: { type: "string", multiple: true },
-  planned: { type: "string" },
-  reporter: { type: "string" },
-  output: { type: "string" },
-  force: { type: "boolean" },
-  ...PUBLISH_FLAGS,
-  "request-timeout": { type: "string" },
-  "max-entries": { type: "string" },
-  concurrency: { type: "string" },
-  oracle: { type: "string" },
-  timeout: { type: "string" },
-  shapes: { type: "string" },
-  cassette: { type: "string", multiple: true },
-  ...DATA_FLAG,
-  ...AT_EACH_FLAG,
-};
+/** The flags that name the target and how to reach it: without `--target` they are a usage error. */
+const TARGET_FLAGS = `api-root= bearer= admin-bearer= no-auth client-id= client-secret= admin-client-id= admin-client-secret=
+  organization= form-type= form-slug= state-url= order-id= empty-form= unverified-org= receiver-url= receiver-port=`;
 
-const SHAPES = ["seed", "document"] as const satisfies readonly ContractShapes[];
+export const SANDBOX_ONLY = Object.keys(flagTable(TARGET_FLAGS));
 
-export const SANDBOX_ONLY = [
-  "api-root",
-  "bearer",
-  "admin-bearer",
-  "no-auth",
-  "client-id",
-  "client-secret",
-  "admin-client-id",
-  "admin-client-secret",
-  "organization",
-  "form-type",
-  "form-slug",
-  "state-url",
-  "order-id",
-  "empty-form",
-  "unverified-org",
-  "receiver-url",
-  "receiver-port",
-];
+const FLAGS = `target= at= ${TARGET_FLAGS} only* planned= reporter= output= force publish-results broker-url=
+  provider-version= provider-branch= request-timeout= max-entries= concurrency= oracle= timeout= shapes= cassette*
+  data= at-each=`;
 
-export interface Parsed {
-  target: string | undefined;
-  at: IsoDay;
-  flags: ParsedFlags;
-  env: CommandContext["env"];
-  only: string[];
-  /** Cassettes to re-send (`--cassette`, and the arguments after it); empty for a plain verify. */
-  cassettes: string[];
-  planned: PlannedPolicy;
-  reporter: ReporterName;
-  output: string | undefined;
-  /** `--force`: `--output` may replace a file that is not a report assopay wrote. */
-  force: boolean;
-  pactBroker: BrokerSource | undefined;
-  /** The run's time limits, in milliseconds, and the completeness crawls' bound. */
-  limits: {
-    requestTimeoutMs: number | undefined;
-    runTimeoutMs: number | undefined;
-    maxEntries: number | undefined;
-    concurrency: number | undefined;
-  };
-  shapes: ContractShapes;
+/** Their lines in `assopay verify --help`. */
+export const PUBLISH_HELP = `  --publish-results          Verify the pacts a Pact Broker holds for the provider (instead of
+                             contracts/pacts/) and publish the results to it, the Pact way.
+  --broker-url URL           The broker (PactFlow or self-hosted).        env PACT_BROKER_BASE_URL
+  --provider-version V       The provider version the results are for.   env ASSOPAY_PROVIDER_VERSION
+  --provider-branch B        Its branch (recommended).                    env ASSOPAY_PROVIDER_BRANCH
+`;
+
+/** What verify's flags say, read once; the target's own settings are read from `flags` when it is built. */
+export type Parsed = ReturnType<typeof parse> & {
   /** `--oracle FILE`, read once the contract is loaded (its listing route ids are the file's keys). */
   oracle?: OracleFile | undefined;
+};
+
+/** The entries of `values` that are given: what an options object takes for "the default". */
+function given<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 /** A time limit in seconds (fractions allowed), as milliseconds. */
@@ -122,7 +65,7 @@ function timeLimitMs(flag: string, text: string | undefined): number | undefined
   return seconds === undefined ? undefined : secondsToMs(seconds);
 }
 
-export function parse(context: CommandContext): Parsed {
+export function parse(context: CommandContext) {
   const flags = parseFlags("verify", context.argv, FLAGS, true);
   const only = listFlag(flags, "only");
   const cassettes = listFlag(flags, "cassette");
@@ -144,13 +87,16 @@ export function parse(context: CommandContext): Parsed {
     flags,
     env,
     only: cassettes.length > 0 ? only : [...only, ...flags.positionals],
+    /** Cassettes to re-send (`--cassette`, and the arguments after it); empty for a plain verify. */
     cassettes: cassettes.length > 0 ? [...cassettes, ...flags.positionals] : [],
     planned: choiceFlag("verify", "planned", stringFlag(flags, "planned"), ["fail", "warn"] as const, "fail"),
     reporter: parseReporter("verify", stringFlag(flags, "reporter")),
     output: stringFlag(flags, "output"),
+    /** `--force`: `--output` may replace a file that is not a report assopay wrote. */
     force: flags.values.force === true,
     pactBroker: publishOptions(flags, env),
-    limits: {
+    /** The run's time limits given, in milliseconds, and the completeness crawls' bound. */
+    limits: given({
       requestTimeoutMs: timeLimitMs("request-timeout", stringFlag(flags, "request-timeout")),
       runTimeoutMs: timeLimitMs("timeout", stringFlag(flags, "timeout")),
       maxEntries: wholeNumberFlag(stringFlag(flags, "max-entries"), {
@@ -163,25 +109,54 @@ export function parse(context: CommandContext): Parsed {
         flag: "concurrency",
         example: 4,
       }),
-    },
-    shapes: choiceFlag("verify", "shapes", stringFlag(flags, "shapes"), SHAPES, "seed"),
+    }),
+    shapes: shapesFlag("verify", flags),
   };
 }
 
-/** The limits as options: only those given, so the defaults apply to the rest. */
-export function limitOptions(parsed: Parsed): {
-  requestTimeoutMs?: number;
-  runTimeoutMs?: number;
-  maxEntries?: number;
-  concurrency?: number;
-} {
-  const { requestTimeoutMs, runTimeoutMs, maxEntries, concurrency } = parsed.limits;
-  return {
-    ...(concurrency === undefined ? {} : { concurrency }),
-    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
-    ...(runTimeoutMs === undefined ? {} : { runTimeoutMs }),
-    ...(maxEntries === undefined ? {} : { maxEntries }),
-  };
+/**
+ * The broker to read pacts from and publish results to, or undefined without `--publish-results`.
+ * The broker's credentials, when it needs any, are read by Pact itself from PACT_BROKER_TOKEN (or
+ * PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD).
+ *
+ * @example
+ * assopay verify --publish-results --broker-url https://broker.example --provider-version "$GIT_SHA" --provider-branch main
+ */
+function publishOptions(flags: ParsedFlags, env: CommandContext["env"]): BrokerSource | undefined {
+  const url = stringFlag(flags, "broker-url", { vars: env, name: "PACT_BROKER_BASE_URL" });
+  const providerVersion = stringFlag(flags, "provider-version", {
+    vars: env,
+    name: "ASSOPAY_PROVIDER_VERSION",
+  });
+  const providerBranch = stringFlag(flags, "provider-branch", { vars: env, name: "ASSOPAY_PROVIDER_BRANCH" });
+  if (flags.values["publish-results"] !== true) {
+    const named = ["broker-url", "provider-version", "provider-branch"].find(
+      (f) => flags.values[f] !== undefined,
+    );
+    if (named)
+      throw new AssopayError("usage", `assopay verify: --${named} needs --publish-results`, {
+        hint: "add --publish-results to verify the broker's pacts and publish the results",
+      });
+    return undefined;
+  }
+  if (!url || !providerVersion) {
+    throw new AssopayError(
+      "usage",
+      "assopay verify --publish-results needs --broker-url and --provider-version",
+      {
+        hint: "for example --broker-url https://broker.example --provider-version $(git rev-parse HEAD)",
+      },
+    );
+  }
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http");
+  } catch {
+    throw new AssopayError("usage", `--broker-url must be an http(s) URL, got "${url}"`, {
+      hint: "for example --broker-url https://broker.example",
+    });
+  }
+  return { url: url.replace(/\/+$/, ""), providerVersion, providerBranch };
 }
 
 type Read = (flag: string, name: string) => string | undefined;
@@ -215,6 +190,23 @@ function targetAuth(flags: ParsedFlags, read: Read): TargetAuth | undefined {
     });
   }
   return { kind: "bearer", reader: bearer, admin: adminBearer };
+}
+
+/**
+ * The flags that help verify without provider states (`--order-id`, `--empty-form`, `--unverified-org`,
+ * `--receiver-url`, `--receiver-port`), as options: only those given.
+ */
+function discoveryOptions(flags: ParsedFlags, formType: string) {
+  const emptyForm = stringFlag(flags, "empty-form");
+  const port = stringFlag(flags, "receiver-port");
+  const hint = "the local port your tunnel forwards to, for example --receiver-port 8787";
+  return given({
+    orderId: stringFlag(flags, "order-id"),
+    emptyForm: emptyForm === undefined ? undefined : parseFormRef(emptyForm, formType),
+    unverifiedOrg: stringFlag(flags, "unverified-org"),
+    receiverUrl: stringFlag(flags, "receiver-url"),
+    receiverPort: port === undefined ? undefined : portFlag("verify", port, 0, "receiver-port", hint),
+  });
 }
 
 /** Options for a target given by the user: every missing setting is named with its environment variable. */
@@ -267,7 +259,7 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     planned: parsed.planned,
     pactBroker: parsed.pactBroker,
     oracle: parsed.oracle,
-    ...limitOptions(parsed),
+    ...parsed.limits,
   });
 }
 
@@ -288,6 +280,6 @@ export function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyO
     planned: parsed.planned,
     pactBroker: parsed.pactBroker,
     oracle: parsed.oracle,
-    ...limitOptions(parsed),
+    ...parsed.limits,
   });
 }

@@ -1,32 +1,38 @@
 import type { Writable } from "node:stream";
+import type { Contract, TimelineDate } from "../../contracts/index.js";
+import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { writeOwnedFile } from "../../core/owned-file.js";
+import { mayReplace, writeOwnedFile } from "../../core/owned-file.js";
 import { redactSecretText } from "../../core/secrets/text.js";
-import type { Finding } from "../../report/index.js";
 import {
+  type Finding,
   prettyCaseLine,
   prettyFailures,
   prettySummary,
   REPORTER_CHOICE,
-  useColor,
 } from "../../report/index.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { allChecks } from "../../specs/index.js";
 import { readOracle } from "../../specs/pagination/oracle.js";
 import { formatReport, verifyHeader, verifyReport } from "../../specs/report/index.js";
+import { type DatedRun, formatTimelineReport, type TimelineBasis } from "../../specs/report/timeline.js";
 import { runRerun } from "../../specs/rerun/run.js";
 import { rerunOptionsFrom } from "../../specs/rerun/settings.js";
+import { createMemo, sharingMemo } from "../../specs/runner/memo.js";
 import type { VerifyOptions } from "../../specs/runner/options.js";
 import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, exitCodeOf } from "../../specs/runner/types.js";
-import { type Command, contractLoader } from "../command.js";
-import { stringFlag } from "../flags.js";
-import { atEachFlag } from "./at-each.js";
-import { checkReportOutput } from "./report-file.js";
+import { type Command, type CommandContext, contractLoader } from "../command.js";
+import { atEachFlag, colorOf, stringFlag } from "../flags.js";
 import { dataFlag } from "./sandbox-data.js";
-import { limitOptions, parse, SANDBOX_ONLY, sandboxOptions, targetOptions } from "./verify-options.js";
-import { PUBLISH_HELP } from "./verify-publish.js";
-import { verifyAcrossDates } from "./verify-timeline.js";
+import {
+  type Parsed,
+  PUBLISH_HELP,
+  parse,
+  SANDBOX_ONLY,
+  sandboxOptions,
+  targetOptions,
+} from "./verify-options.js";
 
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
 
@@ -147,15 +153,119 @@ function write(stream: Writable, text: string) {
   stream.write(redactSecretText(text));
 }
 
+/** The embedded sandbox verify runs against at `at` (with `--data`'s data), or none with `--target`. */
+async function embeddedSandbox(
+  parsed: Parsed,
+  at: IsoDay,
+  contract: Contract,
+  data = parsed.target === undefined ? dataFlag(parsed.flags, 1) : undefined,
+) {
+  if (parsed.target !== undefined) return undefined;
+  return startSandbox({ port: 0, at, shapes: parsed.shapes, contract, ...(data ? { data } : {}) });
+}
+
+/** Writes the report to `--output`; a file that cannot be written is bad input (exit 2). */
+function writeOutput(output: string, text: string): void {
+  try {
+    writeOwnedFile(output, text);
+  } catch (error) {
+    throw new AssopayError("bad-input", `cannot write the report to ${output}: ${(error as Error).message}`, {
+      hint: "check that the folder exists and is writable",
+    });
+  }
+}
+
+/** What a provider at a fixed date answers the same at every date: its crawls and the coordinates. */
+const SHARED_KEYS = ["coordinates", "crawl:", "completeness:"] as const;
+
+/** How the dates are judged, said in the report: the basis and what is shared between dates. */
+function basisOf(parsed: Parsed): TimelineBasis {
+  if (parsed.target === undefined)
+    return {
+      basis: "behaviour-at-each-date",
+      note: "A fresh embedded sandbox per date, started at that date, as a one-date run; shared between dates: the contract and its compiled schemas.",
+    };
+  if (stringFlag(parsed.flags, "state-url", { vars: parsed.env, name: "ASSOPAY_STATE_URL" }) !== undefined)
+    return {
+      basis: "behaviour-at-each-date",
+      note: 'The target was moved to each date through its "the service date" provider state, and back to it after each teardown; shared between dates: the contract.',
+    };
+  return {
+    basis: "one-behaviour-each-date-rules",
+    note: "The target offers no provider states, so its date cannot be set: today's behaviour is judged by each date's rules. Its crawls were made once and judged at every date; checks that change its data ran at each date.",
+  };
+}
+
+/**
+ * `assopay verify --at-each`: one verify per date, reported as one report with a matrix. The embedded
+ * sandbox is started afresh at each date; a target with a state URL is moved to each date; a target
+ * without one is crawled once and judged by each date's rules.
+ */
+async function verifyAcrossDates(
+  context: CommandContext,
+  parsed: Parsed,
+  dates: readonly TimelineDate[],
+  contract: Contract,
+): Promise<number> {
+  const how = basisOf(parsed);
+  const shared = createMemo();
+  const runs: DatedRun[] = [];
+  const data = parsed.target === undefined ? dataFlag(parsed.flags, 1) : undefined;
+  const progress = parsed.reporter === "pretty" || parsed.output !== undefined;
+  for (const date of dates) {
+    if (context.signal.aborted) break;
+    const at = date.day;
+    let sandbox: RunningSandbox | undefined;
+    try {
+      sandbox = await embeddedSandbox(parsed, at, contract, data);
+      const options = sandbox
+        ? sandboxOptions({ ...parsed, at }, sandbox)
+        : targetOptions({ ...parsed, at }, parsed.target ?? "");
+      const run = await runVerify(options, allChecks(), {
+        contract,
+        signal: context.signal,
+        ...(sandbox === undefined && options.stateUrl === undefined
+          ? { memo: sharingMemo(shared, SHARED_KEYS) }
+          : {}),
+        ...(sandbox === undefined && options.stateUrl !== undefined ? { serviceDay: at } : {}),
+      });
+      runs.push({ date, run });
+      if (progress) {
+        const s = run.summary;
+        write(
+          context.stderr,
+          `${at} (${date.label}): ${s.pass} passed, ${s.fail} failed, ${s.warn} warned, ${s.skip} skipped${s.error > 0 ? `, ${s.error} errored` : ""}\n`,
+        );
+      }
+    } finally {
+      await sandbox?.close();
+    }
+  }
+  const color = colorOf(context);
+  if (parsed.output !== undefined) {
+    writeOutput(parsed.output, formatTimelineReport(runs, how, contract, parsed.reporter));
+    write(context.stdout, formatTimelineReport(runs, how, contract, "pretty", { color }));
+  } else {
+    write(context.stdout, formatTimelineReport(runs, how, contract, parsed.reporter, { color }));
+  }
+  if (context.signal.aborted) return 2;
+  return runs.every(({ run }) => exitCodeOf(run.summary) === 0) && runs.length === dates.length ? 0 : 1;
+}
+
 export const verifyCommand: Command = {
   stopsOnSignal: true,
   name: "verify",
   summary: "Verify a provider (default: the embedded sandbox) against the contract",
   help: HELP,
   async run(context) {
-    const parsed = parse(context);
+    const parsed: Parsed = parse(context);
+    // Refused when FILE is not a report assopay wrote there and nobody changed since (`mayReplace`).
     if (parsed.output !== undefined)
-      checkReportOutput("assopay verify --output", parsed.output, parsed.force);
+      mayReplace(
+        parsed.output,
+        {},
+        { flag: "assopay verify --output", what: "a report", force: parsed.force },
+      );
     if (parsed.target === undefined) {
       const given = SANDBOX_ONLY.filter((flag) => parsed.flags.values[flag] !== undefined);
       if (given.length > 0) {
@@ -191,20 +301,11 @@ export const verifyCommand: Command = {
           });
         return await verifyAcrossDates(context, parsed, dates, contract);
       }
-      const data = parsed.target === undefined ? dataFlag(parsed.flags, 1) : undefined;
-      if (parsed.target === undefined)
-        sandbox = await startSandbox({
-          port: 0,
-          at: parsed.at,
-          shapes: parsed.shapes,
-          contract,
-          ...(data ? { data } : {}),
-        });
+      sandbox = await embeddedSandbox(parsed, parsed.at, contract);
       const rerun =
         parsed.cassettes.length > 0
           ? rerunOptionsFrom({
               ...parsed,
-              limits: limitOptions(parsed),
               read: (flag, name) => stringFlag(parsed.flags, flag, { vars: parsed.env, name }),
               sandbox,
             })
@@ -212,7 +313,7 @@ export const verifyCommand: Command = {
       const options =
         rerun ?? (sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? ""));
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
-      const color = useColor(context.stdout as Writable & { isTTY?: boolean }, context.env);
+      const color = colorOf(context);
       if (live) write(context.stdout, `${verifyHeader(options)}\n\n`);
       const onOutcome = (outcome: Finding) => {
         if (live) write(context.stdout, `${prettyCaseLine(outcome, { color })}\n`);
@@ -238,24 +339,9 @@ export const verifyCommand: Command = {
           `${[...prettyFailures(model, { color }), "", prettySummary(model)].join("\n")}\n`,
         );
       }
-      if (parsed.output !== undefined) {
-        try {
-          writeOwnedFile(
-            parsed.output,
-            formatReport(report, parsed.reporter, { color: false }, contract.rules),
-          );
-        } catch (error) {
-          throw new AssopayError(
-            "bad-input",
-            `cannot write the report to ${parsed.output}: ${(error as Error).message}`,
-            {
-              hint: "check that the folder exists and is writable",
-            },
-          );
-        }
-      } else if (!live) {
-        write(context.stdout, formatReport(report, parsed.reporter, { color: false }, contract.rules));
-      }
+      const text = () => formatReport(report, parsed.reporter, { color: false }, contract.rules);
+      if (parsed.output !== undefined) writeOutput(parsed.output, text());
+      else if (!live) write(context.stdout, text());
       if (context.signal.aborted) return 2;
       return exitCodeOf(report.summary);
     } finally {

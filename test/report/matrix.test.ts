@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { atEachFlag } from "../../cli/commands/at-each.js";
-import { parseFlags } from "../../cli/flags.js";
+import { atEachFlag, parseFlags } from "../../cli/flags.js";
 import { loadContract, ruleStartOf, timelineBoundaries } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { isAssopayError } from "../../core/errors.js";

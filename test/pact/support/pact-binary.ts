@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pactClientScript } from "../../../cli/commands/contracts-publish.js";
+import { pactClientScript } from "../../../cli/commands/contracts.js";
 import { packageRoot } from "../../../core/paths.js";
 import { certificateEnv } from "../../../specs/pact/cert-store.js";
 import { whenPrinted } from "../../support/child-output.js";
