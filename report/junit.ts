@@ -101,8 +101,3 @@ export function writeJunit(report: Report): string {
     "",
   ].join("\n");
 }
-
-/** True when a text is a JUnit report this writer wrote: its XML declaration, then `<testsuites name="assopay …">`. */
-export function isJunitReport(text: string): boolean {
-  return /^<\?xml version="1\.0" encoding="UTF-8"\?>\r?\n<testsuites name="assopay [a-z]+"/.test(text);
-}

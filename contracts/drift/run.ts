@@ -88,27 +88,18 @@ function checkDocumentSize(file: string, maxBytes: number): void {
   );
 }
 
-/** Whether a kind of difference can break a client that relies on the `before` side. */
-export function weightOf(kind: DriftKind): "breaking" | "additive" {
-  switch (kind) {
-    case "operation-removed":
-    case "parameter-removed":
-    case "parameter-now-required":
-    case "field-removed":
-    case "field-now-optional":
-    case "field-now-nullable":
-    case "type-changed":
-    case "enum-widened":
-    case "enum-removed":
-      return "breaking";
-    case "operation-added":
-    case "parameter-added":
-    case "field-added":
-    case "enum-added":
-    case "enum-narrowed":
-      return "additive";
-  }
-}
+/** The kinds of difference that can break a client relying on the `before` side; the others are additive. */
+const BREAKING: ReadonlySet<DriftKind> = new Set<DriftKind>([
+  "operation-removed",
+  "parameter-removed",
+  "parameter-now-required",
+  "field-removed",
+  "field-now-optional",
+  "field-now-nullable",
+  "type-changed",
+  "enum-widened",
+  "enum-removed",
+]);
 
 /** Reads an OpenAPI document; anything else is a `bad-input` error with its file and line. */
 export function readOpenApi(file: string, maxBytes = DEFAULT_MAX_DOCUMENT_BYTES): unknown {
@@ -157,7 +148,7 @@ export function runDrift(contract: Contract, options: DriftOptions): DriftResult
   const findings = compareSurfaces(before, after).map((difference): Finding => {
     const { kind, detail, ...where } = difference;
     const explainedBy = explanationOf(difference, known, leftOut);
-    const group: DriftClass = explainedBy ? "known" : weightOf(kind);
+    const group: DriftClass = explainedBy ? "known" : BREAKING.has(kind) ? "breaking" : "additive";
     return {
       id: `${kind} ${where.operation}`,
       rule: `drift.${kind}`,

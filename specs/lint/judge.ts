@@ -1,6 +1,7 @@
 import type { Contract } from "../../contracts/index.js";
 import { type IsoDay, isIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
+import { bodyBytes } from "../../proxy/cassette/body.js";
 import type { Finding } from "../../report/index.js";
 import { emptyJudgement } from "../rerun/finding.js";
 import { createListings, type Listings } from "../rerun/listings.js";
@@ -50,14 +51,8 @@ function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknow
   const { request, response } = step.interaction;
   const stored = response.body;
   const body = stored && "json" in stored ? stored.json : undefined;
-  const text =
-    stored === undefined
-      ? ""
-      : "json" in stored
-        ? JSON.stringify(stored.json)
-        : "text" in stored
-          ? String(stored.text)
-          : "";
+  // A binary body has no text to quote.
+  const text = stored && !("base64" in stored) ? bodyBytes(stored).toString("utf8") : "";
   const headers = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));

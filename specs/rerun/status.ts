@@ -1,20 +1,10 @@
-import { type Route, refusalRule, type TimelineEntry } from "../../contracts/index.js";
+import { refusalRule, type TimelineEntry } from "../../contracts/index.js";
+import { acceptanceRule } from "../../contracts/status-judge.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { DEPRECATION_HEADERS_RULE, deprecationHeadersBreach } from "../versions/deprecation-headers.js";
 import { isContinuation } from "./listings.js";
 import type { Exchange, Judgement } from "./types.js";
-
-/** The rule that owns an answer where the recording was refused, if a rule owns it. */
-function acceptanceRule(route: Route, recordedStatus: number, exchange: Exchange): string | undefined {
-  if (recordedStatus === 401 || recordedStatus === 403)
-    return route.id === "v5.attached-file" ? "rights.file-needs-organization-admin" : "auth.tokens";
-  const pageSize = Number(exchange.query.get("pageSize") ?? Number.NaN);
-  if (recordedStatus === 400 && route.pagination && pageSize > route.pagination.maxPageSize) {
-    return "pagination.page-size";
-  }
-  return undefined;
-}
 
 function v3Entry(exchange: Exchange): TimelineEntry | undefined {
   return exchange.rules?.inForce.find((e) => e.effect === "v3-switch-off");
@@ -91,7 +81,7 @@ export function judgeStatus(
     judgement.fail(refusalRule(route, continuation), `${route.id} ${versus}`, evidenceOf(target));
     return false;
   }
-  const rule = acceptanceRule(route, recorded.status, exchange);
+  const rule = acceptanceRule(route, recorded.status, Number(exchange.query.get("pageSize") ?? Number.NaN));
   if (rule) {
     judgement.fail(
       rule,
