@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { chmod, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createSecureContext, type SecureContext } from "node:tls";
 import type { pki } from "node-forge";
 import { AssopayError } from "../../core/errors.js";
 import { makeDir } from "../../core/make-dir.js";
@@ -20,40 +21,85 @@ const CERT_FILE = "ca-cert.pem";
 const KEY_FILE = "ca-key.pem";
 const CA_NAME = "assopay-contract local recording CA";
 
-/** A positive serial number, as certificates need. */
-export function serialNumber(): string {
-  return `01${randomBytes(15).toString("hex")}`;
-}
-
 /** A fresh RSA key, made by Node (fast, native), handed to forge. */
-export function rsaKey(): { privateKey: pki.rsa.PrivateKey; publicKey: pki.rsa.PublicKey } {
+function rsaKey(): { privateKey: pki.rsa.PrivateKey; publicKey: pki.rsa.PublicKey } {
   const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const pem = pair.privateKey.export({ type: "pkcs1", format: "pem" }).toString();
   const privateKey = forge.pki.privateKeyFromPem(pem);
   return { privateKey, publicKey: forge.pki.setRsaPublicKey(privateKey.n, privateKey.e) };
 }
 
-function createCa(): { certPem: string; keyPem: string } {
-  const { privateKey, publicKey } = rsaKey();
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A certificate of `publicKey` (a positive serial number), valid from a day ago for `days`, signed by `signer`. */
+function certificate(
+  publicKey: pki.rsa.PublicKey,
+  days: number,
+  names: { subject: pki.CertificateField[]; issuer: pki.CertificateField[] },
+  extensions: object[],
+  signer: pki.rsa.PrivateKey,
+): pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = publicKey;
-  cert.serialNumber = serialNumber();
+  cert.serialNumber = `01${randomBytes(15).toString("hex")}`;
   const now = Date.now();
-  cert.validity.notBefore = new Date(now - 24 * 3600 * 1000);
-  cert.validity.notAfter = new Date(now + 10 * 365 * 24 * 3600 * 1000);
+  cert.validity.notBefore = new Date(now - DAY_MS);
+  cert.validity.notAfter = new Date(now + days * DAY_MS);
+  cert.setSubject(names.subject);
+  cert.setIssuer(names.issuer);
+  cert.setExtensions(extensions);
+  cert.sign(signer, forge.md.sha256.create());
+  return cert;
+}
+
+function createCa(): { certPem: string; keyPem: string } {
+  const { privateKey, publicKey } = rsaKey();
   const name = [
     { name: "commonName", value: CA_NAME },
     { name: "organizationName", value: "assopay-contract" },
   ];
-  cert.setSubject(name);
-  cert.setIssuer(name);
-  cert.setExtensions([
+  const extensions = [
     { name: "basicConstraints", cA: true, pathLenConstraint: 0, critical: true },
     { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
     { name: "subjectKeyIdentifier" },
-  ]);
-  cert.sign(privateKey, forge.md.sha256.create());
+  ];
+  const cert = certificate(publicKey, 10 * 365, { subject: name, issuer: name }, extensions, privateKey);
   return { certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(privateKey) };
+}
+
+/** Gives the TLS context that presents a certificate for one host, signed by the CA. */
+export type LeafIssuer = (host: string) => SecureContext;
+
+/**
+ * Issues leaf certificates for intercepted hosts: one key for all of them, one certificate per host
+ * (made on first use, then kept for as long as the issuer lives), valid from a day ago for 30 days.
+ *
+ * @example
+ * const contextFor = createLeafIssuer(await loadOrCreateCa(dir));
+ * new TLSSocket(socket, { isServer: true, secureContext: contextFor("api.helloasso.com") });
+ */
+export function createLeafIssuer(ca: CertificateAuthority): LeafIssuer {
+  const { privateKey, publicKey } = rsaKey();
+  const keyPem = forge.pki.privateKeyToPem(privateKey);
+  const contexts = new Map<string, SecureContext>();
+  return (host) => {
+    const known = contexts.get(host);
+    if (known) return known;
+    const names = { subject: [{ name: "commonName", value: host }], issuer: ca.cert.subject.attributes };
+    const extensions = [
+      { name: "basicConstraints", cA: false },
+      { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: "extKeyUsage", serverAuth: true },
+      { name: "subjectAltName", altNames: [{ type: 2, value: host }] },
+    ];
+    const cert = certificate(publicKey, 30, names, extensions, ca.key);
+    const context = createSecureContext({
+      key: keyPem,
+      cert: `${forge.pki.certificateToPem(cert)}${ca.certPem}`,
+    });
+    contexts.set(host, context);
+    return context;
+  };
 }
 
 /** Writes a file readable by its owner only, atomically (a reader never sees half of it). */

@@ -2,8 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { TLSSocket } from "node:tls";
 import { checkHosts, hostOf } from "../intercept/hosts.js";
-import { loadOrCreateCa } from "./ca.js";
-import { createLeafIssuer, type LeafIssuer } from "./leaf.js";
+import { createLeafIssuer, type LeafIssuer, loadOrCreateCa } from "./ca.js";
 
 /** What a recorder or replay server intercepts, as its options give it. */
 export interface InterceptionOptions {

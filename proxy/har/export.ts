@@ -2,7 +2,7 @@ import { STATUS_CODES } from "node:http";
 import { packageVersion } from "../../core/paths.js";
 import { bodyBytes, isFormType, utf8Text } from "../cassette/body.js";
 import type { Cassette, StoredBody, StoredHeaders, StoredQuery } from "../cassette/format.js";
-import { firstHeader } from "../http/message.js";
+import { firstHeader, queryParams } from "../http/message.js";
 import type { Har, HarContent, HarEntry, HarNameValue } from "./format.js";
 
 function pairs(values: StoredHeaders | StoredQuery | undefined): HarNameValue[] {
@@ -38,9 +38,7 @@ export function cassetteToHar(cassette: Cassette): Har {
   const origin = cassette.header.upstream.replace(/\/+$/, "");
   const entries = cassette.interactions.map((interaction): HarEntry => {
     const { request, response } = interaction;
-    const query = new URLSearchParams(
-      pairs(request.query).map((p): [string, string] => [p.name, p.value]),
-    ).toString();
+    const query = queryParams(request.query).toString();
     const requestType = firstHeader(request.headers, "content-type") ?? "";
     const requestBody = content(request.body, requestType);
     const responseType = firstHeader(response.headers, "content-type") ?? "";

@@ -39,6 +39,15 @@ export function decodeQuery(rawQuery: string): StoredQuery | undefined {
   return Object.keys(query).length > 0 ? query : undefined;
 }
 
+/** Stored query parameters as URL parameters, repeated names in order (the inverse of {@link decodeQuery}). */
+export function queryParams(query: StoredQuery | undefined): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(name, v);
+  }
+  return params;
+}
+
 /** Whether a request target is a path (`/…`), not an absolute URL, `//host` or `*`. */
 export function isOriginForm(url: string | undefined): url is string {
   return url !== undefined && url.charCodeAt(0) === 0x2f && url.charCodeAt(1) !== 0x2f;

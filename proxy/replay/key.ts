@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isFormType, isJsonType, utf8Text } from "../cassette/body.js";
 import type { StoredBody, StoredRequest } from "../cassette/format.js";
-import { firstHeader } from "../http/message.js";
+import { firstHeader, queryParams } from "../http/message.js";
 import { applyBodyRules, type CompiledRules, NO_RULES, ruleValue } from "./match-rules.js";
 
 /** A request body reduced to what matching compares. */
@@ -174,10 +174,7 @@ export function canonicalize(
 
 /** `GET /path?a=1` for messages (the query re-encoded from its decoded, redacted values). */
 export function describeRequest(request: Pick<StoredRequest, "method" | "path" | "query">): string {
-  const pairs: [string, string][] = [];
-  for (const [name, value] of Object.entries(request.query ?? {})) {
-    for (const v of Array.isArray(value) ? value : [value]) pairs.push([name, v]);
-  }
-  const query = pairs.length > 0 ? `?${new URLSearchParams(pairs).toString()}` : "";
+  const params = queryParams(request.query).toString();
+  const query = params === "" ? "" : `?${params}`;
   return `${request.method.toUpperCase()} ${request.path}${query}`;
 }

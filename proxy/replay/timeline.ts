@@ -2,8 +2,8 @@ import { expectedCounts, queryBoolean } from "../../contracts/index.js";
 import type { DatedRules, DeprecationHeaders, RouteCatalogue, Timeline } from "../../contracts/types.js";
 import type { IsoDay } from "../../core/dates.js";
 import { isJsonType } from "../cassette/body.js";
-import type { StoredQuery, StoredRequest, StoredResponse } from "../cassette/format.js";
-import { firstHeader } from "../http/message.js";
+import type { StoredRequest, StoredResponse } from "../cassette/format.js";
+import { firstHeader, queryParams } from "../http/message.js";
 import type { HeldResponse } from "./held.js";
 
 /** The part of the contract replay needs for `--at`: route matching and the timeline. */
@@ -55,14 +55,6 @@ export function goneResponse(rules: DatedRules): StoredResponse {
   };
 }
 
-function toSearchParams(query: StoredQuery | undefined): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    for (const v of Array.isArray(value) ? value : [value]) params.append(name, v);
-  }
-  return params;
-}
-
 /** The body of a held JSON response as data (a JSON type's text too), or undefined. */
 function jsonOf(held: HeldResponse): unknown {
   if (held.bytes.length === 0) return undefined;
@@ -82,7 +74,7 @@ function jsonOf(held: HeldResponse): unknown {
  * object, so what was prepared for it is used again).
  */
 export function applyCounts(rules: DatedRules, request: StoredRequest, response: HeldResponse): HeldResponse {
-  const withCount = queryBoolean(toSearchParams(request.query), "withCount");
+  const withCount = queryBoolean(queryParams(request.query), "withCount");
   const expected = expectedCounts(rules, withCount ?? undefined);
   if (expected !== "absent" && expected !== "minus-one") return response;
   const value = jsonOf(response);

@@ -6,8 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadOrCreateCa } from "../../proxy/forward/ca.js";
-import { createLeafIssuer } from "../../proxy/forward/leaf.js";
+import { createLeafIssuer, loadOrCreateCa } from "../../proxy/forward/ca.js";
 import { createHttpClient, type OwnedHttpClient, TransportError } from "../../specs/runner/http.js";
 
 /** verify's client over connections that break or need trust: see transport.test.ts for the answers. */
