@@ -30,4 +30,5 @@ export { type LoadCassetteOptions, loadCassette } from "./load-cassette.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./options.js";
 export { DEFAULT_NOTIFICATION_PATH, type RecorderOptions, type RecordMode } from "./record/options.js";
 export { type RunningRecorder, startRecorder } from "./record/server.js";
-export { type ReplayOptions, type RunningReplay, startReplay } from "./replay/index.js";
+export type { ReplayOptions } from "./replay/options.js";
+export { type RunningReplay, startReplay } from "./replay/server.js";

@@ -10,7 +10,7 @@ import { AssopayError } from "../core/errors.js";
 import { isJsonType } from "./cassette/body.js";
 import { loadCassette } from "./load-cassette.js";
 import { heldWireBytes } from "./replay/held.js";
-import { cassetteWarnings, Replayer } from "./replay/index.js";
+import { cassetteWarnings, Replayer } from "./replay/replayer.js";
 import { requestFrom } from "./replay/serve.js";
 import type { TimelineView } from "./replay/timeline.js";
 

@@ -32,10 +32,6 @@ export class BoundedCapture {
     return this.size;
   }
 
-  get overLimit(): boolean {
-    return this.over;
-  }
-
   /** Everything kept, as the chunks it came in (nothing copied). */
   parts(): readonly Buffer[] {
     return this.chunks;
@@ -44,14 +40,6 @@ export class BoundedCapture {
 
 /** Body bytes as captured: one buffer, or the chunks as they streamed by (not joined: that is a copy). */
 export type CapturedBody = Buffer | readonly Buffer[];
-
-/** The length of a captured body. */
-export function bodyLength(body: CapturedBody): number {
-  if (Buffer.isBuffer(body)) return body.length;
-  let length = 0;
-  for (const chunk of body) length += chunk.length;
-  return length;
-}
 
 /**
  * One exchange as it crossed the proxy, before anything is decoded or redacted: the one shape of an

@@ -7,8 +7,8 @@ import { type Interception, prepareInterception } from "../forward/interception.
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { InFlight } from "../http/in-flight.js";
-import { Replayer } from "../replay/index.js";
 import { carriesPlaceholder, placeholderRefusal } from "../replay/placeholder.js";
+import { Replayer } from "../replay/replayer.js";
 import { cachedResponder } from "../replay/respond.js";
 import { incomingRequest } from "../replay/serve.js";
 import type { CapturedExchange } from "./capture.js";

@@ -118,7 +118,7 @@ export class Replayer {
     this.ruleNames = matchRules.list.map(describeRule);
     this.profiles = incomingProfiles(cassettes, options.secretSalt);
     this.options = options;
-    this.repeatLast = repeatsLast(options.exhausted ?? "repeat-last");
+    this.repeatLast = options.exhausted !== "miss";
   }
 
   /**
@@ -229,13 +229,4 @@ export class Replayer {
       headers: Object.freeze({ ...announced, "x-assopay-replayed-from": `${basename(file)}:${line}` }),
     };
   };
-}
-
-function repeatsLast(exhausted: WhenExhausted): boolean {
-  switch (exhausted) {
-    case "repeat-last":
-      return true;
-    case "miss":
-      return false;
-  }
 }

@@ -8,7 +8,7 @@ import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { Har, HarEntry } from "../../proxy/har/format.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { startReplay } from "../../proxy/replay/index.js";
+import { startReplay } from "../../proxy/replay/server.js";
 import { type RunningSandbox, startSandbox } from "../../sandbox/index.js";
 import { brokenRules, clientPath, gateClient, verdictOf } from "../gate/support.js";
 import { contract } from "../sandbox/helpers.js";

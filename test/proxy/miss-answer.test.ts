@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRecorder } from "../../proxy/record/server.js";
-import { startReplay } from "../../proxy/replay/index.js";
+import { startReplay } from "../../proxy/replay/server.js";
 import { writeCassette } from "./support/cassettes.js";
 import { type Reply, type Send, send, tempDir } from "./support/http.js";
 import { Planted } from "./support/planted.js";
