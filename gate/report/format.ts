@@ -61,7 +61,6 @@ function scenarioSuite(run: ScenarioRun): ReportSuite {
   };
 }
 
-/** A gate run as the shared report model: one suite per scenario, one case per gate rule. */
 /** What served the command, as the report's header says it. */
 const UPSTREAM_NAMES: Readonly<Record<GateReport["upstream"], string>> = {
   sandbox: "the sandbox",
@@ -69,6 +68,7 @@ const UPSTREAM_NAMES: Readonly<Record<GateReport["upstream"], string>> = {
   url: "a running server",
 };
 
+/** A gate run as the shared report model: one suite per scenario, one case per gate rule. */
 export function gateReportModel(report: GateReport, rules: ConsumerRules): Report {
   const count = report.scenarios.length;
   const failed = report.scenarios.filter((v) => !v.passed).length;

@@ -20,3 +20,8 @@ export const escapeHtml: (text: string) => string = xmlEscape;
 export function anchorOf(prefix: string, name: string): string {
   return `${prefix}-${[...name].map((c) => (/[A-Za-z0-9.-]/.test(c) ? c : `_${(c.codePointAt(0) ?? 0).toString(16)}_`)).join("")}`;
 }
+
+/** `text` (already HTML) as a link to `rule`'s entry in the report's rules, when the report lists it. */
+export function ruleLink(rule: string, text: string, known: ReadonlySet<string>): string {
+  return known.has(rule) ? `<a href="#${anchorOf("rule", rule)}">${text}</a>` : text;
+}

@@ -1,6 +1,6 @@
 import type { Evidence, Finding } from "../model.js";
 import { crawlPicture } from "./crawl.js";
-import { anchorOf, escapeHtml as h } from "./escape.js";
+import { escapeHtml as h, ruleLink } from "./escape.js";
 
 /** The request, its headers, the answer and the offending part, as a definition list. */
 function exchange(evidence: Evidence): string {
@@ -35,7 +35,7 @@ function exchange(evidence: Evidence): string {
 export function caseHtml(item: Finding, known: ReadonlySet<string>): string {
   const failed = item.verdict === "fail" || item.verdict === "error";
   const rule = known.has(item.rule)
-    ? `<a href="#${anchorOf("rule", item.rule)}">${h(item.rule)}</a>`
+    ? ruleLink(item.rule, h(item.rule), known)
     : `<code>${h(item.rule)}</code>`;
   const evidence = item.evidence;
   const shown =

@@ -1,6 +1,6 @@
 import { writeJson } from "../json.js";
 import { casesOf, type Report, type ReportSuite, summarize, type Verdict } from "../model.js";
-import { anchorOf, escapeHtml as h } from "./escape.js";
+import { anchorOf, escapeHtml as h, ruleLink } from "./escape.js";
 import { caseHtml, VERDICT_TEXT } from "./evidence.js";
 import { matrixTable } from "./matrix.js";
 import { STYLE } from "./style.js";
@@ -50,12 +50,10 @@ function trafficTimeline(suite: ReportSuite): string {
 
 function suiteSection(suite: ReportSuite, index: number, known: ReadonlySet<string>): string {
   const properties = Object.entries(suite.properties);
-  const rows = suite.cases.map((item) => {
-    const rule = known.has(item.rule)
-      ? `<a href="#${anchorOf("rule", item.rule)}">${h(item.rule)}</a>`
-      : h(item.rule);
-    return `<tr data-verdict="${item.verdict}"><td class="verdict v-${item.verdict}">${VERDICT_TEXT[item.verdict]}</td><td><code>${h(item.id)}</code></td><td>${rule}</td><td>${h(item.reason)}</td></tr>`;
-  });
+  const rows = suite.cases.map(
+    (item) =>
+      `<tr data-verdict="${item.verdict}"><td class="verdict v-${item.verdict}">${VERDICT_TEXT[item.verdict]}</td><td><code>${h(item.id)}</code></td><td>${ruleLink(item.rule, h(item.rule), known)}</td><td>${h(item.reason)}</td></tr>`,
+  );
   return [
     `<section class="suite" aria-labelledby="suite-${index}"><h3 id="suite-${index}">${h(suite.name)}</h3>`,
     ...(suite.heading ?? []).map((line) => `<p>${h(line.trim())}</p>`),

@@ -1,5 +1,6 @@
+import { failingDates } from "../matrix.js";
 import type { MatrixCell, ReportMatrix } from "../model.js";
-import { anchorOf, escapeHtml as h } from "./escape.js";
+import { escapeHtml as h, ruleLink } from "./escape.js";
 
 /** Each cell as a mark and a word, so the matrix reads without colour (and in print, and aloud). */
 export const CELL_TEXT: Readonly<Record<MatrixCell, string>> = {
@@ -22,19 +23,15 @@ const BASIS_TEXT = {
  * linking to the rule, each cell its verdict in words with the reason as its title.
  */
 export function matrixTable(matrix: ReportMatrix, known: ReadonlySet<string>): string {
-  const failing = matrix.dates.map((_, i) =>
-    matrix.rows.some((row) => ["fail", "error"].includes(row.cells[i]?.cell ?? "")),
-  );
+  const failing = new Set(failingDates(matrix));
   const head = matrix.dates
-    .map(
-      (d, i) =>
-        `<th scope="col"${failing[i] ? ' class="failing" data-failing="true"' : ""} data-day="${h(d.day)}">${h(d.day)}${failing[i] ? " ✘" : ""}<small>${h(d.label)}</small></th>`,
-    )
+    .map((d) => {
+      const fails = failing.has(d.day);
+      return `<th scope="col"${fails ? ' class="failing" data-failing="true"' : ""} data-day="${h(d.day)}">${h(d.day)}${fails ? " ✘" : ""}<small>${h(d.label)}</small></th>`;
+    })
     .join("");
   const rows = matrix.rows.map((row) => {
-    const name = known.has(row.rule)
-      ? `<a href="#${anchorOf("rule", row.rule)}">${h(row.id)}</a>`
-      : h(row.id);
+    const name = ruleLink(row.rule, h(row.id), known);
     const cells = row.cells
       .map(
         (c, i) =>
