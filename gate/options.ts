@@ -1,8 +1,7 @@
 import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
 import { type Contract, loadContract } from "../contracts/index.js";
-import { type IsoDay, parseIsoDay, todayIso } from "../core/dates.js";
+import { parseIsoDay, todayIso } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
-import type { CommandLine } from "../core/run-command.js";
 import { checkHosts } from "../proxy/intercept/hosts.js";
 import type { SandboxData, Shapes } from "../sandbox/index.js";
 import { parseScenarioNames, type Scenario, type ScenarioName, scenarioByName } from "./scenarios.js";
@@ -113,27 +112,6 @@ export interface GateOptions {
   rules?: ConsumerRules;
 }
 
-/** The options once checked: frozen, every default filled in. */
-export interface ResolvedGateOptions {
-  readonly command: CommandLine;
-  readonly upstream: UpstreamSpec;
-  /** Hosts intercepted for the command (checked, lower case). */
-  readonly intercept: readonly string[];
-  /** Every name the layer answers for besides the loopback ones. */
-  readonly allowHosts: readonly string[];
-  readonly at: IsoDay;
-  readonly scenarios: readonly Scenario[];
-  readonly maxRequests: number;
-  readonly timeoutMs: number;
-  readonly seed: number;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly onOutput: (line: string, scenario: ScenarioName, stream: "stdout" | "stderr") => void;
-  readonly signal: AbortSignal | undefined;
-  readonly contract: Contract;
-  readonly rules: ConsumerRules;
-  readonly strict: boolean;
-}
-
 export const DEFAULT_MAX_REQUESTS = 500;
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_ENTRIES = 65;
@@ -212,7 +190,7 @@ function playedScenarios(kind: UpstreamSpec["kind"], names: readonly string[]): 
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` (`usage`, exit 2). */
-export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
+export function resolveGateOptions(options: GateOptions) {
   const [program, ...args] = options.command;
   if (program === undefined || program === "") {
     throw new AssopayError("usage", "assopay gate: no command to run", {
@@ -252,7 +230,9 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
   return Object.freeze({
     command: Object.freeze({ command: program, args: Object.freeze(args) }),
     upstream: Object.freeze(upstream),
+    /** Hosts intercepted for the command (checked, lower case). */
     intercept: Object.freeze(intercept),
+    /** Every name the layer answers for besides the loopback ones. */
     allowHosts: Object.freeze([...(options.allowHosts ?? []), ...intercept]),
     at: options.at === undefined ? todayIso() : parseIsoDay(options.at),
     scenarios: Object.freeze(playedScenarios(upstream.kind, options.scenarios ?? [])),
@@ -273,3 +253,6 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
     strict: options.strict ?? false,
   });
 }
+
+/** The options once checked: frozen, every default filled in. */
+export type ResolvedGateOptions = ReturnType<typeof resolveGateOptions>;

@@ -1,5 +1,5 @@
 import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
-import { type Contract, loadContract, type NotificationType } from "../contracts/index.js";
+import { type Contract, loadContract } from "../contracts/index.js";
 import { AssopayError } from "../core/errors.js";
 import type { CommandLine } from "../core/run-command.js";
 import type { ReconcileApi } from "./api.js";
@@ -87,22 +87,6 @@ export interface NotifyOptions {
   strict?: boolean;
 }
 
-export interface ResolvedNotifyOptions {
-  readonly to: string;
-  readonly key: string | undefined;
-  readonly urlSecret: string | undefined;
-  readonly api: ReconcileApi | undefined;
-  readonly command: CommandLine | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly onOutput: (line: string, stream: "stdout" | "stderr") => void;
-  readonly recorded: readonly RecordedNotification[] | undefined;
-  readonly types: readonly NotificationType[];
-  readonly timeoutMs: number;
-  readonly unknownEventType: string;
-  readonly rules: ConsumerRules;
-  readonly strict: boolean;
-}
-
 export const DEFAULT_NOTIFY_TIMEOUT_SECONDS = 15;
 /** The longest `--timeout` (seconds). */
 export const NOTIFY_TIMEOUT_LIMIT_SECONDS = 600;
@@ -119,7 +103,7 @@ function commandLine(argv: readonly string[] | undefined): CommandLine | undefin
 }
 
 /** Checks the options once; a mistake is an `AssopayError` (`usage`, exit 2). */
-export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOptions {
+export function resolveNotifyOptions(options: NotifyOptions) {
   let url: URL;
   try {
     url = new URL(options.to);
@@ -228,3 +212,6 @@ export function resolveNotifyOptions(options: NotifyOptions): ResolvedNotifyOpti
     strict: options.strict ?? false,
   });
 }
+
+/** The options once checked: frozen, every default filled in. */
+export type ResolvedNotifyOptions = ReturnType<typeof resolveNotifyOptions>;

@@ -5,6 +5,7 @@ import type { RunningSandbox } from "../../sandbox/index.js";
 import type { BrokerSource } from "../../specs/pact/child-protocol.js";
 import {
   adminCredentials,
+  httpUrl,
   normalizeTarget,
   type OracleFile,
   parseFormRef,
@@ -148,14 +149,7 @@ function publishOptions(flags: ParsedFlags, env: CommandContext["env"]): BrokerS
       },
     );
   }
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("not http");
-  } catch {
-    throw new AssopayError("usage", `--broker-url must be an http(s) URL, got "${url}"`, {
-      hint: "for example --broker-url https://broker.example",
-    });
-  }
+  httpUrl("--broker-url", url, "for example --broker-url https://broker.example");
   return { url: url.replace(/\/+$/, ""), providerVersion, providerBranch };
 }
 

@@ -130,30 +130,6 @@ export interface RecorderOptions extends InterceptionOptions, AllowHostOptions {
   onEvent?: ProxyEventSink;
 }
 
-/** The options once checked: frozen, every default filled in. */
-export interface ResolvedRecorderOptions {
-  readonly upstream: URL;
-  readonly cassette: string;
-  readonly port: number;
-  readonly host: string;
-  readonly mode: RecordMode;
-  readonly keep: number;
-  readonly redactPii: boolean;
-  readonly notificationPath: string;
-  readonly notifyForward: URL | undefined;
-  readonly signatureKeys: readonly string[];
-  readonly maxBodyBytes: number;
-  readonly maxCassetteBytes: number;
-  readonly upstreamTimeoutMs: number;
-  readonly secretSalt: string | undefined;
-  readonly reportExchanges: boolean;
-  readonly matchRules: readonly MatchRule[];
-  readonly onEvent: ProxyEventSink;
-  readonly intercept: readonly string[];
-  readonly caDir: string;
-  readonly allowHosts: readonly string[];
-}
-
 function checkMaxCassette(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_CASSETTE_BYTES;
   if (!Number.isSafeInteger(value) || value <= 0) {
@@ -165,7 +141,7 @@ function checkMaxCassette(value: number | undefined): number {
 }
 
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
-export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecorderOptions {
+export function resolveRecorderOptions(options: RecorderOptions) {
   const mode = options.mode ?? "once";
   if (!RECORD_MODES.includes(mode)) {
     throw new AssopayError("usage", `mode must be one of ${RECORD_MODES.join(", ")}, got "${String(mode)}"`, {
@@ -226,3 +202,6 @@ export function resolveRecorderOptions(options: RecorderOptions): ResolvedRecord
     allowHosts: checkAllowHosts(options.allowHosts),
   });
 }
+
+/** The options once checked: frozen, every default filled in. */
+export type ResolvedRecorderOptions = ReturnType<typeof resolveRecorderOptions>;

@@ -1,5 +1,5 @@
 import type { Contract } from "../../contracts/types.js";
-import { type IsoDay, parseIsoDay } from "../../core/dates.js";
+import { parseIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type AllowHostOptions, checkAllowHosts } from "../../core/http/local-guard.js";
 import type { MatchRule } from "../cassette/format.js";
@@ -73,25 +73,8 @@ export interface ReplayOptions extends InterceptionOptions, AllowHostOptions {
   onEvent?: ProxyEventSink;
 }
 
-/** The options once checked: frozen, with every default filled in. */
-export interface ResolvedReplayOptions {
-  readonly cassettes: readonly string[];
-  readonly port: number;
-  readonly host: string;
-  readonly at: IsoDay | undefined;
-  readonly contract: Pick<Contract, "routes" | "timeline"> | undefined;
-  readonly secretSalt: string | undefined;
-  readonly maxBodyBytes: number;
-  readonly keepOrigins: boolean;
-  readonly matchRules: readonly MatchRule[];
-  readonly onEvent: ProxyEventSink;
-  readonly intercept: readonly string[];
-  readonly caDir: string;
-  readonly allowHosts: readonly string[];
-}
-
 /** Checks the options once, at the boundary; a mistake is an `AssopayError` ('usage'). */
-export function resolveReplayOptions(options: ReplayOptions): ResolvedReplayOptions {
+export function resolveReplayOptions(options: ReplayOptions) {
   const cassettes = typeof options.cassettes === "string" ? [options.cassettes] : [...options.cassettes];
   if (cassettes.length === 0) {
     throw new AssopayError("usage", "replay needs at least one cassette", {
@@ -122,3 +105,6 @@ export async function timelineView(options: ResolvedReplayOptions): Promise<Time
   const { loadContract } = await import("../../contracts/index.js");
   return loadContract();
 }
+
+/** The options once checked: frozen, every default filled in. */
+export type ResolvedReplayOptions = ReturnType<typeof resolveReplayOptions>;

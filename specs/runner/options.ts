@@ -202,29 +202,14 @@ export function parseFormRef(text: string, defaultType: string): FormRef {
   });
 }
 
-function normalizeReceiverUrl(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const url = new URL(text);
-    if (url.protocol === "http:" || url.protocol === "https:") return url.toString().replace(/\/+$/, "");
-  } catch {
-    // reported below
-  }
-  throw new AssopayError("usage", `--receiver-url must be an http(s) URL, got "${text}"`, {
-    hint: "the public address of a tunnel to --receiver-port, for example --receiver-url https://abc.example-tunnel.dev",
-  });
-}
-
-function normalizeStateUrl(text: string): string {
-  try {
-    const url = new URL(text);
-    if (url.protocol === "http:" || url.protocol === "https:") return url.toString();
-  } catch {
-    // reported below
-  }
-  throw new AssopayError("usage", `--state-url must be an http(s) URL, got "${text}"`, {
-    hint: "for example --state-url http://127.0.0.1:3000/_states",
-  });
+/**
+ * `text` as an http(s) URL (`url.toString()`); a usage error naming `flag` otherwise.
+ * @example httpUrl("--state-url", "http://127.0.0.1:3000/_states", hint) // "http://127.0.0.1:3000/_states"
+ */
+export function httpUrl(flag: string, text: string, hint: string): string {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol === "http:" || url?.protocol === "https:") return url.toString();
+  throw new AssopayError("usage", `${flag} must be an http(s) URL, got "${text}"`, { hint });
 }
 
 /** Fills the defaults, checks the numbers and freezes the result. */
@@ -246,7 +231,10 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     apiRoot: input.apiRoot === undefined ? "/v5" : normalizeApiRoot(input.apiRoot),
     auth: resolveAuth(input),
     embedded: input.embedded ?? false,
-    stateUrl: input.stateUrl === undefined ? undefined : normalizeStateUrl(input.stateUrl),
+    stateUrl:
+      input.stateUrl === undefined
+        ? undefined
+        : httpUrl("--state-url", input.stateUrl, "for example --state-url http://127.0.0.1:3000/_states"),
     at: input.at,
     organizationSlug: input.organizationSlug,
     formType: input.formType,
@@ -269,7 +257,14 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     orderId: input.orderId,
     emptyForm: input.emptyForm ? Object.freeze({ ...input.emptyForm }) : undefined,
     unverifiedOrg: input.unverifiedOrg,
-    receiverUrl: normalizeReceiverUrl(input.receiverUrl),
+    receiverUrl:
+      input.receiverUrl === undefined
+        ? undefined
+        : httpUrl(
+            "--receiver-url",
+            input.receiverUrl,
+            "the public address of a tunnel to --receiver-port, for example --receiver-url https://abc.example-tunnel.dev",
+          ).replace(/\/+$/, ""),
     receiverPort: input.receiverPort === undefined ? undefined : port(input.receiverPort),
     eventWaitMs: positive("eventWaitMs", input.eventWaitMs ?? DEFAULTS.eventWaitMs),
     maxOrderDetails: positive("maxOrderDetails", input.maxOrderDetails ?? DEFAULTS.maxOrderDetails),
