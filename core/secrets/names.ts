@@ -68,8 +68,7 @@ export const NOT_SECRET_FIELD_NAMES: readonly string[] = Object.freeze([
 ]);
 
 /** Where a name is read: a JSON key or a header (`field`), or a query, fragment or form name (`form`). */
-export const NAME_PLACES = ["field", "form"] as const;
-export type NamePlace = (typeof NAME_PLACES)[number];
+export type NamePlace = "field" | "form";
 
 /** A field name as the lists compare it: lower case, without `_`, `-` or blanks ("Mot de passe"). */
 export function normalFieldName(name: string): string {

@@ -7,27 +7,8 @@ import type { StoredHeaders } from "../cassette/format.js";
 import { type Redactor, scrubText } from "./redactor.js";
 import { redactLinks, redactUrl } from "./url.js";
 
-/** How a header's value is redacted, by the header's name. */
-export type HeaderRule = "authorization" | "cookie" | "set-cookie" | "credential" | "url" | "links" | "text";
-
 /** Headers that hold one URL. */
 const URL_HEADERS: ReadonlySet<string> = new Set(["location", "content-location", "referer", "refresh"]);
-
-/**
- * The rule for a header (its name in lower case): `authorization`, cookies, URLs and links each their
- * own; a credential when named like a secret field (`*-token`, `*-secret`, `*-password`, `x-api-key`,
- * `private-token`) or ending in `-key` (`x-goog-api-key`, `ocp-apim-subscription-key`); else text.
- *
- * @example headerRule("x-access-token", r) // "credential"
- */
-export function headerRule(name: string, r: Redactor): HeaderRule {
-  if (name === "authorization" || name === "proxy-authorization") return "authorization";
-  if (name === "cookie") return "cookie";
-  if (name === "set-cookie") return "set-cookie";
-  if (URL_HEADERS.has(name)) return "url";
-  if (name === "link") return "links";
-  return isCredentialHeader(name, (n) => r.fields.kind(n) === "secret") ? "credential" : "text";
-}
 
 function authorization(value: string, r: Redactor): string {
   const space = value.indexOf(" ");
@@ -42,14 +23,15 @@ function authorization(value: string, r: Redactor): string {
   return `${scheme} ${r.secrets.redact(credentials)}`;
 }
 
-function cookiePairs(value: string, separator: string, r: Redactor): string {
+/** A `Cookie` header: every cookie's value replaced. */
+function cookies(value: string, r: Redactor): string {
   return value
-    .split(separator)
+    .split("; ")
     .map((pair) => {
       const eq = pair.indexOf("=");
       return eq < 0 ? pair : `${pair.slice(0, eq + 1)}${r.secrets.redact(pair.slice(eq + 1))}`;
     })
-    .join(separator);
+    .join("; ");
 }
 
 /** The attributes of a `Set-Cookie` (RFC 6265), whose values are kept; every other pair is a cookie. */
@@ -77,28 +59,24 @@ function setCookie(value: string, r: Redactor): string {
   );
 }
 
+/**
+ * A header's value by the header's name (in lower case): `authorization`, cookies, URLs and links each
+ * their own way; a credential when named like a secret field (`*-token`, `*-secret`, `*-password`,
+ * `x-api-key`, `private-token`) or ending in `-key` (`x-goog-api-key`, `ocp-apim-subscription-key`); else
+ * scrubbed as text.
+ */
 function headerValue(name: string, value: string, r: Redactor): string {
-  const rule = headerRule(name, r);
-  switch (rule) {
-    case "authorization":
-      return authorization(value, r);
-    case "cookie":
-      return cookiePairs(value, "; ", r);
-    case "set-cookie":
-      return setCookie(value, r);
-    case "credential":
-      return r.secrets.redact(value);
-    case "url":
-      return redactUrl(value, r);
-    case "links":
-      return redactLinks(value, r);
-    case "text":
-      return scrubText(value, r);
-  }
+  if (name === "authorization" || name === "proxy-authorization") return authorization(value, r);
+  if (name === "cookie") return cookies(value, r);
+  if (name === "set-cookie") return setCookie(value, r);
+  if (URL_HEADERS.has(name)) return redactUrl(value, r);
+  if (name === "link") return redactLinks(value, r);
+  if (isCredentialHeader(name, (n) => r.fields.kind(n) === "secret")) return r.secrets.redact(value);
+  return scrubText(value, r);
 }
 
 /**
- * Headers as they may be written: credentials replaced by placeholders (see {@link headerRule}), the
+ * Headers as they may be written: credentials replaced by placeholders (see `headerValue`), the
  * query and fragment of `Location`, `Link`, `Referer` redacted, every other value scrubbed.
  */
 export function redactHeaders(headers: StoredHeaders, r: Redactor): StoredHeaders {

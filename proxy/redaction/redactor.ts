@@ -133,11 +133,7 @@ function walk(value: unknown, r: Redactor, key: string | undefined): unknown {
   if (typeof value === "string") return key === undefined ? scrubText(value, r) : fieldValue(key, value, r);
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (item !== null && typeof item === "object") walk(item, r, key);
-      else if (typeof item === "string") value[i] = walk(item, r, key);
-    }
+    for (let i = 0; i < value.length; i++) value[i] = walk(value[i], r, key);
     return value;
   }
   const map = value as Record<string, unknown>;

@@ -8,7 +8,7 @@
  * candidates, the key filter, form pairs, escaped keys, the characters a literal block cannot hold): two
  * automata step side by side, the formats' words (the one `FORMAT_CANDIDATE` runs over text) and the
  * secret field names (`fields.ts`), and a counter follows capitals (an IBAN's two, then a look at the next two bytes). What they find is
- * then checked where it is (a name's place: `secret-key-context.ts`). Card-number candidates (13 digits
+ * then checked where it is (a name's place: `secretWord`). Card-number candidates (13 digits
  * or more) are looked for apart, by skipping: such a run covers one byte in every 13, so only those bytes
  * are read until one can be part of a run, and only that run is walked (`cardRun`). The last quote, which
  * a key's test needs, is looked for backwards when a name is found, not followed byte by byte. The byte
@@ -17,11 +17,11 @@
 
 import { FLAG, ROW } from "../../core/secrets/automaton.js";
 import { FORMAT_WORD_AUTOMATON, FORMAT_WORD_START, formatWordAt } from "../../core/secrets/formats.js";
+import { secretName } from "../../core/secrets/pairs.js";
 import { bytesHoldPrefixedToken } from "../../core/secrets/token-shape.js";
-import { cardRun } from "./card-run.js";
 import { BEARER_TAG, FORM_TAG, NAME_TAG } from "./fields.js";
-import { createRedactor, type Redactor } from "./redactor.js";
-import { type Cursor, escapedSecretKey, isBlank, secretWord } from "./secret-key-context.js";
+import { asFieldName, keyName, namesItsValue } from "./named-pairs.js";
+import { createRedactor, isSensitiveField, type Redactor } from "./redactor.js";
 
 /** Whether the UTF-8 sequence at `i` is one a literal block cannot hold (C1, U+2028/9, BOM, U+FFFE/F). */
 function notLiteralSequence(b: Buffer, i: number): boolean {
@@ -79,6 +79,192 @@ const CLASS = (() => {
 
 /** The bytes the pass looks at whatever the automata say: the names' automaton flags its steps on them. */
 const LOOKED_AT: readonly number[] = [...CLASS.keys()].filter((c) => CLASS[c] !== OTHER);
+
+/**
+ * State the pass keeps beside its loop: the last quote known (`lastQuote`, before `quotesTo`, up to
+ * which quotes were looked for), and where the next one is.
+ */
+interface Cursor {
+  lastQuote: number;
+  quotesTo: number;
+  nextQuote: number;
+}
+
+/** Where the last quote before `i` is (-1: none). Asked at growing `i`: each byte is read once at most. */
+function lastQuoteBefore(b: Buffer, i: number, at: Cursor): number {
+  for (let k = i - 1; k >= at.quotesTo; k--) {
+    if (b[k] === 0x22) {
+      at.lastQuote = k;
+      break;
+    }
+  }
+  if (i > at.quotesTo) at.quotesTo = i;
+  return at.lastQuote;
+}
+
+/**
+ * Whether the word around `i` (a listed name was found ending there) is one the general path redacts:
+ * placed as an XML element (`<password>`, `<ns:password>`), a pair (`password=`, `password: x`,
+ * `"password": x`, `'password' => x`, `password%3D` in an encoded URL, `/password/x` in a path), a
+ * command line's flag
+ * (`--password x`), a key of JSON held in a string (`\"password\":`), or, with `keys`, a JSON key.
+ * Also the word's end.
+ */
+function secretWord(
+  b: Buffer,
+  i: number,
+  r: Redactor,
+  keys: boolean,
+  at: Cursor,
+): { hit: boolean; end: number } {
+  let start = i;
+  while (start > 0 && nameChar(b[start - 1])) start--;
+  // Up to two words before it, a blank apart, as the pairs' grammar reads a name (`Mot de passe: x`).
+  let first = start;
+  for (let words = 0; words < 2 && b[first - 1] === 0x20 && nameChar(b[first - 2]); words++) {
+    first--;
+    while (first > 0 && nameChar(b[first - 1])) first--;
+  }
+  let end = i + 1;
+  while (end < b.length && nameChar(b[end])) end++;
+  // A command line's flag: the dashes before the name, a blank (or a string's quote) before them and a
+  // blank after it.
+  let named = start;
+  while (b[named] === 0x2d) named++;
+  const opens = start === 0 || isBlank(b[start - 1]) || b[start - 1] === 0x22 || b[start - 1] === 0x27;
+  const flag = named > start && opens && isBlank(b[end]);
+  // The name's closing quote (`"password": x`, `'password' => x`, `\"password\": x`), then blanks.
+  let k = end;
+  if (b[k] === 0x5c) k++;
+  if (b[k] === 0x22 || b[k] === 0x27 || b[k] === 0x60) k++;
+  else k = end;
+  while (isBlank(b[k])) k++;
+  const before = b[start - 1];
+  const placed =
+    flag ||
+    before === 0x3c || // <
+    before === 0x3a || // : (a namespace prefix)
+    b[k] === 0x3d || // =, also after blanks (`password = x` in a text)
+    b[k] === 0x3a || // `password: x` in a text
+    (b[end] === 0x25 && b[end + 1] === 0x33 && ((b[end + 2] ?? 0) | 0x20) === 0x64) || // %3D
+    (before === 0x22 && b[start - 2] === 0x5c) || // \"
+    (before === 0x2f && b[end] === 0x2f); // a path's segment: `/secret/…`
+  const sensitive = { isSecret: (name: string) => isSensitiveField(name, r), mayName: () => true };
+  if (placed && secretName(b.toString("latin1", first === start ? named : first, end), sensitive, "field"))
+    return { hit: true, end };
+  if (!keys) return { hit: false, end };
+  // A JSON key: the string around the word, followed by blanks and `:`.
+  const open = lastQuoteBefore(b, i, at);
+  if (at.nextQuote < i) {
+    const next = b.indexOf(0x22, i);
+    at.nextQuote = next < 0 ? b.length : next;
+  }
+  const close = at.nextQuote;
+  if (open < 0 || close >= b.length) return { hit: false, end };
+  let after = close + 1;
+  while (b[after] === 0x20 || b[after] === 0x09) after++;
+  const name = keyName(b.toString("latin1", open + 1, close));
+  if (b[after] === 0x3a) return { hit: isSensitiveField(name, r), end };
+  // The value of a pair object's name (`{"name": "Access token", "value": …}`: named-pairs.ts).
+  return { hit: namesAPair(b, open) && isSensitiveField(asFieldName(name), r), end };
+}
+
+/** Whether the string opening at `open` is the value of a `"name"` or `"key"` member (any case). */
+function namesAPair(b: Buffer, open: number): boolean {
+  let k = open - 1;
+  while (isBlank(b[k])) k--;
+  if (b[k] !== 0x3a) return false;
+  k--;
+  while (isBlank(b[k])) k--;
+  if (b[k] !== 0x22) return false;
+  const opened = b.lastIndexOf(0x22, k - 1);
+  return opened >= 0 && namesItsValue(b.toString("latin1", opened + 1, k));
+}
+
+/**
+ * Whether the string holding the backslash at `i` is a key that names a secret once its escapes are
+ * decoded (`"\u0061ccess_token":`); also where that string ends (its other backslashes need no look).
+ */
+function escapedSecretKey(b: Buffer, i: number, r: Redactor, at: Cursor): { hit: boolean; end: number } {
+  let k = i;
+  while (k < b.length) {
+    const c = b[k];
+    if (c === 0x5c) k += 2;
+    else if (c === 0x22 || c === 0x0a) break;
+    else k++;
+  }
+  if (b[k] !== 0x22) return { hit: false, end: k };
+  let after = k + 1;
+  while (isBlank(b[after])) after++;
+  const open = lastQuoteBefore(b, i, at);
+  if (b[after] !== 0x3a || open < 0) return { hit: false, end: k + 1 };
+  return { hit: isSensitiveField(keyName(b.toString("latin1", open + 1, k)), r), end: k + 1 };
+}
+
+/** Blanks as `\s` reads a byte (the old scans read bodies as latin1: 0xA0 is one). */
+function isBlank(c: number | undefined): boolean {
+  return c !== undefined && ((c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0);
+}
+
+/** A character of a name (`client_secret`, `ns:password` without its prefix). */
+function nameChar(c: number | undefined): boolean {
+  return (
+    c !== undefined &&
+    ((c >= 0x30 && c <= 0x39) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x61 && c <= 0x7a) ||
+      c === 0x5f ||
+      c === 0x2d ||
+      c === 0x2e)
+  );
+}
+
+/** Bytes of a card number's run: 1 for a digit, 2 for a separator (space or `-`), else 0. */
+const RUN = (() => {
+  const table = new Uint8Array(256);
+  for (let c = 0x30; c <= 0x39; c++) table[c] = 1;
+  table[0x20] = 2;
+  table[0x2d] = 2;
+  return table;
+})();
+
+/** The shortest run a card-number candidate is: 13 digits. */
+const CARD_DIGITS = 13;
+
+/**
+ * Whether `b` holds a card-number candidate: 13 digits or more, a single space or `-` allowed between
+ * two of them. Such a run spans 13 bytes or more, so it covers one of every 13 bytes read from 12 on: the
+ * others are skipped until a byte read can be part of a run; then that whole stretch of digits and
+ * separators is walked from its start, and reading goes on 13 bytes past its end.
+ */
+export function cardRun(b: Buffer): boolean {
+  const n = b.length;
+  let p = CARD_DIGITS - 1;
+  while (p < n) {
+    if (RUN[b[p] as number] === 0) {
+      p += CARD_DIGITS;
+      continue;
+    }
+    let k = p;
+    while (k > 0 && RUN[b[k - 1] as number] !== 0) k--;
+    let digits = 0;
+    let separated = false;
+    for (; k < n; k++) {
+      const run = RUN[b[k] as number] as number;
+      if (run === 1) {
+        separated = false;
+        if (++digits >= CARD_DIGITS) return true;
+      } else if (run === 2 && digits > 0 && !separated) {
+        separated = true;
+      } else if (run === 2) {
+        digits = 0;
+        separated = false;
+      } else break;
+    }
+    p = k + CARD_DIGITS;
+  }
+  return false;
+}
 
 /** A digit (an IBAN's candidate has two after its capitals). */
 function isDigit(c: number | undefined): boolean {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_CANDIDATE, SECRET_FORMATS } from "../../core/secrets/formats.js";
-import { cardRun } from "../../proxy/redaction/card-run.js";
+
 import { mayHoldPattern } from "../../proxy/redaction/patterns.js";
 import { createRedactor, type Redactor } from "../../proxy/redaction/redactor.js";
-import { type ScanFinding, scanBody } from "../../proxy/redaction/scan.js";
+import { cardRun, type ScanFinding, scanBody } from "../../proxy/redaction/scan.js";
 
 const secretsOnly = () => createRedactor(undefined, false, true);
 const withPii = () => createRedactor(undefined, true, true);
