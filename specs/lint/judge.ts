@@ -3,13 +3,12 @@ import { type IsoDay, isIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { bodyBytes } from "../../proxy/cassette/body.js";
 import type { Finding } from "../../report/index.js";
-import { emptyJudgement } from "../rerun/finding.js";
+import { type Exchange, emptyJudgement } from "../rerun/finding.js";
 import { createListings, type Listings } from "../rerun/listings.js";
 import { judgeListingPage } from "../rerun/page.js";
 import { judgeResource } from "../rerun/resource.js";
 import { judgeStatus } from "../rerun/status.js";
 import type { RerunStep } from "../rerun/steps.js";
-import type { Exchange } from "../rerun/types.js";
 import type { HttpExchange } from "../runner/http.js";
 
 /** One recorded interaction as lint judged it: its day, and its breaches as findings (the one result type). */

@@ -1,8 +1,8 @@
 import { crawl, describeStop, endedLegally, stopRule } from "../runner/crawler.js";
 import type { HttpClient, HttpRequest } from "../runner/http.js";
 import { DEFAULTS } from "../runner/options.js";
-import { type ListingCrawl, TOKEN_PARAM } from "./listings.js";
-import type { Exchange, Judgement, TargetPage } from "./types.js";
+import type { Exchange, Judgement } from "./finding.js";
+import { type ListingCrawl, type TargetPage, TOKEN_PARAM } from "./listings.js";
 
 /** Most pages followed past the recording's end when the target declares no total. */
 const EXTRA_PAGES = 100;

@@ -1,7 +1,17 @@
-import type { CrawlPageLog, EntryId } from "../../contracts/index.js";
+import type { CrawlPageLog, EntryId, ExpectedCounts, PageCounts } from "../../contracts/index.js";
 import type { StoredQuery } from "../../proxy/index.js";
 import type { RerunStep } from "./steps.js";
-import type { TargetPage } from "./types.js";
+
+/** One page of a listing as the target answered it. */
+export interface TargetPage {
+  step: RerunStep;
+  ids: readonly EntryId[];
+  /** The token for the next page, `undefined` when the page gave none. */
+  token: string | undefined;
+  size: number;
+  counts: PageCounts;
+  expected: ExpectedCounts;
+}
 
 /** The query parameter that carries the continuation token (names match without case, as the service does). */
 export const TOKEN_PARAM = "continuationtoken";

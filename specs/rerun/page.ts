@@ -12,8 +12,8 @@ import {
   totalsDisagree,
 } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
-import type { ListingCrawl } from "./listings.js";
-import type { Exchange, Judgement, TargetPage } from "./types.js";
+import type { Exchange, Judgement } from "./finding.js";
+import type { ListingCrawl, TargetPage } from "./listings.js";
 
 /**
  * Judges one page of a listing by the pagination and count rules, as verify's crawl does: the result

@@ -2,7 +2,7 @@ import { type Contract, FILES_RULE, judgeSchema, PUBLIC_FORM_RULE } from "../../
 import { filledOffers } from "../public-form/custom-fields-and-options.js";
 import { attachedFileUrls } from "../rights/order-fixture.js";
 import { evidenceOf } from "../runner/excerpt.js";
-import type { Exchange, Judgement } from "./types.js";
+import type { Exchange, Judgement } from "./finding.js";
 
 /**
  * Judges a served answer of a route that does not paginate: its schema (by the one schema judge, each

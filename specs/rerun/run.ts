@@ -17,7 +17,14 @@ import type { RunReport } from "../runner/types.js";
 import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
-import { emptyJudgement, erroredFinding, skippedFinding, stepFinding } from "./finding.js";
+import {
+  type Exchange,
+  emptyJudgement,
+  erroredFinding,
+  type Judgement,
+  skippedFinding,
+  stepFinding,
+} from "./finding.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
 import type { RerunOptions } from "./options.js";
 import { judgeListingPage, judgeTotals } from "./page.js";
@@ -25,7 +32,6 @@ import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
 import { judgeStatus } from "./status.js";
 import { loadSteps, type RerunStep } from "./steps.js";
-import type { Exchange, Judgement } from "./types.js";
 import { createLearntValues, type LearntValues } from "./values.js";
 
 export interface RerunIo {

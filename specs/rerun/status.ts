@@ -3,8 +3,8 @@ import { acceptanceRule } from "../../contracts/status-judge.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { DEPRECATION_HEADERS_RULE, deprecationHeadersBreach } from "../versions/deprecation-headers.js";
+import type { Exchange, Judgement } from "./finding.js";
 import { isContinuation } from "./listings.js";
-import type { Exchange, Judgement } from "./types.js";
 
 function v3Entry(exchange: Exchange): TimelineEntry | undefined {
   return exchange.rules?.inForce.find((e) => e.effect === "v3-switch-off");

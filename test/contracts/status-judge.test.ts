@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { type Route, refusalRule } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { emptyJudgement } from "../../specs/rerun/finding.js";
+import { type Exchange, emptyJudgement } from "../../specs/rerun/finding.js";
 import { judgeStatus } from "../../specs/rerun/status.js";
 import type { RerunStep } from "../../specs/rerun/steps.js";
-import type { Exchange } from "../../specs/rerun/types.js";
 import { stopRule } from "../../specs/runner/crawler.js";
 import { contract } from "../specs/support/harness.js";
 
