@@ -31,7 +31,7 @@ import {
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
-import { dataFlag } from "./sandbox-data.js";
+import { dataFlag } from "./sandbox.js";
 
 const width = Math.max(...SCENARIOS.map((s) => s.name.length));
 

@@ -1,7 +1,14 @@
+import { writeFileSync } from "node:fs";
+import type { Writable } from "node:stream";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { WHOLE_PLACEHOLDER } from "../../core/secrets/placeholder.js";
-import type { DeclaredClient } from "../../sandbox/data/model.js";
+import { loadCassette } from "../../proxy/index.js";
+import { buildSandboxData } from "../../sandbox/data/build-data.js";
+import { type CheckedDataFile, parseDataFile, readDataFile } from "../../sandbox/data/data-file.js";
+import { dataFromRecording, type RecordedAnswer } from "../../sandbox/data/from-recording.js";
+import type { DeclaredClient, SandboxData } from "../../sandbox/data/model.js";
+import { printDataFile } from "../../sandbox/data/print-data.js";
 import { type FaultName, faults, isFaultName } from "../../sandbox/faults.js";
 import {
   DEFAULT_ENTRIES,
@@ -14,6 +21,8 @@ import { type Command, type CommandContext, contractLoader, untilAborted } from 
 import {
   allowHostsFlag,
   dateFlag,
+  listFlag,
+  type ParsedFlags,
   parseFlags,
   portFlag,
   seedFlag,
@@ -21,7 +30,6 @@ import {
   stringFlag,
   wholeNumberFlag,
 } from "../flags.js";
-import { sandboxDataFlags } from "./sandbox-data.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
 export const DEFAULT_SANDBOX_PORT = 4545;
@@ -90,6 +98,75 @@ Examples:
 Stops cleanly on Ctrl-C. Exit codes: 0 stopped normally, 2 bad usage or a bad data file.
 See docs/sandbox.md.
 `;
+
+/** `--data FILE`: the data it declares, checked (file:line, exit 2), or `undefined` without the flag. */
+export function dataFlag(flags: ParsedFlags, seed: number): SandboxData | undefined {
+  const file = stringFlag(flags, "data");
+  return file === undefined ? undefined : buildSandboxData(readDataFile(file), seed);
+}
+
+/**
+ * The sandbox's data from `--data FILE` or `--from-cassette FILE…` (one or the other), and `--print-data
+ * PATH|-` written. `printed` is true when the data file was printed (the verb then stops there).
+ */
+async function sandboxDataFlags(
+  flags: ParsedFlags,
+  seed: number,
+  stdout: Writable,
+): Promise<{ data: SandboxData | undefined; printed: boolean }> {
+  // `--from-cassette A.yaml B.yaml`: the files after the flag come as positionals.
+  const cassettes = [...listFlag(flags, "from-cassette")];
+  if (flags.positionals.length > 0) {
+    if (cassettes.length === 0) {
+      throw new AssopayError("usage", `assopay sandbox: unexpected argument "${flags.positionals[0]}"`, {
+        hint: "run 'assopay sandbox --help'",
+      });
+    }
+    cassettes.push(...flags.positionals);
+  }
+  const dataFile = stringFlag(flags, "data");
+  const printTo = stringFlag(flags, "print-data");
+  if (cassettes.length > 0 && dataFile !== undefined) {
+    throw new AssopayError("usage", "assopay sandbox: give --data or --from-cassette, not both", {
+      hint: "print the recording's data with --print-data FILE, edit it, then run with --data FILE",
+    });
+  }
+  let checked: CheckedDataFile | undefined;
+  let text: string | undefined;
+  if (cassettes.length > 0) {
+    const answers: RecordedAnswer[] = [];
+    for (const file of cassettes) {
+      const cassette = await loadCassette(file);
+      for (const { request, response } of cassette.interactions) {
+        const body = response.body && "json" in response.body ? response.body.json : undefined;
+        const requestText = request.body && "text" in request.body ? request.body.text : undefined;
+        answers.push({
+          method: request.method,
+          path: request.path,
+          status: response.status,
+          body,
+          ...(requestText === undefined ? {} : { requestText }),
+        });
+      }
+    }
+    text = printDataFile(dataFromRecording(answers), cassettes);
+    checked = parseDataFile(text, `${cassettes.join(", ")} (the data derived from it)`);
+  } else if (dataFile !== undefined) {
+    checked = readDataFile(dataFile);
+  }
+  if (printTo !== undefined) {
+    if (!checked) {
+      throw new AssopayError("usage", "assopay sandbox: --print-data needs --from-cassette or --data", {
+        hint: "for example --from-cassette session.yaml --print-data my-data.yaml",
+      });
+    }
+    const out = text ?? printDataFile(checked.data, [checked.file]);
+    if (printTo === "-") stdout.write(out);
+    else writeFileSync(printTo, out);
+    return { data: undefined, printed: true };
+  }
+  return { data: checked && buildSandboxData(checked, seed), printed: false };
+}
 
 function faultFlag(text: string | undefined): FaultName | undefined {
   if (text === undefined) return undefined;
@@ -168,7 +245,7 @@ async function run(context: CommandContext): Promise<number> {
   const timelineFile = stringFlag(flags, "timeline");
   const notificationTypesFile = stringFlag(flags, "notification-types");
   const shapes = shapesFlag("sandbox", flags);
-  const { data, printed } = await sandboxDataFlags("sandbox", flags, seed, context.stdout);
+  const { data, printed } = await sandboxDataFlags(flags, seed, context.stdout);
   if (printed) return 0;
   const contract = contractLoader(context)({
     shapes,

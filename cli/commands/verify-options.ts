@@ -233,7 +233,6 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
   }
   return resolveOptions({
     target,
-    at: parsed.at,
     ...(apiRoot === undefined ? {} : { apiRoot }),
     ...(auth
       ? { auth }
@@ -249,31 +248,23 @@ export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     formSlug: read("form-slug", "ASSOPAY_FORM_SLUG") ?? "",
     stateUrl: read("state-url", "ASSOPAY_STATE_URL"),
     ...discoveryOptions(flags, read("form-type", "ASSOPAY_FORM_TYPE") ?? ""),
-    only: parsed.only,
-    planned: parsed.planned,
-    pactBroker: parsed.pactBroker,
-    oracle: parsed.oracle,
-    ...parsed.limits,
+    ...runSettings(parsed),
   });
 }
 
 /** Options for the embedded sandbox: its own credentials, names and state URL. */
 export function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyOptions {
-  const { credentials } = sandbox;
   return resolveOptions({
     target: sandbox.url,
     embedded: true,
-    at: parsed.at,
-    reader: credentials.reader,
-    admin: credentials.admin,
-    organizationSlug: credentials.organizationSlug,
-    formType: credentials.formType,
-    formSlug: credentials.formSlug,
+    ...sandbox.credentials,
     stateUrl: sandbox.stateUrl,
-    only: parsed.only,
-    planned: parsed.planned,
-    pactBroker: parsed.pactBroker,
-    oracle: parsed.oracle,
-    ...parsed.limits,
+    ...runSettings(parsed),
   });
+}
+
+/** What verify's flags say of the run, whatever the target: the date, the checks, the limits. */
+function runSettings(parsed: Parsed) {
+  const { at, only, planned, pactBroker, oracle, limits } = parsed;
+  return { at, only, planned, pactBroker, oracle, ...limits };
 }

@@ -24,7 +24,7 @@ import { runVerify } from "../../specs/runner/run.js";
 import { CHECK_GROUPS, exitCodeOf } from "../../specs/runner/types.js";
 import { type Command, type CommandContext, contractLoader } from "../command.js";
 import { atEachFlag, colorOf, stringFlag } from "../flags.js";
-import { dataFlag } from "./sandbox-data.js";
+import { dataFlag } from "./sandbox.js";
 import {
   type Parsed,
   PUBLISH_HELP,

@@ -1,14 +1,14 @@
 import { AssopayError } from "../../core/errors.js";
-import { type AllowHostOptions, checkAllowHosts } from "../../core/http/local-guard.js";
+import { checkAllowHosts } from "../../core/http/local-guard.js";
 import type { MatchRule } from "../cassette/format.js";
 import { fileOf } from "../cassette/lock.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
 import { defaultCaDir } from "../forward/ca-dir.js";
-import type { InterceptionOptions } from "../forward/interception.js";
 import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
 import { redactEvents } from "../redaction/log.js";
 import { createRedactor } from "../redaction/redactor.js";
 import { matchRulesOption } from "../replay/match-rules.js";
+import type { ServerOptions } from "../replay/options.js";
 import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
 import { DEFAULT_KEEP } from "./versions.js";
 
@@ -31,7 +31,7 @@ export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** Options of {@link startRecorder}. */
-export interface RecorderOptions extends InterceptionOptions, AllowHostOptions {
+export interface RecorderOptions extends ServerOptions {
   /**
    * The one service every request is forwarded to (scheme, host, port, optional base path).
    * @example { upstream: "https://api.helloasso-sandbox.com" }
@@ -42,16 +42,6 @@ export interface RecorderOptions extends InterceptionOptions, AllowHostOptions {
    * @example { cassette: "recordings/checkout.yaml" }
    */
   cassette: string;
-  /**
-   * The port to listen on; 0 (the default) takes any free port.
-   * @example { port: 8470 }
-   */
-  port?: number;
-  /**
-   * The address to listen on (default `127.0.0.1`).
-   * @example { host: "127.0.0.1" }
-   */
-  host?: string;
   /**
    * `once` (default), `new` or `all`; see {@link RecordMode}.
    * @example { mode: "new" }
@@ -119,10 +109,6 @@ export interface RecorderOptions extends InterceptionOptions, AllowHostOptions {
    * @example { matchRules: [{ field: "body.returnUrl", rule: "ignore" }] }
    */
   matchRules?: readonly MatchRule[];
-  /**
-   * @deprecated The same as `matchRules`, its name before: `matchRules` wins when both are given.
-   */
-  rules?: readonly MatchRule[];
   /**
    * Called for every recorded exchange, upstream failure, refusal and warning.
    * @example { onEvent: (event) => console.error(event.message) }

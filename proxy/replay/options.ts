@@ -10,13 +10,8 @@ import { checkMaxBody, checkPort } from "../options.js";
 import { matchRulesOption } from "./match-rules.js";
 import type { TimelineView } from "./timeline.js";
 
-/** Options of {@link startReplay}. */
-export interface ReplayOptions extends InterceptionOptions, AllowHostOptions {
-  /**
-   * The cassette file(s) to serve. Interactions of several cassettes are merged, in the order given.
-   * @example { cassettes: ["recordings/pagination-crawl.yaml", "recordings/public-form.yaml"] }
-   */
-  cassettes: string | readonly string[];
+/** What the recorder's and the replay's options share: where to listen, the hosts to intercept and answer. */
+export interface ServerOptions extends InterceptionOptions, AllowHostOptions {
   /**
    * The port to listen on; 0 (the default) takes any free port.
    * @example { port: 8471 }
@@ -27,6 +22,19 @@ export interface ReplayOptions extends InterceptionOptions, AllowHostOptions {
    * @example { host: "0.0.0.0" }
    */
   host?: string;
+  /**
+   * @deprecated The same as `matchRules`, its name before: `matchRules` wins when both are given.
+   */
+  rules?: readonly MatchRule[];
+}
+
+/** Options of {@link startReplay}. */
+export interface ReplayOptions extends ServerOptions {
+  /**
+   * The cassette file(s) to serve. Interactions of several cassettes are merged, in the order given.
+   * @example { cassettes: ["recordings/pagination-crawl.yaml", "recordings/public-form.yaml"] }
+   */
+  cassettes: string | readonly string[];
   /**
    * Serve what the service answers at this date (`YYYY-MM-DD`): counts removed or -1 on the count
    * deprecation routes, v3 routes answering 404 after their switch-off. Default: responses as recorded.
@@ -62,10 +70,6 @@ export interface ReplayOptions extends InterceptionOptions, AllowHostOptions {
    * @example { matchRules: [{ field: "body.metadata.memberId", rule: "ignore" }, { field: "body.amount", rule: "type" }] }
    */
   matchRules?: readonly MatchRule[];
-  /**
-   * @deprecated The same as `matchRules`, its name before: `matchRules` wins when both are given.
-   */
-  rules?: readonly MatchRule[];
   /**
    * Called for every replayed request, miss and warning.
    * @example { onEvent: (event) => console.error(event.message) }
