@@ -11,7 +11,7 @@ export interface CommandLine {
 export type StopReason = "request-budget" | "time-limit" | "aborted";
 
 /** How the command ended. */
-export interface CommandOutcome {
+export interface CommandEnd {
   /** Its exit code, `null` when a signal ended it. */
   readonly exitCode: number | null;
   readonly signal: string | null;
@@ -30,7 +30,7 @@ export const STDERR_TAIL_LINES = 12;
 export interface RunningCommand {
   /** Stops the command and every process it started (once; later calls are ignored). */
   stop(reason: StopReason): void;
-  readonly done: Promise<CommandOutcome>;
+  readonly done: Promise<CommandEnd>;
 }
 
 export interface RunCommandOptions {
@@ -107,7 +107,7 @@ export function runCommand(line: CommandLine, options: RunCommandOptions): Runni
   const onAbort = () => stop("aborted");
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const done = new Promise<CommandOutcome>((resolve) => {
+  const done = new Promise<CommandEnd>((resolve) => {
     let settled = false;
     const finish = (exitCode: number | null, signal: string | null, startError?: string) => {
       if (settled) return;

@@ -1,6 +1,6 @@
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
-import { type CommandOutcome, type RunningCommand, runCommand } from "../core/run-command.js";
+import { type CommandEnd, type RunningCommand, runCommand } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
 import { interceptEnv } from "./intercept.js";
 import { judgeTraffic } from "./judge/index.js";
@@ -18,7 +18,7 @@ export interface ServedScenario {
   readonly scenario: Scenario;
   readonly at: IsoDay;
   readonly exchanges: ReturnType<RunningLayer["exchanges"]>;
-  readonly outcome: CommandOutcome;
+  readonly outcome: CommandEnd;
   readonly budgetSpent: boolean;
 }
 
@@ -31,7 +31,7 @@ export async function serveScenario(
   const upstream = await startUpstream(o.upstream, scenario, at, o.contract, o.env);
   let command: RunningCommand | undefined;
   let budgetSpent = false;
-  let outcome: CommandOutcome;
+  let outcome: CommandEnd;
   const layer = await startScenarioLayer({
     upstream: upstream.url,
     scenario,
@@ -96,7 +96,7 @@ export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at
     rules: o.rules,
     scenario: scenario.name,
     at,
-    outcome,
+    ended: outcome,
     maxRequests: o.maxRequests,
     timeoutMs: o.timeoutMs,
     budgetSpent: served.budgetSpent,

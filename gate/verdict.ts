@@ -1,6 +1,6 @@
 import type { IsoDay } from "../core/dates.js";
 import type { Finding } from "../core/finding.js";
-import type { CommandOutcome } from "../core/run-command.js";
+import type { CommandEnd } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
 import type { ScenarioName } from "./scenarios.js";
 
@@ -16,7 +16,7 @@ export interface ScenarioRun {
   readonly findings: readonly Finding[];
   readonly requests: number;
   readonly crawls: number;
-  readonly command: CommandOutcome;
+  readonly command: CommandEnd;
   /** Every request in order, for the HTML report's traffic timeline (left out of the JSON report). */
   readonly traffic?: readonly TrafficStep[];
 }

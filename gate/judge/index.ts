@@ -2,7 +2,7 @@ import type { ConsumerRules } from "../../contracts/consumer-rules.js";
 import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import type { Finding } from "../../core/finding.js";
-import type { CommandOutcome } from "../../core/run-command.js";
+import type { CommandEnd } from "../../core/run-command.js";
 import type { RecordedExchange } from "../exchange.js";
 import { judgeAuth } from "./auth.js";
 import { judgeCrawls } from "./crawls.js";
@@ -19,7 +19,8 @@ export interface JudgeContext {
   readonly scenario: string;
   /** The date the server ran at. */
   readonly at: IsoDay;
-  readonly outcome: CommandOutcome;
+  /** How the command ended. */
+  readonly ended: CommandEnd;
   readonly maxRequests: number;
   readonly timeoutMs: number;
   readonly budgetSpent: boolean;
@@ -36,7 +37,7 @@ const byGate = new Set(["rate-limited", "unavailable", "connection-reset"]);
  * it made. A pure function of its inputs: the same traffic always gives the same findings.
  *
  * @example
- * const { findings } = judgeTraffic(layer.exchanges(), { contract, rules, scenario: "uniform", at, outcome, maxRequests: 500,
+ * const { findings } = judgeTraffic(layer.exchanges(), { contract, rules, scenario: "uniform", at, ended, maxRequests: 500,
  *   timeoutMs: 60_000, budgetSpent: layer.budgetSpent });
  */
 export function judgeTraffic(
@@ -46,7 +47,7 @@ export function judgeTraffic(
   const collector = createFindingCollector(context.rules, context.scenario, context.strict === true);
   const { contract, at } = context;
   const removal = contract.timeline.entry("count-fields-removed");
-  const commandStopped = context.outcome.stoppedBy !== undefined || context.budgetSpent;
+  const commandStopped = context.ended.stoppedBy !== undefined || context.budgetSpent;
   const crawls = judgeCrawls(exchanges, collector, {
     commandStopped,
     countsNote: (exchange) => {
@@ -61,10 +62,10 @@ export function judgeTraffic(
   judgeDated(exchanges, collector, contract, at);
   const retries = judgeRetries(exchanges, collector, {
     commandStopped,
-    exitedZero: context.outcome.exitCode === 0,
+    exitedZero: context.ended.exitCode === 0,
   });
   judgeRun(
-    context.outcome,
+    context.ended,
     {
       maxRequests: context.maxRequests,
       timeoutMs: context.timeoutMs,

@@ -1,4 +1,4 @@
-import type { CommandOutcome } from "../../core/run-command.js";
+import type { CommandEnd } from "../../core/run-command.js";
 import type { FindingCollector } from "./findings.js";
 import { type RetryFacts, refusalText } from "./retries.js";
 
@@ -16,13 +16,13 @@ export interface RunLimits {
 }
 
 /** The last lines of the command's stderr, then what the other findings of the run mean beside it. */
-function crashDetails(outcome: CommandOutcome): string[] {
+function crashDetails(ended: CommandEnd): string[] {
   const lines =
-    outcome.stderrTail.length === 0
+    ended.stderrTail.length === 0
       ? ["it wrote nothing to stderr"]
       : [
-          `the last ${outcome.stderrTail.length} lines of its stderr:`,
-          ...outcome.stderrTail.map((l) => `  | ${l}`),
+          `the last ${ended.stderrTail.length} lines of its stderr:`,
+          ...ended.stderrTail.map((l) => `  | ${l}`),
         ];
   return [
     ...lines,
@@ -40,9 +40,9 @@ function loopDetails(limits: RunLimits, otherwise: string[]): string[] {
 }
 
 /** Judges the run itself: bounded, exit code 0, and some traffic to judge. */
-export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: FindingCollector): void {
+export function judgeRun(ended: CommandEnd, limits: RunLimits, collector: FindingCollector): void {
   const gaveUp = limits.retries.unretried;
-  switch (outcome.stoppedBy) {
+  switch (ended.stoppedBy) {
     case "request-budget":
       collector.add("run.bounded", "stopped", {
         message: `the command used up its budget of ${limits.maxRequests} requests and was stopped (its whole process group)`,
@@ -66,20 +66,20 @@ export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: 
           message: `the command asked for more than ${limits.maxRequests} requests (the extra ones got 503)`,
         });
       }
-      if (outcome.exitCode !== 0 && gaveUp !== undefined) {
+      if (ended.exitCode !== 0 && gaveUp !== undefined) {
         // A failure of the call the seed allows (Errors): reported, as surviving it is advice.
         collector.add("retry.survives-refusal", "gave-up", {
-          message: `gave up after ${refusalText(gaveUp)} and ${outcome.exitCode === null ? `ended by signal ${outcome.signal ?? "?"}` : `exited with code ${outcome.exitCode}`}: a failure of the call, which the seed allows`,
+          message: `gave up after ${refusalText(gaveUp)} and ${ended.exitCode === null ? `ended by signal ${ended.signal ?? "?"}` : `exited with code ${ended.exitCode}`}: a failure of the call, which the seed allows`,
           exchange: gaveUp,
-          details: crashDetails(outcome),
+          details: crashDetails(ended),
         });
-      } else if (outcome.exitCode !== 0) {
+      } else if (ended.exitCode !== 0) {
         collector.add("run.command-succeeds", "exit", {
           message:
-            outcome.exitCode === null
-              ? `the command crashed: ended by signal ${outcome.signal ?? "?"}`
-              : `the command crashed: it exited with code ${outcome.exitCode}`,
-          details: crashDetails(outcome),
+            ended.exitCode === null
+              ? `the command crashed: ended by signal ${ended.signal ?? "?"}`
+              : `the command crashed: it exited with code ${ended.exitCode}`,
+          details: crashDetails(ended),
           leads: true,
         });
       }
@@ -90,11 +90,7 @@ export function judgeRun(outcome: CommandOutcome, limits: RunLimits, collector: 
       message: "the command made no call to a listing through the gate: there was nothing to judge",
       details: ["does it read ASSOPAY_BASE_URL (or ASSOPAY_API_URL) and crawl a listing?"],
     });
-  } else if (
-    limits.refusals.planned > 0 &&
-    limits.refusals.answered === 0 &&
-    outcome.stoppedBy === undefined
-  ) {
+  } else if (limits.refusals.planned > 0 && limits.refusals.answered === 0 && ended.stoppedBy === undefined) {
     collector.add("run.traffic-seen", "no-refusal", {
       message:
         "no listing call carried a continuation token, so the scenario's refusals never came: there was nothing to judge",

@@ -1,5 +1,5 @@
 import { type ConsumerRules, GATE_RULE_IDS, type GateRuleId } from "../../contracts/consumer-rules.js";
-import type { CommandOutcome } from "../../core/run-command.js";
+import type { CommandEnd } from "../../core/run-command.js";
 import {
   type Finding,
   type PrettyOptions,
@@ -11,19 +11,18 @@ import {
 import type { GateReport, ScenarioRun } from "../verdict.js";
 
 /** The command ended by itself with a failure: its crash leads the scenario's verdict. */
-const crashed = (outcome: CommandOutcome) =>
-  outcome.stoppedBy === undefined && outcome.startError === undefined && outcome.exitCode !== 0;
+const crashed = (ended: CommandEnd) =>
+  ended.stoppedBy === undefined && ended.startError === undefined && ended.exitCode !== 0;
 
-function ending(outcome: CommandOutcome): string {
-  if (outcome.stoppedBy !== undefined) return `stopped (${outcome.stoppedBy})`;
-  const how =
-    outcome.exitCode !== null ? `exit ${outcome.exitCode}` : `ended by ${outcome.signal ?? "a signal"}`;
-  return crashed(outcome) ? `crashed (${how})` : how;
+function ending(ended: CommandEnd): string {
+  if (ended.stoppedBy !== undefined) return `stopped (${ended.stoppedBy})`;
+  const how = ended.exitCode !== null ? `exit ${ended.exitCode}` : `ended by ${ended.signal ?? "a signal"}`;
+  return crashed(ended) ? `crashed (${how})` : how;
 }
 
 /** The rules in report order; a crash first, since the rules after it may only be where it stopped. */
-function ruleOrder(outcome: CommandOutcome): readonly GateRuleId[] {
-  if (!crashed(outcome)) return GATE_RULE_IDS;
+function ruleOrder(ended: CommandEnd): readonly GateRuleId[] {
+  if (!crashed(ended)) return GATE_RULE_IDS;
   return ["run.command-succeeds", ...GATE_RULE_IDS.filter((rule) => rule !== "run.command-succeeds")];
 }
 

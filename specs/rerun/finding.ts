@@ -74,14 +74,9 @@ export function crawlFinding(step: RerunStep, rule: string, reason: string, evid
   return { ...findingOn(step, rule, { verdict: "fail", reason, evidence }), id: `${step.id} (crawl)` };
 }
 
-/** An interaction that could not be sent: skipped with the reason. */
-export function skippedFinding(step: RerunStep, reason: string): Finding {
-  return findingOn(step, "schema.responses", { verdict: "skip", reason });
-}
-
-/** An interaction the target gave no answer to (or the run's time limit left unrun): an error. */
-export function erroredFinding(step: RerunStep, reason: string, durationMs: number): Finding {
-  return findingOn(step, "schema.responses", { verdict: "error", reason }, durationMs);
+/** An interaction not judged: skipped (it could not be sent), or an error (no answer, or left unrun). */
+export function unjudgedFinding(step: RerunStep, verdict: "skip" | "error", reason: string, durationMs = 0) {
+  return findingOn(step, "schema.responses", { verdict, reason }, durationMs);
 }
 
 /**

@@ -17,14 +17,7 @@ import type { RunReport } from "../runner/types.js";
 import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
-import {
-  type Exchange,
-  emptyJudgement,
-  erroredFinding,
-  type Judgement,
-  skippedFinding,
-  stepFinding,
-} from "./finding.js";
+import { type Exchange, emptyJudgement, type Judgement, stepFinding, unjudgedFinding } from "./finding.js";
 import { createListings, type ListingCrawl, type Listings } from "./listings.js";
 import type { RerunOptions } from "./options.js";
 import { judgeListingPage, judgeTotals } from "./page.js";
@@ -91,7 +84,7 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
       crawl.broken ??= `(${step.id}) was not re-sent`;
       noteRecordedPage(crawl, step, recordedBody);
     }
-    return skippedFinding(step, `not re-sent: ${derived.reason}`);
+    return unjudgedFinding(step, "skip", `not re-sent: ${derived.reason}`);
   }
   const begin = Date.now();
   let target: Exchange["target"];
@@ -100,7 +93,7 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     values.learn(step.index, recordedBody);
-    return erroredFinding(step, `no answer: ${error.message}`, Date.now() - begin);
+    return unjudgedFinding(step, "error", `no answer: ${error.message}`, Date.now() - begin);
   }
   const parsed = parseJson(target);
   const targetBody = parsed.ok ? parsed.value : undefined;
@@ -178,7 +171,7 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
     const findings: Finding[] = [];
     for (const step of steps) {
       const finding = deadline.signal.aborted
-        ? erroredFinding(step, "not run: the rerun's time limit (--timeout) ran out first", 0)
+        ? unjudgedFinding(step, "error", "not run: the rerun's time limit (--timeout) ran out first")
         : await rerunStep(session, step);
       findings.push(finding);
       io.onOutcome?.(finding);

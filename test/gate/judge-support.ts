@@ -1,6 +1,6 @@
 // Traffic the gate's judge is given in test/gate/judge.test.ts, built the way the layer records it.
 import type { IsoDay } from "../../core/dates.js";
-import type { CommandOutcome } from "../../core/run-command.js";
+import type { CommandEnd } from "../../core/run-command.js";
 import type { ExchangeResponse, PageSeen, RecordedExchange } from "../../gate/exchange.js";
 import { judgeTraffic } from "../../gate/judge/index.js";
 import { requestFacts } from "../../gate/layer/request-facts.js";
@@ -11,7 +11,7 @@ export const ORDERS = "/v5/organizations/asso/orders";
 const BEARER = "Bearer good";
 
 /** A command that ran and exited 0. */
-export const exited: CommandOutcome = {
+export const exited: CommandEnd = {
   exitCode: 0,
   signal: null,
   stoppedBy: undefined,
@@ -83,7 +83,7 @@ export function judge(calls: readonly Call[], at = "2026-01-10", outcome = exite
     rules,
     scenario: "uniform",
     at: at as IsoDay,
-    outcome,
+    ended: outcome,
     maxRequests: 500,
     timeoutMs: 60_000,
     budgetSpent: false,
