@@ -27,6 +27,8 @@ export function flagTable(table: string): FlagSpec {
 }
 
 export interface ParsedFlags {
+  /** The verb they were given to, as its messages name it. */
+  verb: string;
   values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   positionals: string[];
 }
@@ -49,7 +51,7 @@ export function parseFlags(
       strict: true,
       allowPositionals,
     });
-    return { values: parsed.values as ParsedFlags["values"], positionals: parsed.positionals };
+    return { verb, values: parsed.values as ParsedFlags["values"], positionals: parsed.positionals };
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/\. To specify.*$/s, "") : String(error);
     throw new AssopayError("usage", `assopay ${verb}: ${message}`, { hint: `run 'assopay ${verb} --help'` });
@@ -90,6 +92,15 @@ export function stringFlag(
   if (typeof value === "string") return value;
   if (env) return env.vars[env.name];
   return undefined;
+}
+
+/** A value the verb cannot run without (`what`, a flag or an argument): a usage error when absent or empty. */
+export function required(verb: string, what: string, value: string | undefined, example: string): string {
+  if (value === undefined || value === "")
+    throw new AssopayError("usage", `assopay ${verb}: ${what} is required`, {
+      hint: `for example ${example}`,
+    });
+  return value;
 }
 
 /** A flag that may be given several times. */
@@ -165,6 +176,19 @@ export function secondsFlag(text: string | undefined, spec: NumberFlag): number 
     );
   }
   return seconds;
+}
+
+/** The bounds and example of a numeric flag of the verb `flags` were parsed for. */
+type Bounds = Omit<NumberFlag, "verb" | "flag">;
+
+/** `--FLAG N` as {@link wholeNumberFlag} reads it, for the verb `flags` were parsed for. */
+export function wholeFlag(flags: ParsedFlags, flag: string, bounds: Bounds): number | undefined {
+  return wholeNumberFlag(stringFlag(flags, flag), { verb: flags.verb, flag, ...bounds });
+}
+
+/** `--FLAG SECONDS` as {@link secondsFlag} reads it, for the verb `flags` were parsed for. */
+export function secondsOf(flags: ParsedFlags, flag: string, bounds: Bounds): number | undefined {
+  return secondsFlag(stringFlag(flags, flag), { verb: flags.verb, flag, ...bounds });
 }
 
 /**

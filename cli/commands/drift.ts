@@ -4,7 +4,7 @@ import { AssopayError } from "../../core/errors.js";
 import { driftReport } from "../../report/drift.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
-import { dateFlag, parseFlags, printReport, stringFlag, wholeNumberFlag } from "../flags.js";
+import { dateFlag, parseFlags, printReport, stringFlag, wholeFlag } from "../flags.js";
 
 const HELP = `assopay drift: compare the contract with a provider's OpenAPI document
 
@@ -53,11 +53,8 @@ export const driftCommand: Command = {
     const since = stringFlag(flags, "since");
     const at = dateFlag("drift", stringFlag(flags, "at")) ?? todayIso();
     const maxDocumentBytes =
-      wholeNumberFlag(stringFlag(flags, "max-document-bytes"), {
-        verb: "drift",
-        flag: "max-document-bytes",
-        example: DEFAULT_MAX_DOCUMENT_BYTES * 2,
-      }) ?? DEFAULT_MAX_DOCUMENT_BYTES;
+      wholeFlag(flags, "max-document-bytes", { example: DEFAULT_MAX_DOCUMENT_BYTES * 2 }) ??
+      DEFAULT_MAX_DOCUMENT_BYTES;
     const largest = largestParsableDocument();
     if (maxDocumentBytes > largest) {
       throw new AssopayError(

@@ -24,12 +24,12 @@ import {
   dateFlag,
   listFlag,
   parseFlags,
-  secondsFlag,
+  secondsOf,
   seedFlag,
   shapesFlag,
   splitCommand,
   stringFlag,
-  wholeNumberFlag,
+  wholeFlag,
 } from "../flags.js";
 import { dataFlag } from "./sandbox.js";
 
@@ -162,21 +162,15 @@ export const gateCommand: Command = {
     const reporter = parseReporter("gate", stringFlag(flags, "reporter"));
     const rules = loadConsumerRules();
     const at = dateFlag("gate", stringFlag(flags, "at"));
-    const maxRequests = wholeNumberFlag(stringFlag(flags, "max-requests"), {
-      verb: "gate",
-      flag: "max-requests",
+    const maxRequests = wholeFlag(flags, "max-requests", {
       max: GATE_LIMITS.maxRequests,
       example: DEFAULT_MAX_REQUESTS,
     });
-    const timeoutSeconds = secondsFlag(stringFlag(flags, "timeout"), {
-      verb: "gate",
-      flag: "timeout",
+    const timeoutSeconds = secondsOf(flags, "timeout", {
       max: GATE_LIMITS.timeoutSeconds,
       example: DEFAULT_TIMEOUT_SECONDS,
     });
-    const entries = wholeNumberFlag(stringFlag(flags, "entries"), {
-      verb: "gate",
-      flag: "entries",
+    const entries = wholeFlag(flags, "entries", {
       min: 0,
       max: GATE_LIMITS.entries,
       example: DEFAULT_ENTRIES,

@@ -4,7 +4,7 @@ import { cassetteToHar } from "../../proxy/har/export.js";
 import { importHar } from "../../proxy/har/import.js";
 import { loadCassette } from "../../proxy/index.js";
 import type { Command, CommandContext } from "../command.js";
-import { parseFlags, stringFlag } from "../flags.js";
+import { parseFlags, required, stringFlag } from "../flags.js";
 
 const HELP = `assopay har: a HAR file into a cassette, or a cassette into a HAR file
 
@@ -44,13 +44,6 @@ Examples:
   assopay har export --cassette recordings/pagination-crawl.yaml --out crawl.har
 `;
 
-function required(value: string | undefined, what: string, example: string): string {
-  if (value === undefined || value === "") {
-    throw new AssopayError("usage", `assopay har: ${what} is required`, { hint: `for example ${example}` });
-  }
-  return value;
-}
-
 async function runImport(context: CommandContext, argv: readonly string[]): Promise<number> {
   const flags = parseFlags("har", argv, "cassette= upstream= redact-pii", true);
   const [file, extra] = flags.positionals;
@@ -59,8 +52,8 @@ async function runImport(context: CommandContext, argv: readonly string[]): Prom
       hint: "import each into its own cassette",
     });
   }
-  const har = required(file, "the HAR file", "assopay har import session.har --cassette session.yaml");
-  const cassette = required(stringFlag(flags, "cassette"), "--cassette", "--cassette session.yaml");
+  const har = required("har", "the HAR file", file, "assopay har import session.har --cassette session.yaml");
+  const cassette = required("har", "--cassette", stringFlag(flags, "cassette"), "--cassette session.yaml");
   const upstream = stringFlag(flags, "upstream");
   if (upstream !== undefined && !URL.canParse(upstream)) {
     throw new AssopayError("usage", `assopay har import: --upstream "${upstream}" is not a URL`, {
@@ -79,8 +72,9 @@ async function runImport(context: CommandContext, argv: readonly string[]): Prom
 async function runExport(context: CommandContext, argv: readonly string[]): Promise<number> {
   const flags = parseFlags("har", argv, "cassette= out=");
   const file = required(
-    stringFlag(flags, "cassette"),
+    "har",
     "--cassette",
+    stringFlag(flags, "cassette"),
     "assopay har export --cassette session.yaml",
   );
   const out = stringFlag(flags, "out");

@@ -15,7 +15,7 @@ import { loadCassette } from "../../proxy/load-cassette.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { credentialsEnv, startSandbox } from "../../sandbox/index.js";
 import { type Command, contractLoader } from "../command.js";
-import { colorOf, listFlag, parseFlags, secondsFlag, splitCommand, stringFlag } from "../flags.js";
+import { colorOf, listFlag, parseFlags, secondsOf, splitCommand, stringFlag } from "../flags.js";
 
 const HELP = `assopay notify: send a battery of notifications to a webhook receiver and judge its answers
 
@@ -131,9 +131,7 @@ export const notifyCommand: Command = {
     }
     const key = stringFlag(flags, "key", { vars: context.env, name: "ASSOPAY_SIGNATURE_KEY" });
     const urlSecret = stringFlag(flags, "url-secret");
-    const timeoutSeconds = secondsFlag(stringFlag(flags, "timeout"), {
-      verb: "notify",
-      flag: "timeout",
+    const timeoutSeconds = secondsOf(flags, "timeout", {
       max: NOTIFY_TIMEOUT_LIMIT_SECONDS,
       example: DEFAULT_NOTIFY_TIMEOUT_SECONDS,
     });

@@ -1,4 +1,3 @@
-import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
@@ -6,13 +5,13 @@ import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
 import {
   choiceFlag,
-  type ParsedFlags,
   parseFlags,
   portFlag,
+  required,
   secondsFlag,
   secondsToMs,
   stringFlag,
-  wholeNumberFlag,
+  wholeFlag,
 } from "../flags.js";
 import {
   interceptionFields,
@@ -85,21 +84,6 @@ Examples:
   assopay record --intercept api.helloasso.com --cassette rec.yaml
 `;
 
-function required(flags: ReturnType<typeof parseFlags>, name: string, example: string): string {
-  const value = stringFlag(flags, name);
-  if (value === undefined || value === "") {
-    throw new AssopayError("usage", `assopay record: --${name} is required`, {
-      hint: `for example --${name} ${example}`,
-    });
-  }
-  return value;
-}
-
-/** A whole number above 0 of record's, with an example that fits it. */
-function positiveFlag(flags: ParsedFlags, flag: string, example: number): number | undefined {
-  return wholeNumberFlag(stringFlag(flags, flag), { verb: "record", flag, example });
-}
-
 /** The longest `--timeout` record takes: an hour of upstream silence. */
 const MAX_TIMEOUT_SECONDS = 3600;
 
@@ -138,9 +122,19 @@ export const recordCommand: Command = {
     const first = listen.intercept[0];
     const upstream =
       stringFlag(flags, "upstream") || first === undefined
-        ? required(flags, "upstream", "https://api.helloasso-sandbox.com")
+        ? required(
+            "record",
+            "--upstream",
+            stringFlag(flags, "upstream"),
+            "--upstream https://api.helloasso-sandbox.com",
+          )
         : `https://${first.trim()}`;
-    const cassette = required(flags, "cassette", "recordings/session.yaml");
+    const cassette = required(
+      "record",
+      "--cassette",
+      stringFlag(flags, "cassette"),
+      "--cassette recordings/session.yaml",
+    );
     const mode: RecordMode = choiceFlag("record", "mode", stringFlag(flags, "mode"), RECORD_MODES, "once");
     const quiet = flags.values.quiet === true;
     const print = (event: ProxyEvent) => {
@@ -153,12 +147,12 @@ export const recordCommand: Command = {
       port: portFlag("record", stringFlag(flags, "port"), DEFAULT_PORT),
       ...listen,
       mode,
-      keep: positiveFlag(flags, "keep", 3),
+      keep: wholeFlag(flags, "keep", { example: 3 }),
       redactPii: flags.values["redact-pii"] === true,
       notifyForward: stringFlag(flags, "notify-forward"),
       notificationPath: stringFlag(flags, "notify-path"),
-      maxBodyBytes: positiveFlag(flags, "max-body", 52428800),
-      maxCassetteBytes: positiveFlag(flags, "max-cassette-bytes", 268435456),
+      maxBodyBytes: wholeFlag(flags, "max-body", { example: 52428800 }),
+      maxCassetteBytes: wholeFlag(flags, "max-cassette-bytes", { example: 268435456 }),
       upstreamTimeoutMs: upstreamTimeoutMs(stringFlag(flags, "timeout")),
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,

@@ -28,7 +28,7 @@ import {
   seedFlag,
   shapesFlag,
   stringFlag,
-  wholeNumberFlag,
+  wholeFlag,
 } from "../flags.js";
 
 /** The port `assopay sandbox` listens on when `--port` is not given. */
@@ -239,8 +239,8 @@ async function run(context: CommandContext): Promise<number> {
   const atText = stringFlag(flags, "at");
   const at: IsoDay | undefined = dateFlag("sandbox", atText);
   const seed = seedFlag("sandbox", stringFlag(flags, "seed")) ?? DEFAULT_SEED;
-  const entriesFlag = { verb: "sandbox", flag: "entries", min: 0, max: 1_000_000, example: DEFAULT_ENTRIES };
-  const entries = wholeNumberFlag(stringFlag(flags, "entries"), entriesFlag) ?? DEFAULT_ENTRIES;
+  const entries =
+    wholeFlag(flags, "entries", { min: 0, max: 1_000_000, example: DEFAULT_ENTRIES }) ?? DEFAULT_ENTRIES;
   const fault = faultFlag(stringFlag(flags, "fault"));
   const timelineFile = stringFlag(flags, "timeline");
   const notificationTypesFile = stringFlag(flags, "notification-types");

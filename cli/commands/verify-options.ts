@@ -22,11 +22,11 @@ import {
   type ParsedFlags,
   parseFlags,
   portFlag,
-  secondsFlag,
+  secondsOf,
   secondsToMs,
   shapesFlag,
   stringFlag,
-  wholeNumberFlag,
+  wholeFlag,
 } from "../flags.js";
 
 /** The flags that name the target and how to reach it: without `--target` they are a usage error. */
@@ -61,8 +61,8 @@ function given<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], un
 }
 
 /** A time limit in seconds (fractions allowed), as milliseconds. */
-function timeLimitMs(flag: string, text: string | undefined): number | undefined {
-  const seconds = secondsFlag(text, { verb: "verify", flag, example: 30 });
+function timeLimitMs(flags: ParsedFlags, flag: string): number | undefined {
+  const seconds = secondsOf(flags, flag, { example: 30 });
   return seconds === undefined ? undefined : secondsToMs(seconds);
 }
 
@@ -98,18 +98,10 @@ export function parse(context: CommandContext) {
     pactBroker: publishOptions(flags, env),
     /** The run's time limits given, in milliseconds, and the completeness crawls' bound. */
     limits: given({
-      requestTimeoutMs: timeLimitMs("request-timeout", stringFlag(flags, "request-timeout")),
-      runTimeoutMs: timeLimitMs("timeout", stringFlag(flags, "timeout")),
-      maxEntries: wholeNumberFlag(stringFlag(flags, "max-entries"), {
-        verb: "verify",
-        flag: "max-entries",
-        example: 10_000,
-      }),
-      concurrency: wholeNumberFlag(stringFlag(flags, "concurrency"), {
-        verb: "verify",
-        flag: "concurrency",
-        example: 4,
-      }),
+      requestTimeoutMs: timeLimitMs(flags, "request-timeout"),
+      runTimeoutMs: timeLimitMs(flags, "timeout"),
+      maxEntries: wholeFlag(flags, "max-entries", { example: 10_000 }),
+      concurrency: wholeFlag(flags, "concurrency", { example: 4 }),
     }),
     shapes: shapesFlag("verify", flags),
   };

@@ -145,17 +145,12 @@ export const DEFAULTS = Object.freeze({
 
 /** The target's base URL without a trailing slash; a usage error for anything but an http(s) host root. */
 export function normalizeTarget(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
     throw new AssopayError("usage", `--target must be an http(s) URL, got "${text}"`, {
-      hint: "for example --target https://api.helloasso-sandbox.com",
-    });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new AssopayError("usage", `--target must be an http(s) URL, got "${text}"`, {
-      hint: "for example --target http://127.0.0.1:3000",
+      hint: url
+        ? "for example --target http://127.0.0.1:3000"
+        : "for example --target https://api.helloasso-sandbox.com",
     });
   }
   const base = `${url.origin}${url.pathname}`.replace(/\/+$/, "");
