@@ -1,7 +1,9 @@
+import type { FileHandle } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
 import { AssopayError } from "../../core/errors.js";
+import { openInput } from "../../core/input-file.js";
 import { parseYamlText } from "../../core/yaml-file.js";
 import { readBlockDocument } from "./block-reader.js";
-import { createDocumentSplitter, type RawDocument } from "./documents.js";
 import {
   CASSETTE_FORMAT,
   type Cassette,
@@ -10,14 +12,224 @@ import {
   type Interaction,
   type LoadedInteraction,
 } from "./format.js";
-import { readLines } from "./read-lines.js";
 import {
   type CassetteValidator,
   createCassetteValidator,
   type SchemaProblem,
   statusProblem,
 } from "./schema.js";
-import { looksLikeCassette, notACassette } from "./sniff.js";
+
+/**
+ * Cutting a cassette's YAML stream into documents on its `---` and `...` lines, one line at a time, so a
+ * file of any size can be read as a stream (a whole file above ~512 MB does not fit in one string).
+ */
+
+/** A document as cut out of the file: its lines, where it starts, and whether its `...` was written. */
+interface RawDocument {
+  /** 1-based line of the `---` (or of the first line, for a document without one). */
+  line: number;
+  /** 1-based line of the first content line. */
+  contentLine: number;
+  lines: string[];
+  closed: boolean;
+}
+
+function isMarker(line: string, marker: string): boolean {
+  return line === marker || line.startsWith(`${marker} `) || line.startsWith(`${marker}\t`);
+}
+
+/** A blank or comment-only line. */
+function isBlank(line: string): boolean {
+  const trimmed = line.trim();
+  return trimmed === "" || trimmed.startsWith("#");
+}
+
+function hasContent(doc: RawDocument): boolean {
+  return doc.lines.some((l) => !isBlank(l));
+}
+
+/**
+ * Cuts a stream of lines into documents. Cassette documents are maps written in block style, so a line
+ * starting with `---` or `...` cannot be inside one. `emit` is called with each document once it has
+ * ended (its `...`, the next `---`, or the end of the input); documents with no content are dropped.
+ *
+ * @example
+ * const splitter = createDocumentSplitter((doc) => docs.push(doc));
+ * for (const line of text.split("\n")) splitter.push(line);
+ * splitter.end();
+ */
+function createDocumentSplitter(emit: (doc: RawDocument) => void): {
+  push(line: string): void;
+  end(): void;
+} {
+  let current: RawDocument | undefined;
+  let lineNo = 0;
+  const flush = () => {
+    if (current && hasContent(current)) emit(current);
+    current = undefined;
+  };
+  return {
+    push(rawLine) {
+      lineNo++;
+      const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+      if (isMarker(line, "---")) {
+        flush();
+        current = { line: lineNo, contentLine: lineNo + 1, lines: [], closed: false };
+        const rest = line.slice(4).trim();
+        if (rest !== "" && !rest.startsWith("#")) {
+          current.lines.push(rest);
+          current.contentLine = lineNo;
+        }
+      } else if (isMarker(line, "...")) {
+        if (current) current.closed = true;
+        flush();
+      } else if (current) {
+        current.lines.push(line);
+      } else if (!isBlank(line)) {
+        current = { line: lineNo, contentLine: lineNo, lines: [line], closed: false };
+      }
+    },
+    end: flush,
+  };
+}
+
+/** The longest line read (characters): a body of 50 MB, base64-encoded, fits several times over. */
+const MAX_LINE_CHARS = 256 * 1024 * 1024;
+
+function lineTooLong(path: string, line: number): AssopayError {
+  return new AssopayError(
+    "bad-cassette",
+    `line ${line} is longer than ${MAX_LINE_CHARS} characters: this is not a cassette the recorder wrote`,
+    {
+      location: { file: path, line },
+      hint: "check the path: a cassette is a YAML file written by 'assopay record'",
+    },
+  );
+}
+
+/** A read that failed once the file was open (an I/O error): the file and why. */
+function unreadable(path: string, error: unknown): AssopayError {
+  return new AssopayError("bad-cassette", `cannot read the cassette: ${(error as Error).message}`, {
+    location: { file: path },
+    hint: "check the file system the cassette is on, then try again",
+    cause: error,
+  });
+}
+
+/** How much of the file is read at a time. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Reads a file as a stream of lines (split on "\n"), handing each to `onLine`: a file of any size is read
+ * without holding its text whole. An unreadable file, or a line longer than any cassette holds, is an
+ * `AssopayError` ('bad-cassette') naming the file (and the line); one thrown by `onLine` passes through.
+ *
+ * The file is read through a `FileHandle`, a megabyte at a time, not through a read stream: a replay that
+ * had read a 36 MB cassette through `fs.createReadStream` then served every request with about 25% more
+ * CPU than one that had read it this way (bench/history/performance-log.md, "replay flat from 10 to 100,000").
+ *
+ * @example
+ * await readLines("recordings/crawl.yaml", (line) => splitter.push(line));
+ */
+async function readLines(path: string, onLine: (line: string) => void): Promise<void> {
+  const handle: FileHandle = await openInput(path, "bad-cassette", "cassette");
+  const decoder = new StringDecoder("utf8");
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  // The start of a line not ended yet, in pieces (a long base64 line spans many chunks).
+  let pending: string[] = [];
+  let pendingChars = 0;
+  let lineNo = 0;
+  const take = (chunk: string) => {
+    const lines = chunk.split("\n");
+    if (lines.length === 1) {
+      pending.push(chunk);
+      pendingChars += chunk.length;
+      if (pendingChars > MAX_LINE_CHARS) throw lineTooLong(path, lineNo + 1);
+      return;
+    }
+    lines[0] = pending.join("") + lines[0];
+    const last = lines.pop() ?? "";
+    pending = [last];
+    pendingChars = last.length;
+    lineNo += lines.length;
+    for (const line of lines) onLine(line);
+  };
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      take(decoder.write(buffer.subarray(0, bytesRead)));
+    }
+    take(decoder.end());
+    const last = pending.join("");
+    if (last !== "") onLine(last);
+  } catch (error) {
+    // Only a failure of the file system is about the file; anything else passes through as it is.
+    if (error instanceof Error && "syscall" in error) throw unreadable(path, error);
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A header line naming a cassette format, whatever its version. */
+const FORMAT_LINE = /^format:\s*["']?assopay-cassette\//;
+
+/** Whether a file's first document is a cassette header (any version): it has a `format: assopay-cassette/…` line. */
+function looksLikeCassette(doc: RawDocument): boolean {
+  return doc.lines.some((line) => FORMAT_LINE.test(line));
+}
+
+/**
+ * What a file that is not a cassette looks like, from its first document's lines, in a few words that
+ * never quote it (the file may be anything given by mistake: `/etc/shadow`): its kind and its size; and,
+ * for a file another verb reads (a HAR, an OpenAPI document), what to do with it instead.
+ */
+function look(doc: RawDocument): { what: string; hint?: string } {
+  const text = doc.lines.join("\n");
+  if (text.includes("\u0000") || text.includes("\ufffd")) return { what: "binary data" };
+  const first = doc.lines.find((line) => line.trim() !== "")?.trim() ?? "";
+  if (first.startsWith("{") || first.startsWith("[")) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return { what: "JSON or a YAML flow collection" };
+    }
+    const log = (data as { log?: { entries?: unknown } } | null)?.log;
+    if (Array.isArray(log?.entries)) {
+      return {
+        what: "a HAR file (a browser's recorded traffic)",
+        hint: "import it into a cassette first: assopay har import FILE.har --cassette PATH",
+      };
+    }
+    if (typeof (data as { openapi?: unknown } | null)?.openapi === "string") return OPENAPI;
+    return { what: "a JSON document" };
+  }
+  if (first.startsWith("<")) return { what: "HTML or XML" };
+  if (doc.lines.some((line) => /^openapi:\s*["']?3\./.test(line))) return OPENAPI;
+  const keys = doc.lines.filter((line) => /^[A-Za-z_][\w.-]*:(\s|$)/.test(line)).length;
+  if (keys > 0) return { what: `a YAML map with ${keys} key${keys === 1 ? "" : "s"}, none of them "format"` };
+  return {
+    what: `text of ${doc.lines.length} line${doc.lines.length === 1 ? "" : "s"} that is not a YAML map`,
+  };
+}
+
+const OPENAPI = {
+  what: "an OpenAPI document",
+  hint: "a provider's document describes the API, it records no traffic: compare it with 'assopay drift --openapi FILE', or serve it with a mock and verify that",
+};
+
+/** The error for a file whose first document is not a cassette header. */
+function notACassette(file: string, doc: RawDocument): AssopayError {
+  const { what, hint } = look(doc);
+  return new AssopayError("bad-cassette", `this file is not a cassette: it looks like ${what}`, {
+    location: { file, line: doc.contentLine },
+    hint:
+      hint ??
+      `check the path: a cassette is a YAML file written by 'assopay record', starting with a header document (format: ${CASSETTE_FORMAT})`,
+  });
+}
 
 const HINT = "every document starts with '---' and ends with '...'; see docs/cassettes.md";
 
