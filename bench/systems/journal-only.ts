@@ -1,7 +1,7 @@
 // A floor for recording: assopay record's own forwarder and body capture, each exchange
 // appended to its journal (the one write the durability rule asks for, before the response ends) and
 // nothing else: no worker, no scan, no YAML, no second write. The journal is emptied each time it reaches
-// 16 MiB, where the recorder's is emptied or sealed (proxy/record/journal-queue.ts), so both write on
+// 16 MiB, where the recorder's is emptied or sealed (JournalQueue, proxy/record/worker-host.ts), so both write on
 // pages freed a moment before rather than on fresh ones (bench/history/performance-log.md). Any recorder that
 // keeps a secret-free cassette does at least this much work per exchange on this path, and then scans
 // the body.

@@ -1,7 +1,6 @@
 import { namesItsValue } from "../redaction/named-pairs.js";
 import { YamlBlock } from "./yaml-block.js";
-import { isLiteralLine, isPlainBytes, needsEscape, sameBytes } from "./yaml-bytes.js";
-import { yamlString } from "./yaml-scalar.js";
+import { isLiteralLine, isPlainBytes, needsEscape, sameBytes, yamlString } from "./yaml-scalar.js";
 
 /** Nesting deeper than this is left to the general path. */
 const MAX_DEPTH = 64;

@@ -1,11 +1,17 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { chmod, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createSecureContext, type SecureContext } from "node:tls";
 import type { pki } from "node-forge";
 import { AssopayError } from "../../core/errors.js";
 import { makeDir } from "../../core/make-dir.js";
-import { forge } from "./forge.js";
+
+/**
+ * node-forge, loaded as the CommonJS module it is (its exports are built at run time, so an ESM named
+ * import finds none of them).
+ */
+const forge = createRequire(import.meta.url)("node-forge") as typeof import("node-forge");
 
 /** The local certificate authority that signs the certificates of intercepted hosts. */
 export interface CertificateAuthority {

@@ -152,7 +152,7 @@ export function frameStart(meta: string, request: readonly Buffer[], response: r
  * The frames of `bytes` (a stretch of the journal written whole), in order, and where the first frame
  * that is incomplete or damaged starts (the end, when every frame is whole and sound). Bodies are views
  * of `bytes`, not copies. The recorder's worker reads its journal with this; recovery reads a journal
- * of any size as a stream (see `journal-reader.ts`). `verify: false` skips the checksum over each frame's
+ * of any size as a stream (see `scanJournal`, `recover.ts`). `verify: false` skips the checksum over each frame's
  * metadata and bodies (each head's own is still checked): for the worker, which reads what its own
  * process wrote moments before, through the page cache; the checksums are for journals left by a crash.
  */

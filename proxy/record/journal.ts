@@ -16,7 +16,7 @@ import { frameStart } from "./journal-frame.js";
  * The write-ahead journal of a recording: `<file>.journal`, next to the file being written. Every exchange
  * is appended to it on the proxy's thread, raw (not yet redacted), in one `writev(2)`, before the proxy
  * ends its response; the worker reads it back from the file and turns it into YAML later (see
- * `journal-tail.ts`), so the journal is the only queue between the two threads. Once everything
+ * `JournalTail`, `worker.ts`), so the journal is the only queue between the two threads. Once everything
  * journaled is in the cassette, the journal is emptied. Under traffic that never lets the worker catch up
  * it is sealed instead once it reaches 16 MiB (`lag-bound.ts`): renamed `<file>.journal.sealed`, while a
  * new `<file>.journal` takes the next exchanges; the sealed one is deleted once the worker has converted
@@ -25,7 +25,7 @@ import { frameStart } from "./journal-frame.js";
  * `recover.ts`).
  *
  * Its frame format, with a checksum over each frame, is in `journal-frame.ts`; recovery reads a journal
- * as a stream, skipping damaged frames (`journal-reader.ts`).
+ * as a stream, skipping damaged frames (`scanJournal`, `recover.ts`).
  */
 const JOURNAL_SUFFIX = ".journal";
 

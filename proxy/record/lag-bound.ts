@@ -8,7 +8,7 @@
  * never pauses that moment never came by itself: the journal grew with the recording (1.9 GB beside a
  * 1.9 GB cassette after 14 s of 1 MB exchanges), twice the disk, every secret kept raw until the end, and
  * each append on pages the kernel had to find anew. So its length has a mark: there it is sealed and a
- * new one started (`journal-queue.ts`), and when it cannot be, because the last sealed one is not
+ * new one started (`JournalQueue`, `worker-host.ts`), and when it cannot be, because the last sealed one is not
  * converted yet, new requests wait.
  */
 

@@ -36,7 +36,7 @@ function sizeOf(path: string): number {
   }
 }
 
-describe("the journal's length under traffic that never pauses (proxy/record/journal-queue.ts)", () => {
+describe("the journal's length under traffic that never pauses (JournalQueue, proxy/record/worker-host.ts)", () => {
   const files = upstreamAndTemp(blobUpstream);
 
   it("is sealed each time it reaches 16 MiB while the worker lags: each journal holds at most the mark and what was in flight when it was reached, every exchange is answered and recorded, and none is left after a clean stop", async () => {

@@ -9,7 +9,7 @@ import { emptyCassette, journalItems } from "./support/journals.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 
 /**
- * What a recorder killed while its journal was sealed leaves behind (see `proxy/record/journal-queue.ts`):
+ * What a recorder killed while its journal was sealed leaves behind (see `JournalQueue` of `proxy/record/worker-host.ts`):
  * `<file>.journal.sealed` (what it journaled first) and `<file>.journal` (what came after), or only the
  * sealed one when it was killed between the rename and the new journal.
  */
@@ -97,7 +97,7 @@ describe("recovering a sealed journal and the open one", () => {
   });
 });
 
-describe("a journal that cannot be sealed (proxy/record/journal-queue.ts)", () => {
+describe("a journal that cannot be sealed (JournalQueue, proxy/record/worker-host.ts)", () => {
   const files = upstreamAndTemp(blobUpstream);
 
   it("stops recording with the error and a hint naming what is in the way; every exchange a client received is recovered once it is moved", async () => {
