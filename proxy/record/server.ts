@@ -6,7 +6,6 @@ import { type RunningServer, startServer } from "../../core/http/server.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
-import { InFlight } from "../http/in-flight.js";
 import { carriesPlaceholder, placeholderRefusal } from "../replay/placeholder.js";
 import { Replayer } from "../replay/replayer.js";
 import { cachedResponder } from "../replay/respond.js";
@@ -18,6 +17,27 @@ import { isNotificationPath, relayNotification } from "./notifications.js";
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from "./options.js";
 import { planRecording } from "./plan.js";
 import { RecordingWorker } from "./worker-host.js";
+
+/** Counts pieces of work under way, so that a server can wait for them before it stops. */
+
+export class InFlight {
+  private count = 0;
+  private waiters: (() => void)[] = [];
+
+  start(): void {
+    this.count++;
+  }
+
+  end(): void {
+    this.count--;
+    if (this.count === 0) for (const resolve of this.waiters.splice(0)) resolve();
+  }
+
+  /** Resolves once nothing is under way. */
+  idle(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
 
 /** A running recorder. */
 export interface RunningRecorder {

@@ -6,12 +6,11 @@ import type { Cassette, MatchRule, StoredRequest } from "../cassette/format.js";
 import { createRedactor, type Redactor } from "../redaction/redact.js";
 import { type HeldResponse, hold } from "./held.js";
 import { describeRequest } from "./key.js";
-import { KeyMemo } from "./key-memo.js";
 import { compileRules, describeRule } from "./match-rules.js";
 import { explainMiss } from "./miss.js";
 import { ReplayIndex } from "./replay-index.js";
 import { type Lookup, lookup } from "./serve.js";
-import { type Served, ServedCache } from "./served.js";
+import { KeyMemo, type Served, ServedCache } from "./start-over-map.js";
 import {
   applyCounts,
   datedRulesFor,

@@ -8,7 +8,6 @@ import { type Interception, prepareInterception } from "../forward/interception.
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { openCassette } from "../load-cassette.js";
-import { KeyMemo } from "./key-memo.js";
 import {
   type ReplayOptions,
   type ResolvedReplayOptions,
@@ -19,6 +18,7 @@ import { OriginRewriter, recordedOrigins } from "./origins.js";
 import { cassetteWarnings, type ReplayAnswer, Replayer } from "./replayer.js";
 import { cachedResponder, type Responder } from "./respond.js";
 import { incomingRequest } from "./serve.js";
+import { KeyMemo } from "./start-over-map.js";
 
 /** The path that starts every sequence over (`POST`). */
 export const RESET_PATH = "/__assopay/reset";

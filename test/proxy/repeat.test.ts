@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
 import { placeholderFor } from "../../core/secrets/placeholder.js";
-import { KeyMemo } from "../../proxy/replay/key-memo.js";
 import { type RunningReplay, startReplay } from "../../proxy/replay/server.js";
+import { KeyMemo } from "../../proxy/replay/start-over-map.js";
 import { writeCassette } from "./support/cassettes.js";
 import { send, tempDir } from "./support/http.js";
 
