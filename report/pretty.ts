@@ -1,5 +1,5 @@
 import { redactSecretData } from "../core/secrets/text.js";
-import { requestLine } from "./evidence.js";
+import { explanationParts } from "./evidence.js";
 import { casesOf, type Finding, type Report, summarize, type Verdict } from "./model.js";
 import { prettyMatrix } from "./pretty-matrix.js";
 
@@ -60,24 +60,17 @@ export function prettyCaseLine(given: Finding, options: PrettyOptions, indent = 
   return `${indent}${paint(MARK[item.verdict].padEnd(7), item.verdict, options)} ${item.id.padEnd(42)} ${short}`.trimEnd();
 }
 
-function explain(item: Finding): string[] {
-  const lines = [`    rule:     ${item.rule}`, `    why:      ${item.reason}`];
-  const evidence = item.evidence;
-  if (evidence) {
-    const request = requestLine(evidence);
-    if (request) lines.push(`    request:  ${request}`);
-    for (const [name, value] of Object.entries(evidence.request?.headers ?? {}))
-      lines.push(`              ${name}: ${value}`);
-    if (evidence.response) {
-      lines.push(`    response: ${evidence.response.status}`);
-      if (evidence.response.excerpt !== undefined)
-        lines.push(`    offending part: ${evidence.response.excerpt}`);
-    }
-    for (const line of evidence.diagnostics ?? []) lines.push(`      - ${line}`);
-  }
-  if (item.fix !== undefined) lines.push(`    fix: ${item.fix}`);
-  return lines;
-}
+/** The labels the pretty report aligns; the others are followed by their text. */
+const ALIGNED = new Set(["rule", "why", "request", "response"]);
+
+const explain = (item: Finding) =>
+  explanationParts(item).map(([label, text]) =>
+    label === ""
+      ? `              ${text}`
+      : label === "-"
+        ? `      - ${text}`
+        : `    ${ALIGNED.has(label) ? `${label}:`.padEnd(10) : `${label}: `}${text}`,
+  );
 
 /** For each failure and error: the rule, why, the request, the offending part, the fix. */
 export function prettyFailures(given: Report, options: PrettyOptions): string[] {
