@@ -421,45 +421,22 @@ const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
 /** Every literal of the formats above, for the recorder's scan and `FORMAT_CANDIDATE`. */
 const PROVIDER_LITERALS: readonly string[] = Object.freeze(PROVIDER_FORMATS.flatMap((f) => f.literals));
 
-/**
- * A word that starts a format's secret but is too common to send a text to the general path on its own
- * (`SK` is in any base64 run): `FORMAT_CANDIDATE` and the recorder's scan find the word, at the start of
- * a word, and then test what follows it (`after`, a regular expression's source) where it is.
- */
-interface CheckedWord {
-  readonly word: string;
-  readonly after: string;
-  /** The most characters `after` reads, its look-ahead included: the scan reads no more. */
-  readonly span: number;
-  /**
-   * The characters that may stand before the word (the start of a text too), where the word is in too
-   * many words of other kinds to be looked at after each (`00` ends every time of day, `:00`): the
-   * scan's automaton then finds each lead and the word together. Absent: any character but a word's.
-   */
-  readonly leads?: string;
-}
-
-/**
- * How the literal words' automata spell a checked word: after each of its leads, or alone.
- *
- * @example checkedSpellings({ word: "00", after: "", span: 1, leads: " =" }) // [" 00", "=00"]
- */
-const checkedSpellings = (c: CheckedWord): string[] =>
-  c.leads ? [...c.leads].map((lead) => `${lead}${c.word}`) : [c.word];
-
 /** What may stand before an Okta token: a blank, a quote, or what ends a pair's name or a list's item. */
 const TOKEN_LEADS = " \t\n\r\"'`=(,[>";
 
-const CHECKED_WORDS: readonly CheckedWord[] = Object.freeze([
-  { word: "SK", after: String.raw`[0-9a-fA-F]{32}(?!\w)`, span: 33 },
-  // Upper and lower case and a digit among the 40, as the format's `accept` asks.
-  {
-    word: "00",
-    after: String.raw`(?=[\w-]{0,39}[A-Z])(?=[\w-]{0,39}[a-z])(?=[\w-]{0,39}\d)[\w-]{40}(?![\w-])`,
-    span: 41,
-    leads: TOKEN_LEADS,
-  },
-]);
+/**
+ * Words that start a format's secret but are too common to make a text a candidate on their own (`://`
+ * is in every URL, `SK` in any base64 run): where the automaton finds one, the patterns of the formats
+ * it starts are tried right there, their look-behinds reading what stands before it. `leads`: the
+ * characters that may stand before the word (the start of a text too), where the word is in too many
+ * words of other kinds to be looked at after each (`00` ends every time of day, `:00`): the automaton
+ * then finds each lead and the word together.
+ */
+const CHECKED_WORDS: readonly { word: string; formats: readonly string[]; leads?: string }[] = [
+  { word: "://", formats: ["url-password", "url-token"] },
+  { word: "SK", formats: ["twilio-api-key"] },
+  { word: "00", formats: ["okta-api-token"], leads: TOKEN_LEADS },
+];
 
 export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
   {
@@ -611,7 +588,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
 ]);
 
 /**
- * The shapes' literal words, their classes spelled out, found with `://` and the checked words by one
+ * The shapes' literal words, their classes spelled out, found with the checked words by one
  * automaton (`FORMAT_WORD_AUTOMATON`). The tests check that the recorder's body scan and
  * `FORMAT_CANDIDATE` agree.
  */
@@ -636,24 +613,17 @@ const FORMAT_WORDS: readonly string[] = Object.freeze([
   "eyJ",
 ]);
 
-const WORD_CHAR = /\w/;
-/** What credentials in a URL look like after its `://`: a user, `:`, a password and `@`, or a token and `@`. */
-const URL_CREDENTIALS = String.raw`(?:[^\s/?#:@]{1,256}:[^\s/?#@]{1,256}|[\w-]{20,256})@`;
-/** What follows `://`: a URL's credentials (tested where `://` is). */
-const URL_PASSWORD_REST = new RegExp(`^${URL_CREDENTIALS}`);
-
 /**
- * The literal words above, `://` (where a URL password may follow) and the checked words (each after each
- * of its leads, if it has them), found in one pass whatever their number: by `FORMAT_CANDIDATE` over text,
- * by the recorder's body scan (`proxy/redaction/scan.ts`) over bytes. Tags: 1 a literal word, 2 `://`,
- * 3 + i the checked word i (a smaller one wins where two words end); `formatWordAt` tests each.
+ * The literal words above and the checked words (each after each of its leads, if it has them), found in
+ * one pass whatever their number: by `FORMAT_CANDIDATE` over text, by the recorder's body scan
+ * (`proxy/redaction/scan.ts`) over bytes. Tags: 1 a literal word, 2 + i the checked word i (a smaller
+ * one wins where two words end); `formatWordAt` tests each.
  */
 export const FORMAT_WORD_AUTOMATON = buildAutomaton(
   [
     ...FORMAT_WORDS.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
-    { bytes: wordBytes("://"), tag: 2 },
-    ...CHECKED_WORDS.flatMap((c, i) =>
-      checkedSpellings(c).map((word) => ({ bytes: wordBytes(word), tag: 3 + i })),
+    ...CHECKED_WORDS.flatMap(({ word, leads }, i) =>
+      (leads ? [...leads] : [""]).map((lead) => ({ bytes: wordBytes(lead + word), tag: 2 + i })),
     ),
   ],
   PLAIN,
@@ -662,24 +632,30 @@ export const FORMAT_WORD_AUTOMATON = buildAutomaton(
 /** Where the automaton starts: as after a line's end, so that a checked word's lead is met at the start. */
 export const FORMAT_WORD_START = (FORMAT_WORD_AUTOMATON.next[0x0a] as number) & ROW;
 
-/** What must follow each checked word, anchored. */
-const CHECKED_AFTER = CHECKED_WORDS.map((c) => new RegExp(`^(?:${c.after})`));
+/** Each checked word's formats, their patterns made sticky (tried where the word starts). */
+const CHECKED = CHECKED_WORDS.map(({ word, formats }) => ({
+  length: word.length,
+  formats: SECRET_FORMATS.filter((f) => formats.includes(f.id)).map((f) => ({
+    sticky: new RegExp(f.pattern.source, "y"),
+    accept: f.accept,
+  })),
+}));
 
 /**
  * Whether the word the automaton found ending at `end` of `text` (its tag `tag`) is a format's candidate:
- * a literal word is; `://` when a URL's credentials follow; a checked word when it starts a word (or
- * follows a lead) and its secret's rest follows, only its span read.
+ * a literal word is; a checked word when one of its formats' patterns (and `accept`) takes what starts
+ * there.
  */
 export function formatWordAt(text: string, tag: number, end: number): boolean {
   if (tag === 1) return true;
-  if (tag === 2) return URL_PASSWORD_REST.test(text.slice(end + 1, end + 520));
-  const checked = CHECKED_WORDS[tag - 3];
-  const after = CHECKED_AFTER[tag - 3];
-  if (!checked || !after) return false;
-  const before = text.charCodeAt(end - checked.word.length);
-  if (!checked.leads && end >= checked.word.length && WORD_CHAR.test(String.fromCharCode(before)))
-    return false;
-  return after.test(text.slice(end + 1, end + 1 + checked.span));
+  const checked = CHECKED[tag - 2];
+  return (
+    checked?.formats.some(({ sticky, accept }) => {
+      sticky.lastIndex = end + 1 - checked.length;
+      const found = sticky.exec(text);
+      return found !== null && (accept === undefined || accept(found.groups?.secret ?? found[0]));
+    }) ?? false
+  );
 }
 
 /** The candidate that is not a word as written: `bearer` in any case, and a blank. */
