@@ -6,13 +6,13 @@
  */
 
 /** One word to find and the tag reported where it ends (1 to 255; a smaller tag wins where two end). */
-export interface AutomatonWord {
+interface AutomatonWord {
   readonly bytes: readonly number[];
   readonly tag: number;
 }
 
 /** How the automaton reads bytes besides the words' own. */
-export interface AutomatonOptions {
+interface AutomatonOptions {
   /** ASCII letters of either case read alike (the words are given in lower case). */
   readonly foldCase: boolean;
   /** Bytes skipped wherever they are (`-` and `_` inside a field name: `access-token`, `a_p_i_key`). */
@@ -109,9 +109,9 @@ export function wordBytes(word: string): number[] {
 
 /**
  * Whether `text` holds one of the automaton's words that `accept` takes where it ends (the text, the
- * word's tag, the index of its last character), read from the state `start` one character a byte (a character above
- * 255, in no word, starts the search afresh). For automata of ASCII words without skipped or flagged
- * bytes.
+ * word's tag, the index of its last character), read from the state `start` one character a byte (a
+ * character above 255, in no word, starts the search afresh). For automata of ASCII words; a flagged
+ * byte's step is handed to `accept` too (its tag 0 where no word ends).
  *
  * @example holdsWordWhere(buildAutomaton([{ bytes: wordBytes("ghp_"), tag: 1 }], PLAIN), "a ghp_x", () => true) // true
  */

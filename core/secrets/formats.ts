@@ -39,6 +39,12 @@ export interface SecretFormat {
    * else the whole match); without it, every match is a secret.
    */
   readonly accept?: (secret: string) => boolean;
+  /**
+   * Words every match holds, as written (its prefixes, their classes spelled out): the automaton finds
+   * them (`FORMAT_CANDIDATE`, the recorder's scan). None where a checked word, `bearer` or the token
+   * shape stands for the format.
+   */
+  readonly literals: readonly string[];
   /** A value the format's own example gives, for the tests (assembled, so no scanner flags the file). */
   readonly example: string;
 }
@@ -48,14 +54,9 @@ const rep = (chars: string, n: number) => chars.repeat(Math.ceil(n / chars.lengt
 
 /**
  * Secrets known by a prefix their provider publishes, each written here from the provider's own
- * documentation of its keys and tokens. Every one starts with (or holds) a literal of `literals`: the
- * recorder's one-pass scan looks for those, and `FORMAT_CANDIDATE` is built from them.
+ * documentation of its keys and tokens.
  */
-interface ProviderFormat extends SecretFormat {
-  readonly literals: readonly string[];
-}
-
-const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
+const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
   [
     {
       id: "stripe-key",
@@ -81,19 +82,9 @@ const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
       // feature-flag tokens: GitLab's documented prefixes.
       id: "gitlab-token",
       pattern: /\bgl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[\w-]{20,300}/g,
-      literals: [
-        "glpat-",
-        "gloas-",
-        "gldt-",
-        "glrt-",
-        "glcbt-",
-        "glptt-",
-        "glft-",
-        "glimt-",
-        "glagent-",
-        "glsoat-",
-        "glffct-",
-      ],
+      literals: ["pat", "oas", "dt", "rt", "cbt", "ptt", "ft", "imt", "agent", "soat", "ffct"].map(
+        (k) => `gl${k}-`,
+      ),
       example: `gl${"pat"}-${rep("xY7_z", 20)}`,
     },
     {
@@ -410,16 +401,13 @@ const PROVIDER_FORMATS: readonly ProviderFormat[] = Object.freeze(
       example: `EA${"A"}CEdEose0cBA${rep("Zx8Yw7Vu6", 60)}`,
     },
   ].map(
-    (format): ProviderFormat => ({
+    (format): SecretFormat => ({
       ...format,
       origin: "provider-documentation",
       secret: format.pattern.source.includes("(?<secret>") ? 1 : 0,
     }),
   ),
 );
-
-/** Every literal of the formats above, for the recorder's scan and `FORMAT_CANDIDATE`. */
-const PROVIDER_LITERALS: readonly string[] = Object.freeze(PROVIDER_FORMATS.flatMap((f) => f.literals));
 
 /** What may stand before an Okta token: a blank, a quote, or what ends a pair's name or a list's item. */
 const TOKEN_LEADS = " \t\n\r\"'`=(,[>";
@@ -447,6 +435,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     pattern:
       /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{1,16384}?-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g,
     secret: 0,
+    literals: ["PRIVATE KEY"],
     example: `-----BEGIN ${"RSA PRIVATE"} KEY-----\nMIIEow${rep("Ab3", 60)}\n-----END RSA PRIVATE KEY-----`,
   },
   {
@@ -455,6 +444,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // Classic tokens: ghp_ (personal), gho_ (OAuth), ghu_/ghs_ (app), ghr_ (refresh), 36+ characters.
     pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
     secret: 0,
+    literals: [..."pousr"].map((c) => `gh${c}_`),
     example: `gh${"p"}_${rep("a1B2c3", 36)}`,
   },
   {
@@ -462,6 +452,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
     secret: 0,
+    literals: ["github_pat_"],
     example: `github${"_pat"}_${rep("11AbCdEf", 82)}`,
   },
   {
@@ -470,6 +461,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // Access key ids: a four-letter kind (AKIA long-term, ASIA temporary, …) and 16 more.
     pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
     secret: 0,
+    literals: ["A3T", "AKIA", "ASIA", "ABIA", "ACCA"],
     example: `AK${"IA"}${rep("Q3ZX7W", 16)}`,
   },
   {
@@ -477,6 +469,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /\bxox[abposr]-[0-9A-Za-z-]{10,250}/g,
     secret: 0,
+    literals: [..."abposr"].map((c) => `xox${c}-`),
     example: `xo${"xb"}-1234567890-${rep("aBcD1", 24)}`,
   },
   {
@@ -484,6 +477,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_-]{20,200}/g,
     secret: 0,
+    literals: ["hooks.slack.com"],
     example: `https://hooks.${"slack"}.com/services/T00000000/B00000000/${rep("XyZ9", 24)}`,
   },
   {
@@ -491,6 +485,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
     secret: 0,
+    literals: ["npm_"],
     example: `np${"m"}_${rep("Zx8Yw7", 36)}`,
   },
   {
@@ -498,6 +493,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g,
     secret: 0,
+    literals: ["SG."],
     example: `S${"G"}.${rep("aB1", 22)}.${rep("cD2", 43)}`,
   },
   {
@@ -505,6 +501,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g,
     secret: 0,
+    literals: ["at", "ca", "pa", "ss"].map((k) => `shp${k}_`),
     example: `shp${"at"}_${rep("0a1b2c3d", 32)}`,
   },
   {
@@ -513,6 +510,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // Keys carry the base64 of "openai" (T3BlbkFJ) in their middle.
     pattern: /\bsk-[A-Za-z0-9_-]{0,80}T3BlbkFJ[A-Za-z0-9_-]{16,200}/g,
     secret: 0,
+    literals: ["T3BlbkFJ"],
     example: `sk-proj-${rep("Ab1", 20)}${"T3Blbk"}FJ${rep("Cd2", 20)}`,
   },
   {
@@ -520,6 +518,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /\bsk-ant-(?:api|admin)\d\d-[\w-]{32,200}/g,
     secret: 0,
+    literals: ["sk-ant-"],
     example: `sk-${"ant"}-api03-${rep("Ef3_", 90)}`,
   },
   {
@@ -527,6 +526,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "secretlint-preset-recommend",
     pattern: /\blin_api_[A-Za-z0-9]{40}\b/g,
     secret: 0,
+    literals: ["lin_api_"],
     example: `lin${"_api"}_${rep("Gh4Ij5", 40)}`,
   },
   {
@@ -535,6 +535,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // Service account tokens: `ops_` and a base64 JSON document.
     pattern: /\bops_eyJ[\w+/=-]{50,2000}/g,
     secret: 0,
+    literals: ["ops_eyJ"],
     example: `op${"s"}_eyJ${rep("zIjoiYWJj", 80)}`,
   },
   {
@@ -544,6 +545,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // Anchored on `://` (a literal the engine finds fast); the scheme before it is not needed.
     pattern: /:\/\/[^\s/?#:@"'<>]{1,256}:(?<secret>[^\s/?#@"'<>]{1,256})(?=@[\w[])/g,
     secret: 1,
+    literals: [],
     example: `https://ci:${"hunter2-broker"}@broker.example`,
   },
   {
@@ -554,6 +556,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // that reads as random (`token-shape.ts`): `https://user@host` keeps its user.
     pattern: /:\/\/(?<secret>[\w-]{20,256})(?=@[\w[])/g,
     secret: 1,
+    literals: [],
     accept: looksRandom,
     example: `https://${"0a1b2c3d4e5f6789"}${"9f8e7d6c5b4a3210"}@o1.ingest.example/1`,
   },
@@ -564,6 +567,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // Three base64url parts, the first two JSON objects (`eyJ` is `{"`).
     pattern: /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g,
     secret: 0,
+    literals: ["eyJ"],
     example: `ey${"J"}hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.${rep("sIg5", 43)}`,
   },
   {
@@ -572,6 +576,7 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     // `Bearer <credential>` in text; the credential holds a digit (prose after "bearer" does not).
     pattern: /\bbearer\s+(?<secret>[\w.~+/-]*\d[\w.~+/-]*=*)/gi,
     secret: 1,
+    literals: [],
     example: `Bearer ${"abc123def456"}`,
   },
   // Last: the prefixed tokens no entry above names (a prefix and a random body, `token-shape.ts`). The
@@ -582,46 +587,21 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     origin: "token-shape",
     pattern: PREFIXED,
     secret: 0,
+    literals: [],
     accept: looksRandom,
     example: `tk-${"eu"}-${"a1B2c3D4e5F6".repeat(3)}`,
   },
 ]);
 
 /**
- * The shapes' literal words, their classes spelled out, found with the checked words by one
- * automaton (`FORMAT_WORD_AUTOMATON`). The tests check that the recorder's body scan and
- * `FORMAT_CANDIDATE` agree.
- */
-const FORMAT_WORDS: readonly string[] = Object.freeze([
-  "PRIVATE KEY",
-  ..."pousr".split("").map((c) => `gh${c}_`),
-  "github_pat_",
-  "A3T",
-  "AKIA",
-  "ASIA",
-  "ABIA",
-  "ACCA",
-  ..."abposr".split("").map((c) => `xox${c}-`),
-  "hooks.slack.com",
-  "npm_",
-  "SG.",
-  ...["at", "ca", "pa", "ss"].map((k) => `shp${k}_`),
-  "T3BlbkFJ",
-  "sk-ant-",
-  "lin_api_",
-  ...PROVIDER_LITERALS,
-  "eyJ",
-]);
-
-/**
- * The literal words above and the checked words (each after each of its leads, if it has them), found in
+ * The formats' literal words and the checked words (each after each of its leads, if it has them), found in
  * one pass whatever their number: by `FORMAT_CANDIDATE` over text, by the recorder's body scan
  * (`proxy/redaction/scan.ts`) over bytes. Tags: 1 a literal word, 2 + i the checked word i (a smaller
  * one wins where two words end); `formatWordAt` tests each.
  */
 export const FORMAT_WORD_AUTOMATON = buildAutomaton(
   [
-    ...FORMAT_WORDS.map((word) => ({ bytes: wordBytes(word), tag: 1 })),
+    ...SECRET_FORMATS.flatMap((f) => f.literals).map((word) => ({ bytes: wordBytes(word), tag: 1 })),
     ...CHECKED_WORDS.flatMap(({ word, leads }, i) =>
       (leads ? [...leads] : [""]).map((lead) => ({ bytes: wordBytes(lead + word), tag: 2 + i })),
     ),
