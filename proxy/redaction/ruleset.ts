@@ -15,8 +15,8 @@ import { keyName } from "./named-pairs.js";
 import type { Redactor } from "./redactor.js";
 
 /**
- * Texts longer than this are left to the formats (`core/secrets/formats.ts`) alone: the preset costs 4–6 ms per MB, which a
- * 1 MB export would pay on every exchange (see docs/benchmarks.md, "Redaction").
+ * Texts longer than this are left to the formats (`core/secrets/formats.ts`) alone: the preset costs 4–6
+ * ms per MB, which a 1 MB export would pay on every exchange (see docs/benchmarks.md, "Redaction").
  */
 export const RULESET_TEXT_LIMIT = 256 * 1024;
 
