@@ -20,6 +20,23 @@ export interface PairNames {
 }
 
 /**
+ * The authentication schemes whose word stays before the credentials it introduces (`Authorization:
+ * Basic …`, a report's `Bearer <secret:…>`).
+ */
+export const AUTH_SCHEMES = [
+  "basic",
+  "bearer",
+  "digest",
+  "negotiate",
+  "token",
+  "bot",
+  "ssws",
+  "apikey",
+  "hmac",
+  "aws4-hmac-sha256",
+];
+
+/**
  * A name of up to three words one blank apart (`Mot de passe`, `access token`; quoted or not: the quote
  * before it is in the look-behind, the one after it in the separator; after `?`, `&` or `#`, a URL's
  * query or fragment in the text),
@@ -28,8 +45,10 @@ export interface PairNames {
  * blank, a quote, `<`, `>`, `;`, `,` or `&`, never ending on a backslash, so that a JSON string's escape
  * `\"` is never cut in two).
  */
-const PAIR =
-  /(?<=^|[\s;,{([`"':\\?&#])(?<name>[A-Za-z_][\w.-]{0,100}(?: [A-Za-z][\w.-]{0,100}){0,2})(?<sep>\\?["'`]?[ \t]*(?:=>|:=|=|:)[ \t]*)(?<scheme>(?:basic|bearer|digest|negotiate|token|bot|ssws|apikey)[ \t]+)?(?:\\"(?<escaped>[^"\\\n]{1,1000})\\"|"(?<double>[^"\n]{1,1000})"|'(?<single>[^'\n]{1,1000})'|`(?<back>[^`\n]{1,1000})`|(?<bare>[^\s"'`<>;,&]*[^\s"'`<>;,&\\]))/gi;
+const PAIR = new RegExp(
+  String.raw`(?<=^|[\s;,{([\`"':\\?&#])(?<name>[A-Za-z_][\w.-]{0,100}(?: [A-Za-z][\w.-]{0,100}){0,2})(?<sep>\\?["'\`]?[ \t]*(?:=>|:=|=|:)[ \t]*)(?<scheme>(?:${AUTH_SCHEMES.join("|")})[ \t]+)?(?:\\"(?<escaped>[^"\\\n]{1,1000})\\"|"(?<double>[^"\n]{1,1000})"|'(?<single>[^'\n]{1,1000})'|\`(?<back>[^\`\n]{1,1000})\`|(?<bare>[^\s"'\`<>;,&]*[^\s"'\`<>;,&\\]))`,
+  "gi",
+);
 
 /**
  * A command line's flag and its value after a blank: `--password s3cr3t`, `-token s3cr3t` (at the

@@ -6,7 +6,7 @@
  */
 import { redactFormats } from "./formats.js";
 import { isCredentialHeader, isSecretName, type NamePlace } from "./names.js";
-import { type PairNames, redactPairs } from "./pairs.js";
+import { AUTH_SCHEMES, type PairNames, redactPairs } from "./pairs.js";
 import { placeholderFor, WHOLE_PLACEHOLDER } from "./placeholder.js";
 
 /** Pairs' names as a report reads them: the project's lists, as the recorder reads free text. */
@@ -16,6 +16,8 @@ function placeholder(value: string): string {
   return value === "" || WHOLE_PLACEHOLDER.test(value) ? value : placeholderFor(value);
 }
 
+const SCHEME = new RegExp(`^(${AUTH_SCHEMES.join("|")})\\s+(\\S.*)$`, "i");
+
 /** A value already masked by its writer: a short prefix and an ellipsis (`abcdef…`). */
 const MASKED = /^[^\s]{0,12}…$/;
 
@@ -24,7 +26,7 @@ const MASKED = /^[^\s]{0,12}…$/;
  * so is a value its writer already masked (`Bearer abcdef…`).
  */
 function credential(value: string): string {
-  const scheme = /^(Bearer|Basic|Digest|Token|Negotiate|HMAC|AWS4-HMAC-SHA256)\s+(\S.*)$/i.exec(value);
+  const scheme = SCHEME.exec(value);
   const secret = scheme?.[2] ?? value;
   if (MASKED.test(secret)) return value;
   return scheme ? `${scheme[1]} ${placeholder(secret)}` : placeholder(value);

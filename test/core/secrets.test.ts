@@ -214,6 +214,14 @@ describe("one redactor: the pairs' grammar and the credential headers, for casse
     hidden("token: s3cr3t-tok-42 then more words", "s3cr3t-tok-42");
   });
 
+  it("one list of authentication schemes: the credentials after any of them are replaced, the scheme kept", () => {
+    hidden("sent Authorization: HMAC k7Qx9Lm2Pz4Rt8Vw and more", "k7Qx9Lm2Pz4Rt8Vw");
+    hidden("Authorization: SSWS 00Qk7xMv2Lp9-short", "00Qk7xMv2Lp9-short");
+    expect(redactSecretData({ authorization: "Bot Mz-bot-secret-42" }).authorization).toBe(
+      `Bot ${placeholderFor("Mz-bot-secret-42")}`,
+    );
+  });
+
   it("keeps the prose after a secret-named flag, and still replaces a flag's value", () => {
     for (const kept of [
       "assopay notify: --url-secret must be a part of --to",
