@@ -1,7 +1,7 @@
 /**
- * The one model of a report, shared by `assopay verify`, `gate` and `notify`: each verb maps its results
- * onto it and hands it to the writers of this folder (pretty, JSON, JUnit XML). Its cases are the one result
- * type, `Finding` (core/finding.ts), written as the verbs built them.
+ * The one model of a report, shared by `assopay verify`, `gate`, `notify`, `lint` and `drift`: each verb
+ * groups its findings into suites and hands them to the writers of this folder (pretty, compact, JSON,
+ * JUnit XML, HTML). Its cases are the one result type, `Finding` (core/finding.ts), as the verbs built them.
  */
 import { countVerdicts, type Finding, type VerdictCounts } from "../core/finding.js";
 
