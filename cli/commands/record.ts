@@ -1,7 +1,6 @@
 import type { ProxyEvent } from "../../proxy/events.js";
 import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
 import {
   choiceFlag,
@@ -13,13 +12,7 @@ import {
   stringFlag,
   wholeFlag,
 } from "../flags.js";
-import {
-  interceptionFields,
-  listenOptions,
-  printInterception,
-  SERVER_FLAGS,
-  SERVER_HELP,
-} from "./server-flags.js";
+import { announce, listenOptions, SERVER_FLAGS, SERVER_HELP } from "./server-flags.js";
 
 const DEFAULT_PORT = 8470;
 
@@ -162,34 +155,28 @@ export const recordCommand: Command = {
       recorder.state === "recording"
         ? `recording to ${recorder.cassette} (mode ${mode})`
         : `replaying ${recorder.cassette} (mode once: it exists; nothing new is recorded)`;
-    const json = flags.values.json === true;
-    if (json) {
-      const { port, hostname } = new URL(recorder.url);
-      context.stdout.write(
-        startLine({
-          command: "record",
-          url: recorder.url,
-          port: Number(port),
-          host: stringFlag(flags, "host") ?? hostname,
-          upstream,
-          cassette: recorder.cassette,
-          state: recorder.state,
-          notificationUrl: recorder.notificationUrl,
-          ...interceptionFields(recorder.url, recorder.interception),
-        }),
-      );
-    } else {
-      context.stdout.write(`assopay record: listening on ${recorder.url} → ${upstream}, ${doing}\n`);
-      context.stdout.write(`  notifications: ${recorder.notificationUrl}\n`);
-      printInterception(context, recorder.url, recorder.interception);
-    }
+    const { port, hostname } = new URL(recorder.url);
+    const out = announce(
+      context,
+      flags,
+      {
+        command: "record",
+        url: recorder.url,
+        port: Number(port),
+        host: stringFlag(flags, "host") ?? hostname,
+        upstream,
+        cassette: recorder.cassette,
+        state: recorder.state,
+        notificationUrl: recorder.notificationUrl,
+      },
+      recorder.interception,
+      `assopay record: listening on ${recorder.url} → ${upstream}, ${doing}\n  notifications: ${recorder.notificationUrl}\n`,
+    );
     // Runs until stopped, or until recording stops by itself (the journal cannot be written: the error,
     // with its hint, was printed as it happened); then exits 2.
     const stopped = await Promise.race([untilAborted(context.signal), recorder.stopped]);
     const { recorded } = await recorder.close();
-    (json ? context.stderr : context.stdout).write(
-      `assopay record: stopped; ${recorded} interaction(s) written to ${recorder.cassette}\n`,
-    );
+    out.write(`assopay record: stopped; ${recorded} interaction(s) written to ${recorder.cassette}\n`);
     return stopped === undefined ? 0 : 2;
   },
 };

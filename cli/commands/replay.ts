@@ -1,16 +1,9 @@
 import { AssopayError } from "../../core/errors.js";
 import type { ProxyEvent } from "../../proxy/events.js";
 import { startReplay } from "../../proxy/replay/server.js";
-import { startLine } from "../../proxy/replay/start-line.js";
 import { type Command, type CommandContext, contractLoader, untilAborted } from "../command.js";
 import { dateFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
-import {
-  interceptionFields,
-  listenOptions,
-  printInterception,
-  SERVER_FLAGS,
-  SERVER_HELP,
-} from "./server-flags.js";
+import { announce, listenOptions, SERVER_FLAGS, SERVER_HELP } from "./server-flags.js";
 
 const DEFAULT_PORT = 8471;
 
@@ -107,23 +100,17 @@ export const replayCommand: Command = {
       onEvent: print,
     });
     const when = at ? ` as of ${at}` : "";
-    const json = flags.values.json === true;
-    context.stdout.write(
-      json
-        ? startLine({
-            command: "replay",
-            url: replay.url,
-            port: replay.port,
-            host: replay.host,
-            interactions: replay.interactions,
-            ...interceptionFields(replay.url, replay.interception),
-          })
-        : `assopay replay: listening on ${replay.url}, ${replay.interactions} interaction(s) from ${cassettes.length} cassette(s)${when}\n`,
+    const { url, port, host, interactions } = replay;
+    const out = announce(
+      context,
+      flags,
+      { command: "replay", url, port, host, interactions },
+      replay.interception,
+      `assopay replay: listening on ${url}, ${interactions} interaction(s) from ${cassettes.length} cassette(s)${when}\n`,
     );
-    if (!json) printInterception(context, replay.url, replay.interception);
     await untilAborted(context.signal);
     await replay.close();
-    (json ? context.stderr : context.stdout).write("assopay replay: stopped\n");
+    out.write("assopay replay: stopped\n");
     return 0;
   },
 };

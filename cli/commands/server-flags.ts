@@ -1,7 +1,9 @@
+import type { Writable } from "node:stream";
 import { CA_DIR_VARIABLE, defaultCaDir } from "../../proxy/forward/ca-dir.js";
 import { formatEnvironment, interceptEnvironment } from "../../proxy/forward/environment.js";
 import type { Interception } from "../../proxy/forward/interception.js";
 import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
+import { type StartLine, startLine } from "../../proxy/replay/start-line.js";
 import type { CommandContext } from "../command.js";
 import { ALLOW_HOST_HELP, allowHostsFlag, listFlag, type ParsedFlags, stringFlag } from "../flags.js";
 
@@ -36,29 +38,30 @@ export function listenOptions(flags: ParsedFlags, env: CommandContext["env"]) {
   };
 }
 
-/** Prints the variables that send clients to the server as `export` lines, when it intercepts hosts. */
-export function printInterception(
-  context: CommandContext,
-  url: string,
-  interception: Pick<Interception, "hosts" | "caCertFile"> | undefined,
-): void {
-  if (!interception) return;
-  const environment = interceptEnvironment(url, interception.hosts, interception.caCertFile);
-  context.stdout.write("  intercepting; in the application's shell:\n");
-  context.stdout.write(formatEnvironment(environment, "shell"));
-}
-
 /**
- * What `--json`'s one start line says of interception: the CA to trust (`caPath`, null without
- * `--intercept`) and, when intercepting, every variable to export, by name.
+ * Says the server is up: with `--json` one start line (`line`, plus the CA to trust, `caPath`, null without
+ * `--intercept`, and when intercepting every variable to export, by name); else `text` and those variables
+ * as `export` lines. Returns where the stop line goes: stderr with `--json`, so stdout stays that one line.
  */
-export function interceptionFields(
-  url: string,
+export function announce(
+  context: CommandContext,
+  flags: ParsedFlags,
+  line: Pick<StartLine, "command" | "url" | "port" | "host"> & Record<string, unknown>,
   interception: Pick<Interception, "hosts" | "caCertFile"> | undefined,
-): { caPath: string | null } & Record<string, string | null> {
-  if (!interception) return { caPath: null };
-  return {
-    caPath: interception.caCertFile,
-    ...Object.fromEntries(interceptEnvironment(url, interception.hosts, interception.caCertFile)),
-  };
+  text: string,
+): Writable {
+  const environment = interception
+    ? interceptEnvironment(line.url, interception.hosts, interception.caCertFile)
+    : undefined;
+  if (flags.values.json === true) {
+    const caPath = interception?.caCertFile ?? null;
+    context.stdout.write(startLine({ ...line, caPath, ...Object.fromEntries(environment ?? []) }));
+    return context.stderr;
+  }
+  context.stdout.write(text);
+  if (environment) {
+    context.stdout.write("  intercepting; in the application's shell:\n");
+    context.stdout.write(formatEnvironment(environment, "shell"));
+  }
+  return context.stdout;
 }
