@@ -1,4 +1,4 @@
-import { type InterceptPlan, intercepts, originOf, withOriginHeader } from "./rewrite.js";
+import { type InterceptPlan, intercepts, originOf, withOriginHeader } from "./hosts.js";
 
 /** Where Node's built-in fetch (undici) looks up its dispatcher; `undici.setGlobalDispatcher` writes it. */
 const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");

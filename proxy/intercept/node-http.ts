@@ -1,6 +1,6 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { createRequire } from "node:module";
-import { type InterceptPlan, intercepts, originOf, withOriginHeader } from "./rewrite.js";
+import { type InterceptPlan, intercepts, originOf, withOriginHeader } from "./hosts.js";
 
 // The modules' own objects (what `require` returns and `import` mirrors), whose properties can be replaced.
 const load = createRequire(import.meta.url);

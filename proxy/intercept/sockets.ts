@@ -14,7 +14,7 @@
 
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
-import { type InterceptPlan, intercepts } from "./rewrite.js";
+import { type InterceptPlan, intercepts } from "./hosts.js";
 
 const load = createRequire(import.meta.url);
 const net = load("node:net") as typeof import("node:net");

@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { WorkerOptions } from "node:worker_threads";
 import { runnableEntry } from "../../core/compiled.js";
-import type { InterceptPlan } from "./rewrite.js";
+import type { InterceptPlan } from "./hosts.js";
 
 // The module's own object (what `require` returns and `import` mirrors), whose `Worker` can be replaced.
 const threads = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");

@@ -18,7 +18,7 @@ import { frameStart } from "./journal-frame.js";
  * ends its response; the worker reads it back from the file and turns it into YAML later (see
  * `JournalTail`, `worker.ts`), so the journal is the only queue between the two threads. Once everything
  * journaled is in the cassette, the journal is emptied. Under traffic that never lets the worker catch up
- * it is sealed instead once it reaches 16 MiB (`lag-bound.ts`): renamed `<file>.journal.sealed`, while a
+ * it is sealed instead once it reaches 16 MiB (the lag bound, `worker-host.ts`): renamed `<file>.journal.sealed`, while a
  * new `<file>.journal` takes the next exchanges; the sealed one is deleted once the worker has converted
  * all of it. On a clean stop both are deleted. Journals left behind (the recorder was killed) are folded
  * into the cassette by the next program that opens it, a reader or a recorder, the sealed one first (see

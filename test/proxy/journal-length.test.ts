@@ -3,7 +3,7 @@ import { Agent, request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import { startRecorder } from "../../proxy/index.js";
-import { LAG_HIGH } from "../../proxy/record/lag-bound.js";
+import { LAG_HIGH } from "../../proxy/record/worker-host.js";
 import { blobUpstream } from "./support/blob-upstream.js";
 import { upstreamAndTemp } from "./support/lifecycle.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { caughtUpEnough, LAG_HIGH, LAG_LOW, overBound } from "../../proxy/record/lag-bound.js";
+import { caughtUpEnough, LAG_HIGH, LAG_LOW, overBound } from "../../proxy/record/worker-host.js";
 
 const MiB = 1024 * 1024;
 
-describe("how far the cassette may fall behind the traffic (proxy/record/lag-bound.ts)", () => {
+describe("how far the cassette may fall behind the traffic (the lag bound of proxy/record/worker-host.ts)", () => {
   it("holds new requests once the count passes its high mark, or the journal reaches 16 MiB", () => {
     expect(overBound({ exchanges: 4097, journalBytes: 0 })).toBe(true);
     expect(overBound({ exchanges: 1, journalBytes: 16 * MiB })).toBe(true);

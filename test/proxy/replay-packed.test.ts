@@ -1,11 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { LoadedInteraction } from "../../proxy/cassette/format.js";
-import { hash32 } from "../../proxy/replay/columns.js";
 import { canonicalize } from "../../proxy/replay/key.js";
-import { KeyTable } from "../../proxy/replay/key-table.js";
-import { ByteArena } from "../../proxy/replay/recordings.js";
-import { ReplayIndex } from "../../proxy/replay/replay-index.js";
+import { ByteArena, hash32, KeyTable, ReplayIndex } from "../../proxy/replay/replay-index.js";
 import { type Served, ServedCache } from "../../proxy/replay/start-over-map.js";
 import { type Exchange, interactions } from "./support/cassettes.js";
 
