@@ -1,10 +1,28 @@
 import { createHash } from "node:crypto";
-import type { DatedRules } from "../contracts/index.js";
-import { apiViews, type SandboxCore } from "./core.js";
-import { seededPayer } from "./data/generate.js";
-import type { CheckoutIntent, CheckoutRequest } from "./data/model.js";
-import { orderView } from "./data/views.js";
-import { addPaidOrder, checkoutForm, emitPaid } from "./payments.js";
+import type { DatedRules, Route } from "../contracts/index.js";
+import { apiViews, emitType, notificationViews, type RouteHandler, type SandboxCore } from "./core.js";
+import { PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
+import type {
+  Answer,
+  CheckoutIntent,
+  CheckoutRequest,
+  FormDef,
+  OrderRecord,
+  Organization,
+  Payer,
+  PaymentRecord,
+} from "./data/model.js";
+import { orderView, paymentView } from "./data/views.js";
+import {
+  type Exchange,
+  orNotFound,
+  readJson,
+  type ServiceError,
+  sendErrors,
+  sendJson,
+  sendServiceErrors,
+  serviceError,
+} from "./http.js";
 
 /** The card number that pays; every other number is refused. */
 export const SUCCESS_CARD = "4242424242424242";
@@ -185,3 +203,182 @@ export function pay(core: SandboxCore, intent: CheckoutIntent, cardNumber: strin
   emitPaid(core, order);
   return { outcome: "succeeded", redirectUrl: returnUrlOf(intent), message: "Payment accepted." };
 }
+
+/** What a new paid order is made of. */
+export interface PaidOrder {
+  organization: Organization;
+  form: FormDef;
+  payer: Payer;
+  itemName: string;
+  itemType: string;
+  amount: number;
+  /** The first payment (authorised now); later terms stay pending. */
+  initialAmount: number;
+  terms?: readonly { amount: number; date: string }[];
+  answers?: readonly Answer[];
+  checkoutIntentId?: number;
+  metadata?: unknown;
+}
+
+/** The Checkout form of an organization, made on first use (`formType: Checkout, formSlug: default`). */
+export function checkoutForm(core: SandboxCore, organizationSlug: string): FormDef {
+  return core.store.ensureForm({
+    organizationSlug,
+    formType: "Checkout",
+    formSlug: "default",
+    title: "Checkout",
+    tierName: "Paiement",
+    itemType: "Payment",
+    priceMin: 0,
+    priceMax: 0,
+    count: 0,
+    from: "2024-01-01T00:00:00Z",
+    to: "2024-01-01T00:00:00Z",
+    fileEvery: 0,
+  });
+}
+
+/** Stores an order paid now. Notifications are the caller's choice (see `emitPaid`). */
+export function addPaidOrder(core: SandboxCore, paid: PaidOrder): OrderRecord {
+  const at = core.clock.instant();
+  return core.store.addOrder((id) => {
+    const payments: PaymentRecord[] = [
+      {
+        id: id + PAYMENT_ID_OFFSET,
+        amount: paid.initialAmount,
+        at,
+        installmentNumber: 1,
+        state: "Authorized",
+      },
+      ...(paid.terms ?? []).map((term, n) => ({
+        id: id + PAYMENT_ID_OFFSET + 100_000 * (n + 1),
+        amount: term.amount,
+        at: { ms: termDateMs(term.date, at.ms), ticks: 0 },
+        installmentNumber: n + 2,
+        state: "Pending",
+      })),
+    ];
+    return {
+      id,
+      itemId: id,
+      at: { ms: at.ms + 190, ticks: at.ticks },
+      organization: paid.organization,
+      form: paid.form,
+      payer: paid.payer,
+      itemName: paid.itemName,
+      itemType: paid.itemType,
+      initialAmount: paid.amount,
+      options: [],
+      amount: paid.amount,
+      payments,
+      answers: paid.answers ?? [],
+      cashOutState: "MoneyIn",
+      ...(paid.checkoutIntentId === undefined ? {} : { checkoutIntentId: paid.checkoutIntentId }),
+      ...(paid.metadata === undefined ? {} : { metadata: paid.metadata }),
+    };
+  });
+}
+
+/** A Payment then an Order notification, as the service sends when an order is paid. */
+export function emitPaid(core: SandboxCore, order: OrderRecord): number {
+  const views = notificationViews(core);
+  const slug = order.organization.slug;
+  return (
+    emitType(core, "payment", slug, paymentView(views, order), order.metadata) +
+    emitType(core, "order", slug, orderView(views, order), order.metadata)
+  );
+}
+
+const isInteger = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value);
+
+/**
+ * The amount rule, checked before anything else as the service does: `totalAmount = initialAmount + Σ
+ * terms[].amount`. `undefined` when the amounts agree or cannot be summed yet (the schema then speaks).
+ */
+export function amountMismatch(body: unknown): ServiceError | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const { totalAmount, initialAmount, terms } = body as Record<string, unknown>;
+  if (!isInteger(totalAmount) || !isInteger(initialAmount)) return undefined;
+  const list = terms === undefined || terms === null ? [] : terms;
+  if (!Array.isArray(list)) return undefined;
+  let sum = initialAmount;
+  for (const term of list) {
+    const amount = (term as { amount?: unknown } | null)?.amount;
+    if (!isInteger(amount)) return undefined;
+    sum += amount;
+  }
+  if (sum === totalAmount) return undefined;
+  return serviceError(
+    "InvalidAmount",
+    `totalAmount (${totalAmount}) must equal initialAmount plus the terms (${sum}).`,
+  );
+}
+
+/**
+ * Reads a checkout intent request: the amounts first, then the route's request schema (which takes a
+ * term's date as a plain date or a date-time with or without offset, as the service does). A problem is
+ * answered with 400 in the service's error envelope and gives `undefined`.
+ */
+export async function readCheckoutRequest(
+  core: SandboxCore,
+  ex: Exchange,
+  route: Route,
+): Promise<CheckoutRequest | undefined> {
+  const parsed = await readJson(ex);
+  if (!parsed.ok) return undefined;
+  const mismatch = amountMismatch(parsed.value);
+  if (mismatch) {
+    sendServiceErrors(ex, 400, [mismatch]);
+    return undefined;
+  }
+  const diagnostics = core.contract.schemas.validate(route.requestBody?.schema ?? "", parsed.value, "body");
+  if (diagnostics.length > 0) {
+    sendServiceErrors(
+      ex,
+      400,
+      diagnostics.map((d) => serviceError("InvalidRequest", d.message)),
+    );
+    return undefined;
+  }
+  return parsed.value as CheckoutRequest;
+}
+
+/**
+ * The instant of a term's date in ms. A plain date is that day at midnight UTC, a date-time without
+ * offset is read as UTC; `fallbackMs` when it cannot be read.
+ */
+export function termDateMs(date: string, fallbackMs: number): number {
+  const needsZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(date);
+  const ms = Date.parse(needsZone ? `${date}Z` : date);
+  return Number.isNaN(ms) ? fallbackMs : ms;
+}
+
+/** The checkout intent routes. */
+export const checkoutHandlers: Readonly<Record<string, RouteHandler>> = {
+  /** `POST /v5/organizations/{organizationSlug}/checkout-intents`. */
+  "v5.checkout-create": async (core, ex, call) => {
+    const request = await readCheckoutRequest(core, ex, call.rules.route);
+    if (!request) return;
+    const created = createIntent(core, call.params.organizationSlug ?? "", request, call.rules);
+    if (!created.ok) {
+      if (created.status === 400) sendServiceErrors(ex, 400, [serviceError(created.code, created.message)]);
+      else sendErrors(ex, created.status, created.code, created.message);
+      return;
+    }
+    sendJson(ex, 200, { id: created.intent.id, redirectUrl: redirectUrl(core, created.intent) });
+  },
+
+  /** `GET /v5/organizations/{organizationSlug}/checkout-intents/{checkoutIntentId}`. */
+  "v5.checkout-read": (core, ex, call) => {
+    const { organizationSlug = "", checkoutIntentId } = call.params;
+    const intent = core.store.intents.get(Number(checkoutIntentId));
+    const own =
+      intent?.organizationSlug.toLowerCase() === organizationSlug.toLowerCase() ? intent : undefined;
+    const found = orNotFound(
+      ex,
+      own,
+      `No checkout intent ${checkoutIntentId} in "${call.params.organizationSlug}".`,
+    );
+    if (found) sendJson(ex, 200, intentView(core, found));
+  },
+};

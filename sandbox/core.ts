@@ -2,9 +2,10 @@ import type { Contract, DatedRules } from "../contracts/index.js";
 import type { Auth, Client } from "./auth.js";
 import type { SandboxClock } from "./clock.js";
 import type { TokenCodec } from "./continuation-token.js";
+import type { Organization } from "./data/model.js";
 import type { Shapes, ViewContext } from "./data/views.js";
 import type { FaultName } from "./faults.js";
-import type { Exchange } from "./http.js";
+import { type Exchange, orNotFound } from "./http.js";
 import type { Notifier } from "./notifier.js";
 import type { Store } from "./store.js";
 
@@ -52,6 +53,15 @@ export interface RouteCall {
 
 /** A route's handler. It answers through `ex` and never throws for bad input. */
 export type RouteHandler = (core: SandboxCore, ex: Exchange, call: RouteCall) => Promise<void> | void;
+
+/** The organization a path names, or a 404 saying there is none. */
+export function organizationOf(
+  core: SandboxCore,
+  ex: Exchange,
+  slug: string | undefined,
+): Organization | undefined {
+  return orNotFound(ex, core.store.organization(slug ?? ""), `No organization with slug "${slug}".`);
+}
 
 /** The view context of API responses (the `bad-dates` and `no-file-urls` faults act here). */
 export function apiViews(core: SandboxCore): ViewContext {

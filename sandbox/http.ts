@@ -85,6 +85,12 @@ export function sendErrors(
   sendJson(ex, status, { errors: [{ code, message }] }, headers);
 }
 
+/** `value`, or a 404 in the service's `errors` shape saying `message` when there is none. */
+export function orNotFound<T>(ex: Exchange, value: T | undefined, message: string): T | undefined {
+  if (value === undefined) sendErrors(ex, 404, "NotFound", message);
+  return value;
+}
+
 /** The ASP.NET validation problem the service answers bad input with (400). */
 export function sendValidation(ex: Exchange, errors: Record<string, string[]>): void {
   sendJson(ex, 400, {
@@ -93,6 +99,22 @@ export function sendValidation(ex: Exchange, errors: Record<string, string[]>): 
     status: 400,
     errors,
   });
+}
+
+/** One error of the service's envelope: `{"code": "Error", "message": "Code : CODE - message"}`. */
+export interface ServiceError {
+  code: string;
+  message: string;
+}
+
+/** An error as the service words it (`refund-error-envelope-devdocs.json`): the code inside the message. */
+export function serviceError(code: string, message: string): ServiceError {
+  return { code: "Error", message: `Code : ${code} - ${message}` };
+}
+
+/** Answers `{"errors": [...]}`, the service's error envelope. */
+export function sendServiceErrors(ex: Exchange, status: number, errors: readonly ServiceError[]): void {
+  sendJson(ex, status, { errors });
 }
 
 /** The OAuth error body of the token endpoint. */

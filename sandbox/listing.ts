@@ -1,9 +1,18 @@
-import { type DatedRules, type ExpectedCounts, expectedCounts, type Route } from "../contracts/index.js";
+import {
+  type DatedRules,
+  type ExpectedCounts,
+  expectedCounts,
+  type QueryParam,
+  queryBoolean,
+  queryValue,
+  type Route,
+} from "../contracts/index.js";
 import type { Cursor } from "./continuation-token.js";
-import type { SandboxCore } from "./core.js";
+import type { RouteCall, SandboxCore } from "./core.js";
 import { DYNAMIC_ID_BASE, generatedOrder } from "./data/generate.js";
 import type { FormDef, OrderRecord } from "./data/model.js";
-import { type Direction, type Sequence, START } from "./data/sequence.js";
+import { type Direction, listSequence, type Numbered, type Sequence, START } from "./data/sequence.js";
+import { type Exchange, sendJson, sendValidation } from "./http.js";
 
 /** Ids of the made-up entries the `never-ending` fault serves past the end. */
 const PHANTOM_BASE = 1_600_000_000;
@@ -11,9 +20,8 @@ const isPhantom = (id: number) => id >= PHANTOM_BASE && id < DYNAMIC_ID_BASE;
 /** A cursor past every id, in either direction. */
 const END: Readonly<Record<Direction, number>> = { asc: 0xffffffff, desc: 0 };
 
-/** One page request, its query already validated. `T` is what the listing holds (orders by default). */
+/** What a page is served from (its query read apart). `T` is what the listing holds (orders by default). */
 export interface PageRequest<T extends { id: number } = OrderRecord> {
-  rules: DatedRules;
   /** Ties tokens to one listing (route and path parameters). */
   scope: string;
   sequence: Sequence<T>;
@@ -21,25 +29,8 @@ export interface PageRequest<T extends { id: number } = OrderRecord> {
   lookup: (id: number) => T | undefined;
   /** Made-up records past the end, for the `never-ending` fault; a listing without them just ends. */
   phantoms?: (afterId: number, size: number) => T[];
-  token: string | undefined;
-  pageSize: number;
-  pageIndex: number | undefined;
   direction: Direction;
-  withCount: boolean | undefined;
 }
-
-export interface PaginationObject {
-  pageSize: number;
-  totalCount?: number;
-  pageIndex: number;
-  totalPages?: number;
-  /** Absent only under the `early-no-token` fault. */
-  continuationToken?: string;
-}
-
-export type PageOutcome<T = OrderRecord> =
-  | { ok: true; records: T[]; pagination: PaginationObject }
-  | { ok: false; message: string };
 
 /** The counts a response carries: the contract's rule for the date, bent by a counts fault. */
 export function countsFor(
@@ -107,12 +98,23 @@ function earlyEnd<T extends { id: number }>(
   return undefined;
 }
 
-/** A page of a listing: pagination exactly as the seed describes it, and as the fault (if any) bends it. */
-export function listPage<T extends { id: number }>(
+/**
+ * Answers a page of a listing: its entries (`view`) in the route's result array and the pagination
+ * exactly as the seed describes it, and as the fault (if any) bends it; 400 for a token that is not valid.
+ */
+export function sendPage<T extends { id: number }>(
   core: SandboxCore,
+  ex: Exchange,
+  rules: DatedRules,
+  query: CheckedQuery,
   request: PageRequest<T>,
-): PageOutcome<T> {
-  const { sequence, pageSize, token, scope } = request;
+  view: (records: T[], pageIndex: number) => unknown[],
+): void {
+  const { sequence, scope } = request;
+  const pagination = rules.route.pagination;
+  const token = query.strings.get("continuationToken");
+  const pageSize = query.integers.get("pageSize") ?? pagination?.defaultPageSize ?? 20;
+  const withCount = query.booleans.get("withCount");
   const size = core.fault === "oversized-pages" ? pageSize + 1 : pageSize;
   const phantoms = (afterId: number): T[] =>
     core.fault === "never-ending" && request.phantoms ? request.phantoms(afterId, size) : [];
@@ -122,9 +124,13 @@ export function listPage<T extends { id: number }>(
     const received = core.fault === "token-mangled" ? token.replaceAll("+", " ") : token;
     const bound = core.fault === "foreign-token-accepted" ? undefined : scope;
     const decoded = core.tokens.decode(bound, received);
-    if (!decoded.ok) return { ok: false, message: `The continuationToken is not valid: ${decoded.reason}.` };
+    if (!decoded.ok) {
+      sendValidation(ex, { continuationToken: [`The continuationToken is not valid: ${decoded.reason}.`] });
+      return;
+    }
     cursor = decoded.cursor;
-    if (request.pageIndex !== undefined && request.pageIndex > 1) {
+    const asked = query.integers.get("pageIndex");
+    if (asked !== undefined && asked > 1) {
       records = [];
     } else if (isPhantom(cursor.afterId)) {
       records = phantoms(cursor.afterId);
@@ -144,7 +150,7 @@ export function listPage<T extends { id: number }>(
       }
     }
   } else {
-    const pageIndex = request.pageIndex ?? 1;
+    const pageIndex = query.integers.get("pageIndex") ?? 1;
     records =
       pageIndex > 1
         ? sequence.slice((pageIndex - 1) * pageSize, request.direction, size)
@@ -171,43 +177,47 @@ export function listPage<T extends { id: number }>(
           })
         : (token ?? core.tokens.encode(scope, cursor));
 
-  const pagination: PaginationObject = {
-    pageSize,
-    pageIndex: cursor.pageIndex,
-    ...(continuationToken === undefined ? {} : { continuationToken }),
+  const counts = countsFor(core, rules, withCount);
+  const real = counts === "real" || counts === "not-applicable";
+  const total = sequence.total + (core.fault === "wrong-counts" ? 1 : 0);
+  const pages = core.fault === "totals-floor" ? Math.floor(total / size) : Math.ceil(total / size);
+  sendJson(ex, 200, {
+    [pagination?.resultArray ?? "data"]: view(records, cursor.pageIndex),
+    pagination: {
+      pageSize,
+      ...(counts === "absent" ? {} : { totalCount: real ? total : -1 }),
+      pageIndex: cursor.pageIndex,
+      ...(counts === "absent" ? {} : { totalPages: real ? pages : -1 }),
+      // Absent only under the `early-no-token` fault.
+      ...(continuationToken === undefined ? {} : { continuationToken }),
+    },
+  });
+}
+
+/**
+ * Answers one page of a short listing (an organization's forms, the partner's organizations) through the
+ * same machinery as the order listings: the route's `pagination` spec (result array, page sizes), an
+ * opaque continuation token tied to this listing and protected against tampering, an empty result array
+ * at the end, and the counts the timeline gives the route at the sandbox's date. `scope` names what the
+ * listing is of (the organization slug, the filters), so a token of one listing is refused by another.
+ */
+export function sendShortListing(
+  core: SandboxCore,
+  ex: Exchange,
+  call: RouteCall,
+  scope: readonly string[],
+  values: readonly unknown[],
+): void {
+  const query = readQuery(core, ex, call.rules);
+  if (!query) return;
+  const sequence = listSequence(values);
+  const request: PageRequest<Numbered<unknown>> = {
+    scope: [call.rules.route.id, ...scope].join("|").toLowerCase(),
+    sequence,
+    lookup: (id) => sequence.slice(id - 1, "asc", 1)[0],
+    direction: "asc",
   };
-  const counts = countsFor(core, request.rules, request.withCount);
-  switch (counts) {
-    case "real":
-    case "not-applicable": {
-      const total = sequence.total + (core.fault === "wrong-counts" ? 1 : 0);
-      return {
-        ok: true,
-        records,
-        pagination: {
-          pageSize,
-          totalCount: total,
-          pageIndex: cursor.pageIndex,
-          totalPages: core.fault === "totals-floor" ? Math.floor(total / size) : Math.ceil(total / size),
-          ...(continuationToken === undefined ? {} : { continuationToken }),
-        },
-      };
-    }
-    case "minus-one":
-      return {
-        ok: true,
-        records,
-        pagination: {
-          pageSize,
-          totalCount: -1,
-          pageIndex: cursor.pageIndex,
-          totalPages: -1,
-          ...(continuationToken === undefined ? {} : { continuationToken }),
-        },
-      };
-    case "absent":
-      return { ok: true, records, pagination };
-  }
+  sendPage(core, ex, call.rules, query, request, (records) => records.map((record) => record.value));
 }
 
 /**
@@ -256,4 +266,81 @@ export function crawlTokens(
     });
   };
   return { secondPageToken: tokenAfter(1), finalPageToken: tokenAfter(pages) };
+}
+
+/** Query values read and checked against the route's declared parameters. */
+export interface CheckedQuery {
+  integers: Map<string, number>;
+  booleans: Map<string, boolean>;
+  dates: Map<string, number>;
+  strings: Map<string, string>;
+}
+
+const SORT_ORDERS = ["asc", "desc"];
+
+/** Whether a parameter exists at the date (withCount exists only between its introduction and removal). */
+function existsAt(param: QueryParam, rules: DatedRules): boolean {
+  return param.name.toLowerCase() !== "withcount" || rules.withCountParam;
+}
+
+/**
+ * Reads every query parameter the route declares (names case-insensitive, booleans `true`/`True`),
+ * checking types, `max` (pageSize ≤ 100) and the few values the service constrains. Parameters the
+ * route does not declare are ignored, as the service does. Bad values are answered 400 (`undefined`).
+ */
+export function readQuery(core: SandboxCore, ex: Exchange, rules: DatedRules): CheckedQuery | undefined {
+  const checked: CheckedQuery = {
+    integers: new Map(),
+    booleans: new Map(),
+    dates: new Map(),
+    strings: new Map(),
+  };
+  const errors: Record<string, string[]> = {};
+  const fail = (name: string, message: string) => {
+    errors[name] = [...(errors[name] ?? []), message];
+  };
+  for (const param of rules.route.query) {
+    const raw = queryValue(ex.query, param.name);
+    if (raw === undefined) continue;
+    const invalid = `The value '${raw}' is not valid for ${param.name}.`;
+    switch (param.type) {
+      case "integer": {
+        const value = Number(raw);
+        if (!/^\s*[+-]?\d+\s*$/.test(raw) || !Number.isSafeInteger(value)) {
+          fail(param.name, invalid);
+        } else if (
+          value < 1 ||
+          (param.max !== undefined && value > param.max && core.fault !== "oversized-pages")
+        ) {
+          fail(param.name, `The field ${param.name} must be between 1 and ${param.max ?? 2147483647}.`);
+        } else {
+          checked.integers.set(param.name, value);
+        }
+        break;
+      }
+      case "boolean": {
+        const value = queryBoolean(ex.query, param.name);
+        if (typeof value === "boolean") checked.booleans.set(param.name, value);
+        else if (existsAt(param, rules)) fail(param.name, invalid);
+        break;
+      }
+      case "date-time": {
+        const value = Date.parse(raw);
+        if (Number.isNaN(value)) fail(param.name, invalid);
+        else checked.dates.set(param.name, value);
+        break;
+      }
+      case "string":
+      case "string[]":
+        if (param.name === "sortOrder" && !SORT_ORDERS.includes(raw.toLowerCase())) {
+          fail(param.name, `The value '${raw}' is not valid for ${param.name}: use Asc or Desc.`);
+        } else {
+          checked.strings.set(param.name, raw);
+        }
+        break;
+    }
+  }
+  if (Object.keys(errors).length === 0) return checked;
+  sendValidation(ex, errors);
+  return undefined;
 }

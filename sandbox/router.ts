@@ -1,26 +1,12 @@
 import { type DatedRules, leftOutAt, type Route } from "../contracts/index.js";
 import { handleAdmin } from "./admin.js";
 import type { Client } from "./auth.js";
+import { checkoutHandlers } from "./checkout.js";
 import type { RouteHandler, SandboxCore } from "./core.js";
-import { checkoutCreateHandler, checkoutReadHandler } from "./handlers/checkout.js";
-import { publicFormHandler } from "./handlers/forms.js";
 import { listingHandler } from "./handlers/listings.js";
-import { attachedFileHandler, orderDetailHandler } from "./handlers/orders.js";
-import {
-  formTypesHandler,
-  organizationFormsHandler,
-  organizationHandler,
-  partnerOrganizationsHandler,
-  userOrganizationsHandler,
-} from "./handlers/organizations.js";
-import {
-  deleteNotificationUrlHandler,
-  deleteOrganizationNotificationUrlHandler,
-  notificationUrlHandler,
-  organizationNotificationUrlHandler,
-  partnerInfoHandler,
-} from "./handlers/partners.js";
-import { cancelHandler, itemHandler, paymentHandler, refundHandler } from "./handlers/payments.js";
+import { orderHandlers } from "./handlers/orders.js";
+import { organizationHandlers } from "./handlers/organizations.js";
+import { partnerHandlers } from "./handlers/partners.js";
 import { tokenHandler } from "./handlers/token.js";
 import { type Exchange, sendErrors, sendNotFound } from "./http.js";
 
@@ -29,29 +15,14 @@ const V5_ROUTE_TAKEN_DOWN = "v5.org-payments";
 
 /**
  * Handlers by route id. The order, item and payment listings are not here: they are handled from their
- * pagination spec (handlers/listings.ts); the short listings are, and page through handlers/short-listing.ts.
+ * pagination spec (handlers/listings.ts); the short listings are, and page through listing.ts.
  */
 const handlers: Readonly<Record<string, RouteHandler>> = {
   token: tokenHandler,
-  "v5.public-form": publicFormHandler,
-  "v5.order-detail": orderDetailHandler,
-  "v5.attached-file": attachedFileHandler,
-  "v5.partner-info": partnerInfoHandler,
-  "v5.notification-url": notificationUrlHandler,
-  "v5.notification-url-org": organizationNotificationUrlHandler,
-  "v5.checkout-create": checkoutCreateHandler,
-  "v5.checkout-read": checkoutReadHandler,
-  "v5.organization": organizationHandler,
-  "v5.organization-forms": organizationFormsHandler,
-  "v5.organization-form-types": formTypesHandler,
-  "v5.item": itemHandler,
-  "v5.payment": paymentHandler,
-  "v5.payment-refund": refundHandler,
-  "v5.order-cancel": cancelHandler,
-  "v5.user-organizations": userOrganizationsHandler,
-  "v5.partner-organizations": partnerOrganizationsHandler,
-  "v5.notification-url-delete": deleteNotificationUrlHandler,
-  "v5.notification-url-org-delete": deleteOrganizationNotificationUrlHandler,
+  ...organizationHandlers,
+  ...orderHandlers,
+  ...partnerHandlers,
+  ...checkoutHandlers,
 };
 
 /** The handler of a catalogue route, or `undefined` when the sandbox does not serve it. */

@@ -1,14 +1,11 @@
 import { isIsoDay } from "../core/dates.js";
-import { createIntent, redirectUrl } from "./checkout.js";
+import { addPaidOrder, createIntent, emitPaid, redirectUrl } from "./checkout.js";
 import { emitType, notificationViews, type SandboxCore } from "./core.js";
 import { MAX_ENTRIES, PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
-import type { CheckoutRequest, FormDef, Organization } from "./data/model.js";
-import { organizationView } from "./data/organization-view.js";
-import { publicFormView } from "./data/public-form.js";
-import { paymentView } from "./data/views.js";
+import type { CheckoutRequest, FormDef, OrderRecord, Organization } from "./data/model.js";
+import { organizationView, paymentView, publicFormView } from "./data/views.js";
 import { register } from "./handlers/partners.js";
 import { crawlTokens } from "./listing.js";
-import { addPaidOrder, emitPaid } from "./payments.js";
 import { formatServiceDate } from "./service-dates.js";
 import { StateError } from "./state-error.js";
 
@@ -57,6 +54,12 @@ function paidOrder(core: SandboxCore, withFile: boolean) {
   });
 }
 
+/** The slug of an organization a state makes. */
+function newSlug(slug: string): string {
+  if (/^[a-z0-9-]{2,80}$/.test(slug)) return slug;
+  throw new StateError(`organizationSlug must be lowercase letters, digits and dashes`);
+}
+
 function organizationResult(core: SandboxCore, organization: Organization): Result {
   return {
     organizationSlug: organization.slug,
@@ -74,10 +77,8 @@ function organizationOf(core: SandboxCore, slug: string | undefined): Organizati
   if (slug === undefined) return core.store.mainOrganization;
   const known = core.store.organization(slug);
   if (known) return known;
-  if (!/^[a-z0-9-]{2,80}$/.test(slug))
-    throw new StateError(`organizationSlug must be lowercase letters, digits and dashes`);
   return core.store.addOrganization({
-    slug,
+    slug: newSlug(slug),
     name: `Association ${slug}`,
     type: "Association1901",
     registeredOn: core.store.mainOrganization.registeredOn,
@@ -94,6 +95,27 @@ function listingTokens(core: SandboxCore, routeId: string, form: FormDef, pageSi
   return {
     listingPath: path(core, route.id, { organizationSlug, formType, formSlug }),
     ...crawlTokens(core, route, organizationSlug, ofForm, pageSize),
+  };
+}
+
+/**
+ * An order paid now, and the Payment notification of `typeId` telling its payment changed (`changes`);
+ * `result` adds to the state's result.
+ */
+function paymentChanged(
+  core: SandboxCore,
+  typeId: string,
+  change: (order: OrderRecord) => { changes: Result; result: Result },
+): Result {
+  const order = paidOrder(core, false);
+  const { changes, result } = change(order);
+  const data = paymentView(notificationViews(core), order, changes);
+  return {
+    organizationSlug: order.organization.slug,
+    orderId: order.id,
+    paymentId: order.payments[0]?.id,
+    ...result,
+    notifications: emitType(core, typeId, order.organization.slug, data),
   };
 }
 
@@ -197,12 +219,12 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
   "a form is updated": (core) => {
     const form = core.store.mainForm;
     const data = publicFormView(notificationViews(core), form, core.store.mainOrganization, true);
-    const notifications = emitType(core, "form", form.organizationSlug, data);
+    const { organizationSlug, formType, formSlug } = form;
     return {
-      organizationSlug: form.organizationSlug,
-      formType: form.formType,
-      formSlug: form.formSlug,
-      notifications,
+      organizationSlug,
+      formType,
+      formSlug,
+      notifications: emitType(core, "form", organizationSlug, data),
     };
   },
   "an organization is updated": (core) => {
@@ -215,48 +237,20 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
     );
     return { organizationSlug: organization.slug, notifications };
   },
-  "a refund is refused": (core) => {
-    const order = paidOrder(core, false);
-    const payment = order.payments[0];
-    const refundOperationId = order.id + 2 * PAYMENT_ID_OFFSET;
-    const at = formatServiceDate(core.clock.instant(), "service");
-    const data = paymentView(notificationViews(core), order, {
-      refundOperations: [
-        {
-          id: refundOperationId,
-          amount: order.amount,
-          amountTip: 0,
-          status: "Refused",
-          meta: { createdAt: at, updatedAt: at },
-        },
-      ],
-    });
-    const notifications = emitType(core, "refund-refused", order.organization.slug, data);
-    return {
-      organizationSlug: order.organization.slug,
-      orderId: order.id,
-      paymentId: payment?.id,
-      refundOperationId,
-      notifications,
-    };
-  },
-  "a payment is contested": (core) => {
-    const order = paidOrder(core, false);
-    const data = paymentView(notificationViews(core), order, { state: "Contested" });
-    const notifications = emitType(core, "payment-contested", order.organization.slug, data);
-    return {
-      organizationSlug: order.organization.slug,
-      orderId: order.id,
-      paymentId: order.payments[0]?.id,
-      notifications,
-    };
-  },
+  "a refund is refused": (core) =>
+    paymentChanged(core, "refund-refused", (order) => {
+      const at = formatServiceDate(core.clock.instant(), "service");
+      const refundOperationId = order.id + 2 * PAYMENT_ID_OFFSET;
+      const refund = { id: refundOperationId, amount: order.amount, amountTip: 0, status: "Refused" };
+      const refundOperations = [{ ...refund, meta: { createdAt: at, updatedAt: at } }];
+      return { changes: { refundOperations }, result: { refundOperationId } };
+    }),
+  "a payment is contested": (core) =>
+    paymentChanged(core, "payment-contested", () => ({ changes: { state: "Contested" }, result: {} })),
   "a newly registered association": (core, params) => {
     let n = 1;
     while (core.store.organization(`nouvelle-association-${n}`)) n++;
-    const slug = text(params, "organizationSlug") ?? `nouvelle-association-${n}`;
-    if (!/^[a-z0-9-]{2,80}$/.test(slug))
-      throw new StateError(`organizationSlug must be lowercase letters, digits and dashes`);
+    const slug = newSlug(text(params, "organizationSlug") ?? `nouvelle-association-${n}`);
     const organization = core.store.addOrganization({
       slug,
       name: `Nouvelle association (${slug})`,

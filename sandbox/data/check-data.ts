@@ -1,10 +1,10 @@
 import type { Contract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import type { Store } from "../store.js";
-import { listEntryView } from "./item-view.js";
+
 import type { FormDef } from "./model.js";
-import { publicFormView } from "./public-form.js";
-import { orderView, type Shapes, type ViewContext } from "./views.js";
+
+import { listEntryView, orderView, publicFormView, type Shapes, type ViewContext } from "./views.js";
 
 const BASE = "http://127.0.0.1";
 

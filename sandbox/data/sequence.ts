@@ -56,46 +56,23 @@ export function withinDates(
   return { firstId: segment.firstId + lo, count, at: (index) => segment.at(lo + index) };
 }
 
-export function createSequence<T>(segments: readonly Segment<T>[]): Sequence<T> {
-  const ordered = segments.filter((s) => s.count > 0).sort((a, b) => a.firstId - b.firstId);
-  const total = ordered.reduce((sum, s) => sum + s.count, 0);
-
+/** One segment as a sequence: its ids are its order. */
+function segmentSequence<T>(segment: Segment<T> | undefined): Sequence<T> {
+  const { firstId = 0, count = 0 } = segment ?? {};
   const page = (afterId: number, direction: Direction, size: number): T[] => {
     const found: T[] = [];
-    if (direction === "asc") {
-      for (const segment of ordered) {
-        let index = Math.max(0, afterId - segment.firstId + 1);
-        while (index < segment.count && found.length < size) found.push(segment.at(index++));
-        if (found.length >= size) break;
-      }
-    } else {
-      for (let s = ordered.length - 1; s >= 0; s--) {
-        const segment = ordered[s] as Segment<T>;
-        let index = Math.min(segment.count, afterId - segment.firstId) - 1;
-        while (index >= 0 && found.length < size) found.push(segment.at(index--));
-        if (found.length >= size) break;
-      }
-    }
+    const step = direction === "asc" ? 1 : -1;
+    let index =
+      direction === "asc" ? Math.max(0, afterId - firstId + 1) : Math.min(count, afterId - firstId) - 1;
+    for (; segment && index >= 0 && index < count && found.length < size; index += step)
+      found.push(segment.at(index));
     return found;
   };
-
-  const slice = (offset: number, direction: Direction, size: number): T[] => {
-    let skip = offset;
-    const walk = direction === "asc" ? ordered : [...ordered].reverse();
-    for (const segment of walk) {
-      if (skip >= segment.count) {
-        skip -= segment.count;
-        continue;
-      }
-      const firstIndex = direction === "asc" ? skip : segment.count - 1 - skip;
-      const startAfter =
-        direction === "asc" ? segment.firstId + firstIndex - 1 : segment.firstId + firstIndex + 1;
-      return page(startAfter, direction, size);
-    }
-    return [];
-  };
-
-  return { total, page, slice };
+  const slice = (offset: number, direction: Direction, size: number): T[] =>
+    offset >= count
+      ? []
+      : page(direction === "asc" ? firstId + offset - 1 : firstId + count - offset, direction, size);
+  return { total: count, page, slice };
 }
 
 /** A record's place in a dated listing: its date, then its id for records of the same date. */
@@ -119,7 +96,7 @@ export function createDatedSequence(
   const placeOf = (record: OrderRecord): Place => ({ ms: dateOf(record), id: record.id });
   const live = segments.filter((s) => s.count > 0);
   // One segment is already in date order: its ids are its order (a form's listing).
-  if (live.length <= 1) return createSequence(live);
+  if (live.length <= 1) return segmentSequence(live[0]);
   const total = live.reduce((sum, s) => sum + s.count, 0);
 
   /** Where a cursor sits: the place of the record it names, or before every record / after every one. */
@@ -194,7 +171,9 @@ export interface Numbered<T> {
 
 /** A short list (an organization's forms, the partner's organizations) as a sequence, ids 1 … n. */
 export function listSequence<T>(values: readonly T[]): Sequence<Numbered<T>> {
-  return createSequence([
-    { firstId: 1, count: values.length, at: (index) => ({ id: index + 1, value: values[index] as T }) },
-  ]);
+  return segmentSequence({
+    firstId: 1,
+    count: values.length,
+    at: (index) => ({ id: index + 1, value: values[index] as T }),
+  });
 }

@@ -1,5 +1,15 @@
 import { type DateStyle, formatServiceDate, type ServiceInstant } from "../service-dates.js";
-import type { Answer, DonationRecord, FormDef, OrderRecord, PaymentRecord, TierDef } from "./model.js";
+import { DONATION_MIN } from "./generate.js";
+import type {
+  Answer,
+  CustomFieldDef,
+  ExtraOptionDef,
+  FormDef,
+  OrderRecord,
+  Organization,
+  PaymentRecord,
+  TierDef,
+} from "./model.js";
 
 /** The name of a donation item (the label of a form's donation tier). */
 export const DONATION_NAME = "Don libre";
@@ -164,56 +174,157 @@ export function orderPaymentView(ctx: ViewContext, record: OrderRecord, payment:
 }
 
 /** The share of one item in one payment. */
-export function shareOf(record: OrderRecord, payment: PaymentRecord, itemId: number): number {
+function shareOf(record: OrderRecord, payment: PaymentRecord, itemId: number): number {
   return itemShares(record, payment).find((s) => s.id === itemId)?.share ?? 0;
 }
 
-/** The donation item of an order, as the order lists its items. */
-function orderDonationItem(record: OrderRecord, donation: DonationRecord): Json {
+/** One item of an order, as every view of it reads it: its main item, or the donation added to it. */
+interface ItemLine {
+  main: boolean;
+  id: number;
+  name: string;
+  priceCategory: string;
+  /** The least a pay-what-you-want main item accepts (item detail only). */
+  minAmount?: number;
+  tierId: number;
+  tierDescription: string;
+  amount: number;
+  type: string;
+  initialAmount: number;
+}
+
+/**
+ * An order's items: its main item (whose `amount` is the tier's part alone: the document's "after
+ * discount without extra options", each option having its own amount beside it) and, where the payer
+ * added one, the donation: an item of type `Donation` on the form's donation tier.
+ */
+function itemLines(record: OrderRecord): ItemLine[] {
+  const tier = tierOf(record);
+  const donation = record.donation;
+  return [
+    {
+      main: true,
+      id: record.itemId,
+      name: record.itemName,
+      priceCategory: tier.priceCategory,
+      ...(tier.priceCategory === "Pwyw" ? { minAmount: tier.priceMin } : {}),
+      tierId: tier.id,
+      tierDescription: tier.description ?? tier.label,
+      amount: itemAmount(record),
+      type: record.itemType,
+      initialAmount: record.initialAmount,
+    },
+    ...(donation
+      ? [
+          {
+            main: false,
+            id: donation.itemId,
+            name: DONATION_NAME,
+            priceCategory: "Pwyw",
+            tierId: donation.tierId,
+            tierDescription: DONATION_NAME,
+            amount: donation.amount,
+            type: "Donation",
+            initialAmount: donation.amount,
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
+ * An item after `head` (what holds it): as an order lists it, or as the document's ItemDetail gives it
+ * (`detail`: the options' own fields, the tier's description). Custom field answers, options and the QR
+ * code are the main item's; File answers (the file's URL) only `withFiles`. An item is `Canceled` once
+ * its order is, else `Processed`.
+ */
+function itemView(
+  ctx: ViewContext,
+  record: OrderRecord,
+  line: ItemLine,
+  head: Json,
+  detail: boolean,
+  withFiles: boolean,
+): Json {
   const { firstName, lastName } = record.payer;
+  const options = record.options.map((option) => ({
+    name: option.label,
+    amount: option.price,
+    ...(detail ? { priceCategory: "Fixed", isRequired: option.isRequired, customFields: [] } : {}),
+    optionId: option.id,
+  }));
   return {
-    payments: record.payments.map((p) => ({ id: p.id, shareAmount: shareOf(record, p, donation.itemId) })),
-    name: DONATION_NAME,
+    ...head,
+    name: line.name,
     user: { firstName, lastName },
-    priceCategory: "Pwyw",
-    customFields: [],
-    options: [],
-    tierId: donation.tierId,
-    id: donation.itemId,
-    amount: donation.amount,
-    type: "Donation",
-    initialAmount: donation.amount,
+    priceCategory: line.priceCategory,
+    ...(detail && line.minAmount !== undefined ? { minAmount: line.minAmount } : {}),
+    customFields: line.main ? customFieldAnswers(ctx, record, withFiles) : [],
+    options: line.main ? options : [],
+    ...(line.main ? { qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64") } : {}),
+    ...(detail ? { tierDescription: line.tierDescription } : {}),
+    tierId: line.tierId,
+    id: line.id,
+    amount: line.amount,
+    type: line.type,
+    initialAmount: line.initialAmount,
     state: record.canceled ? "Canceled" : "Processed",
   };
 }
 
 /** An order (listings), or an order detail with the URL of each attached file (`detail`). */
 export function orderView(ctx: ViewContext, record: OrderRecord, detail = false): Json {
-  const { firstName, lastName } = record.payer;
   const light = orderLightView(ctx, record);
   return {
     payer: { ...record.payer },
-    items: [
-      {
-        payments: record.payments.map((p) => ({ id: p.id, shareAmount: shareOf(record, p, record.itemId) })),
-        name: record.itemName,
-        user: { firstName, lastName },
-        priceCategory: tierOf(record).priceCategory,
-        customFields: customFieldAnswers(ctx, record, detail),
-        options: record.options.map((o) => ({ name: o.label, amount: o.price, optionId: o.id })),
-        qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64"),
-        tierId: tierOf(record).id,
-        id: record.itemId,
-        amount: itemAmount(record),
-        type: record.itemType,
-        initialAmount: record.initialAmount,
-        state: record.canceled ? "Canceled" : "Processed",
-      },
-      ...(record.donation ? [orderDonationItem(record, record.donation)] : []),
-    ],
+    items: itemLines(record).map((line) => {
+      const payments = record.payments.map((p) => ({ id: p.id, shareAmount: shareOf(record, p, line.id) }));
+      return itemView(ctx, record, line, { payments }, false, detail);
+    }),
     payments: record.payments.map((p) => orderPaymentView(ctx, record, p)),
     amount: { total: orderTotal(record), vat: 0, discount: 0 },
     ...light,
+  };
+}
+
+/**
+ * One item of an order as the provider's document gives it (ItemDetail: `GET /v5/items/{itemId}`, also
+ * each entry of the items listings): its order, payer and payments (each with this item's share and its
+ * refund operations), the user it is for, custom field answers, options and tier. `undefined` when the
+ * order holds no item `itemId`.
+ */
+export function itemDetailView(ctx: ViewContext, record: OrderRecord, itemId: number): Json | undefined {
+  const line = itemLines(record).find((l) => l.id === itemId);
+  if (!line) return undefined;
+  const head = {
+    order: orderLightView(ctx, record),
+    payer: { ...record.payer },
+    payments: record.payments.map((payment) => ({
+      ...orderPaymentView(ctx, record, payment),
+      shareAmount: shareOf(record, payment, line.id),
+    })),
+  };
+  return itemView(ctx, record, line, head, true, true);
+}
+
+/**
+ * An element of `data` on the items listings: the seed's five fields (payer, items, amount, id, date)
+ * and, beside them, the document's item fields. Where they disagree (`amount`: `{total, vat}` in the
+ * seed, integer cents in the document) `ctx.shapes` picks the shape. As the seed has it, the entry's
+ * `items` are the order's: its item and, where the payer added one, the donation (which the listing
+ * serves as no entry of its own).
+ */
+export function listEntryView(ctx: ViewContext, record: OrderRecord): Json {
+  const state = record.canceled ? "Canceled" : "Processed";
+  return {
+    ...itemDetailView(ctx, record, record.itemId),
+    payer: { ...record.payer },
+    items: itemLines(record).map(({ id, amount, type }) => ({ id, amount, type, state })),
+    // The seed's entry total is what its items cost (the options included); the document's entry is an
+    // item, whose amount leaves the options out.
+    amount: ctx.shapes === "seed" ? { total: orderTotal(record), vat: 0 } : itemAmount(record),
+    id: record.id,
+    date: date(ctx, record.at),
   };
 }
 
@@ -232,35 +343,196 @@ export function paymentDetailView(
   return {
     order: orderLightView(ctx, record),
     payer: { ...record.payer },
-    items: [
-      {
-        shareAmount: shareOf(record, payment, record.itemId),
-        shareItemAmount: shareOf(record, payment, record.itemId),
-        id: record.itemId,
-        amount: itemAmount(record),
-        type: record.itemType,
-        state: "Processed",
-        name: record.itemName,
-      },
-      ...(record.donation
-        ? [
-            {
-              shareAmount: record.donation.amount,
-              shareItemAmount: record.donation.amount,
-              id: record.donation.itemId,
-              amount: record.donation.amount,
-              type: "Donation",
-              state: "Processed",
-              name: DONATION_NAME,
-            },
-          ]
-        : []),
-    ],
+    items: itemLines(record).map((line) => ({
+      shareAmount: shareOf(record, payment, line.id),
+      shareItemAmount: shareOf(record, payment, line.id),
+      id: line.id,
+      amount: line.amount,
+      type: line.type,
+      state: "Processed",
+      name: line.name,
+    })),
     cashOutState: record.cashOutState,
     paymentReceiptUrl: receiptUrl(ctx, record),
     ...paymentFields(ctx, payment),
     meta: meta(ctx, payment.at),
     refundOperations: refundOperationsView(ctx, payment),
     ...changes,
+  };
+}
+
+/** When an organization last changed: its declared `updateDate`, else noon (UTC) of the day it registered. */
+function updateDate(ctx: ViewContext, organization: Organization): string {
+  const ms = organization.updatedMs ?? Date.parse(`${organization.registeredOn}T12:00:00Z`);
+  return formatServiceDate({ ms, ticks: 3120 }, ctx.dateStyle);
+}
+
+/**
+ * An organization as the document's OrganizationLightModel gives it (each entry of
+ * `GET /v5/users/me/organizations`): every field the document lists, `null` where the sandbox knows none.
+ */
+export function organizationLightView(ctx: ViewContext, organization: Organization): Json {
+  return {
+    logo: organization.logo ?? null,
+    name: organization.name,
+    role: "OrganizationAdmin",
+    city: organization.city ?? "Bordeaux",
+    zipCode: organization.zipCode ?? "33000",
+    description: organization.description ?? null,
+    updateDate: updateDate(ctx, organization),
+    categoryJoId: null,
+    url: `${ctx.baseUrl}/associations/${organization.slug}`,
+    organizationSlug: organization.slug,
+  };
+}
+
+/**
+ * An organization as the document's OrganizationPublicModel gives it (`GET /v5/organizations/{slug}`,
+ * the Organization notification): the light model's fields and the public ones, plus `slug`, which the
+ * notifications of the service carry.
+ */
+export function organizationView(ctx: ViewContext, organization: Organization): Json {
+  return {
+    ...organizationLightView(ctx, organization),
+    slug: organization.slug,
+    facebookPage: null,
+    galleryImages: [],
+    longDescription: organization.description ?? null,
+    twitterPage: null,
+    videos: [],
+    webSite: null,
+    isAuthenticated: organization.verified,
+    isCashInCompliant: organization.verified,
+    banner: null,
+    fiscalReceiptEligibility: organization.verified,
+    fiscalReceiptIssuanceEnabled: organization.verified,
+    type: organization.type,
+    category: null,
+    address: null,
+    geolocation: { latitude: 44.8378, longitude: -0.5792 },
+    rnaNumber: null,
+  };
+}
+
+/** An organization linked to the partner (the document's DirectoryOrganizationPublicModel). */
+export function partnerOrganizationView(ctx: ViewContext, organization: Organization): Json {
+  return { ...organizationView(ctx, organization), tags: [], linkedPartners: [] };
+}
+
+function customFieldView(field: CustomFieldDef): Json {
+  return {
+    id: field.id,
+    ...(field.values ? { values: [...field.values] } : {}),
+    isRequired: field.isRequired,
+    type: field.type,
+    label: field.label,
+  };
+}
+
+function extraOptionView(option: ExtraOptionDef): Json {
+  return {
+    customFields: option.customFields.map(customFieldView),
+    id: option.id,
+    price: option.price,
+    vatRate: 0,
+    label: option.label,
+    description: option.description,
+    isRequired: option.isRequired,
+  };
+}
+
+/**
+ * The public form: `customFields` and `extraOptions` on the form (as the seed puts them) and on its tier
+ * (as the provider's document does). `withFields` is false under the `no-custom-fields` fault.
+ */
+export function publicFormView(
+  ctx: ViewContext,
+  form: FormDef,
+  organization: Organization,
+  withFields: boolean,
+): Json {
+  const customFields = withFields ? form.customFields.map(customFieldView) : [];
+  const extraOptions = withFields ? form.extraOptions.map(extraOptionView) : [];
+  const light = formLightView(ctx, form);
+  return {
+    organizationLogo: organization.logo ?? null,
+    organizationName: organization.name,
+    tiers: [
+      ...form.tiers.map((tier, n) => ({
+        customFields: n === 0 ? customFields : [],
+        extraOptions: n === 0 ? extraOptions : [],
+        id: tier.id,
+        label: tier.label,
+        description: tier.description ?? null,
+        tierType: tier.tierType,
+        price: tier.priceCategory === "Fixed" ? tier.priceMin : 0,
+        ...(tier.priceCategory === "Fixed" ? {} : { minAmount: tier.priceMin }),
+        vatRate: 0,
+        paymentFrequency: "Single",
+        isEligibleTaxReceipt: tier.tierType === "Donation",
+      })),
+      ...(form.donationTierId === undefined
+        ? []
+        : [
+            {
+              customFields: [],
+              extraOptions: [],
+              id: form.donationTierId,
+              label: DONATION_NAME,
+              tierType: "Donation",
+              price: 0,
+              minAmount: DONATION_MIN,
+              vatRate: 0,
+              paymentFrequency: "Single",
+              isEligibleTaxReceipt: true,
+            },
+          ]),
+    ],
+    activityType: form.formType === "Event" ? "Fête / Soirée" : null,
+    activityTypeId: form.formType === "Event" ? 6 : 0,
+    place: {
+      address: null,
+      name: null,
+      city: organization.city ?? "Bordeaux",
+      zipCode: organization.zipCode ?? "33000",
+      country: "FRA",
+    },
+    saleEndDate: null,
+    saleStartDate: null,
+    validityType: form.formType === "Membership" ? "MovingYear" : "Illimited",
+    personalizedMessage: null,
+    customFields,
+    extraOptions,
+    ...light,
+  };
+}
+
+/**
+ * A form as the document's FormLightModel gives it (each entry of `GET …/forms`, and the base of the
+ * public form): every field the document lists, `null` where the sandbox knows none.
+ */
+export function formLightView(ctx: ViewContext, form: FormDef): Json {
+  const created = formatServiceDate({ ms: form.createdMs, ticks: 4470 }, ctx.dateStyle);
+  const url = formUrl(ctx, form);
+  return {
+    banner: { id: null, fileName: `${form.formSlug}-banniere.jpg`, publicUrl: `${url}/banniere.jpg` },
+    currency: "EUR",
+    description: `${form.title} : inscriptions en ligne.`,
+    startDate: null,
+    endDate: null,
+    logo: { id: null, fileName: `${form.formSlug}-logo.png`, publicUrl: `${url}/logo.png` },
+    meta: { createdAt: created, updatedAt: created },
+    state: "Public",
+    title: form.title,
+    privateTitle: form.title,
+    widgetButtonUrl: `${url}/widget-bouton`,
+    widgetFullUrl: `${url}/widget`,
+    widgetVignetteHorizontalUrl: `${url}/widget-vignette-horizontale`,
+    widgetVignetteVerticalUrl: `${url}/widget-vignette`,
+    widgetCounterUrl: `${url}/widget-compteur`,
+    formSlug: form.formSlug,
+    formType: form.formType,
+    url,
+    organizationSlug: form.organizationSlug,
   };
 }

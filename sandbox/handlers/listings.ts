@@ -1,17 +1,16 @@
 import type { Route } from "../../contracts/index.js";
-import { apiViews, type RouteHandler, type SandboxCore } from "../core.js";
-import { listEntryView } from "../data/item-view.js";
+import { addPaidOrder } from "../checkout.js";
+import { apiViews, organizationOf, type RouteHandler, type SandboxCore } from "../core.js";
 import type { FormDef, OrderRecord, Organization } from "../data/model.js";
-import { orderDate, paymentDate } from "../data/sequence.js";
-import { orderView, paymentView, type ViewContext } from "../data/views.js";
+import { type Direction, orderDate, paymentDate, type Sequence, START } from "../data/sequence.js";
+import { listEntryView, orderView, paymentView, type ViewContext } from "../data/views.js";
 import type { FaultName } from "../faults.js";
-import { sendErrors, sendJson, sendValidation } from "../http.js";
-import { askedDirection, listingScope, listPage, phantomOrders, windowStart } from "../listing.js";
-import { type EntryKind, servedSequence } from "../omissions.js";
-import { addPaidOrder } from "../payments.js";
-import { checkQuery } from "../query-check.js";
+import { orNotFound, sendErrors } from "../http.js";
+import { askedDirection, listingScope, phantomOrders, readQuery, sendPage, windowStart } from "../listing.js";
 
 /** What the entries of a listing are, from the contract's `entrySchema`. */
+type EntryKind = "list-entry" | "order" | "payment";
+
 function entryKind(route: Route): EntryKind | undefined {
   const schema = route.pagination?.entrySchema;
   switch (schema) {
@@ -75,6 +74,67 @@ function entryView(kind: EntryKind): (views: ViewContext, record: OrderRecord) =
   }
 }
 
+/**
+ * The orders a fault leaves out of a listing: one in 13 of an organization's listings
+ * (`organization-omits-entries`) or of a form's (`form-omits-entries`), one in 7 of the orders listings
+ * (`orders-listing-omits-orders`) or of the items listings (`items-listing-omits-items`); `undefined`
+ * when it leaves out none.
+ */
+function omissionOf(
+  core: SandboxCore,
+  form: FormDef | undefined,
+  kind: EntryKind | undefined,
+): ((record: OrderRecord) => boolean) | undefined {
+  switch (core.fault) {
+    case "organization-omits-entries":
+      return form === undefined ? (record) => record.id % 13 === 0 : undefined;
+    case "form-omits-entries":
+      return form !== undefined ? (record) => record.id % 13 === 0 : undefined;
+    case "orders-listing-omits-orders":
+      return kind === "order" ? (record) => record.id % 7 === 0 : undefined;
+    case "items-listing-omits-items":
+      return kind === "list-entry" ? (record) => record.id % 7 === 0 : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What a listing serves from `sequence`: all of it, but under the faults of `omissionOf`, which leave out
+ * some orders at every page size and in either order and count only what they serve (the other listings
+ * still have them, or name them).
+ */
+function servedSequence(
+  core: SandboxCore,
+  form: FormDef | undefined,
+  sequence: Sequence<OrderRecord>,
+  kind: EntryKind,
+): Sequence<OrderRecord> {
+  const omitted = omissionOf(core, form, kind);
+  if (!omitted) return sequence;
+  const page = (afterId: number, direction: Direction, size: number): OrderRecord[] => {
+    const found: OrderRecord[] = [];
+    for (let from = afterId; found.length < size; ) {
+      const batch = sequence.page(from, direction, size);
+      const last = batch.at(-1);
+      if (!last) break;
+      for (const record of batch) if (!omitted(record) && found.length < size) found.push(record);
+      from = last.id;
+    }
+    return found;
+  };
+  const all = page(START.asc, "asc", sequence.total);
+  return {
+    total: all.length,
+    page,
+    slice: (offset, direction, size) => {
+      if (offset === 0) return page(START[direction], direction, size);
+      const before = page(START[direction], direction, offset).at(-1);
+      return before && all.length > offset ? page(before.id, direction, size) : [];
+    },
+  };
+}
+
 /** The `growing` variant: one more paid order on the form, dated now, before the page is served. */
 function growOne(core: SandboxCore, organization: Organization, form: FormDef): void {
   const model = core.store.sequence(organization.slug, form).page(0, "asc", 1)[0];
@@ -113,30 +173,20 @@ export function listingHandler(route: Route): RouteHandler {
       );
       return;
     }
-    const { organizationSlug = "", formType, formSlug } = call.params;
-    const organization = core.store.organization(organizationSlug);
-    if (!organization) {
-      sendErrors(ex, 404, "NotFound", `No organization with slug "${organizationSlug}".`);
-      return;
-    }
+    const { organizationSlug, formType, formSlug } = call.params;
+    const organization = organizationOf(core, ex, organizationSlug);
+    if (!organization) return;
     let form: FormDef | undefined;
     if (formType !== undefined && formSlug !== undefined) {
-      form = core.store.form(organization.slug, formType, formSlug);
-      if (!form) {
-        sendErrors(
-          ex,
-          404,
-          "NotFound",
-          `No form ${formType}/${formSlug} in organization "${organization.slug}".`,
-        );
-        return;
-      }
+      form = orNotFound(
+        ex,
+        core.store.form(organization.slug, formType, formSlug),
+        `No form ${formType}/${formSlug} in organization "${organization.slug}".`,
+      );
+      if (!form) return;
     }
-    const query = checkQuery(route, call.rules, ex.query, core.fault);
-    if (Object.keys(query.errors).length > 0) {
-      sendValidation(ex, query.errors);
-      return;
-    }
+    const query = readQuery(core, ex, call.rules);
+    if (!query) return;
     const listed = form ?? core.store.mainForm;
     const scope = listingScope(route, organization.slug, form, {
       from: query.dates.get("from"),
@@ -154,8 +204,7 @@ export function listingHandler(route: Route): RouteHandler {
     ) {
       growOne(core, organization, listed);
     }
-    const outcome = listPage(core, {
-      rules: call.rules,
+    const request = {
       scope,
       sequence: servedSequence(
         core,
@@ -169,25 +218,19 @@ export function listingHandler(route: Route): RouteHandler {
         ),
         kind,
       ),
-      lookup: (id) => core.store.order(id),
-      phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),
-      token,
-      pageSize: query.integers.get("pageSize") ?? pagination.defaultPageSize,
-      pageIndex: query.integers.get("pageIndex"),
+      lookup: (id: number) => core.store.order(id),
+      phantoms: (afterId: number, size: number) => phantomOrders(core, listed, afterId, size),
       direction: askedDirection(core, query.strings.get("sortOrder")),
-      withCount: query.booleans.get("withCount"),
-    });
-    if (!outcome.ok) {
-      sendValidation(ex, { continuationToken: [outcome.message] });
-      return;
-    }
+    };
     const views = apiViews(core);
     const view = entryView(kind);
-    const fresh = outcome.records.map((record) => view(views, record));
-    const entries = faulted(core.fault, fresh, outcome.records, {
-      pageIndex: outcome.pagination.pageIndex,
-      ofForm: form !== undefined,
-    });
-    sendJson(ex, 200, { [pagination.resultArray]: entries, pagination: outcome.pagination });
+    sendPage(core, ex, call.rules, query, request, (records, pageIndex) =>
+      faulted(
+        core.fault,
+        records.map((record) => view(views, record)),
+        records,
+        { pageIndex, ofForm: form !== undefined },
+      ),
+    );
   };
 }

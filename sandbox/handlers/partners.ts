@@ -1,7 +1,6 @@
-import type { RouteHandler, SandboxCore } from "../core.js";
+import { organizationOf, type RouteCall, type RouteHandler, type SandboxCore } from "../core.js";
 import type { Registration } from "../data/model.js";
-import { type Exchange, sendErrors, sendJson, sendValidation } from "../http.js";
-import { readRequestBody } from "../request-body.js";
+import { type Exchange, readJson, sendJson, sendValidation } from "../http.js";
 
 /** The service keeps up to 5 notification URLs per partner. */
 const MAX_REGISTRATIONS = 5;
@@ -15,7 +14,7 @@ function registrationView(r: Registration) {
 }
 
 /** `GET /v5/partners/me`: the partner, with each notification URL and its signing key. */
-export const partnerInfoHandler: RouteHandler = (core, ex) => {
+const partnerInfo: RouteHandler = (core, ex) => {
   sendJson(ex, 200, {
     name: "assopay-sandbox-partner",
     displayName: "assopay sandbox partner",
@@ -54,12 +53,31 @@ export function register(
   return registration;
 }
 
-async function registerFromBody(core: SandboxCore, ex: Exchange, organizationSlug: string | null) {
-  const route = core.contract.routes.byId(
-    organizationSlug === null ? "v5.notification-url" : "v5.notification-url-org",
-  );
-  const body = await readRequestBody<{ url: string; notificationType?: string | null }>(core, ex, route);
-  if (!body) return;
+/**
+ * Registers the URL of a `PUT` body, checked against the route's request schema (400 in the ASP.NET
+ * validation shape otherwise), for the partner (`organizationSlug` null) or one organization.
+ */
+async function registerFromBody(
+  core: SandboxCore,
+  ex: Exchange,
+  call: RouteCall,
+  organizationSlug: string | null,
+): Promise<void> {
+  const parsed = await readJson(ex);
+  if (!parsed.ok) return;
+  const schema = call.rules.route.requestBody?.schema;
+  const diagnostics =
+    schema === undefined ? [] : core.contract.schemas.validate(schema, parsed.value, "body");
+  if (diagnostics.length > 0) {
+    const errors: Record<string, string[]> = {};
+    for (const d of diagnostics) {
+      const field = d.path.replace(/^body\.?/, "") || "$";
+      errors[field] = [...(errors[field] ?? []), d.message];
+    }
+    sendValidation(ex, errors);
+    return;
+  }
+  const body = parsed.value as { url: string; notificationType?: string | null };
   let type: string | null = null;
   if (body.notificationType !== undefined && body.notificationType !== null) {
     const known = core.contract.notificationTypes.find(
@@ -77,21 +95,13 @@ async function registerFromBody(core: SandboxCore, ex: Exchange, organizationSlu
   sendJson(ex, 200, registrationView(register(core, organizationSlug, body.url, type)));
 }
 
-/** `PUT /v5/partners/me/api-notifications`: the partner-wide notification URL. */
-export const notificationUrlHandler: RouteHandler = (core, ex) => registerFromBody(core, ex, null);
-
-/** `PUT /v5/partners/me/api-notifications/organizations/{organizationSlug}`. */
-export const organizationNotificationUrlHandler: RouteHandler = (core, ex, call) => {
-  const organization = core.store.organization(call.params.organizationSlug ?? "");
-  if (!organization) {
-    sendErrors(ex, 404, "NotFound", `No organization with slug "${call.params.organizationSlug}".`);
-    return;
-  }
-  return registerFromBody(core, ex, organization.slug);
-};
-
 /** Removes the registrations of one scope: every type, or only `notificationType`. */
-function unregister(core: SandboxCore, ex: Exchange, organizationSlug: string | null): void {
+function unregister(
+  core: SandboxCore,
+  ex: Exchange,
+  _call: RouteCall,
+  organizationSlug: string | null,
+): void {
   const type = ex.query.get("notificationType")?.toLowerCase();
   core.store.registrations = core.store.registrations.filter(
     (r) =>
@@ -103,15 +113,34 @@ function unregister(core: SandboxCore, ex: Exchange, organizationSlug: string | 
   sendJson(ex, 200, {});
 }
 
-/** `DELETE /v5/partners/me/api-notifications`: the partner-wide URLs stop receiving notifications. */
-export const deleteNotificationUrlHandler: RouteHandler = (core, ex) => unregister(core, ex, null);
+type ScopedAction = (
+  core: SandboxCore,
+  ex: Exchange,
+  call: RouteCall,
+  organizationSlug: string | null,
+) => Promise<void> | void;
 
-/** `DELETE /v5/partners/me/api-notifications/organizations/{organizationSlug}`. */
-export const deleteOrganizationNotificationUrlHandler: RouteHandler = (core, ex, call) => {
-  const organization = core.store.organization(call.params.organizationSlug ?? "");
-  if (!organization) {
-    sendErrors(ex, 404, "NotFound", `No organization with slug "${call.params.organizationSlug}".`);
-    return;
-  }
-  unregister(core, ex, organization.slug);
+/** A route for the partner-wide URLs and its twin for one organization's (404 for an unknown one). */
+function scoped(
+  partnerWide: string,
+  ofOrganization: string,
+  act: ScopedAction,
+): Record<string, RouteHandler> {
+  return {
+    [partnerWide]: (core, ex, call) => act(core, ex, call, null),
+    [ofOrganization]: (core, ex, call) => {
+      const organization = organizationOf(core, ex, call.params.organizationSlug);
+      if (organization) return act(core, ex, call, organization.slug);
+    },
+  };
+}
+
+/**
+ * The partner and its notification URLs: `PUT` registers one (partner-wide, or for an organization),
+ * `DELETE` stops one scope's URLs receiving notifications.
+ */
+export const partnerHandlers: Readonly<Record<string, RouteHandler>> = {
+  "v5.partner-info": partnerInfo,
+  ...scoped("v5.notification-url", "v5.notification-url-org", registerFromBody),
+  ...scoped("v5.notification-url-delete", "v5.notification-url-org-delete", unregister),
 };
