@@ -92,37 +92,28 @@ async function states(core: SandboxCore, ex: Exchange): Promise<void> {
   }
 }
 
-/** What a `POST /_clock` body asks of the clock, or undefined when it asks nothing readable. */
-type ClockMove = { kind: "advance"; ms: number } | { kind: "set"; atMs: number } | { kind: "reset" };
-
-function clockMove(body: Record<string, unknown>): ClockMove | undefined {
-  if (body.reset === true) return { kind: "reset" };
-  if (typeof body.advanceSeconds === "number") return { kind: "advance", ms: body.advanceSeconds * 1000 };
-  if (typeof body.advanceMinutes === "number") return { kind: "advance", ms: body.advanceMinutes * 60_000 };
-  if (typeof body.day === "string" && isIsoDay(body.day))
-    return { kind: "set", atMs: startOfSandboxDay(body.day) };
-  if (typeof body.at === "string" && !Number.isNaN(Date.parse(body.at)))
-    return { kind: "set", atMs: Date.parse(body.at) };
-  return undefined;
-}
-
-/** Applies a move the clock's bound allows; the sentence saying why not otherwise. */
-function applyClockMove(core: SandboxCore, move: ClockMove): string | undefined {
-  switch (move.kind) {
-    case "reset":
-      core.clock.reset();
-      return undefined;
-    case "advance": {
-      const refused = clockBoundProblem(core.clock.nowMs() + move.ms);
-      if (!refused) core.clock.advance(move.ms);
-      return refused;
-    }
-    case "set": {
-      const refused = clockBoundProblem(move.atMs);
-      if (!refused) core.clock.set(new Date(move.atMs));
-      return refused;
-    }
+/**
+ * Moves the clock as a `POST /_clock` body asks, where the clock's bound allows: the sentence saying why
+ * not otherwise, or `undefined` for a body that asks nothing readable.
+ */
+function moveClock(core: SandboxCore, body: Record<string, unknown>): string | undefined | false {
+  const clock = core.clock;
+  if (body.reset === true) {
+    clock.reset();
+    return false;
   }
+  const moved = (targetMs: number, move: () => void) => {
+    const refused = clockBoundProblem(targetMs);
+    if (!refused) move();
+    return refused ?? false;
+  };
+  const advance = (ms: number) => moved(clock.nowMs() + ms, () => clock.advance(ms));
+  const set = (ms: number) => moved(ms, () => clock.set(new Date(ms)));
+  if (typeof body.advanceSeconds === "number") return advance(body.advanceSeconds * 1000);
+  if (typeof body.advanceMinutes === "number") return advance(body.advanceMinutes * 60_000);
+  if (typeof body.day === "string" && isIsoDay(body.day)) return set(startOfSandboxDay(body.day));
+  if (typeof body.at === "string" && !Number.isNaN(Date.parse(body.at))) return set(Date.parse(body.at));
+  return undefined;
 }
 
 /** `GET /_clock`, and `POST /_clock` with `{advanceSeconds}`, `{advanceMinutes}`, `{day}`, `{at}` or `{reset: true}`. */
@@ -130,20 +121,15 @@ async function clock(core: SandboxCore, ex: Exchange): Promise<void> {
   if (ex.method === "POST") {
     const parsed = await readJson(ex);
     if (!parsed.ok) return;
-    const body = (parsed.value ?? {}) as Record<string, unknown>;
-    const move = clockMove(body);
-    if (move === undefined) {
+    const refused = moveClock(core, (parsed.value ?? {}) as Record<string, unknown>);
+    if (refused !== false) {
       sendErrors(
         ex,
         400,
         "BadClock",
-        'send {"advanceSeconds": N}, {"advanceMinutes": N}, {"day": "YYYY-MM-DD"}, {"at": ISO instant} or {"reset": true}',
+        refused ??
+          'send {"advanceSeconds": N}, {"advanceMinutes": N}, {"day": "YYYY-MM-DD"}, {"at": ISO instant} or {"reset": true}',
       );
-      return;
-    }
-    const refused = applyClockMove(core, move);
-    if (refused) {
-      sendErrors(ex, 400, "BadClock", refused);
       return;
     }
   }

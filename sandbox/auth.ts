@@ -24,22 +24,6 @@ export type Authentication =
   | { ok: true; client: Client }
   | { ok: false; reason: "missing" | "invalid" | "expired" };
 
-export interface Auth {
-  readonly admin: Client;
-  readonly reader: Client;
-  client(id: string, secret: string): Client | undefined;
-  /** Adds (or replaces) a client, for the provider state "an API client". */
-  addClient(client: Client): Client;
-  /** Forgets added clients and their tokens (provider-state teardown). */
-  reset(): void;
-  issue(client: Client): TokenResponse;
-  refresh(clientId: string | undefined, refreshToken: string): TokenResponse | undefined;
-  /** Reads `Authorization: Bearer …`. */
-  authenticate(header: string | undefined): Authentication;
-  /** Whether a client may call a route needing `requirement` (authentication already done). */
-  allows(client: Client, requirement: AuthRequirement): boolean;
-}
-
 interface Grant {
   client: Client;
   expiresMs: number;
@@ -67,7 +51,7 @@ export function createAuth(
   nowMs: () => number,
   declared: readonly Client[] = [],
   salt?: string,
-): Auth {
+) {
   const admin: Client = {
     id: "assopay-admin",
     secret: `adm_${derive("admin").slice(0, 24)}`,
@@ -115,15 +99,17 @@ export function createAuth(
   return {
     admin,
     reader,
-    client(id, secret) {
+    client(id: string, secret: string): Client | undefined {
       return [admin, reader, ...declared, ...added.values()].find(
         (c) => c.id === id && secretOf(c, secret, salt),
       );
     },
-    addClient(client) {
+    /** Adds (or replaces) a client, for the provider state "an API client". */
+    addClient(client: Client): Client {
       added.set(client.id, client);
       return client;
     },
+    /** Forgets added clients and their tokens (provider-state teardown). */
     reset() {
       added.clear();
       for (const grants of [access, refreshTokens]) {
@@ -133,14 +119,15 @@ export function createAuth(
       }
     },
     issue,
-    refresh(clientId, refreshToken) {
+    refresh(clientId: string | undefined, refreshToken: string): TokenResponse | undefined {
       const grant = refreshTokens.get(refreshToken);
       if (!grant || grant.expiresMs <= nowMs()) return undefined;
       if (clientId !== undefined && clientId !== grant.client.id) return undefined;
       refreshTokens.delete(refreshToken);
       return issue(grant.client);
     },
-    authenticate(header) {
+    /** Reads `Authorization: Bearer …`. */
+    authenticate(header: string | undefined): Authentication {
       const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(header ?? "");
       if (!header || header.trim() === "") return { ok: false, reason: "missing" };
       const grant = match?.[1] ? access.get(match[1]) : undefined;
@@ -148,14 +135,10 @@ export function createAuth(
       if (grant.expiresMs <= nowMs()) return { ok: false, reason: "expired" };
       return { ok: true, client: grant.client };
     },
-    allows(client, requirement) {
-      switch (requirement) {
-        case "none":
-        case "bearer":
-          return true;
-        case "organization_admin":
-          return client.rights.includes("organization_admin");
-      }
-    },
+    /** Whether a client may call a route needing `requirement` (authentication already done). */
+    allows: (client: Client, requirement: AuthRequirement) =>
+      requirement !== "organization_admin" || client.rights.includes("organization_admin"),
   };
 }
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,25 +1,6 @@
 import { type IsoDay, todayIso } from "../core/dates.js";
 import type { ServiceInstant } from "./service-dates.js";
 
-/**
- * The sandbox's clock. It starts at `--at` (10:00 UTC that day) or at the real time, runs at real speed,
- * and can be moved forward or set by tests (`POST /_clock`). Every dated rule reads `day()`.
- */
-export interface SandboxClock {
-  /** The sandbox's current instant, in milliseconds since the epoch. */
-  nowMs(): number;
-  /** The current instant with 100 ns ticks, for service-formatted dates. */
-  instant(): ServiceInstant;
-  /** The sandbox's current day (UTC), the date every timeline rule is read at. */
-  day(): IsoDay;
-  /** Moves the clock forward (or back, with a negative value). */
-  advance(ms: number): void;
-  /** Jumps to a day (10:00 UTC) or to an exact instant. */
-  set(target: IsoDay | Date): void;
-  /** Forgets every move: the clock runs as if never advanced or set (provider-state teardown). */
-  reset(): void;
-}
-
 /** The first instant the clock may show: 2000-01-01T00:00:00Z. */
 export const CLOCK_MIN_MS = Date.parse("2000-01-01T00:00:00.000Z");
 /** The last instant the clock may show: 2099-12-31T23:59:59.999Z (service dates have four-digit years). */
@@ -47,7 +28,13 @@ export function startOfSandboxDay(day: IsoDay): number {
   return Date.parse(`${day}T10:00:00.000Z`);
 }
 
-export function createClock(at: IsoDay | undefined, realNow: () => number = Date.now): SandboxClock {
+/**
+ * The sandbox's clock. It starts at `--at` (10:00 UTC that day) or at the real time, runs at real speed,
+ * and can be moved forward (or back, with a negative value) or set to a day (10:00 UTC) or an instant
+ * by tests (`POST /_clock`). Every dated rule reads `day()`, the current day (UTC); `instant()` has 100 ns
+ * ticks, for service-formatted dates.
+ */
+export function createClock(at: IsoDay | undefined, realNow: () => number = Date.now) {
   const origin = at === undefined ? realNow() : startOfSandboxDay(at);
   const realStart = realNow();
   let offset = 0;
@@ -55,20 +42,23 @@ export function createClock(at: IsoDay | undefined, realNow: () => number = Date
   let lastTicks = 0;
   return {
     nowMs,
-    instant() {
+    instant(): ServiceInstant {
       lastTicks = (lastTicks + 7919) % 10_000;
       return { ms: nowMs(), ticks: lastTicks };
     },
-    day: () => todayIso(new Date(nowMs())),
-    advance(ms) {
+    day: (): IsoDay => todayIso(new Date(nowMs())),
+    advance(ms: number) {
       offset += ms;
     },
-    set(target) {
+    set(target: IsoDay | Date) {
       const wanted = typeof target === "string" ? startOfSandboxDay(target) : target.getTime();
       offset += wanted - nowMs();
     },
+    /** Forgets every move: the clock runs as if never advanced or set (provider-state teardown). */
     reset() {
       offset = 0;
     },
   };
 }
+
+export type SandboxClock = ReturnType<typeof createClock>;

@@ -16,26 +16,20 @@ export interface Cursor {
   pageIndex: number;
 }
 
-export type DecodedToken = { ok: true; cursor: Cursor } | { ok: false; reason: string };
-
-export interface TokenCodec {
-  encode(scope: string, cursor: Cursor): string;
-  /** `scope` undefined takes a token of any listing (the `foreign-token-accepted` fault). */
-  decode(scope: string | undefined, token: string): DecodedToken;
-}
+type DecodedToken = { ok: true; cursor: Cursor } | { ok: false; reason: string };
 
 const PREFIX = [0xfb, 0xff, 0xbf] as const;
 const VERSION = 1;
 const LENGTH = 23;
 const MAC_LENGTH = 8;
 
-export function createTokenCodec(secret: string): TokenCodec {
+export function createTokenCodec(secret: string) {
   const mac = (bytes: Buffer) => createHmac("sha256", secret).update(bytes).digest().subarray(0, MAC_LENGTH);
   const scopeHash = (scope: string) =>
     createHmac("sha256", secret).update(`scope:${scope}`).digest().subarray(0, 4);
 
   return {
-    encode(scope, cursor) {
+    encode(scope: string, cursor: Cursor): string {
       const bytes = Buffer.alloc(LENGTH);
       bytes.set(PREFIX, 0);
       bytes.writeUInt8(VERSION, 3);
@@ -46,7 +40,8 @@ export function createTokenCodec(secret: string): TokenCodec {
       bytes.set(mac(bytes.subarray(0, LENGTH - MAC_LENGTH)), LENGTH - MAC_LENGTH);
       return bytes.toString("base64");
     },
-    decode(scope, token) {
+    /** `scope` undefined takes a token of any listing (the `foreign-token-accepted` fault). */
+    decode(scope: string | undefined, token: string): DecodedToken {
       if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) {
         return { ok: false, reason: "it is not a token this service issued (unexpected characters)" };
       }
@@ -72,3 +67,5 @@ export function createTokenCodec(secret: string): TokenCodec {
     },
   };
 }
+
+export type TokenCodec = ReturnType<typeof createTokenCodec>;

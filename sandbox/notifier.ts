@@ -55,23 +55,7 @@ export interface NotifierOptions {
 /** The flag that lets the sandbox deliver notifications off this machine. */
 export const NOTIFY_ANY_HOST_FLAG = "--notify-any-host";
 
-export interface Notifier {
-  /** Sends a notification to every matching URL, in the background. Never waits for a receiver. */
-  emit(organizationSlug: string | null, eventType: string, data: unknown, metadata?: unknown): Delivery[];
-  deliveries(): readonly Delivery[];
-  /**
-   * Every notification emitted, sent or not (no URL may match): the body and its signature with the
-   * first matching URL's key, or the default key. What a Pact message verification reads.
-   */
-  emitted(): readonly Emission[];
-  /** Resolves once nothing is pending (tests). */
-  settled(): Promise<void>;
-  /** Forgets the log (deliveries under way finish). */
-  reset(): void;
-  close(): void;
-}
-
-export function createNotifier(options: NotifierOptions): Notifier {
+export function createNotifier(options: NotifierOptions) {
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   let log: Delivery[] = [];
   let emissions: Emission[] = [];
@@ -147,7 +131,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
   };
 
   return {
-    emit(organizationSlug, eventType, data, metadata) {
+    /** Sends a notification to every matching URL, in the background. Never waits for a receiver. */
+    emit(organizationSlug: string | null, eventType: string, data: unknown, metadata?: unknown): Delivery[] {
       const targets = new Map<string, Registration>();
       for (const r of options.registrations()) {
         const scoped = r.organizationSlug === null || r.organizationSlug === organizationSlug;
@@ -210,11 +195,17 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
       return sent;
     },
-    deliveries: () => log,
-    emitted: () => emissions,
+    deliveries: (): readonly Delivery[] => log,
+    /**
+     * Every notification emitted, sent or not (no URL may match): the body and its signature with the
+     * first matching URL's key, or the default key. What a Pact message verification reads.
+     */
+    emitted: (): readonly Emission[] => emissions,
+    /** Resolves once nothing is pending (tests). */
     async settled() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
+    /** Forgets the log (deliveries under way finish). */
     reset() {
       log = [];
       emissions = [];
@@ -230,3 +221,5 @@ export function createNotifier(options: NotifierOptions): Notifier {
     },
   };
 }
+
+export type Notifier = ReturnType<typeof createNotifier>;

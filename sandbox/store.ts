@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { IsoDay } from "../core/dates.js";
-import { baseData } from "./base-data.js";
+import { AssopayError } from "../core/errors.js";
 import {
   attachedFileContent,
   DONATION_ITEM_OFFSET,
@@ -14,6 +14,7 @@ import {
 import type {
   AttachedFile,
   CheckoutIntent,
+  DeclaredOrder,
   FormDef,
   OrderRecord,
   Organization,
@@ -36,57 +37,16 @@ const MAX_FORMS = 150;
 /** How many seeded orders a form keeps made (`seededOrder` below): more than any small listing holds. */
 const MADE_PER_FORM = 1_024;
 
-/** Everything the sandbox knows: seeded forms (entries made on demand) and what requests added. */
-export interface Store {
-  readonly seed: number;
-  /** The organization of the announced form. */
-  readonly mainOrganization: Organization;
-  /** The form announced with the credentials: the data's `main`, else the one with `--entries` entries. */
-  readonly mainForm: FormDef;
-  /** The ready-made form with `--entries` entries and a File field (provider states that need a file). */
-  readonly readyForm: FormDef;
-  /** A form with custom fields and extra options and no order. */
-  readonly membershipForm: FormDef;
-  organization(slug: string): Organization | undefined;
-  addOrganization(organization: Organization): Organization;
-  form(organizationSlug: string, formType: string, formSlug: string): FormDef | undefined;
-  /** Adds a form (or returns the one with that type and slug). */
-  ensureForm(spec: Omit<FormSpec, "key">): FormDef;
-  /** The orders a listing crawls: one form, or every form of an organization. */
-  /** A listing's orders, sorted and filtered (`fromMs` to `toMs`, excluded) by `dateOf` (the order's date). */
-  sequence(
-    organizationSlug: string,
-    form: FormDef | undefined,
-    fromMs?: number,
-    toMs?: number,
-    dateOf?: DateOf,
-  ): Sequence;
-  order(id: number): OrderRecord | undefined;
-  /** The order holding an item (its main item or its donation). */
-  itemOrder(itemId: number): OrderRecord | undefined;
-  /** Stores an order made now; `build` receives its id. */
-  addOrder(build: (id: number) => OrderRecord): OrderRecord;
-  /** Replaces an order (refund, cancellation): every later read and listing sees the new record. */
-  replaceOrder(order: OrderRecord): void;
-  /** The order holding a payment, and that payment. */
-  payment(paymentId: number): { order: OrderRecord; payment: PaymentRecord } | undefined;
-  /** Every organization of the sandbox. */
-  organizations(): readonly Organization[];
-  /** Every form of an organization. */
-  forms(organizationSlug: string): readonly FormDef[];
-  attachedFile(orderId: number, fileId: number): AttachedFile | undefined;
-  readonly intents: Map<number, CheckoutIntent>;
-  nextIntentId(): number;
-  registrations: Registration[];
-  /** A value derived from the seed, for keys and secrets that must not change between runs. */
-  derive(purpose: string): string;
-  /** Back to the seeded start (provider-state teardown). */
-  reset(): void;
-}
-
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-export function createStore(seed: number, entries: number, data?: SandboxData): Store {
+type FormName = Pick<FormDef, "organizationSlug" | "formType" | "formSlug">;
+const sameForm = (a: FormName, b: FormName) =>
+  same(a.organizationSlug, b.organizationSlug) &&
+  same(a.formType, b.formType) &&
+  same(a.formSlug, b.formSlug);
+
+/** Everything the sandbox knows: seeded forms (entries made on demand) and what requests added. */
+export function createStore(seed: number, entries: number, data?: SandboxData) {
   // The seeded orders already made, per form (and the organization they were made for): a listing's
   // crawls, its binary searches by date and its details ask for the same orders again and again. Bounded
   // per form, so a sandbox of millions of entries stays flat in memory.
@@ -145,11 +105,44 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       fileEvery: 0,
     }),
   ];
-  const base = baseData(ready, readyOrganization, data);
-  const { seeded, declaredOrders, declaredPayments, declaredItems } = base;
-  const mainForm = base.mainForm;
+  // The ready-made organization and forms, with the declared ones beside them (or in their place, for the
+  // same slug), and indexes of the declared orders by order, payment and item id.
+  const baseOrganizations = new Map([[readyOrganization.slug.toLowerCase(), readyOrganization]]);
+  for (const organization of data?.organizations ?? [])
+    baseOrganizations.set(organization.slug.toLowerCase(), organization);
+  const seeded = [...ready];
+  for (const declared of data?.forms ?? []) {
+    const at = seeded.findIndex((f) => sameForm(f, declared));
+    const key = at >= 0 ? at : seeded.length;
+    const form: FormDef = { ...declared, key, firstId: (key + 1) * FORM_ID_SPAN };
+    if (at >= 0) seeded[at] = form;
+    else seeded.push(form);
+  }
+  const declaredOrders = new Map<number, { form: FormDef; order: DeclaredOrder }>();
+  const declaredPayments = new Map<number, number>();
+  const declaredItems = new Map<number, number>();
+  for (const form of seeded) {
+    for (const order of form.declared ?? []) {
+      const clash = seeded.find(
+        (f) => !f.declared && order.id >= f.firstId && order.id < f.firstId + f.count,
+      );
+      if (clash || order.id >= DYNAMIC_ID_BASE || declaredOrders.has(order.id)) {
+        throw new AssopayError(
+          "bad-input",
+          `order ${order.id} of form ${form.formType}/${form.formSlug} takes an id the sandbox already uses${clash ? ` (the generated entries of ${clash.formType}/${clash.formSlug})` : ""}`,
+          { hint: `give it another id, below ${DYNAMIC_ID_BASE}` },
+        );
+      }
+      declaredOrders.set(order.id, { form, order });
+      for (const payment of order.payments) declaredPayments.set(payment.id, order.id);
+      declaredItems.set(order.itemId, order.id);
+      if (order.donation) declaredItems.set(order.donation.itemId, order.id);
+    }
+  }
+  const wanted = data?.main;
+  const mainForm = (wanted && seeded.find((f) => sameForm(f, wanted))) ?? (seeded[0] as FormDef);
   const mainOrganization =
-    base.organizations.get(mainForm.organizationSlug.toLowerCase()) ?? readyOrganization;
+    baseOrganizations.get(mainForm.organizationSlug.toLowerCase()) ?? readyOrganization;
 
   let organizations = new Map<string, Organization>();
   let forms: FormDef[] = [];
@@ -160,25 +153,25 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
   let intentCounter = 30_674;
   const intents = new Map<number, CheckoutIntent>();
 
-  const store: Store = {
+  const store = {
     seed,
+    /** The organization of the announced form. */
     mainOrganization,
+    /** The form announced with the credentials: the data's `main`, else the one with `--entries` entries. */
     mainForm,
+    /** The ready-made form with `--entries` entries and a File field (provider states that need a file). */
     readyForm: ready[0] as FormDef,
+    /** A form with custom fields and extra options and no order. */
     membershipForm: ready[1] as FormDef,
-    organization: (wanted) => organizations.get(wanted.toLowerCase()),
-    addOrganization(organization) {
+    organization: (slug: string): Organization | undefined => organizations.get(slug.toLowerCase()),
+    addOrganization(organization: Organization): Organization {
       organizations.set(organization.slug.toLowerCase(), organization);
       return organization;
     },
-    form: (organizationSlug, formType, formSlug) =>
-      forms.find(
-        (f) =>
-          same(f.organizationSlug, organizationSlug) &&
-          same(f.formType, formType) &&
-          same(f.formSlug, formSlug),
-      ),
-    ensureForm(spec) {
+    form: (organizationSlug: string, formType: string, formSlug: string): FormDef | undefined =>
+      forms.find((f) => sameForm(f, { organizationSlug, formType, formSlug })),
+    /** Adds a form (or returns the one with that type and slug). */
+    ensureForm(spec: Omit<FormSpec, "key">): FormDef {
       const existing = store.form(spec.organizationSlug, spec.formType, spec.formSlug);
       if (existing) return existing;
       if (forms.length >= MAX_FORMS) {
@@ -188,7 +181,17 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       forms.push(form);
       return form;
     },
-    sequence(organizationSlug, form, fromMs, toMs, dateOf = orderDate) {
+    /**
+     * The orders a listing crawls (one form, or every form of an organization), sorted and filtered
+     * (`fromMs` to `toMs`, excluded) by `dateOf` (the order's date).
+     */
+    sequence(
+      organizationSlug: string,
+      form: FormDef | undefined,
+      fromMs?: number,
+      toMs?: number,
+      dateOf: DateOf = orderDate,
+    ): Sequence {
       const within = (record: OrderRecord) =>
         (fromMs === undefined || dateOf(record) >= fromMs) && (toMs === undefined || dateOf(record) < toMs);
       const chosen = form ? [form] : forms.filter((f) => same(f.organizationSlug, organizationSlug));
@@ -217,7 +220,7 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       }
       return createDatedSequence(segments, dateOf);
     },
-    order(id) {
+    order(id: number): OrderRecord | undefined {
       if (!Number.isSafeInteger(id) || id <= 0) return undefined;
       if (id >= DYNAMIC_ID_BASE) return orders.get(id);
       const replaced = changed.get(id);
@@ -233,7 +236,8 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       const organization = organizations.get(form.organizationSlug.toLowerCase());
       return organization && seededOrder(organization, form, index);
     },
-    itemOrder(itemId) {
+    /** The order holding an item (its main item or its donation). */
+    itemOrder(itemId: number): OrderRecord | undefined {
       const holder = declaredItems.get(itemId);
       if (holder !== undefined) return store.order(holder);
       const own = store.order(itemId);
@@ -241,16 +245,19 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       const donor = store.order(itemId - DONATION_ITEM_OFFSET);
       return donor?.donation?.itemId === itemId ? donor : undefined;
     },
-    addOrder(build) {
+    /** Stores an order made now; `build` receives its id. */
+    addOrder(build: (id: number) => OrderRecord): OrderRecord {
       const order = build(nextOrderId++);
       orders.set(order.id, order);
       return order;
     },
-    replaceOrder(order) {
+    /** Replaces an order (refund, cancellation): every later read and listing sees the new record. */
+    replaceOrder(order: OrderRecord): void {
       if (order.id >= DYNAMIC_ID_BASE) orders.set(order.id, order);
       else changed.set(order.id, order);
     },
-    payment(paymentId) {
+    /** The order holding a payment, and that payment. */
+    payment(paymentId: number): { order: OrderRecord; payment: PaymentRecord } | undefined {
       const holder = declaredPayments.get(paymentId);
       if (holder !== undefined) {
         const order = store.order(holder);
@@ -265,9 +272,10 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
       }
       return undefined;
     },
-    organizations: () => [...organizations.values()],
-    forms: (organizationSlug) => forms.filter((f) => same(f.organizationSlug, organizationSlug)),
-    attachedFile(orderId, fileId) {
+    organizations: (): readonly Organization[] => [...organizations.values()],
+    forms: (organizationSlug: string): readonly FormDef[] =>
+      forms.filter((f) => same(f.organizationSlug, organizationSlug)),
+    attachedFile(orderId: number, fileId: number): AttachedFile | undefined {
       const order = store.order(orderId);
       const answer = order?.answers.find((a) => a.fileId === fileId);
       if (!order || !answer) return undefined;
@@ -282,10 +290,13 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
     },
     intents,
     nextIntentId: () => intentCounter++,
-    registrations: [],
-    derive: (purpose) => createHmac("sha256", `assopay-sandbox:${seed}`).update(purpose).digest("base64url"),
-    reset() {
-      organizations = new Map(base.organizations);
+    registrations: [] as Registration[],
+    /** A value derived from the seed, for keys and secrets that must not change between runs. */
+    derive: (purpose: string) =>
+      createHmac("sha256", `assopay-sandbox:${seed}`).update(purpose).digest("base64url"),
+    /** Back to the seeded start (provider-state teardown). */
+    reset(): void {
+      organizations = new Map(baseOrganizations);
       forms = [...seeded];
       orders = new Map();
       changed = new Map();
@@ -298,3 +309,5 @@ export function createStore(seed: number, entries: number, data?: SandboxData): 
   store.reset();
   return store;
 }
+
+export type Store = ReturnType<typeof createStore>;
