@@ -7,9 +7,6 @@ import { createHmac } from "node:crypto";
  */
 const PUBLIC_KEY = "assopay-cassette/1 secret placeholder";
 
-/** A placeholder, alone or inside a larger value (`Bearer <secret:…>`). */
-export const PLACEHOLDER = /<secret:[0-9a-f]{16}>/;
-
 /** A value that is a placeholder and nothing else. */
 export const WHOLE_PLACEHOLDER = /^<secret:[0-9a-f]{16}>$/;
 
