@@ -28,17 +28,14 @@ function testcase(item: Finding, classname: string): string[] {
     case "warn":
       return [`${open}>`, `      <system-out>warning: ${message}\n${text}</system-out>`, "    </testcase>"];
     case "fail":
+    case "error": {
+      const tag = item.verdict === "fail" ? "failure" : "error";
       return [
         `${open}>`,
-        `      <failure message="${message}" type="${xmlEscape(item.rule)}">${text}</failure>`,
+        `      <${tag} message="${message}" type="${xmlEscape(item.rule)}">${text}</${tag}>`,
         "    </testcase>",
       ];
-    case "error":
-      return [
-        `${open}>`,
-        `      <error message="${message}" type="${xmlEscape(item.rule)}">${text}</error>`,
-        "    </testcase>",
-      ];
+    }
   }
 }
 

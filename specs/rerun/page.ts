@@ -67,32 +67,21 @@ export function judgeListingPage(
     firstIds: first?.ids,
   });
   for (const breach of breaches) {
-    switch (breach.kind) {
-      case "oversized":
-        judgement.fail(
-          breach.rule,
-          `the page holds ${breach.entries} entries, more than its page size ${breach.limit}`,
-          evidenceOf(target, { entries: breach.entries, pagination: counts }),
-        );
-        break;
-      case "duplicate":
-        judgement.fail(
-          breach.rule,
-          `entry id ${breach.ids[0]} was already given earlier in this crawl${breach.ids.length > 1 ? ` (and ${breach.ids.length - 1} more)` : ""}`,
-          evidenceOf(target, { ids: breach.ids.slice(0, 20) }),
-        );
-        break;
-      case "token-ignored":
-        judgement.fail(
-          breach.rule,
-          "the first continuation token led back to the first page's entries, not to the next page",
-          evidenceOf(target, { ids: breach.ids.slice(0, 20) }),
-        );
-        break;
-      case "token-repeated":
-        // Judged by the crawl's end: following it past the recording (extend.ts) notices a repeat.
-        break;
-    }
+    // A repeated token is judged by the crawl's end: following it past the recording (extend.ts) notices it.
+    if (breach.kind === "token-repeated") continue;
+    const [reason, facts] =
+      breach.kind === "oversized"
+        ? [
+            `the page holds ${breach.entries} entries, more than its page size ${breach.limit}`,
+            { entries: breach.entries, pagination: counts },
+          ]
+        : [
+            breach.kind === "duplicate"
+              ? `entry id ${breach.ids[0]} was already given earlier in this crawl${breach.ids.length > 1 ? ` (and ${breach.ids.length - 1} more)` : ""}`
+              : "the first continuation token led back to the first page's entries, not to the next page",
+            { ids: breach.ids.slice(0, 20) },
+          ];
+    judgement.fail(breach.rule, reason, evidenceOf(target, facts));
   }
   for (const id of read.ids) crawl.seen.add(id);
   if (crawl.targetLog.length === 0) crawl.startedAt = target.sentAt;
