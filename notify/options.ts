@@ -104,14 +104,12 @@ function commandLine(argv: readonly string[] | undefined): CommandLine | undefin
 
 /** Checks the options once; a mistake is an `AssopayError` (`usage`, exit 2). */
 export function resolveNotifyOptions(options: NotifyOptions) {
-  let url: URL;
-  try {
-    url = new URL(options.to);
-  } catch {
+  if (!URL.canParse(options.to)) {
     throw new AssopayError("usage", `assopay notify: --to must be a URL, got "${options.to}"`, {
       hint: "for example --to http://127.0.0.1:3000/webhooks/helloasso",
     });
   }
+  const url = new URL(options.to);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new AssopayError(
       "usage",

@@ -59,12 +59,7 @@ function brokerUrl(text: string | undefined): Broker {
       hint: "give --broker-url https://your-broker or set PACT_BROKER_BASE_URL",
     });
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    // reported below
-  }
+  const url = URL.canParse(text) ? new URL(text) : undefined;
   if (url?.protocol !== "http:" && url?.protocol !== "https:") {
     throw new AssopayError("usage", `--broker-url must be an http(s) URL, got "${redactSecretText(text)}"`, {
       hint: "for example --broker-url https://broker.example",

@@ -81,12 +81,13 @@ export function parse(context: CommandContext) {
     });
   }
   const env = context.env;
-  const atText = stringFlag(flags, "at", { vars: env, name: "ASSOPAY_AT" });
+  /** A flag, or the environment variable standing in for it. */
+  const read: Read = (flag, name) => stringFlag(flags, flag, { vars: env, name });
   return {
-    target: stringFlag(flags, "target", { vars: env, name: "ASSOPAY_TARGET" }),
-    at: dateFlag("verify", atText) ?? todayIso(),
+    target: read("target", "ASSOPAY_TARGET"),
+    at: dateFlag("verify", read("at", "ASSOPAY_AT")) ?? todayIso(),
     flags,
-    env,
+    read,
     only: cassettes.length > 0 ? only : [...only, ...flags.positionals],
     /** Cassettes to re-send (`--cassette`, and the arguments after it); empty for a plain verify. */
     cassettes: cassettes.length > 0 ? [...cassettes, ...flags.positionals] : [],
@@ -95,7 +96,7 @@ export function parse(context: CommandContext) {
     output: stringFlag(flags, "output"),
     /** `--force`: `--output` may replace a file that is not a report assopay wrote. */
     force: flags.values.force === true,
-    pactBroker: publishOptions(flags, env),
+    pactBroker: publishOptions(flags, read),
     /** The run's time limits given, in milliseconds, and the completeness crawls' bound. */
     limits: given({
       requestTimeoutMs: timeLimitMs(flags, "request-timeout"),
@@ -115,13 +116,10 @@ export function parse(context: CommandContext) {
  * @example
  * assopay verify --publish-results --broker-url https://broker.example --provider-version "$GIT_SHA" --provider-branch main
  */
-function publishOptions(flags: ParsedFlags, env: CommandContext["env"]): BrokerSource | undefined {
-  const url = stringFlag(flags, "broker-url", { vars: env, name: "PACT_BROKER_BASE_URL" });
-  const providerVersion = stringFlag(flags, "provider-version", {
-    vars: env,
-    name: "ASSOPAY_PROVIDER_VERSION",
-  });
-  const providerBranch = stringFlag(flags, "provider-branch", { vars: env, name: "ASSOPAY_PROVIDER_BRANCH" });
+function publishOptions(flags: ParsedFlags, read: Read): BrokerSource | undefined {
+  const url = read("broker-url", "PACT_BROKER_BASE_URL");
+  const providerVersion = read("provider-version", "ASSOPAY_PROVIDER_VERSION");
+  const providerBranch = read("provider-branch", "ASSOPAY_PROVIDER_BRANCH");
   if (flags.values["publish-results"] !== true) {
     const named = ["broker-url", "provider-version", "provider-branch"].find(
       (f) => flags.values[f] !== undefined,
@@ -197,9 +195,8 @@ function discoveryOptions(flags: ParsedFlags, formType: string) {
 
 /** Options for a target given by the user: every missing setting is named with its environment variable. */
 export function targetOptions(parsed: Parsed, target: string): VerifyOptions {
-  const { flags, env } = parsed;
+  const { flags, read } = parsed;
   normalizeTarget(target);
-  const read: Read = (flag, name) => stringFlag(flags, flag, { vars: env, name });
   const auth = targetAuth(flags, read);
   const apiRoot = read("api-root", "ASSOPAY_API_ROOT");
   const required: (readonly [string, string])[] = [

@@ -185,7 +185,7 @@ function basisOf(parsed: Parsed): TimelineBasis {
       basis: "behaviour-at-each-date",
       note: "A fresh embedded sandbox per date, started at that date, as a one-date run; shared between dates: the contract and its compiled schemas.",
     };
-  if (stringFlag(parsed.flags, "state-url", { vars: parsed.env, name: "ASSOPAY_STATE_URL" }) !== undefined)
+  if (parsed.read("state-url", "ASSOPAY_STATE_URL") !== undefined)
     return {
       basis: "behaviour-at-each-date",
       note: 'The target was moved to each date through its "the service date" provider state, and back to it after each teardown; shared between dates: the contract.',
@@ -306,7 +306,6 @@ export const verifyCommand: Command = {
         parsed.cassettes.length > 0
           ? rerunOptionsFrom({
               ...parsed,
-              read: (flag, name) => stringFlag(parsed.flags, flag, { vars: parsed.env, name }),
               sandbox,
             })
           : undefined;
