@@ -7,9 +7,9 @@ import { ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writevSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { rawText } from "../proxy/cassette/raw-text.js";
 import { DocumentWriter } from "../proxy/cassette/writer.js";
-import { frameStart } from "../proxy/record/journal-frame.js";
+import { rawText } from "../proxy/record/body-encoder.js";
+import { frameStart } from "../proxy/record/journal.js";
 import { createRedactor } from "../proxy/redaction/redact.js";
 import { scanBody } from "../proxy/redaction/scan.js";
 import { jsonBody } from "./systems/body.js";

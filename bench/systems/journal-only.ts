@@ -10,8 +10,7 @@ import { createServer } from "node:http";
 import { ignoreEvents } from "../../proxy/events.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../proxy/options.js";
 import { createForwarder, type Done } from "../../proxy/record/forwarder.js";
-import { Journal } from "../../proxy/record/journal.js";
-import { frameMeta } from "../../proxy/record/journal-frame.js";
+import { frameMeta, Journal } from "../../proxy/record/journal.js";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from "../../proxy/record/options.js";
 import { closeOnSignal, listenAndAnnounce } from "./listen.js";
 

@@ -7,8 +7,7 @@
  * 8 KB document.
  */
 
-import { YamlBlock } from "./yaml-block.js";
-import { pad, stringEntry, yamlNumber, yamlString } from "./yaml-scalar.js";
+import { pad, stringEntry, YamlBlock, yamlNumber, yamlString } from "./yaml-scalar.js";
 
 /** Where the bytes of a `YamlBlock` go in the emitted text (a NUL never appears in emitted YAML). */
 const RAW_MARK = "\u0000raw\u0000";

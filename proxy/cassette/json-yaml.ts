@@ -1,6 +1,5 @@
 import { namesItsValue } from "../redaction/named-pairs.js";
-import { YamlBlock } from "./yaml-block.js";
-import { isLiteralLine, isPlainBytes, needsEscape, sameBytes, yamlString } from "./yaml-scalar.js";
+import { isLiteralLine, isPlainBytes, needsEscape, sameBytes, YamlBlock, yamlString } from "./yaml-scalar.js";
 
 /** Nesting deeper than this is left to the general path. */
 const MAX_DEPTH = 64;

@@ -13,7 +13,7 @@ import {
   type StoredResponse,
 } from "./format.js";
 import { acquireLock, type CassetteLock } from "./lock.js";
-import type { YamlBlock } from "./yaml-block.js";
+import type { YamlBlock } from "./yaml-scalar.js";
 
 /**
  * A body as the writer takes it: its stored form, or its value already written as YAML (`json` from

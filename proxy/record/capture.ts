@@ -43,7 +43,7 @@ export type CapturedBody = Buffer | readonly Buffer[];
 
 /**
  * One exchange as it crossed the proxy, before anything is decoded or redacted: the one shape of an
- * exchange from the socket to the cassette's writer (the journal's frames carry it, `journal-frame.ts`).
+ * exchange from the socket to the cassette's writer (the journal's frames carry it, `journal.ts`).
  * On the proxy's thread the bodies may still be chunks (`CapturedBody`); read back from the journal,
  * they are single buffers. A notification the service sent to the proxy's notification path is one too,
  * with what became of its relay.

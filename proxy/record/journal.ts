@@ -8,9 +8,224 @@ import {
   writeSync,
   writevSync,
 } from "node:fs";
+import * as zlib from "node:zlib";
 import { AssopayError } from "../../core/errors.js";
-import type { CapturedBody } from "./capture.js";
-import { frameStart } from "./journal-frame.js";
+import type { CapturedBody, CapturedExchange } from "./capture.js";
+
+/** CRC-32 (IEEE, as zlib and gzip compute it) of `bytes`, continuing from `previous`. */
+export type Crc32 = (bytes: Uint8Array, previous?: number) => number;
+
+/** The table of the byte-at-a-time CRC-32 (reflected polynomial 0xEDB88320). */
+function table(): Uint32Array {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+}
+
+/** The same CRC-32 in JavaScript, for the Node versions whose zlib lacks `crc32` (before 20.15 and 22.2). */
+function portable(): Crc32 {
+  const t = table();
+  return (bytes, previous = 0) => {
+    let c = ~previous >>> 0;
+    for (let i = 0; i < bytes.length; i++) c = (t[(c ^ (bytes[i] as number)) & 0xff] as number) ^ (c >>> 8);
+    return ~c >>> 0;
+  };
+}
+
+/**
+ * `zlib.crc32` where this Node has it (native code), else the portable one: both give the same value.
+ * Empty input is answered here: Node 20's `zlib.crc32` returns 0, not `previous`, for an empty buffer
+ * whose memory is a zero-length `ArrayBuffer` (the recorder's empty request bodies are such buffers).
+ */
+export const crc32: Crc32 = withEmpty(
+  typeof (zlib as { crc32?: unknown }).crc32 === "function"
+    ? (zlib as unknown as { crc32: Crc32 }).crc32
+    : portable(),
+);
+
+function withEmpty(inner: Crc32): Crc32 {
+  return (bytes, previous = 0) => (bytes.length === 0 ? previous >>> 0 : inner(bytes, previous));
+}
+
+/** Exposed for the test that checks both agree. */
+export const portableCrc32: () => Crc32 = portable;
+
+/**
+ * The frame format of the recording journal (see `journal.ts`). A frame (`AJ02`):
+ *
+ * | bytes | what                                                                  |
+ * | ----- | --------------------------------------------------------------------- |
+ * | 0-3   | the magic `AJ02`                                                      |
+ * | 4-15  | three 32-bit little-endian lengths: metadata JSON, request body, response body |
+ * | 16-19 | CRC-32 of the metadata and both bodies, in that order                 |
+ * | 20-23 | CRC-32 of bytes 0-19 (the head itself)                                |
+ *
+ * then the metadata's JSON and the two bodies. The head's own checksum lets a damaged length be told
+ * from a frame cut short without reading what it claims; the other makes a flipped byte in the metadata
+ * or a body a damaged frame rather than a wrong exchange. Frames written by the previous version (`AJ01`:
+ * the magic and the three lengths, no checksum) are still read.
+ */
+export const MAGIC = Buffer.from("AJ02", "latin1");
+const MAGIC_V2 = MAGIC.readUInt32LE(0);
+const MAGIC_V1 = Buffer.from("AJ01", "latin1").readUInt32LE(0);
+export const HEAD = 24;
+const HEAD_V1 = 16;
+/** The longest metadata a frame may claim: headers and a URL, far below this. */
+const MAX_META = 16 * 1024 * 1024;
+
+/** A frame's metadata (JSON): the exchange but for its bodies, its start as a number, and its interaction id. */
+export type FrameMeta = Omit<CapturedExchange, "requestBody" | "responseBody" | "startedAt"> & {
+  startedAt: number;
+  /** The interaction id it gets in the cassette (given on the proxy's thread, in journal order). */
+  id: number;
+};
+
+/** The metadata's JSON text of `exchange`, which becomes interaction `id`. */
+export function frameMeta(id: number, exchange: CapturedExchange<CapturedBody>): string {
+  const { requestBody: _request, responseBody: _response, startedAt, ...rest } = exchange;
+  const meta: FrameMeta = { ...rest, startedAt: startedAt.getTime(), id };
+  return JSON.stringify(meta);
+}
+
+/** One exchange read back from a journal, with the interaction id it was given. */
+export interface JournalEntry {
+  id: number;
+  exchange: CapturedExchange;
+}
+
+/** A frame's head, read: where its parts lie, and whether the head holds. */
+export type FrameHead =
+  | {
+      ok: true;
+      head: number;
+      meta: number;
+      request: number;
+      response: number;
+      /** The checksum of the rest (undefined for an `AJ01` frame, which has none). */
+      crc: number | undefined;
+    }
+  | { ok: false; why: string };
+
+/** The head length the magic at `at` calls for (0 when it is no magic). */
+export function headLength(bytes: Buffer, at: number): number {
+  if (at + 4 > bytes.length) return 0;
+  const word = bytes.readUInt32LE(at);
+  return word === MAGIC_V2 ? HEAD : word === MAGIC_V1 ? HEAD_V1 : 0;
+}
+
+/** Reads the head at `at` (the caller checked that `headLength` bytes are there). */
+export function readHead(bytes: Buffer, at: number): FrameHead {
+  const length = headLength(bytes, at);
+  if (length === 0) return { ok: false, why: "no frame starts here" };
+  const meta = bytes.readUInt32LE(at + 4);
+  const request = bytes.readUInt32LE(at + 8);
+  const response = bytes.readUInt32LE(at + 12);
+  if (length === HEAD) {
+    if (crc32(bytes.subarray(at, at + 20)) !== bytes.readUInt32LE(at + 20))
+      return { ok: false, why: "its head fails its checksum" };
+    return { ok: true, head: HEAD, meta, request, response, crc: bytes.readUInt32LE(at + 16) };
+  }
+  if (meta > MAX_META) return { ok: false, why: "its head claims an impossible length" };
+  return { ok: true, head: HEAD_V1, meta, request, response, crc: undefined };
+}
+
+/** A frame's whole length, head included. */
+export function frameLength(head: Extract<FrameHead, { ok: true }>): number {
+  return head.head + head.meta + head.request + head.response;
+}
+
+/**
+ * The entry in `rest` (the frame's bytes after its head), or why it is damaged. Bodies are views of
+ * `rest`, not copies. `id` is the exchange's id when the metadata could still be read.
+ */
+export function readEntry(
+  head: Extract<FrameHead, { ok: true }>,
+  rest: Buffer,
+  verify = true,
+): { entry: JournalEntry } | { why: string; id: number | undefined } {
+  const metaText = rest.toString("utf8", 0, head.meta);
+  let meta: FrameMeta | undefined;
+  try {
+    meta = JSON.parse(metaText) as FrameMeta;
+  } catch {
+    meta = undefined;
+  }
+  const id = typeof meta?.id === "number" ? meta.id : undefined;
+  if (verify && head.crc !== undefined && crc32(rest) !== head.crc)
+    return { why: "its metadata or a body fails its checksum", id };
+  if (meta === undefined || typeof meta.id !== "number")
+    return { why: "its metadata is not readable", id: undefined };
+  const requestEnd = head.meta + head.request;
+  const { id: given, startedAt, ...exchange } = meta;
+  return {
+    entry: {
+      id: given,
+      exchange: {
+        ...exchange,
+        startedAt: new Date(startedAt),
+        requestBody: rest.subarray(head.meta, requestEnd),
+        responseBody: rest.subarray(requestEnd, requestEnd + head.response),
+      },
+    },
+  };
+}
+
+/**
+ * The start of a frame holding `meta` (its JSON text) and the two bodies: the head, checksums included,
+ * and the metadata's bytes after it, in one buffer (the bodies follow it in the journal, not copied).
+ */
+export function frameStart(meta: string, request: readonly Buffer[], response: readonly Buffer[]): Buffer {
+  const start = Buffer.allocUnsafe(HEAD + Buffer.byteLength(meta, "utf8"));
+  const metaLength = start.write(meta, HEAD, "utf8");
+  let crc = crc32(start.subarray(HEAD));
+  let requestLength = 0;
+  let responseLength = 0;
+  for (const part of request) {
+    crc = crc32(part, crc);
+    requestLength += part.length;
+  }
+  for (const part of response) {
+    crc = crc32(part, crc);
+    responseLength += part.length;
+  }
+  start.writeUInt32LE(MAGIC_V2, 0);
+  start.writeUInt32LE(metaLength, 4);
+  start.writeUInt32LE(requestLength, 8);
+  start.writeUInt32LE(responseLength, 12);
+  start.writeUInt32LE(crc, 16);
+  start.writeUInt32LE(crc32(start.subarray(0, 20)), 20);
+  return start;
+}
+
+/**
+ * The frames of `bytes` (a stretch of the journal written whole), in order, and where the first frame
+ * that is incomplete or damaged starts (the end, when every frame is whole and sound). Bodies are views
+ * of `bytes`, not copies. The recorder's worker reads its journal with this; recovery reads a journal
+ * of any size as a stream (see `scanJournal`, `recover.ts`). `verify: false` skips the checksum over each frame's
+ * metadata and bodies (each head's own is still checked): for the worker, which reads what its own
+ * process wrote moments before, through the page cache; the checksums are for journals left by a crash.
+ */
+export function parseFrames(bytes: Buffer, verify = true): { entries: JournalEntry[]; end: number } {
+  const entries: JournalEntry[] = [];
+  let from = 0;
+  for (;;) {
+    const length = headLength(bytes, from);
+    if (length === 0 || from + length > bytes.length) break;
+    const head = readHead(bytes, from);
+    if (!head.ok) break;
+    const end = from + frameLength(head);
+    if (end > bytes.length) break;
+    const read = readEntry(head, bytes.subarray(from + head.head, end), verify);
+    if (!("entry" in read)) break;
+    entries.push(read.entry);
+    from = end;
+  }
+  return { entries, end: from };
+}
 
 /**
  * The write-ahead journal of a recording: `<file>.journal`, next to the file being written. Every exchange
@@ -24,7 +239,7 @@ import { frameStart } from "./journal-frame.js";
  * into the cassette by the next program that opens it, a reader or a recorder, the sealed one first (see
  * `recover.ts`).
  *
- * Its frame format, with a checksum over each frame, is in `journal-frame.ts`; recovery reads a journal
+ * Its frame format, with a checksum over each frame, is above (`frameStart`, `readHead`, `readEntry`); recovery reads a journal
  * as a stream, skipping damaged frames (`scanJournal`, `recover.ts`).
  */
 const JOURNAL_SUFFIX = ".journal";

@@ -8,8 +8,15 @@ import { DocumentWriter, openCassette } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
 import { createRedactor } from "../redaction/redact.js";
 import type { CapturedExchange } from "./capture.js";
-import { journalPaths } from "./journal.js";
-import { frameLength, HEAD, headLength, type JournalEntry, readEntry, readHead } from "./journal-frame.js";
+import {
+  frameLength,
+  HEAD,
+  headLength,
+  type JournalEntry,
+  journalPaths,
+  readEntry,
+  readHead,
+} from "./journal.js";
 import { type InteractionSink, RecordingPipeline } from "./pipeline.js";
 
 /** A stretch of the journal recovery skipped: where it starts, how long it is, and why. */

@@ -9,7 +9,7 @@ import type { ProxyEvent, ProxyEventSink } from "../events.js";
 import { teachEvents } from "../redaction/log.js";
 import type { CapturedBody, CapturedExchange } from "./capture.js";
 import type { Journal } from "./journal.js";
-import { frameMeta } from "./journal-frame.js";
+import { frameMeta } from "./journal.js";
 
 /**
  * How far the cassette may fall behind the traffic, and how long the journal may grow. Past either high

@@ -10,7 +10,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { DocumentWriter } from "../cassette/writer.js";
 import type { ProxyEvent } from "../events.js";
 import { createRedactor } from "../redaction/redact.js";
-import { type JournalEntry, parseFrames } from "./journal-frame.js";
+import { type JournalEntry, parseFrames } from "./journal.js";
 import { RecordingPipeline } from "./pipeline.js";
 import type { FromWorker, ToWorker, WorkerInit } from "./worker-host.js";
 

@@ -3,7 +3,7 @@ import { FORMAT_CANDIDATE, redactFormats, SECRET_FORMATS } from "../../core/secr
 import { CREDENTIAL_HEADERS, isCredentialHeader, isSecretName } from "../../core/secrets/names.js";
 import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { redactSecretData, redactSecretText } from "../../core/secrets/text.js";
-import { rawText } from "../../proxy/cassette/raw-text.js";
+import { rawText } from "../../proxy/record/body-encoder.js";
 import { redactBody, redactHeaders, redactJson, redactQuery } from "../../proxy/redaction/redact.js";
 import { createRedactor, type Redactor } from "../../proxy/redaction/redactor.js";
 import { scanBody } from "../../proxy/redaction/scan.js";

@@ -7,7 +7,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { placeholderFor } from "../../core/secrets/placeholder.js";
 import { bodyBytes } from "../../proxy/cassette/body.js";
 import { loadCassette } from "../../proxy/cassette/reader.js";
-import { YamlBlock } from "../../proxy/cassette/yaml-block.js";
+import { YamlBlock } from "../../proxy/cassette/yaml-scalar.js";
 import { BodyEncoder } from "../../proxy/record/body-encoder.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";

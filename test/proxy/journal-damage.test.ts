@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAssopayError } from "../../core/errors.js";
 import { loadCassette as readCassetteFile } from "../../proxy/cassette/reader.js";
 import { loadCassette } from "../../proxy/index.js";
-import { crc32, parseFrames, portableCrc32 } from "../../proxy/record/journal-frame.js";
+import { crc32, parseFrames, portableCrc32 } from "../../proxy/record/journal.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { tempDir } from "./support/http.js";
 import { emptyCassette, itemBody, journalFrameBytes, journalItems, legacyFrame } from "./support/journals.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { emitDocument } from "../../proxy/cassette/emit.js";
-import { rawText } from "../../proxy/cassette/raw-text.js";
+import { rawText } from "../../proxy/record/body-encoder.js";
 import { createRedactor } from "../../proxy/redaction/redactor.js";
 
 const secretsOnly = () => createRedactor(undefined, false, true);

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emitDocument } from "../../../proxy/cassette/emit.js";
 import { CASSETTE_FORMAT } from "../../../proxy/cassette/format.js";
+import type { FrameMeta } from "../../../proxy/record/journal.js";
 import { Journal } from "../../../proxy/record/journal.js";
-import type { FrameMeta } from "../../../proxy/record/journal-frame.js";
 
 /** Writes a cassette with no interaction yet (what `record` writes at its start). */
 export async function emptyCassette(file: string, salted = false): Promise<void> {
