@@ -12,24 +12,17 @@ export interface PrettyOptions {
   readonly color: boolean;
 }
 
-const MARK: Readonly<Record<Verdict, string>> = {
-  pass: "✔ pass",
-  fail: "✘ FAIL",
-  skip: "- skip",
-  warn: "! warn",
-  error: "✘ ERROR",
-};
-
-const COLOR: Readonly<Record<Verdict, string>> = {
-  pass: "\x1b[32m",
-  fail: "\x1b[31m",
-  skip: "\x1b[90m",
-  warn: "\x1b[33m",
-  error: "\x1b[31m",
+/** Each verdict's mark and its ANSI colour. */
+const MARK: Readonly<Record<Verdict, readonly [mark: string, color: string]>> = {
+  pass: ["✔ pass", "\x1b[32m"],
+  fail: ["✘ FAIL", "\x1b[31m"],
+  skip: ["- skip", "\x1b[90m"],
+  warn: ["! warn", "\x1b[33m"],
+  error: ["✘ ERROR", "\x1b[31m"],
 };
 
 const paint = (text: string, verdict: Verdict, options: PrettyOptions) =>
-  options.color ? `${COLOR[verdict]}${text}\x1b[0m` : text;
+  options.color ? `${MARK[verdict][1]}${text}\x1b[0m` : text;
 
 /**
  * Whether to colour a stream: never with `NO_COLOR` set (https://no-color.org), always with
@@ -57,7 +50,7 @@ export function prettyCaseLine(given: Finding, options: PrettyOptions, indent = 
   const item = redactSecretData(given);
   const reason = item.reason.replace(/\s+/g, " ");
   const short = reason.length > 150 ? `${reason.slice(0, 149)}…` : reason;
-  return `${indent}${paint(MARK[item.verdict].padEnd(7), item.verdict, options)} ${item.id.padEnd(42)} ${short}`.trimEnd();
+  return `${indent}${paint(MARK[item.verdict][0].padEnd(7), item.verdict, options)} ${item.id.padEnd(42)} ${short}`.trimEnd();
 }
 
 /** The labels the pretty report aligns; the others are followed by their text. */
