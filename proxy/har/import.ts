@@ -254,21 +254,23 @@ export async function importHar(
   return result;
 }
 
-function counted(counts: ReadonlyMap<string, number>): string {
-  return [...counts].map(([what, n]) => `${what} ${n}`).join(", ");
+/** What was left out of an import, by why: each kind with its total and, for hosts and assets, its counts. */
+function leftOut(result: HarImport): string[] {
+  const out: string[] = [];
+  for (const [counts, what] of [
+    [result.otherHosts, "to other hosts"],
+    [result.browserOwn, "the browser's own"],
+  ] as const) {
+    if (counts.size === 0) continue;
+    const total = [...counts.values()].reduce((a, b) => a + b, 0);
+    out.push(`${total} ${what} (${[...counts].map(([name, n]) => `${name} ${n}`).join(", ")})`);
+  }
+  if (result.unanswered > 0) out.push(`${result.unanswered} never answered`);
+  return out;
 }
 
 /** The one line an import ends with: what was kept, and what was left out and why. */
 function summary(harFile: string, cassette: string, total: number, result: HarImport): string {
-  const sum = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
-  const out = [
-    ...(result.otherHosts.size > 0
-      ? [`${sum(result.otherHosts)} to other hosts (${counted(result.otherHosts)})`]
-      : []),
-    ...(result.browserOwn.size > 0
-      ? [`${sum(result.browserOwn)} the browser's own (${counted(result.browserOwn)})`]
-      : []),
-    ...(result.unanswered > 0 ? [`${result.unanswered} never answered`] : []),
-  ];
+  const out = leftOut(result);
   return `imported ${result.imported} of ${total} entries of ${harFile} into ${cassette}, the service being ${result.upstream}${out.length > 0 ? `; left out ${out.join("; ")}` : ""}`;
 }

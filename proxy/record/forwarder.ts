@@ -249,11 +249,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const x = exchangeOf(this);
     if (!x || x.upstreamEnded || x.settled) return;
     const detail = `the upstream ${upstream.origin} closed the connection in the middle of the response body; nothing was recorded`;
-    fail(
-      x,
-      problem("upstream-bad-response", 502, "Upstream failed", detail, { upstream: upstream.href }),
-      "upstream-error",
-    );
+    fail(x, failed(upstream, detail), "upstream-error");
   }
   // A 101 is not a response http-proxy hands on: without this listener Node.js destroys the socket and
   // the client waits forever.
