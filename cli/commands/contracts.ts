@@ -144,24 +144,6 @@ function isPact(text: string): boolean {
   }
 }
 
-/** The arguments given to `pact`: standard flags of `pact broker publish`, nothing else. */
-function publishArguments(
-  dir: string,
-  url: string,
-  version: string | undefined,
-  branch: string | undefined,
-): string[] {
-  return [
-    "broker",
-    "publish",
-    dir,
-    "--broker-base-url",
-    url,
-    ...(version === undefined ? ["--auto-detect-version-properties"] : ["--consumer-app-version", version]),
-    ...(branch === undefined ? [] : ["--branch", branch]),
-  ];
-}
-
 /** `assopay contracts publish`: the pact files published by the official client; its exit code mapped. */
 async function publishContracts(context: CommandContext, argv: readonly string[]): Promise<number> {
   const flags = parseFlags("contracts publish", argv, "broker-url= consumer-app-version= branch= dir=");
@@ -175,12 +157,18 @@ async function publishContracts(context: CommandContext, argv: readonly string[]
       hint: "npm install --save-dev --save-exact @pact-foundation/pact-cli@18.1.2",
     });
   }
-  const args = publishArguments(
+  const version = stringFlag(flags, "consumer-app-version");
+  const branch = stringFlag(flags, "branch");
+  // The arguments given to `pact`: standard flags of `pact broker publish`, nothing else.
+  const args = [
+    "broker",
+    "publish",
     dir,
+    "--broker-base-url",
     broker.url,
-    stringFlag(flags, "consumer-app-version"),
-    stringFlag(flags, "branch"),
-  );
+    ...(version === undefined ? ["--auto-detect-version-properties"] : ["--consumer-app-version", version]),
+    ...(branch === undefined ? [] : ["--branch", branch]),
+  ];
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
