@@ -1,4 +1,11 @@
-import { type CrawlLog, type CrawlPageLog, type EntryId, idsOfCrawl, orderOfCrawl } from "./crawl.js";
+import {
+  type CrawlEnd,
+  type CrawlLog,
+  type CrawlPageLog,
+  type EntryId,
+  idsOfCrawl,
+  orderOfCrawl,
+} from "./crawl.js";
 
 /** The rules a crawl that loses entries breaks, each on its own (contracts/rules.yaml). */
 export const COMPLETENESS_RULES = [
@@ -64,17 +71,12 @@ const verb = (n: number, one: string, many: string) => (n === 1 ? one : many);
 const idList = (ids: readonly EntryId[]) =>
   ids.length <= 5 ? ids.join(", ") : `${ids.slice(0, 5).join(", ")} … (${ids.length} in all)`;
 
-function ruleOf(crawl: CrawlLog, after: Neighbour | undefined): CompletenessRule {
-  if (after !== undefined) return "pagination.complete";
-  switch (crawl.end) {
-    case "empty-page":
-      return "pagination.empty-page-only-at-end";
-    case "no-token":
-      return "pagination.token-until-end";
-    case "cut":
-      return "pagination.complete";
-  }
-}
+/** The rule a loss after a crawl's last entry breaks, by how the crawl ended. */
+const EARLY_END: Readonly<Record<CrawlEnd, CompletenessRule>> = {
+  "empty-page": "pagination.empty-page-only-at-end",
+  "no-token": "pagination.token-until-end",
+  cut: "pagination.complete",
+};
 
 function reasonOf(loss: Omit<Loss, "reason">): string {
   const { crawl, missing, witness, before, after } = loss;
@@ -178,7 +180,7 @@ function lossesOf(
   for (const id of inWitness) {
     const at = position.get(id) as number;
     const after = neighbour(next[at]);
-    const rule = between ? "pagination.complete" : ruleOf(crawl, after);
+    const rule = between || after ? "pagination.complete" : EARLY_END[crawl.end];
     const group = groups.get(rule);
     if (group) group.ids.push(id);
     else groups.set(rule, { ids: [id], before: neighbour(prev[at]), after });

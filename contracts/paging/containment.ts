@@ -93,15 +93,8 @@ export function logsNaming(crawls: readonly CrawlLog[], form: string): CrawlLog[
 /** What an entry names as its owner: its form (`formType/formSlug`) or its organization (`organizationSlug`). */
 export type Owner = "form" | "organization";
 
-/** The owner of each entry of a page, as the reader kept it (absent where it kept none). */
-function ownersOf(page: CrawlPageLog, owner: Owner): readonly (string | undefined)[] | undefined {
-  switch (owner) {
-    case "form":
-      return page.forms;
-    case "organization":
-      return page.organizations;
-  }
-}
+/** Where a page keeps the owner of each of its entries (absent where the reader kept none). */
+const OWNERS = { form: "forms", organization: "organizations" } as const;
 
 /** Entries a listing served that name another owner than the one it was asked for. */
 export interface ForeignEntries {
@@ -132,7 +125,7 @@ export function foreignEntries(
   let first: Omit<ForeignEntries, "ids"> | undefined;
   for (const crawl of crawls) {
     for (const page of crawl.pages) {
-      const owners = ownersOf(page, owner);
+      const owners = page[OWNERS[owner]];
       page.ids.forEach((id, i) => {
         const names = owners?.[i];
         if (names === undefined || names === key) return;

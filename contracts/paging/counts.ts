@@ -22,32 +22,19 @@ export function isCountSentence(path: string): boolean {
   return /^response\.pagination\.total(Count|Pages)\b/.test(path);
 }
 
+/** The rule each expectation of counts belongs to, and the expectation in words. */
+const EXPECTATIONS: Readonly<Record<ExpectedCounts, { readonly rule: string; readonly words: string }>> = {
+  real: { rule: "counts.real-with-withcount", words: "real totals" },
+  "minus-one": { rule: "counts.minus-one-without-withcount", words: "-1" },
+  absent: { rule: "counts.absent-after-removal", words: "absent" },
+  "not-applicable": { rule: "counts.real-with-withcount", words: "anything" },
+};
+
 /** The rule each expectation of counts belongs to. */
-export function countRule(expected: ExpectedCounts): string {
-  switch (expected) {
-    case "minus-one":
-      return "counts.minus-one-without-withcount";
-    case "absent":
-      return "counts.absent-after-removal";
-    case "real":
-    case "not-applicable":
-      return "counts.real-with-withcount";
-  }
-}
+export const countRule = (expected: ExpectedCounts): string => EXPECTATIONS[expected].rule;
 
 /** An expectation of counts in words: `real totals`, `-1`, `absent`. */
-export function describeExpected(expected: ExpectedCounts): string {
-  switch (expected) {
-    case "real":
-      return "real totals";
-    case "minus-one":
-      return "-1";
-    case "absent":
-      return "absent";
-    case "not-applicable":
-      return "anything";
-  }
-}
+export const describeExpected = (expected: ExpectedCounts): string => EXPECTATIONS[expected].words;
 
 /**
  * The totals a crawl's first page declared against the entries the crawl counted (`counts.real-with-withcount`):

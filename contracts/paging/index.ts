@@ -33,18 +33,16 @@ export {
   type CrawlLog,
   type CrawlPageLog,
   type EntryId,
-  idsOfCrawl,
-  orderOfCrawl,
-} from "./crawl.js";
-export {
   entryKind,
   type Held,
   heldBy,
+  idsOfCrawl,
   type NamedOnPage,
   namedOnPage,
   namedWitness,
+  orderOfCrawl,
   servedKinds,
-} from "./named.js";
+} from "./crawl.js";
 export {
   type DateOrder,
   judgeDateOrder,

@@ -58,10 +58,5 @@ export function judgeDateOrder(crawl: CrawlLog, direction: SortDirection): DateO
 }
 
 function outOfOrder(before: number, after: number, direction: SortDirection): boolean {
-  switch (direction) {
-    case "desc":
-      return after > before;
-    case "asc":
-      return after < before;
-  }
+  return direction === "desc" ? after > before : after < before;
 }

@@ -5,8 +5,15 @@
  * what a page holds.
  */
 import type { PaginationSpec, Route } from "../types.js";
-import type { EntryId } from "./crawl.js";
-import { entryKind, type Held, heldBy, type NamedOnPage, namedOnPage, valueAt } from "./named.js";
+import {
+  type EntryId,
+  entryKind,
+  type Held,
+  heldBy,
+  type NamedOnPage,
+  namedOnPage,
+  valueAt,
+} from "./crawl.js";
 
 /** The counts a page declares in its `pagination` object, as they came (not checked). */
 export interface PageCounts {
@@ -99,10 +106,8 @@ export function entryDate(entry: unknown): number {
  * `order` an item or a payment points at; `undefined` when it names none.
  */
 export function entryForm(entry: unknown): string | undefined {
-  const fields = (value: unknown) =>
-    value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
-  for (const holder of [fields(entry), fields(fields(entry).order)]) {
-    const { formType, formSlug } = holder;
+  for (const holder of [entry, valueAt(entry, "order")]) {
+    const [formType, formSlug] = [valueAt(holder, "formType"), valueAt(holder, "formSlug")];
     if (typeof formType === "string" && typeof formSlug === "string")
       return `${formType}/${formSlug}`.toLowerCase();
   }
@@ -236,11 +241,7 @@ export function readPage(
     ...(across?.holds ? { held: heldBy(list, holders, across.holds) } : {}),
     token: typeof token === "string" && token !== "" ? token : undefined,
     pagination,
-    counts: pagination && {
-      totalCount: pagination.totalCount,
-      totalPages: pagination.totalPages,
-      pageSize: pagination.pageSize,
-    },
+    counts: countsOf(body),
   };
 }
 
