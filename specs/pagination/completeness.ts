@@ -11,14 +11,15 @@ import {
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { type CrawlResult, describeStop, endedLegally, legalLogs } from "../runner/crawler.js";
+import type { FormRef } from "../runner/options.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
-import { boundaryLosses } from "./boundaries.js";
 import {
   boundarySizes,
   countsCrawlWithCount,
   explicitQuery,
   fullLastPageSize,
+  otherForms,
   otherSizes,
   queryOf,
   REAL_CLIENTS_TOKEN,
@@ -156,6 +157,46 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
     judged = { ...judged, losses: oneDefect([...judged.losses, ...boundary.losses]) };
     return { kind: "judged", judged, crawls, logs, made };
   });
+}
+
+/** Most of the organization's forms crawled as boundary listings without provider states. */
+const BOUNDARY_FORMS = 8;
+
+/**
+ * The forms crawled as boundary listings: those the provider state seeded with CursorProof's counts
+ * (`boundaryCounts`) in an organization of their own, else the organization's other forms as its forms
+ * listing names them (the first 8): a data file that declares forms of 0, 1, _L_ − 1, _L_, _L_ + 1 and
+ * 2·_L_ + 1 orders makes them boundary listings. Either way the same crawls judge them.
+ */
+async function boundaryForms(ctx: CheckContext): Promise<readonly FormRef[]> {
+  const { boundaryForms: seeded } = await ctx.coordinates();
+  return seeded.length > 0 ? seeded : otherForms(ctx, BOUNDARY_FORMS);
+}
+
+/**
+ * Each boundary form's listing of `route` (a form's listing), crawled at the largest page size, then at
+ * the default one (the limit the counts are around), and at the largest once more where the default crawl
+ * lacks entries: every crawl made, and the losses the crawl judge confirms. Nothing for other listings.
+ */
+async function boundaryLosses(
+  ctx: CheckContext,
+  route: Route,
+): Promise<{ readonly made: readonly CrawlResult[]; readonly losses: readonly Loss[] }> {
+  if (!route.pathParams.includes("formSlug")) return { made: [], losses: [] };
+  const forms = await boundaryForms(ctx);
+  const judged = await Promise.all(
+    forms.map(async (form) => {
+      const crawls = [await ctx.crawlOfForm(route, form)];
+      crawls.push(await ctx.crawlOfForm(route, form, { defaultSize: true }));
+      let found = judgeCompleteness(legalLogs(crawls));
+      if (found.suspects.length > 0) {
+        crawls.push(await ctx.crawlOfForm(route, form, { again: "again" }));
+        found = judgeCompleteness(legalLogs(crawls));
+      }
+      return { made: crawls, losses: found.losses };
+    }),
+  );
+  return { made: judged.flatMap((j) => j.made), losses: judged.flatMap((j) => j.losses) };
 }
 
 /**
@@ -296,3 +337,37 @@ export function completenessCheck(
     },
   };
 }
+
+/**
+ * Pagination rules 4 and 6: a client that follows the tokens collects every entry. Crawled at three page
+ * sizes, the listing must give the same entries, none lost between two pages. A loss is reported only when
+ * a fresh crawl confirms it.
+ */
+export const completeCheck = completenessCheck(
+  "pagination/complete",
+  "pagination.complete",
+  "Every entry comes in a crawl, whatever the page size",
+  "listings with the same entries at every page size",
+);
+
+/**
+ * Pagination rule 3: a client stops at the first empty page, so an empty page before the last entry loses
+ * every entry after it. A loss is reported only when a fresh crawl confirms it.
+ */
+export const emptyPageOnlyAtEndCheck = completenessCheck(
+  "pagination/empty-page-only-at-end",
+  "pagination.empty-page-only-at-end",
+  "An empty page comes only at the end",
+  "listings whose empty page came after their last entry",
+);
+
+/**
+ * Pagination rule 7: a client may stop at a non-empty page without a token, so such a page before the last
+ * entry loses every entry after it. A loss is reported only when a fresh crawl confirms it.
+ */
+export const tokenUntilEndCheck = completenessCheck(
+  "pagination/token-until-end",
+  "pagination.token-until-end",
+  "A non-empty page carries a token until the end",
+  "listings with a token on every page before their end",
+);

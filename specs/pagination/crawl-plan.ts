@@ -1,13 +1,15 @@
 import {
   type CrawlLog,
   type DateWindow,
+  orderOfCrawl,
   type Route,
   type WindowEdges,
   windowOf,
 } from "../../contracts/index.js";
 import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
-import type { CrawlResult } from "../runner/crawler.js";
+import { type CrawlResult, endedLegally } from "../runner/crawler.js";
+import type { FormRef } from "../runner/options.js";
 
 /**
  * The crawls the completeness judge asks of a listing: at which page sizes, with what query, and how a
@@ -179,4 +181,25 @@ export async function windowCrawl(
     : `from ${isoInstant(window.from)} (no to)`;
   const label = `the date window ${ends}, pageSize ${size}${again ? ` (${again})` : ""}`;
   return { window, crawl: await ctx.crawlAsked(route, query, label) };
+}
+
+/** How many of the organization's other forms are judged too: the first its forms listing names. */
+const OTHER_FORMS = 3;
+
+/**
+ * The organization's forms other than the coordinates' one, as its forms listing names them
+ * (`Type/slug`, routes.yaml's `entryKey`), the first `most` of its default crawl.
+ */
+export async function otherForms(ctx: CheckContext, most = OTHER_FORMS): Promise<FormRef[]> {
+  const crawl = await ctx.crawl(ctx.contract.routes.byId("v5.organization-forms"), "default");
+  if (!endedLegally(crawl.stop)) return [];
+  const { formType, formSlug } = await ctx.coordinates();
+  const own = `${formType}/${formSlug}`.toLowerCase();
+  return orderOfCrawl(crawl.log)
+    .filter((id): id is string => typeof id === "string" && id.toLowerCase() !== own)
+    .slice(0, most)
+    .map((id) => {
+      const [type = "", ...slug] = id.split("/");
+      return { formType: type, formSlug: slug.join("/") };
+    });
 }

@@ -1,16 +1,19 @@
 import {
   type Containment,
   type CrawlLog,
+  foreignEntries,
   idsOfCrawl,
   judgeContainment,
+  logsNaming,
   type Route,
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { legalLogs } from "../runner/crawler.js";
+import { endedLegally, legalLogs } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
-import { idList } from "./listing-findings.js";
+import { otherForms } from "./crawl-plan.js";
+import { foreignFinding, idList } from "./listing-findings.js";
 
 /** The organization's listing of the same kind and version as a form's listing; undefined if none is served. */
 export function organizationOf(form: Route, served: readonly Route[]): Route | undefined {
@@ -19,7 +22,7 @@ export function organizationOf(form: Route, served: readonly Route[]): Route | u
 }
 
 /** One listing that must hold entries another serves: `source`'s `entries` (in words) in `holder`. */
-export interface Holding {
+interface Holding {
   readonly source: Route;
   readonly holder: Route;
   /** The entries of `source` that `holder` must hold, in words: `entries of v5.form-items`. */
@@ -27,7 +30,7 @@ export interface Holding {
 }
 
 /** The crawls the completeness checks made of a form's listing and of its organization's. */
-export interface PairLogs {
+interface PairLogs {
   readonly form: readonly CrawlLog[];
   readonly organization: readonly CrawlLog[];
 }
@@ -36,7 +39,7 @@ export interface PairLogs {
  * Runs `judge` on every served form listing whose organization's listing is served too, and combines
  * the findings under `what`.
  */
-export async function judgeFormPairs(
+async function judgeFormPairs(
   ctx: CheckContext,
   judge: (ctx: CheckContext, form: Route, organization: Route) => Promise<SubjectFinding>,
   what: string,
@@ -54,7 +57,7 @@ export async function judgeFormPairs(
  * The completeness checks' crawls of a form's listing and of its organization's (the form's first), or
  * a skip on `subject` naming the listing that has none and why.
  */
-export async function logsOfPair(
+async function logsOfPair(
   ctx: CheckContext,
   form: Route,
   organization: Route,
@@ -72,7 +75,7 @@ export async function logsOfPair(
  * `source`'s entries judged against `holder`'s crawls; when an omission is unconfirmed, `holder` is
  * crawled once more at its largest page size (labelled `after`) and judged again with that crawl too.
  */
-export async function judgeHolding(
+async function judgeHolding(
   ctx: CheckContext,
   source: readonly CrawlLog[],
   holder: Route,
@@ -86,7 +89,7 @@ export async function judgeHolding(
 }
 
 /** The verdict of a containment: a pass naming what was held, or the first confirmed omission. */
-export function holdingFinding({ source, holder, entries }: Holding, judged: Containment): SubjectFinding {
+function holdingFinding({ source, holder, entries }: Holding, judged: Containment): SubjectFinding {
   const omission = judged.omission;
   if (!omission) {
     return {
@@ -113,3 +116,118 @@ export function holdingFinding({ source, holder, entries }: Holding, judged: Con
   };
   return { verdict: "fail", subject: holder.id, reason, evidence };
 }
+
+/** The label of the crawl of an organization's listing made after its form's, to confirm an omission. */
+const ORGANIZATION_AFTER = "after the form's crawls";
+
+/**
+ * One form listing against its organization's, over the crawls the completeness checks made of both;
+ * then the same listing of other forms of the organization, each crawled once at the largest page size.
+ */
+async function judgeOrganizationPair(
+  ctx: CheckContext,
+  form: Route,
+  organization: Route,
+): Promise<SubjectFinding> {
+  const logs = await logsOfPair(ctx, form, organization, organization.id);
+  if ("verdict" in logs) return logs;
+  const judged = await judgeHolding(ctx, logs.form, organization, logs.organization, ORGANIZATION_AFTER);
+  const own = holdingFinding(
+    { source: form, holder: organization, entries: `entries of ${form.id}` },
+    judged,
+  );
+  if (own.verdict !== "pass") return own;
+  let entries = 0;
+  let forms = 0;
+  for (const other of await otherForms(ctx)) {
+    const crawl = await ctx.crawlOfForm(form, other);
+    // A listing the provider does not serve for that form (a checkout's, say) vouches for nothing.
+    if (!endedLegally(crawl.stop)) continue;
+    const name = `${other.formType}/${other.formSlug}`;
+    const held = await judgeHolding(
+      ctx,
+      [crawl.log],
+      organization,
+      logs.organization,
+      `${ORGANIZATION_AFTER} (${name})`,
+    );
+    if (held.omission) {
+      const what = `entries of ${form.id} for ${name}`;
+      return holdingFinding({ source: form, holder: organization, entries: what }, held);
+    }
+    entries += held.formEntries;
+    forms++;
+  }
+  if (forms === 0) return own;
+  const others = `${entries} ${entries === 1 ? "entry" : "entries"} of ${forms} other form${forms === 1 ? "" : "s"}`;
+  return { ...own, reason: `${own.reason ?? organization.id}, and the ${others}` };
+}
+
+/**
+ * Pagination rule 6 over two listings: an organization's listing of items, orders or payments holds
+ * everything its forms' listings of the same kind hold (the provider's document: the organization's
+ * listing is what all its forms sold). Judged on the crawls the completeness checks made, at every page
+ * size, so a provider that leaves some entries out of the organization's listing at every page size,
+ * with totals to match, is caught; an entry the organization's crawls lack is an omission only when a
+ * crawl of it that started after the form's ended lacks it too. The organization's other forms (the
+ * first `OTHER_FORMS` its forms listing names) are judged too, so a provider whose organization's
+ * listing holds one form's entries only is caught where the organization sells through several.
+ */
+export const organizationHoldsFormsCheck: SpecCheck = {
+  id: "pagination/organization-holds-forms",
+  group: "pagination",
+  rule: "pagination.organization-holds-forms",
+  title: "An organization's listing holds every entry of its forms' listings",
+  run: (ctx) =>
+    judgeFormPairs(ctx, judgeOrganizationPair, "organization listings that hold their form's entries"),
+};
+
+/** The label of the crawl of a form's listing made after its organization's, to confirm an omission. */
+const FORM_AFTER = "after the organization's crawls";
+
+/** One form listing against the entries its organization's listing names as that form's. */
+async function judgeFormPair(ctx: CheckContext, form: Route, organization: Route): Promise<SubjectFinding> {
+  const logs = await logsOfPair(ctx, form, organization, form.id);
+  if ("verdict" in logs) return logs;
+  const { formType, formSlug } = await ctx.coordinates();
+  const foreign = foreignEntries(logs.form, "form", `${formType}/${formSlug}`);
+  if (foreign) {
+    const why = "which its organization's listing files under that form";
+    return foreignFinding(form, "form", `${formType}/${formSlug}`, foreign, why);
+  }
+  const named = logsNaming(logs.organization, `${formType}/${formSlug}`);
+  if (named.every((log) => log.pages.every((page) => page.ids.length === 0))) {
+    return {
+      verdict: "skip",
+      subject: form.id,
+      reason: `no entry of ${organization.id} names its form (formType and formSlug, on the entry or its order)`,
+    };
+  }
+  const judged = await judgeHolding(ctx, named, form, logs.form, FORM_AFTER);
+  const entries = `entries ${organization.id} names as ${formType}/${formSlug}'s`;
+  return holdingFinding({ source: organization, holder: form, entries }, judged);
+}
+
+/**
+ * Pagination rule 6 over two listings, the other way round: a form's listing of items, orders or payments
+ * holds every entry its organization's listing of the same kind names as that form's (`formType` and
+ * `formSlug`, on an order or on the `order` of an item or a payment), and none that names another form.
+ * Judged on the completeness checks' crawls of both, at every page size and oldest first, so a provider
+ * whose form listings leave entries out, their totals to match, while the organization's still has them,
+ * is caught, and so is one that serves a form the organization's entries. An entry the form's
+ * crawls lack is an omission only when a crawl of the form that started after the organization's crawl
+ * that served it ended lacks it too; otherwise the form is crawled once more at the largest size.
+ */
+export const formHoldsItsEntriesCheck: SpecCheck = {
+  id: "pagination/form-holds-its-entries",
+  group: "pagination",
+  rule: "pagination.form-holds-its-entries",
+  title:
+    "A form's listing holds every entry its organization's listing names as the form's, and no other form's",
+  run: (ctx) =>
+    judgeFormPairs(
+      ctx,
+      judgeFormPair,
+      "form listings that hold what their organization names as theirs, and no other",
+    ),
+};

@@ -6,8 +6,7 @@ import { describeStop, endedLegally, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
-import { takesWindow } from "./crawl-plan.js";
-import { otherForms } from "./organization-holds-forms.js";
+import { otherForms, takesWindow } from "./crawl-plan.js";
 
 const RULE = "pagination.token-bound";
 
