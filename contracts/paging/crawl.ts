@@ -46,7 +46,7 @@ export interface CrawlPageLog {
   readonly named?: Readonly<Record<string, NamedOnPage>>;
   /** The entries its entries hold under other ids (`heldBy`, `pagination.holds`); absent where none. */
   readonly held?: Held;
-  /** The token it gave for the next page. */
+  /** The token it gave for the next page; `undefined` when absent, null, empty or not a string. */
   readonly token: string | undefined;
 }
 

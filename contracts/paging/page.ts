@@ -5,15 +5,7 @@
  * what a page holds.
  */
 import type { PaginationSpec, Route } from "../types.js";
-import {
-  type EntryId,
-  entryKind,
-  type Held,
-  heldBy,
-  type NamedOnPage,
-  namedOnPage,
-  valueAt,
-} from "./crawl.js";
+import { type CrawlPageLog, type EntryId, entryKind, heldBy, namedOnPage, valueAt } from "./crawl.js";
 
 /** The counts a page declares in its `pagination` object, as they came (not checked). */
 export interface PageCounts {
@@ -22,33 +14,20 @@ export interface PageCounts {
   readonly pageSize: unknown;
 }
 
-/** A page read: its entries, their ids in order, its token and its counts. */
-export interface ListingPage {
-  readonly ok: true;
-  readonly entries: readonly unknown[];
-  /** The ids of the entries (`entryId`), in order (entries without one are left out). */
-  readonly ids: readonly EntryId[];
-  /** The `date` of each entry of `ids`, in milliseconds since the epoch; NaN where it has none. */
-  readonly dates: readonly number[];
-  /** The form each entry of `ids` names (`formType/formSlug`, lower case); `undefined` where none. */
-  readonly forms: readonly (string | undefined)[];
-  /** The organization each entry of `ids` names (`organizationSlug`, lower case); `undefined` where none. */
-  readonly organizations: readonly (string | undefined)[];
-  /** A fingerprint of each entry of `ids` (`entryDigest`): two that differ read differently. */
-  readonly digests: readonly number[];
-  /** Each entry's values of the listing's `filteredBy` (`entryKind`), where the reader was given them. */
-  readonly kinds?: readonly (string | undefined)[];
-  /** The entries of other listings the page names (`namedOnPage`), where the reader was given `names`. */
-  readonly named?: Readonly<Record<string, NamedOnPage>>;
-  /** The entries its entries hold under other ids (`heldBy`), where the reader was given `holds`. */
-  readonly held?: Held;
-  /** The continuation token; `undefined` when absent, null, empty or not a string. */
-  readonly token: string | undefined;
-  /** The `pagination` object as it came, `undefined` when there is none. */
-  readonly pagination: Readonly<Record<string, unknown>> | undefined;
-  /** The counts it declares; `undefined` when the page has no `pagination` object. */
-  readonly counts: PageCounts | undefined;
-}
+/**
+ * A page read: its entries and, as a crawl's log keeps them (`CrawlPageLog`), the ids of those that have
+ * one (`entryId`) in order, with their dates, forms, organizations and fingerprints, what the reader was
+ * given to keep besides (`kinds` for `filteredBy`, `named` for `names`, `held` for `holds`), and the token.
+ */
+export type ListingPage = Pick<CrawlPageLog, "ids" | "kinds" | "named" | "held" | "token"> &
+  Required<Pick<CrawlPageLog, "dates" | "forms" | "organizations" | "digests">> & {
+    readonly ok: true;
+    readonly entries: readonly unknown[];
+    /** The `pagination` object as it came, `undefined` when there is none. */
+    readonly pagination: Readonly<Record<string, unknown>> | undefined;
+    /** The counts it declares; `undefined` when the page has no `pagination` object. */
+    readonly counts: PageCounts | undefined;
+  };
 
 /** Why a body is no page: the result array is missing, or is not a list. */
 export interface NotAPage {

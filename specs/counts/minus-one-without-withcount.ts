@@ -1,14 +1,13 @@
-import { expectedCounts } from "../../contracts/index.js";
+import { countTimeline, expectedCounts } from "../../contracts/index.js";
 import type { SpecCheck } from "../runner/verdicts.js";
 import { type CountJudge, judgeCountListings, judgeFirstPage, removedSkip } from "./first-page.js";
 
 const RULE = "counts.minus-one-without-withcount";
 
-function addEntry(ids: Set<string>, id: string | undefined): void {
-  if (id !== undefined) ids.add(id);
-}
-
-/** The first pages of one listing that must hold -1 at the date: none before withCount exists. */
+/**
+ * The first pages of one listing that must hold -1 at the date, none before withCount exists: each rests
+ * on the timeline entry that began the count mode in force.
+ */
 const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
   switch (rules.countMode) {
     case "not-applicable":
@@ -17,12 +16,12 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
     case "absent":
       return [removedSkip(ctx, route)];
     case "default-true":
-      addEntry(timeline, ctx.contract.timeline.entry("withcount-introduced")?.id);
-      return [await judgeFirstPage(ctx, route, false, expectedCounts(rules, false))];
     case "default-false":
-      addEntry(timeline, ctx.contract.timeline.entry("withcount-default-false")?.id);
+      for (const id of countTimeline(rules, ctx.contract.timeline)) timeline.add(id);
       return [
-        await judgeFirstPage(ctx, route, undefined, expectedCounts(rules, undefined)),
+        ...(rules.countMode === "default-false"
+          ? [await judgeFirstPage(ctx, route, undefined, expectedCounts(rules, undefined))]
+          : []),
         await judgeFirstPage(ctx, route, false, expectedCounts(rules, false)),
       ];
   }

@@ -73,10 +73,17 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       };
     }
     const crawls: CrawlResult[] = [first];
-    const largest = Math.max(...otherSizes(route, ctx.options.pageSize));
+    // A size the provider refuses, or a crawl another rule's violation cut, is left out (that rule's
+    // check reports the cut): the crawls that ended are still judged together.
+    const take = (result: CrawlResult) => {
+      made.push(result);
+      if (endedLegally(result.stop)) crawls.push(result);
+    };
+    const others = otherSizes(route, ctx.options.pageSize);
+    const largest = Math.max(...others);
     const counted = countsCrawlWithCount(ctx, route);
     const explicit = explicitQuery(route, counted);
-    for (const size of otherSizes(route, ctx.options.pageSize)) {
+    for (const size of others) {
       const asked =
         size === largest
           ? await ctx.crawlAsked(
@@ -86,44 +93,25 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
               REAL_CLIENTS_TOKEN,
             )
           : undefined;
-      if (asked) made.push(asked);
       // A provider that refuses what the explicit crawl asks at once is crawled at that size plainly.
-      const result =
-        asked && asked.stop.kind !== "first-page-refused" ? asked : await ctx.crawlSized(route, size);
-      if (result !== asked) made.push(result);
-      // A size the provider refuses, or a crawl another rule's violation cut, is left out (that rule's
-      // check reports the cut): the crawls that ended are still judged together.
-      if (endedLegally(result.stop)) crawls.push(result);
+      if (asked?.stop.kind === "first-page-refused") made.push(asked);
+      take(asked && asked.stop.kind !== "first-page-refused" ? asked : await ctx.crawlSized(route, size));
     }
     // At a size that ends the listing on an exactly full page, unless a size above does: the token that
     // page gives must lead to the empty page (a provider may answer it with an error or the first page).
-    const defaultSize = ctx.options.pageSize ?? route.pagination?.defaultPageSize ?? 20;
-    const full = fullLastPageSize(
-      first.entries,
-      [defaultSize, ...otherSizes(route, ctx.options.pageSize)],
-      largest,
-    );
+    const crawled = [ctx.options.pageSize ?? route.pagination?.defaultPageSize ?? 20, ...others];
+    const full = fullLastPageSize(first.entries, crawled, largest);
+    const fullSizes = full ? [full] : [];
     // And at the sizes where the listing is one entry more than a page, and two pages and one.
-    const crawled = [defaultSize, ...otherSizes(route, ctx.options.pageSize), ...(full ? [full] : [])];
-    for (const size of [...(full ? [full] : []), ...boundarySizes(first.entries, crawled, largest)]) {
-      const result = await ctx.crawlSized(route, size);
-      made.push(result);
-      if (endedLegally(result.stop)) crawls.push(result);
+    for (const size of [...fullSizes, ...boundarySizes(first.entries, [...crawled, ...fullSizes], largest)]) {
+      take(await ctx.crawlSized(route, size));
     }
     // Oldest first too: a provider that loses entries at a place in the crawl (its first or last page, its
     // end) loses other entries this way round. One that cannot crawl so is pagination.date-order's.
-    if (takesSortOrder(route)) {
-      const ascending = await ctx.crawl(route, "ascending");
-      made.push(ascending);
-      if (endedLegally(ascending.stop)) crawls.push(ascending);
-    }
+    if (takesSortOrder(route)) take(await ctx.crawl(route, "ascending"));
     // With the totals asked too, as a client still sending withCount=true does: the provider may answer
     // it by another path. The counts checks' crawl where they make one, else the explicit crawl above.
-    if (counted) {
-      const withCount = await ctx.crawl(route, "with-count");
-      made.push(withCount);
-      if (endedLegally(withCount.stop)) crawls.push(withCount);
-    }
+    if (counted) take(await ctx.crawl(route, "with-count"));
     // A date window over the newest entries (pagination.date-window's crawl): the entries it holds vouch
     // for entries every crawl of the whole listing lacks, a loss no crawl of the whole could show.
     const windows = [await windowCrawl(ctx, route, first.log)];

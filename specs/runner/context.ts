@@ -69,12 +69,12 @@ async function seedBoundaryForms(states: StateClient, limit: number): Promise<Fo
  */
 export type CrawlVariant = "default" | "with-count" | "unpaged" | "ascending";
 
-/** What the progress line says of each crawl. */
-const CRAWL_NOTES: Readonly<Record<CrawlVariant, string>> = {
-  default: "",
-  "with-count": " (withCount=true)",
-  unpaged: " (no pageSize)",
-  ascending: " (sortOrder=Asc)",
+/** What the progress line says of each crawl, and what the crawl judges call it (the default: by its page size). */
+const CRAWLS: Readonly<Record<CrawlVariant, { readonly note: string; readonly name?: string }>> = {
+  default: { note: "" },
+  "with-count": { note: " (withCount=true)", name: "withCount=true" },
+  unpaged: { note: " (no pageSize)" },
+  ascending: { note: " (sortOrder=Asc)", name: "sortOrder Asc" },
 };
 
 /**
@@ -86,14 +86,6 @@ export function pagesAllowed(route: Route, query: readonly [string, string][], m
   const asked = askedPageSize(query) ?? byDefault;
   return asked > 0 && asked < byDefault ? Math.ceil((maxPages * byDefault) / asked) : maxPages;
 }
-
-/** What the crawl judges call each crawl (the default one: by its page size). */
-const CRAWL_NAMES: Readonly<Record<CrawlVariant, string | undefined>> = {
-  default: undefined,
-  "with-count": "withCount=true",
-  unpaged: undefined,
-  ascending: "sortOrder Asc",
-};
 
 /** Everything a check may use. Built once per run; shared work is memoised per run. */
 export interface CheckContext {
@@ -163,7 +155,8 @@ export interface ContextParts {
 interface Asked {
   readonly progressLabel: string;
   readonly name: string | undefined;
-  readonly logEntries: number;
+  /** Most entries the log keeps (default: `--max-entries`). */
+  readonly logEntries?: number;
   /** Keep what its pages name of other listings (the completeness checks' witnesses). */
   readonly logNames?: boolean;
   readonly tokenName?: string;
@@ -229,7 +222,7 @@ export function createContext(parts: ContextParts): CheckContext {
         onPage: (pages, entries) =>
           parts.progress.update(progressLabel, `${pages} pages, ${entries} entries`),
         signal: parts.signal,
-        logEntries,
+        logEntries: logEntries ?? options.maxEntries,
         ...(logNames ? { logNames } : {}),
         ...(name === undefined ? {} : { label: name }),
         ...(tokenName === undefined ? {} : { tokenName }),
@@ -268,10 +261,10 @@ export function createContext(parts: ContextParts): CheckContext {
         const name =
           variant === "with-count" && size !== undefined ? `withCount=true, pageSize ${size}` : undefined;
         return crawlOnce(route, query, {
-          progressLabel: `crawling ${route.id}${CRAWL_NOTES[variant]}`,
-          name: name ?? CRAWL_NAMES[variant],
+          progressLabel: `crawling ${route.id}${CRAWLS[variant].note}`,
+          name: name ?? CRAWLS[variant].name,
           // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
-          logEntries: variant === "unpaged" ? 0 : options.maxEntries,
+          ...(variant === "unpaged" ? { logEntries: 0 } : {}),
           logNames: variant === "default",
         });
       });
@@ -284,7 +277,6 @@ export function createContext(parts: ContextParts): CheckContext {
         crawlOnce(route, query, {
           progressLabel: label,
           name,
-          logEntries: options.maxEntries,
           logNames: again !== undefined,
         }),
       );
@@ -296,7 +288,6 @@ export function createContext(parts: ContextParts): CheckContext {
         crawlOnce(route, [...query], {
           progressLabel: `crawling ${route.id} (${label})`,
           name: label,
-          logEntries: options.maxEntries,
           ...(tokenName === undefined ? {} : { tokenName }),
         }),
       );
@@ -311,7 +302,6 @@ export function createContext(parts: ContextParts): CheckContext {
         crawlOnce(route, query, {
           progressLabel: `crawling ${route.id} (${name})`,
           name,
-          logEntries: options.maxEntries,
           params: { formType, formSlug, ...(organizationSlug ? { organizationSlug } : {}) },
         }),
       );

@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { HttpMethod } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { withDeadline } from "./deadline.js";
+import { parseJsonText } from "./json.js";
 import { createTargetGate } from "./target-gate.js";
 import { createTransport, type Transport } from "./transport.js";
 import type { Evidence, EvidenceRequest } from "./types.js";
@@ -267,14 +268,7 @@ export function retryAfterMs(value: string | null, now: number = Date.now()): nu
 }
 
 /** The body as JSON, or why it is not. */
-export function parseJson(exchange: HttpExchange): { ok: true; value: unknown } | { ok: false; why: string } {
-  if (exchange.text.trim() === "") return { ok: false, why: "the body is empty" };
-  try {
-    return { ok: true, value: JSON.parse(exchange.text) as unknown };
-  } catch (error) {
-    return { ok: false, why: `the body is not JSON (${(error as Error).message})` };
-  }
-}
+export const parseJson = (exchange: HttpExchange) => parseJsonText(exchange.text);
 
 /** `2xx`. */
 export function isSuccess(status: number): boolean {
