@@ -21,7 +21,6 @@ import {
   fullLastPageSize,
   otherForms,
   otherSizes,
-  queryOf,
   REAL_CLIENTS_TOKEN,
   takesSortOrder,
   windowCrawl,
@@ -127,7 +126,7 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
       // no pageSize is sent, or only oldest first.
       const more: CrawlResult[] = [];
       for (const log of new Set(judged.suspects.map((s) => s.crawl))) {
-        more.push(await ctx.crawlAsked(route, queryOf(log), `${log.label} (again)`, log.tokenName));
+        more.push(await ctx.crawlAsked(route, log.query ?? [], `${log.label} (again)`, log.tokenName));
       }
       more.push(await ctx.crawlSized(route, witnessSize([...crawls, ...more], sizes, largest), "witness"));
       crawls.push(...more);

@@ -131,11 +131,6 @@ export function witnessSize(
   return sized[0]?.log.pageSize ?? largest;
 }
 
-/** The query a crawl was asked with, the token aside: verify's crawler keeps it in every log. */
-export function queryOf(log: CrawlLog): [string, string][] {
-  return (log.query ?? []).map(([name, value]) => [name, value]);
-}
-
 /** A date window of a listing and the crawl of it. */
 export interface WindowCrawl {
   readonly window: DateWindow;

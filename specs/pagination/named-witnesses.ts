@@ -15,13 +15,6 @@ export interface NamingCrawl {
   readonly crawl: CrawlResult;
 }
 
-/** The listings served at the date whose entries name `route`'s (`pagination.names` in routes.yaml). */
-function namingListings(ctx: CheckContext, route: Route): Route[] {
-  return ctx
-    .servedListings()
-    .filter((other) => other !== route && other.pagination?.names?.some((n) => n.route === route.id));
-}
-
 /**
  * The crawls of the listings that name `route`'s entries: their default crawls (made once a run, so
  * before `route`'s own crawls when its completeness is judged first), or with `again` a fresh crawl each
@@ -29,7 +22,11 @@ function namingListings(ctx: CheckContext, route: Route): Route[] {
  */
 export async function namingCrawls(ctx: CheckContext, route: Route, again?: string): Promise<NamingCrawl[]> {
   const found: NamingCrawl[] = [];
-  for (const other of namingListings(ctx, route)) {
+  // The listings served at the date whose entries name `route`'s (`pagination.names` in routes.yaml).
+  const naming = ctx
+    .servedListings()
+    .filter((other) => other !== route && other.pagination?.names?.some((n) => n.route === route.id));
+  for (const other of naming) {
     const crawl = again
       ? await ctx.crawlSized(other, other.pagination?.maxPageSize ?? 100, `${again}, naming ${route.id}`)
       : await ctx.crawl(other, "default");
@@ -67,11 +64,6 @@ function byHolders(witness: CrawlLog, holders: ReadonlyMap<EntryId, EntryId>): C
   return { ...witness, pages };
 }
 
-/** Whether a witness names at least one of the entries the listing's own crawls `served`. */
-function meets(witness: CrawlLog, served: ReadonlySet<EntryId>): boolean {
-  return witness.pages.some((page) => page.ids.some((id) => served.has(id)));
-}
-
 /**
  * What the naming crawls say of `route`'s entries, as witnesses of its completeness: where `route` may
  * leave entries out by default (`filteredBy`), only entries of a kind its own crawls served vouch. A
@@ -90,5 +82,7 @@ export function namedWitnesses(
   const holders = holdersIn(own);
   return naming
     .map((n) => byHolders(namedWitness(n.crawl.log, route.id, n.route.id, served), holders))
-    .filter((witness) => ownIds.size === 0 || meets(witness, ownIds));
+    .filter(
+      (witness) => ownIds.size === 0 || witness.pages.some((page) => page.ids.some((id) => ownIds.has(id))),
+    );
 }

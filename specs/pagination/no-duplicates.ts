@@ -1,9 +1,17 @@
-import { describeStop } from "../runner/crawler.js";
-import { combine, type SpecCheck } from "../runner/verdicts.js";
+import { type CrawlResult, describeStop } from "../runner/crawler.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf } from "./completeness.js";
 import { crawlNote, judgeCrawls } from "./listing-findings.js";
 
 const RULE = "pagination.no-duplicates";
+
+/** The failure of a crawl that collected entries twice; `where` names it when it is not the default one. */
+const twice = (result: CrawlResult, where: string): SubjectFinding => ({
+  verdict: "fail",
+  subject: result.route.id,
+  reason: `${result.duplicates.count} entries came back twice in ${result.pages} pages${where}`,
+  ...(result.duplicates.first ? { evidence: result.duplicates.first } : {}),
+});
 
 /**
  * Pagination rules 4 and 6: no entry appears twice in one crawl (ids only are kept, so memory stays flat):
@@ -24,14 +32,7 @@ export const noDuplicatesCheck: SpecCheck = {
           reason: `the crawl never ended: ${describeStop(result)}`,
         };
       }
-      if (result.duplicates.count > 0) {
-        return {
-          verdict: "fail",
-          subject: route.id,
-          reason: `${result.duplicates.count} entries came back twice in ${result.pages} pages`,
-          ...(result.duplicates.first ? { evidence: result.duplicates.first } : {}),
-        };
-      }
+      if (result.duplicates.count > 0) return twice(result, "");
       if (result.stop.kind === "not-a-list") {
         return { verdict: "skip", subject: route.id, reason: describeStop(result) };
       }
@@ -43,15 +44,9 @@ export const noDuplicatesCheck: SpecCheck = {
     for (const [i, route] of routes.entries()) {
       if (findings[i]?.verdict !== "pass") continue;
       const outcome = await completenessOf(ctx, route);
-      const twice =
+      const again =
         outcome.kind === "judged" ? outcome.crawls.find((c) => c.duplicates.count > 0) : undefined;
-      if (!twice) continue;
-      findings[i] = {
-        verdict: "fail",
-        subject: route.id,
-        reason: `${twice.duplicates.count} entries came back twice in ${twice.pages} pages of the crawl at ${twice.log.label}`,
-        ...(twice.duplicates.first ? { evidence: twice.duplicates.first } : {}),
-      };
+      if (again) findings[i] = twice(again, ` of the crawl at ${again.log.label}`);
     }
     return combine(findings, "listings crawled without a duplicate");
   },

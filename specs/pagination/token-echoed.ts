@@ -3,7 +3,7 @@ import type { CheckContext } from "../runner/context.js";
 import { queryString } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess } from "../runner/http.js";
+import { type HttpExchange, isSuccess } from "../runner/http.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { crawlNote, idList, judgeEveryCrawl } from "./listing-findings.js";
 
@@ -40,6 +40,20 @@ function judgeStop(result: CrawlResult, route: Route): SubjectFinding {
   }
 }
 
+/** A token's page asked once more, as the reader: the answer, and the page it holds when it is a success. */
+async function askAgain(ctx: CheckContext, route: Route, url: string) {
+  const exchange = await ctx.http.send({
+    method: "GET",
+    url,
+    authorization: await ctx.authorization("reader"),
+  });
+  return { exchange, page: isSuccess(exchange.status) ? pageOf(exchange, route) : undefined };
+}
+
+/** What an answer that held no page did. */
+const noPage = (exchange: HttpExchange) =>
+  isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`;
+
 /**
  * A token of the default crawl sent once more: a client that retries a page (a timeout, a dropped
  * connection) sends its token twice. The first token that led to entries is sent (else the last): it must
@@ -52,12 +66,7 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: SubjectFinding
   const pages = crawl.log.pages;
   const retried = pages.find((p) => p.sentToken !== undefined && p.ids.length > 0) ?? pages.at(-1);
   if (retried?.sentToken === undefined) return resumed(ctx, route, crawl, passed);
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url: retried.url,
-    authorization: await ctx.authorization("reader"),
-  });
-  const page = isSuccess(exchange.status) ? pageOf(exchange, route) : undefined;
+  const { exchange, page } = await askAgain(ctx, route, retried.url);
   const first = new Set(retried.ids);
   if (page && (first.size === 0 || page.ids.some((id) => first.has(id)))) {
     return resumed(ctx, route, crawl, passed);
@@ -67,7 +76,7 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: SubjectFinding
     subject: route.id,
     reason: page
       ? `the token of page ${retried.index}, sent a second time, led to another page (${page.ids.length === 0 ? "an empty one" : idList(page.ids)}) instead of page ${retried.index} again (${idList(retried.ids)}): a client that retries a page skips one`
-      : `the token of page ${retried.index}, sent a second time, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that retries a page cannot go on`,
+      : `the token of page ${retried.index}, sent a second time, ${noPage(exchange)}: a client that retries a page cannot go on`,
     evidence: evidenceOf(exchange),
   };
 }
@@ -88,12 +97,7 @@ async function resumed(
   const final = last?.token;
   if (!last || final === undefined || final === last.sentToken || crawl.log.unlogged) return passed;
   const query = queryString(crawl.log.query ?? [], final, crawl.log.tokenName ?? "continuationToken");
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url: `${await ctx.urlOf(route)}?${query}`,
-    authorization: await ctx.authorization("reader"),
-  });
-  const page = isSuccess(exchange.status) ? pageOf(exchange, route) : undefined;
+  const { exchange, page } = await askAgain(ctx, route, `${await ctx.urlOf(route)}?${query}`);
   const collected = new Set(crawl.log.pages.flatMap((p) => p.ids));
   const again = page?.ids.filter((id) => collected.has(id)) ?? [];
   if (page && again.length === 0) return passed;
@@ -102,7 +106,7 @@ async function resumed(
     subject: route.id,
     reason: page
       ? `the token the final empty page gave (page ${last.index}), sent back to resume, served ${again.length} entries the crawl already collected (${idList(again)}): a client that resumes from it imports them twice`
-      : `the token the final empty page gave (page ${last.index}), sent back to resume, ${isSuccess(exchange.status) ? "got no page" : `was refused with ${exchange.status}`}: a client that keeps it to resume later cannot`,
+      : `the token the final empty page gave (page ${last.index}), sent back to resume, ${noPage(exchange)}: a client that keeps it to resume later cannot`,
     evidence: evidenceOf(exchange),
   };
 }

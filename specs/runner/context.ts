@@ -6,7 +6,7 @@ import {
   SCHEMA_RULE,
 } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { askedPageSize, partialLastPageSize } from "./crawl-query.js";
+import { askedPageSize, type CrawlQuery, partialLastPageSize } from "./crawl-query.js";
 import { type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
@@ -81,7 +81,7 @@ const CRAWLS: Readonly<Record<CrawlVariant, { readonly note: string; readonly na
  * The most pages a crawl may take before it counts as never ending: `maxPages` at the listing's default
  * page size, and as many more at a smaller one as the same entries need (20/7 times as many at 7).
  */
-export function pagesAllowed(route: Route, query: readonly [string, string][], maxPages: number): number {
+export function pagesAllowed(route: Route, query: CrawlQuery, maxPages: number): number {
   const byDefault = route.pagination?.defaultPageSize ?? 20;
   const asked = askedPageSize(query) ?? byDefault;
   return asked > 0 && asked < byDefault ? Math.ceil((maxPages * byDefault) / asked) : maxPages;
@@ -115,12 +115,7 @@ export interface CheckContext {
    * A crawl with the query a check asks for, under `label`, its token sent back as `tokenName` (default
    * `continuationToken`); memoised per run on all three.
    */
-  crawlAsked(
-    route: Route,
-    query: readonly [string, string][],
-    label: string,
-    tokenName?: string,
-  ): Promise<CrawlResult>;
+  crawlAsked(route: Route, query: CrawlQuery, label: string, tokenName?: string): Promise<CrawlResult>;
   /**
    * A crawl of another form's listing (`route` a form's listing, the organization the coordinates' unless
    * `form` names one), at the largest page size (at the default one with `defaultSize`; once more, under that note, with
@@ -205,7 +200,7 @@ export function createContext(parts: ContextParts): CheckContext {
 
   const datedRulesAt = (route: Route) => contract.timeline.datedRulesAt(route, at);
 
-  const crawlOnce = async (route: Route, query: [string, string][], asked: Asked): Promise<CrawlResult> => {
+  const crawlOnce = async (route: Route, query: CrawlQuery, asked: Asked): Promise<CrawlResult> => {
     const { progressLabel, name, logEntries, logNames, tokenName, params } = asked;
     const where = await coordinates();
     try {
@@ -285,7 +280,7 @@ export function createContext(parts: ContextParts): CheckContext {
       const asked = query.map((pair) => pair.join("=")).join("&");
       const key = `crawl:${route.id}:asked:${label}:${asked}:${tokenName ?? ""}`;
       return memo.get(key, () =>
-        crawlOnce(route, [...query], {
+        crawlOnce(route, query, {
           progressLabel: `crawling ${route.id} (${label})`,
           name: label,
           ...(tokenName === undefined ? {} : { tokenName }),
