@@ -1,5 +1,5 @@
 import type { Finding } from "../../core/finding.js";
-import type { EntryId } from "./crawl.js";
+import type { CrawlPageLog, EntryId } from "./crawl.js";
 import type { ListingPage } from "./page.js";
 
 /**
@@ -19,13 +19,9 @@ export type PageBreach = Pick<Finding, "rule"> &
 export type PageFinding = PageBreach;
 
 /** What the judge knows of the crawl before this page. */
-export interface PageSoFar {
-  /** Its place in the crawl, from 1. */
-  readonly index: number;
+export interface PageSoFar extends Pick<CrawlPageLog, "index" | "sentToken"> {
   /** The page size the request asked for, when it asked. */
   readonly requestedSize: number | undefined;
-  /** The token sent to get it; `undefined` for a first page. */
-  readonly sentToken: string | undefined;
   /** Ids collected by the pages before it. */
   readonly seen: ReadonlySet<EntryId>;
   /** The ids of the crawl's first page (for a second page that repeats it). */

@@ -1,5 +1,6 @@
 import { isoInstant } from "../../core/dates.js";
-import type { CrawlLog, CrawlPageLog, EntryId } from "./crawl.js";
+import type { CrawlLog, EntryId } from "./crawl.js";
+import type { PlacedEntry } from "./order.js";
 
 /**
  * Where a window's ends fall: `on-entries`, on the dates of two listed entries (the 6th, included; the
@@ -26,11 +27,7 @@ export interface DateWindow {
 }
 
 /** An entry a windowed crawl served dated outside its window, and the page it came on. */
-export interface OutsideEntry {
-  readonly id: EntryId;
-  readonly date: number;
-  readonly page: CrawlPageLog;
-}
+export type OutsideEntry = PlacedEntry;
 
 /** What a crawl of a date window served, against what it had to. */
 export interface WindowJudgement {

@@ -134,17 +134,11 @@ export interface CheckContext {
   onClose(task: () => Promise<void> | void): void;
 }
 
-export interface ContextParts {
-  contract: Contract;
-  options: VerifyOptions;
-  http: HttpClient;
-  tokens: TokenSource;
-  states: StateClient | undefined;
-  progress: Progress;
-  signal: AbortSignal;
-  memo: Memo;
-  onClose(task: () => Promise<void> | void): void;
-}
+/** What a run hands over to build its context: the context's own parts. */
+export type ContextParts = Pick<
+  CheckContext,
+  "contract" | "options" | "http" | "tokens" | "states" | "progress" | "signal" | "memo" | "onClose"
+>;
 
 /** How one crawl is asked and named: `params` fill the path where the coordinates should not. */
 interface Asked {
