@@ -2,7 +2,7 @@ import { type Discrepancy, judgeSameness, type Route, type Served } from "../../
 import type { CheckContext } from "../runner/context.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, curlOf } from "./completeness.js";
-import { idList } from "./listing-findings.js";
+import { idList, judgeListings } from "./listing-findings.js";
 
 const where = (s: Served) => `page ${s.page.index} of ${s.crawl.label}`;
 
@@ -61,7 +61,7 @@ export const sameEntryCheck: SpecCheck = {
   rule: "pagination.same-entry",
   title: "An entry reads the same whatever the page, the page size or the order",
   async run(ctx) {
-    const findings = await Promise.all(ctx.servedListings().map((route) => judgeListing(ctx, route)));
+    const findings = await judgeListings(ctx, () => true, judgeListing);
     return combine(findings, "listings whose entries read the same in every crawl");
   },
 };

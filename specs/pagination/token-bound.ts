@@ -7,6 +7,7 @@ import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { otherForms, takesWindow } from "./crawl-plan.js";
+import { judgeListings } from "./listing-findings.js";
 
 const RULE = "pagination.token-bound";
 
@@ -117,7 +118,7 @@ export const tokenBoundCheck: SpecCheck = {
   rule: RULE,
   title: "A token reused with another listing, form or date window is refused",
   async run(ctx) {
-    const findings = await Promise.all(ctx.servedListings().map((route) => judgeListing(ctx, route)));
+    const findings = await judgeListings(ctx, () => true, judgeListing);
     return combine(findings, "listings whose token no other listing, form or window accepted");
   },
 };

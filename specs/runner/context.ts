@@ -142,7 +142,8 @@ export type ContextParts = Pick<
 
 /** How one crawl is asked and named: `params` fill the path where the coordinates should not. */
 interface Asked {
-  readonly progressLabel: string;
+  /** What the progress line says (default: the route and `name`). */
+  readonly progressLabel?: string;
   readonly name: string | undefined;
   /** Most entries the log keeps (default: `--max-entries`). */
   readonly logEntries?: number;
@@ -194,8 +195,9 @@ export function createContext(parts: ContextParts): CheckContext {
 
   const datedRulesAt = (route: Route) => contract.timeline.datedRulesAt(route, at);
 
-  const crawlOnce = async (route: Route, query: CrawlQuery, asked: Asked): Promise<CrawlResult> => {
-    const { progressLabel, name, logEntries, logNames, tokenName, params } = asked;
+  const crawlNow = async (route: Route, query: CrawlQuery, asked: Asked): Promise<CrawlResult> => {
+    const { name, logEntries, logNames, tokenName, params } = asked;
+    const progressLabel = asked.progressLabel ?? `crawling ${route.id} (${name})`;
     const where = await coordinates();
     try {
       return await crawl(parts.http, {
@@ -220,6 +222,10 @@ export function createContext(parts: ContextParts): CheckContext {
       parts.progress.done();
     }
   };
+
+  /** A crawl memoised per run under `key`. */
+  const crawlOnce = (key: string, route: Route, query: CrawlQuery, asked: Asked) =>
+    memo.get(`crawl:${route.id}:${key}`, () => crawlNow(route, query, asked));
 
   const context: CheckContext = {
     ...parts,
@@ -249,7 +255,7 @@ export function createContext(parts: ContextParts): CheckContext {
         const size = askedPageSize(query);
         const name =
           variant === "with-count" && size !== undefined ? `withCount=true, pageSize ${size}` : undefined;
-        return crawlOnce(route, query, {
+        return crawlNow(route, query, {
           progressLabel: `crawling ${route.id}${CRAWLS[variant].note}`,
           name: name ?? CRAWLS[variant].name,
           // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
@@ -259,41 +265,28 @@ export function createContext(parts: ContextParts): CheckContext {
       });
     },
     crawlSized(route, pageSize, again) {
-      const query: [string, string][] = [["pageSize", String(pageSize)]];
-      const label = `crawling ${route.id} (pageSize ${pageSize}${again ? `, ${again}` : ""})`;
-      const name = `pageSize ${pageSize}${again ? ` (${again})` : ""}`;
-      return memo.get(`crawl:${route.id}:size:${pageSize}:${again ?? ""}`, () =>
-        crawlOnce(route, query, {
-          progressLabel: label,
-          name,
-          logNames: again !== undefined,
-        }),
-      );
+      return crawlOnce(`size:${pageSize}:${again ?? ""}`, route, [["pageSize", String(pageSize)]], {
+        progressLabel: `crawling ${route.id} (pageSize ${pageSize}${again ? `, ${again}` : ""})`,
+        name: `pageSize ${pageSize}${again ? ` (${again})` : ""}`,
+        logNames: again !== undefined,
+      });
     },
     crawlAsked(route, query, label, tokenName) {
       const asked = query.map((pair) => pair.join("=")).join("&");
-      const key = `crawl:${route.id}:asked:${label}:${asked}:${tokenName ?? ""}`;
-      return memo.get(key, () =>
-        crawlOnce(route, query, {
-          progressLabel: `crawling ${route.id} (${label})`,
-          name: label,
-          ...(tokenName === undefined ? {} : { tokenName }),
-        }),
-      );
+      return crawlOnce(`asked:${label}:${asked}:${tokenName ?? ""}`, route, query, {
+        name: label,
+        ...(tokenName === undefined ? {} : { tokenName }),
+      });
     },
     crawlOfForm(route, { formType, formSlug, organizationSlug }, { defaultSize, again } = {}) {
       const size = route.pagination?.maxPageSize ?? 100;
       const sized = defaultSize ? "the default page size" : `pageSize ${size}`;
       const form = `${formType}/${formSlug}${organizationSlug ? ` of ${organizationSlug}` : ""}`;
-      const name = `${form}, ${sized}${again ? ` (${again})` : ""}`;
       const query: [string, string][] = defaultSize ? [] : [["pageSize", String(size)]];
-      return memo.get(`crawl:${route.id}:form:${form}:${sized}:${again ?? ""}`, () =>
-        crawlOnce(route, query, {
-          progressLabel: `crawling ${route.id} (${name})`,
-          name,
-          params: { formType, formSlug, ...(organizationSlug ? { organizationSlug } : {}) },
-        }),
-      );
+      return crawlOnce(`form:${form}:${sized}:${again ?? ""}`, route, query, {
+        name: `${form}, ${sized}${again ? ` (${again})` : ""}`,
+        params: { formType, formSlug, ...(organizationSlug ? { organizationSlug } : {}) },
+      });
     },
   };
   return Object.freeze(context);

@@ -1,5 +1,5 @@
 import type { HttpExchange } from "./http.js";
-import type { Evidence, EvidenceResponse } from "./types.js";
+import type { Evidence } from "./types.js";
 
 const LIMIT = 600;
 
@@ -14,20 +14,13 @@ export function excerptOf(value: unknown, limit = LIMIT): string {
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
-/** The response part of the evidence: its status and the given part (default: the body's beginning). */
-export function responseEvidence(exchange: HttpExchange, part?: unknown): EvidenceResponse {
-  return {
-    status: exchange.status,
-    excerpt: part === undefined ? excerptOf(exchange.text) : excerptOf(part),
-  };
-}
-
-/** Evidence of an exchange, pointing at `part` of the response when given. */
+/** Evidence of an exchange: its status and `part` of the response when given, else the body's beginning. */
 export function evidenceOf(
   exchange: HttpExchange,
   part?: unknown,
   diagnostics?: readonly string[],
 ): Evidence {
-  const evidence: Evidence = { request: exchange.request, response: responseEvidence(exchange, part) };
+  const excerpt = excerptOf(part === undefined ? exchange.text : part);
+  const evidence: Evidence = { request: exchange.request, response: { status: exchange.status, excerpt } };
   return diagnostics && diagnostics.length > 0 ? { ...evidence, diagnostics } : evidence;
 }

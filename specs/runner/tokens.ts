@@ -25,16 +25,12 @@ export const NO_AUTH =
  * Why the checks that need organization_admin skip: no admin client or token was given, in the words of
  * the flags the run's kind of authentication takes.
  */
-export function noAdminReason(auth: TargetAuth): string {
-  switch (auth.kind) {
-    case "token-endpoint":
-      return "no organization_admin client was given (--admin-client-id, --admin-client-secret)";
-    case "bearer":
-      return "no organization_admin token was given (--admin-bearer)";
-    case "none":
-      return NO_AUTH;
-  }
-}
+const NO_ADMIN: Readonly<Record<TargetAuth["kind"], string>> = {
+  "token-endpoint": "no organization_admin client was given (--admin-client-id, --admin-client-secret)",
+  bearer: "no organization_admin token was given (--admin-bearer)",
+  none: NO_AUTH,
+};
+export const noAdminReason = (auth: TargetAuth): string => NO_ADMIN[auth.kind];
 
 const RENEW_MARGIN_MS = 60_000;
 
