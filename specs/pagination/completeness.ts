@@ -229,11 +229,8 @@ export function crawlPicture(
 export const curlOf = (url: string) =>
   `curl -sS -H "Authorization: Bearer $TOKEN" '${url.replaceAll("'", "'\\''")}'`;
 
-/** The requests that show a loss, first page to the offending one: what the user replays. */
-export function reproOf(loss: Loss): string[] {
-  const upTo = loss.offending?.index ?? loss.crawl.pages.length;
-  return loss.crawl.pages.filter((page) => page.index <= upTo).map((page) => curlOf(page.url));
-}
+/** How many pages of its crawl show a loss: its first to the offending one. */
+const span = (loss: Loss) => loss.offending?.index ?? loss.crawl.pages.length;
 
 /** Every missing id, up to a bound that keeps a report readable (the count is always given). */
 const MISSING_LISTED = 500;
@@ -257,16 +254,11 @@ export function lossEvidence(loss: Loss): Evidence {
       loss.reason,
       `missing from ${loss.crawl.label} (${loss.missing.length}): ${missingList(loss.missing)}`,
       `repro (${loss.crawl.label}, the smallest crawl that shows it):`,
-      ...reproOf(loss),
+      // The requests that show it, first page to the offending one: what the user replays.
+      ...loss.crawl.pages.filter((page) => page.index <= span(loss)).map((page) => curlOf(page.url)),
     ],
     crawl: crawlPicture(loss.crawl, page, expected, actual),
   };
-}
-
-/** The smallest crawl (fewest pages to the offending one) among the losses of one rule. */
-function smallest(losses: readonly Loss[]): Loss | undefined {
-  const span = (l: Loss) => l.offending?.index ?? l.crawl.pages.length;
-  return [...losses].sort((a, b) => span(a) - span(b))[0];
 }
 
 /** One finding per listing for one completeness rule. */
@@ -279,7 +271,8 @@ export async function judgeCompletenessRule(
   if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
   const { judged, crawls } = outcome;
   const losses = judged.losses.filter((l) => l.rule === rule);
-  const shown = smallest(losses);
+  // The smallest crawl (fewest pages to the offending one) among them.
+  const shown = [...losses].sort((a, b) => span(a) - span(b))[0];
   if (shown) {
     const others = losses.filter((l) => l !== shown).map((l) => l.reason);
     const evidence = lossEvidence(shown);
