@@ -5,7 +5,7 @@ import {
   paginationOf,
   type Route,
 } from "../../contracts/index.js";
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 import type { CheckResult } from "../runner/types.js";
@@ -63,11 +63,7 @@ export async function judgeFirstPage(
 ): Promise<SubjectFinding> {
   const subject = `${route.id} ${withCount === undefined ? "without withCount" : `withCount=${withCount}`}`;
   const query = withCount === undefined ? "" : `?withCount=${withCount}`;
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url: `${await ctx.urlOf(route)}${query}`,
-    authorization: await ctx.authorization("reader"),
-  });
+  const exchange = await readerGet(ctx, `${await ctx.urlOf(route)}${query}`);
   if (!isSuccess(exchange.status)) {
     return { verdict: "skip", subject, reason: `the first page was refused with ${exchange.status}` };
   }

@@ -1,5 +1,5 @@
 import { pageSizeLimit, type Route, readRoutePage } from "../../contracts/index.js";
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
@@ -10,7 +10,7 @@ const RULE = "pagination.page-size";
 
 async function probe(ctx: CheckContext, route: Route, pageSize: number) {
   const url = `${await ctx.urlOf(route)}?pageSize=${encodeURIComponent(String(pageSize))}`;
-  return ctx.http.send({ method: "GET", url, authorization: await ctx.authorization("reader") });
+  return readerGet(ctx, url);
 }
 
 /** A small `pageSize` is honoured (no page larger), and one above the maximum is refused. */

@@ -1,6 +1,6 @@
 import { type Route, windowOf } from "../../contracts/index.js";
 import { isoInstant } from "../../core/dates.js";
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { queryString } from "../runner/crawl-query.js";
 import { describeStop, endedLegally, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
@@ -67,11 +67,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
   const accepted: { place: Elsewhere; exchange: HttpExchange }[] = [];
   for (const place of places) {
     const tokenName = crawl.log.tokenName ?? "continuationToken";
-    const exchange = await ctx.http.send({
-      method: "GET",
-      url: `${place.url}?${queryString(place.query, token, tokenName)}`,
-      authorization: await ctx.authorization("reader"),
-    });
+    const exchange = await readerGet(ctx, `${place.url}?${queryString(place.query, token, tokenName)}`);
     if (!refusesToken(exchange.status)) accepted.push({ place, exchange });
   }
   const [first] = accepted;

@@ -1,5 +1,5 @@
 import type { Route } from "../../contracts/index.js";
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { queryString } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
@@ -42,11 +42,7 @@ function judgeStop(result: CrawlResult, route: Route): SubjectFinding {
 
 /** A token's page asked once more, as the reader: the answer, and the page it holds when it is a success. */
 async function askAgain(ctx: CheckContext, route: Route, url: string) {
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url,
-    authorization: await ctx.authorization("reader"),
-  });
+  const exchange = await readerGet(ctx, url);
   return { exchange, page: isSuccess(exchange.status) ? pageOf(exchange, route) : undefined };
 }
 

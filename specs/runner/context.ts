@@ -134,6 +134,10 @@ export interface CheckContext {
   onClose(task: () => Promise<void> | void): void;
 }
 
+/** `url` asked with GET as the reader, as a client reads a listing. */
+export const readerGet = async (ctx: Pick<CheckContext, "http" | "authorization">, url: string) =>
+  ctx.http.send({ method: "GET", url, authorization: await ctx.authorization("reader") });
+
 /** What a run hands over to build its context: the context's own parts. */
 export type ContextParts = Pick<
   CheckContext,
