@@ -1,16 +1,13 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { AuthRequirement } from "../contracts/index.js";
 import { placeholderFor, WHOLE_PLACEHOLDER } from "../core/secrets/placeholder.js";
+import type { DeclaredClient } from "./data/model.js";
 
 /** Refresh tokens last 30 days, as reported for the service. */
 const REFRESH_TTL_MS = 30 * 86_400_000;
 
-/** An API client of the partner. `organization_admin` is the right the file routes need. */
-export interface Client {
-  id: string;
-  secret: string;
-  rights: readonly "organization_admin"[];
-}
+/** An API client of the partner (the two ready-made ones, those a data file declares, those states add). */
+export type Client = DeclaredClient;
 
 /** The token endpoint's answer. */
 export interface TokenResponse {

@@ -97,33 +97,22 @@ Failed attempts: <span id="attempts">${intent.failedAttempts}</span>. Time left:
   return layout(`Paiement - ${intent.request.itemName}`, body, pageScript(leave, payUrl));
 }
 
-function closedPage(title: string, message: string, link: string, label: string): string {
+/** A page where there is nothing left to pay: its link leads back to the integrator's site. */
+function closedPage(title: string, message: string, link: string): string {
   return layout(
     title,
-    `<h1>${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p><a class="back" id="back" href="${escapeHtml(link)}">${escapeHtml(label)}</a>`,
+    `<h1>${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p><a class="back" id="back" href="${escapeHtml(link)}">Retour au site</a>`,
   );
 }
 
 /** `GET /associations/{slug}/checkout/{key}`: the hosted payment page. */
 export function showCheckoutPage(core: SandboxCore, ex: Exchange, intent: CheckoutIntent): void {
   if (intent.orderId !== undefined) {
-    sendHtml(
-      ex,
-      200,
-      closedPage("Paiement effectué", "This payment is already made.", returnUrlOf(intent), "Retour au site"),
-    );
+    sendHtml(ex, 200, closedPage("Paiement effectué", "This payment is already made.", returnUrlOf(intent)));
   } else if (core.clock.nowMs() >= intent.expiresMs) {
     const minutes = paymentWindowMs(core) / 60_000;
-    sendHtml(
-      ex,
-      410,
-      closedPage(
-        "Délai dépassé",
-        `The payment window of ${minutes} minutes is over.`,
-        leaveUrl(core, intent),
-        "Retour au site",
-      ),
-    );
+    const message = `The payment window of ${minutes} minutes is over.`;
+    sendHtml(ex, 410, closedPage("Délai dépassé", message, leaveUrl(core, intent)));
   } else {
     sendHtml(ex, 200, checkoutPage(core, intent));
   }

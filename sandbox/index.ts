@@ -9,7 +9,6 @@ import { createAuth } from "./auth.js";
 import { createClock } from "./clock.js";
 import { createTokenCodec } from "./continuation-token.js";
 import type { SandboxCore } from "./core.js";
-import type { SandboxCredentials } from "./credentials-env.js";
 import { checkDataAgainstContract } from "./data/check-data.js";
 import { MAX_ENTRIES } from "./data/generate.js";
 import type { SandboxData } from "./data/model.js";
@@ -20,7 +19,6 @@ import { createRouter } from "./router.js";
 import { createSandboxServer, type SandboxAnswer } from "./server.js";
 import { createStore } from "./store.js";
 
-export { credentialsEnv, type SandboxCredentials } from "./credentials-env.js";
 export { buildSandboxData } from "./data/build-data.js";
 export { type DataFile, parseDataFile, readDataFile } from "./data/data-file.js";
 export type { SandboxData } from "./data/model.js";
@@ -28,6 +26,36 @@ export type { Shapes } from "./data/views.js";
 export type { FaultName } from "./faults.js";
 export { faults } from "./faults.js";
 export type { SandboxAnswer } from "./server.js";
+
+/** The ready-made credentials and names printed on start. */
+export interface SandboxCredentials {
+  /** A client whose tokens carry `organization_admin` (order detail, attached files). */
+  admin: { clientId: string; clientSecret: string };
+  /** A client whose tokens carry no right beyond reading. */
+  reader: { clientId: string; clientSecret: string };
+  organizationSlug: string;
+  formType: string;
+  formSlug: string;
+}
+
+/**
+ * The sandbox's ready-made credentials as the `ASSOPAY_*` environment variables that `assopay verify`
+ * reads and `assopay gate` exports to the command it runs.
+ *
+ * @example
+ * spawn("node", ["sdk-example.mjs"], { env: { ...process.env, ASSOPAY_BASE_URL: sandbox.url, ...credentialsEnv(sandbox.credentials) } });
+ */
+export function credentialsEnv(c: SandboxCredentials): Record<string, string> {
+  return {
+    ASSOPAY_CLIENT_ID: c.reader.clientId,
+    ASSOPAY_CLIENT_SECRET: c.reader.clientSecret,
+    ASSOPAY_ADMIN_CLIENT_ID: c.admin.clientId,
+    ASSOPAY_ADMIN_CLIENT_SECRET: c.admin.clientSecret,
+    ASSOPAY_ORG: c.organizationSlug,
+    ASSOPAY_FORM_TYPE: c.formType,
+    ASSOPAY_FORM_SLUG: c.formSlug,
+  };
+}
 
 /** Entries of the ready-made form when `entries` is not given. */
 export const DEFAULT_ENTRIES = 300;
@@ -161,10 +189,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tokens: createTokenCodec(store.derive("continuation-tokens")),
     notifier: createNotifier({
       registrations: () => store.registrations,
-      envelope: fault === "bad-notification-envelope" ? "bad" : "service",
+      fault,
       defaultKey: store.derive("default-signature-key").slice(0, 32),
-      signing:
-        fault === "wrong-signing-key" ? "wrong-key" : fault === "other-url-key" ? "other-url-key" : "service",
       ...(options.notificationRetryDelaysMs ? { retryDelaysMs: options.notificationRetryDelaysMs } : {}),
       anyHost: options.notifyAnyHost === true,
       ...(options.onNotice ? { onSkip: options.onNotice } : {}),

@@ -74,11 +74,6 @@ export function phantomOrders(
   );
 }
 
-/** The id after `id` in the listing's order (the entry the `drop-at-boundary` fault never serves). */
-function skipOne<T extends { id: number }>(sequence: Sequence<T>, direction: Direction, id: number): number {
-  return sequence.page(id, direction, 1)[0]?.id ?? id;
-}
-
 /**
  * How the `early-empty-page` and `early-no-token` faults end a crawl before the end of the data: an
  * empty third page (with a token), or a second page without a token, while entries remain after it.
@@ -88,11 +83,12 @@ function earlyEnd<T extends { id: number }>(
   token: string | undefined,
   cursor: Cursor,
   records: readonly T[],
-  after: (id: number) => readonly T[],
+  sequence: Sequence<T>,
 ): "empty" | "no-token" | undefined {
   if (core.fault !== "early-empty-page" && core.fault !== "early-no-token") return undefined;
   const last = records.at(-1);
-  if (token === undefined || last === undefined || after(last.id).length === 0) return undefined;
+  if (token === undefined || last === undefined) return undefined;
+  if (sequence.page(last.id, cursor.direction, 1).length === 0) return undefined;
   if (core.fault === "early-empty-page" && cursor.pageIndex === 3) return "empty";
   if (core.fault === "early-no-token" && cursor.pageIndex === 2) return "no-token";
   return undefined;
@@ -160,19 +156,19 @@ export function sendPage<T extends { id: number }>(
   }
   if (records.length === 0) records = phantoms(cursor.afterId);
 
-  const early = earlyEnd(core, token, cursor, records, (afterId) =>
-    sequence.page(afterId, cursor.direction, 1),
-  );
+  const early = earlyEnd(core, token, cursor, records, sequence);
   if (early === "empty") records = [];
   const last = records.at(-1);
+  // The `drop-at-boundary` fault's token skips the entry after the page's last: it is never served.
+  const after =
+    last && core.fault === "drop-at-boundary" ? sequence.page(last.id, cursor.direction, 1)[0] : last;
   const continuationToken =
     early === "no-token"
       ? undefined
       : last !== undefined
         ? core.tokens.encode(scope, {
             direction: cursor.direction,
-            afterId:
-              core.fault === "drop-at-boundary" ? skipOne(sequence, cursor.direction, last.id) : last.id,
+            afterId: (after ?? last).id,
             pageIndex: cursor.pageIndex + 1,
           })
         : (token ?? core.tokens.encode(scope, cursor));

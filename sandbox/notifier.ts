@@ -1,6 +1,7 @@
 import { offLoopback } from "../core/http/loopback.js";
 import { signNotification } from "../core/notification-signature.js";
 import type { Registration } from "./data/model.js";
+import type { FaultName } from "./faults.js";
 
 /** Waits between attempts: 4 attempts in all, about 3 s from first to last. */
 const RETRY_DELAYS_MS = [200, 700, 2000] as const;
@@ -38,13 +39,15 @@ export interface Emission {
   signatureKey: string;
 }
 
-/** How notifications are written and signed; the three faults that touch them. */
+/**
+ * How notifications are written and signed; the three faults that touch them (`bad-notification-envelope`,
+ * `wrong-signing-key`, `other-url-key`) come with `fault`.
+ */
 export interface NotifierOptions {
   registrations(): readonly Registration[];
-  envelope: "service" | "bad";
+  fault: FaultName | undefined;
   /** The key that signs a notification emitted while no URL is registered (the `emitted` log). */
   defaultKey: string;
-  signing: "service" | "wrong-key" | "other-url-key";
   retryDelaysMs?: readonly number[];
   /** Deliver to any host; without it, only to loopback URLs (`127.0.0.1`, `[::1]`, `localhost`). */
   anyHost?: boolean;
@@ -142,23 +145,16 @@ export function createNotifier(options: NotifierOptions) {
           targets.set(`${r.url} ${r.signatureKey}`, r);
       }
       const envelope =
-        options.envelope === "service"
-          ? { data, eventType, ...(metadata === undefined ? {} : { metadata }) }
-          : { type: eventType, payload: data };
+        options.fault === "bad-notification-envelope"
+          ? { type: eventType, payload: data }
+          : { data, eventType, ...(metadata === undefined ? {} : { metadata }) };
       const body = JSON.stringify(envelope);
       const keys = [...targets.values()].map((t) => t.signatureKey);
       const signingKey = (key: string) => {
-        switch (options.signing) {
-          case "service":
-            return key;
-          case "wrong-key":
-            return `${key}-previous`;
-          case "other-url-key":
-            return (
-              [...keys, ...options.registrations().map((r) => r.signatureKey)].find((k) => k !== key) ??
-              options.defaultKey
-            );
-        }
+        if (options.fault === "wrong-signing-key") return `${key}-previous`;
+        if (options.fault !== "other-url-key") return key;
+        const others = [...keys, ...options.registrations().map((r) => r.signatureKey)];
+        return others.find((k) => k !== key) ?? options.defaultKey;
       };
       const firstKey = keys[0] ?? options.defaultKey;
       emissions.push({

@@ -7,12 +7,12 @@ import { organizationView, paymentView, publicFormView } from "./data/views.js";
 import { register } from "./handlers/partners.js";
 import { crawlTokens } from "./listing.js";
 import { formatServiceDate } from "./service-dates.js";
-import { StateError } from "./state-error.js";
+import { StateError } from "./store.js";
 
 type Params = Readonly<Record<string, unknown>>;
 type Result = Record<string, unknown>;
 
-export { StateError } from "./state-error.js";
+export { StateError } from "./store.js";
 
 const path = (core: SandboxCore, routeId: string, values: Record<string, string | number>) =>
   core.contract.routes.pathOf(routeId, values);

@@ -30,7 +30,11 @@ import {
   type Sequence,
   withinDates,
 } from "./data/sequence.js";
-import { StateError } from "./state-error.js";
+
+/** A provider-state setup that cannot be done with these params (answered 400, never a crash). */
+export class StateError extends Error {
+  override name = "StateError";
+}
 
 /** The most forms the sandbox holds (provider states add some). */
 const MAX_FORMS = 150;

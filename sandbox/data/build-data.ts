@@ -2,7 +2,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { hash32, Purpose } from "../rng.js";
 import type { CheckedDataFile, FieldEntry, FormEntry, OrderEntry, OrganizationEntry } from "./data-file.js";
-import { PAYMENT_ID_OFFSET, refundOperation, seededPayer } from "./generate.js";
+import { DONATION_ITEM_OFFSET, PAYMENT_ID_OFFSET, refundOperation, seededPayer } from "./generate.js";
 import type {
   Answer,
   CustomFieldDef,
@@ -58,8 +58,9 @@ export function buildSandboxData(checked: CheckedDataFile, seed: number): Sandbo
     }
   }
   const main = checked.data.main;
-  const [type = "", slug = ""] = main?.form.split("/") ?? [];
-  const first = forms[0];
+  const [formType = "", formSlug = ""] = main?.form.split("/") ?? [];
+  // The form `main` names, else the first declared.
+  const named = main ? { organizationSlug: main.organization, formType, formSlug } : forms[0];
   return {
     organizations,
     forms,
@@ -68,17 +69,15 @@ export function buildSandboxData(checked: CheckedDataFile, seed: number): Sandbo
       secret: c.secret,
       rights: c.rights ?? [],
     })),
-    ...(main
-      ? { main: { organizationSlug: main.organization, formType: type, formSlug: slug } }
-      : first
-        ? {
-            main: {
-              organizationSlug: first.organizationSlug,
-              formType: first.formType,
-              formSlug: first.formSlug,
-            },
-          }
-        : {}),
+    ...(named
+      ? {
+          main: {
+            organizationSlug: named.organizationSlug,
+            formType: named.formType,
+            formSlug: named.formSlug,
+          },
+        }
+      : {}),
   };
 }
 
@@ -217,7 +216,13 @@ function orderOf(
     options,
     amount,
     ...(entry.donation && form.donationTierId !== undefined
-      ? { donation: { itemId: id + 300_000_000, tierId: form.donationTierId, amount: entry.donation } }
+      ? {
+          donation: {
+            itemId: id + DONATION_ITEM_OFFSET,
+            tierId: form.donationTierId,
+            amount: entry.donation,
+          },
+        }
       : {}),
     payments,
     answers,

@@ -31,8 +31,7 @@ export interface CustomFieldDef {
 }
 
 /** How a tier is priced (the document's `PriceCategory`, the two values the sandbox uses). */
-export const PRICE_CATEGORIES = ["Fixed", "Pwyw"] as const;
-export type PriceCategory = (typeof PRICE_CATEGORIES)[number];
+export type PriceCategory = "Fixed" | "Pwyw";
 
 /** A tier of a form: what an item costs and what type it is. */
 export interface TierDef {
@@ -168,7 +167,7 @@ export type DeclaredOrder = Omit<OrderRecord, "organization" | "form">;
 /** A form a data file or a recording declares; the store gives it its key and id range. */
 export type DeclaredForm = Omit<FormDef, "key" | "firstId">;
 
-/** An API client a data file declares, with its rights. */
+/** An API client a data file declares, with its rights: `organization_admin` is the one the file routes need. */
 export interface DeclaredClient {
   id: string;
   secret: string;

@@ -31,17 +31,21 @@ export const orderDate: DateOf = (record) => record.at.ms;
 /** The date of the order's (first) payment, which its entry shows: the payments listings. */
 export const paymentDate: DateOf = (record) => record.payments[0]?.at.ms ?? record.at.ms;
 
-/** First index in [0, count) whose date is ≥ `ms` (dates grow with the index). */
-function lowerBound(segment: Segment<OrderRecord>, ms: number, dateOf: DateOf): number {
+/** The first index in [0, count) where `holds` (false before it, true from it on), else `count`. */
+function firstWhere(count: number, holds: (index: number) => boolean): number {
   let lo = 0;
-  let hi = segment.count;
+  let hi = count;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (dateOf(segment.at(mid)) < ms) lo = mid + 1;
-    else hi = mid;
+    if (holds(mid)) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }
+
+/** First index of a segment whose date is ≥ `ms` (dates grow with the index). */
+const lowerBound = (segment: Segment<OrderRecord>, ms: number, dateOf: DateOf) =>
+  firstWhere(segment.count, (index) => dateOf(segment.at(index)) >= ms);
 
 /** The part of a segment dated in [fromMs, toMs) (`to` is exclusive, as on the service). */
 export function withinDates(
@@ -112,15 +116,11 @@ export function createDatedSequence(
 
   /** The first index of a segment strictly after `place` in `direction` (asc), or the last before it (desc). */
   const headOf = (s: Segment<OrderRecord>, place: Place, direction: Direction): number => {
-    let lo = 0;
-    let hi = s.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const there = placeOf(s.at(mid));
-      if (before(place, there) || (direction === "desc" && !before(there, place))) hi = mid;
-      else lo = mid + 1;
-    }
-    return direction === "asc" ? lo : lo - 1;
+    const first = firstWhere(s.count, (index) => {
+      const there = placeOf(s.at(index));
+      return before(place, there) || (direction === "desc" && !before(there, place));
+    });
+    return direction === "asc" ? first : first - 1;
   };
 
   /** Records after `place` in `direction`, merged across the segments, `skip` of them left out, at most `size`. */

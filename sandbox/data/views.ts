@@ -454,40 +454,36 @@ export function publicFormView(
   const customFields = withFields ? form.customFields.map(customFieldView) : [];
   const extraOptions = withFields ? form.extraOptions.map(extraOptionView) : [];
   const light = formLightView(ctx, form);
+  // The free donation a form offers is a tier of its own, with no description.
+  const donation: TierDef[] =
+    form.donationTierId === undefined
+      ? []
+      : [
+          {
+            id: form.donationTierId,
+            label: DONATION_NAME,
+            tierType: "Donation",
+            priceCategory: "Pwyw",
+            priceMin: DONATION_MIN,
+            priceMax: DONATION_MIN,
+          },
+        ];
   return {
     organizationLogo: organization.logo ?? null,
     organizationName: organization.name,
-    tiers: [
-      ...form.tiers.map((tier, n) => ({
-        customFields: n === 0 ? customFields : [],
-        extraOptions: n === 0 ? extraOptions : [],
-        id: tier.id,
-        label: tier.label,
-        description: tier.description ?? null,
-        tierType: tier.tierType,
-        price: tier.priceCategory === "Fixed" ? tier.priceMin : 0,
-        ...(tier.priceCategory === "Fixed" ? {} : { minAmount: tier.priceMin }),
-        vatRate: 0,
-        paymentFrequency: "Single",
-        isEligibleTaxReceipt: tier.tierType === "Donation",
-      })),
-      ...(form.donationTierId === undefined
-        ? []
-        : [
-            {
-              customFields: [],
-              extraOptions: [],
-              id: form.donationTierId,
-              label: DONATION_NAME,
-              tierType: "Donation",
-              price: 0,
-              minAmount: DONATION_MIN,
-              vatRate: 0,
-              paymentFrequency: "Single",
-              isEligibleTaxReceipt: true,
-            },
-          ]),
-    ],
+    tiers: [...form.tiers, ...donation].map((tier, n) => ({
+      customFields: n === 0 ? customFields : [],
+      extraOptions: n === 0 ? extraOptions : [],
+      id: tier.id,
+      label: tier.label,
+      ...(n < form.tiers.length ? { description: tier.description ?? null } : {}),
+      tierType: tier.tierType,
+      price: tier.priceCategory === "Fixed" ? tier.priceMin : 0,
+      ...(tier.priceCategory === "Fixed" ? {} : { minAmount: tier.priceMin }),
+      vatRate: 0,
+      paymentFrequency: "Single",
+      isEligibleTaxReceipt: tier.tierType === "Donation",
+    })),
     activityType: form.formType === "Event" ? "Fête / Soirée" : null,
     activityTypeId: form.formType === "Event" ? 6 : 0,
     place: {

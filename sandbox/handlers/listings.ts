@@ -8,20 +8,13 @@ import type { FaultName } from "../faults.js";
 import { orNotFound, sendErrors } from "../http.js";
 import { askedDirection, listingScope, phantomOrders, readQuery, sendPage, windowStart } from "../listing.js";
 
-/** What the entries of a listing are, from the contract's `entrySchema`. */
-type EntryKind = "list-entry" | "order" | "payment";
-
-function entryKind(route: Route): EntryKind | undefined {
-  const schema = route.pagination?.entrySchema;
-  switch (schema) {
-    case "list-entry":
-    case "order":
-    case "payment":
-      return schema;
-    default:
-      return undefined;
-  }
-}
+/** The view of a listing's entries, by what they are: the contract's `entrySchema`. */
+const ENTRY_VIEWS = {
+  "list-entry": listEntryView,
+  order: orderView,
+  payment: paymentView,
+} satisfies Record<string, (views: ViewContext, record: OrderRecord) => Record<string, unknown>>;
+type EntryKind = keyof typeof ENTRY_VIEWS;
 
 /** The organization the `other-organization-entries` fault names in the entries it serves as another's. */
 const OTHER_ORGANIZATION = "club-voisin";
@@ -61,17 +54,6 @@ function faulted(
     return fresh.map((entry, i) => ((records[i]?.id ?? 1) % 13 === 0 ? otherOrganization(entry) : entry));
   }
   return fresh;
-}
-
-function entryView(kind: EntryKind): (views: ViewContext, record: OrderRecord) => Record<string, unknown> {
-  switch (kind) {
-    case "list-entry":
-      return listEntryView;
-    case "order":
-      return orderView;
-    case "payment":
-      return paymentView;
-  }
 }
 
 /**
@@ -162,15 +144,10 @@ function pageIndexOf(core: SandboxCore, scope: string, token: string): number | 
  */
 export function listingHandler(route: Route): RouteHandler {
   return (core, ex, call) => {
-    const pagination = route.pagination;
-    const kind = entryKind(route);
-    if (!pagination || !kind) {
-      sendErrors(
-        ex,
-        501,
-        "NotImplemented",
-        `the sandbox cannot list entries of schema ${pagination?.entrySchema}`,
-      );
+    const schema = route.pagination?.entrySchema;
+    const kind = Object.keys(ENTRY_VIEWS).find((k) => k === schema) as EntryKind | undefined;
+    if (!kind) {
+      sendErrors(ex, 501, "NotImplemented", `the sandbox cannot list entries of schema ${schema}`);
       return;
     }
     const { organizationSlug, formType, formSlug } = call.params;
@@ -223,7 +200,7 @@ export function listingHandler(route: Route): RouteHandler {
       direction: askedDirection(core, query.strings.get("sortOrder")),
     };
     const views = apiViews(core);
-    const view = entryView(kind);
+    const view = ENTRY_VIEWS[kind];
     sendPage(core, ex, call.rules, query, request, (records, pageIndex) =>
       faulted(
         core.fault,
