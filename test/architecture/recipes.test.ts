@@ -6,6 +6,7 @@ import { GATE_RULE_IDS, NOTIFY_RULE_IDS } from "../../contracts/consumer-rules.j
 import { packageRoot } from "../../core/paths.js";
 import { REPORTER_CHOICE, REPORTERS } from "../../report/reporter.js";
 import { faults } from "../../sandbox/faults.js";
+import { handlerFor } from "../../sandbox/router.js";
 import { allChecks } from "../../specs/index.js";
 import { probes } from "../sandbox/probes.js";
 import { contract } from "../specs/support/harness.js";
@@ -160,11 +161,7 @@ const POINTS: Readonly<Record<Recipe, readonly Point[]>> = {
       path: "sandbox/router.ts",
       holds: () =>
         routes()
-          .filter(
-            (r) =>
-              !r.pagination &&
-              !new RegExp(`^\\s+"?${r.id.replace(/\./g, "\\.")}"?:`, "m").test(read("sandbox/router.ts")),
-          )
+          .filter((r) => handlerFor(r) === undefined)
           .map((r) => `sandbox/router.ts has no handler for ${r.id}`),
     },
     { path: "sandbox/handlers/", holds: () => [] },
