@@ -8,10 +8,7 @@ import { httpInteraction } from "./interaction.js";
  */
 export function documentInteractions(contract: Contract): Record<string, unknown>[] {
   const path = (id: string) => contract.routes.byId(id).path;
-  const body = (schema: string) => {
-    const example = exampleOf(contract.schemas, schema);
-    return { content: example.value, rules: example.rules };
-  };
+  const body = (schema: string) => exampleOf(contract.schemas, schema);
   const verified = { name: "a verified association" };
   const paid = { name: "an order is paid" };
   const get = (id: string, description: string, state: { name: string } | undefined, schema: string) =>

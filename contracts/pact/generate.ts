@@ -4,6 +4,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { makeDirSync } from "../../core/make-dir.js";
 import { type OwnMarks, ownershipOf, refusal } from "../../core/owned-file.js";
+import { dayBefore } from "../timeline-dates.js";
 import type { Contract } from "../types.js";
 import { documentInteractions } from "./document-interactions.js";
 import { listingInteractions } from "./listing-interactions.js";
@@ -36,10 +37,7 @@ export interface PactFile {
 export function eras(contract: Contract): IsoDay[] {
   const days = [...new Set(contract.timeline.entries.map((e) => e.date))].sort();
   const first = days[0];
-  if (!first) return [];
-  const before = new Date(`${first}T00:00:00Z`);
-  before.setUTCDate(before.getUTCDate() - 1);
-  return [before.toISOString().slice(0, 10) as IsoDay, ...days];
+  return first ? [dayBefore(first), ...days] : [];
 }
 
 /** The file name of the pact for an era. */

@@ -1,4 +1,4 @@
-import type { Matcher } from "./examples.js";
+import type { Example, Matcher } from "./examples.js";
 
 /** Values standing in for path parameters in the pact files; the verifier replaces them from provider states. */
 export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
@@ -65,7 +65,7 @@ export interface HttpSpec {
   status: number;
   /** A status class instead of an exact status (`clientError` for any 4xx). */
   statusClass?: "clientError" | "success";
-  responseBody?: { content: unknown; rules: Record<string, Matcher[]> };
+  responseBody?: Example;
 }
 
 /** A Pact V4 `Synchronous/HTTP` interaction. */
@@ -130,7 +130,7 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
     responseRules.status = { combine: "AND", matchers: [{ match: "statusCode", status: spec.statusClass }] };
   if (spec.responseBody) {
     response.headers = { "Content-Type": ["application/json"] };
-    response.body = { content: spec.responseBody.content, contentType: "application/json", encoded: false };
+    response.body = { content: spec.responseBody.value, contentType: "application/json", encoded: false };
     responseRules.body = toRules(spec.responseBody.rules);
     responseRules.header = {
       "Content-Type": { combine: "AND", matchers: [{ match: "regex", regex: "^application/json.*" }] },

@@ -1,7 +1,7 @@
 import type { IsoDay } from "../../core/dates.js";
 import { expectedCounts } from "../timeline.js";
 import type { Contract, ExpectedCounts, Route } from "../types.js";
-import { exampleOf, type Matcher } from "./examples.js";
+import { type Example, exampleOf, type Matcher } from "./examples.js";
 import { httpInteraction, reroot } from "./interaction.js";
 
 const ENTRIES = 45;
@@ -22,7 +22,7 @@ function pageBody(
   nextToken: string | undefined,
   /** Whether the page holds entries; by default a page without a next token is the empty end. */
   withEntries: boolean = nextToken !== undefined,
-): { content: unknown; rules: Record<string, Matcher[]> } {
+): Example {
   const pagination = route.pagination;
   if (!pagination) throw new Error(`route ${route.id} does not paginate`);
   const pageSize = pagination.defaultPageSize;
@@ -52,10 +52,10 @@ function pageBody(
     case "not-applicable":
       break;
   }
-  if (empty) return { content: { [array]: [], pagination: page }, rules };
+  if (empty) return { value: { [array]: [], pagination: page }, rules };
   const entry = exampleOf(contract.schemas, pagination.entrySchema);
   return {
-    content: { [array]: [entry.value], pagination: page },
+    value: { [array]: [entry.value], pagination: page },
     rules: { ...rules, [`$.${array}`]: [{ match: "type", min: 1 }], ...reroot(entry.rules, `$.${array}[*]`) },
   };
 }

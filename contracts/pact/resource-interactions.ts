@@ -6,10 +6,7 @@ import { httpInteraction } from "./interaction.js";
 /** Interactions of the non-listing routes: token, public form, order detail and files, partner, checkout. */
 export function resourceInteractions(contract: Contract, date: IsoDay): Record<string, unknown>[] {
   const path = (id: string) => contract.routes.byId(id).path;
-  const body = (schema: string) => {
-    const example = exampleOf(contract.schemas, schema);
-    return { content: example.value, rules: example.rules };
-  };
+  const body = (schema: string) => exampleOf(contract.schemas, schema);
   const fileState = { name: "an order with an attached file" };
   // What a checkout intent is created with, in both interactions that create one.
   const intentRequest = {
@@ -43,7 +40,7 @@ export function resourceInteractions(contract: Contract, date: IsoDay): Record<s
       role: "reader",
       status: 200,
       responseBody: {
-        content: {
+        value: {
           formSlug: "gala-2025",
           formType: "Event",
           customFields: [{ id: 1, type: "File", label: "Certificate" }],
