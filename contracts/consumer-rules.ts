@@ -84,16 +84,8 @@ export interface ConsumerRules {
   limit(id: ConsumerRuleId, name: string, fallback: number): number;
 }
 
-interface RawRule {
-  id: string;
-  applies: "gate" | "notify";
-  severity: Severity;
-  seed: string;
-  summary: string;
-  fix: string;
-  inForceFrom?: TimelineEffect;
-  limits?: Record<string, number>;
-}
+/** A rule as the file holds it, before its id is checked against the code's. */
+type RawRule = Omit<ConsumerRule, "id" | "limits"> & { id: string; limits?: Record<string, number> };
 
 /**
  * Reads `contracts/consumer-rules.yaml` (or your own copy), checks it against its meta-schema and checks
@@ -110,39 +102,23 @@ export function loadConsumerRules(file: string = join(contractsDir(), "consumer-
   const raw = (readDataFile(ajv, metaDir, "consumer-rules", file, "consumer rules") as { rules: RawRule[] })
     .rules;
   const known: readonly string[] = [...GATE_RULE_IDS, ...NOTIFY_RULE_IDS];
+  const fail = (message: string, hint: string) => dataError(file, undefined, message, hint);
   const seen = new Set<string>();
   for (const rule of raw) {
-    if (!known.includes(rule.id)) {
-      throw dataError(
-        file,
-        undefined,
-        `unknown consumer rule "${rule.id}"`,
-        `known rules: ${known.join(", ")}`,
-      );
-    }
-    if (seen.has(rule.id)) {
-      throw dataError(file, undefined, `consumer rule "${rule.id}" appears twice`, "each id appears once");
-    }
+    if (!known.includes(rule.id))
+      throw fail(`unknown consumer rule "${rule.id}"`, `known rules: ${known.join(", ")}`);
+    if (seen.has(rule.id)) throw fail(`consumer rule "${rule.id}" appears twice`, "each id appears once");
     const expected = (GATE_RULE_IDS as readonly string[]).includes(rule.id) ? "gate" : "notify";
-    if (rule.applies !== expected) {
-      throw dataError(
-        file,
-        undefined,
-        `consumer rule "${rule.id}" applies to ${expected}`,
-        `write applies: ${expected}`,
-      );
-    }
+    if (rule.applies !== expected)
+      throw fail(`consumer rule "${rule.id}" applies to ${expected}`, `write applies: ${expected}`);
     seen.add(rule.id);
   }
   const missing = known.filter((id) => !seen.has(id));
-  if (missing.length > 0) {
-    throw dataError(
-      file,
-      undefined,
+  if (missing.length > 0)
+    throw fail(
       `consumer rules missing: ${missing.join(", ")}`,
       "every rule the code judges by needs an entry",
     );
-  }
   const all = Object.freeze(
     raw.map((r) =>
       Object.freeze({

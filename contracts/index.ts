@@ -93,7 +93,6 @@ export function loadContract(options: ContractOptions = {}): Contract {
   const timeline = buildTimeline(
     readDataFile(ajv, meta, "timeline", timelineFile, "timeline") as Parameters<typeof buildTimeline>[0],
     timelineFile,
-    () => undefined,
   );
 
   const typesFile = options.notificationTypesFile ?? join(dir, "notification-types.yaml");

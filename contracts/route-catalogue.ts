@@ -1,22 +1,14 @@
 import { AssopayError } from "../core/errors.js";
 import { compileTemplate } from "./path-template.js";
-import type { NamedListing, QueryParam, Route, RouteCatalogue, RouteMatch } from "./types.js";
+import type { NamedListing, PaginationSpec, QueryParam, Route, RouteCatalogue, RouteMatch } from "./types.js";
 
 interface RawRoute
   extends Omit<Route, "pathParams" | "query" | "countDeprecation" | "errors" | "pagination"> {
   query?: (QueryParam | QueryParam[])[];
   countDeprecation?: boolean;
   errors?: number[];
-  pagination?: {
-    resultArray: "data" | "items";
-    entrySchema: string;
-    defaultPageSize?: number;
-    maxPageSize?: number;
-    entryKey?: string[];
-    filteredBy?: string[];
-    holds?: string;
-    names?: { route: string; at: string }[];
-  };
+  pagination?: Omit<PaginationSpec, "defaultPageSize" | "maxPageSize"> &
+    Partial<Pick<PaginationSpec, "defaultPageSize" | "maxPageSize">>;
 }
 
 /** Turns the validated YAML of `routes.yaml` into routes; checks what a meta-schema cannot (unique ids, schemas known). */
@@ -26,17 +18,15 @@ export function buildRouteCatalogue(
   schemaNames: readonly string[],
 ): RouteCatalogue {
   const seen = new Set<string>();
+  const fail = (message: string, hint: string) =>
+    new AssopayError("bad-contract", message, { location: { file }, hint });
   const listings = new Map(raw.routes.flatMap((r) => (r.pagination ? [[r.id, r.pagination] as const] : [])));
   const namedListing = (r: RawRoute, named: { route: string; at: string }): NamedListing => {
     const target = listings.get(named.route);
     if (!target) {
-      throw new AssopayError(
-        "bad-contract",
+      throw fail(
         `route "${r.id}" names entries of "${named.route}", which is no listing`,
-        {
-          location: { file },
-          hint: `pagination.names lists listing routes: ${[...listings.keys()].join(", ")}`,
-        },
+        `pagination.names lists listing routes: ${[...listings.keys()].join(", ")}`,
       );
     }
     return Object.freeze({
@@ -46,12 +36,8 @@ export function buildRouteCatalogue(
     });
   };
   const templates = raw.routes.map((r) => {
-    if (seen.has(r.id)) {
-      throw new AssopayError("bad-contract", `route id "${r.id}" appears twice in the route catalogue`, {
-        location: { file },
-        hint: "give each route a unique id",
-      });
-    }
+    if (seen.has(r.id))
+      throw fail(`route id "${r.id}" appears twice in the route catalogue`, "give each route a unique id");
     seen.add(r.id);
     const query = (r.query ?? []).flat().map((q) => ({ ...q, required: q.required ?? false }));
     const pageSize = query.find((q) => q.name === "pageSize");
@@ -68,12 +54,11 @@ export function buildRouteCatalogue(
         : {}),
     };
     for (const schema of [r.response.schema, r.requestBody?.schema, pagination?.entrySchema]) {
-      if (schema !== undefined && !schemaNames.includes(schema)) {
-        throw new AssopayError("bad-contract", `route "${r.id}" names an unknown schema "${schema}"`, {
-          location: { file },
-          hint: `known schemas: ${schemaNames.join(", ")}`,
-        });
-      }
+      if (schema !== undefined && !schemaNames.includes(schema))
+        throw fail(
+          `route "${r.id}" names an unknown schema "${schema}"`,
+          `known schemas: ${schemaNames.join(", ")}`,
+        );
     }
     const template = compileTemplate(r.path);
     const route = Object.freeze({

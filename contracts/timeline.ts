@@ -1,5 +1,5 @@
 import { dayStart, type IsoDay, isIsoDay } from "../core/dates.js";
-import { AssopayError } from "../core/errors.js";
+import { dataError } from "./data-file.js";
 import type {
   CountMode,
   DatedRules,
@@ -31,45 +31,39 @@ function affectsRoute(entry: TimelineEntry, route: Route): boolean {
 }
 
 /** Builds the timeline from its validated data; checks order and uniqueness, which a meta-schema cannot. */
-export function buildTimeline(
-  raw: { entries: RawEntry[] },
-  file: string,
-  lineOf: (i: number) => number | undefined,
-): Timeline {
-  const deprecatedDay = (e: RawEntry, index: number): IsoDay | undefined => {
+export function buildTimeline(raw: { entries: RawEntry[] }, file: string): Timeline {
+  // The data was read without its lines: each mistake names the file.
+  const fail = (message: string, hint: string) => dataError(file, undefined, message, hint);
+  const deprecatedDay = (e: RawEntry): IsoDay | undefined => {
     const named = e.deprecated;
     if (named === undefined) return undefined;
     const day = isIsoDay(named) ? named : raw.entries.find((other) => other.id === named)?.date;
     if (day === undefined || day > e.date) {
-      throw new AssopayError(
-        "bad-contract",
+      throw fail(
         `timeline entry "${e.id}": deprecated "${named}" is ${day === undefined ? "neither a day nor an entry's id" : `after the change itself (${e.date})`}`,
-        {
-          location: { file, line: lineOf(index) },
-          hint: "give the day it was deprecated (YYYY-MM-DD, not after the entry's date) or the id of the entry that deprecated it",
-        },
+        "give the day it was deprecated (YYYY-MM-DD, not after the entry's date) or the id of the entry that deprecated it",
       );
     }
     return day as IsoDay;
   };
-  const entries: TimelineEntry[] = raw.entries.map((e, index) =>
+  const entries: TimelineEntry[] = raw.entries.map((e) =>
     Object.freeze({
       ...e,
       date: e.date as IsoDay,
       approximate: e.approximate ?? false,
-      deprecated: deprecatedDay(e, index),
+      deprecated: deprecatedDay(e),
     }),
   );
   const effects = new Set<TimelineEffect>();
-  entries.forEach((entry, index) => {
+  for (const entry of entries) {
     if (effects.has(entry.effect)) {
-      throw new AssopayError("bad-contract", `timeline effect "${entry.effect}" appears twice`, {
-        location: { file, line: lineOf(index) },
-        hint: "each dated change appears once; edit its date instead of adding a second entry",
-      });
+      throw fail(
+        `timeline effect "${entry.effect}" appears twice`,
+        "each dated change appears once; edit its date instead of adding a second entry",
+      );
     }
     effects.add(entry.effect);
-  });
+  }
   const order: TimelineEffect[] = [
     "withcount-introduced",
     "withcount-default-false",
@@ -83,13 +77,9 @@ export function buildTimeline(
     const before = dated[i - 1] as TimelineEntry;
     const after = dated[i] as TimelineEntry;
     if (after.date < before.date) {
-      throw new AssopayError(
-        "bad-contract",
+      throw fail(
         `timeline entry "${after.id}" (${after.date}) comes before "${before.id}" (${before.date})`,
-        {
-          location: { file, line: lineOf(entries.indexOf(after)) },
-          hint: "the count deprecation steps must be in order: introduced, default false, removed, left the document",
-        },
+        "the count deprecation steps must be in order: introduced, default false, removed, left the document",
       );
     }
   }
