@@ -25,17 +25,17 @@ function readSchemaFile(file: string): Record<string, unknown> {
   }
 }
 
-function countsSchema(counts: ExpectedCounts): AnySchema | undefined {
-  switch (counts) {
-    case "real":
-      return { $ref: `${BASE}pagination${SUFFIX}#/$defs/realCounts` };
-    case "minus-one":
-      return { $ref: `${BASE}pagination${SUFFIX}#/$defs/minusOne` };
-    case "absent":
-      return { $ref: `${BASE}pagination${SUFFIX}#/$defs/absent` };
-    case "not-applicable":
-      return undefined;
-  }
+/** The `$defs` entry of the pagination schema that pins the counts, by what they should be. */
+const COUNT_DEFS: Readonly<Record<ExpectedCounts, string | undefined>> = {
+  real: "realCounts",
+  "minus-one": "minusOne",
+  absent: "absent",
+  "not-applicable": undefined,
+};
+
+/** A `bad-contract` error naming a schema file. */
+function schemaError(file: string, message: string, hint: string, cause?: unknown): AssopayError {
+  return new AssopayError("bad-contract", message, { location: { file }, hint, cause });
 }
 
 /**
@@ -54,24 +54,18 @@ export function createSchemaRegistry(
     const schema = readSchemaFile(file);
     const name = basename(entry, SUFFIX);
     if (schema.$id !== `${BASE}${entry}`) {
-      throw new AssopayError("bad-contract", `schema "${name}" must have $id "${BASE}${entry}"`, {
-        location: { file },
-        hint: "the $id ties the file to the references of the other schemas",
-      });
+      throw schemaError(
+        file,
+        `schema "${name}" must have $id "${BASE}${entry}"`,
+        "the $id ties the file to the references of the other schemas",
+      );
     }
     sources.set(name, { file, schema });
     try {
       ajv.addSchema(schema as AnySchema);
     } catch (error) {
-      throw new AssopayError(
-        "bad-contract",
-        `schema "${name}" is not a valid JSON Schema: ${(error as Error).message}`,
-        {
-          location: { file },
-          hint: "check it against draft 2020-12",
-          cause: error,
-        },
-      );
+      const message = `schema "${name}" is not a valid JSON Schema: ${(error as Error).message}`;
+      throw schemaError(file, message, "check it against draft 2020-12", error);
     }
   }
   const compiled = new Map<string, ValidateFunction>();
@@ -84,25 +78,20 @@ export function createSchemaRegistry(
       compiled.set(key, validate);
       return validate;
     } catch (error) {
-      throw new AssopayError(
-        "bad-contract",
-        `schema "${key}" does not compile: ${(error as Error).message}`,
-        {
-          location: { file },
-          hint: "check its $ref targets and keywords (AJV strict mode)",
-          cause: error,
-        },
-      );
+      const message = `schema "${key}" does not compile: ${(error as Error).message}`;
+      throw schemaError(file, message, "check its $ref targets and keywords (AJV strict mode)", error);
     }
   };
 
   const known = (name: string) => {
     const source = sources.get(name);
     if (!source) {
-      throw new AssopayError("bad-contract", `no schema named "${name}"`, {
-        location: { file: join(dir, `${name}${SUFFIX}`) },
-        hint: `known schemas: ${[...sources.keys()].join(", ")}`,
-      });
+      const file = join(dir, `${name}${SUFFIX}`);
+      throw schemaError(
+        file,
+        `no schema named "${name}"`,
+        `known schemas: ${[...sources.keys()].join(", ")}`,
+      );
     }
     return source;
   };
@@ -137,7 +126,8 @@ export function createSchemaRegistry(
       if (!pagination) return this.validate(route.response.schema ?? "", value, root);
       const entrySchema = judge(pagination.entrySchema);
       const entry = known(entrySchema);
-      const countRule = countsSchema(counts);
+      const countDef = COUNT_DEFS[counts];
+      const countRule = countDef && { $ref: `${BASE}pagination${SUFFIX}#/$defs/${countDef}` };
       const key = `page:${pagination.resultArray}:${entrySchema}:${counts}`;
       const validate = compile(
         key,
