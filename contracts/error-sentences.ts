@@ -1,24 +1,25 @@
 import type { ErrorObject } from "ajv";
 import type { Diagnostic } from "./types.js";
 
-/** `/data/3/amount/total` → `response.data[3].amount.total`. */
-export function readablePath(root: string, instancePath: string): string {
-  if (instancePath === "") return root;
-  return instancePath
+/** The keys of a JSON pointer (`/data/3/a~1b` → `data`, `3`, `a/b`). */
+const pointerKeys = (pointer: string) =>
+  pointer
     .split("/")
     .slice(1)
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((path, segment) => {
-      if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
-      if (/^[A-Za-z_$][\w$]*$/.test(segment)) return `${path}.${segment}`;
-      return `${path}[${JSON.stringify(segment)}]`;
-    }, root);
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+/** `/data/3/amount/total` → `response.data[3].amount.total`. */
+export function readablePath(root: string, instancePath: string): string {
+  return pointerKeys(instancePath).reduce((path, segment) => {
+    if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
+    if (/^[A-Za-z_$][\w$]*$/.test(segment)) return `${path}.${segment}`;
+    return `${path}[${JSON.stringify(segment)}]`;
+  }, root);
 }
 
 function valueAt(value: unknown, instancePath: string): unknown {
   let current = value;
-  for (const segment of instancePath.split("/").slice(1)) {
-    const key = segment.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const key of pointerKeys(instancePath)) {
     if (current === null || typeof current !== "object") return undefined;
     current = (current as Record<string, unknown>)[key];
   }
@@ -45,36 +46,33 @@ export function describeValue(value: unknown): string {
 
 function sentence(error: ErrorObject, actual: unknown): { suffix: string; message: string } {
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === "required")
+    return { suffix: `.${String(params.missingProperty)}`, message: "is required but missing" };
+  if (error.keyword === "additionalProperties")
+    return { suffix: `.${String(params.additionalProperty)}`, message: "is not allowed here" };
+  return { suffix: "", message: `${expectation(error, params)}, got ${describeValue(actual)}` };
+}
+
+/** What a value failing `error` should have been. */
+function expectation(error: ErrorObject, params: Record<string, unknown>): string {
   switch (error.keyword) {
-    case "required":
-      return { suffix: `.${String(params.missingProperty)}`, message: "is required but missing" };
-    case "additionalProperties":
-      return { suffix: `.${String(params.additionalProperty)}`, message: "is not allowed here" };
     case "type":
-      return { suffix: "", message: `must be ${String(params.type)}, got ${describeValue(actual)}` };
+      return `must be ${String(params.type)}`;
     case "const":
-      return {
-        suffix: "",
-        message: `must be ${JSON.stringify(params.allowedValue)}, got ${describeValue(actual)}`,
-      };
+      return `must be ${JSON.stringify(params.allowedValue)}`;
     case "enum":
-      return {
-        suffix: "",
-        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, got ${describeValue(actual)}`,
-      };
+      return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "pattern":
     case "format": {
       const description = (error.parentSchema as { description?: unknown } | undefined)?.description;
-      const expected =
-        typeof description === "string" ? `must be ${description}` : (error.message ?? "is malformed");
-      return { suffix: "", message: `${expected}, got ${describeValue(actual)}` };
+      return typeof description === "string" ? `must be ${description}` : (error.message ?? "is malformed");
     }
     case "false schema":
-      return { suffix: "", message: `must be absent, got ${describeValue(actual)}` };
+      return "must be absent";
     case "not":
-      return { suffix: "", message: `must not have this shape, got ${describeValue(actual)}` };
+      return "must not have this shape";
     default:
-      return { suffix: "", message: `${error.message ?? "is invalid"}, got ${describeValue(actual)}` };
+      return error.message ?? "is invalid";
   }
 }
 
