@@ -69,6 +69,24 @@ const base = {
   date: { kind: "given" },
 } as const satisfies Omit<Scenario, "name" | "summary">;
 
+/** The scenarios the day before and the day of a dated change. */
+function dated(name: string, effect: TimelineEffect, what: string, beforeNote = ""): Scenario[] {
+  return [
+    {
+      ...base,
+      name: `before-${name}` as ScenarioName,
+      date: { kind: "day-before", effect },
+      summary: `the day before ${what}${beforeNote}`,
+    },
+    {
+      ...base,
+      name: `after-${name}` as ScenarioName,
+      date: { kind: "day-of", effect },
+      summary: `the day ${what}`,
+    },
+  ];
+}
+
 /** Every scenario, in the order they run. */
 export const SCENARIOS: readonly Scenario[] = Object.freeze([
   {
@@ -106,30 +124,13 @@ export const SCENARIOS: readonly Scenario[] = Object.freeze([
     expireOnce: true,
     summary: "the access token expires mid-crawl: 401 once, then a fresh token must work",
   },
-  {
-    ...base,
-    name: "before-count-removal",
-    date: { kind: "day-before", effect: "count-fields-removed" },
-    summary: "the day before totalCount/totalPages are removed (-1 unless withCount=true)",
-  },
-  {
-    ...base,
-    name: "after-count-removal",
-    date: { kind: "day-of", effect: "count-fields-removed" },
-    summary: "the day totalCount/totalPages are removed",
-  },
-  {
-    ...base,
-    name: "before-v3-switch-off",
-    date: { kind: "day-before", effect: "v3-switch-off" },
-    summary: "the day before v3 is switched off",
-  },
-  {
-    ...base,
-    name: "after-v3-switch-off",
-    date: { kind: "day-of", effect: "v3-switch-off" },
-    summary: "the day v3 is switched off",
-  },
+  ...dated(
+    "count-removal",
+    "count-fields-removed",
+    "totalCount/totalPages are removed",
+    " (-1 unless withCount=true)",
+  ),
+  ...dated("v3-switch-off", "v3-switch-off", "v3 is switched off"),
   {
     ...base,
     name: "rate-limited",
@@ -186,22 +187,16 @@ export function scenarioByName(name: ScenarioName): Scenario {
 /** The day a scenario runs at: `given` for undated ones, else from the contract's timeline. */
 export function scenarioDay(scenario: Scenario, contract: Contract, given: IsoDay): IsoDay {
   const date = scenario.date;
-  switch (date.kind) {
-    case "given":
-      return given;
-    case "day-before":
-    case "day-of": {
-      const entry = contract.timeline.entry(date.effect);
-      if (!entry) {
-        throw new AssopayError("bad-contract", `the timeline has no "${date.effect}" entry`, {
-          location: { file: contract.timeline.source },
-          hint: `scenario ${scenario.name} needs it; leave it out with --scenario`,
-        });
-      }
-      if (date.kind === "day-of") return entry.date;
-      return todayIso(new Date(dayStart(entry.date).getTime() - 86_400_000));
-    }
+  if (date.kind === "given") return given;
+  const entry = contract.timeline.entry(date.effect);
+  if (!entry) {
+    throw new AssopayError("bad-contract", `the timeline has no "${date.effect}" entry`, {
+      location: { file: contract.timeline.source },
+      hint: `scenario ${scenario.name} needs it; leave it out with --scenario`,
+    });
   }
+  if (date.kind === "day-of") return entry.date;
+  return todayIso(new Date(dayStart(entry.date).getTime() - 86_400_000));
 }
 
 /** Sizes of the pages of the `varying` cut, by page index (cycled). */
@@ -209,10 +204,5 @@ const VARYING_SIZES = [7, 1, 13, 20, 3, 11, 5, 17, 2] as const;
 
 /** How many entries page `pageIndex` (1-based) of a crawl holds at most, or `undefined` for "all the upstream gave". */
 export function pageLimit(cut: PageCut, pageIndex: number): number | undefined {
-  switch (cut) {
-    case "upstream":
-      return undefined;
-    case "varying":
-      return VARYING_SIZES[(pageIndex - 1) % VARYING_SIZES.length];
-  }
+  return cut === "varying" ? VARYING_SIZES[(pageIndex - 1) % VARYING_SIZES.length] : undefined;
 }

@@ -1,24 +1,25 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createHmac } from "node:crypto";
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
-import type { Contract } from "../../contracts/index.js";
-import { readBody, tooLargeDetail } from "../../core/http/body.js";
+import { type Contract, readPage } from "../../contracts/index.js";
+import { readBody, refuseTooLarge, tooLargeDetail } from "../../core/http/body.js";
+import { decodedBytes } from "../../core/http/coding.js";
 import { endToEndHeaders } from "../../core/http/headers.js";
 import { createLocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
 import { INTERCEPTED_HEADER } from "../../proxy/intercept/hosts.js";
-import type { ExchangeResponse, GateAnswer, RecordedExchange } from "../exchange.js";
+import {
+  type ExchangeResponse,
+  type GateAnswer,
+  type PageSeen,
+  RETRY_SLACK_MS,
+  type RecordedExchange,
+} from "../exchange.js";
 import { replaceParam } from "../raw-query.js";
-import type { Scenario } from "../scenarios.js";
-import { createTokenMint } from "../token-mint.js";
-import { type AccessGuard, createExpiringAccess, openAccess } from "./access.js";
-import { sendGateAnswer, sendJson } from "./answers.js";
-import { type Cursor, type CursorTable, createCursorTable } from "./cursors.js";
-import { createFaultSchedule, type FaultSchedule } from "./faults.js";
-import { decodedBody, forward, type UpstreamAnswer } from "./forward.js";
-import { recordMalformed } from "./malformed.js";
-import { cutPage } from "./pages.js";
+import { type Fault, pageLimit, type Scenario } from "../scenarios.js";
+import { createTokenMint, type TokenMint } from "../token-mint.js";
 import { requestFacts } from "./request-facts.js";
-import { createTrafficLog, type TrafficLog } from "./traffic-log.js";
 
 /** How to start the scenario layer (resolved by the gate; not a public surface). */
 export interface LayerOptions {
@@ -52,15 +53,377 @@ export interface RunningLayer {
 
 interface LayerContext {
   readonly options: LayerOptions;
-  readonly traffic: TrafficLog;
-  readonly cursors: CursorTable;
-  readonly access: AccessGuard;
-  readonly faults: FaultSchedule;
+  readonly traffic: ReturnType<typeof createTrafficLog>;
+  readonly cursors: ReturnType<typeof createCursorTable>;
+  readonly access: ReturnType<typeof createAccess>;
+  readonly faults: ReturnType<typeof createFaultSchedule>;
   budgetReported: boolean;
 }
 
 /** The largest request body the layer reads and forwards; a larger one gets 413 and is not forwarded. */
 export const LAYER_MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * The traffic of one scenario, in arrival order, bounded by the request budget: past it nothing more is
+ * kept, and `exhausted` turns true.
+ */
+function createTrafficLog(maxRequests: number) {
+  const kept: RecordedExchange[] = [];
+  let exhausted = false;
+  return {
+    /** Records a request, stamped with its arrival; `undefined` when the budget is spent (the request must not be served). */
+    begin(request: Omit<RecordedExchange, "seq" | "at" | "response">): number | undefined {
+      if (kept.length >= maxRequests) {
+        exhausted = true;
+        return undefined;
+      }
+      const seq = kept.length + 1;
+      kept.push({ ...request, seq, at: Date.now(), response: undefined });
+      return seq;
+    },
+    finish(seq: number, response: ExchangeResponse): void {
+      const found = kept[seq - 1];
+      if (found) kept[seq - 1] = { ...found, response: Object.freeze({ ...response }) };
+    },
+    get exhausted() {
+      return exhausted;
+    },
+    exchanges: () => Object.freeze(kept.map((e) => Object.freeze({ ...e }))),
+  };
+}
+
+/**
+ * Where a continuation token the gate handed out leads: which listing, which upstream page (by the
+ * upstream's own token, `undefined` for the first page), how many entries of that page were already
+ * served, and the index of the page it leads to.
+ */
+interface Cursor {
+  readonly listingKey: string;
+  readonly upstreamToken: string | undefined;
+  readonly skip: number;
+  readonly pageIndex: number;
+}
+
+/** The tokens one layer issued. Every token is new; looking one up never consumes it. */
+function createCursorTable(mint: TokenMint) {
+  const cursors = new Map<string, Cursor>();
+  return {
+    issue(cursor: Cursor): string {
+      let token = mint();
+      while (cursors.has(token)) token = mint();
+      cursors.set(token, Object.freeze({ ...cursor }));
+      return token;
+    },
+    find: (token: string) => cursors.get(token),
+  };
+}
+
+/**
+ * The `token-expiry` scenario's doing: the access token in use on the first call that carries a
+ * continuation token expires there (401), and stays refused. Any later token works. When the upstream
+ * hands the same access token out again (a replayed cassette does), the client gets an alias of it, so
+ * that a fresh token is always distinguishable from the expired one. In every other scenario no token
+ * is ever expired, so the guard refuses nothing and rewrites nothing.
+ */
+function createAccess(seed: string) {
+  const expired = new Set<string>();
+  const aliases = new Map<string, string>();
+  let done = false;
+  let counter = 0;
+  const tokenOf = (authorization: string) =>
+    /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? authorization;
+  return {
+    /** Whether this `Authorization` header is refused (an expired token). */
+    refuses: (authorization: string) => expired.has(tokenOf(authorization)),
+    /** Expires the token of this header, once per run. True when it did (the gate then answers 401). */
+    expireOnce(authorization: string): boolean {
+      if (done) return false;
+      done = true;
+      expired.add(tokenOf(authorization));
+      return true;
+    },
+    /** The header to send upstream (aliases resolved). */
+    upstreamAuthorization(authorization: string): string {
+      const upstream = aliases.get(tokenOf(authorization));
+      return upstream === undefined ? authorization : `Bearer ${upstream}`;
+    },
+    /** Rewrites a token endpoint's JSON answer when it repeats an expired access token. */
+    issued(body: unknown): unknown {
+      if (typeof body !== "object" || body === null) return body;
+      const access = (body as Record<string, unknown>).access_token;
+      if (typeof access !== "string" || !expired.has(access)) return body;
+      counter += 1;
+      const alias = createHmac("sha256", seed).update(`alias:${counter}:${access}`).digest("base64url");
+      aliases.set(alias, access);
+      return { ...body, access_token: alias };
+    },
+  };
+}
+
+/**
+ * A scenario's refusals, answered in order on mid-crawl calls, each once the previous one was cured by a
+ * page served. A 429 holds for every API call until the moment its `Retry-After` names (less
+ * `RETRY_SLACK_MS`); a call before it
+ * gets 429 again, with a fresh `Retry-After` of the same form, as a rate limiter does.
+ */
+/** What a 429 asks in seconds; the HTTP-date form names a whole second between 0.5 and 1.5 s ahead. */
+const RETRY_AFTER_SECONDS = 1;
+
+function rateLimit(form: Fault, now: number): { until: number; retryAfter: string } {
+  if (form === "rate-limit-date") {
+    const until = Math.ceil((now + 500) / 1000) * 1000;
+    return { until, retryAfter: new Date(until).toUTCString() };
+  }
+  return { until: now + RETRY_AFTER_SECONDS * 1000, retryAfter: String(RETRY_AFTER_SECONDS) };
+}
+
+function createFaultSchedule(faults: readonly Fault[]) {
+  const queue = [...faults];
+  let armed = true;
+  let limit: { form: Fault; until: number } | undefined;
+  const limited = (form: Fault, now: number) => {
+    const { until, retryAfter } = rateLimit(form, now);
+    limit = { form, until };
+    return { kind: "rate-limited", retryAfter } as const;
+  };
+  return {
+    /** The refusal for a call arriving `now`, if any; `midCrawl`: a listing call carrying a continuation token. */
+    refusal(now: number, midCrawl: boolean) {
+      if (limit && now < limit.until - RETRY_SLACK_MS) return limited(limit.form, now);
+      if (!midCrawl || !armed) return undefined;
+      const fault = queue.shift();
+      if (fault === undefined) return undefined;
+      armed = false;
+      if (fault === "unavailable" || fault === "connection-reset")
+        return { kind: fault, retryAfter: undefined };
+      return limited(fault, now);
+    },
+    /** A listing page was served: the next refusal may come. */
+    served() {
+      armed = true;
+    },
+  };
+}
+
+interface CutInput {
+  /** The upstream's JSON answer. */
+  readonly body: unknown;
+  readonly resultArray: "data" | "items";
+  /** The cursor of the request (the first page's, for a call without a token). */
+  readonly cursor: Cursor;
+  /** The token the client sent, decoded once; `undefined` on a first call. */
+  readonly sentToken: string | undefined;
+  readonly scenario: Pick<Scenario, "pages" | "finalToken">;
+  readonly issue: (cursor: Cursor) => string;
+}
+
+const numberOrUndefined = (value: unknown) => (typeof value === "number" ? value : undefined);
+
+/**
+ * Serves part of an upstream page: the entries from `cursor.skip`, at most as many as the scenario's cut
+ * allows, with a token of the gate's own that leads to the rest (the same upstream page further on, or
+ * the upstream's next page). An empty upstream page ends the crawl and gets the scenario's final token.
+ * Returns `undefined` when the body is not a page (no result array): it is then passed on untouched.
+ */
+function cutPage(input: CutInput): { body: Record<string, unknown>; page: PageSeen } | undefined {
+  const { body, cursor } = input;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const source = body as Record<string, unknown>;
+  const read = readPage(body, input.resultArray);
+  if (!read.ok) return undefined;
+  const remaining = read.entries.slice(cursor.skip);
+  const served = remaining.slice(0, pageLimit(input.scenario.pages, cursor.pageIndex) ?? remaining.length);
+  let token: string | undefined;
+  if (served.length > 0) {
+    const next: Cursor | undefined =
+      served.length < remaining.length
+        ? { ...cursor, skip: cursor.skip + served.length, pageIndex: cursor.pageIndex + 1 }
+        : read.token !== undefined
+          ? { ...cursor, upstreamToken: read.token, skip: 0, pageIndex: cursor.pageIndex + 1 }
+          : undefined;
+    token = next ? input.issue(next) : undefined;
+  } else if (input.scenario.finalToken !== "absent") {
+    // `echo` hands back the token just sent; `fresh` (and `echo` on a first call) a new one.
+    token = (input.scenario.finalToken === "echo" ? input.sentToken : undefined) ?? input.issue(cursor);
+  }
+
+  const pagination: Record<string, unknown> = { ...(read.pagination ?? {}), pageIndex: cursor.pageIndex };
+  if (token === undefined) delete pagination.continuationToken;
+  else pagination.continuationToken = token;
+  return {
+    body: { ...source, [input.resultArray]: served, pagination },
+    page: {
+      entries: served.length,
+      token,
+      pageSize: numberOrUndefined(pagination.pageSize),
+      pageIndex: cursor.pageIndex,
+      totalCount: numberOrUndefined(pagination.totalCount),
+      totalPages: numberOrUndefined(pagination.totalPages),
+    },
+  };
+}
+
+/** The upstream's answer, read whole. */
+export interface UpstreamAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Buffer;
+}
+
+/**
+ * Sends one request upstream (`target` is a raw path and query, sent as is after the upstream URL's own
+ * path, over http or https) and reads the whole answer.
+ */
+export function forward(
+  upstream: string,
+  method: string,
+  target: string,
+  headers: Record<string, string | string[]>,
+  body: Buffer,
+  timeoutMs: number,
+): Promise<UpstreamAnswer> {
+  const base = new URL(upstream);
+  const request = base.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: base.hostname.replace(/^\[|\]$/g, ""),
+        port: base.port,
+        method,
+        path: `${base.pathname.replace(/\/+$/, "")}${target}`,
+        headers: { ...headers, "accept-encoding": "identity", "content-length": String(body.length) },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`no answer from ${upstream} within ${timeoutMs} ms`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The body decoded from its `content-encoding` (gzip, deflate, br), or `undefined` for an unknown coding
+ * or bytes that do not decode: the layer then passes the answer on untouched.
+ */
+export function decodedBody(answer: UpstreamAnswer): Promise<Buffer | undefined> {
+  const header = answer.headers["content-encoding"];
+  return decodedBytes(answer.body, Array.isArray(header) ? header.join(", ") : header);
+}
+
+/** A JSON answer made by the gate itself. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | string[]> = {},
+): void {
+  if (res.headersSent) return;
+  const bytes = Buffer.from(JSON.stringify(body), "utf8");
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(bytes.length),
+  });
+  res.end(bytes);
+}
+
+export const errors = (code: string, message: string) => ({ errors: [{ code, message }] });
+
+/**
+ * The status and body the gate answers for each of its reasons: in the service's own shapes, except a
+ * request body over the layer's limit, which gets the project's 413 problem (the service states no limit).
+ * `rate-limited` takes its `Retry-After` as `detail`; `connection-reset` closes the connection
+ * unanswered (no status).
+ */
+export function sendGateAnswer(res: ServerResponse, reason: GateAnswer, detail = ""): number | undefined {
+  const json = (status: number, body: unknown, headers?: Record<string, string>) => {
+    sendJson(res, status, body, headers);
+    return status;
+  };
+  switch (reason) {
+    case "unknown-token":
+      return json(400, {
+        type: "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+        title: "One or more validation errors occurred.",
+        status: 400,
+        errors: { continuationToken: [`The continuationToken is not valid: ${detail}.`] },
+      });
+    case "expired-access-token":
+      return json(401, errors("Unauthorized", "The access token has expired: ask for a new one."), {
+        "www-authenticate": 'Bearer error="invalid_token", error_description="expired"',
+      });
+    case "request-budget":
+      return json(
+        503,
+        errors("RequestBudgetSpent", `assopay gate: ${detail}; the command is being stopped.`),
+      );
+    case "upstream-failed":
+      return json(502, errors("BadGateway", `assopay gate: ${detail}`));
+    case "malformed-request":
+      if (!res.headersSent) res.writeHead(400, { "content-length": "0", connection: "close" }).end();
+      return 400;
+    case "body-too-large":
+      refuseTooLarge(res, "Request body too large", `assopay gate: ${detail}`);
+      return 413;
+    case "rate-limited":
+      return json(429, errors("TooManyRequests", "Too many requests: retry after the delay given."), {
+        "retry-after": detail,
+      });
+    case "unavailable":
+      return json(503, errors("ServiceUnavailable", "The service is unavailable: try again."));
+    case "connection-reset":
+      res.socket?.resetAndDestroy();
+      return undefined;
+  }
+}
+
+/**
+ * A request the HTTP parser refused (a raw space in the target …) is still the client's request: it
+ * is recorded from the raw bytes of its request line, then answered 400, as the service would.
+ */
+export function recordMalformed(
+  contract: Contract,
+  traffic: LayerContext["traffic"],
+  error: Error & { rawPacket?: Buffer },
+  socket: Socket,
+): void {
+  const line = error.rawPacket?.toString("latin1").split("\r\n")[0] ?? "";
+  const parts = line.split(" ");
+  if (parts.length >= 3) {
+    const method = parts[0]?.toUpperCase() ?? "GET";
+    const rawUrl = parts.slice(1, -1).join(" ");
+    const facts = requestFacts(contract, method, rawUrl);
+    const seq = traffic.begin({
+      method,
+      rawUrl,
+      headers: {},
+      route: facts.route,
+      listingKey: facts.listingKey,
+      token: facts.token,
+      authorization: "",
+    });
+    if (seq !== undefined)
+      traffic.finish(seq, {
+        status: 400,
+        madeBy: "gate",
+        reason: "malformed-request",
+        page: undefined,
+        at: Date.now(),
+        retryAfter: undefined,
+      });
+  }
+  if (socket.writable)
+    socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+  else socket.destroy();
+}
 
 function reply(res: ServerResponse, answer: UpstreamAnswer, body?: Buffer): void {
   const headers = endToEndHeaders(answer.headers);
@@ -156,7 +519,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   if (route && route.id !== "token") {
     const refusal = ctx.faults.refusal(Date.now(), token !== undefined && listingKey !== undefined);
     if (refusal) {
-      gateAnswer(refusal.kind, refusal.kind === "rate-limited" ? refusal.retryAfter : undefined);
+      gateAnswer(refusal.kind, refusal.retryAfter);
       return;
     }
   }
@@ -188,8 +551,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
       resultArray: match.route.pagination.resultArray,
       cursor,
       sentToken: token?.decoded,
-      cut: options.scenario.pages,
-      finalToken: options.scenario.finalToken,
+      scenario: options.scenario,
       issue: (next) => ctx.cursors.issue(next),
     });
     if (cut) {
@@ -224,7 +586,7 @@ export async function startScenarioLayer(options: LayerOptions): Promise<Running
     cursors: createCursorTable(
       createTokenMint(options.scenario.tokens, `${options.seed}:${options.scenario.name}`),
     ),
-    access: options.scenario.expireOnce ? createExpiringAccess(options.seed) : openAccess,
+    access: createAccess(options.seed),
     faults: createFaultSchedule(options.scenario.faults),
     budgetReported: false,
   };
@@ -233,7 +595,7 @@ export async function startScenarioLayer(options: LayerOptions): Promise<Running
   const server = createServer((req, res) => {
     if (!guard.admit(req, res, "cross-site")) return;
     serve(ctx, req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { errors: [{ code: "GateFailed", message: String(error) }] });
+      if (!res.headersSent) sendJson(res, 500, errors("GateFailed", String(error)));
       else res.destroy();
     });
   });
