@@ -1,5 +1,5 @@
 import type { IsoDay } from "../../core/dates.js";
-import type { QueryParam, QueryParamType, Route, Timeline } from "../types.js";
+import type { AuthRequirement, QueryParam, QueryParamType, Route, Timeline } from "../types.js";
 import { componentRef, type JsonSchema } from "./schemas.js";
 import { announcedHeaders, countMarks, operationTimeline } from "./timeline.js";
 
@@ -16,23 +16,17 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   404: "Not found (or, on v3 after its switch-off, the API is gone)",
 };
 
-function queryType(type: QueryParamType): JsonSchema {
-  switch (type) {
-    case "string":
-      return { type: "string" };
-    case "integer":
-      return { type: "integer" };
-    case "boolean":
-      return { type: "boolean" };
-    case "date-time":
-      return { type: "string", format: "date-time" };
-    case "string[]":
-      return { type: "array", items: { type: "string" } };
-  }
-}
+/** The schema of a query parameter's type (copied before a parameter adds its bounds). */
+const QUERY_TYPES: Readonly<Record<QueryParamType, JsonSchema>> = {
+  string: { type: "string" },
+  integer: { type: "integer" },
+  boolean: { type: "boolean" },
+  "date-time": { type: "string", format: "date-time" },
+  "string[]": { type: "array", items: { type: "string" } },
+};
 
 function queryParameter(timeline: Timeline, route: Route, param: QueryParam, at: IsoDay): JsonSchema {
-  const schema: JsonSchema = queryType(param.type);
+  const schema: JsonSchema = structuredClone(QUERY_TYPES[param.type]);
   if (param.max !== undefined) schema.maximum = param.max;
   if (param.default !== undefined) schema.default = param.default;
   const out: JsonSchema = { name: param.name, in: "query", required: param.required, schema };
@@ -73,16 +67,12 @@ function successContent(route: Route): JsonSchema {
   return { [contentType]: { schema: componentRef(schema) } };
 }
 
-function security(route: Route): JsonSchema[] {
-  switch (route.auth) {
-    case "none":
-      return [];
-    case "bearer":
-      return [{ [BEARER_SCHEME]: [] }];
-    case "organization_admin":
-      return [{ [BEARER_SCHEME]: [ADMIN_ROLE] }];
-  }
-}
+/** The security requirement of each right a route may need. */
+const SECURITY: Readonly<Record<AuthRequirement, readonly JsonSchema[]>> = {
+  none: [],
+  bearer: [{ [BEARER_SCHEME]: [] }],
+  organization_admin: [{ [BEARER_SCHEME]: [ADMIN_ROLE] }],
+};
 
 /** One route as an OpenAPI operation: parameters, body, responses, rights, pagination and its timeline. */
 export function operation(timeline: Timeline, route: Route, at: IsoDay): JsonSchema {
@@ -120,7 +110,7 @@ export function operation(timeline: Timeline, route: Route, at: IsoDay): JsonSch
         }
       : {}),
     responses,
-    security: security(route),
+    security: structuredClone(SECURITY[route.auth]),
     "x-assopay-rights": route.auth,
     "x-assopay-seed": route.seed,
     ...(route.pagination

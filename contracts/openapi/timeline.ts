@@ -2,15 +2,12 @@ import type { IsoDay } from "../../core/dates.js";
 import type { Route, Timeline, TimelineEntry } from "../types.js";
 
 /** One dated change as the `x-assopay-timeline` extension lists it. */
-export interface TimelineMark {
-  id: string;
-  date: IsoDay;
-  effect: TimelineEntry["effect"];
-  status: TimelineEntry["status"];
-  approximate: boolean;
+export type TimelineMark = Pick<
+  TimelineEntry,
+  "id" | "date" | "effect" | "status" | "approximate" | "summary"
+> & {
   inForce: boolean;
-  summary: string;
-}
+};
 
 /** The extension value: every entry of `effects` that the timeline has, with whether it holds at `at`. */
 function timelineMarks(
