@@ -80,37 +80,34 @@ export function loadContract(options: ContractOptions = {}): Contract {
   const ajv = createAjv();
   const schemas = createSchemaRegistry(ajv, join(dir, "schemas"), options.shapes);
 
+  const read = (name: string, file: string, what: string) => readDataFile(ajv, meta, name, file, what);
+
   const routesFile = join(dir, "routes.yaml");
   const routes = buildRouteCatalogue(
-    readDataFile(ajv, meta, "routes", routesFile, "route catalogue") as Parameters<
-      typeof buildRouteCatalogue
-    >[0],
+    read("routes", routesFile, "route catalogue") as Parameters<typeof buildRouteCatalogue>[0],
     routesFile,
     schemas.names(),
   );
 
   const timelineFile = options.timelineFile ?? join(dir, "timeline.yaml");
   const timeline = buildTimeline(
-    readDataFile(ajv, meta, "timeline", timelineFile, "timeline") as Parameters<typeof buildTimeline>[0],
+    read("timeline", timelineFile, "timeline") as Parameters<typeof buildTimeline>[0],
     timelineFile,
   );
 
   const typesFile = options.notificationTypesFile ?? join(dir, "notification-types.yaml");
   const notificationTypes = buildNotificationTypes(
-    readDataFile(ajv, meta, "notification-types", typesFile, "notification types") as {
-      types: NotificationType[];
-    },
+    read("notification-types", typesFile, "notification types") as { types: NotificationType[] },
     typesFile,
   );
 
   const statesFile = join(dir, "provider-states.yaml");
   const providerStates = (
-    readDataFile(ajv, meta, "provider-states", statesFile, "provider states") as { states: ProviderState[] }
+    read("provider-states", statesFile, "provider states") as { states: ProviderState[] }
   ).states;
 
   const rulesFile = join(dir, "rules.yaml");
-  const rules = (readDataFile(ajv, meta, "rules", rulesFile, "rules file") as { rules: ProviderRule[] })
-    .rules;
+  const rules = (read("rules", rulesFile, "rules file") as { rules: ProviderRule[] }).rules;
 
   const shapes = options.shapes ?? "seed";
   const leftOut = readLeftOut(dir);

@@ -4,16 +4,11 @@ import { reroot, toRules } from "./interaction.js";
 
 const SIGNATURE = "0".repeat(64);
 
-function dataFor(contract: Contract, type: NotificationType) {
-  switch (type.eventType) {
-    case "Order":
-      return exampleOf(contract.schemas, "order");
-    case "Payment":
-      return exampleOf(contract.schemas, "payment");
-    default:
-      return { value: {}, rules: {} };
-  }
-}
+/** The schema of a notification's `data`, by event type; other types carry an empty object. */
+const DATA_SCHEMAS = new Map([
+  ["Order", "order"],
+  ["Payment", "payment"],
+]);
 
 /** The description of a notification type's message interaction (before the era is added). */
 export function messageDescription(type: NotificationType): string {
@@ -26,7 +21,8 @@ export function messageDescription(type: NotificationType): string {
  */
 export function messageInteractions(contract: Contract): Record<string, unknown>[] {
   return contract.notificationTypes.map((type) => {
-    const data = dataFor(contract, type);
+    const schema = DATA_SCHEMAS.get(type.eventType);
+    const data = schema ? exampleOf(contract.schemas, schema) : { value: {}, rules: {} };
     return {
       type: "Asynchronous/Messages",
       description: messageDescription(type),
