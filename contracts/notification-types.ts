@@ -1,4 +1,4 @@
-import { AssopayError } from "../core/errors.js";
+import { dataError } from "./data-file.js";
 import type { NotificationType } from "./types.js";
 
 /** Builds the notification types; identifiers and event types must be unique. */
@@ -10,14 +10,8 @@ export function buildNotificationTypes(
   const events = new Set<string>();
   for (const type of raw.types) {
     if (ids.has(type.id) || events.has(type.eventType)) {
-      throw new AssopayError(
-        "bad-contract",
-        `notification type "${type.id}" (${type.eventType}) appears twice`,
-        {
-          location: { file },
-          hint: "each id and eventType appears once",
-        },
-      );
+      const message = `notification type "${type.id}" (${type.eventType}) appears twice`;
+      throw dataError(file, undefined, message, "each id and eventType appears once");
     }
     ids.add(type.id);
     events.add(type.eventType);
