@@ -191,26 +191,17 @@ function refundRefused(n: number): Body {
  * @example notificationBody("payment", "Payment", 3) // { eventType: "Payment", data: { id: 70003, … }, metadata: … }
  */
 export function notificationBody(typeId: string, eventType: string, n: number, known?: KnownPayment): Body {
-  let data: Body;
-  switch (typeId) {
-    case "order":
-      data = known?.order ?? order(n);
-      break;
-    case "form":
-      data = form(n);
-      break;
-    case "organization":
-      data = organization(n);
-      break;
-    case "refund-refused":
-      data = known?.payment ?? refundRefused(n);
-      break;
-    case "payment-contested":
-      data = known?.payment ?? payment(n, "Contested");
-      break;
-    default:
-      data = known?.payment ?? payment(n, "Authorized");
-  }
+  const made: Record<string, () => Body> = {
+    order: () => known?.order ?? order(n),
+    form: () => form(n),
+    organization: () => organization(n),
+    "refund-refused": () => known?.payment ?? refundRefused(n),
+    "payment-contested": () => known?.payment ?? payment(n, "Contested"),
+  };
+  const data =
+    (Object.hasOwn(made, typeId) ? made[typeId]?.() : undefined) ??
+    known?.payment ??
+    payment(n, "Authorized");
   const metadata =
     typeId === "payment" || typeId === "order" ? { metadata: { reference: `adh-2025-${n}` } } : {};
   return { data, eventType, ...metadata };

@@ -105,7 +105,8 @@ export function buildBattery(input: BatteryInput): readonly NotifyCase[] {
     expect: Expectation,
     body: Body,
     names: unknown = body.data,
-  ) => add({ id, rule, title, expect, deliveries: [send(serialise(body, "compact"))] }, names);
+    url = to,
+  ) => add({ id, rule, title, expect, deliveries: [send(serialise(body, "compact"), url)] }, names);
   const how = reconciles ? "unsigned, at the URL with its secret" : "correctly signed";
 
   for (const type of input.types) {
@@ -140,7 +141,7 @@ export function buildBattery(input: BatteryInput): readonly NotifyCase[] {
       data: { ...(added.data as Body), donorWall: { visible: true, message: "Merci !" } },
     },
   );
-  if (key !== undefined) signatureCases(cases, key, () => value("payment", "Payment"), send);
+  if (key !== undefined) signatureCases(add, key, () => value("payment", "Payment"), send);
   const secret = input.urlSecret;
   if (secret !== undefined) {
     const last = secret.at(-1) === "x" ? "y" : "x";
@@ -154,15 +155,14 @@ export function buildBattery(input: BatteryInput): readonly NotifyCase[] {
     ];
     for (const [id, what, url] of urls) {
       const body = value("payment", "Payment");
-      add(
-        {
-          id: `forged:${id}`,
-          rule: "notify.rejects-forged",
-          title: `a Payment notification sent to ${what}`,
-          expect: "reject",
-          deliveries: [send(serialise(body, "compact"), url)],
-        },
+      one(
+        `forged:${id}`,
+        "notify.rejects-forged",
+        `a Payment notification sent to ${what}`,
+        "reject",
+        body,
         body.data,
+        url,
       );
     }
   }
@@ -203,7 +203,7 @@ export function buildBattery(input: BatteryInput): readonly NotifyCase[] {
 
 /** The cases of a signing key: raw bytes, uppercase hex (reported only), and forged signatures. */
 function signatureCases(
-  cases: NotifyCase[],
+  add: (c: Omit<NotifyCase, "reconcile">) => void,
   key: string,
   payment: () => Body,
   send: (bytes: Buffer) => Delivery,
@@ -214,7 +214,7 @@ function signatureCases(
     ["reordered", "the keys in another order"],
   ];
   const push = (id: string, rule: NotifyRuleId, title: string, expect: Expectation, delivery: Delivery) =>
-    cases.push({ id, rule, title, expect, deliveries: [delivery], reconcile: [] });
+    add({ id, rule, title, expect, deliveries: [delivery] });
   for (const [form, what] of raw) {
     push(
       `raw:${form}`,

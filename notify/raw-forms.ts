@@ -37,22 +37,16 @@ function reversed(value: unknown): unknown {
 
 const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
+const FORMS: Record<RawForm, (value: unknown) => string> = {
+  compact: (value) => JSON.stringify(value),
+  spaced: (value) => `${spaced(value, "")}\r\n`,
+  // Every `/` in JSON text sits inside a string, and every non-ASCII character too: both may be escaped.
+  escaped: (value) =>
+    JSON.stringify(value)
+      .replace(/\//g, "\\/")
+      .replace(/[\u0080-\uffff]/g, escapeChar),
+  reordered: (value) => JSON.stringify(reversed(value)),
+};
+
 /** The bytes of `value` written in one of the forms. */
-export function serialise(value: unknown, form: RawForm): Buffer {
-  switch (form) {
-    case "compact":
-      return Buffer.from(JSON.stringify(value), "utf8");
-    case "spaced":
-      return Buffer.from(`${spaced(value, "")}\r\n`, "utf8");
-    case "escaped":
-      // Every `/` in JSON text sits inside a string, and every non-ASCII character too: both may be escaped.
-      return Buffer.from(
-        JSON.stringify(value)
-          .replace(/\//g, "\\/")
-          .replace(/[\u0080-\uffff]/g, escapeChar),
-        "utf8",
-      );
-    case "reordered":
-      return Buffer.from(JSON.stringify(reversed(value)), "utf8");
-  }
-}
+export const serialise = (value: unknown, form: RawForm): Buffer => Buffer.from(FORMS[form](value), "utf8");
