@@ -137,11 +137,6 @@ function trafficStep(exchange: ServedScenario["exchanges"][number]): TrafficStep
   };
 }
 
-async function runScenario(o: ResolvedGateOptions, scenario: Scenario): Promise<ScenarioRun> {
-  const at = scenarioDay(scenario, o.contract, o.at);
-  return judgeScenario(o, await serveScenario(o, scenario, at), at);
-}
-
 /**
  * Runs the command once per scenario, each time against a fresh server (sandbox or replay) behind the
  * scenario layer, and judges the traffic it made against the consumer rules. Usage mistakes throw an
@@ -156,12 +151,18 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   const runs: ScenarioRun[] = [];
   for (const scenario of o.scenarios) {
     if (o.signal?.aborted) break;
-    runs.push(await runScenario(o, scenario));
+    const at = scenarioDay(scenario, o.contract, o.at);
+    runs.push(judgeScenario(o, await serveScenario(o, scenario, at), at));
   }
+  return gateReport(o, runs);
+}
+
+/** The report of scenario runs: passed when at least one ran and every one passed. */
+export function gateReport(o: ResolvedGateOptions, runs: readonly ScenarioRun[]): GateReport {
   return Object.freeze({
     command: Object.freeze([o.command.command, ...o.command.args]),
     upstream: o.upstream.kind,
     passed: runs.length > 0 && runs.every((v) => v.passed),
-    scenarios: Object.freeze(runs),
+    scenarios: Object.freeze([...runs]),
   });
 }

@@ -1,6 +1,6 @@
 import type { TimelineDate } from "../contracts/index.js";
 import { type GateOptions, resolveGateOptions } from "./options.js";
-import { judgeScenario, type ServedScenario, serveScenario } from "./run.js";
+import { gateReport, judgeScenario, type ServedScenario, serveScenario } from "./run.js";
 import type { GateReport, ScenarioRun } from "./verdict.js";
 
 /** One date of a gate run across dates. */
@@ -35,13 +35,7 @@ export async function runGateAcrossDates(
   const left = o.scenarios.filter((s) => s.date.kind !== "given").map((s) => s.name);
   const leftNote =
     left.length === 0 ? "" : ` Dated scenarios left out (the dates stand in for them): ${left.join(", ")}.`;
-  const report = (scenarioRuns: readonly ScenarioRun[]): GateReport =>
-    Object.freeze({
-      command: Object.freeze([o.command.command, ...o.command.args]),
-      upstream: o.upstream.kind,
-      passed: scenarioRuns.length > 0 && scenarioRuns.every((v) => v.passed),
-      scenarios: Object.freeze([...scenarioRuns]),
-    });
+  const report = (runs: readonly ScenarioRun[]) => gateReport(o, runs);
   if (o.upstream.kind === "replay") {
     const served: ServedScenario[] = [];
     for (const scenario of scenarios) {
