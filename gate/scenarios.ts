@@ -2,23 +2,6 @@ import type { Contract, TimelineEffect } from "../contracts/index.js";
 import { dayStart, type IsoDay, todayIso } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 
-/** The server variants the command runs against, in turn. A closed union. */
-export type ScenarioName =
-  | "uniform"
-  | "varying-pages"
-  | "final-token-echo"
-  | "final-token-absent"
-  | "tricky-tokens"
-  | "token-expiry"
-  | "before-count-removal"
-  | "after-count-removal"
-  | "before-v3-switch-off"
-  | "after-v3-switch-off"
-  | "rate-limited"
-  | "transient-503"
-  | "connection-reset"
-  | "growing-listing";
-
 /** How pages are cut: as the upstream serves them, or into pieces of varying size (short pages mid-crawl). */
 export type PageCut = "upstream" | "varying";
 
@@ -70,25 +53,24 @@ const base = {
 } as const satisfies Omit<Scenario, "name" | "summary">;
 
 /** The scenarios the day before and the day of a dated change. */
-function dated(name: string, effect: TimelineEffect, what: string, beforeNote = ""): Scenario[] {
+function dated<N extends string>(name: N, effect: TimelineEffect, what: string, beforeNote = "") {
   return [
     {
       ...base,
-      name: `before-${name}` as ScenarioName,
+      name: `before-${name}` as const,
       date: { kind: "day-before", effect },
       summary: `the day before ${what}${beforeNote}`,
     },
     {
       ...base,
-      name: `after-${name}` as ScenarioName,
+      name: `after-${name}` as const,
       date: { kind: "day-of", effect },
       summary: `the day ${what}`,
     },
-  ];
+  ] as const;
 }
 
-/** Every scenario, in the order they run. */
-export const SCENARIOS: readonly Scenario[] = Object.freeze([
+const TABLE = [
   {
     ...base,
     name: "uniform",
@@ -156,7 +138,13 @@ export const SCENARIOS: readonly Scenario[] = Object.freeze([
     growing: true,
     summary: "the listing takes new orders while it is crawled (the sandbox's live listing)",
   },
-] satisfies Scenario[]).map((s) => Object.freeze(s));
+] as const;
+
+/** The server variants the command runs against, in turn. A closed union. */
+export type ScenarioName = (typeof TABLE)[number]["name"];
+
+/** Every scenario, in the order they run. */
+export const SCENARIOS: readonly Scenario[] = Object.freeze(TABLE.map((s) => Object.freeze(s)));
 
 export const SCENARIO_NAMES: readonly ScenarioName[] = Object.freeze(SCENARIOS.map((s) => s.name));
 
