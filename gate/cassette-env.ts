@@ -20,14 +20,6 @@ interface RecordedClient {
   readonly accessTokens: Set<string>;
 }
 
-/** What a cassette tells a gate run: the login variables, and how to log in as each recorded client. */
-export interface CassetteLogin {
-  /** Every `ASSOPAY_*` login variable docs/gate.md lists (the URLs aside). */
-  readonly env: Record<string, string>;
-  /** A token request body with the stand-in secret swapped for the recorded placeholder. */
-  tokenBody(body: Buffer): Buffer;
-}
-
 const textOf = (body: Interaction["request"]["body"]) =>
   body && "text" in body && typeof body.text === "string" ? body.text : undefined;
 
@@ -97,7 +89,7 @@ export async function cassetteEnv(
   cassettes: readonly string[],
   contract: Contract,
   env: Readonly<Record<string, string | undefined>>,
-): Promise<CassetteLogin> {
+): Promise<{ env: Record<string, string>; tokenBody(body: Buffer): Buffer }> {
   const interactions: Interaction[] = [];
   for (const file of cassettes) interactions.push(...(await loadCassette(file)).interactions);
   const clients = recordedClients(interactions, contract);
@@ -118,6 +110,7 @@ export async function cassetteEnv(
   const placeholders = new Map(clients.map((c) => [c.clientId, c.secretPlaceholder]));
   return {
     env: login,
+    /** A token request body with the stand-in secret swapped for the recorded placeholder. */
     tokenBody(body) {
       const text = body.toString("utf8");
       const placeholder = placeholders.get(new URLSearchParams(text).get("client_id") ?? "");

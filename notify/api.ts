@@ -1,5 +1,5 @@
 import { AssopayError } from "../core/errors.js";
-import type { Body } from "./bodies.js";
+import type { Body, KnownPayment } from "./bodies.js";
 
 /** A request the API answered: what a receiver read, and what the API said. */
 export interface ApiAnswer {
@@ -22,12 +22,6 @@ export interface ReconcileApi {
   readonly env: Readonly<Record<string, string>>;
   /** The requests the API answered so far, oldest first. */
   answered(): readonly ApiAnswer[];
-}
-
-/** A payment the API knows, as its listing gives it, and its order as `GET /v5/orders/{id}` gives it. */
-export interface KnownPayment {
-  readonly payment: Body;
-  readonly order: Body;
 }
 
 /** The reads that reconcile a payment or an order: the only requests that confirm a notification. */

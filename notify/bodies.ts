@@ -6,9 +6,13 @@
  * look like the same notification to a receiver that deduplicates. When the receiver reconciles against an
  * API, a payment or order notification names one the API knows instead, as the API gives it.
  */
-import type { KnownPayment } from "./api.js";
-
 export type Body = Record<string, unknown>;
+
+/** A payment the API knows, as its listing gives it, and its order as `GET /v5/orders/{id}` gives it. */
+export interface KnownPayment {
+  readonly payment: Body;
+  readonly order: Body;
+}
 
 const ORG = {
   organizationName: "Les Amis du Bac à Sable",

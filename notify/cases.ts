@@ -3,8 +3,8 @@ import type { NotifyRuleId } from "../contracts/consumer-rules.js";
 import type { NotificationType } from "../contracts/index.js";
 import { AssopayError } from "../core/errors.js";
 import { signNotification as sign } from "../core/notification-signature.js";
-import { type KnownPayment, orderPath, paymentPath } from "./api.js";
-import { type Body, notificationBody } from "./bodies.js";
+import { orderPath, paymentPath } from "./api.js";
+import { type Body, type KnownPayment, notificationBody } from "./bodies.js";
 import type { RecordedNotification } from "./options.js";
 import { type RawForm, serialise } from "./raw-forms.js";
 
