@@ -23,7 +23,8 @@ export class MakeDirError extends Error {
   }
 }
 
-function errnoOf(error: unknown): { code: string; reason: string } {
+/** The error of a level the system refused to stat or create, with its errno code in words. */
+function refusedAt(path: string, error: unknown): MakeDirError {
   const code = (error as NodeJS.ErrnoException).code ?? "EIO";
   const reason =
     code === "ENOENT"
@@ -35,7 +36,7 @@ function errnoOf(error: unknown): { code: string; reason: string } {
           : code === "ENOTDIR"
             ? "a part of the path is a file, not a folder"
             : (error as Error).message;
-  return { code, reason };
+  return new MakeDirError(path, code, reason);
 }
 
 /** Not there: missing, or below a file (the walk up then finds that file). */
@@ -64,8 +65,7 @@ function isDirSync(path: string): boolean | undefined {
     return statSync(path).isDirectory();
   } catch (error) {
     if (isAbsent(error)) return undefined;
-    const { code, reason } = errnoOf(error);
-    throw new MakeDirError(path, code, reason);
+    throw refusedAt(path, error);
   }
 }
 
@@ -77,8 +77,7 @@ export function makeDirSync(dir: string, mode?: number): void {
     } catch (error) {
       // Another process made it in between: fine if it is a folder.
       if ((error as NodeJS.ErrnoException).code === "EEXIST" && isDirSync(level) === true) continue;
-      const { code, reason } = errnoOf(error);
-      throw new MakeDirError(level, code, reason);
+      throw refusedAt(level, error);
     }
   }
 }
@@ -93,10 +92,7 @@ export async function makeDir(dir: string, mode?: number): Promise<void> {
       known.set(current, (await stat(current)).isDirectory());
       break;
     } catch (error) {
-      if (!isAbsent(error)) {
-        const { code, reason } = errnoOf(error);
-        throw new MakeDirError(current, code, reason);
-      }
+      if (!isAbsent(error)) throw refusedAt(current, error);
       known.set(current, undefined);
     }
     const parent = dirname(current);
@@ -108,8 +104,7 @@ export async function makeDir(dir: string, mode?: number): Promise<void> {
       await mkdir(level, mode === undefined ? undefined : { mode });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await stat(level)).isDirectory()) continue;
-      const { code, reason } = errnoOf(error);
-      throw new MakeDirError(level, code, reason);
+      throw refusedAt(level, error);
     }
   }
 }
