@@ -193,8 +193,7 @@ export function parseYamlText(text: string, file: string, reading: YamlReading):
       if (node && (isMap(node) || isSeq(node) || isScalar(node))) best = node;
       else break;
     }
-    const offset = best?.range?.[0];
-    return offset === undefined ? undefined : lineCounter.linePos(offset).line + shift;
+    return best?.range ? at(best.range[0]) : undefined;
   };
   return { file, data, lineOf };
 }

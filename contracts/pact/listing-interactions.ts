@@ -26,7 +26,6 @@ function pageBody(
   const pagination = route.pagination;
   if (!pagination) throw new Error(`route ${route.id} does not paginate`);
   const pageSize = pagination.defaultPageSize;
-  const empty = !withEntries;
   const array = pagination.resultArray;
   const rules: Record<string, Matcher[]> = {
     "$.pagination.pageSize": [{ match: "integer" }],
@@ -52,7 +51,7 @@ function pageBody(
     case "not-applicable":
       break;
   }
-  if (empty) return { value: { [array]: [], pagination: page }, rules };
+  if (!withEntries) return { value: { [array]: [], pagination: page }, rules };
   const entry = exampleOf(contract.schemas, pagination.entrySchema);
   return {
     value: { [array]: [entry.value], pagination: page },
