@@ -62,14 +62,6 @@ export interface GuardRefusal {
 
 /** A server's guard: every request's `Host`, and who may reach its state-changing control endpoints. */
 export interface LocalGuard {
-  /** The host names (without port) that may name this server, for messages and tests. */
-  readonly names: ReadonlySet<string>;
-  /** The refusal of a `Host` that names another machine (DNS rebinding, a stray client), if so. */
-  hostRefusal(req: IncomingMessage): GuardRefusal | undefined;
-  /** The refusal of a browser request from another site (`Origin`, `Sec-Fetch-Site`), if so. */
-  crossSiteRefusal(req: IncomingMessage): GuardRefusal | undefined;
-  /** Cross-site refusal, or a body type a simple cross-site request can send (no JSON, no control header). */
-  controlRefusal(req: IncomingMessage): GuardRefusal | undefined;
   /**
    * Checks the `Host`, then (with `control` or `crossSite`) the rest; answers the refusal itself and
    * returns false when the request must not go on.
@@ -106,10 +98,6 @@ function interfaceAddresses(): string[] {
     .map((entry) => (entry.family === "IPv6" ? `[${entry.address.split("%")[0] ?? ""}]` : entry.address));
 }
 
-function hostHint(): string {
-  return `to reach it under another name (a tunnel, a LAN name), start it with ${ALLOW_HOST_FLAG} NAME`;
-}
-
 /**
  * Creates the guard of one server. Host names are checked here, once: a bad `--allow-host` is an
  * `AssopayError` ('usage').
@@ -135,6 +123,7 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
   // once keeps the check off the replay's hot path.
   const admitted = new Set<string>();
 
+  // The refusal of a `Host` that names another machine (DNS rebinding, a stray client), if so.
   // Any port: a browser always names the port it connects to, so the port tells no rebinding page apart,
   // while a proxy in front (Pact's verifier, a container's port mapping) names its own.
   const hostRefusal = (req: IncomingMessage): GuardRefusal | undefined => {
@@ -151,10 +140,11 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
       status: 421,
       kind: "host-refused",
       title: `The ${what} answers only its own address`,
-      detail: `Host "${header ?? ""}" refused: the ${what} answers 127.0.0.1, localhost and [::1]${extra.size > 0 ? `, ${[...extra].join(", ")}` : ""}; ${hostHint()}`,
+      detail: `Host "${header ?? ""}" refused: the ${what} answers 127.0.0.1, localhost and [::1]${extra.size > 0 ? `, ${[...extra].join(", ")}` : ""}; to reach it under another name (a tunnel, a LAN name), start it with ${ALLOW_HOST_FLAG} NAME`,
     };
   };
 
+  // The refusal of a browser request from another site (`Origin`, `Sec-Fetch-Site`), if so.
   const crossSiteRefusal = (req: IncomingMessage): GuardRefusal | undefined => {
     const origin = req.headers.origin;
     const fetchSite = req.headers["sec-fetch-site"];
@@ -177,6 +167,7 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
     };
   };
 
+  // Cross-site refusal, or a body type a simple cross-site request can send (no JSON, no control header).
   const controlRefusal = (req: IncomingMessage): GuardRefusal | undefined => {
     const crossSite = crossSiteRefusal(req);
     if (crossSite) return crossSite;
@@ -192,10 +183,6 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
   };
 
   return Object.freeze({
-    names,
-    hostRefusal,
-    crossSiteRefusal,
-    controlRefusal,
     admit(req: IncomingMessage, res: ServerResponse, check: "host" | "cross-site" | "control" = "host") {
       const refusal =
         hostRefusal(req) ??
