@@ -81,9 +81,14 @@ function createTrafficLog(maxRequests: number) {
       kept.push({ ...request, seq, at: Date.now(), response: undefined });
       return seq;
     },
-    finish(seq: number, response: ExchangeResponse): void {
+    /** Records the answer to request `seq`; what `response` leaves out is absent. */
+    finish(
+      seq: number,
+      response: Pick<ExchangeResponse, "status" | "madeBy" | "at"> & Partial<ExchangeResponse>,
+    ) {
       const found = kept[seq - 1];
-      if (found) kept[seq - 1] = { ...found, response: Object.freeze({ ...response }) };
+      const full = { reason: undefined, page: undefined, retryAfter: undefined, ...response };
+      if (found) kept[seq - 1] = { ...found, response: Object.freeze(full) };
     },
     get exhausted() {
       return exhausted;
@@ -400,25 +405,10 @@ export function recordMalformed(
   if (parts.length >= 3) {
     const method = parts[0]?.toUpperCase() ?? "GET";
     const rawUrl = parts.slice(1, -1).join(" ");
-    const facts = requestFacts(contract, method, rawUrl);
-    const seq = traffic.begin({
-      method,
-      rawUrl,
-      headers: {},
-      route: facts.route,
-      listingKey: facts.listingKey,
-      token: facts.token,
-      authorization: "",
-    });
+    const { route, listingKey, token } = requestFacts(contract, method, rawUrl);
+    const seq = traffic.begin({ method, rawUrl, headers: {}, route, listingKey, token, authorization: "" });
     if (seq !== undefined)
-      traffic.finish(seq, {
-        status: 400,
-        madeBy: "gate",
-        reason: "malformed-request",
-        page: undefined,
-        at: Date.now(),
-        retryAfter: undefined,
-      });
+      traffic.finish(seq, { status: 400, madeBy: "gate", reason: "malformed-request", at: Date.now() });
   }
   if (socket.writable)
     socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
@@ -464,12 +454,8 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     authorization,
   });
   const body = await readBody(req, LAYER_MAX_BODY_BYTES);
-  const finish = (
-    at: number,
-    response: Pick<ExchangeResponse, "status" | "madeBy"> & Partial<ExchangeResponse>,
-  ) => {
-    if (seq !== undefined)
-      ctx.traffic.finish(seq, { reason: undefined, page: undefined, retryAfter: undefined, at, ...response });
+  const finish = (at: number, response: Omit<Parameters<typeof ctx.traffic.finish>[1], "at">) => {
+    if (seq !== undefined) ctx.traffic.finish(seq, { at, ...response });
   };
   // Stamped before the answer is written: a client cannot have read it earlier.
   const gateAnswer = (reason: GateAnswer, detail?: string) => {
