@@ -68,6 +68,40 @@ function deliveriesOf(
   };
 }
 
+/** `pass` and `fail` judge a rule; `warn` reports what an advice case saw, never failing. */
+type Verdict = "pass" | "fail" | "warn";
+
+/** The verdict of a case's answers against what it expects, and why. */
+function expected(c: NotifyCase, results: readonly DeliveryResult[]): [Verdict, string] {
+  const [r] = results;
+  if (c.expect === "accept") {
+    const bad = results.findIndex((x) => !is2xx(x));
+    const failed = results[bad];
+    if (failed) return ["fail", `expected 2xx, ${ordinal(bad, results.length)} ${said(failed)}`];
+    return ["pass", `accepted (${results.map((x) => (x.kind === "answered" ? x.status : "?")).join(", ")})`];
+  }
+  if (!r) return [c.expect === "either" ? "warn" : "fail", "nothing was sent"];
+  switch (c.expect) {
+    case "reject":
+      if (is4xx(r)) return ["pass", `refused (${r.kind === "answered" ? r.status : "?"})`];
+      if (is2xx(r))
+        return ["fail", `accepted a forged notification: ${said(r)}; it must be refused with 4xx`];
+      return [
+        "fail",
+        `expected 4xx, it ${said(r)}: refuse forgeries with 401 or 403 (a 5xx makes the service retry)`,
+      ];
+    case "answer":
+      if (is2xx(r) || is4xx(r))
+        return ["pass", `${is2xx(r) ? "acknowledged" : "refused"} after reading the API (${said(r)})`];
+      return [
+        "fail",
+        `expected a 2xx once the API was read, or a 4xx; it ${said(r)} (the service would send it again)`,
+      ];
+    case "either":
+      return ["warn", is2xx(r) ? `accepted: lenient (${said(r)})` : `refused: strict (${said(r)})`];
+  }
+}
+
 /**
  * Judges one case from the receiver's answers and, for each answer, what the API answered between the
  * case's start and that answer (`reads`; `undefined`: no API to read). A failed case of a robustness
@@ -81,53 +115,8 @@ export function judgeCase(
   rules: ConsumerRules,
   strict = false,
 ): Finding {
-  /** `pass` and `fail` judge a rule; `warn` reports what an advice case saw, never failing. */
-  let verdict: "pass" | "fail" | "warn";
-  let reason: string;
+  let [verdict, reason] = expected(c, results);
   let rule: NotifyRuleId = c.rule;
-  const [r] = results;
-  switch (c.expect) {
-    case "accept": {
-      const bad = results.findIndex((x) => !is2xx(x));
-      const failed = results[bad];
-      verdict = failed ? "fail" : "pass";
-      reason = failed
-        ? `expected 2xx, ${ordinal(bad, results.length)} ${said(failed)}`
-        : `accepted (${results.map((x) => (x.kind === "answered" ? x.status : "?")).join(", ")})`;
-      break;
-    }
-    case "reject":
-      if (!r) {
-        verdict = "fail";
-        reason = "nothing was sent";
-      } else if (is4xx(r)) {
-        verdict = "pass";
-        reason = `refused (${r.kind === "answered" ? r.status : "?"})`;
-      } else if (is2xx(r)) {
-        verdict = "fail";
-        reason = `accepted a forged notification: ${said(r)}; it must be refused with 4xx`;
-      } else {
-        verdict = "fail";
-        reason = `expected 4xx, it ${said(r)}: refuse forgeries with 401 or 403 (a 5xx makes the service retry)`;
-      }
-      break;
-    case "answer":
-      verdict = r && (is2xx(r) || is4xx(r)) ? "pass" : "fail";
-      reason = !r
-        ? "nothing was sent"
-        : verdict === "pass"
-          ? `${is2xx(r) ? "acknowledged" : "refused"} after reading the API (${said(r)})`
-          : `expected a 2xx once the API was read, or a 4xx; it ${said(r)} (the service would send it again)`;
-      break;
-    case "either":
-      verdict = "warn";
-      reason = !r
-        ? "nothing was sent"
-        : is2xx(r)
-          ? `accepted: lenient (${said(r)})`
-          : `refused: strict (${said(r)})`;
-      break;
-  }
   // A 2xx acknowledges: unsigned, only the API can say the notification is true, so a read comes first.
   const acked = results.findIndex(is2xx);
   if (
