@@ -17,8 +17,7 @@ import {
   type RecordedExchange,
 } from "../exchange.js";
 import { replaceParam } from "../raw-query.js";
-import { type Fault, pageLimit, type Scenario } from "../scenarios.js";
-import { createTokenMint, type TokenMint } from "../token-mint.js";
+import { type Fault, pageLimit, type Scenario, type TokenStyle } from "../scenarios.js";
 import { requestFacts } from "./request-facts.js";
 
 /** How to start the scenario layer (resolved by the gate; not a public surface). */
@@ -109,8 +108,36 @@ interface Cursor {
   readonly pageIndex: number;
 }
 
+/** The fixed start the service-style tokens share (base64 of it is `+/+/`), as the sandbox's do. */
+const PREFIX = Buffer.from([0xfb, 0xff, 0xbf]);
+
+/**
+ * A mint of continuation tokens, deterministic for a given seed and unique within one mint, in a style:
+ * - `service`: base64 of 22 bytes, so every token holds `+` and `/` and ends with `==`, like the service's;
+ * - `tricky`: tokens holding `+ / = % &`, spaces, `%2B`-looking text and a lone `%`: any decoding twice,
+ *   encoding not at all or splitting on `&` changes them.
+ *
+ * @example createTokenMint("tricky", "run-1")() // "+/= 1 a%2Bb&c=d %zz …=="
+ */
+function createTokenMint(style: TokenStyle, seed: string): () => string {
+  let counter = 0;
+  const digest = (n: number) => createHmac("sha256", seed).update(`token:${n}`).digest();
+  return () => {
+    counter += 1;
+    const bytes = digest(counter);
+    switch (style) {
+      case "service":
+        return Buffer.concat([PREFIX, bytes.subarray(0, 19)]).toString("base64");
+      case "tricky": {
+        const hex = bytes.subarray(0, 4).toString("hex");
+        return `+/= ${counter} a%2Bb&c=d %zz%26 e+f/${hex} &=`;
+      }
+    }
+  };
+}
+
 /** The tokens one layer issued. Every token is new; looking one up never consumes it. */
-function createCursorTable(mint: TokenMint) {
+function createCursorTable(mint: () => string) {
   const cursors = new Map<string, Cursor>();
   return {
     issue(cursor: Cursor): string {
