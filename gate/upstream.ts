@@ -34,7 +34,7 @@ export interface RunningUpstream {
   readonly url: string;
   readonly login: Readonly<Record<string, string>>;
   /** Rewrites a token request's body before it goes upstream (a replay swaps the stand-in secret). */
-  readonly tokenBody: (body: Buffer) => Buffer;
+  readonly tokenBody?: (body: Buffer) => Buffer;
   close(): Promise<void>;
 }
 
@@ -101,12 +101,7 @@ export async function startUpstream(
         growing: scenario.growing,
         ...(spec.data ? { data: spec.data } : {}),
       });
-      return {
-        url: sandbox.url,
-        login: credentialsEnv(sandbox.credentials),
-        tokenBody: (body) => body,
-        close: () => sandbox.close(),
-      };
+      return { url: sandbox.url, login: credentialsEnv(sandbox.credentials), close: () => sandbox.close() };
     }
     case "replay": {
       const replay = await startReplay({ cassettes: spec.cassettes, port: 0, at, contract });
@@ -114,6 +109,6 @@ export async function startUpstream(
       return { url: replay.url, login: login.env, tokenBody: login.tokenBody, close: () => replay.close() };
     }
     case "url":
-      return { url: spec.url, login: spec.login, tokenBody: (body) => body, close: async () => undefined };
+      return { url: spec.url, login: spec.login, close: async () => undefined };
   }
 }
