@@ -43,25 +43,15 @@ export interface FindingInput {
   readonly leads?: boolean;
 }
 
-/**
- * Collects findings, one per rule and group (a crawl, a token …): the first offending request is kept
- * with its evidence, the next ones only counted (`(n more like it)`), so a loop of a thousand requests
- * stays one finding. Each is the one `Finding` of every verb: an `error` fails, advice warns.
- */
-export interface FindingCollector {
-  add(rule: GateRuleId, group: string, input: FindingInput): void;
-  findings(): readonly Finding[];
-}
+export type FindingCollector = ReturnType<typeof createFindingCollector>;
 
 /**
- * Collects the findings of one scenario (each finding's group); `strict` makes robustness advice an
- * error (`--strict`).
+ * Collects the findings of one scenario (each finding's group), one per rule and group (a crawl, a
+ * token …): the first offending request is kept with its evidence, the next ones only counted (`(n more
+ * like it)`), so a loop of a thousand requests stays one finding. Each is the one `Finding` of every
+ * verb: an `error` fails, advice warns; `strict` makes robustness advice an error (`--strict`).
  */
-export function createFindingCollector(
-  rules: ConsumerRules,
-  scenario: string,
-  strict = false,
-): FindingCollector {
+export function createFindingCollector(rules: ConsumerRules, scenario: string, strict = false) {
   const found = new Map<string, { input: FindingInput; rule: GateRuleId; more: number }>();
   const findingOf = ({ input, rule, more }: { input: FindingInput; rule: GateRuleId; more: number }) => {
     const severity = effectiveSeverity(input.severity ?? rules.byId(rule).severity, strict);
@@ -77,13 +67,13 @@ export function createFindingCollector(
     });
   };
   return {
-    add(rule, group, input) {
+    add(rule: GateRuleId, group: string, input: FindingInput): void {
       const key = `${rule}\u0000${group}`;
       const existing = found.get(key);
       if (existing) existing.more += 1;
       else found.set(key, { input, rule, more: 0 });
     },
-    findings: () => {
+    findings: (): readonly Finding[] => {
       const order = ({ input }: { input: FindingInput }) =>
         input.leads ? 0 : (input.exchange?.seq ?? Number.MAX_SAFE_INTEGER);
       return Object.freeze([...found.values()].sort((a, b) => order(a) - order(b)).map(findingOf));
