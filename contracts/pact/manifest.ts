@@ -12,21 +12,17 @@ export interface ManifestEntry {
   sha256: string;
 }
 
-/** What the manifest holds: the files written by the last run, nothing else is ever touched. */
-export interface Manifest {
-  format: 1;
-  generator: "assopay contracts";
-  files: ManifestEntry[];
-}
-
 /** Lowercase hex SHA-256 of a text, as the manifest records it. */
 export function sha256(text: string | Buffer): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** The manifest's exact text for a set of files (stable order, one trailing newline). */
+/**
+ * The manifest's exact text for a set of files (stable order, one trailing newline): the files written
+ * by the last run, nothing else is ever touched.
+ */
 export function manifestText(files: readonly { name: string; text: string }[]): string {
-  const manifest: Manifest = {
+  const manifest = {
     format: 1,
     generator: "assopay contracts",
     files: files.map((f) => ({ name: f.name, sha256: sha256(f.text) })),
