@@ -1,5 +1,5 @@
-import type { CommandEnd } from "../../core/run-command.js";
-import type { FindingCollector } from "./findings.js";
+import type { CommandEnd, StopReason } from "../../core/run-command.js";
+import type { FindingCollector, FindingInput } from "./findings.js";
 import { type RetryFacts, refusalText } from "./retries.js";
 
 /** The limits the command ran under, for the report. */
@@ -42,48 +42,42 @@ function loopDetails(limits: RunLimits, otherwise: string[]): string[] {
 /** Judges the run itself: bounded, exit code 0, and some traffic to judge. */
 export function judgeRun(ended: CommandEnd, limits: RunLimits, collector: FindingCollector): void {
   const gaveUp = limits.retries.unretried;
-  switch (ended.stoppedBy) {
-    case "request-budget":
-      collector.add("run.bounded", "stopped", {
+  if (ended.stoppedBy !== undefined) {
+    const stopped: Record<StopReason, () => FindingInput> = {
+      "request-budget": () => ({
         message: `the command used up its budget of ${limits.maxRequests} requests and was stopped (its whole process group)`,
         details: loopDetails(limits, ["a command that never ends usually loops on a token or on a 401"]),
-      });
-      break;
-    case "time-limit":
-      collector.add("run.bounded", "stopped", {
+      }),
+      "time-limit": () => ({
         message: `the command did not end within ${Math.round(limits.timeoutMs / 1000)} s and was stopped (its whole process group)`,
         details: loopDetails(limits, []),
-      });
-      break;
-    case "aborted":
+      }),
+      aborted: () => ({ message: "the gate was interrupted; the command was stopped" }),
+    };
+    collector.add("run.bounded", "stopped", stopped[ended.stoppedBy]());
+  } else {
+    if (limits.budgetSpent) {
       collector.add("run.bounded", "stopped", {
-        message: "the gate was interrupted; the command was stopped",
+        message: `the command asked for more than ${limits.maxRequests} requests (the extra ones got 503)`,
       });
-      break;
-    case undefined:
-      if (limits.budgetSpent) {
-        collector.add("run.bounded", "stopped", {
-          message: `the command asked for more than ${limits.maxRequests} requests (the extra ones got 503)`,
-        });
-      }
-      if (ended.exitCode !== 0 && gaveUp !== undefined) {
-        // A failure of the call the seed allows (Errors): reported, as surviving it is advice.
-        collector.add("retry.survives-refusal", "gave-up", {
-          message: `gave up after ${refusalText(gaveUp)} and ${ended.exitCode === null ? `ended by signal ${ended.signal ?? "?"}` : `exited with code ${ended.exitCode}`}: a failure of the call, which the seed allows`,
-          exchange: gaveUp,
-          details: crashDetails(ended),
-        });
-      } else if (ended.exitCode !== 0) {
-        collector.add("run.command-succeeds", "exit", {
-          message:
-            ended.exitCode === null
-              ? `the command crashed: ended by signal ${ended.signal ?? "?"}`
-              : `the command crashed: it exited with code ${ended.exitCode}`,
-          details: crashDetails(ended),
-          leads: true,
-        });
-      }
-      break;
+    }
+    if (ended.exitCode !== 0 && gaveUp !== undefined) {
+      // A failure of the call the seed allows (Errors): reported, as surviving it is advice.
+      collector.add("retry.survives-refusal", "gave-up", {
+        message: `gave up after ${refusalText(gaveUp)} and ${ended.exitCode === null ? `ended by signal ${ended.signal ?? "?"}` : `exited with code ${ended.exitCode}`}: a failure of the call, which the seed allows`,
+        exchange: gaveUp,
+        details: crashDetails(ended),
+      });
+    } else if (ended.exitCode !== 0) {
+      collector.add("run.command-succeeds", "exit", {
+        message:
+          ended.exitCode === null
+            ? `the command crashed: ended by signal ${ended.signal ?? "?"}`
+            : `the command crashed: it exited with code ${ended.exitCode}`,
+        details: crashDetails(ended),
+        leads: true,
+      });
+    }
   }
   if (limits.listingRequests === 0) {
     collector.add("run.traffic-seen", "none", {
