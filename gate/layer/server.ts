@@ -50,14 +50,21 @@ export interface RunningLayer {
   close(): Promise<void>;
 }
 
-interface LayerContext {
-  readonly options: LayerOptions;
-  readonly traffic: ReturnType<typeof createTrafficLog>;
-  readonly cursors: ReturnType<typeof createCursorTable>;
-  readonly access: ReturnType<typeof createAccess>;
-  readonly faults: ReturnType<typeof createFaultSchedule>;
-  budgetReported: boolean;
+/** One layer's state: what it recorded, the tokens it issued, the scenario's doings. */
+function layerContext(options: LayerOptions) {
+  return {
+    options,
+    traffic: createTrafficLog(options.maxRequests),
+    cursors: createCursorTable(
+      createTokenMint(options.scenario.tokens, `${options.seed}:${options.scenario.name}`),
+    ),
+    access: createAccess(options.seed),
+    faults: createFaultSchedule(options.scenario.faults),
+    budgetReported: false,
+  };
 }
+
+type LayerContext = ReturnType<typeof layerContext>;
 
 /** The largest request body the layer reads and forwards; a larger one gets 413 and is not forwarded. */
 export const LAYER_MAX_BODY_BYTES = 1_048_576;
@@ -593,16 +600,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
  *   seed: "uniform", upstreamTimeoutMs: 10_000, onBudgetSpent: () => command.stop("request-budget") });
  */
 export async function startScenarioLayer(options: LayerOptions): Promise<RunningLayer> {
-  const ctx: LayerContext = {
-    options,
-    traffic: createTrafficLog(options.maxRequests),
-    cursors: createCursorTable(
-      createTokenMint(options.scenario.tokens, `${options.seed}:${options.scenario.name}`),
-    ),
-    access: createAccess(options.seed),
-    faults: createFaultSchedule(options.scenario.faults),
-    budgetReported: false,
-  };
+  const ctx = layerContext(options);
   // The command under test reaches the layer on 127.0.0.1 (or by a name allowed); no web page may.
   const guard = createLocalGuard({ what: "gate's scenario layer", allowHosts: options.allowHosts });
   const server = createServer((req, res) => {
