@@ -1,4 +1,4 @@
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
@@ -16,11 +16,10 @@ const NOT_FOUND = "not found";
  * the target's way of refusing it.
  */
 async function exists(ctx: CheckContext, organizationSlug: string): Promise<boolean> {
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url: await ctx.urlOf(ctx.contract.routes.byId("v5.organization"), { organizationSlug }),
-    authorization: await ctx.authorization("reader"),
-  });
+  const exchange = await readerGet(
+    ctx,
+    await ctx.urlOf(ctx.contract.routes.byId("v5.organization"), { organizationSlug }),
+  );
   return exchange.status !== 404;
 }
 

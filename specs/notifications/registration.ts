@@ -1,4 +1,4 @@
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
@@ -28,11 +28,7 @@ const sameEntry = (a: Listed, b: Listed) => a.url === b.url && a.notificationTyp
 
 /** `GET /v5/partners/me`: the notification URLs and their keys. */
 export async function readPartner(ctx: CheckContext): Promise<{ exchange: HttpExchange; list: Listed[] }> {
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url: await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")),
-    authorization: await ctx.authorization("reader"),
-  });
+  const exchange = await readerGet(ctx, await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")));
   const parsed = isSuccess(exchange.status) ? parseJson(exchange) : undefined;
   const raw = parsed?.ok
     ? (parsed.value as { urlNotificationList?: unknown } | null)?.urlNotificationList

@@ -1,4 +1,4 @@
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { sampleListing } from "../runner/discovery.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import type { FormRef } from "../runner/options.js";
@@ -33,11 +33,7 @@ export interface PublicFormRead {
 
 async function readForm(ctx: CheckContext, organizationSlug: string, form: FormRef): Promise<FormRead> {
   const route = ctx.contract.routes.byId("v5.public-form");
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url: await ctx.urlOf(route, { organizationSlug, ...form }),
-    authorization: await ctx.authorization("reader"),
-  });
+  const exchange = await readerGet(ctx, await ctx.urlOf(route, { organizationSlug, ...form }));
   const parsed = isSuccess(exchange.status) ? parseJson(exchange) : undefined;
   return { form, exchange, body: parsed?.ok ? parsed.value : undefined };
 }

@@ -2,7 +2,7 @@ import { judgeSchema, SCHEMA_RULE } from "../../contracts/index.js";
 import { checkoutFixture } from "../checkout/checkout-fixture.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
-import type { CheckContext } from "../runner/context.js";
+import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
@@ -66,11 +66,7 @@ export const resourcesCheck: SpecCheck = {
       findings.push({ verdict: "skip", subject: "token", reason: `no token endpoint was asked (${how})` });
     }
 
-    const partner = await ctx.http.send({
-      method: "GET",
-      url: await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")),
-      authorization: await ctx.authorization("reader"),
-    });
+    const partner = await readerGet(ctx, await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")));
     findings.push(judge(ctx, "partner information", "v5.partner-info", partner));
 
     const form = await readPublicForm(ctx);
@@ -89,14 +85,13 @@ export const resourcesCheck: SpecCheck = {
 
     const checkout = await checkoutFixture(ctx);
     if (checkout.ok) {
-      const read = await ctx.http.send({
-        method: "GET",
-        url: await ctx.urlOf(ctx.contract.routes.byId("v5.checkout-read"), {
+      const read = await readerGet(
+        ctx,
+        await ctx.urlOf(ctx.contract.routes.byId("v5.checkout-read"), {
           organizationSlug: checkout.organizationSlug,
           checkoutIntentId: checkout.checkoutIntentId,
         }),
-        authorization: await ctx.authorization("reader"),
-      });
+      );
       findings.push(judge(ctx, "checkout intent", "v5.checkout-read", read));
     } else {
       findings.push({ verdict: "skip", subject: "checkout intent", reason: checkout.reason });

@@ -1,4 +1,5 @@
 import { malformedDeprecationHeaders } from "../../contracts/index.js";
+import { readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
@@ -34,11 +35,7 @@ export const deprecationHeadersCheck: SpecCheck = {
   async run(ctx) {
     const findings: SubjectFinding[] = [];
     for (const route of ctx.servedListings()) {
-      const exchange = await ctx.http.send({
-        method: "GET",
-        url: await ctx.urlOf(route),
-        authorization: await ctx.authorization("reader"),
-      });
+      const exchange = await readerGet(ctx, await ctx.urlOf(route));
       const breach = deprecationHeadersBreach(exchange);
       const sent = ["Deprecation", "Sunset"].filter((name) => exchange.headers.has(name));
       findings.push(

@@ -1,3 +1,4 @@
+import { readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
@@ -20,11 +21,7 @@ export const v3SwitchedOffCheck: SpecCheck = {
     }
     const findings: SubjectFinding[] = [];
     for (const route of ctx.contract.routes.listings().filter((r) => r.version === "v3")) {
-      const exchange = await ctx.http.send({
-        method: "GET",
-        url: await ctx.urlOf(route),
-        authorization: await ctx.authorization("reader"),
-      });
+      const exchange = await readerGet(ctx, await ctx.urlOf(route));
       findings.push(
         isSuccess(exchange.status)
           ? {
