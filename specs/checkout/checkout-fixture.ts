@@ -6,13 +6,7 @@ import { stateString } from "../runner/states.js";
 import type { Evidence } from "../runner/types.js";
 
 /** Where the integrator's site would take the user back: unique per run, never fetched. */
-export interface IntegratorUrls {
-  backUrl: string;
-  errorUrl: string;
-  returnUrl: string;
-}
-
-export function integratorUrls(): IntegratorUrls {
+export function integratorUrls() {
   const run = randomBytes(6).toString("hex");
   const site = "https://integrator.example/assopay";
   return {
@@ -22,21 +16,25 @@ export function integratorUrls(): IntegratorUrls {
   };
 }
 
-export type Created =
+export type CheckoutFixture =
   | {
       ok: true;
       organizationSlug: string;
       checkoutIntentId: string;
       redirectUrl: string;
-      exchange: HttpExchange;
+      urls: ReturnType<typeof integratorUrls>;
     }
-  | { ok: false; reason: string; exchange: HttpExchange };
+  | { ok: false; reason: string; evidence?: Evidence };
+
+type Created = (Extract<CheckoutFixture, { ok: true }> | { ok: false; reason: string }) & {
+  exchange: HttpExchange;
+};
 
 /** `POST …/checkout-intents` for an organization, with the given return addresses. */
 export async function createCheckoutIntent(
   ctx: CheckContext,
   organizationSlug: string,
-  urls: IntegratorUrls,
+  urls: ReturnType<typeof integratorUrls>,
 ): Promise<Created> {
   const exchange = await ctx.http.send({
     method: "POST",
@@ -73,6 +71,7 @@ export async function createCheckoutIntent(
     organizationSlug,
     checkoutIntentId: String(body.id),
     redirectUrl: body.redirectUrl,
+    urls,
     exchange,
   };
 }
@@ -96,25 +95,14 @@ export function verifiedOrganization(ctx: CheckContext): Promise<VerifiedOrganiz
   });
 }
 
-export type CheckoutFixture =
-  | {
-      ok: true;
-      organizationSlug: string;
-      checkoutIntentId: string;
-      redirectUrl: string;
-      urls: IntegratorUrls;
-    }
-  | { ok: false; reason: string; evidence?: Evidence };
-
 /** A fresh checkout intent of a verified association (not memoised: paying uses it up). */
 export async function freshIntent(ctx: CheckContext): Promise<CheckoutFixture> {
   const organization = await verifiedOrganization(ctx);
   if (!organization.ok) return organization;
-  const urls = integratorUrls();
-  const created = await createCheckoutIntent(ctx, organization.organizationSlug, urls);
+  const created = await createCheckoutIntent(ctx, organization.organizationSlug, integratorUrls());
   if (!created.ok) return { ok: false, reason: created.reason, evidence: evidenceOf(created.exchange) };
-  const { organizationSlug, checkoutIntentId, redirectUrl } = created;
-  return { ok: true, organizationSlug, checkoutIntentId, redirectUrl, urls };
+  const { exchange: _, ...intent } = created;
+  return intent;
 }
 
 /** One intent per run for reading back (the schemas check). */
