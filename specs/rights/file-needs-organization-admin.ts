@@ -54,35 +54,25 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
             evidence: evidenceOf(admin),
           },
     );
-    const refused = (status: number) => status === 401 || status === 403;
-    const anonymous = await download(ctx, url, undefined);
-    findings.push(
-      refused(anonymous.status)
-        ? { verdict: "pass", subject: "without a token", reason: `refused with ${anonymous.status}` }
-        : {
-            verdict: "fail",
-            subject: "without a token",
-            reason: `answered ${anonymous.status}; a file must be refused (401) without a token`,
-            evidence: evidenceOf(
-              anonymous,
-              `${anonymous.bytes.length} bytes: ${anonymous.text.slice(0, 120)}`,
-            ),
-          },
-    );
-    const reader = await download(ctx, url, await ctx.authorization("reader"));
-    findings.push(
-      refused(reader.status)
-        ? {
-            verdict: "pass",
-            subject: "with a token lacking organization_admin",
-            reason: `refused with ${reader.status}`,
-          }
-        : {
-            verdict: "fail",
-            subject: "with a token lacking organization_admin",
-            reason: `answered ${reader.status}; a file must be refused (403) to a token without organization_admin`,
-            evidence: evidenceOf(reader, `${reader.bytes.length} bytes: ${reader.text.slice(0, 120)}`),
-          },
+    /** A way of asking that must be refused (401 or 403); `must` says which and why. */
+    const refusal = async (subject: string, authorization: string | undefined, must: string) => {
+      const answer = await download(ctx, url, authorization);
+      const finding: SubjectFinding =
+        answer.status === 401 || answer.status === 403
+          ? { verdict: "pass", subject, reason: `refused with ${answer.status}` }
+          : {
+              verdict: "fail",
+              subject,
+              reason: `answered ${answer.status}; a file must be refused ${must}`,
+              evidence: evidenceOf(answer, `${answer.bytes.length} bytes: ${answer.text.slice(0, 120)}`),
+            };
+      findings.push(finding);
+    };
+    await refusal("without a token", undefined, "(401) without a token");
+    await refusal(
+      "with a token lacking organization_admin",
+      await ctx.authorization("reader"),
+      "(403) to a token without organization_admin",
     );
     return combine(
       findings,
