@@ -14,31 +14,19 @@ interface Offer {
 function offers(body: unknown): Offer[] {
   if (body === null || typeof body !== "object") return [];
   const form = body as Record<string, unknown>;
-  const found: Offer[] = [];
-  if ("customFields" in form || "extraOptions" in form) {
-    found.push({ customFields: form.customFields, extraOptions: form.extraOptions });
-  }
-  if (Array.isArray(form.tiers)) {
-    for (const tier of form.tiers) {
-      if (tier !== null && typeof tier === "object") {
-        const t = tier as Record<string, unknown>;
-        if ("customFields" in t || "extraOptions" in t)
-          found.push({ customFields: t.customFields, extraOptions: t.extraOptions });
-      }
-    }
-  }
-  return found;
+  return [form, ...(Array.isArray(form.tiers) ? form.tiers : [])]
+    .filter(
+      (o): o is Record<string, unknown> =>
+        o !== null && typeof o === "object" && ("customFields" in o || "extraOptions" in o),
+    )
+    .map((o) => ({ customFields: o.customFields, extraOptions: o.extraOptions }));
 }
+
+const nonEmpty = (list: unknown) => Array.isArray(list) && list.length > 0;
 
 /** The offers holding both lists, neither empty: a form that offers custom fields and options. */
 export function filledOffers(body: unknown): Offer[] {
-  return offers(body).filter(
-    (o) =>
-      Array.isArray(o.customFields) &&
-      o.customFields.length > 0 &&
-      Array.isArray(o.extraOptions) &&
-      o.extraOptions.length > 0,
-  );
+  return offers(body).filter((o) => nonEmpty(o.customFields) && nonEmpty(o.extraOptions));
 }
 
 /** Every custom field the form offers: on the form, its tiers and their extra options. */
