@@ -1,4 +1,4 @@
-import { combine, type SpecCheck } from "../runner/verdicts.js";
+import { combine, type SpecCheck, skip } from "../runner/verdicts.js";
 import { judgeAnswered } from "./answered.js";
 
 const RULE = "versions.v3-served-before-switch-off";
@@ -13,10 +13,7 @@ export const v3ServedCheck: SpecCheck = {
     const entry = ctx.contract.timeline.entry("v3-switch-off");
     const v3 = ctx.servedListings().filter((r) => r.version === "v3");
     if (v3.length === 0) {
-      return {
-        verdict: "skip",
-        reason: `v3 is switched off on ${ctx.at}${entry ? ` (since ${entry.date})` : ""}`,
-      };
+      return skip(`v3 is switched off on ${ctx.at}${entry ? ` (since ${entry.date})` : ""}`);
     }
     const before = `, before the switch-off${entry ? ` on ${entry.date}` : ""}`;
     return combine(await judgeAnswered(ctx, v3, before), "v3 routes served");

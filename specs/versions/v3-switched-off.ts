@@ -1,7 +1,7 @@
 import { readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 
 const RULE = "versions.v3-switched-off";
 
@@ -14,10 +14,7 @@ export const v3SwitchedOffCheck: SpecCheck = {
   async run(ctx) {
     const entry = ctx.contract.timeline.entry("v3-switch-off");
     if (!entry || !ctx.contract.timeline.inForce("v3-switch-off", ctx.at)) {
-      return {
-        verdict: "skip",
-        reason: `the v3 switch-off${entry ? ` (${entry.date})` : ""} is not in force on ${ctx.at}`,
-      };
+      return skip(`the v3 switch-off${entry ? ` (${entry.date})` : ""} is not in force on ${ctx.at}`);
     }
     const findings: SubjectFinding[] = [];
     for (const route of ctx.contract.routes.listings().filter((r) => r.version === "v3")) {
