@@ -55,6 +55,5 @@ export function locationOf(exchange: HttpExchange): string | undefined {
 
 /** True when an answer sends the user to `url` (same address, any added query). */
 export function leadsTo(exchange: HttpExchange, url: string): boolean {
-  const location = locationOf(exchange);
-  return location?.startsWith(url) === true;
+  return locationOf(exchange)?.startsWith(url) === true;
 }

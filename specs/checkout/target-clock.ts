@@ -1,18 +1,12 @@
 import type { CheckContext } from "../runner/context.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 
-/** A target's movable clock: the sandbox convention `{state URL origin}/_clock`. */
-export interface TargetClock {
-  url: string;
-  advanceMinutes(minutes: number): Promise<boolean>;
-  reset(): Promise<void>;
-}
-
 /**
- * The clock next to the state URL, if the target offers one (`GET` answers JSON with `utc`). Checks
- * that must let time pass (the 15-minute window) skip without it.
+ * The target's movable clock next to the state URL (the sandbox convention `{state URL origin}/_clock`),
+ * if the target offers one (`GET` answers JSON with `utc`). Checks that must let time pass (the
+ * 15-minute window) skip without it.
  */
-export async function targetClock(ctx: CheckContext): Promise<TargetClock | undefined> {
+export async function targetClock(ctx: CheckContext) {
   if (!ctx.states) return undefined;
   const url = new URL("/_clock", ctx.states.url).toString();
   const probe = await ctx.http.send({ method: "GET", url });
@@ -26,7 +20,7 @@ export async function targetClock(ctx: CheckContext): Promise<TargetClock | unde
     });
   return {
     url,
-    async advanceMinutes(minutes) {
+    async advanceMinutes(minutes: number) {
       return isSuccess((await post({ advanceMinutes: minutes })).status);
     },
     async reset() {
