@@ -6,7 +6,6 @@ import { makeDirSync } from "../../core/make-dir.js";
 import { type OwnMarks, ownershipOf, refusal } from "../../core/owned-file.js";
 import { dayBefore } from "../timeline-dates.js";
 import type { Contract } from "../types.js";
-import { documentInteractions } from "./document-interactions.js";
 import { listingInteractions } from "./listing-interactions.js";
 import {
   checkOutDir,
@@ -61,7 +60,6 @@ export function buildPact(contract: Contract, asOf: IsoDay): Record<string, unkn
   const interactions = [
     ...contract.routes.listings().flatMap((route) => listingInteractions(contract, route, asOf)),
     ...resourceInteractions(contract, asOf),
-    ...documentInteractions(contract),
     ...messageInteractions(contract),
   ].map((i) => ({
     ...i,
