@@ -4,6 +4,7 @@ import type { HttpRequest } from "../runner/http.js";
 import type { Credentials } from "../runner/options.js";
 import { clientCredentialsBody, type Role, type TokenSource } from "../runner/tokens.js";
 import { type Listings, TOKEN_PARAM } from "./listings.js";
+import type { RerunOptions } from "./options.js";
 import type { RerunStep } from "./steps.js";
 import { isIdKey, type LearntValues } from "./values.js";
 
@@ -28,7 +29,7 @@ function issuedToken(step: RerunStep): string | undefined {
 export function tokenRole(
   step: RerunStep,
   steps: readonly RerunStep[],
-  clients: { reader: Credentials; admin: Credentials | undefined },
+  clients: Pick<RerunOptions, "reader" | "admin">,
 ): Role {
   const clientId = tokenForm(step).get("client_id");
   if (clientId !== null && clients.admin && clientId === clients.admin.clientId) return "admin";
@@ -44,13 +45,12 @@ export function tokenRole(
   return usedAsAdmin ? "admin" : "reader";
 }
 
-/** What deriving needs: the values learnt so far, the listings, the given clients. */
+/** What deriving needs: the values learnt so far, the listings, the target and its given clients. */
 export interface DeriveContext {
-  target: string;
+  options: Pick<RerunOptions, "target" | "reader" | "admin">;
   steps: readonly RerunStep[];
   values: LearntValues;
   listings: Listings;
-  clients: { reader: Credentials; admin: Credentials | undefined };
   tokens: TokenSource;
 }
 
@@ -128,7 +128,7 @@ async function deriveAuthorization(step: RerunStep, ctx: DeriveContext): Promise
 }
 
 function clientOf(role: Role, ctx: DeriveContext): Credentials {
-  const client = role === "admin" ? ctx.clients.admin : ctx.clients.reader;
+  const client = role === "admin" ? ctx.options.admin : ctx.options.reader;
   if (!client) {
     throw new Underivable(
       "the recorded client's token was used with organization_admin: give --admin-client-id and --admin-client-secret",
@@ -138,7 +138,7 @@ function clientOf(role: Role, ctx: DeriveContext): Credentials {
 }
 
 function tokenBody(step: RerunStep, ctx: DeriveContext): string {
-  const client = clientOf(tokenRole(step, ctx.steps, ctx.clients), ctx);
+  const client = clientOf(tokenRole(step, ctx.steps, ctx.options), ctx);
   const form = tokenForm(step);
   if (form.get("grant_type") === "client_credentials") return clientCredentialsBody(client);
   const body = new URLSearchParams();
@@ -206,7 +206,7 @@ export async function deriveRequest(step: RerunStep, ctx: DeriveContext): Promis
       sentQuery: query,
       request: {
         method,
-        url: `${ctx.target}${path}${search === "" ? "" : `?${search}`}`,
+        url: `${ctx.options.target}${path}${search === "" ? "" : `?${search}`}`,
         headers,
         ...(authorization === undefined ? {} : { authorization }),
         ...(body === undefined ? {} : { body }),

@@ -18,14 +18,14 @@ import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./craw
 import { type DeriveContext, deriveRequest } from "./derive.js";
 import { followToEnd } from "./extend.js";
 import { type Exchange, emptyJudgement, type Judgement, stepFinding, unjudgedFinding } from "./finding.js";
-import { createListings, type ListingCrawl, type Listings } from "./listings.js";
+import { createListings, type ListingCrawl } from "./listings.js";
 import type { RerunOptions } from "./options.js";
 import { judgeListingPage, judgeTotals } from "./page.js";
 import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
 import { judgeStatus } from "./status.js";
 import { loadSteps, type RerunStep } from "./steps.js";
-import { createLearntValues, type LearntValues } from "./values.js";
+import { createLearntValues } from "./values.js";
 
 export interface RerunIo {
   signal?: AbortSignal;
@@ -37,13 +37,10 @@ export interface RerunIo {
   onNote?: (note: string) => void;
 }
 
-interface Session {
+interface Session extends DeriveContext {
   options: RerunOptions;
   contract: Contract;
   http: HttpClient;
-  values: LearntValues;
-  listings: Listings;
-  derive: DeriveContext;
 }
 
 function recordedJson(step: RerunStep): unknown {
@@ -76,7 +73,7 @@ async function judgeListing(
 async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
   const { contract, options, values, listings } = session;
   const recordedBody = recordedJson(step);
-  const derived = await deriveRequest(step, session.derive);
+  const derived = await deriveRequest(step, session);
   if (!derived.ok) {
     values.learn(step.index, recordedBody);
     if (step.match?.route.pagination) {
@@ -164,9 +161,7 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
     await checkCredentials(tokens);
     const values = createLearntValues((index) => steps[index]?.id ?? `step ${index + 1}`);
     const listings = createListings();
-    const clients = { reader: options.reader, admin: options.admin };
-    const derive: DeriveContext = { target: options.target, steps, values, listings, clients, tokens };
-    const session: Session = { options, contract, http, values, listings, derive };
+    const session: Session = { options, contract, http, steps, values, listings, tokens };
     const started = Date.now();
     const findings: Finding[] = [];
     for (const step of steps) {
