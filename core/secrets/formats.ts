@@ -53,11 +53,26 @@ export interface SecretFormat {
 const rep = (chars: string, n: number) => chars.repeat(Math.ceil(n / chars.length)).slice(0, n);
 
 /**
+ * Formats of one origin, each reading its secret from the group `secret` where its pattern names one
+ * (`secret: 1`), else from the whole match (`secret: 0`).
+ */
+function fromOrigin(
+  origin: FormatOrigin,
+  formats: readonly Omit<SecretFormat, "origin" | "secret">[],
+): SecretFormat[] {
+  return formats.map((format) => ({
+    ...format,
+    origin,
+    secret: format.pattern.source.includes("(?<secret>") ? 1 : 0,
+  }));
+}
+
+/**
  * Secrets known by a prefix their provider publishes, each written here from the provider's own
  * documentation of its keys and tokens.
  */
 const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
-  [
+  fromOrigin("provider-documentation", [
     {
       id: "stripe-key",
       // Secret (sk_) and restricted (rk_) keys, live or test mode; webhook signing secrets (whsec_).
@@ -400,13 +415,7 @@ const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
       accept: looksRandom,
       example: `EA${"A"}CEdEose0cBA${rep("Zx8Yw7Vu6", 60)}`,
     },
-  ].map(
-    (format): SecretFormat => ({
-      ...format,
-      origin: "provider-documentation",
-      secret: format.pattern.source.includes("(?<secret>") ? 1 : 0,
-    }),
-  ),
+  ]),
 );
 
 /** What may stand before an Okta token: a blank, a quote, or what ends a pair's name or a list's item. */
@@ -427,158 +436,130 @@ const CHECKED_WORDS: readonly { word: string; formats: readonly string[]; leads?
 ];
 
 export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
-  {
-    id: "private-key",
-    origin: "secretlint-preset-recommend",
-    // A PEM block of any private key kind (RSA, EC, OPENSSH, ENCRYPTED, PGP … BLOCK), in text or with
-    // its line breaks escaped inside a JSON string.
-    pattern:
-      /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{1,16384}?-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g,
-    secret: 0,
-    literals: ["PRIVATE KEY"],
-    example: `-----BEGIN ${"RSA PRIVATE"} KEY-----\nMIIEow${rep("Ab3", 60)}\n-----END RSA PRIVATE KEY-----`,
-  },
-  {
-    id: "github-token",
-    origin: "secretlint-preset-recommend",
-    // Classic tokens: ghp_ (personal), gho_ (OAuth), ghu_/ghs_ (app), ghr_ (refresh), 36+ characters.
-    pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
-    secret: 0,
-    literals: [..."pousr"].map((c) => `gh${c}_`),
-    example: `gh${"p"}_${rep("a1B2c3", 36)}`,
-  },
-  {
-    id: "github-fine-grained-token",
-    origin: "secretlint-preset-recommend",
-    pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
-    secret: 0,
-    literals: ["github_pat_"],
-    example: `github${"_pat"}_${rep("11AbCdEf", 82)}`,
-  },
-  {
-    id: "aws-access-key-id",
-    origin: "secretlint-preset-recommend",
-    // Access key ids: a four-letter kind (AKIA long-term, ASIA temporary, …) and 16 more.
-    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
-    secret: 0,
-    literals: ["A3T", "AKIA", "ASIA", "ABIA", "ACCA"],
-    example: `AK${"IA"}${rep("Q3ZX7W", 16)}`,
-  },
-  {
-    id: "slack-token",
-    origin: "secretlint-preset-recommend",
-    pattern: /\bxox[abposr]-[0-9A-Za-z-]{10,250}/g,
-    secret: 0,
-    literals: [..."abposr"].map((c) => `xox${c}-`),
-    example: `xo${"xb"}-1234567890-${rep("aBcD1", 24)}`,
-  },
-  {
-    id: "slack-webhook",
-    origin: "secretlint-preset-recommend",
-    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_-]{20,200}/g,
-    secret: 0,
-    literals: ["hooks.slack.com"],
-    example: `https://hooks.${"slack"}.com/services/T00000000/B00000000/${rep("XyZ9", 24)}`,
-  },
-  {
-    id: "npm-token",
-    origin: "secretlint-preset-recommend",
-    pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
-    secret: 0,
-    literals: ["npm_"],
-    example: `np${"m"}_${rep("Zx8Yw7", 36)}`,
-  },
-  {
-    id: "sendgrid-key",
-    origin: "secretlint-preset-recommend",
-    pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g,
-    secret: 0,
-    literals: ["SG."],
-    example: `S${"G"}.${rep("aB1", 22)}.${rep("cD2", 43)}`,
-  },
-  {
-    id: "shopify-token",
-    origin: "secretlint-preset-recommend",
-    pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g,
-    secret: 0,
-    literals: ["at", "ca", "pa", "ss"].map((k) => `shp${k}_`),
-    example: `shp${"at"}_${rep("0a1b2c3d", 32)}`,
-  },
-  {
-    id: "openai-key",
-    origin: "secretlint-preset-recommend",
-    // Keys carry the base64 of "openai" (T3BlbkFJ) in their middle.
-    pattern: /\bsk-[A-Za-z0-9_-]{0,80}T3BlbkFJ[A-Za-z0-9_-]{16,200}/g,
-    secret: 0,
-    literals: ["T3BlbkFJ"],
-    example: `sk-proj-${rep("Ab1", 20)}${"T3Blbk"}FJ${rep("Cd2", 20)}`,
-  },
-  {
-    id: "anthropic-key",
-    origin: "secretlint-preset-recommend",
-    pattern: /\bsk-ant-(?:api|admin)\d\d-[\w-]{32,200}/g,
-    secret: 0,
-    literals: ["sk-ant-"],
-    example: `sk-${"ant"}-api03-${rep("Ef3_", 90)}`,
-  },
-  {
-    id: "linear-key",
-    origin: "secretlint-preset-recommend",
-    pattern: /\blin_api_[A-Za-z0-9]{40}\b/g,
-    secret: 0,
-    literals: ["lin_api_"],
-    example: `lin${"_api"}_${rep("Gh4Ij5", 40)}`,
-  },
-  {
-    id: "1password-service-token",
-    origin: "secretlint-preset-recommend",
-    // Service account tokens: `ops_` and a base64 JSON document.
-    pattern: /\bops_eyJ[\w+/=-]{50,2000}/g,
-    secret: 0,
-    literals: ["ops_eyJ"],
-    example: `op${"s"}_eyJ${rep("zIjoiYWJj", 80)}`,
-  },
-  {
-    id: "url-password",
-    origin: "secretlint-preset-recommend",
-    // The password of `scheme://user:password@host` (a broker URL, a database URL); the user is kept.
-    // Anchored on `://` (a literal the engine finds fast); the scheme before it is not needed.
-    pattern: /:\/\/[^\s/?#:@"'<>]{1,256}:(?<secret>[^\s/?#@"'<>]{1,256})(?=@[\w[])/g,
-    secret: 1,
-    literals: [],
-    example: `https://ci:${"hunter2-broker"}@broker.example`,
-  },
-  {
-    id: "url-token",
-    origin: "standard",
-    // A token as a URL's whole userinfo (RFC 3986), no password after it: an error tracker's DSN
-    // (`https://<key>@o1.ingest.example/1`), a git remote's `https://<token>@host/repo`. Only a body
-    // that reads as random (`token-shape.ts`): `https://user@host` keeps its user.
-    pattern: /:\/\/(?<secret>[\w-]{20,256})(?=@[\w[])/g,
-    secret: 1,
-    literals: [],
-    accept: looksRandom,
-    example: `https://${"0a1b2c3d4e5f6789"}${"9f8e7d6c5b4a3210"}@o1.ingest.example/1`,
-  },
+  ...fromOrigin("secretlint-preset-recommend", [
+    {
+      id: "private-key",
+      // A PEM block of any private key kind (RSA, EC, OPENSSH, ENCRYPTED, PGP … BLOCK), in text or with
+      // its line breaks escaped inside a JSON string.
+      pattern:
+        /-----BEGIN[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----[\s\S]{1,16384}?-----END[A-Z0-9 ]{0,40} PRIVATE KEY(?: BLOCK)?-----/g,
+      literals: ["PRIVATE KEY"],
+      example: `-----BEGIN ${"RSA PRIVATE"} KEY-----\nMIIEow${rep("Ab3", 60)}\n-----END RSA PRIVATE KEY-----`,
+    },
+    {
+      id: "github-token",
+      // Classic tokens: ghp_ (personal), gho_ (OAuth), ghu_/ghs_ (app), ghr_ (refresh), 36+ characters.
+      pattern: /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
+      literals: [..."pousr"].map((c) => `gh${c}_`),
+      example: `gh${"p"}_${rep("a1B2c3", 36)}`,
+    },
+    {
+      id: "github-fine-grained-token",
+      pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
+      literals: ["github_pat_"],
+      example: `github${"_pat"}_${rep("11AbCdEf", 82)}`,
+    },
+    {
+      id: "aws-access-key-id",
+      // Access key ids: a four-letter kind (AKIA long-term, ASIA temporary, …) and 16 more.
+      pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+      literals: ["A3T", "AKIA", "ASIA", "ABIA", "ACCA"],
+      example: `AK${"IA"}${rep("Q3ZX7W", 16)}`,
+    },
+    {
+      id: "slack-token",
+      pattern: /\bxox[abposr]-[0-9A-Za-z-]{10,250}/g,
+      literals: [..."abposr"].map((c) => `xox${c}-`),
+      example: `xo${"xb"}-1234567890-${rep("aBcD1", 24)}`,
+    },
+    {
+      id: "slack-webhook",
+      pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/_-]{20,200}/g,
+      literals: ["hooks.slack.com"],
+      example: `https://hooks.${"slack"}.com/services/T00000000/B00000000/${rep("XyZ9", 24)}`,
+    },
+    {
+      id: "npm-token",
+      pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
+      literals: ["npm_"],
+      example: `np${"m"}_${rep("Zx8Yw7", 36)}`,
+    },
+    {
+      id: "sendgrid-key",
+      pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g,
+      literals: ["SG."],
+      example: `S${"G"}.${rep("aB1", 22)}.${rep("cD2", 43)}`,
+    },
+    {
+      id: "shopify-token",
+      pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g,
+      literals: ["at", "ca", "pa", "ss"].map((k) => `shp${k}_`),
+      example: `shp${"at"}_${rep("0a1b2c3d", 32)}`,
+    },
+    {
+      id: "openai-key",
+      // Keys carry the base64 of "openai" (T3BlbkFJ) in their middle.
+      pattern: /\bsk-[A-Za-z0-9_-]{0,80}T3BlbkFJ[A-Za-z0-9_-]{16,200}/g,
+      literals: ["T3BlbkFJ"],
+      example: `sk-proj-${rep("Ab1", 20)}${"T3Blbk"}FJ${rep("Cd2", 20)}`,
+    },
+    {
+      id: "anthropic-key",
+      pattern: /\bsk-ant-(?:api|admin)\d\d-[\w-]{32,200}/g,
+      literals: ["sk-ant-"],
+      example: `sk-${"ant"}-api03-${rep("Ef3_", 90)}`,
+    },
+    {
+      id: "linear-key",
+      pattern: /\blin_api_[A-Za-z0-9]{40}\b/g,
+      literals: ["lin_api_"],
+      example: `lin${"_api"}_${rep("Gh4Ij5", 40)}`,
+    },
+    {
+      id: "1password-service-token",
+      // Service account tokens: `ops_` and a base64 JSON document.
+      pattern: /\bops_eyJ[\w+/=-]{50,2000}/g,
+      literals: ["ops_eyJ"],
+      example: `op${"s"}_eyJ${rep("zIjoiYWJj", 80)}`,
+    },
+    {
+      id: "url-password",
+      // The password of `scheme://user:password@host` (a broker URL, a database URL); the user is kept.
+      // Anchored on `://` (a literal the engine finds fast); the scheme before it is not needed.
+      pattern: /:\/\/[^\s/?#:@"'<>]{1,256}:(?<secret>[^\s/?#@"'<>]{1,256})(?=@[\w[])/g,
+      literals: [],
+      example: `https://ci:${"hunter2-broker"}@broker.example`,
+    },
+  ]),
+  ...fromOrigin("standard", [
+    {
+      id: "url-token",
+      // A token as a URL's whole userinfo (RFC 3986), no password after it: an error tracker's DSN
+      // (`https://<key>@o1.ingest.example/1`), a git remote's `https://<token>@host/repo`. Only a body
+      // that reads as random (`token-shape.ts`): `https://user@host` keeps its user.
+      pattern: /:\/\/(?<secret>[\w-]{20,256})(?=@[\w[])/g,
+      literals: [],
+      accept: looksRandom,
+      example: `https://${"0a1b2c3d4e5f6789"}${"9f8e7d6c5b4a3210"}@o1.ingest.example/1`,
+    },
+  ]),
   ...PROVIDER_FORMATS,
-  {
-    id: "jwt",
-    origin: "standard",
-    // Three base64url parts, the first two JSON objects (`eyJ` is `{"`).
-    pattern: /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g,
-    secret: 0,
-    literals: ["eyJ"],
-    example: `ey${"J"}hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.${rep("sIg5", 43)}`,
-  },
-  {
-    id: "bearer",
-    origin: "standard",
-    // `Bearer <credential>` in text; the credential holds a digit (prose after "bearer" does not).
-    pattern: /\bbearer\s+(?<secret>[\w.~+/-]*\d[\w.~+/-]*=*)/gi,
-    secret: 1,
-    literals: [],
-    example: `Bearer ${"abc123def456"}`,
-  },
+  ...fromOrigin("standard", [
+    {
+      id: "jwt",
+      // Three base64url parts, the first two JSON objects (`eyJ` is `{"`).
+      pattern: /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g,
+      literals: ["eyJ"],
+      example: `ey${"J"}hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.${rep("sIg5", 43)}`,
+    },
+    {
+      id: "bearer",
+      // `Bearer <credential>` in text; the credential holds a digit (prose after "bearer" does not).
+      pattern: /\bbearer\s+(?<secret>[\w.~+/-]*\d[\w.~+/-]*=*)/gi,
+      literals: [],
+      example: `Bearer ${"abc123def456"}`,
+    },
+  ]),
   // Last: the prefixed tokens no entry above names (a prefix and a random body, `token-shape.ts`). The
   // whole token is replaced, prefix and all: a token the recorder has learned under a secret's name
   // (`access_token`) is the whole of it, and must get the same placeholder wherever else it appears.
