@@ -30,26 +30,24 @@ export const NAME_TAG = 3;
  */
 function namesAutomaton(names: readonly string[], flagged: readonly number[]): Automaton {
   const key = `${names.join()} ${flagged.join()}`;
-  const built = BUILT.get(key) ?? buildNames(names, flagged);
+  const built =
+    BUILT.get(key) ??
+    buildAutomaton(
+      [
+        ...names.map((name) => ({ bytes: wordBytes(name), tag: NAME_TAG })),
+        ...["?", "&", "#"].flatMap((lead) =>
+          FORM_SECRET_NAMES.map((name) => ({ bytes: wordBytes(`${lead}${name}=`), tag: FORM_TAG })),
+        ),
+        { bytes: wordBytes("bearer"), tag: BEARER_TAG },
+      ],
+      { foldCase: true, skip: [0x20, 0x2d, 0x5f], flagged },
+    );
   BUILT.set(key, built);
   return built;
 }
 
 /** The automata built so far, by their names and flagged bytes: each classifier of the same lists shares them. */
 const BUILT = new Map<string, Automaton>();
-
-function buildNames(names: readonly string[], flagged: readonly number[]): Automaton {
-  return buildAutomaton(
-    [
-      ...names.map((name) => ({ bytes: wordBytes(name), tag: NAME_TAG })),
-      ...["?", "&", "#"].flatMap((lead) =>
-        FORM_SECRET_NAMES.map((name) => ({ bytes: wordBytes(`${lead}${name}=`), tag: FORM_TAG })),
-      ),
-      { bytes: wordBytes("bearer"), tag: BEARER_TAG },
-    ],
-    { foldCase: true, skip: [0x20, 0x2d, 0x5f], flagged },
-  );
-}
 
 /**
  * Classifies field names (JSON keys, form and query names), remembering its answers: a recorder meets
