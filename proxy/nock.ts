@@ -5,14 +5,14 @@
 import type { IncomingHttpHeaders } from "node:http";
 import nock from "nock";
 import type { Contract } from "../contracts/types.js";
-import { type IsoDay, parseIsoDay } from "../core/dates.js";
+import { parseIsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 import { isJsonType } from "./cassette/body.js";
 import { loadCassette } from "./load-cassette.js";
 import { heldWireBytes } from "./replay/held.js";
+import { timelineView } from "./replay/options.js";
 import { cassetteWarnings, Replayer } from "./replay/replayer.js";
 import { requestFrom } from "./replay/serve.js";
-import type { TimelineView } from "./replay/timeline.js";
 
 export { loadCassette } from "./load-cassette.js";
 
@@ -93,9 +93,8 @@ export async function loadCassetteIntoNock(
 ): Promise<NockCassette> {
   const base = origin(options.baseUrl);
   const cassette = await loadCassette(path, { secretSalt: options.secretSalt || undefined });
-  const at: IsoDay | undefined = options.at === undefined ? undefined : parseIsoDay(options.at);
-  let view: TimelineView | undefined = options.contract;
-  if (at !== undefined && view === undefined) view = (await import("../contracts/index.js")).loadContract();
+  const at = options.at === undefined ? undefined : parseIsoDay(options.at);
+  const view = await timelineView({ at, contract: options.contract });
   const replayer = new Replayer([cassette], { at, view, secretSalt: options.secretSalt || undefined });
   const misses: string[] = [];
   const scope = nock(base).persist();

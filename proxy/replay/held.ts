@@ -9,24 +9,6 @@ function write(res: ServerResponse, method: string, status: number, headers: Wir
   res.end(method === "HEAD" ? undefined : bytes);
 }
 
-function wireHeaders(response: HeldResponse, extra: Record<string, string>, length: number): WireHeaders {
-  return { ...response.headers, ...extra, "content-length": length };
-}
-
-/**
- * Writes a held response: its status and headers, a fresh `content-length`, and the body restored byte
- * for byte (re-compressed when it was recorded compressed). `HEAD` gets no body.
- */
-export async function sendHeld(
-  res: ServerResponse,
-  method: string,
-  response: HeldResponse,
-  extraHeaders: Record<string, string> = {},
-): Promise<void> {
-  const bytes = await heldWireBytes(response);
-  write(res, method, response.status, wireHeaders(response, extraHeaders, bytes.length), bytes);
-}
-
 /** Writes a held response; synchronous (undefined) when it was prepared before. */
 export type Responder = (
   res: ServerResponse,
@@ -42,7 +24,7 @@ interface Prepared {
 }
 
 /**
- * A `sendHeld` that prepares each recorded response once (headers merged and, when it was recorded
+ * A responder that prepares each recorded response once (headers merged and, when it was recorded
  * compressed, the body re-compressed) and writes the prepared form on every later request, without
  * waiting. Responses are remembered by identity together with their extra headers, so a response
  * rewritten per request (the timeline's counts) is a new object and is prepared afresh.
@@ -56,7 +38,8 @@ export function cachedResponder(): Responder {
       return undefined;
     }
     return Promise.resolve(heldWireBytes(response)).then((bytes) => {
-      const prepared = { extra, headers: wireHeaders(response, extra, bytes.length), bytes };
+      const headers = { ...response.headers, ...extra, "content-length": bytes.length };
+      const prepared = { extra, headers, bytes };
       cache.set(response, prepared);
       write(res, method, response.status, prepared.headers, bytes);
     });

@@ -80,14 +80,10 @@ function canonicalBody(
   if ("text" in body) {
     if (body.text === "") return { kind: "none" };
     if (isFormType(contentType)) {
-      const pairs = ruledPairs([...new URLSearchParams(body.text)], rules)
-        .map(([k, v]) => [k, v] as const)
-        .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
-      return {
-        kind: "form",
-        pairs,
-        text: new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString(),
-      };
+      const pairs = ruledPairs([...new URLSearchParams(body.text)], rules).sort((a, b) =>
+        a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
+      );
+      return { kind: "form", pairs, text: new URLSearchParams(pairs).toString() };
     }
     if (isJsonType(contentType)) {
       try {

@@ -103,7 +103,9 @@ export function resolveReplayOptions(options: ReplayOptions) {
 }
 
 /** The contract view `at` needs: the given one, else the package's own. */
-export async function timelineView(options: ResolvedReplayOptions): Promise<TimelineView | undefined> {
+export async function timelineView(
+  options: Pick<ResolvedReplayOptions, "at" | "contract">,
+): Promise<TimelineView | undefined> {
   if (options.at === undefined) return undefined;
   if (options.contract) return options.contract;
   const { loadContract } = await import("../../contracts/index.js");

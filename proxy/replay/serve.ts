@@ -42,7 +42,8 @@ export interface Lookup {
 
 /**
  * Finds the recorded interaction for a request. The request is redacted the way each cassette was
- * (secrets always, personal data when the cassette says so) so that a real secret matches its placeholder.
+ * (`profiles`, one at least: secrets always, personal data when the cassette says so) so that a real
+ * secret matches its placeholder.
  */
 export function lookup(
   index: ReplayIndex,
@@ -55,11 +56,10 @@ export function lookup(
     const redacted = redactRequest(profiles.length > 1 ? structuredClone(request) : request, profile);
     return { redacted, canonical: canonicalize(redacted, index.rules) };
   });
-  const first = forms[0] ?? { redacted: request, canonical: canonicalize(request, index.rules) };
-  const keys = forms.length > 0 ? forms.map((form) => form.canonical.key) : [first.canonical.key];
+  const keys = forms.map((form) => form.canonical.key);
   for (const form of forms) {
     const entry = index.take(form.canonical.key, repeatLast);
     if (entry !== undefined) return { entry, ...form, keys };
   }
-  return { entry: undefined, ...first, keys };
+  return { entry: undefined, ...(forms[0] as (typeof forms)[number]), keys };
 }
