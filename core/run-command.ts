@@ -145,3 +145,10 @@ export function runCommand(line: CommandLine, options: RunCommandOptions): Runni
   });
   return { stop, done };
 }
+
+/** Where a user's program finds the API served to it (`url`, the service's root), as docs/gate.md lists. */
+export const apiEnv = (url: string) => ({
+  ASSOPAY_BASE_URL: url,
+  ASSOPAY_API_URL: `${url}/v5`,
+  ASSOPAY_TOKEN_URL: `${url}/oauth2/token`,
+});

@@ -1,6 +1,6 @@
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
-import { type CommandEnd, type RunningCommand, runCommand } from "../core/run-command.js";
+import { apiEnv, type CommandEnd, type RunningCommand, runCommand } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
 import { interceptEnv } from "./intercept.js";
 import { judgeTraffic } from "./judge/index.js";
@@ -18,12 +18,12 @@ export interface ServedScenario {
   readonly scenario: Scenario;
   readonly at: IsoDay;
   readonly exchanges: ReturnType<RunningLayer["exchanges"]>;
-  readonly outcome: CommandEnd;
+  readonly ended: CommandEnd;
   readonly budgetSpent: boolean;
 }
 
 /** Runs the command once against the scenario's server, at `at`, and keeps its traffic. */
-export async function serveScenario(
+async function serveScenario(
   o: ResolvedGateOptions,
   scenario: Scenario,
   at: IsoDay,
@@ -31,7 +31,7 @@ export async function serveScenario(
   const upstream = await startUpstream(o.upstream, scenario, at, o.contract, o.env);
   let command: RunningCommand | undefined;
   let budgetSpent = false;
-  let outcome: CommandEnd;
+  let ended: CommandEnd;
   const layer = await startScenarioLayer({
     upstream: upstream.url,
     scenario,
@@ -54,9 +54,7 @@ export async function serveScenario(
       env: {
         ...o.env,
         ...upstream.login,
-        ASSOPAY_BASE_URL: layer.url,
-        ASSOPAY_API_URL: `${layer.url}/v5`,
-        ASSOPAY_TOKEN_URL: `${layer.url}/oauth2/token`,
+        ...apiEnv(layer.url),
         ASSOPAY_AT: at,
         ASSOPAY_SCENARIO: scenario.name,
         ...interceptEnv(o.intercept, layer.url, o.env.NODE_OPTIONS),
@@ -65,38 +63,34 @@ export async function serveScenario(
       onLine: (line, stream) => o.onOutput(line, scenario.name, stream),
       signal: o.signal,
     });
-    outcome = await command.done;
+    ended = await command.done;
   } finally {
     await layer.close();
     await upstream.close();
   }
-  if (outcome.startError !== undefined) {
-    throw new AssopayError(
-      "usage",
-      `assopay gate: cannot run "${o.command.command}": ${outcome.startError}`,
-      {
-        hint: "give the program and its arguments after --, without a shell (e.g. -- node client.mjs)",
-      },
-    );
+  if (ended.startError !== undefined) {
+    throw new AssopayError("usage", `assopay gate: cannot run "${o.command.command}": ${ended.startError}`, {
+      hint: "give the program and its arguments after --, without a shell (e.g. -- node client.mjs)",
+    });
   }
   return {
     scenario,
     at,
     exchanges: layer.exchanges(),
-    outcome,
+    ended,
     budgetSpent: budgetSpent || layer.budgetSpent,
   };
 }
 
 /** Judges a scenario's traffic by the consumer rules as of `at` (the day it ran, or another day's rules). */
-export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at: IsoDay): ScenarioRun {
-  const { scenario, exchanges, outcome } = served;
+function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at: IsoDay): ScenarioRun {
+  const { scenario, exchanges, ended } = served;
   const { findings, crawls } = judgeTraffic(exchanges, {
     contract: o.contract,
     rules: o.rules,
     scenario: scenario.name,
     at,
-    ended: outcome,
+    ended,
     maxRequests: o.maxRequests,
     timeoutMs: o.timeoutMs,
     budgetSpent: served.budgetSpent,
@@ -111,7 +105,7 @@ export function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at
     findings,
     requests: exchanges.length,
     crawls,
-    command: outcome,
+    command: ended,
     traffic: Object.freeze(exchanges.map(trafficStep)),
   });
 }
@@ -148,21 +142,37 @@ function trafficStep(exchange: ServedScenario["exchanges"][number]): TrafficStep
  */
 export async function runGate(options: GateOptions): Promise<GateReport> {
   const o = resolveGateOptions(options);
-  const runs: ScenarioRun[] = [];
-  for (const scenario of o.scenarios) {
-    if (o.signal?.aborted) break;
-    const at = scenarioDay(scenario, o.contract, o.at);
-    runs.push(judgeScenario(o, await serveScenario(o, scenario, at), at));
-  }
-  return gateReport(o, runs);
+  return gateReport(o, await serveScenarios(o, o.scenarios, (s) => scenarioDay(s, o.contract, o.at)));
 }
 
-/** The report of scenario runs: passed when at least one ran and every one passed. */
-export function gateReport(o: ResolvedGateOptions, runs: readonly ScenarioRun[]): GateReport {
+/** Serves each scenario in turn, at the day `dayOf` gives it, until the run is aborted. */
+export async function serveScenarios(
+  o: ResolvedGateOptions,
+  scenarios: readonly Scenario[],
+  dayOf: (scenario: Scenario) => IsoDay,
+): Promise<ServedScenario[]> {
+  const served: ServedScenario[] = [];
+  for (const scenario of scenarios) {
+    if (o.signal?.aborted) break;
+    served.push(await serveScenario(o, scenario, dayOf(scenario)));
+  }
+  return served;
+}
+
+/**
+ * The report of the served scenarios, each judged as of `at` (default: the day it ran): passed when at
+ * least one ran and every one passed.
+ */
+export function gateReport(
+  o: ResolvedGateOptions,
+  served: readonly ServedScenario[],
+  at?: IsoDay,
+): GateReport {
+  const runs = served.map((s) => judgeScenario(o, s, at ?? s.at));
   return Object.freeze({
     command: Object.freeze([o.command.command, ...o.command.args]),
     upstream: o.upstream.kind,
     passed: runs.length > 0 && runs.every((v) => v.passed),
-    scenarios: Object.freeze([...runs]),
+    scenarios: Object.freeze(runs),
   });
 }

@@ -1,7 +1,7 @@
 import type { TimelineDate } from "../contracts/index.js";
 import { type GateOptions, resolveGateOptions } from "./options.js";
-import { gateReport, judgeScenario, type ServedScenario, serveScenario } from "./run.js";
-import type { GateReport, ScenarioRun } from "./verdict.js";
+import { gateReport, serveScenarios } from "./run.js";
+import type { GateReport } from "./verdict.js";
 
 /** One date of a gate run across dates. */
 export interface DatedGate {
@@ -35,31 +35,20 @@ export async function runGateAcrossDates(
   const left = o.scenarios.filter((s) => s.date.kind !== "given").map((s) => s.name);
   const leftNote =
     left.length === 0 ? "" : ` Dated scenarios left out (the dates stand in for them): ${left.join(", ")}.`;
-  const report = (runs: readonly ScenarioRun[]) => gateReport(o, runs);
-  if (o.upstream.kind === "replay") {
-    const served: ServedScenario[] = [];
-    for (const scenario of scenarios) {
-      if (o.signal?.aborted) break;
-      served.push(await serveScenario(o, scenario, o.at));
-    }
-    return {
-      basis: "one-behaviour-each-date-rules",
-      note: `A replay serves one recorded behaviour: the command ran once per scenario (ASSOPAY_AT ${o.at}) and its traffic was judged by each date's rules.${leftNote}`,
-      runs: dates.map((date) => ({ date, report: report(served.map((s) => judgeScenario(o, s, date.day))) })),
-    };
-  }
+  const replay = o.upstream.kind === "replay";
+  const once = replay ? await serveScenarios(o, scenarios, () => o.at) : undefined;
   const runs: DatedGate[] = [];
   for (const date of dates) {
-    const scenarioRuns: ScenarioRun[] = [];
-    for (const scenario of scenarios) {
-      if (o.signal?.aborted) break;
-      scenarioRuns.push(judgeScenario(o, await serveScenario(o, scenario, date.day), date.day));
-    }
-    runs.push({ date, report: report(scenarioRuns) });
+    const served = once ?? (await serveScenarios(o, scenarios, () => date.day));
+    runs.push({ date, report: gateReport(o, served, date.day) });
   }
   return {
-    basis: "behaviour-at-each-date",
-    note: `The command ran against a fresh sandbox at each date, once per scenario; shared between dates: the contract and the consumer rules.${leftNote}`,
+    basis: replay ? "one-behaviour-each-date-rules" : "behaviour-at-each-date",
+    note: `${
+      replay
+        ? `A replay serves one recorded behaviour: the command ran once per scenario (ASSOPAY_AT ${o.at}) and its traffic was judged by each date's rules.`
+        : "The command ran against a fresh sandbox at each date, once per scenario; shared between dates: the contract and the consumer rules."
+    }${leftNote}`,
     runs,
   };
 }

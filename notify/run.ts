@@ -1,6 +1,6 @@
 import { connect } from "node:net";
 import { AssopayError } from "../core/errors.js";
-import { type RunningCommand, runCommand } from "../core/run-command.js";
+import { apiEnv, type RunningCommand, runCommand } from "../core/run-command.js";
 import { type ApiAnswer, readKnownPayments } from "./api.js";
 import { buildBattery, KNOWN_PAYMENTS, type NotifyCase, recordedBattery } from "./cases.js";
 import { type DeliveryResult, deliver } from "./deliver.js";
@@ -37,14 +37,7 @@ async function startReceiver(
   const running = runCommand(o.command, {
     env: {
       ...o.env,
-      ...(api
-        ? {
-            ...api.env,
-            ASSOPAY_BASE_URL: api.url,
-            ASSOPAY_API_URL: `${api.url}/v5`,
-            ASSOPAY_TOKEN_URL: `${api.url}/oauth2/token`,
-          }
-        : {}),
+      ...(api ? { ...api.env, ...apiEnv(api.url) } : {}),
       PORT: url.port || (url.protocol === "https:" ? "443" : "80"),
     },
     timeoutMs: 2 * START_LIMIT_MS + deliveries * o.timeoutMs,
