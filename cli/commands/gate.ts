@@ -8,11 +8,9 @@ import {
   GATE_LIMITS,
   type GateOptions,
 } from "../../gate/options.js";
-import { formatGateReport } from "../../gate/report/format.js";
-import { formatGateTimeline } from "../../gate/report/timeline.js";
-import { runGate } from "../../gate/run.js";
+import { formatGateReport, formatGateTimeline } from "../../gate/report/format.js";
+import { runGate, runGateAcrossDates } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
-import { runGateAcrossDates } from "../../gate/timeline.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
 import {

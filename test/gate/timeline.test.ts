@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TimelineDate } from "../../contracts/index.js";
-import { gateReportModel } from "../../gate/report/format.js";
-import { formatGateTimeline, gateTimelineReport } from "../../gate/report/timeline.js";
-import { runGateAcrossDates } from "../../gate/timeline.js";
+import { formatGateTimeline, gateReportModel, gateTimelineReport } from "../../gate/report/format.js";
+import { runGateAcrossDates } from "../../gate/run.js";
 import { REPORT_SCHEMA_VERSION } from "../../report/json.js";
 import { runCli } from "../support/run-cli.js";
 import { clientPath, contract, gateClient, rules } from "./support.js";
