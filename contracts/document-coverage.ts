@@ -9,8 +9,8 @@ export interface DocumentOperation {
 
 const METHODS = ["get", "post", "put", "delete", "patch"] as const;
 
-/** Path templates compare without their parameter names and case (`{slug}` ≡ `{organizationSlug}`). */
-const shapeOf = (method: string, path: string) =>
+/** The key two operations are matched by: path templates without their parameter names and case (`{slug}` ≡ `{organizationSlug}`). */
+export const operationKey = (method: string, path: string) =>
   `${method.toUpperCase()} ${path.toLowerCase().replace(/\{[^}]+\}/g, "{}")}`;
 
 /**
@@ -36,12 +36,12 @@ export function coverageProblems(
   routes: readonly Pick<Route, "method" | "path">[],
   leftOut: readonly LeftOutOperation[],
 ): string[] {
-  const catalogued = new Set(routes.map((r) => shapeOf(r.method, r.path)));
-  const omitted = new Map(leftOut.map((o) => [shapeOf(o.method, o.path), o]));
-  const inDocument = new Set(operations.map((o) => shapeOf(o.method, o.path)));
+  const catalogued = new Set(routes.map((r) => operationKey(r.method, r.path)));
+  const omitted = new Map(leftOut.map((o) => [operationKey(o.method, o.path), o]));
+  const inDocument = new Set(operations.map((o) => operationKey(o.method, o.path)));
   const problems: string[] = [];
   for (const op of operations) {
-    const key = shapeOf(op.method, op.path);
+    const key = operationKey(op.method, op.path);
     if (!catalogued.has(key) && !omitted.has(key))
       problems.push(
         `${op.method} ${op.path} is in neither contracts/routes.yaml nor contracts/left-out.yaml`,

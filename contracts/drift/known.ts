@@ -3,10 +3,10 @@ import { contractsDir } from "../../core/paths.js";
 import { readYamlFile } from "../../core/yaml-file.js";
 import { createAjv } from "../ajv.js";
 import { dataError, readDataFile } from "../data-file.js";
+import { operationKey } from "../document-coverage.js";
 import { type LeftOutOperation, readLeftOut } from "../left-out.js";
 import type { Timeline } from "../types.js";
 import type { Difference, DriftKind } from "./compare.js";
-import { operationKey } from "./surface.js";
 
 /** A difference the contract knows of (contracts/divergences.yaml, `drift:`), with its reason. */
 export interface KnownDrift {

@@ -17,7 +17,7 @@ const isObject = (value: unknown): value is Raw =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Follows a local `$ref` (`#/components/schemas/X`) inside `root`; `undefined` when it leads nowhere. */
-function follow(root: unknown, ref: string): unknown {
+export function follow(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#/")) return undefined;
   let node: unknown = root;
   for (const part of ref.slice(2).split("/")) {

@@ -1,5 +1,5 @@
-import { documentOperations } from "../document-coverage.js";
-import { reduceSchema } from "./schema-node.js";
+import { documentOperations, operationKey } from "../document-coverage.js";
+import { follow, reduceSchema } from "./schema-node.js";
 
 /** One response field as drift compares it, at a dotted path (`data[].payer.email`). */
 export interface FieldFacts {
@@ -31,10 +31,6 @@ export type Surface = ReadonlyMap<string, OperationFacts>;
 
 type Raw = Record<string, unknown>;
 const DEPTH = 6;
-
-/** The key two documents' operations are matched by (`{slug}` ≡ `{organizationSlug}`). */
-export const operationKey = (method: string, path: string) =>
-  `${method.toUpperCase()} ${path.toLowerCase().replace(/\{[^}]+\}/g, "{}")}`;
 
 /** The path part of the first server URL (`https://api.example.com/v5` → `/v5`), or empty. */
 export function serverPrefix(document: unknown): string {
@@ -89,20 +85,13 @@ function paramsOf(root: unknown, item: Raw, operation: Raw): Map<string, ParamFa
   const out = new Map<string, ParamFacts>();
   for (const entry of list) {
     const ref = (entry as Raw | null)?.$ref;
-    const param = (typeof ref === "string" ? reduceRef(root, ref) : entry) as Raw | undefined;
+    const param = (typeof ref === "string" ? follow(root, ref) : entry) as Raw | undefined;
     if (param?.in !== "query" || typeof param.name !== "string") continue;
     const schema = reduceSchema(root, param.schema);
     const items = schema.types.has("array") ? reduceSchema(root, schema.items) : undefined;
     out.set(param.name, { required: param.required === true, enum: (items ?? schema).enum });
   }
   return out;
-}
-
-function reduceRef(root: unknown, ref: string): unknown {
-  return ref
-    .slice(2)
-    .split("/")
-    .reduce<unknown>((node, key) => (node as Raw | undefined)?.[key], root);
 }
 
 /**
