@@ -1,5 +1,4 @@
 import { mkdirSync, statSync } from "node:fs";
-import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 
 /**
@@ -82,29 +81,10 @@ export function makeDirSync(dir: string, mode?: number): void {
   }
 }
 
-/** Creates `dir` and its missing parents; rejects with MakeDirError naming the level that refused. */
+/**
+ * {@link makeDirSync} for async callers; rejects with MakeDirError naming the level that refused. Its one
+ * caller (the CA folder, once at start) waits for it anyway: a handful of synchronous stat and mkdir calls.
+ */
 export async function makeDir(dir: string, mode?: number): Promise<void> {
-  const known = new Map<string, boolean | undefined>();
-  // The walk up is a handful of stat calls; they are done first so the walk itself stays synchronous.
-  let current = resolve(dir);
-  for (;;) {
-    try {
-      known.set(current, (await stat(current)).isDirectory());
-      break;
-    } catch (error) {
-      if (!isAbsent(error)) throw refusedAt(current, error);
-      known.set(current, undefined);
-    }
-    const parent = dirname(current);
-    if (parent === current) break;
-    current = parent;
-  }
-  for (const level of missingLevels(dir, (path) => known.get(path))) {
-    try {
-      await mkdir(level, mode === undefined ? undefined : { mode });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST" && (await stat(level)).isDirectory()) continue;
-      throw refusedAt(level, error);
-    }
-  }
+  makeDirSync(dir, mode);
 }
