@@ -191,6 +191,12 @@ export function secondsOf(flags: ParsedFlags, flag: string, bounds: Bounds): num
   return secondsFlag(stringFlag(flags, flag), { verb: flags.verb, flag, ...bounds });
 }
 
+/** `--FLAG SECONDS` as {@link secondsOf} reads it, in whole milliseconds, at least 1 (what timers take). */
+export function millisecondsOf(flags: ParsedFlags, flag: string, bounds: Bounds): number | undefined {
+  const seconds = secondsOf(flags, flag, bounds);
+  return seconds === undefined ? undefined : Math.max(1, Math.round(seconds * 1000));
+}
+
 /**
  * `--seed N` (sandbox, gate): the seed of the generated data, any whole number from 0.
  *
@@ -205,11 +211,6 @@ export function seedFlag(verb: string, text: string | undefined): number | undef
     example: 42,
     hint: "for example --seed 42: any whole number, the same one gives the same data",
   });
-}
-
-/** Seconds as whole milliseconds, at least 1 (what timers take). */
-export function secondsToMs(seconds: number): number {
-  return Math.max(1, Math.round(seconds * 1000));
 }
 
 /**

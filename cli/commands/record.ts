@@ -4,11 +4,11 @@ import { startRecorder } from "../../proxy/record/server.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
 import {
   choiceFlag,
+  millisecondsOf,
+  type ParsedFlags,
   parseFlags,
   portFlag,
   required,
-  secondsFlag,
-  secondsToMs,
   stringFlag,
   wholeFlag,
 } from "../flags.js";
@@ -84,20 +84,17 @@ const MAX_TIMEOUT_SECONDS = 3600;
  * `--timeout SECONDS`, the unit of every verb's `--timeout`. It took milliseconds before 0.2, so a value
  * past an hour gets a hint that reads it as such (`--timeout 30000` → "did you mean --timeout 30?").
  */
-function upstreamTimeoutMs(text: string | undefined): number | undefined {
-  const asMs = Number(text);
+function upstreamTimeoutMs(flags: ParsedFlags): number | undefined {
+  const asMs = Number(stringFlag(flags, "timeout"));
   const hint =
     Number.isFinite(asMs) && asMs > MAX_TIMEOUT_SECONDS
       ? `--timeout takes seconds, as in every verb (it took milliseconds before): for ${asMs} ms write --timeout ${asMs / 1000}`
       : undefined;
-  const seconds = secondsFlag(text, {
-    verb: "record",
-    flag: "timeout",
+  return millisecondsOf(flags, "timeout", {
     max: MAX_TIMEOUT_SECONDS,
     example: 30,
     ...(hint === undefined ? {} : { hint }),
   });
-  return seconds === undefined ? undefined : secondsToMs(seconds);
 }
 
 export const recordCommand: Command = {
@@ -146,7 +143,7 @@ export const recordCommand: Command = {
       notificationPath: stringFlag(flags, "notify-path"),
       maxBodyBytes: wholeFlag(flags, "max-body", { example: 52428800 }),
       maxCassetteBytes: wholeFlag(flags, "max-cassette-bytes", { example: 268435456 }),
-      upstreamTimeoutMs: upstreamTimeoutMs(stringFlag(flags, "timeout")),
+      upstreamTimeoutMs: upstreamTimeoutMs(flags),
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
       reportExchanges: !quiet,
       onEvent: print,

@@ -19,11 +19,10 @@ import {
   dateFlag,
   flagTable,
   listFlag,
+  millisecondsOf,
   type ParsedFlags,
   parseFlags,
   portFlag,
-  secondsOf,
-  secondsToMs,
   shapesFlag,
   stringFlag,
   wholeFlag,
@@ -60,12 +59,6 @@ function given<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], un
   };
 }
 
-/** A time limit in seconds (fractions allowed), as milliseconds. */
-function timeLimitMs(flags: ParsedFlags, flag: string): number | undefined {
-  const seconds = secondsOf(flags, flag, { example: 30 });
-  return seconds === undefined ? undefined : secondsToMs(seconds);
-}
-
 export function parse(context: CommandContext) {
   const flags = parseFlags("verify", context.argv, FLAGS, true);
   const only = listFlag(flags, "only");
@@ -99,8 +92,8 @@ export function parse(context: CommandContext) {
     pactBroker: publishOptions(flags, read),
     /** The run's time limits given, in milliseconds, and the completeness crawls' bound. */
     limits: given({
-      requestTimeoutMs: timeLimitMs(flags, "request-timeout"),
-      runTimeoutMs: timeLimitMs(flags, "timeout"),
+      requestTimeoutMs: millisecondsOf(flags, "request-timeout", { example: 30 }),
+      runTimeoutMs: millisecondsOf(flags, "timeout", { example: 30 }),
       maxEntries: wholeFlag(flags, "max-entries", { example: 10_000 }),
       concurrency: wholeFlag(flags, "concurrency", { example: 4 }),
     }),
