@@ -132,12 +132,8 @@ export const gateCommand: Command = {
   summary: "Judge an SDK's traffic against the consumer rules",
   help: HELP,
   async run(context) {
-    const { own, command } = splitCommand(context.argv);
-    if (command === undefined) {
-      throw new AssopayError("usage", "assopay gate: no command to run", {
-        hint: "put the command after --, e.g. assopay gate -- node scripts/crawl.mjs",
-      });
-    }
+    // Without `--` there is no command: the options' resolver refuses it ("no command to run").
+    const { own, command = [] } = splitCommand(context.argv);
     const flags = parseFlags(
       "gate",
       own,
