@@ -405,27 +405,23 @@ const MISS_SCAN_LIMIT = 5000;
  * repeats (or nothing, with `repeatLast: false`). Notification documents are not served: the service
  * sent those requests, the client never does.
  *
- * The index keeps its interactions in typed arrays and a few large buffers (`KeyTable`, `Recordings`),
- * not as objects: with objects, every scavenge of a replay of 100,000 interactions took several times
- * as long as with 10, for the same garbage.
+ * The index keeps its interactions in typed arrays and a few large buffers (`KeyTable`, and the
+ * `Recordings` it is, which serve each interaction's request, response and source), not as objects:
+ * with objects, every scavenge of a replay of 100,000 interactions took several times as long as with
+ * 10, for the same garbage.
  */
-export class ReplayIndex {
+export class ReplayIndex extends Recordings {
   private readonly keys = new KeyTable();
-  private readonly recordings = new Recordings();
   /** The matching rules applied to recorded and incoming requests alike. */
   readonly rules: CompiledRules;
   /** The request headers matching reads (the body's type, and those a header rule compares). */
   private readonly matchedHeaders: readonly string[];
 
   constructor(interactions: Iterable<LoadedInteraction>, rules: CompiledRules = NO_RULES) {
+    super();
     this.rules = rules;
     this.matchedHeaders = ["content-type", ...rules.headers.map((rule) => rule.segments[0] ?? "")];
     for (const interaction of interactions) this.add(interaction);
-  }
-
-  /** Number of servable interactions. */
-  get size(): number {
-    return this.recordings.size;
   }
 
   /**
@@ -435,7 +431,7 @@ export class ReplayIndex {
   add(loaded: LoadedInteraction): void {
     if (loaded.notification) return;
     const { key, method, path } = canonicalize(loaded.request, this.rules);
-    const entry = this.recordings.append(loaded, this.matchedHeaders, grouping(method, path));
+    const entry = this.append(loaded, this.matchedHeaders, grouping(method, path));
     if (this.keys.add(key) !== entry) throw new Error("replay index: keys and recordings out of step");
   }
 
@@ -449,36 +445,13 @@ export class ReplayIndex {
     this.keys.reset();
   }
 
-  /** The recorded response of an interaction, made anew from the kept bytes on each call. */
-  response(entry: number): HeldResponse {
-    return this.recordings.response(entry);
-  }
-
-  /** The recorded request of an interaction (with only the headers matching reads), made anew. */
-  request(entry: number): StoredRequest {
-    return this.recordings.request(entry);
-  }
-
-  /** Where an interaction was recorded. */
-  source(entry: number): DocumentSource {
-    return this.recordings.source(entry);
-  }
-
-  /** The recorded id of an interaction. */
-  id(entry: number): number {
-    return this.recordings.id(entry);
-  }
-
   /**
    * Recorded requests worth comparing with a request nothing matched: the same method and path, else the
    * same path, else the same method, else all (at most a few thousand: misses are the rare path), each
    * in canonical form.
    */
   candidates(request: CanonicalRequest): readonly Candidate[] {
-    const [methodPath, path, method] = this.recordings.grouped(
-      grouping(request.method, request.path),
-      MISS_SCAN_LIMIT,
-    );
+    const [methodPath, path, method] = this.grouped(grouping(request.method, request.path), MISS_SCAN_LIMIT);
     const levels: [number[], (c: CanonicalRequest) => boolean][] = [
       [methodPath, (c) => c.method === request.method && c.path === request.path],
       [path, (c) => c.path === request.path],
