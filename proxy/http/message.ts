@@ -6,9 +6,7 @@ import type { StoredHeaders, StoredQuery } from "../cassette/format.js";
  * Node's parsed headers as stored: lower-case names; headers that describe one connection or one
  * transfer (hop-by-hop, `content-length`, `host`) left out, since replay sets its own.
  */
-export function storedHeaders(headers: IncomingHttpHeaders): StoredHeaders {
-  return endToEndHeaders(headers);
-}
+export const storedHeaders: (headers: IncomingHttpHeaders) => StoredHeaders = endToEndHeaders;
 
 /** The first value of a stored or parsed header. */
 export function firstHeader(headers: StoredHeaders | IncomingHttpHeaders, name: string): string | undefined {

@@ -12,7 +12,6 @@ import { redactText } from "./text-body.js";
 
 export { redactHeaders } from "./headers.js";
 export { createRedactor, type Redactor, redactJson } from "./redactor.js";
-export { redactFormText, redactLogText } from "./url.js";
 
 /** Secret (`code` and `state` included) and personal query parameters are replaced; the rest is scrubbed. */
 export function redactQuery(query: StoredQuery, r: Redactor): StoredQuery {
