@@ -349,12 +349,17 @@ export function forward(
 }
 
 /**
- * The body decoded from its `content-encoding` (gzip, deflate, br), or `undefined` for an unknown coding
- * or bytes that do not decode: the layer then passes the answer on untouched.
+ * The answer's JSON, its body decoded from its `content-encoding` (gzip, deflate, br), or `undefined`
+ * for an unknown coding or bytes that do not decode or parse: the layer then passes the answer on untouched.
  */
-export function decodedBody(answer: UpstreamAnswer): Promise<Buffer | undefined> {
+async function jsonOf(answer: UpstreamAnswer): Promise<unknown> {
   const header = answer.headers["content-encoding"];
-  return decodedBytes(answer.body, Array.isArray(header) ? header.join(", ") : header);
+  const bytes = await decodedBytes(answer.body, Array.isArray(header) ? header.join(", ") : header);
+  try {
+    return bytes === undefined ? undefined : (JSON.parse(bytes.toString("utf8")) as unknown);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A JSON answer made by the gate itself. */
@@ -457,15 +462,6 @@ function reply(res: ServerResponse, answer: UpstreamAnswer, body?: Buffer): void
   res.end(bytes);
 }
 
-function parseJson(bytes: Buffer | undefined): unknown {
-  if (bytes === undefined) return undefined;
-  try {
-    return JSON.parse(bytes.toString("utf8")) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { options } = ctx;
   const method = (req.method ?? "GET").toUpperCase();
@@ -556,38 +552,31 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     return;
   }
 
+  // The answer the layer rewrites: a repeated expired access token, or a listing page cut its way.
+  let rewritten: { body: unknown; page?: PageSeen } | undefined;
   if (route?.id === "token" && answer.status === 200) {
-    const parsed = parseJson(await decodedBody(answer));
-    const rewritten = ctx.access.issued(parsed);
-    if (rewritten !== parsed) {
-      finish(Date.now(), { status: answer.status, madeBy: "upstream" });
-      reply(res, answer, Buffer.from(JSON.stringify(rewritten), "utf8"));
-      return;
-    }
-  }
-  if (cursor && match?.route.pagination && answer.status >= 200 && answer.status < 300) {
-    const cut = cutPage({
-      body: parseJson(await decodedBody(answer)),
+    const parsed = await jsonOf(answer);
+    const issued = ctx.access.issued(parsed);
+    if (issued !== parsed) rewritten = { body: issued };
+  } else if (cursor && match?.route.pagination && answer.status >= 200 && answer.status < 300) {
+    rewritten = cutPage({
+      body: await jsonOf(answer),
       resultArray: match.route.pagination.resultArray,
       cursor,
       sentToken: token?.decoded,
       scenario: options.scenario,
       issue: (next) => ctx.cursors.issue(next),
     });
-    if (cut) {
-      ctx.faults.served();
-      finish(Date.now(), { status: answer.status, madeBy: "upstream", page: cut.page });
-      reply(res, answer, Buffer.from(JSON.stringify(cut.body), "utf8"));
-      return;
-    }
+    if (rewritten) ctx.faults.served();
   }
-  const retryAfter = answer.headers["retry-after"];
+  const retryAfter = rewritten ? undefined : answer.headers["retry-after"];
   finish(Date.now(), {
     status: answer.status,
     madeBy: "upstream",
+    page: rewritten?.page,
     retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
   });
-  reply(res, answer);
+  reply(res, answer, rewritten && Buffer.from(JSON.stringify(rewritten.body), "utf8"));
 }
 
 /**
