@@ -1,20 +1,7 @@
-import type { ApiVersion } from "../contracts/index.js";
-
-/** The route a request matched, as the judges need it. */
-export interface RouteRef {
-  readonly id: string;
-  readonly version: ApiVersion;
-  /** Whether it paginates (the crawl rules apply). */
-  readonly listing: boolean;
-  readonly countDeprecation: boolean;
-}
+import type { requestFacts } from "./layer/request-facts.js";
 
 /** The continuation token a request carried: raw as written, and decoded once as the service reads it. */
-export interface SentToken {
-  readonly rawName: string;
-  readonly raw: string;
-  readonly decoded: string;
-}
+export type SentToken = NonNullable<ReturnType<typeof requestFacts>["token"]>;
 
 /** What a listing page handed out, as the client saw it. */
 export interface PageSeen {
@@ -84,7 +71,8 @@ export interface RecordedExchange {
   /** The request target exactly as received (`/v5/…?continuationToken=%2B…`). */
   readonly rawUrl: string;
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
-  readonly route: RouteRef | undefined;
+  /** The route it matched, as the judges need it (`listing`: it paginates, the crawl rules apply). */
+  readonly route: ReturnType<typeof requestFacts>["route"];
   /** The listing a crawl request belongs to: route id and path parameters. */
   readonly listingKey: string | undefined;
   readonly token: SentToken | undefined;
