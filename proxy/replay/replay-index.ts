@@ -100,9 +100,7 @@ export class ByteArena {
 
   /** The text of `length` bytes from `start` of a chunk, decoded as UTF-8. */
   text(chunk: number, start: number, length: number): string {
-    const bytes = this.chunks[chunk];
-    if (!bytes) throw new RangeError(`no chunk ${chunk} in the arena`);
-    return bytes.toString("utf8", start, start + length);
+    return this.view(chunk, start, length).toString("utf8");
   }
 }
 
