@@ -9,8 +9,10 @@ import {
 import type { Finding } from "../../report/index.js";
 import { lossEvidence } from "../pagination/completeness.js";
 import { orderBreakOf } from "../pagination/date-order.js";
+import { asksAscending } from "../runner/crawl-query.js";
 import { crawl, endedLegally } from "../runner/crawler.js";
 import type { HttpClient } from "../runner/http.js";
+import { DEFAULTS } from "../runner/options.js";
 import type { TokenSource } from "../runner/tokens.js";
 import { crawlFinding } from "./finding.js";
 import type { ListingCrawl, Listings } from "./listings.js";
@@ -66,9 +68,7 @@ function witnessQuery(url: string, route: Route): [string, string][] {
  * where the client asked `sortOrder=Asc`.
  */
 function orderFinding(listing: ListingCrawl, route: Route, first: CrawlPageLog): Finding | undefined {
-  const asked = new URL(first.url).searchParams;
-  const sortOrder = [...asked].find(([name]) => name.toLowerCase() === "sortorder")?.[1];
-  const direction = sortOrder?.toLowerCase() === "asc" ? "asc" : "desc";
+  const direction = asksAscending([...new URL(first.url).searchParams]) ? "asc" : "desc";
   const target = logOf("the target's crawl", listing.targetLog, [listing.startedAt, listing.endedAt]);
   // Where the recorded crawl reached its end and the target's did not (a listing that never ends), the
   // crawl is judged on its end, as verify's crawl judges do; a client that stopped early is judged as far as it went.
@@ -79,12 +79,6 @@ function orderFinding(listing: ListingCrawl, route: Route, first: CrawlPageLog):
   return crawlFinding(listing.lastStep, "pagination.date-order", broken.reason, broken.evidence);
 }
 
-export interface CrawlJudgeSession {
-  readonly http: HttpClient;
-  readonly tokens: TokenSource;
-  readonly timeLimitMs: number;
-}
-
 /**
  * After the rerun, judges each crawl of a listing as a whole, by the one crawl judge: the recording
  * vouches which entries the listing held before the target was crawled; a fresh crawl of the target at
@@ -92,9 +86,13 @@ export interface CrawlJudgeSession {
  * crawl was lost by the target (between two pages, by an early empty page or a page without a token).
  * A target holding other data than the recording loses nothing: its witness lacks the recorded ids.
  */
-export async function judgeRerunCrawls(session: CrawlJudgeSession, listings: Listings): Promise<Finding[]> {
+export async function judgeRerunCrawls(session: {
+  readonly http: HttpClient;
+  readonly tokens: TokenSource;
+  readonly listings: Listings;
+}): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (const listing of listings.all()) {
+  for (const listing of session.listings.all()) {
     const route = listing.lastStep?.match?.route;
     const first = listing.targetLog[0];
     if (!route?.pagination || !first || !listing.lastStep) continue;
@@ -107,7 +105,8 @@ export async function judgeRerunCrawls(session: CrawlJudgeSession, listings: Lis
       query: witnessQuery(first.url, route),
       knownEntries: undefined,
       maxPages: 10_000,
-      timeLimitMs: session.timeLimitMs,
+      // Bounded as verify bounds a crawl (10 minutes), not by a multiple of a request's.
+      timeLimitMs: DEFAULTS.crawlTimeLimitMs,
       authorization: () => session.tokens.authorization("reader"),
       label: `a fresh crawl of the target at pageSize ${route.pagination.maxPageSize}`,
     });

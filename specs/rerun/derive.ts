@@ -5,7 +5,7 @@ import type { Credentials } from "../runner/options.js";
 import { clientCredentialsBody, type Role, type TokenSource } from "../runner/tokens.js";
 import { type Listings, TOKEN_PARAM } from "./listings.js";
 import type { RerunOptions } from "./options.js";
-import type { RerunStep } from "./steps.js";
+import { type RerunStep, recordedJson } from "./steps.js";
 import { isIdKey, type LearntValues } from "./values.js";
 
 /** The recorded body of a token request, as form fields. */
@@ -16,8 +16,7 @@ export function tokenForm(step: RerunStep): URLSearchParams {
 
 /** The access token placeholder a recorded token response gave, if any. */
 function issuedToken(step: RerunStep): string | undefined {
-  const body = step.interaction.response.body;
-  const json = body && "json" in body ? (body.json as { access_token?: unknown } | null) : undefined;
+  const json = recordedJson(step) as { access_token?: unknown } | null | undefined;
   return typeof json?.access_token === "string" ? json.access_token : undefined;
 }
 

@@ -10,7 +10,6 @@ import {
   parseJson,
   TransportError,
 } from "../runner/http.js";
-import { DEFAULTS } from "../runner/options.js";
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { RunReport } from "../runner/types.js";
@@ -24,7 +23,7 @@ import { judgeListingPage, judgeTotals } from "./page.js";
 import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
 import { judgeStatus } from "./status.js";
-import { loadSteps, type RerunStep } from "./steps.js";
+import { loadSteps, type RerunStep, recordedJson } from "./steps.js";
 import { createLearntValues } from "./values.js";
 
 export interface RerunIo {
@@ -41,11 +40,6 @@ interface Session extends DeriveContext {
   options: RerunOptions;
   contract: Contract;
   http: HttpClient;
-}
-
-function recordedJson(step: RerunStep): unknown {
-  const body = step.interaction.response.body;
-  return body && "json" in body ? body.json : undefined;
 }
 
 /** A page of a listing; where the recording ended, the target's end too, then the totals of the crawl. */
@@ -171,9 +165,7 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
       findings.push(finding);
       io.onOutcome?.(finding);
     }
-    // The witness crawls are bounded as verify bounds a crawl (10 minutes), not by a multiple of a request's.
-    const judge = { http, tokens, timeLimitMs: DEFAULTS.crawlTimeLimitMs };
-    for (const finding of deadline.signal.aborted ? [] : await judgeRerunCrawls(judge, listings)) {
+    for (const finding of deadline.signal.aborted ? [] : await judgeRerunCrawls(session)) {
       findings.push(finding);
       io.onOutcome?.(finding);
     }

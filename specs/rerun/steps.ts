@@ -14,6 +14,12 @@ export interface RerunStep {
   match: RouteMatch | undefined;
 }
 
+/** The recorded response's body as JSON, `undefined` when it is not JSON. */
+export function recordedJson(step: RerunStep): unknown {
+  const body = step.interaction.response.body;
+  return body && "json" in body ? body.json : undefined;
+}
+
 /** What loading the cassettes gave: the steps in order, and what was left out. */
 export interface LoadedSteps {
   steps: readonly RerunStep[];
