@@ -234,10 +234,9 @@ export function readPage(
  */
 export function readRoutePage(body: unknown, route: Route, withNames = false): PageRead {
   const pagination = route.pagination;
-  const filteredBy = pagination?.filteredBy;
   return readPage(body, pagination?.resultArray ?? "data", pagination?.entryKey, {
-    ...(filteredBy ? { filteredBy } : {}),
-    ...(pagination?.holds ? { holds: pagination.holds } : {}),
-    ...(withNames && pagination?.names ? { names: pagination.names } : {}),
+    filteredBy: pagination?.filteredBy,
+    holds: pagination?.holds,
+    names: withNames ? pagination?.names : undefined,
   });
 }

@@ -1,28 +1,27 @@
-import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
-import { adminCredentials, type Credentials, DEFAULTS, normalizeTarget } from "../runner/options.js";
-import type { PlannedPolicy } from "../runner/types.js";
+import {
+  adminCredentials,
+  type Credentials,
+  DEFAULTS,
+  normalizeTarget,
+  type VerifyOptions,
+} from "../runner/options.js";
 
-/** Everything a rerun needs, resolved once and frozen. */
-export interface RerunOptions {
+/**
+ * Everything a rerun needs, resolved once and frozen: what verify resolves of the target, the date and
+ * the limits (`at` judges the target's answers; `runTimeoutMs` bounds the whole rerun), and the cassettes.
+ */
+export type RerunOptions = Pick<
+  VerifyOptions,
+  "target" | "embedded" | "at" | "planned" | "requestTimeoutMs" | "runTimeoutMs"
+> & {
   /** The cassette files, re-sent in this order. */
   cassettes: readonly string[];
-  /** Host root of the target, without a trailing slash. */
-  target: string;
-  /** True when the target is the embedded sandbox started by the run. */
-  embedded: boolean;
-  /** The date whose rules the target's answers are judged by. */
-  at: IsoDay;
   /** Client whose tokens replace the recorded ones (and serve requests without a recorded token). */
   reader: Credentials;
   /** Client with `organization_admin`, for recorded token requests of such a client. */
   admin: Credentials | undefined;
-  planned: PlannedPolicy;
-  /** Longest one request may take (`--request-timeout`). */
-  requestTimeoutMs: number;
-  /** Longest the whole rerun may take (`--timeout`). */
-  runTimeoutMs: number | undefined;
-}
+};
 
 /**
  * What a caller gives; the rest has defaults.
