@@ -2,15 +2,12 @@ import type { CrawlPageLog, EntryId, ExpectedCounts, PageCounts } from "../../co
 import type { StoredQuery } from "../../proxy/index.js";
 import type { RerunStep } from "./steps.js";
 
-/** One page of a listing as the target answered it. */
-export interface TargetPage {
-  step: RerunStep;
-  ids: readonly EntryId[];
-  /** The token for the next page, `undefined` when the page gave none. */
-  token: string | undefined;
-  size: number;
-  counts: PageCounts;
-  expected: ExpectedCounts;
+/** One page of a listing as the target answered it: its log, as the crawl judges read it, and more. */
+export interface TargetPage extends CrawlPageLog {
+  readonly step: RerunStep;
+  readonly size: number;
+  readonly counts: PageCounts;
+  readonly expected: ExpectedCounts;
 }
 
 /** The query parameter that carries the continuation token (names match without case, as the service does). */

@@ -87,7 +87,7 @@ export function judgeListingPage(
   if (crawl.targetLog.length === 0) crawl.startedAt = target.sentAt;
   crawl.endedAt = target.answeredAt;
   crawl.lastStep = step;
-  crawl.targetLog.push({
+  const page: TargetPage = {
     index: crawl.targetLog.length + 1,
     url: target.request.url,
     sentToken: exchange.query.get("continuationToken") ?? undefined,
@@ -95,15 +95,12 @@ export function judgeListingPage(
     ids: read.ids,
     dates: read.dates,
     token: read.token,
-  });
-  const page: TargetPage = {
     step,
-    ids: read.ids,
-    token: read.token,
     size: read.entries.length,
     counts: counts ?? { totalCount: undefined, totalPages: undefined, pageSize: undefined },
     expected,
   };
+  crawl.targetLog.push(page);
   crawl.pages.push(page);
   return page;
 }

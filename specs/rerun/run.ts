@@ -13,9 +13,8 @@ import {
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { RunReport } from "../runner/types.js";
-import { judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./crawls.js";
+import { followToEnd, judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
-import { followToEnd } from "./extend.js";
 import { type Exchange, emptyJudgement, type Judgement, stepFinding, unjudgedFinding } from "./finding.js";
 import { createListings, type ListingCrawl } from "./listings.js";
 import type { RerunOptions } from "./options.js";
