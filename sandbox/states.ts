@@ -2,7 +2,7 @@ import { isIsoDay } from "../core/dates.js";
 import { addPaidOrder, createIntent, emitPaid, redirectUrl } from "./checkout.js";
 import { emitType, notificationViews, type SandboxCore } from "./core.js";
 import { MAX_ENTRIES, PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
-import type { CheckoutRequest, FormDef, OrderRecord, Organization } from "./data/model.js";
+import type { CheckoutRequest, FormDef, OrderRecord, Organization, TierDef } from "./data/model.js";
 import { organizationView, paymentView, publicFormView } from "./data/views.js";
 import { register } from "./handlers/partners.js";
 import { crawlTokens } from "./listing.js";
@@ -41,13 +41,14 @@ function paidOrder(core: SandboxCore, withFile: boolean) {
   const form = withFile && !hasFile ? core.store.readyForm : announced;
   const organization = core.store.organization(form.organizationSlug) ?? core.store.mainOrganization;
   const fileField = form.customFields.find((f) => f.type === "File");
+  const tier = form.tiers[0] as TierDef;
   const n = core.store.intents.size + core.clock.nowMs();
   return addPaidOrder(core, {
     organization,
     form,
     payer: seededPayer(core.store.seed, 7, n),
-    itemName: form.tierName,
-    itemType: form.itemType,
+    itemName: tier.label,
+    itemType: tier.tierType,
     amount: 2500,
     initialAmount: 2500,
     answers: withFile && fileField ? [{ field: fileField, fileId: 4_000_000 + (n % 1_000_000) }] : [],

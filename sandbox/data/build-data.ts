@@ -2,7 +2,7 @@ import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { hash32, Purpose } from "../rng.js";
 import type { CheckedDataFile, FieldEntry, FormEntry, OrderEntry, OrganizationEntry } from "./data-file.js";
-import { DONATION_ITEM_OFFSET, PAYMENT_ID_OFFSET, refundOperation, seededPayer } from "./generate.js";
+import { orderItem, PAYMENT_ID_OFFSET, refundOperation, seededPayer } from "./generate.js";
 import type {
   Answer,
   CustomFieldDef,
@@ -141,7 +141,6 @@ function formOf(
     isRequired: x.required ?? false,
     customFields: (x.customFields ?? []).map((f, j) => fieldOf(f, fieldBase + 101 + k * 10 + j)),
   }));
-  const main = tiers[0] as TierDef;
   const fromMs = msOf(entry.from, "2024-09-01T08:00:00Z");
   const toMs = Math.max(fromMs, msOf(entry.to, "2025-05-31T20:00:00Z", true));
   const form: DeclaredForm = {
@@ -149,12 +148,6 @@ function formOf(
     formType: entry.type,
     formSlug: entry.slug,
     title: entry.title ?? entry.slug,
-    tierId: main.id,
-    tierName: main.label,
-    itemType: main.tierType,
-    priceCategory: main.priceCategory,
-    priceMin: main.priceMin,
-    priceMax: main.priceMax,
     count: typeof entry.orders === "number" ? entry.orders : 0,
     fromMs,
     toMs,
@@ -184,12 +177,11 @@ function orderOf(
 ): DeclaredOrder {
   const id = entry.id ?? fallbackId;
   const tier = form.tiers.find((t) => t.label === entry.tier) ?? (form.tiers[0] as TierDef);
-  const initialAmount = entry.amount ?? tier.priceMin;
   const options = (entry.options ?? []).flatMap((label) =>
     form.extraOptions.filter((x) => x.label === label),
   );
-  const amount = options.reduce((sum, option) => sum + option.price, initialAmount);
-  const total = amount + (entry.donation ?? 0);
+  const item = orderItem(id, form, tier, entry.amount ?? tier.priceMin, options, entry.donation);
+  const total = item.amount + (entry.donation ?? 0);
   // Undated orders are spread over the form's dates, in the order they are written.
   const place = at.at(-1) as number;
   const count = Math.max(1, form.count);
@@ -209,21 +201,7 @@ function orderOf(
     itemId: entry.itemId ?? id,
     at: { ms, ticks },
     payer: { ...generated, ...entry.payer },
-    itemName: tier.label,
-    itemType: tier.tierType,
-    ...(tier.id === form.tierId ? {} : { tier }),
-    initialAmount,
-    options,
-    amount,
-    ...(entry.donation && form.donationTierId !== undefined
-      ? {
-          donation: {
-            itemId: id + DONATION_ITEM_OFFSET,
-            tierId: form.donationTierId,
-            amount: entry.donation,
-          },
-        }
-      : {}),
+    ...item,
     payments,
     answers,
     cashOutState: "Transfered",

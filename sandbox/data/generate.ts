@@ -9,6 +9,7 @@ import type {
   Organization,
   PaymentRecord,
   RefundRecord,
+  TierDef,
 } from "./model.js";
 import { asciiLower, DIETS, PAYER_NAMES, SHIRT_SIZES } from "./names.js";
 
@@ -95,20 +96,12 @@ function extraOptions(base: number): ExtraOptionDef[] {
 export function defineForm(spec: FormSpec): FormDef {
   const base = 13_200_000 + spec.key * 100;
   const fromMs = Date.parse(spec.from);
-  const tierId = 8_925_000 + spec.key;
-  const priceCategory = spec.priceMin === spec.priceMax ? "Fixed" : "Pwyw";
   return {
     key: spec.key,
     organizationSlug: spec.organizationSlug,
     formType: spec.formType,
     formSlug: spec.formSlug,
     title: spec.title,
-    tierId,
-    tierName: spec.tierName,
-    itemType: spec.itemType,
-    priceCategory,
-    priceMin: spec.priceMin,
-    priceMax: spec.priceMax,
     count: spec.count,
     firstId: (spec.key + 1) * FORM_ID_SPAN,
     fromMs,
@@ -118,10 +111,10 @@ export function defineForm(spec: FormSpec): FormDef {
     extraOptions: extraOptions(base),
     tiers: [
       {
-        id: tierId,
+        id: 8_925_000 + spec.key,
         label: spec.tierName,
         tierType: spec.itemType,
-        priceCategory,
+        priceCategory: spec.priceMin === spec.priceMax ? "Fixed" : "Pwyw",
         priceMin: spec.priceMin,
         priceMax: spec.priceMax,
       },
@@ -198,6 +191,31 @@ function seededAnswers(seed: number, form: FormDef, index: number): Answer[] {
   return answers;
 }
 
+/**
+ * The item part of order `id` on `tier` of `form`: the tier's part (`initialAmount`) plus the options
+ * taken, and the `donation` added to it where the form offers one.
+ */
+export function orderItem(
+  id: number,
+  form: Pick<FormDef, "tiers" | "donationTierId">,
+  tier: TierDef,
+  initialAmount: number,
+  options: readonly ExtraOptionDef[],
+  donation: number | undefined,
+): Pick<OrderRecord, "itemName" | "itemType" | "tier" | "initialAmount" | "options" | "amount" | "donation"> {
+  return {
+    itemName: tier.label,
+    itemType: tier.tierType,
+    ...(tier.id === form.tiers[0]?.id ? {} : { tier }),
+    initialAmount,
+    options,
+    amount: options.reduce((sum, option) => sum + option.price, initialAmount),
+    ...(donation && form.donationTierId !== undefined
+      ? { donation: { itemId: id + DONATION_ITEM_OFFSET, tierId: form.donationTierId, amount: donation } }
+      : {}),
+  };
+}
+
 /** Entry `index` of a form, computed from (seed, form, index) alone. */
 export function generatedOrder(
   seed: number,
@@ -212,27 +230,20 @@ export function generatedOrder(
   );
   const ticks = hash32(seed, form.key, index, Purpose.fraction) % 10_000;
   // Forms of more than one tier spread their entries over them; the ready-made ones have one.
-  const tier =
-    form.tiers.length > 1 ? pick(form.tiers, hash32(seed, form.key, index, Purpose.tier)) : form.tiers[0];
-  const priceMin = tier?.priceMin ?? form.priceMin;
-  const priceMax = tier?.priceMax ?? form.priceMax;
-  const steps = Math.max(1, Math.floor((priceMax - priceMin) / 100) + 1);
+  const tier = pick(form.tiers, form.tiers.length > 1 ? hash32(seed, form.key, index, Purpose.tier) : 0);
+  const steps = Math.max(1, Math.floor((tier.priceMax - tier.priceMin) / 100) + 1);
   const initialAmount =
-    (tier?.priceCategory ?? form.priceCategory) === "Fixed"
-      ? priceMin
-      : priceMin + (hash32(seed, form.key, index, Purpose.amount) % steps) * 100;
+    tier.priceCategory === "Fixed"
+      ? tier.priceMin
+      : tier.priceMin + (hash32(seed, form.key, index, Purpose.amount) % steps) * 100;
   const options = form.extraOptions.filter(
     (_, n) => hash32(seed, form.key, index, Purpose.option, n) % 3 === 0,
   );
-  const amount = initialAmount + options.reduce((sum, option) => sum + option.price, 0);
   const donation =
-    form.donationTierId !== undefined && hash32(seed, form.key, index, Purpose.donation) % 4 === 0
-      ? {
-          itemId: id + DONATION_ITEM_OFFSET,
-          tierId: form.donationTierId,
-          amount: DONATION_MIN * (1 + (hash32(seed, form.key, index, Purpose.amount, 1) % 10)),
-        }
+    hash32(seed, form.key, index, Purpose.donation) % 4 === 0
+      ? DONATION_MIN * (1 + (hash32(seed, form.key, index, Purpose.amount, 1) % 10))
       : undefined;
+  const item = orderItem(id, form, tier, initialAmount, options, donation);
   return {
     id,
     itemId: id,
@@ -240,17 +251,11 @@ export function generatedOrder(
     organization,
     form,
     payer: seededPayer(seed, form.key, index),
-    itemName: tier?.label ?? form.tierName,
-    itemType: tier?.tierType ?? form.itemType,
-    ...(tier && tier.id !== form.tierId ? { tier } : {}),
-    initialAmount,
-    options,
-    amount,
-    ...(donation ? { donation } : {}),
+    ...item,
     payments: [
       {
         id: id + PAYMENT_ID_OFFSET,
-        amount: amount + (donation?.amount ?? 0),
+        amount: item.amount + (item.donation?.amount ?? 0),
         at: { ms: ms - 180, ticks: (ticks * 7) % 10_000 },
         installmentNumber: 1,
         state: "Authorized",

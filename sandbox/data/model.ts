@@ -30,9 +30,6 @@ export interface CustomFieldDef {
   samples?: readonly string[];
 }
 
-/** How a tier is priced (the document's `PriceCategory`, the two values the sandbox uses). */
-export type PriceCategory = "Fixed" | "Pwyw";
-
 /** A tier of a form: what an item costs and what type it is. */
 export interface TierDef {
   id: number;
@@ -41,7 +38,7 @@ export interface TierDef {
   /** The document's TierType, also the `type` of the items bought on it. */
   tierType: string;
   /** `Fixed`: every item costs `priceMin`; `Pwyw` (pay what you want): from `priceMin` to `priceMax`. */
-  priceCategory: PriceCategory;
+  priceCategory: "Fixed" | "Pwyw";
   priceMin: number;
   priceMax: number;
 }
@@ -65,13 +62,6 @@ export interface FormDef {
   formType: string;
   formSlug: string;
   title: string;
-  tierId: number;
-  tierName: string;
-  itemType: string;
-  /** `Fixed`: every item costs `priceMin`; `Pwyw` (pay what you want): from `priceMin` to `priceMax`. */
-  priceCategory: PriceCategory;
-  priceMin: number;
-  priceMax: number;
   count: number;
   firstId: number;
   fromMs: number;
@@ -80,7 +70,7 @@ export interface FormDef {
   fileEvery: number;
   customFields: readonly CustomFieldDef[];
   extraOptions: readonly ExtraOptionDef[];
-  /** The form's tiers, the first being the one above (`tierId`, `tierName` …): its generated items' tier. */
+  /** The form's tiers (never none), the first being its default one: its generated items' tier. */
   tiers: readonly TierDef[];
   /** Orders declared by a data file or a recording: entry `i` is `declared[i]` instead of generated. */
   declared?: readonly DeclaredOrder[];
@@ -141,7 +131,7 @@ export interface OrderRecord {
   payer: Payer;
   itemName: string;
   itemType: string;
-  /** The item's tier when it is not the form's first (`form.tierId`). */
+  /** The item's tier when it is not the form's first. */
   tier?: TierDef;
   /** The tier's part of the item: its price (`Fixed`) or what the payer chose (`Pwyw`). */
   initialAmount: number;
