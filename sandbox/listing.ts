@@ -2,7 +2,6 @@ import {
   type DatedRules,
   type ExpectedCounts,
   expectedCounts,
-  type QueryParam,
   queryBoolean,
   queryValue,
   type Route,
@@ -38,7 +37,8 @@ export function countsFor(
   rules: DatedRules,
   withCount: boolean | undefined,
 ): ExpectedCounts {
-  const expected = expectedCounts(rules, rules.withCountParam ? withCount : undefined);
+  // `withCount` counts only while the parameter exists: expectedCounts reads it in those modes alone.
+  const expected = expectedCounts(rules, withCount);
   switch (core.fault) {
     case "leak-counts":
       return rules.countMode === "default-false" && expected === "minus-one" ? "real" : expected;
@@ -47,16 +47,6 @@ export function countsFor(
     default:
       return expected;
   }
-}
-
-/** The order a listing is asked for: `sortOrder=Asc`, else newest first (always, under `sort-order-ignored`). */
-export function askedDirection(core: SandboxCore, sortOrder: string | undefined): Direction {
-  return sortOrder?.toLowerCase() === "asc" && core.fault !== "sort-order-ignored" ? "asc" : "desc";
-}
-
-/** Where a date window starts: `from` itself, or just after it under the `window-from-exclusive` fault. */
-export function windowStart(core: SandboxCore, from: number | undefined): number | undefined {
-  return from !== undefined && core.fault === "window-from-exclusive" ? from + 1 : from;
 }
 
 /** Made-up orders of `form` past the end of its listing (the `never-ending` fault). */
@@ -238,32 +228,6 @@ export function listingScope(
     .toLowerCase();
 }
 
-/**
- * The tokens a clean crawl of a listing meets at `pageSize`, newest first: the one leading to the second
- * page and the one leading to the final empty page (provider state "a form with entries"). `form` is
- * the form of a form's listing, undefined for an organization's.
- */
-export function crawlTokens(
-  core: SandboxCore,
-  route: Route,
-  organizationSlug: string,
-  form: FormDef | undefined,
-  pageSize: number,
-): { secondPageToken: string; finalPageToken: string } {
-  const scope = listingScope(route, organizationSlug, form);
-  const sequence = core.store.sequence(organizationSlug, form);
-  const pages = Math.max(1, Math.ceil(sequence.total / pageSize));
-  const tokenAfter = (page: number) => {
-    const last = sequence.slice((page - 1) * pageSize, "desc", pageSize).at(-1);
-    return core.tokens.encode(scope, {
-      direction: "desc",
-      afterId: last ? last.id : START.desc,
-      pageIndex: last ? page + 1 : 1,
-    });
-  };
-  return { secondPageToken: tokenAfter(1), finalPageToken: tokenAfter(pages) };
-}
-
 /** Query values read and checked against the route's declared parameters. */
 export interface CheckedQuery {
   integers: Map<string, number>;
@@ -273,11 +237,6 @@ export interface CheckedQuery {
 }
 
 const SORT_ORDERS = ["asc", "desc"];
-
-/** Whether a parameter exists at the date (withCount exists only between its introduction and removal). */
-function existsAt(param: QueryParam, rules: DatedRules): boolean {
-  return param.name.toLowerCase() !== "withcount" || rules.withCountParam;
-}
 
 /**
  * Reads every query parameter the route declares (names case-insensitive, booleans `true`/`True`),
@@ -317,7 +276,8 @@ export function readQuery(core: SandboxCore, ex: Exchange, rules: DatedRules): C
       case "boolean": {
         const value = queryBoolean(ex.query, param.name);
         if (typeof value === "boolean") checked.booleans.set(param.name, value);
-        else if (existsAt(param, rules)) fail(param.name, invalid);
+        // withCount exists only between its introduction and removal: a bad value is ignored outside.
+        else if (param.name.toLowerCase() !== "withcount" || rules.withCountParam) fail(param.name, invalid);
         break;
       }
       case "date-time": {

@@ -3,9 +3,10 @@ import { addPaidOrder, createIntent, emitPaid, redirectUrl } from "./checkout.js
 import { emitType, notificationViews, type SandboxCore } from "./core.js";
 import { MAX_ENTRIES, PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
 import type { CheckoutRequest, FormDef, OrderRecord, Organization, TierDef } from "./data/model.js";
+import { START } from "./data/sequence.js";
 import { organizationView, paymentView, publicFormView } from "./data/views.js";
 import { register } from "./handlers/partners.js";
-import { crawlTokens } from "./listing.js";
+import { listingScope } from "./listing.js";
 import { formatServiceDate } from "./service-dates.js";
 import { StateError } from "./store.js";
 
@@ -87,15 +88,26 @@ function organizationOf(core: SandboxCore, slug: string | undefined): Organizati
   });
 }
 
-/** Tokens of a clean crawl of a listing, newest first: to the second page and to the final empty page. */
+/**
+ * The tokens a clean crawl of a listing (the form's, or its organization's) meets at `pageSize`, newest
+ * first: the one leading to the second page and the one leading to the final empty page.
+ */
 function listingTokens(core: SandboxCore, routeId: string, form: FormDef, pageSize: number) {
   const route = core.contract.routes.all.find((r) => r.id === routeId && r.pagination);
   if (!route) throw new StateError(`listing must name a paginated route of the catalogue, got "${routeId}"`);
   const ofForm = route.path.includes("{formSlug}") ? form : undefined;
   const { organizationSlug, formType, formSlug } = form;
+  const scope = listingScope(route, organizationSlug, ofForm);
+  const sequence = core.store.sequence(organizationSlug, ofForm);
+  const tokenAfter = (page: number) => {
+    const last = sequence.slice((page - 1) * pageSize, "desc", pageSize).at(-1);
+    const cursor = { afterId: last ? last.id : START.desc, pageIndex: last ? page + 1 : 1 };
+    return core.tokens.encode(scope, { direction: "desc", ...cursor });
+  };
   return {
     listingPath: path(core, route.id, { organizationSlug, formType, formSlug }),
-    ...crawlTokens(core, route, organizationSlug, ofForm, pageSize),
+    secondPageToken: tokenAfter(1),
+    finalPageToken: tokenAfter(Math.max(1, Math.ceil(sequence.total / pageSize))),
   };
 }
 

@@ -6,7 +6,7 @@ import { type Direction, orderDate, paymentDate, type Sequence, START } from "..
 import { listEntryView, orderView, paymentView, type ViewContext } from "../data/views.js";
 import type { FaultName } from "../faults.js";
 import { orNotFound, sendErrors } from "../http.js";
-import { askedDirection, listingScope, phantomOrders, readQuery, sendPage, windowStart } from "../listing.js";
+import { listingScope, type PageRequest, phantomOrders, readQuery, sendPage } from "../listing.js";
 
 /** The view of a listing's entries, by what they are: the contract's `entrySchema`. */
 const ENTRY_VIEWS = {
@@ -165,10 +165,9 @@ export function listingHandler(route: Route): RouteHandler {
     const query = readQuery(core, ex, call.rules);
     if (!query) return;
     const listed = form ?? core.store.mainForm;
-    const scope = listingScope(route, organization.slug, form, {
-      from: query.dates.get("from"),
-      to: query.dates.get("to"),
-    });
+    const from = query.dates.get("from");
+    const to = query.dates.get("to");
+    const scope = listingScope(route, organization.slug, form, { from, to });
     const token = query.strings.get("continuationToken");
     // A live listing takes an order with each fresh first page, whatever the query, and once within each
     // crawl of a form, at its third page. Once, not every third page asked: counted over all the pages
@@ -181,7 +180,7 @@ export function listingHandler(route: Route): RouteHandler {
     ) {
       growOne(core, organization, listed);
     }
-    const request = {
+    const request: PageRequest = {
       scope,
       sequence: servedSequence(
         core,
@@ -189,15 +188,20 @@ export function listingHandler(route: Route): RouteHandler {
         core.store.sequence(
           organization.slug,
           form,
-          windowStart(core, query.dates.get("from")),
-          query.dates.get("to"),
+          // `from` is inclusive; just after it under the `window-from-exclusive` fault.
+          from !== undefined && core.fault === "window-from-exclusive" ? from + 1 : from,
+          to,
           kind === "payment" ? paymentDate : orderDate,
         ),
         kind,
       ),
-      lookup: (id: number) => core.store.order(id),
-      phantoms: (afterId: number, size: number) => phantomOrders(core, listed, afterId, size),
-      direction: askedDirection(core, query.strings.get("sortOrder")),
+      lookup: (id) => core.store.order(id),
+      phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),
+      // `sortOrder=Asc`, else newest first (always, under `sort-order-ignored`).
+      direction:
+        query.strings.get("sortOrder")?.toLowerCase() === "asc" && core.fault !== "sort-order-ignored"
+          ? "asc"
+          : "desc",
     };
     const views = apiViews(core);
     const view = ENTRY_VIEWS[kind];
