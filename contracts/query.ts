@@ -3,21 +3,17 @@
  * `true`/`True`/`TRUE`.
  */
 
-/** The first value of a query parameter, whatever the case of its name. */
-export function queryValue(params: URLSearchParams, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of params) {
-    if (key.toLowerCase() === wanted) return value;
-  }
-  return undefined;
-}
-
 /** Every value of a repeated query parameter (`states=A&states=B`), whatever the case of its name. */
 export function queryValues(params: URLSearchParams, name: string): string[] {
   const wanted = name.toLowerCase();
   const values: string[] = [];
   for (const [key, value] of params) if (key.toLowerCase() === wanted) values.push(value);
   return values;
+}
+
+/** The first value of a query parameter, whatever the case of its name. */
+export function queryValue(params: URLSearchParams, name: string): string | undefined {
+  return queryValues(params, name)[0];
 }
 
 /** `true` or `false` for a boolean parameter, `undefined` when absent, `null` when present but not a boolean. */
