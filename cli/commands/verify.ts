@@ -241,13 +241,11 @@ async function verifyAcrossDates(
       await sandbox?.close();
     }
   }
-  const color = colorOf(context);
-  if (parsed.output !== undefined) {
+  // With --output the report goes to the file and the terminal shows the pretty one.
+  if (parsed.output !== undefined)
     writeOutput(parsed.output, formatTimelineReport(runs, how, contract, parsed.reporter));
-    write(context.stdout, formatTimelineReport(runs, how, contract, "pretty", { color }));
-  } else {
-    write(context.stdout, formatTimelineReport(runs, how, contract, parsed.reporter, { color }));
-  }
+  const shown = parsed.output === undefined ? parsed.reporter : "pretty";
+  write(context.stdout, formatTimelineReport(runs, how, contract, shown, { color: colorOf(context) }));
   if (context.signal.aborted) return 2;
   return runs.every(({ run }) => exitCodeOf(run.summary) === 0) && runs.length === dates.length ? 0 : 1;
 }
