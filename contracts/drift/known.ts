@@ -19,14 +19,12 @@ export interface KnownDrift {
   reason: string;
 }
 
-interface RawKnown {
-  id: string;
-  kinds: DriftKind[];
+/** An entry as the file holds it: its patterns as text, and the timeline entry it may name. */
+type RawKnown = Pick<KnownDrift, "id" | "kinds" | "reason"> & {
   operation: string;
   subject?: string;
   timeline?: string;
-  reason: string;
-}
+};
 
 function pattern(file: string, line: number | undefined, text: string): RegExp {
   try {
