@@ -11,8 +11,7 @@ export const SIGNATURE_HEADER = "x-ha-signature";
  * @example signNotification(Buffer.from('{"eventType":"Order"}'), "my-signature-key") // 64 hex digits
  */
 export function signNotification(body: Buffer | string, key: string): string {
-  const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
-  return createHmac("sha256", Buffer.from(key, "utf8")).update(bytes).digest("hex");
+  return createHmac("sha256", key).update(body).digest("hex");
 }
 
 /** Which of `keys`, if any, produced `header` over the raw body (compared in constant time). */
