@@ -65,11 +65,8 @@ export function judgeTraffic(
     exitedZero: context.ended.exitCode === 0,
   });
   judgeRun(
-    context.ended,
     {
-      maxRequests: context.maxRequests,
-      timeoutMs: context.timeoutMs,
-      budgetSpent: context.budgetSpent,
+      ...context,
       listingRequests: exchanges.filter((e) => e.listingKey !== undefined).length,
       refusals: {
         planned: context.refusalsPlanned ?? 0,

@@ -1,13 +1,10 @@
 import type { CommandEnd, StopReason } from "../../core/run-command.js";
 import type { FindingCollector, FindingInput } from "./findings.js";
+import type { JudgeContext } from "./index.js";
 import { type RetryFacts, refusalText } from "./retries.js";
 
-/** The limits the command ran under, for the report. */
-export interface RunLimits {
-  readonly maxRequests: number;
-  readonly timeoutMs: number;
-  /** True when the command asked for more than `maxRequests`. */
-  readonly budgetSpent: boolean;
+/** The limits the command ran under, for the report, and what its traffic showed of them. */
+export interface RunLimits extends Pick<JudgeContext, "ended" | "maxRequests" | "timeoutMs" | "budgetSpent"> {
   /** Requests made to a listing route. */
   readonly listingRequests: number;
   /** Refusals the scenario planned mid-crawl, and those the layer answered. */
@@ -40,7 +37,8 @@ function loopDetails(limits: RunLimits, otherwise: string[]): string[] {
 }
 
 /** Judges the run itself: bounded, exit code 0, and some traffic to judge. */
-export function judgeRun(ended: CommandEnd, limits: RunLimits, collector: FindingCollector): void {
+export function judgeRun(limits: RunLimits, collector: FindingCollector): void {
+  const { ended } = limits;
   const gaveUp = limits.retries.unretried;
   if (ended.stoppedBy !== undefined) {
     const stopped: Record<StopReason, () => FindingInput> = {

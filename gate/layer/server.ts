@@ -41,15 +41,6 @@ export interface LayerOptions {
   readonly allowHosts?: readonly string[];
 }
 
-/** A running scenario layer: a transforming reverse proxy that records every request. */
-export interface RunningLayer {
-  readonly url: string;
-  exchanges(): readonly RecordedExchange[];
-  /** Whether the command asked for more than the request budget. */
-  readonly budgetSpent: boolean;
-  close(): Promise<void>;
-}
-
 /** One layer's state: what it recorded, the tokens it issued, the scenario's doings. */
 function layerContext(options: LayerOptions) {
   return {
@@ -588,7 +579,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
  * const layer = await startScenarioLayer({ upstream: sandbox.url, scenario, contract, maxRequests: 500,
  *   seed: "uniform", upstreamTimeoutMs: 10_000, onBudgetSpent: () => command.stop("request-budget") });
  */
-export async function startScenarioLayer(options: LayerOptions): Promise<RunningLayer> {
+export async function startScenarioLayer(options: LayerOptions) {
   const ctx = layerContext(options);
   // The command under test reaches the layer on 127.0.0.1 (or by a name allowed); no web page may.
   const guard = createLocalGuard({ what: "gate's scenario layer", allowHosts: options.allowHosts });
@@ -606,9 +597,13 @@ export async function startScenarioLayer(options: LayerOptions): Promise<Running
   return {
     url: running.url,
     exchanges: () => ctx.traffic.exchanges(),
+    /** Whether the command asked for more than the request budget. */
     get budgetSpent() {
       return ctx.traffic.exhausted;
     },
     close: running.close,
   };
 }
+
+/** A running scenario layer: a transforming reverse proxy that records every request. */
+export type RunningLayer = Awaited<ReturnType<typeof startScenarioLayer>>;
