@@ -1,11 +1,10 @@
 import { createHmac } from "node:crypto";
 import type { NotifyRuleId } from "../contracts/consumer-rules.js";
-import type { NotificationType } from "../contracts/index.js";
 import { AssopayError } from "../core/errors.js";
 import { signNotification as sign } from "../core/notification-signature.js";
-import { orderPath, paymentPath } from "./api.js";
-import { type Body, type KnownPayment, notificationBody } from "./bodies.js";
-import type { RecordedNotification } from "./options.js";
+import { orderPath, paymentPath, type readKnownPayments } from "./api.js";
+import { type Body, notificationBody } from "./bodies.js";
+import type { RecordedNotification, ResolvedNotifyOptions } from "./options.js";
 import { type RawForm, serialise } from "./raw-forms.js";
 
 /** One POST of the battery: where, the raw body, and the signature header (`undefined`: no header at all). */
@@ -35,20 +34,16 @@ export interface NotifyCase {
   readonly reconcile: readonly string[];
 }
 
-export interface BatteryInput {
-  /** The types to send (the contract's, or those `--types` chose). */
-  readonly types: readonly NotificationType[];
-  /** The receiver's URL, with its secret when it has one. */
-  readonly to: string;
-  /** The receiver's signing key; without one, notifications are sent unsigned and must be reconciled. */
-  readonly key: string | undefined;
-  /** The secret part of `to`, sent wrong and missing. */
-  readonly urlSecret: string | undefined;
-  /** The event type no contract knows, standing for a future one. */
-  readonly unknownEventType: string;
-  /** Payments the API knows, one per notification that names one, and an id it knows none by. */
-  readonly api?: { readonly known: readonly KnownPayment[]; readonly unknownPaymentId: number };
-}
+/**
+ * What a battery is built from: the options, and the payments the API knows (one per notification that
+ * names one, and an id it knows none by).
+ */
+export type BatteryInput = Pick<
+  ResolvedNotifyOptions,
+  "types" | "to" | "key" | "urlSecret" | "unknownEventType"
+> & {
+  readonly api?: Awaited<ReturnType<typeof readKnownPayments>> | undefined;
+};
 
 /** How many payments of the API a battery may name: more than any battery has cases. */
 export const KNOWN_PAYMENTS = 30;

@@ -83,14 +83,7 @@ export async function runNotify(options: NotifyOptions): Promise<NotifyReport> {
   const api = o.api && !o.recorded ? await readKnownPayments(o.api, KNOWN_PAYMENTS) : undefined;
   const battery: readonly NotifyCase[] = o.recorded
     ? recordedBattery(o.recorded, o.to, o.key)
-    : buildBattery({
-        types: o.types,
-        to: o.to,
-        key: o.key,
-        urlSecret: o.urlSecret,
-        unknownEventType: o.unknownEventType,
-        ...(api ? { api } : {}),
-      });
+    : buildBattery({ ...o, api });
   const receiver = await startReceiver(
     o,
     battery.reduce((sum, c) => sum + c.deliveries.length, 0),
