@@ -87,15 +87,11 @@ async function serveScenario(
 function judgeScenario(o: ResolvedGateOptions, served: ServedScenario, at: IsoDay): ScenarioRun {
   const { scenario, exchanges, ended } = served;
   const { findings, crawls } = judgeTraffic(exchanges, {
-    contract: o.contract,
-    rules: o.rules,
+    ...o,
     scenario: scenario.name,
     at,
     ended,
-    maxRequests: o.maxRequests,
-    timeoutMs: o.timeoutMs,
     budgetSpent: served.budgetSpent,
-    strict: o.strict,
     refusalsPlanned: scenario.faults.length,
   });
   return Object.freeze({

@@ -1,9 +1,8 @@
-import type { ConsumerRules } from "../../contracts/consumer-rules.js";
-import type { Contract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import type { Finding } from "../../core/finding.js";
 import type { CommandEnd } from "../../core/run-command.js";
 import type { RecordedExchange } from "../exchange.js";
+import type { ResolvedGateOptions } from "../options.js";
 import { judgeAuth } from "./auth.js";
 import { judgeCrawls } from "./crawls.js";
 import { judgeDated } from "./dated.js";
@@ -12,17 +11,14 @@ import { judgeRetries } from "./retries.js";
 import { judgeRun } from "./run.js";
 
 /** Everything a scenario's judgement depends on besides the traffic. */
-export interface JudgeContext {
-  readonly contract: Contract;
-  readonly rules: ConsumerRules;
+export interface JudgeContext
+  extends Pick<ResolvedGateOptions, "contract" | "rules" | "maxRequests" | "timeoutMs"> {
   /** The scenario judged: its findings' group. */
   readonly scenario: string;
   /** The date the server ran at. */
   readonly at: IsoDay;
   /** How the command ended. */
   readonly ended: CommandEnd;
-  readonly maxRequests: number;
-  readonly timeoutMs: number;
   readonly budgetSpent: boolean;
   /** `--strict`: robustness advice (a fresh token after a 401 …) fails the run. */
   readonly strict?: boolean;
