@@ -1,9 +1,7 @@
 // Starts a replay of one build in this process and prints how long loading took and the memory it kept.
 // Usage: node --import tsx bench/systems/replay-loaded.ts DIST_PROXY_INDEX.js CASSETTE
 //   → stdout: REPLAY http://127.0.0.1:PORT {"interactions":…,"loadMs":…,"heapMb":…,"rssMb":…}
-// With an IPC channel (bench/replay-scale.ts), it answers "usage" with its own CPU time (process.cpuUsage)
-// and garbage-collection time so far, and "stop" by exiting (which writes a --cpu-prof profile).
-import { constants, PerformanceObserver, performance } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 
 const [proxyIndex, cassette] = process.argv.slice(2);
@@ -11,19 +9,6 @@ if (!proxyIndex || !cassette) throw new Error("usage: replay-loaded.ts PROXY_IND
 const { startReplay } = (await import(pathToFileURL(proxyIndex).href)) as {
   startReplay(options: { cassettes: string; port: number }): Promise<{ url: string; interactions: number }>;
 };
-
-const gc = { count: 0, ms: 0, majorCount: 0, majorMs: 0 };
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    gc.count += 1;
-    gc.ms += entry.duration;
-    // Anything but a scavenge (kind 1): mark-compact, incremental marking, weak callbacks.
-    if ((entry as { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR) {
-      gc.majorCount += 1;
-      gc.majorMs += entry.duration;
-    }
-  }
-}).observe({ entryTypes: ["gc"] });
 
 const started = performance.now();
 const replay = await startReplay({ cassettes: cassette, port: 0 });
@@ -40,13 +25,4 @@ const figures = {
   rssMb: mb(memory.rss),
 };
 process.stdout.write(`REPLAY ${replay.url} ${JSON.stringify(figures)}\n`);
-
-process.on("message", (message) => {
-  if (message === "usage") {
-    const cpu = process.cpuUsage();
-    process.send?.({ cpuUs: cpu.user + cpu.system, ...gc });
-  } else if (message === "stop") {
-    process.exit(0);
-  }
-});
 process.on("SIGTERM", () => process.exit(0));
