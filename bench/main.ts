@@ -12,12 +12,14 @@ import { recordingSuite } from "./suites/recording.js";
 import { redactionSuite } from "./suites/redaction.js";
 import { replaySuite } from "./suites/replay.js";
 import { verifySuite } from "./suites/verify.js";
+import { verifyLatencySuite } from "./suites/verify-latency.js";
 
 const SUITES: Record<string, (ctx: BenchContext) => Promise<Section[]>> = {
   recording: recordingSuite,
   "recorder-decision": recorderDecisionSuite,
   replay: replaySuite,
   verify: verifySuite,
+  "verify-latency": verifyLatencySuite,
   "cassette-load": cassetteLoadSuite,
   redaction: redactionSuite,
 };

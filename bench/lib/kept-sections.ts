@@ -42,7 +42,7 @@ export function keptSections(previous: string, ran: readonly string[]): string[]
         const suite = suiteOf(section);
         return suite === undefined || !ran.includes(suite);
       })
-      // A section of a script of its own (bench/verify-latency.ts) is kept as it was written.
+      // A section of no suite (written by hand) is kept as it was written.
       .map((section) => (suiteOf(section) === undefined ? section : withMeasuredLine(section, run)))
   );
 }
