@@ -4,8 +4,14 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type BenchContext, createContext } from "./lib/context.js";
-import { inSuiteOrder, keptSections, withMeasuredLine } from "./lib/kept-sections.js";
-import { renderSection, type Section, textTable } from "./lib/report.js";
+import {
+  inSuiteOrder,
+  keptSections,
+  renderSection,
+  type Section,
+  textTable,
+  withMeasuredLine,
+} from "./lib/report.js";
 import { cassetteLoadSuite } from "./suites/cassette-load.js";
 import { recorderDecisionSuite } from "./suites/recorder-decision.js";
 import { recordingSuite } from "./suites/recording.js";

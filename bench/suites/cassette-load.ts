@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { recordCassette } from "../lib/prepare.js";
-import type { Section } from "../lib/report.js";
-import { median, whole } from "../lib/stats.js";
+import { recordCassette } from "../lib/recording-parts.js";
+import { median, type Section, whole } from "../lib/report.js";
 
 interface Loaded {
   interactions: number;

@@ -1,15 +1,12 @@
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { find, recordArgs, tryStart } from "../lib/recording-parts.js";
-import type { Section } from "../lib/report.js";
-import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
-import { cpuPerRequest, percent, whole } from "../lib/stats.js";
+import { BARE, find, PEERS, peers, recordArgs, startContenders } from "../lib/recording-parts.js";
+import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
+import { alternate, answeredCleanly, type Medians } from "../lib/rounds.js";
 
 const TODAY = "assopay record (journal, worker, recovery, lag bound)";
 const INLINE = "inline recorder (bench/systems/inline-record.ts)";
 const INLINE_PLAIN = "inline recorder, no fast paths";
-const BARE = "http-proxy (bare, keep-alive)";
-const PEERS = ["talkback 4.2 (record)", "mockttp 4.6 (pass-through + body hook)", "WireMock 3.13 (record)"];
 
 /**
  * Issue 46's recorder decision, in one run: today's recorder, the inline one (with and without the fast
@@ -21,67 +18,23 @@ export async function recorderDecisionSuite(ctx: BenchContext): Promise<Section[
   const skipped: string[] = [];
   const up = (await ctx.start(ctx.system("upstream", ["--size", "2048"]))).url;
   const cassette = (name: string) => join(ctx.scratch, name);
-  const contenders = (
-    await Promise.all([
-      tryStart(ctx, BARE, () => ctx.start(ctx.system("bare-proxy", ["--upstream", up])), skipped),
-      tryStart(
-        ctx,
-        TODAY,
-        () => ctx.start(ctx.assopay(recordArgs(up, cassette("today.yaml")))),
-        skipped,
-        cassette("today.yaml"),
-      ),
-      tryStart(
-        ctx,
-        INLINE,
-        () =>
-          ctx.start(ctx.system("inline-record", ["--upstream", up, "--cassette", cassette("inline.yaml")])),
-        skipped,
-      ),
-      tryStart(
-        ctx,
-        INLINE_PLAIN,
-        () =>
-          ctx.start(
-            ctx.system("inline-record", [
-              "--upstream",
-              up,
-              "--cassette",
-              cassette("plain.yaml"),
-              "--no-fast-paths",
-            ]),
-          ),
-        skipped,
-      ),
-      tryStart(
-        ctx,
-        PEERS[0] as string,
-        () =>
-          ctx.start(
-            ctx.system("talkback", ["--mode", "record", "--upstream", up, "--tapes", cassette("talkback")]),
-          ),
-        skipped,
-      ),
-      tryStart(ctx, PEERS[1] as string, () => ctx.start(ctx.system("mockttp", ["--upstream", up])), skipped),
-      tryStart(
-        ctx,
-        PEERS[2] as string,
-        () =>
-          ctx.start({
-            ...ctx.system("wiremock", ["--mode", "record", "--root", cassette("wiremock"), "--upstream", up]),
-            startTimeoutMs: 90_000,
-          }),
-        skipped,
-      ),
-    ])
-  ).filter((c): c is Contender => c !== undefined);
-  const round = {
-    durationSeconds: ctx.options.durationSeconds,
-    rounds: ctx.options.rounds,
-    warmupSeconds: ctx.options.warmupSeconds,
-    unique: true,
-    log: ctx.log,
-  };
+  const contenders = await startContenders(ctx, skipped, [
+    [BARE, ctx.system("bare-proxy", ["--upstream", up])],
+    [TODAY, ctx.assopay(recordArgs(up, cassette("today.yaml"))), cassette("today.yaml")],
+    [INLINE, ctx.system("inline-record", ["--upstream", up, "--cassette", cassette("inline.yaml")])],
+    [
+      INLINE_PLAIN,
+      ctx.system("inline-record", [
+        "--upstream",
+        up,
+        "--cassette",
+        cassette("plain.yaml"),
+        "--no-fast-paths",
+      ]),
+    ],
+    ...peers(ctx, up, ""),
+  ]);
+  const round = { ...ctx.options, unique: true, log: ctx.log };
   const runs: Medians[][] = [];
   for (const connections of [10, 50]) {
     ctx.log(`recorder decision: 2 KB bodies, ${connections} connections`);
@@ -91,8 +44,12 @@ export async function recorderDecisionSuite(ctx: BenchContext): Promise<Section[
   const checks = runs.map((list) => {
     const today = rate(list, TODAY);
     const inline = rate(list, INLINE);
-    const peers = PEERS.map((p) => ({ name: p, m: find(list, p) }));
-    const worstPeer = Math.max(...peers.map((p) => (answeredCleanly(p.m) ? (p.m?.rps ?? 0) : 0)));
+    const worstPeer = Math.max(
+      ...Object.values(PEERS).map((p) => {
+        const m = find(list, p);
+        return m && answeredCleanly(m) ? m.rps : 0;
+      }),
+    );
     return {
       connections: list[0]?.connections ?? 0,
       keeps: inline / today,

@@ -1,29 +1,30 @@
 import { join } from "node:path";
-import { burst } from "../lib/burst.js";
-import { cassetteCaughtUp } from "../lib/catch-up.js";
 import type { BenchContext } from "../lib/context.js";
-import { diskWriteMBps } from "../lib/disk.js";
-import { pipelineCostUs } from "../lib/pipeline-cost.js";
 import {
+  BARE,
   BURST_CLIENTS,
   BURST_REQUESTS,
   bigBound,
+  burst,
   CEILING,
+  cassetteCaughtUp,
   catchUpNote,
   cpuSplit,
+  diskWriteMBps,
   find,
   floorNotes,
   JOURNAL_FLOOR,
   LAG_TARGET_MS,
   overCeiling,
   PATH,
+  peers,
+  pipelineCostUs,
   ratio,
   recordArgs,
-  tryStart,
+  startContenders,
 } from "../lib/recording-parts.js";
-import type { Section } from "../lib/report.js";
-import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
-import { cpuPerRequest, median, percent, whole } from "../lib/stats.js";
+import { cpuPerRequest, median, percent, type Section, whole } from "../lib/report.js";
+import { alternate, answeredCleanly, type Medians } from "../lib/rounds.js";
 
 /** Recording throughput: assopay record against a bare http-proxy and the recording peers, in one run. */
 export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
@@ -31,91 +32,20 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   const skipped: string[] = [];
   const upstream = await ctx.start(ctx.system("upstream", ["--size", "2048"]));
   const up = upstream.url;
-  const contenders = (
-    await Promise.all([
-      tryStart(
-        ctx,
-        "http-proxy (bare, keep-alive)",
-        () => ctx.start(ctx.system("bare-proxy", ["--upstream", up])),
-        skipped,
-      ),
-      tryStart(
-        ctx,
-        "http-proxy (bare, no keep-alive)",
-        () => ctx.start(ctx.system("bare-proxy", ["--upstream", up, "--no-keepalive"])),
-        skipped,
-      ),
-      tryStart(
-        ctx,
-        "assopay record",
-        () => ctx.start(ctx.assopay(recordArgs(up, join(ctx.scratch, "record.yaml")))),
-        skipped,
-        join(ctx.scratch, "record.yaml"),
-      ),
-      tryStart(ctx, CEILING, () => ctx.start(ctx.system("capture-only", ["--upstream", up])), skipped),
-      tryStart(
-        ctx,
-        JOURNAL_FLOOR,
-        () =>
-          ctx.start(ctx.system("journal-only", ["--upstream", up, "--journal", join(ctx.scratch, "floor")])),
-        skipped,
-      ),
-      tryStart(
-        ctx,
-        "talkback 4.2 (record)",
-        () =>
-          ctx.start(
-            ctx.system("talkback", [
-              "--mode",
-              "record",
-              "--upstream",
-              up,
-              "--tapes",
-              join(ctx.scratch, "talkback-rec"),
-            ]),
-          ),
-        skipped,
-      ),
-      tryStart(
-        ctx,
-        "mockttp 4.6 (pass-through + body hook)",
-        () => ctx.start(ctx.system("mockttp", ["--upstream", up])),
-        skipped,
-      ),
-      tryStart(
-        ctx,
-        "WireMock 3.13 (record)",
-        () =>
-          ctx.start({
-            ...ctx.system("wiremock", [
-              "--mode",
-              "record",
-              "--root",
-              join(ctx.scratch, "wiremock-rec"),
-              "--upstream",
-              up,
-            ]),
-            startTimeoutMs: 90_000,
-          }),
-        skipped,
-      ),
-    ])
-  ).filter((c): c is Contender => c !== undefined);
-  const round = {
-    durationSeconds: options.durationSeconds,
-    rounds: options.rounds,
-    warmupSeconds: options.warmupSeconds,
-    unique: true,
-    log: ctx.log,
-  };
+  const record = join(ctx.scratch, "record.yaml");
+  const contenders = await startContenders(ctx, skipped, [
+    [BARE, ctx.system("bare-proxy", ["--upstream", up])],
+    ["http-proxy (bare, no keep-alive)", ctx.system("bare-proxy", ["--upstream", up, "--no-keepalive"])],
+    ["assopay record", ctx.assopay(recordArgs(up, record)), record],
+    [CEILING, ctx.system("capture-only", ["--upstream", up])],
+    [JOURNAL_FLOOR, ctx.system("journal-only", ["--upstream", up, "--journal", join(ctx.scratch, "floor")])],
+    ...peers(ctx, up, "-rec"),
+  ]);
+  const round = { ...options, unique: true, log: ctx.log };
   ctx.log("recording, 2 KB bodies, 10 connections (every request new, so recorders record each one)");
   const at10 = await alternate(contenders, { ...round, connections: 10 });
   ctx.log("recording, 2 KB bodies, 50 connections");
-  const pair = contenders.filter(
-    (c) =>
-      c.name.startsWith("http-proxy (bare, keep") ||
-      [CEILING, JOURNAL_FLOOR, "assopay record"].includes(c.name),
-  );
+  const pair = contenders.filter((c) => [BARE, CEILING, JOURNAL_FLOOR, "assopay record"].includes(c.name));
   const at50 = await alternate(pair, { ...round, connections: 50 });
 
   ctx.log("recording, 1 MB bodies, 10 connections");
@@ -131,7 +61,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   );
   const big = await alternate(
     [
-      { name: "http-proxy (bare, keep-alive)", url: `${bigBare.url}${PATH}`, pid: bigBare.pid },
+      { name: BARE, url: `${bigBare.url}${PATH}`, pid: bigBare.pid },
       {
         name: "assopay record",
         url: `${bigAssopay.url}${PATH}`,
@@ -149,7 +79,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   for (let n = 0; n < options.rounds; n++) {
     const cassette = join(ctx.scratch, `burst-${n}.yaml`);
     const recorder = await ctx.start(ctx.assopay(recordArgs(up, cassette, "once")));
-    const measured = await burst(recorder.url, recorder.pid, cassette, BURST_REQUESTS, BURST_CLIENTS);
+    const measured = await burst(recorder.url, cassette);
     await recorder.close();
     lags.push(measured.lagMs);
     ctx.log(
@@ -158,17 +88,17 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   }
   const lag = median(lags);
 
-  ctx.log("the recording worker's pipeline alone, in-process (bench/worker-pipeline.ts)");
-  const pipeline2k = await pipelineCostUs(ctx.root, 2048, 20_000);
-  const pipeline1m = await pipelineCostUs(ctx.root, 1024 * 1024, 100);
+  ctx.log("the recording worker's pipeline alone, in-process (bench/systems/worker-pipeline.ts)");
+  const pipeline2k = await pipelineCostUs(ctx, 2048, 20_000);
+  const pipeline1m = await pipelineCostUs(ctx, 1024 * 1024, 100);
 
   const disk = diskWriteMBps(ctx.scratch);
-  const bigBareRate = find(big, "http-proxy (bare, keep-alive)")?.rps ?? Number.NaN;
+  const bigBareRate = find(big, BARE)?.rps ?? Number.NaN;
   ctx.log(`  disk: ${whole(disk)} MB/s sustained (fsync)`);
 
-  const bare10 = find(at10, "http-proxy (bare, keep-alive)");
+  const bare10 = find(at10, BARE);
   const ours10 = find(at10, "assopay record");
-  const bare50 = find(at50, "http-proxy (bare, keep-alive)");
+  const bare50 = find(at50, BARE);
   const ours50 = find(at50, "assopay record");
   const vs = (peer: string) => {
     const other = at10.find((m) => m.name.startsWith(peer));
@@ -186,7 +116,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
     String(m.errors + m.non2xx),
   ];
   const pipelineRow = (size: string, us: number) => [
-    `in-process pipeline (bench/worker-pipeline.ts), ${size}`,
+    `in-process pipeline (bench/systems/worker-pipeline.ts), ${size}`,
     "–",
     "–",
     "–",
@@ -260,8 +190,8 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
     }),
     {
       target: "1 MB bodies: ≥ 50% of bare http-proxy",
-      measured: `${percent(ratio(find(big, "assopay record"), find(big, "http-proxy (bare, keep-alive)")))}; any recorder doing the floor's and the pipeline's work: at most ${percent(bigBound(big, pipeline1m)?.ofBare ?? Number.NaN)} here (notes)`,
-      met: ratio(find(big, "assopay record"), find(big, "http-proxy (bare, keep-alive)")) >= 0.5,
+      measured: `${percent(ratio(find(big, "assopay record"), find(big, BARE)))}; any recorder doing the floor's and the pipeline's work: at most ${percent(bigBound(big, pipeline1m)?.ofBare ?? Number.NaN)} here (notes)`,
+      met: ratio(find(big, "assopay record"), find(big, BARE)) >= 0.5,
     },
   ];
   return [
@@ -274,9 +204,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
           ...at10.map((m) => row(m, bare10, ceiling10)),
           ...at50.map((m) => row(m, bare50, ceiling50)),
           pipelineRow("2 KB", pipeline2k),
-          ...big.map((m) =>
-            row({ ...m, name: `${m.name}, 1 MB` }, find(big, "http-proxy (bare, keep-alive)"), bigCeilingM),
-          ),
+          ...big.map((m) => row({ ...m, name: `${m.name}, 1 MB` }, find(big, BARE), bigCeilingM)),
           pipelineRow("1 MB", pipeline1m),
         ],
       },
@@ -284,7 +212,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
       notes: [
         "Every request carries a unique `?i=N`, so each recorder records every exchange (talkback and WireMock would otherwise answer repeats from their tapes).",
         "CPU µs/req is the CPU time the system's own processes (all threads, and children) spent per request answered, from `/proc`, until it had finished the round's work (for assopay record: until its cassette held every exchange); the upstream and the load generator are not counted.",
-        `"CPU over the ceiling" is a system's CPU µs/req minus that of "${CEILING}" in the same rounds: what recording adds to forwarding. The in-process pipeline rows are the recording worker's pipeline alone on the same body, in a process of its own with no network (bench/worker-pipeline.ts, median of 3 rounds): what assopay record adds beyond it is transport (the journal, reading it back, messages, two threads' garbage collection).`,
+        `"CPU over the ceiling" is a system's CPU µs/req minus that of "${CEILING}" in the same rounds: what recording adds to forwarding. The in-process pipeline rows are the recording worker's pipeline alone on the same body, in a process of its own with no network (bench/systems/worker-pipeline.ts, median of 3 rounds): what assopay record adds beyond it is transport (the journal, reading it back, messages, two threads' garbage collection).`,
         `The lag: ${options.rounds} burst(s) of ${whole(BURST_REQUESTS)} requests (2 KB bodies) from ${BURST_CLIENTS} keep-alive clients, each on a fresh assopay record; the time from the last response's end until the cassette held every exchange, median ${whole(lag)} ms (each: ${lags.map((l) => `${whole(l)} ms`).join(", ")}). Every exchange is in the journal meanwhile; the journal's bound (docs/cassettes.md) caps the lag.`,
         ...cpuSplit([bare10, find(at10, CEILING), ours10, bare50, find(at50, CEILING), ours50]),
         catchUpNote(ours10, ours50, find(big, "assopay record"), bare10, bare50),

@@ -1,8 +1,7 @@
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import type { Section } from "../lib/report.js";
-import { runMeasured } from "../lib/run-measured.js";
-import { whole } from "../lib/stats.js";
+import { type Section, whole } from "../lib/report.js";
 
 interface SandboxInfo {
   url: string;
@@ -12,6 +11,34 @@ interface SandboxInfo {
   formSlug: string;
   admin: { clientId: string; clientSecret: string };
   reader: { clientId: string; clientSecret: string };
+}
+
+interface Measured {
+  wallMs: number;
+  maxRssKb: number;
+  exitCode: number;
+  stdout: string;
+}
+
+/** Runs a command to completion and reads the `MEASURED {…}` line that bench/systems/measured.ts prints. */
+function runMeasured(command: string, args: string[]): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.once("exit", () => {
+      const line = /MEASURED (\{.*\})/.exec(stderr);
+      if (!line?.[1])
+        return reject(new Error(`no measurement from ${args.join(" ")}:\n${stderr.slice(-1500)}`));
+      resolve({ ...(JSON.parse(line[1]) as Omit<Measured, "stdout">), stdout });
+    });
+  });
 }
 
 const SIZES = [1_000, 10_000, 100_000];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inSuiteOrder, keptSections, withMeasuredLine } from "../../bench/lib/kept-sections.js";
+import { inSuiteOrder, keptSections, withMeasuredLine } from "../../bench/lib/report.js";
 
 const OLD = [
   "# Benchmarks",

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { cpuUsage } from "node:process";
 import { describe, expect, it } from "vitest";
-import { machineBusy } from "../../bench/lib/cpu.js";
+import { machineBusy } from "../../bench/lib/rounds.js";
 
 describe("the bench's reading of the whole machine's CPU (/proc/stat)", () => {
   it("counts at least the CPU this process spends meanwhile, and at most every core's whole time", () => {

@@ -1,24 +1,23 @@
 // The recording worker's pipeline alone, in this process (no network, no other processes): CPU time per
-// captured exchange to decode, redact, serialise and append it. The "worker CPU per exchange" figures of
-// bench/history/performance-log.md, and the recording suite's "in-process pipeline" rows (with --json: one line,
-// `{"size":BYTES,"perExchangeUs":[each round's user + system µs per exchange]}`).
-// Usage: node --import tsx bench/worker-pipeline.ts [--size BYTES] [--count N] [--rounds N] [--json]
+// captured exchange to decode, redact, serialise and append it. The recording suite's "in-process
+// pipeline" rows (bench/suites/recording.ts).
+// Usage: node --import tsx bench/systems/worker-pipeline.ts [--size BYTES] [--count N] [--rounds N]
+//   → stdout: {"size":BYTES,"perExchangeUs":[each round's user + system µs per exchange]}
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { DocumentWriter } from "../proxy/cassette/writer.js";
-import type { CapturedExchange } from "../proxy/record/capture.js";
-import { RecordingPipeline } from "../proxy/record/pipeline.js";
-import { createRedactor } from "../proxy/redaction/redact.js";
-import { jsonBody } from "./systems/body.js";
+import { DocumentWriter } from "../../proxy/cassette/writer.js";
+import type { CapturedExchange } from "../../proxy/record/capture.js";
+import { RecordingPipeline } from "../../proxy/record/pipeline.js";
+import { createRedactor } from "../../proxy/redaction/redact.js";
+import { jsonBody } from "./body.js";
 
 const { values } = parseArgs({
   options: {
     size: { type: "string", default: "2048" },
     count: { type: "string", default: "100000" },
     rounds: { type: "string", default: "3" },
-    json: { type: "boolean", default: false },
   },
 });
 const body = jsonBody(Number(values.size));
@@ -55,14 +54,9 @@ try {
     await pipeline.idle();
     writer.flush();
     const used = process.cpuUsage(cpu);
-    const per = (micros: number) => (micros / count).toFixed(1);
     perExchangeUs.push((used.user + used.system) / count);
-    if (!values.json)
-      process.stdout.write(
-        `round ${round}: ${per(used.user)} µs user + ${per(used.system)} µs system per exchange (${body.length} B body)\n`,
-      );
   }
-  if (values.json) process.stdout.write(`${JSON.stringify({ size: body.length, perExchangeUs })}\n`);
+  process.stdout.write(`${JSON.stringify({ size: body.length, perExchangeUs })}\n`);
 } finally {
   closeSync(fd);
   rmSync(folder, { recursive: true, force: true });
