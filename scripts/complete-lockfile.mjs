@@ -36,7 +36,7 @@ const CPU = [
 function platformOf(name) {
   const base = name.split("/").pop();
   const parts = base.split("-");
-  const os = parts.find((p) => OS.includes(p)) ?? (parts.includes("openbsd") ? "openbsd" : undefined);
+  const os = parts.find((p) => OS.includes(p));
   const cpu = parts.find((p) => CPU.includes(p)) ?? (base.includes("ppc64") ? "ppc64" : undefined);
   const entry = {};
   if (os) entry.os = [os];

@@ -3,6 +3,8 @@
 // tsx), so that two builds are measured by the same script in one run:
 //   node --import tsx scripts/scan-cpu.ts /work/main && node --import tsx scripts/scan-cpu.ts .
 // The bodies are the bench's JSON listing pages (bench/systems/body.ts), clean: every scan runs to the end.
+// A checkout from before 22f6b91 (the large-text fast path in proxy/cassette/raw-text.ts) is measured by
+// its own scripts/scan-cpu.ts.
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -20,31 +22,25 @@ const { createRedactor } = (await load("proxy/redaction/redactor.ts")) as {
     learn: boolean,
   ) => { secrets: { redact(s: string): string } };
 };
-const raw = await load("proxy/cassette/raw-text.ts");
-const { BodyEncoder } = (await load("proxy/record/body-encoder.ts")) as {
+const { BodyEncoder, rawText } = (await load("proxy/record/body-encoder.ts")) as {
   BodyEncoder: new (
     r: unknown,
   ) => { encode(body: { wire: Buffer }, headers: Record<string, string>): unknown };
+  rawText: (b: Buffer, r: unknown, indent: number) => unknown;
 };
 const { YamlEmitter } = (await load("proxy/cassette/emit.ts")) as {
   YamlEmitter: new () => { pieces(value: Record<string, unknown>): unknown };
 };
-const scanModule = await load("proxy/redaction/scan.ts").catch(() => undefined);
-const oldModule = scanModule ? undefined : await load("proxy/redaction/fast-path.ts");
+const { scanBody } = (await load("proxy/redaction/scan.ts")) as {
+  scanBody: (bytes: Buffer, r: unknown, options: object) => unknown;
+};
 
 const r = createRedactor(undefined, false, true);
 // Two secrets met earlier in the session (an access token, a signing key), as a recorder has.
 r.secrets.redact("tok-0123456789abcdef");
 r.secrets.redact("key-fedcba9876543210");
 
-const rawBody = (raw.rawText ?? raw.rawLine) as (b: Buffer, r: unknown, indent: number) => unknown;
-type OldScan = (view: string, r: unknown, keys: boolean) => boolean;
-type NewScan = (bytes: Buffer, r: unknown, options: object) => unknown;
-const newScan = scanModule?.scanBody as NewScan | undefined;
-const oldScan = oldModule?.fastPathDeclines as OldScan | undefined;
-const jsonScan: Scan = newScan
-  ? (b) => newScan(b, r, { keys: false, literal: false })
-  : (b) => oldScan?.(b.toString("latin1"), r, false);
+const jsonScan: Scan = (b) => scanBody(b, r, { keys: false, literal: false });
 
 function cpu(scan: Scan, body: Buffer, rounds: number): number {
   for (let i = 0; i < 5; i++) scan(body);
@@ -71,9 +67,9 @@ const recorded =
       response: { status: 200, body: encoder.encode({ wire: b }, { "content-type": type }) },
     });
 const kb = jsonBody(2048);
-if (rawBody(mb, r, 6) === undefined) throw new Error("the 1 MB body was not taken by the raw path");
+if (rawText(mb, r, 6) === undefined) throw new Error("the 1 MB body was not taken by the raw path");
 const rows: [string, number][] = [
-  ["1 MB JSON, raw path (scan + literal checks)", cpu((b) => rawBody(b, r, 6), mb, 300)],
+  ["1 MB JSON, raw path (scan + literal checks)", cpu((b) => rawText(b, r, 6), mb, 300)],
   ["1 MB JSON, transcoder path's scan", cpu(jsonScan, mb, 300)],
   ["2 KB JSON, transcoder path's scan", cpu(jsonScan, kb, 100_000)],
   [
