@@ -16,7 +16,7 @@ import type { Contender, Medians } from "./rounds.js";
 export const PATH = "/v5/organizations/bench/items?pageSize=20";
 /** assopay record's forwarding and capture, exchanges dropped: the most any recorder on its path can do. */
 export const CEILING = "ceiling: assopay forwarding, nothing written";
-/** The floor for big bodies (bench/systems/journal-only.ts): forwarding and the journal's one write. */
+/** The floor for big bodies (bench/systems/forwarder.ts --journal): forwarding and the journal's one write. */
 export const JOURNAL_FLOOR = "floor: assopay forwarding and its journal, nothing else";
 
 /** The baseline of the recording rounds. */
@@ -99,7 +99,7 @@ export function floorNotes(
   const floor = find(runs.big, JOURNAL_FLOOR);
   const over = (list: Medians[]) =>
     cpuPerRequest(overCeiling(find(list, JOURNAL_FLOOR), find(list, CEILING)));
-  const what = `"${JOURNAL_FLOOR}" (bench/systems/journal-only.ts) is the ceiling's forwarder with each exchange appended to the journal, the one write the durability rule asks for before the response ends, and nothing else: no scan, no YAML, no second write, no worker.`;
+  const what = `"${JOURNAL_FLOOR}" (bench/systems/forwarder.ts --journal) is the ceiling's forwarder with each exchange appended to the journal, the one write the durability rule asks for before the response ends, and nothing else: no scan, no YAML, no second write, no worker.`;
   const small = `With 2 KB bodies that write took ${over(runs.at10)} µs over the ceiling at 10 connections and ${over(runs.at50)} at 50; the 2 KB target (1.5× the pipeline's ${cpuPerRequest(pipeline2k)} µs) leaves ${cpuPerRequest(pipeline2k / 2)} µs for everything besides the pipeline, the journal's write, its reading back and the messages included.`;
   if (!floor) return [what, small];
   const bare = find(runs.big, BARE);
@@ -324,18 +324,13 @@ export function diskWriteMBps(folder: string, megabytes = 512): number {
   }
 }
 
-/** Sends `count` distinct GETs (`?i=1..count`) through a URL, `concurrency` at a time. */
-export async function sendDistinct(
-  base: string,
-  path: string,
-  count: number,
-  concurrency = 32,
-): Promise<void> {
+/** Sends `count` distinct GETs of `PATH` (`&i=1..count`) to `base`, `concurrency` at a time. */
+export async function sendDistinct(base: string, count: number, concurrency = 32): Promise<void> {
   let next = 1;
   const worker = async () => {
     while (next <= count) {
       const i = next++;
-      const response = await fetch(`${base}${path}&i=${i}`);
+      const response = await fetch(`${base}${PATH}&i=${i}`);
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`priming request ${i} answered ${response.status}`);
     }
@@ -351,10 +346,9 @@ export async function recordCassette(
   ctx: BenchContext,
   upstream: string,
   cassette: string,
-  path: string,
   count: number,
 ): Promise<void> {
   const recorder = await ctx.start(ctx.assopay(recordArgs(upstream, cassette)));
-  await sendDistinct(recorder.url, path, count);
+  await sendDistinct(recorder.url, count);
   await recorder.close();
 }

@@ -16,7 +16,7 @@ export async function cassetteLoadSuite(ctx: BenchContext): Promise<Section[]> {
   const upstream = await ctx.start(ctx.system("upstream", ["--size", "2048"]));
   const cassette = join(ctx.scratch, "load-10000.yaml");
   ctx.log("cassette load: recording 10,000 interactions");
-  await recordCassette(ctx, upstream.url, cassette, "/v5/organizations/bench/items?pageSize=20", 10_000);
+  await recordCassette(ctx, upstream.url, cassette, 10_000);
   const runs: Loaded[] = [];
   for (let round = 0; round < Math.max(3, ctx.options.rounds); round++) {
     const out = execFileSync(

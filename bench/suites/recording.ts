@@ -37,8 +37,8 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
     [BARE, ctx.system("bare-proxy", ["--upstream", up])],
     ["http-proxy (bare, no keep-alive)", ctx.system("bare-proxy", ["--upstream", up, "--no-keepalive"])],
     ["assopay record", ctx.assopay(recordArgs(up, record)), record],
-    [CEILING, ctx.system("capture-only", ["--upstream", up])],
-    [JOURNAL_FLOOR, ctx.system("journal-only", ["--upstream", up, "--journal", join(ctx.scratch, "floor")])],
+    [CEILING, ctx.system("forwarder", ["--upstream", up])],
+    [JOURNAL_FLOOR, ctx.system("forwarder", ["--upstream", up, "--journal", join(ctx.scratch, "floor")])],
     ...peers(ctx, up, "-rec"),
   ]);
   const round = { ...options, unique: true, log: ctx.log };
@@ -54,10 +54,10 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   const bigAssopay = await ctx.start(
     ctx.assopay(recordArgs(bigUpstream.url, join(ctx.scratch, "record-1mb.yaml"))),
   );
-  const bigCeiling = await ctx.start(ctx.system("capture-only", ["--upstream", bigUpstream.url]));
+  const bigCeiling = await ctx.start(ctx.system("forwarder", ["--upstream", bigUpstream.url]));
   const bigJournal = join(ctx.scratch, "journal-only-1mb.yaml");
   const bigFloor = await ctx.start(
-    ctx.system("journal-only", ["--upstream", bigUpstream.url, "--journal", bigJournal]),
+    ctx.system("forwarder", ["--upstream", bigUpstream.url, "--journal", bigJournal]),
   );
   const big = await alternate(
     [
@@ -217,7 +217,7 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
         ...cpuSplit([bare10, find(at10, CEILING), ours10, bare50, find(at50, CEILING), ours50]),
         catchUpNote(ours10, ours50, find(big, "assopay record"), bare10, bare50),
         "assopay record runs with its defaults: secrets redacted, every exchange appended to the YAML cassette.",
-        `"${CEILING}" is assopay record's own forwarder and body capture with each captured exchange dropped instead of written (bench/systems/capture-only.ts): no recorder that forwards this way can beat it here. In this run it reached ${percent(ratio(find(at10, CEILING), bare10))} of the bare proxy at 10 connections and ${percent(ratio(find(at50, CEILING), bare50))} at 50; what separates it from assopay record (${percent(ratio(ours10, find(at10, CEILING)))} of it at 10 connections) is the cost of writing the cassette.`,
+        `"${CEILING}" is assopay record's own forwarder and body capture with each captured exchange dropped instead of written (bench/systems/forwarder.ts): no recorder that forwards this way can beat it here. In this run it reached ${percent(ratio(find(at10, CEILING), bare10))} of the bare proxy at 10 connections and ${percent(ratio(find(at50, CEILING), bare50))} at 50; what separates it from assopay record (${percent(ratio(ours10, find(at10, CEILING)))} of it at 10 connections) is the cost of writing the cassette.`,
         ...floorNotes({ at10, at50, big }, pipeline2k, pipeline1m),
         `The disk under the cassettes sustains ${whole(disk)} MB/s (512 MB written in 1 MB blocks, then fsync). A 1 MB exchange adds about 1 MB of cassette, so once the page cache is full any recorder of such bodies is held to about ${whole(disk)} exchanges/s here: ${percent(disk / bigBareRate)} of the bare proxy's 1 MB rate in this run.`,
         ...skipped,

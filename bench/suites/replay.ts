@@ -1,12 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { recordCassette, sendDistinct } from "../lib/recording-parts.js";
+import { PATH, recordCassette, sendDistinct } from "../lib/recording-parts.js";
 import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
 import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
 import { jsonBody } from "../systems/body.js";
 
-const PATH = "/v5/organizations/bench/items?pageSize=20";
 const PATHS = Array.from({ length: 10 }, (_, i) => `${PATH}&i=${i + 1}`);
 /** The 100,000-interaction replay again, its node started with `--single-threaded-gc`. */
 const SINGLE_THREADED = "node --single-threaded-gc: assopay replay (100,000)";
@@ -98,7 +97,7 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   const cassettes = new Map<number, string>();
   for (const count of SIZES) {
     const file = join(ctx.scratch, `replay-${count}.yaml`);
-    await recordCassette(ctx, upstream.url, file, PATH, count);
+    await recordCassette(ctx, upstream.url, file, count);
     cassettes.set(count, file);
   }
   const loading = await loadFigures(ctx, cassettes);
@@ -135,7 +134,7 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
     const recorder = await ctx.start(
       ctx.system("talkback", ["--mode", "record", "--upstream", upstream.url, "--tapes", tapes]),
     );
-    await sendDistinct(recorder.url, PATH, 10, 1);
+    await sendDistinct(recorder.url, 10, 1);
     await recorder.close();
     return ctx.start(
       ctx.system("talkback", ["--mode", "playback", "--upstream", upstream.url, "--tapes", tapes]),
@@ -147,7 +146,7 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
       ...ctx.system("wiremock", ["--mode", "record", "--root", root, "--upstream", upstream.url]),
       startTimeoutMs: 90_000,
     });
-    await sendDistinct(recorder.url, PATH, 10, 1);
+    await sendDistinct(recorder.url, 10, 1);
     await recorder.close();
     return ctx.start({
       ...ctx.system("wiremock", ["--mode", "playback", "--root", root]),
