@@ -122,7 +122,7 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
   // Any bearer token matches, so a stub server answers a client holding a real one.
   if (spec.role)
     request.matchingRules = {
-      header: { Authorization: { combine: "AND", matchers: [{ match: "regex", regex: "^Bearer \\S+$" }] } },
+      header: toRules({ Authorization: [{ match: "regex", regex: "^Bearer \\S+$" }] }),
     };
   const response: Record<string, unknown> = { status: spec.status };
   const responseRules: Record<string, unknown> = {};
@@ -132,9 +132,7 @@ export function httpInteraction(spec: HttpSpec): Record<string, unknown> {
     response.headers = { "Content-Type": ["application/json"] };
     response.body = { content: spec.responseBody.value, contentType: "application/json", encoded: false };
     responseRules.body = toRules(spec.responseBody.rules);
-    responseRules.header = {
-      "Content-Type": { combine: "AND", matchers: [{ match: "regex", regex: "^application/json.*" }] },
-    };
+    responseRules.header = toRules({ "Content-Type": [{ match: "regex", regex: "^application/json.*" }] });
   }
   if (Object.keys(responseRules).length > 0) response.matchingRules = responseRules;
   return {
