@@ -47,14 +47,6 @@ export function pactFileName(asOf: IsoDay): string {
 /** The provider state every interaction of an era starts with: the provider answers as on that day. */
 export const SERVICE_DATE_STATE = "the service date";
 
-/**
- * An interaction's description in the file of an era: the era is part of it, so descriptions are unique
- * across every file and a broker accepts the folder published as one consumer version.
- */
-export function eraDescription(description: string, asOf: IsoDay): string {
-  return `${description} (as of ${asOf})`;
-}
-
 /** Builds the pact of one era from the catalogue, the schemas and the timeline. */
 export function buildPact(contract: Contract, asOf: IsoDay): Record<string, unknown> {
   const interactions = [
@@ -63,7 +55,9 @@ export function buildPact(contract: Contract, asOf: IsoDay): Record<string, unkn
     ...messageInteractions(contract),
   ].map((i) => ({
     ...i,
-    description: eraDescription(String(i.description), asOf),
+    // The era is part of each description: unique across every file, a broker accepts the folder
+    // published as one consumer version.
+    description: `${String(i.description)} (as of ${asOf})`,
     providerStates: [
       { name: SERVICE_DATE_STATE, params: { day: asOf } },
       ...((i.providerStates as unknown[] | undefined) ?? []),
