@@ -22,10 +22,7 @@ export interface Discrepancy {
 
 /** Whether a crawl asked for the entries' details: they then hold more fields, so compare apart. */
 function withDetails(crawl: CrawlLog): boolean {
-  const params = new URLSearchParams(
-    (crawl.query ?? []).map(([name, value]): [string, string] => [name, value]),
-  );
-  return queryBoolean(params, "withDetails") === true;
+  return queryBoolean(new URLSearchParams((crawl.query ?? []) as [string, string][]), "withDetails") === true;
 }
 
 /** The fingerprint each crawl first served `id` with, in the order the crawls ran. */

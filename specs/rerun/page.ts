@@ -12,6 +12,8 @@ import {
   totalsDisagree,
 } from "../../contracts/index.js";
 import { evidenceOf } from "../runner/excerpt.js";
+import type { HttpClient, HttpRequest } from "../runner/http.js";
+import { followToEnd, keepsRecordedEntries } from "./crawls.js";
 import type { Exchange, Judgement } from "./finding.js";
 import type { ListingCrawl, TargetPage } from "./listings.js";
 
@@ -110,18 +112,30 @@ const givesTotals = ({ totalCount, totalPages }: PageCounts) =>
   typeof totalCount === "number" && totalCount >= 0 && typeof totalPages === "number" && totalPages >= 0;
 
 /**
- * At the end of a crawl that began with its first page: real totals agree with what the crawl counted.
- * Totals are real where the timeline makes them so, and, on the listings the count deprecation leaves
- * alone (an organization's forms, the partner's organizations), wherever the first page gives both.
+ * A page of a listing (`judgeListingPage`); where the recording ended, the target's end too; then, at the
+ * end of a crawl that began with its first page, real totals agree with what the crawl counted. Totals
+ * are real where the timeline makes them so, and, on the listings the count deprecation leaves alone (an
+ * organization's forms, the partner's organizations), wherever the first page gives both.
  */
-export function judgeTotals(
+export async function judgeListing(
+  http: HttpClient,
   exchange: Exchange,
-  judgement: Judgement,
+  request: HttpRequest,
   crawl: ListingCrawl,
-  timeline: readonly string[],
-): void {
+  judgement: Judgement,
+  contract: Contract,
+): Promise<void> {
+  const page = judgeListingPage(exchange, judgement, crawl, contract);
+  if (!page || !exchange.rules) return;
+  const recorded = exchange.route && readRoutePage(exchange.recorded.body, exchange.route);
+  const recordedEnd = recorded?.ok === true && recorded.entries.length === 0;
+  let ended = page.size === 0;
+  if (recordedEnd && !ended) {
+    ended = await followToEnd(http, exchange, request, page, crawl, judgement);
+  }
+  // A target that lost recorded entries is judged as a whole after the rerun (crawls.ts), not by totals.
   const first = crawl.pages[0];
-  if (!crawl.fromFirstPage || !first) return;
+  if (!ended || !keepsRecordedEntries(crawl) || !crawl.fromFirstPage || !first) return;
   if (first.expected !== "real" && !(first.expected === "not-applicable" && givesTotals(first.counts)))
     return;
   const problems = totalsDisagree(first.counts, crawl.seen.size);
@@ -131,6 +145,6 @@ export function judgeTotals(
     "counts.real-with-withcount",
     `the first page (${first.step.id}) declared totalCount ${String(totalCount)} and totalPages ${String(totalPages)}; the crawl counted ${crawl.seen.size} entries`,
     evidenceOf(exchange.target, first.counts, problems),
-    timeline,
+    countTimeline(exchange.rules, contract.timeline),
   );
 }

@@ -1,24 +1,17 @@
-import { type Contract, countTimeline, loadContract, readRoutePage } from "../../contracts/index.js";
+import { type Contract, loadContract } from "../../contracts/index.js";
 import { packageVersion } from "../../core/paths.js";
 import type { Finding } from "../../report/index.js";
 import { withDeadline } from "../runner/deadline.js";
-import {
-  createHttpClient,
-  type HttpClient,
-  type HttpRequest,
-  isSuccess,
-  parseJson,
-  TransportError,
-} from "../runner/http.js";
+import { createHttpClient, type HttpClient, isSuccess, parseJson, TransportError } from "../runner/http.js";
 import { runReport } from "../runner/run.js";
 import { createTokenSource, type TokenSource } from "../runner/tokens.js";
 import type { RunReport } from "../runner/types.js";
-import { followToEnd, judgeRerunCrawls, keepsRecordedEntries, noteRecordedPage } from "./crawls.js";
+import { judgeRerunCrawls, noteRecordedPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
-import { type Exchange, emptyJudgement, type Judgement, stepFinding, unjudgedFinding } from "./finding.js";
-import { createListings, type ListingCrawl } from "./listings.js";
+import { type Exchange, emptyJudgement, stepFinding, unjudgedFinding } from "./finding.js";
+import { createListings } from "./listings.js";
 import type { RerunOptions } from "./options.js";
-import { judgeListingPage, judgeTotals } from "./page.js";
+import { judgeListing } from "./page.js";
 import { judgeResource } from "./resource.js";
 import { compareShapes } from "./shape.js";
 import { judgeStatus } from "./status.js";
@@ -39,27 +32,6 @@ interface Session extends DeriveContext {
   options: RerunOptions;
   contract: Contract;
   http: HttpClient;
-}
-
-/** A page of a listing; where the recording ended, the target's end too, then the totals of the crawl. */
-async function judgeListing(
-  session: Session,
-  exchange: Exchange,
-  request: HttpRequest,
-  crawl: ListingCrawl,
-  judgement: Judgement,
-): Promise<void> {
-  const page = judgeListingPage(exchange, judgement, crawl, session.contract);
-  if (!page || !exchange.rules) return;
-  const recorded = exchange.route && readRoutePage(exchange.recorded.body, exchange.route);
-  const recordedEnd = recorded?.ok === true && recorded.entries.length === 0;
-  let ended = page.size === 0;
-  if (recordedEnd && !ended) {
-    ended = await followToEnd(session.http, exchange, request, page, crawl, judgement);
-  }
-  // A target that lost recorded entries is judged as a whole after the rerun (crawls.ts), not by totals.
-  if (ended && keepsRecordedEntries(crawl))
-    judgeTotals(exchange, judgement, crawl, countTimeline(exchange.rules, session.contract.timeline));
 }
 
 /** Sends one step, judges the answer by the rules at `--at` and compares it with the recording. */
@@ -102,7 +74,8 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
   const crawl = route?.pagination ? listings.crawlFor(step) : undefined;
   if (crawl) noteRecordedPage(crawl, step, recordedBody);
   const served = judgeStatus(exchange, judgement, contract.timeline.entries);
-  if (served && crawl) await judgeListing(session, exchange, derived.request, crawl, judgement);
+  if (served && crawl)
+    await judgeListing(session.http, exchange, derived.request, crawl, judgement, contract);
   else if (served) judgeResource(exchange, judgement, contract);
   else if (crawl) crawl.broken = `(${step.id}) was refused with ${target.status}`;
   const comparable = isSuccess(target.status) === isSuccess(exchange.recorded.status);
