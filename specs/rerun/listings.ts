@@ -33,15 +33,6 @@ export interface ListingCrawl {
   lastStep: RerunStep | undefined;
 }
 
-export interface Listings {
-  /** The crawl a listing request belongs to; a first page (no token) starts a new one. */
-  crawlFor(step: RerunStep): ListingCrawl;
-  /** Every crawl of the rerun, in the order they began. */
-  all(): readonly ListingCrawl[];
-  /** The token to send for a continuation request: the target's own, from its previous page. */
-  nextToken(step: RerunStep): { ok: true; token: string } | { ok: false; reason: string };
-}
-
 /** True when the recorded request carried a continuation token. */
 export function isContinuation(query: StoredQuery | undefined): boolean {
   return Object.keys(query ?? {}).some((name) => name.toLowerCase() === TOKEN_PARAM);
@@ -57,35 +48,35 @@ function listingKey(step: RerunStep): string {
 }
 
 /** The crawls of one rerun, keyed by listing. */
-export function createListings(): Listings {
+export function createListings() {
   const crawls = new Map<string, ListingCrawl>();
   const every: ListingCrawl[] = [];
-  const fresh = (fromFirstPage: boolean): ListingCrawl => {
-    const crawl: ListingCrawl = {
-      pages: [],
-      seen: new Set(),
-      fromFirstPage,
-      broken: undefined,
-      recorded: [],
-      targetLog: [],
-      startedAt: 0,
-      endedAt: 0,
-      lastStep: undefined,
-    };
-    every.push(crawl);
-    return crawl;
-  };
   return {
-    all: () => every,
-    crawlFor(step) {
+    /** Every crawl of the rerun, in the order they began. */
+    all: (): readonly ListingCrawl[] => every,
+    /** The crawl a listing request belongs to; a first page (no token) starts a new one. */
+    crawlFor(step: RerunStep): ListingCrawl {
       const key = listingKey(step);
+      const continuation = isContinuation(step.interaction.request.query);
       const existing = crawls.get(key);
-      if (existing && isContinuation(step.interaction.request.query)) return existing;
-      const crawl = fresh(!isContinuation(step.interaction.request.query));
+      if (existing && continuation) return existing;
+      const crawl: ListingCrawl = {
+        pages: [],
+        seen: new Set(),
+        fromFirstPage: !continuation,
+        broken: undefined,
+        recorded: [],
+        targetLog: [],
+        startedAt: 0,
+        endedAt: 0,
+        lastStep: undefined,
+      };
+      every.push(crawl);
       crawls.set(key, crawl);
       return crawl;
     },
-    nextToken(step) {
+    /** The token to send for a continuation request: the target's own, from its previous page. */
+    nextToken(step: RerunStep): { ok: true; token: string } | { ok: false; reason: string } {
       const crawl = crawls.get(listingKey(step));
       const last = crawl?.pages[crawl.pages.length - 1];
       if (!crawl || (!last && !crawl.broken)) {
@@ -106,3 +97,5 @@ export function createListings(): Listings {
     },
   };
 }
+
+export type Listings = ReturnType<typeof createListings>;

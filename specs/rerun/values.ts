@@ -17,20 +17,6 @@ interface Place {
 
 export type Resolved = { ok: true; value: string } | { ok: false; reason: string };
 
-export interface LearntValues {
-  /** Remembers the id-like values of a recorded response body. */
-  learn(step: number, recorded: unknown): void;
-  /** Keeps the target's answer to a step (its parsed body), to read values from. */
-  answer(step: number, body: unknown): void;
-  /** True when a recorded response held this value at an id-like place. */
-  knows(recorded: string): boolean;
-  /**
-   * What the target gave at the place the recording held `recorded`, the latest place first;
-   * `undefined` when no recorded response held it.
-   */
-  resolve(recorded: string): Resolved | undefined;
-}
-
 /** Keys whose values are identifiers or credentials the target issues. */
 const ID_KEY = /^(id|.+Id|.+_id|access_token|refresh_token|continuationToken)$/;
 
@@ -91,9 +77,7 @@ export function formatPath(path: JsonPath): string {
 }
 
 /** The values learnt in one rerun; `describe` names a step in the reasons it gives. */
-export function createLearntValues(
-  describe: (step: number) => string = (step) => `step ${step + 1}`,
-): LearntValues {
+export function createLearntValues(describe: (step: number) => string = (step) => `step ${step + 1}`) {
   const places = new Map<string, Place[]>();
   const answers = new Map<number, unknown>();
 
@@ -107,7 +91,8 @@ export function createLearntValues(
   };
 
   return {
-    learn(step, recorded) {
+    /** Remembers the id-like values of a recorded response body. */
+    learn(step: number, recorded: unknown): void {
       for (const leaf of idLeaves(recorded)) {
         const list = places.get(leaf.value) ?? [];
         list.push({
@@ -118,11 +103,17 @@ export function createLearntValues(
         places.set(leaf.value, list);
       }
     },
-    answer(step, body) {
+    /** Keeps the target's answer to a step (its parsed body), to read values from. */
+    answer(step: number, body: unknown): void {
       answers.set(step, body);
     },
-    knows: (recorded) => places.has(recorded),
-    resolve(recorded) {
+    /** True when a recorded response held this value at an id-like place. */
+    knows: (recorded: string): boolean => places.has(recorded),
+    /**
+     * What the target gave at the place the recording held `recorded`, the latest place first;
+     * `undefined` when no recorded response held it.
+     */
+    resolve(recorded: string): Resolved | undefined {
       const list = places.get(recorded);
       if (!list) return undefined;
       for (const place of [...list].reverse()) {
@@ -137,3 +128,5 @@ export function createLearntValues(
     },
   };
 }
+
+export type LearntValues = ReturnType<typeof createLearntValues>;
