@@ -20,13 +20,7 @@ const HEX = "0a1b2c3d4e5f6789";
  * The origins of the shapes: secretlint's recommended preset, a provider's own documentation, a standard,
  * or the shape most tokens share (a prefix and a random body: `token-shape.ts`).
  */
-const FORMAT_ORIGINS = [
-  "secretlint-preset-recommend",
-  "provider-documentation",
-  "standard",
-  "token-shape",
-] as const;
-type FormatOrigin = (typeof FORMAT_ORIGINS)[number];
+type FormatOrigin = "secretlint-preset-recommend" | "provider-documentation" | "standard" | "token-shape";
 
 /** One shape: `pattern` finds it (global); the secret is capture group `secret` (the whole match if 0). */
 export interface SecretFormat {
