@@ -93,14 +93,17 @@ function writePiecesSync(fd: number, pieces: readonly (string | Buffer)[]): void
     }
   }
   if (text !== "") buffers.push(Buffer.from(text, "utf8"));
-  if (buffers.length === 1) {
-    writeAllSync(fd, buffers[0] as Buffer);
-    return;
-  }
+  if (buffers.length === 1) writeAllSync(fd, buffers[0] as Buffer);
+  else writevAllSync(fd, buffers);
+}
+
+/** Writes `buffers` in order with one `writev(2)` (more only if the kernel takes part); returns their length. */
+export function writevAllSync(fd: number, buffers: readonly Buffer[]): number {
   let total = 0;
   for (const buffer of buffers) total += buffer.length;
   const written = writevSync(fd, buffers);
   if (written < total) writeAllSync(fd, Buffer.concat(buffers).subarray(written));
+  return total;
 }
 
 /** Whether a file's last byte is a newline (true for an empty file). */

@@ -1,34 +1,23 @@
-import {
-  closeSync,
-  fstatSync,
-  ftruncateSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-  writevSync,
-} from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, renameSync, unlinkSync } from "node:fs";
 import * as zlib from "node:zlib";
 import { AssopayError } from "../../core/errors.js";
+import { writevAllSync } from "../cassette/writer.js";
 import type { CapturedBody, CapturedExchange } from "./capture.js";
 
 /** CRC-32 (IEEE, as zlib and gzip compute it) of `bytes`, continuing from `previous`. */
 export type Crc32 = (bytes: Uint8Array, previous?: number) => number;
 
-/** The table of the byte-at-a-time CRC-32 (reflected polynomial 0xEDB88320). */
-function table(): Uint32Array {
+/**
+ * The same CRC-32 in JavaScript, byte at a time (reflected polynomial 0xEDB88320), for the Node versions
+ * whose zlib lacks `crc32` (before 20.15 and 22.2). Exported for the test that checks both agree.
+ */
+export function portableCrc32(): Crc32 {
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
     t[n] = c >>> 0;
   }
-  return t;
-}
-
-/** The same CRC-32 in JavaScript, for the Node versions whose zlib lacks `crc32` (before 20.15 and 22.2). */
-function portable(): Crc32 {
-  const t = table();
   return (bytes, previous = 0) => {
     let c = ~previous >>> 0;
     for (let i = 0; i < bytes.length; i++) c = (t[(c ^ (bytes[i] as number)) & 0xff] as number) ^ (c >>> 8);
@@ -36,23 +25,18 @@ function portable(): Crc32 {
   };
 }
 
+const inner: Crc32 =
+  typeof (zlib as { crc32?: unknown }).crc32 === "function"
+    ? (zlib as unknown as { crc32: Crc32 }).crc32
+    : portableCrc32();
+
 /**
  * `zlib.crc32` where this Node has it (native code), else the portable one: both give the same value.
  * Empty input is answered here: Node 20's `zlib.crc32` returns 0, not `previous`, for an empty buffer
  * whose memory is a zero-length `ArrayBuffer` (the recorder's empty request bodies are such buffers).
  */
-export const crc32: Crc32 = withEmpty(
-  typeof (zlib as { crc32?: unknown }).crc32 === "function"
-    ? (zlib as unknown as { crc32: Crc32 }).crc32
-    : portable(),
-);
-
-function withEmpty(inner: Crc32): Crc32 {
-  return (bytes, previous = 0) => (bytes.length === 0 ? previous >>> 0 : inner(bytes, previous));
-}
-
-/** Exposed for the test that checks both agree. */
-export const portableCrc32: () => Crc32 = portable;
+export const crc32: Crc32 = (bytes, previous = 0) =>
+  bytes.length === 0 ? previous >>> 0 : inner(bytes, previous);
 
 /**
  * The frame format of the recording journal (see `journal.ts`). A frame (`AJ02`):
@@ -293,14 +277,8 @@ export class Journal {
     const requestParts = Buffer.isBuffer(request) ? [request] : request;
     const responseParts = Buffer.isBuffer(response) ? [response] : response;
     const parts = [frameStart(meta, requestParts, responseParts), ...requestParts, ...responseParts];
-    const length = total(parts);
     try {
-      const written = writevSync(this.fd, parts);
-      if (written < length) {
-        const rest = Buffer.concat(parts).subarray(written);
-        let offset = 0;
-        while (offset < rest.length) offset += writeSync(this.fd, rest, offset, rest.length - offset);
-      }
+      this.written += writevAllSync(this.fd, parts);
     } catch (error) {
       this.failed = true;
       try {
@@ -310,7 +288,6 @@ export class Journal {
       }
       throw this.unwritable(error);
     }
-    this.written += length;
   }
 
   private unwritable(cause: unknown): AssopayError {
@@ -374,10 +351,4 @@ export class Journal {
     closeSync(this.fd);
     if (remove && !this.failed) unlinkSync(this.path);
   }
-}
-
-function total(parts: readonly Buffer[]): number {
-  let n = 0;
-  for (const part of parts) n += part.length;
-  return n;
 }

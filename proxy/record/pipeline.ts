@@ -52,11 +52,6 @@ function withBody<T extends object, B>(message: T, body: B | undefined): T & { b
   return body === undefined ? message : { ...message, body };
 }
 
-interface Queued {
-  exchange: CapturedExchange;
-  id: number | undefined;
-}
-
 /** Where the pipeline's documents go: the cassette's writer, or (recovery) a filter in front of it. */
 export type InteractionSink = Pick<DocumentWriter, "append">;
 
@@ -70,7 +65,7 @@ export class RecordingPipeline {
   private readonly redactor: Redactor;
   private readonly encoder: BodyEncoder;
   private readonly onEvent: ProxyEventSink;
-  private readonly queue: Queued[] = [];
+  private readonly queue: { exchange: CapturedExchange; id: number | undefined }[] = [];
   private running = false;
   private waiters: (() => void)[] = [];
 
@@ -125,50 +120,42 @@ export class RecordingPipeline {
         );
         this.record(x, ready, id);
       })
-      .catch((error: unknown) => this.failed(x, error))
+      .catch((error: unknown) =>
+        this.onEvent({
+          kind: "write-error",
+          message: `could not record ${x.method} ${x.url}: ${(error as Error).message}`,
+        }),
+      )
       .finally(() => this.run());
   }
 
-  private failed(exchange: CapturedExchange, error: unknown): void {
-    this.onEvent({
-      kind: "write-error",
-      message: `could not record ${exchange.method} ${exchange.url}: ${(error as Error).message}`,
-    });
-  }
-
+  /** What the cassette says of a notification's signature, and the known key that signed it (if any). */
   private notificationRecord(x: CapturedExchange): {
     record: NotificationRecord;
     key: string | undefined;
   } {
     const header = firstHeader(x.requestHeaders, SIGNATURE_HEADER);
-    const forward = {
-      ...(x.forwardedTo === undefined ? {} : { forwardedTo: x.forwardedTo }),
-      ...(x.forwardStatus === undefined ? {} : { forwardStatus: x.forwardStatus }),
-      ...(x.forwardError === undefined ? {} : { forwardError: x.forwardError }),
-    };
-    if (header === undefined) {
-      return {
-        record: { signature: { header: null, verified: null, note: "unsigned notification" }, ...forward },
-        key: undefined,
-      };
-    }
     const keys = [...this.redactor.secrets.signingKeys().keys()];
-    if (keys.length === 0) {
-      const note =
-        "no signing key known: fetch GET /v5/partners/me through the recorder first, or pass signatureKeys";
-      return {
-        record: { signature: { header: SIGNATURE_HEADER, verified: null, note }, ...forward },
-        key: undefined,
-      };
-    }
-    const key = signingKeyOf(x.requestBody, header, keys);
-    const note = key
-      ? "verified; re-signed with the placeholder of its signing key"
-      : "matches none of the known signing keys";
-    return {
-      record: { signature: { header: SIGNATURE_HEADER, verified: key !== undefined, note }, ...forward },
-      key,
-    };
+    const key = header === undefined ? undefined : signingKeyOf(x.requestBody, header, keys);
+    const signature: NotificationRecord["signature"] =
+      header === undefined
+        ? { header: null, verified: null, note: "unsigned notification" }
+        : keys.length === 0
+          ? {
+              header: SIGNATURE_HEADER,
+              verified: null,
+              note: "no signing key known: fetch GET /v5/partners/me through the recorder first, or pass signatureKeys",
+            }
+          : {
+              header: SIGNATURE_HEADER,
+              verified: key !== undefined,
+              note: key
+                ? "verified; re-signed with the placeholder of its signing key"
+                : "matches none of the known signing keys",
+            };
+    // Undefined fields are not written (the emitter skips them).
+    const { forwardedTo, forwardStatus, forwardError } = x;
+    return { record: { signature, forwardedTo, forwardStatus, forwardError }, key };
   }
 
   /**
@@ -229,7 +216,6 @@ export class RecordingPipeline {
     request: Pick<StoredRequest, "method" | "path">,
     response: Pick<StoredResponse, "status">,
   ): void {
-    const what = kind === "notification" ? "notification" : "recorded";
-    this.onEvent({ kind, message: `${what} #${id}: ${request.method} ${request.path} → ${response.status}` });
+    this.onEvent({ kind, message: `${kind} #${id}: ${request.method} ${request.path} → ${response.status}` });
   }
 }

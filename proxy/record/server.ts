@@ -13,7 +13,6 @@ import { type Problem, problem, sendProblem } from "../../core/http/problem.js";
 import { type RunningServer, startServer } from "../../core/http/server.js";
 import { bodyBytes } from "../cassette/body.js";
 import type { StoredRequest } from "../cassette/format.js";
-import type { ProxyEventSink } from "../events.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse, tooLargeDetail } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
@@ -76,14 +75,6 @@ function send(
   });
 }
 
-export interface RelayOptions {
-  notificationPath: string;
-  notifyForward: URL | undefined;
-  maxBodyBytes: number;
-  upstreamTimeoutMs: number;
-  onEvent: ProxyEventSink;
-}
-
 /**
  * Takes a notification the service sent to the proxy, forwards it to the integrator's receiver (when one
  * is configured) and gives the receiver's answer back, so that the service retries exactly when the
@@ -92,7 +83,10 @@ export interface RelayOptions {
  * written), the connection is cut instead of answered.
  */
 export async function relayNotification(
-  options: RelayOptions,
+  options: Pick<
+    ResolvedRecorderOptions,
+    "notificationPath" | "notifyForward" | "maxBodyBytes" | "upstreamTimeoutMs" | "onEvent"
+  >,
   req: IncomingMessage,
   res: ServerResponse,
   record: (notification: CapturedExchange) => boolean,
@@ -282,10 +276,10 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
           {
             fd: plan.file.fd,
             nextId: plan.nextId,
-            salt: o.secretSalt,
-            pii: o.redactPii,
+            secretSalt: o.secretSalt,
+            redactPii: o.redactPii,
             signatureKeys: o.signatureKeys,
-            events: o.reportExchanges,
+            reportExchanges: o.reportExchanges,
           },
           o.onEvent,
           journal as Journal,

@@ -10,6 +10,7 @@ import { teachEvents } from "../redaction/log.js";
 import type { CapturedBody, CapturedExchange } from "./capture.js";
 import type { Journal } from "./journal.js";
 import { frameMeta } from "./journal.js";
+import type { ResolvedRecorderOptions } from "./options.js";
 
 /**
  * How far the cassette may fall behind the traffic, and how long the journal may grow. Past either high
@@ -26,7 +27,6 @@ import { frameMeta } from "./journal.js";
  */
 
 /** A lag: exchanges journaled but not yet in the cassette, and the journal's length in bytes. */
-
 export interface Lag {
   readonly exchanges: number;
   readonly journalBytes: number;
@@ -49,17 +49,13 @@ export const LAG_HIGH: Lag = Object.freeze({ exchanges: 4096, journalBytes: 16 *
 export const LAG_LOW: Pick<Lag, "exchanges"> = Object.freeze({ exchanges: 3072 });
 
 /** Whether `lag` is past a high mark: new requests must wait. */
-export function overBound(lag: Lag, high: Lag = LAG_HIGH): boolean {
-  return lag.exchanges > high.exchanges || lag.journalBytes >= high.journalBytes;
+export function overBound(lag: Lag): boolean {
+  return lag.exchanges > LAG_HIGH.exchanges || lag.journalBytes >= LAG_HIGH.journalBytes;
 }
 
 /** Whether `lag` is back under the low marks: waiting requests may go on. */
-export function caughtUpEnough(
-  lag: Lag,
-  low: Pick<Lag, "exchanges"> = LAG_LOW,
-  high: Lag = LAG_HIGH,
-): boolean {
-  return lag.exchanges <= low.exchanges && lag.journalBytes < high.journalBytes;
+export function caughtUpEnough(lag: Lag): boolean {
+  return lag.exchanges <= LAG_LOW.exchanges && lag.journalBytes < LAG_HIGH.journalBytes;
 }
 
 /** A sealed journal the worker has not converted all of yet. */
@@ -196,20 +192,16 @@ export class JournalQueue {
   }
 }
 
-/** What the recording worker is started with. */
-export interface WorkerInit {
-  /** The cassette's file descriptor, opened `O_APPEND` and locked by the main thread. */
-  fd: number;
-  nextId: number;
-  salt: string | undefined;
-  pii: boolean;
-  signatureKeys: readonly string[];
-  /** Whether to report every recorded exchange (problems are always reported). */
-  events: boolean;
-  /** The journal the worker reads exchanges from (see `JournalTail`, `worker.ts`), and its size at the start. */
-  journal: string;
-  journalFrom: number;
-}
+/**
+ * What the recording worker is started with: the recorder's redaction settings, and whether to report
+ * every recorded exchange (problems always are); the cassette's file descriptor (opened `O_APPEND` and
+ * locked by the main thread) and the first id; the journal it reads exchanges from (see `JournalTail`,
+ * `worker.ts`), and its size at the start.
+ */
+export type WorkerInit = Pick<
+  ResolvedRecorderOptions,
+  "secretSalt" | "redactPii" | "signatureKeys" | "reportExchanges"
+> & { fd: number; nextId: number; journal: string; journalFrom: number };
 
 /**
  * `journal`: the journal now reaches `upTo` (in `generation`): read the exchanges up to there. The journal

@@ -101,7 +101,7 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   let scheduled: NodeJS.Immediate | undefined;
   const send = (message: FromWorker) => port.postMessage(message);
   const report = (event: ProxyEvent) => {
-    if (!init.events && (event.kind === "recorded" || event.kind === "notification")) return;
+    if (!init.reportExchanges && (event.kind === "recorded" || event.kind === "notification")) return;
     events.push(event);
     scheduled ??= setImmediate(() => {
       scheduled = undefined;
@@ -114,7 +114,7 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       message: `writing the cassette failed, recording stopped: ${error.message}`,
     }),
   );
-  const redactor = createRedactor(init.salt, init.pii, true);
+  const redactor = createRedactor(init.secretSalt, init.redactPii, true);
   const pipeline = new RecordingPipeline(writer, redactor, init.signatureKeys, report);
   const tail = new JournalTail(init.journal, init.journalFrom);
   /** Runs `then` once everything queued is written (to the page cache): the proxy may then empty the journal. */
