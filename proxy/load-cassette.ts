@@ -2,8 +2,8 @@ import type { Cassette, CassetteWarning, LoadedInteraction } from "./cassette/fo
 import { loadCassette as readCassetteFile, readCassetteHeader } from "./cassette/reader.js";
 import { type CassetteValidator, createCassetteValidator } from "./cassette/schema.js";
 import { exists } from "./cassette/writer.js";
+import { RECORDING_SUFFIX } from "./record/plan.js";
 import { type Recovery, recoverCassette } from "./record/recover.js";
-import { RECORDING_SUFFIX } from "./record/versions.js";
 
 /** What {@link loadCassette} may be given. */
 export interface LoadCassetteOptions {

@@ -325,14 +325,14 @@ function readHeader(
 }
 
 /**
- * Builds a cassette from its documents, checking each as it comes (see {@link parseCassette}). With
+ * Builds a cassette from its lines, checking each document as it comes (see {@link parseCassette}). With
  * `onInteraction`, each interaction is handed to it and not kept (the cassette built has none).
  */
 function createCassetteBuilder(
   file: string,
   validator: CassetteValidator,
   onInteraction?: (interaction: LoadedInteraction) => void,
-): { document(doc: RawDocument): void; finish(): Cassette } {
+): { push(line: string): void; finish(): Cassette } {
   let header: CassetteHeader | undefined;
   const warnings: CassetteWarning[] = [];
   const interactions: LoadedInteraction[] = [];
@@ -363,12 +363,14 @@ function createCassetteBuilder(
     if (onInteraction) onInteraction(loaded);
     else interactions.push(loaded);
   };
+  const splitter = createDocumentSplitter((doc) => {
+    if (header === undefined) header = readHeader(file, doc, validator);
+    else interaction(doc);
+  });
   return {
-    document(doc) {
-      if (header === undefined) header = readHeader(file, doc, validator);
-      else interaction(doc);
-    },
+    push: splitter.push,
     finish() {
+      splitter.end();
       return Object.freeze({
         file,
         header: header ?? readHeader(file, undefined, validator),
@@ -390,11 +392,9 @@ function createCassetteBuilder(
  */
 export function parseCassette(text: string, file: string, validator = createCassetteValidator()): Cassette {
   const builder = createCassetteBuilder(file, validator);
-  const splitter = createDocumentSplitter(builder.document);
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
-  for (const line of lines) splitter.push(line);
-  splitter.end();
+  for (const line of lines) builder.push(line);
   return builder.finish();
 }
 
@@ -415,9 +415,7 @@ export async function loadCassette(
   onInteraction?: (interaction: LoadedInteraction) => void,
 ): Promise<Cassette> {
   const builder = createCassetteBuilder(path, validator, onInteraction);
-  const splitter = createDocumentSplitter(builder.document);
-  await readLines(path, splitter.push);
-  splitter.end();
+  await readLines(path, builder.push);
   return builder.finish();
 }
 

@@ -1,13 +1,7 @@
 /**
  * How the cassette emitter writes strings and numbers: shared by the document emitter (`emit.ts`) and the
- * JSON-text transcoder (`json-yaml.ts`), which must write exactly the same YAML for the same value.
- */
-
-/** Strings YAML 1.1 or 1.2 would read as null or a boolean. */
-
-/**
- * The rules of `yaml-scalar.ts` for strings given as UTF-8 bytes, for the JSON transcoder
- * (`json-yaml.ts`): whether the emitter writes them plain, and whether quoting them needs escapes.
+ * JSON-text transcoder (`json-yaml.ts`), which must write exactly the same YAML for the same value; the
+ * byte functions below are the same rules for strings given as UTF-8 bytes, for the transcoder.
  */
 
 /**
@@ -16,7 +10,6 @@
  * emitter writes its parts as they are, never decoding them: this is how the recorder's fast paths
  * (`json-yaml.ts`, `rawText` of `body-encoder.ts`) put bodies into a cassette without building their values.
  */
-
 export class YamlBlock {
   /** The YAML, in the pieces it was made of (written one after the other, never joined). */
   readonly parts: readonly Buffer[];
@@ -138,7 +131,8 @@ export function isLiteralLine(s: Buffer, start: number, end: number): boolean {
   return units >= LONG_LINE;
 }
 
-export const RESERVED =
+/** Strings YAML 1.1 or 1.2 would read as null or a boolean. */
+const RESERVED =
   /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
 
 /**
@@ -172,7 +166,7 @@ export function pad(indent: number): string {
  * emitter wrote: it matches `PLAIN` and is not one of the `RESERVED` words.
  */
 export function isPlainString(text: string): boolean {
-  return PLAIN.test(text) && (text.length > 5 || !RESERVED.test(text));
+  return PLAIN.test(text) && (text.length > SHORT || !RESERVED.test(text));
 }
 
 /** A string as a one-line YAML scalar. */
@@ -182,7 +176,7 @@ export function yamlString(text: string): string {
 }
 
 /** Single-line strings at least this long are written as literal blocks too: no escaping to do or read. */
-export const LONG_LINE = 1024;
+const LONG_LINE = 1024;
 
 /**
  * Lines of a literal block (a multi-line string, or a long single line), or undefined when the string

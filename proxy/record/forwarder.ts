@@ -69,14 +69,6 @@ export function badStatusProblem(status: number | undefined, upstream: URL): Pro
   );
 }
 
-/** The problem a client gets when the upstream switches protocols (101): the recorder records HTTP only. */
-export function upgradeProblem(upstream: URL): Problem {
-  return failed(
-    upstream,
-    `the upstream ${upstream.origin} answered 101 Switching Protocols; the recorder records plain HTTP exchanges only, nothing was recorded`,
-  );
-}
-
 /** What became of one forwarded request: a complete exchange to record, or a failure already answered. */
 export type ForwardOutcome = { ok: true; exchange: CapturedExchange<CapturedBody> } | { ok: false };
 
@@ -109,8 +101,6 @@ export interface ForwarderOptions {
   upstreamTimeoutMs: number;
   onEvent: ProxyEventSink;
 }
-
-const none = () => 0;
 
 /** The messages of one exchange carry it under this key (cheaper for the GC than a WeakMap). */
 const EXCHANGE = Symbol("assopay.exchange");
@@ -155,7 +145,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const budget =
     options.cassette === undefined || options.maxCassetteBytes === undefined
       ? undefined
-      : createCassetteBudget(options.cassette, options.maxCassetteBytes, onEvent, options.pending ?? none);
+      : createCassetteBudget(
+          options.cassette,
+          options.maxCassetteBytes,
+          onEvent,
+          options.pending ?? (() => 0),
+        );
   const agent =
     upstream.protocol === "https:" ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const proxy = httpProxy.createProxyServer({
@@ -252,11 +247,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     fail(x, failed(upstream, detail), "upstream-error");
   }
   // A 101 is not a response http-proxy hands on: without this listener Node.js destroys the socket and
-  // the client waits forever.
+  // the client waits forever. The recorder records plain HTTP exchanges only.
   function onUpgrade(this: Tagged<ClientRequest>, upgraded: IncomingMessage) {
     upgraded.socket.destroy();
     const x = exchangeOf(this);
-    if (x) fail(x, upgradeProblem(upstream), "upstream-error");
+    const detail = `the upstream ${upstream.origin} answered 101 Switching Protocols; the recorder records plain HTTP exchanges only, nothing was recorded`;
+    if (x) fail(x, failed(upstream, detail), "upstream-error");
   }
   function onFinish(this: Tagged<ServerResponse>) {
     const x = exchangeOf(this);

@@ -10,7 +10,6 @@ import { createRedactor } from "../redaction/redactor.js";
 import { matchRulesOption } from "../replay/match-rules.js";
 import type { ServerOptions } from "../replay/options.js";
 import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
-import { DEFAULT_KEEP } from "./versions.js";
 
 /**
  * Record modes, as VCR-style tools name them:
@@ -23,6 +22,9 @@ import { DEFAULT_KEEP } from "./versions.js";
 export type RecordMode = "once" | "new" | "all";
 
 export const RECORD_MODES: readonly RecordMode[] = ["once", "new", "all"];
+
+/** Earlier versions kept by `--mode all` unless told otherwise. */
+export const DEFAULT_KEEP = 3;
 
 /** The path of the proxy that relays notifications, when none is given. */
 export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";

@@ -55,42 +55,18 @@ async function readAt(handle: FileHandle, position: number, length: number, into
   return bytes.subarray(0, got);
 }
 
-/** Hands the bytes from `from` to `to` to `damage`, a chunk at a time. */
-async function keepStretch(
-  handle: FileHandle,
-  from: number,
-  to: number,
-  damage: DamageKeeper,
-): Promise<void> {
-  const buffer = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, to - from));
-  for (let at = from; at < to; at += SCAN_CHUNK) {
-    await damage.keep(await readAt(handle, at, Math.min(SCAN_CHUNK, to - at), buffer));
-  }
-}
-
 /**
- * Takes the damaged stretches of a journal, in order, each as the chunks recovery reads it in (a chunk
- * is only valid until the returned promise settles).
- */
-export interface DamageKeeper {
-  keep(bytes: Buffer): Promise<void>;
-}
-
-/**
- * A {@link DamageKeeper} writing the damaged stretches one after another to `path`, in bounded memory,
+ * Keeps the damaged stretches of a journal, one after another, in the file at `path`, in bounded memory,
  * the file created (mode 0600: the journal's bytes are not redacted) only once there is damage to keep;
  * `path()` says where, if it was. A chunk of zeros is not written, only skipped over, so a sparse
  * journal's damage stays sparse.
  */
-export function damageFile(path: string): DamageKeeper & {
-  close(): Promise<void>;
-  path(): string | undefined;
-} {
+export function damageFile(path: string) {
   let out: FileHandle | undefined;
   let zeros: Buffer | undefined;
   let written = 0;
   return {
-    async keep(bytes) {
+    async keep(bytes: Buffer): Promise<void> {
       out ??= await open(path, "w", 0o600);
       zeros ??= Buffer.alloc(SCAN_CHUNK + 3);
       if (!bytes.equals(zeros.subarray(0, bytes.length))) await out.write(bytes, 0, bytes.length, written);
@@ -101,7 +77,7 @@ export function damageFile(path: string): DamageKeeper & {
       await out.truncate(written);
       await out.close();
     },
-    path: () => (out ? path : undefined),
+    path: (): string | undefined => (out ? path : undefined),
   };
 }
 
@@ -112,11 +88,13 @@ export function damageFile(path: string): DamageKeeper & {
  * skipped, and reading goes on after it (its head says where it ends). A head that does not hold ends
  * the reading: what follows is kept as damage, never searched for frames, so that no recorded body can
  * ever become an exchange. A last frame cut short by a crash ends the journal. The caller checked that the file starts with a frame's magic.
+ * `damage` is handed the damaged stretches, in order, each in the chunks recovery reads it in (a chunk is
+ * only valid until the promise `keep` returns settles).
  */
 export async function scanJournal(
   source: string | FileHandle,
   onEntry: (entry: JournalEntry) => Promise<void> | void,
-  damage?: DamageKeeper,
+  damage?: Pick<ReturnType<typeof damageFile>, "keep">,
 ): Promise<JournalScan> {
   const handle = typeof source === "string" ? await open(source, "r") : source;
   const scan: JournalScan = { good: 0, damaged: [], cutShort: undefined };
@@ -125,7 +103,11 @@ export async function scanJournal(
     let at = 0;
     let frame = 0;
     const skip = async (why: string, id: number | undefined, end: number) => {
-      if (damage) await keepStretch(handle, at, end, damage);
+      if (damage) {
+        const buffer = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, end - at));
+        for (let from = at; from < end; from += SCAN_CHUNK)
+          await damage.keep(await readAt(handle, from, Math.min(SCAN_CHUNK, end - from), buffer));
+      }
       scan.damaged.push({ frame, offset: at, length: end - at, id, why });
       at = end;
     };

@@ -247,11 +247,6 @@ export interface RunningRecorder {
   close(): Promise<{ recorded: number }>;
 }
 
-/** What a request gets once recording has stopped. */
-function stoppedProblem(error: AssopayError): Problem {
-  return problem("recording-stopped", 503, "Recording stopped", error.message, { hint: error.hint });
-}
-
 const ONCE_HINT =
   "mode once: the cassette exists, so nothing new is recorded; use --mode new to add unseen requests";
 
@@ -384,7 +379,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     if (!guard.admit(req, res, "cross-site")) return;
     if (recording?.stopped) {
       req.resume();
-      sendProblem(res, stoppedProblem(recording.stopped));
+      const { message, hint } = recording.stopped;
+      sendProblem(res, problem("recording-stopped", 503, "Recording stopped", message, { hint }));
       return;
     }
     if (recording?.congested) {

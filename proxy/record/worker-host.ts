@@ -90,8 +90,8 @@ export class JournalQueue {
   private sealed: Sealed | undefined;
   /** Exchanges journaled and not yet converted, in every generation. */
   private unconverted = 0;
-  /** Exchanges journaled since the worker was last told how far the journal reaches. */
-  private unannouncedExchanges = 0;
+  /** Exchanges journaled since the worker was last told how far the journal reaches (the host batches by them). */
+  unannounced = 0;
 
   /** Takes over `journal` (what it already holds counts as converted). */
   constructor(journal: Journal, tell: (generation: number, upTo: number) => void) {
@@ -117,21 +117,16 @@ export class JournalQueue {
     return sealed + this.journal.size - this.converted;
   }
 
-  /** Exchanges journaled since the worker was last told (the host batches its announcements by them). */
-  get unannounced(): number {
-    return this.unannouncedExchanges;
-  }
-
   /** Appends one exchange (throws an `AssopayError` when it cannot, see `Journal.append`). */
   append(meta: string, request: CapturedBody, response: CapturedBody): void {
     this.journal.append(meta, request, response);
     this.unconverted += 1;
-    this.unannouncedExchanges += 1;
+    this.unannounced += 1;
   }
 
   /** Tells the worker how far the journal reaches, when it has grown since it was last told. */
   announce(): void {
-    this.unannouncedExchanges = 0;
+    this.unannounced = 0;
     if (this.announced === this.journal.size) return;
     this.announced = this.journal.size;
     this.tell(this.generation, this.announced);

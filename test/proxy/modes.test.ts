@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
+import { versionsOf } from "../../proxy/record/plan.js";
 import { startRecorder } from "../../proxy/record/server.js";
-import { versionsOf } from "../../proxy/record/versions.js";
 import { send, tempDir } from "./support/http.js";
 import { startUpstream } from "./support/upstream.js";
 
