@@ -1,15 +1,40 @@
 import type { TimelineDate } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import type { Finding } from "../core/finding.js";
 import { apiEnv, type CommandEnd, type RunningCommand, runCommand } from "../core/run-command.js";
 import type { TrafficStep } from "../report/index.js";
 import { interceptEnv } from "./intercept.js";
 import { judgeTraffic } from "./judge/index.js";
 import { type RunningLayer, startScenarioLayer } from "./layer/server.js";
 import { type GateOptions, type ResolvedGateOptions, resolveGateOptions } from "./options.js";
-import { type Scenario, scenarioDay } from "./scenarios.js";
+import { type Scenario, type ScenarioName, scenarioDay } from "./scenarios.js";
 import { startUpstream } from "./upstream.js";
-import type { GateReport, ScenarioRun } from "./verdict.js";
+
+/** One scenario as run: its findings (the one result type) and what the run saw. Nothing here throws. */
+export interface ScenarioRun {
+  readonly scenario: ScenarioName;
+  readonly summary: string;
+  /** The date the server ran at. */
+  readonly at: IsoDay;
+  /** True when no finding fails. */
+  readonly passed: boolean;
+  /** One per broken rule and subject (a crawl, a token …), ordered by their first offending request. */
+  readonly findings: readonly Finding[];
+  readonly requests: number;
+  readonly crawls: number;
+  readonly command: CommandEnd;
+  /** Every request in order, for the HTML report's traffic timeline (left out of the JSON report). */
+  readonly traffic?: readonly TrafficStep[];
+}
+
+/** The whole run: every scenario, in the order run. */
+export interface GateReport {
+  readonly command: readonly string[];
+  readonly upstream: "sandbox" | "replay" | "url";
+  readonly passed: boolean;
+  readonly scenarios: readonly ScenarioRun[];
+}
 
 /** How long the layer waits for the upstream before answering 502. */
 const UPSTREAM_TIMEOUT_MS = 10_000;

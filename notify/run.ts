@@ -1,13 +1,21 @@
 import { connect } from "node:net";
 import { AssopayError } from "../core/errors.js";
+import type { Finding } from "../core/finding.js";
 import { apiEnv, type RunningCommand, runCommand } from "../core/run-command.js";
 import { type ApiAnswer, readKnownPayments } from "./api.js";
 import { buildBattery, KNOWN_PAYMENTS, type NotifyCase, recordedBattery } from "./cases.js";
 import { type DeliveryResult, deliver } from "./deliver.js";
-import { diagnose, type Judged } from "./diagnose.js";
-import { judgeCase } from "./judge.js";
+import { diagnose, type Judged, judgeCase } from "./judge.js";
 import { type NotifyOptions, type ResolvedNotifyOptions, resolveNotifyOptions } from "./options.js";
-import type { NotifyReport } from "./verdict.js";
+
+/** What `assopay notify` found: one finding per case of the battery, and what the failures say together. */
+export interface NotifyReport {
+  readonly to: string;
+  readonly passed: boolean;
+  readonly cases: readonly Finding[];
+  /** What the failures together say ("it verifies a re-serialisation" …). */
+  readonly diagnosis: readonly string[];
+}
 
 /** How long a receiver run as a command may take to listen at its URL. */
 const START_LIMIT_MS = 60_000;

@@ -11,8 +11,7 @@ import {
   timelineMatrix,
   writeReport,
 } from "../../report/index.js";
-import type { GateTimeline } from "../run.js";
-import type { GateReport, ScenarioRun } from "../verdict.js";
+import type { GateReport, GateTimeline, ScenarioRun } from "../run.js";
 
 /** The command ended by itself with a failure: its crash leads the scenario's verdict. */
 const crashed = (ended: CommandEnd) =>

@@ -1,6 +1,6 @@
 import type { ConsumerRules } from "../../contracts/consumer-rules.js";
 import { type PrettyOptions, type Report, type ReporterName, writeReport } from "../../report/index.js";
-import type { NotifyReport } from "../verdict.js";
+import type { NotifyReport } from "../run.js";
 
 /** A notify run as the shared report model: one suite, one case per battery case; notes and diagnosis as notes. */
 export function notifyReportModel(report: NotifyReport, rules: ConsumerRules): Report {

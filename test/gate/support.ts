@@ -4,9 +4,8 @@ import { loadContract } from "../../contracts/index.js";
 import type { Finding } from "../../core/finding.js";
 import { packageRoot } from "../../core/paths.js";
 import type { GateOptions } from "../../gate/options.js";
-import { runGate } from "../../gate/run.js";
+import { type GateReport, runGate, type ScenarioRun } from "../../gate/run.js";
 import type { ScenarioName } from "../../gate/scenarios.js";
-import type { GateReport, ScenarioRun } from "../../gate/verdict.js";
 
 /** Loaded once per test file. */
 export const contract = loadContract();

@@ -6,8 +6,7 @@ import { isAssopayError } from "../../core/errors.js";
 import { signNotification as sign } from "../../core/notification-signature.js";
 import { buildBattery } from "../../notify/cases.js";
 import { serialise } from "../../notify/raw-forms.js";
-import { runNotify } from "../../notify/run.js";
-import type { NotifyReport } from "../../notify/verdict.js";
+import { type NotifyReport, runNotify } from "../../notify/run.js";
 import { runVerb } from "../gate/run-verb.js";
 import { REFUSING_URL } from "../support/refused.js";
 import {

@@ -4,8 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { notifyCommand, sandboxApi } from "../../cli/commands/notify.js";
 import { loadContract } from "../../contracts/index.js";
 import { packageRoot } from "../../core/paths.js";
-import { runNotify } from "../../notify/run.js";
-import type { NotifyReport } from "../../notify/verdict.js";
+import { type NotifyReport, runNotify } from "../../notify/run.js";
 import { runVerb } from "../gate/run-verb.js";
 import { startReceiver } from "./fixtures/kit.js";
 import {

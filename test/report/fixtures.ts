@@ -1,7 +1,7 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import type { IsoDay } from "../../core/dates.js";
-import type { GateReport } from "../../gate/verdict.js";
-import type { NotifyReport } from "../../notify/verdict.js";
+import type { GateReport } from "../../gate/run.js";
+import type { NotifyReport } from "../../notify/run.js";
 import type { RunReport } from "../../specs/runner/types.js";
 
 /** A verify report holding every verdict: pass, fail (with evidence), skip, warn and error. */
