@@ -228,7 +228,7 @@ function untieredTier(seen: FormSeen): TierEntry[] {
   ];
 }
 
-/** A form as seen: its public form where recorded, else what its orders showed; its orders. */
+/** A form as seen: its public form where recorded, else what its orders showed; its orders (`undefined`: not seen). */
 function formEntry(seen: FormSeen): FormEntry {
   const publicForm = seen.publicForm;
   const tiers = asArray(publicForm?.tiers).filter((t) => t.tierType !== "Donation" || asCents(t.price) !== 0);
@@ -237,9 +237,9 @@ function formEntry(seen: FormSeen): FormEntry {
   const declaredTiers =
     tiers.length > 0
       ? tiers.map((t) => ({
-          ...(asId(t.id) ? { id: asId(t.id) } : {}),
+          id: asId(t.id),
           label: asString(t.label) ?? `Tarif ${asId(t.id) ?? ""}`.trim(),
-          ...(asString(t.tierType) ? { type: asString(t.tierType) } : {}),
+          type: asString(t.tierType),
           ...(asCents(t.minAmount) !== undefined && !asCents(t.price)
             ? { minAmount: asCents(t.minAmount) }
             : { price: asCents(t.price) ?? 0 }),
@@ -248,20 +248,20 @@ function formEntry(seen: FormSeen): FormEntry {
   const declaredFields =
     fields.length > 0
       ? fields.map((f) => ({
-          ...(asId(f.id) ? { id: asId(f.id) } : {}),
+          id: asId(f.id),
           label: asString(f.label) ?? "",
           type: asString(f.type) ?? "TextInput",
-          ...(typeof f.isRequired === "boolean" ? { required: f.isRequired } : {}),
+          required: typeof f.isRequired === "boolean" ? f.isRequired : undefined,
           ...(Array.isArray(f.values) && f.values.length > 0 ? { values: f.values.map(String) } : {}),
         }))
       : [...seen.hints.fields.values()];
   const declaredOptions =
     options.length > 0
       ? options.map((o) => ({
-          ...(asId(o.id) ? { id: asId(o.id) } : {}),
+          id: asId(o.id),
           label: asString(o.label) ?? "",
           price: asCents(o.price) ?? 0,
-          ...(asString(o.description) ? { description: asString(o.description) } : {}),
+          description: asString(o.description),
         }))
       : [...seen.hints.options.values()];
   const donation = tiers.length !== asArray(publicForm?.tiers).length;

@@ -54,23 +54,18 @@ function mainItem(order: Json): Json {
 }
 
 /** A recorded payment: id, amount, state and date, as far as they are there. */
-function paymentOf(payment: Json): PaymentEntry {
-  const id = asId(payment.id);
-  const amount = asCents(payment.amount);
-  const state = asString(payment.state);
-  const date = asString(payment.date);
-  return {
-    ...(id === undefined ? {} : { id }),
-    ...(amount === undefined ? {} : { amount }),
-    ...(state === undefined ? {} : { state }),
-    ...(date === undefined ? {} : { date }),
-  };
-}
+const paymentOf = (payment: Json): PaymentEntry => ({
+  id: asId(payment.id),
+  amount: asCents(payment.amount),
+  state: asString(payment.state),
+  date: asString(payment.date),
+});
 
 /**
  * An order as the data file declares it, from what a recorded answer shows of it: an order of a listing
  * or its detail (`items`, `payments`), or an entry of an items listing (the item, with `order`). It also
- * adds what the order shows of its form (tier, answered fields, options taken) to `hints`.
+ * adds what the order shows of its form (tier, answered fields, options taken) to `hints`. What is not
+ * there is `undefined`, which the data file's JSON leaves out.
  */
 export function orderFromRecorded(record: Json, hints: FormHints): OrderEntry | undefined {
   const isItemEntry = asObject(record.order) !== undefined;
@@ -85,12 +80,7 @@ export function orderFromRecorded(record: Json, hints: FormHints): OrderEntry | 
   // The tier's part: `initialAmount`, or the item's amount (the document's: without the options).
   const itemAmount = asCents(item.initialAmount) ?? asCents(item.amount);
   if (tierId !== undefined && tierLabel && !hints.tiers.has(tierId)) {
-    hints.tiers.set(tierId, {
-      id: tierId,
-      label: tierLabel,
-      ...(asString(item.type) ? { type: asString(item.type) } : {}),
-      ...(itemAmount === undefined ? {} : { price: itemAmount }),
-    });
+    hints.tiers.set(tierId, { id: tierId, label: tierLabel, type: asString(item.type), price: itemAmount });
   }
   if (tierId === undefined && itemAmount !== undefined) {
     hints.untiered.amounts.push(itemAmount);
@@ -99,48 +89,43 @@ export function orderFromRecorded(record: Json, hints: FormHints): OrderEntry | 
   for (const option of optionsTaken) {
     const label = asString(option.name);
     const price = asCents(option.amount);
-    const optionId = asId(option.optionId);
     if (label && price !== undefined && !hints.options.has(label))
-      hints.options.set(label, { ...(optionId === undefined ? {} : { id: optionId }), label, price });
+      hints.options.set(label, { id: asId(option.optionId), label, price });
   }
   const answers: Record<string, string> = {};
   for (const field of asArray(item.customFields)) {
     const label = asString(field.name);
     const type = asString(field.type);
     if (!label || !type) continue;
-    const fieldId = asId(field.id);
-    if (!hints.fields.has(label))
-      hints.fields.set(label, { ...(fieldId === undefined ? {} : { id: fieldId }), label, type });
+    if (!hints.fields.has(label)) hints.fields.set(label, { id: asId(field.id), label, type });
     // A File answer is a URL of the recorded service: the sandbox attaches a file of its own.
     if (type !== "File" && typeof field.answer === "string") answers[label] = field.answer;
   }
   const payer = asObject(record.payer) ?? asObject(order.payer);
   const donation = asArray(record.items).find((i) => i.type === "Donation" && i !== item);
   const payments = asArray(isItemEntry ? record.payments : order.payments).map(paymentOf);
-  const date = asString(order.date) ?? asString(record.date);
   return {
     id,
-    ...(itemId === undefined ? {} : { itemId }),
-    ...(date === undefined ? {} : { date }),
-    ...(payer ? { payer: payerOf(payer) } : {}),
-    ...(tierLabel ? { tier: tierLabel } : {}),
-    ...(itemAmount === undefined ? {} : { amount: itemAmount }),
-    ...(optionsTaken.length > 0
-      ? { options: optionsTaken.map((o) => asString(o.name) ?? "").filter(Boolean) }
-      : {}),
-    ...(Object.keys(answers).length > 0 ? { answers } : {}),
-    ...(donation && asCents(donation.amount) ? { donation: asCents(donation.amount) as number } : {}),
-    ...(payments.length > 0 ? { payments } : {}),
+    itemId,
+    date: asString(order.date) ?? asString(record.date),
+    payer: payer && payerOf(payer),
+    tier: tierLabel,
+    amount: itemAmount,
+    options:
+      optionsTaken.length > 0 ? optionsTaken.map((o) => asString(o.name) ?? "").filter(Boolean) : undefined,
+    answers: Object.keys(answers).length > 0 ? answers : undefined,
+    donation: (donation && asCents(donation.amount)) || undefined,
+    payments: payments.length > 0 ? payments : undefined,
   };
 }
 
 function payerOf(payer: Json): NonNullable<OrderEntry["payer"]> {
   const country = asString(payer.country);
   return {
-    ...(asString(payer.firstName) ? { firstName: asString(payer.firstName) } : {}),
-    ...(asString(payer.lastName) ? { lastName: asString(payer.lastName) } : {}),
-    ...(asString(payer.email) ? { email: asString(payer.email) } : {}),
-    ...(country && /^[A-Z]{3}$/.test(country) ? { country } : {}),
+    firstName: asString(payer.firstName),
+    lastName: asString(payer.lastName),
+    email: asString(payer.email),
+    country: country && /^[A-Z]{3}$/.test(country) ? country : undefined,
   };
 }
 
@@ -148,7 +133,7 @@ function payerOf(payer: Json): NonNullable<OrderEntry["payer"]> {
 export function mergeOrders(first: OrderEntry, later: OrderEntry): OrderEntry {
   return {
     ...later,
-    ...first,
+    ...Object.fromEntries(Object.entries(first).filter(([, value]) => value !== undefined)),
     ...(first.answers || later.answers ? { answers: { ...later.answers, ...first.answers } } : {}),
   };
 }
