@@ -98,17 +98,11 @@ export function redirectUrl(core: SandboxCore, intent: CheckoutIntent): string {
   return `${core.baseUrl}/associations/${intent.organizationSlug}/checkout/${intent.key}`;
 }
 
-export function findIntentByKey(
-  core: SandboxCore,
-  organizationSlug: string,
-  key: string,
-): CheckoutIntent | undefined {
-  for (const intent of core.store.intents.values()) {
-    if (intent.key === key && intent.organizationSlug.toLowerCase() === organizationSlug.toLowerCase())
-      return intent;
-  }
-  return undefined;
-}
+/** The intent of a checkout page's address. */
+export const findIntentByKey = (core: SandboxCore, organizationSlug: string, key: string) =>
+  [...core.store.intents.values()].find(
+    (i) => i.key === key && i.organizationSlug.toLowerCase() === organizationSlug.toLowerCase(),
+  );
 
 /** `GET …/checkout-intents/{id}`: `order` appears once the payment is authorised. */
 export function intentView(core: SandboxCore, intent: CheckoutIntent): Record<string, unknown> {

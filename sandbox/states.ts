@@ -142,10 +142,13 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
       );
     }
     const listing = text(params, "listing") ?? "v5.form-items";
-    const route = core.contract.routes.byId("v5.form-items");
-    const pageSize = Number(params.pageSize ?? route.pagination?.defaultPageSize ?? 20);
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > (route.pagination?.maxPageSize ?? 100)) {
-      throw new StateError(`pageSize must be a whole number from 1 to 100, got ${String(params.pageSize)}`);
+    const pages = core.contract.routes.byId("v5.form-items").pagination;
+    const pageSize = Number(params.pageSize ?? pages?.defaultPageSize ?? 20);
+    const max = pages?.maxPageSize ?? 100;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > max) {
+      throw new StateError(
+        `pageSize must be a whole number from 1 to ${max}, got ${String(params.pageSize)}`,
+      );
     }
     const form = core.store.ensureForm({
       organizationSlug: organizationOf(core, text(params, "organizationSlug")).slug,

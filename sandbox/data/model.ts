@@ -81,13 +81,6 @@ export interface FormDef {
   createdMs: number;
 }
 
-/** A free donation added to an order: an item of type `Donation` of its own, on the form's donation tier. */
-export interface DonationRecord {
-  itemId: number;
-  tierId: number;
-  amount: number;
-}
-
 export interface Payer {
   email: string;
   firstName: string;
@@ -140,8 +133,8 @@ export interface OrderRecord {
   /** What the item line costs: the tier's part plus the options (the order's total adds the donation). The
    * item's own `amount` in the views leaves the options out, as the document says (`itemAmount`). */
   amount: number;
-  /** A donation added to the order (a second item), on forms that offer one. */
-  donation?: DonationRecord;
+  /** A free donation added to the order: a second item, of type `Donation`, on the form's donation tier. */
+  donation?: { itemId: number; tierId: number; amount: number };
   payments: readonly PaymentRecord[];
   answers: readonly Answer[];
   cashOutState: string;

@@ -60,11 +60,6 @@ function meta(ctx: ViewContext, instant: ServiceInstant): Json {
   return { createdAt: date(ctx, shift(instant, -25_000)), updatedAt: date(ctx, shift(instant, 70)) };
 }
 
-/** The tier an order's main item was bought on. */
-export function tierOf(record: OrderRecord): TierDef {
-  return record.tier ?? (record.form.tiers[0] as TierDef);
-}
-
 /**
  * An item's `amount` as the provider's document defines it: "after discount without extra options", so
  * the tier's part alone. The options are listed beside it, each with its own amount; the item's share of
@@ -199,7 +194,7 @@ interface ItemLine {
  * added one, the donation: an item of type `Donation` on the form's donation tier.
  */
 function itemLines(record: OrderRecord): ItemLine[] {
-  const tier = tierOf(record);
+  const tier = record.tier ?? (record.form.tiers[0] as TierDef);
   const donation = record.donation;
   return [
     {

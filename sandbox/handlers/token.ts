@@ -1,17 +1,21 @@
 import type { RouteHandler } from "../core.js";
 import { sendJson, sendOAuthError } from "../http.js";
 
-/** Client id and secret from HTTP Basic, when the client sends them that way. */
+/** Client id and secret from HTTP Basic, when the client sends them that way (and they decode). */
 function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
   const match = /^\s*Basic\s+(\S+)\s*$/i.exec(header ?? "");
   if (!match?.[1]) return undefined;
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon === -1) return undefined;
-  return {
-    id: decodeURIComponent(decoded.slice(0, colon)),
-    secret: decodeURIComponent(decoded.slice(colon + 1)),
-  };
+  try {
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon)),
+      secret: decodeURIComponent(decoded.slice(colon + 1)),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -29,12 +33,7 @@ export const tokenHandler: RouteHandler = async (core, ex) => {
   const grantType = form.get("grant_type");
   switch (grantType) {
     case "client_credentials": {
-      let basic: { id: string; secret: string } | undefined;
-      try {
-        basic = basicCredentials(ex.req.headers.authorization);
-      } catch {
-        basic = undefined;
-      }
+      const basic = basicCredentials(ex.req.headers.authorization);
       const id = form.get("client_id") ?? basic?.id;
       const secret = form.get("client_secret") ?? basic?.secret;
       if (!id || !secret) {
