@@ -8,10 +8,10 @@ import {
   SECRET_FIELD_NAMES,
 } from "../../core/secrets/names.js";
 import type { PairNames } from "../../core/secrets/pairs.js";
-import { PII_FIELD_ENDINGS, piiKind } from "./pii.js";
+import { PII_FIELD_ENDINGS, type PiiKind, piiKind } from "./pii.js";
 
 /** What a field's value is, judged by the field's name. */
-export type FieldKind = "secret" | "name" | "email" | "phone" | "plain";
+export type FieldKind = "secret" | PiiKind | "plain";
 
 /** How many distinct field names a classifier remembers. */
 const CACHE_LIMIT = 10_000;

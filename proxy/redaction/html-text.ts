@@ -31,16 +31,15 @@ function nameOf(tag: string, r: Redactor): string | undefined {
   return undefined;
 }
 
-/** Whether a start tag names a secret, by a naming attribute or an attribute's own name. */
-function tagNamesSecret(tag: string, r: Redactor): boolean {
-  if (nameOf(tag, r) !== undefined) return true;
-  for (const m of tag.matchAll(ATTRIBUTE)) if (isSensitiveField((m[2] ?? "").toLowerCase(), r)) return true;
-  return false;
-}
-
-/** Whether a page holds an element that names a secret: a page too large to rewrite whole unless it does. */
+/**
+ * Whether a page holds an element that names a secret, by a naming attribute or an attribute's own name:
+ * a page too large to rewrite whole unless it does.
+ */
 export function pageNamesSecret(text: string, r: Redactor): boolean {
-  for (const tag of text.matchAll(TAG)) if (tagNamesSecret(tag[0], r)) return true;
+  for (const [tag] of text.matchAll(TAG)) {
+    if (nameOf(tag, r) !== undefined) return true;
+    for (const m of tag.matchAll(ATTRIBUTE)) if (isSensitiveField((m[2] ?? "").toLowerCase(), r)) return true;
+  }
   return false;
 }
 

@@ -82,9 +82,8 @@ function secretColumns(text: string, rows: readonly Cell[][], r: Redactor) {
     .filter(({ name }) => name !== "" && isSensitiveField(name, r));
 }
 
-/** Whether a table's header (its first line) names a column `r` redacts: a table too large to read whole. */
-export function tableNamesSecret(text: string, r: Redactor): boolean {
-  const line = text.slice(0, Math.max(0, text.search(/\r?\n|$/)));
+/** Whether a table's header `line` (its first) names a column `r` redacts: a table too large to read whole. */
+export function tableNamesSecret(line: string, r: Redactor): boolean {
   return secretColumns(line, rowsOf(line, separatorOf(line)), r).length > 0;
 }
 
