@@ -121,6 +121,8 @@ describe("the ruleset's scans", () => {
   });
 
   it("leaves nothing on the process's performance timeline, however many scans run", async () => {
+    // Files share a process here: start from a clean timeline, so only what these scans leave counts.
+    performance.clearMarks();
     for (let i = 0; i < 50; i++) await rulesetSecrets(`token ${run(20, i)}`);
     expect(performance.getEntriesByType("mark")).toEqual([]);
   });
