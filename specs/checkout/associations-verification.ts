@@ -2,13 +2,18 @@ import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
-import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import {
+  combine,
+  failOn,
+  passOn,
+  type SpecCheck,
+  type SubjectFinding,
+  skip,
+  skipOn,
+} from "../runner/verdicts.js";
 import { createCheckoutIntent, integratorUrls, verifiedOrganization } from "./checkout-fixture.js";
 
 const RULE = "associations.verification";
-
-/** The prefix of the skip reason of an association the target does not know. */
-const NOT_FOUND = "not found";
 
 /**
  * Whether the target knows the organization, asked after its checkout answered 404: a refusal for an
@@ -31,23 +36,20 @@ async function judge(
 ): Promise<SubjectFinding> {
   const created = await createCheckoutIntent(ctx, slug, integratorUrls());
   if (created.exchange.status === 404 && !(await exists(ctx, slug))) {
-    return {
-      verdict: "skip",
+    return skipOn(
       subject,
-      reason: `${NOT_FOUND}: the target knows no organization "${slug}" (its checkout and GET /v5/organizations/${slug} answered 404), so a refusal says nothing about verification; name an existing association`,
-    };
+      `not found: the target knows no organization "${slug}" (its checkout and GET /v5/organizations/${slug} answered 404), so a refusal says nothing about verification; name an existing association`,
+    );
   }
   const accepted = isSuccess(created.exchange.status);
-  if (accepted === mustAccept)
-    return { verdict: "pass", subject, reason: `${subject}: ${created.exchange.status}` };
-  return {
-    verdict: "fail",
+  if (accepted === mustAccept) return passOn(subject, `${subject}: ${created.exchange.status}`);
+  return failOn(
     subject,
-    reason: mustAccept
+    mustAccept
       ? `a checkout intent was refused (${created.exchange.status}); this association must take payments on ${ctx.at}`
       : `a checkout intent was accepted (${created.exchange.status}); an unverified new association cannot receive a payment on ${ctx.at}`,
-    evidence: evidenceOf(created.exchange),
-  };
+    evidenceOf(created.exchange),
+  );
 }
 
 /** A newly registered, unverified association: `--unverified-org`, else the provider state. */
@@ -97,11 +99,7 @@ export const associationsVerificationCheck: SpecCheck = {
       }
       findings.push(finding);
     } else {
-      findings.push({
-        verdict: "skip",
-        subject: "a newly registered association",
-        reason: fresh.ok ? "no organization" : fresh.reason,
-      });
+      findings.push(skipOn("a newly registered association", fresh.ok ? "no organization" : fresh.reason));
     }
     const verified = await verifiedOrganization(ctx);
     if (verified.ok) {
@@ -114,7 +112,7 @@ export const associationsVerificationCheck: SpecCheck = {
         ),
       );
     } else {
-      findings.push({ verdict: "skip", subject: "a verified association", reason: verified.reason });
+      findings.push(skipOn("a verified association", verified.reason));
     }
     return combine(
       findings,

@@ -1,4 +1,4 @@
-import type { SpecCheck } from "../runner/verdicts.js";
+import { type SpecCheck, skipOn } from "../runner/verdicts.js";
 import { type CountJudge, judgeCountListings, judgeFirstPage } from "./first-page.js";
 
 const RULE = "counts.absent-after-removal";
@@ -8,9 +8,7 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
   const removal = ctx.contract.timeline.entry("count-fields-removed");
   if (rules.countMode !== "absent") {
     const when = removal ? ` (${removal.date}, ${removal.status})` : "";
-    return [
-      { verdict: "skip", subject: route.id, reason: `the removal${when} is not in force on ${ctx.at}` },
-    ];
+    return [skipOn(route.id, `the removal${when} is not in force on ${ctx.at}`)];
   }
   if (removal) timeline.add(removal.id);
   return [

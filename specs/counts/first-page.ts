@@ -9,7 +9,7 @@ import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 import type { CheckResult } from "../runner/types.js";
-import { combine, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
 /** How one count check judges one listing at its dated rules, adding the timeline entries it relies on. */
 export type CountJudge = (
@@ -39,11 +39,7 @@ export async function judgeCountListings(
 
 /** The skip of a listing whose count fields are removed at the date: counts.absent-after-removal judges it. */
 export function removedSkip(ctx: CheckContext, route: Route): SubjectFinding {
-  return {
-    verdict: "skip",
-    subject: route.id,
-    reason: `the count fields are removed on ${ctx.at} (see counts.absent-after-removal)`,
-  };
+  return skipOn(route.id, `the count fields are removed on ${ctx.at} (see counts.absent-after-removal)`);
 }
 
 /** What a page's counts break of the rule `expected` counts belong to, by the one schema judge. */
@@ -65,12 +61,11 @@ export async function judgeFirstPage(
   const query = withCount === undefined ? "" : `?withCount=${withCount}`;
   const exchange = await readerGet(ctx, `${await ctx.urlOf(route)}${query}`);
   if (!isSuccess(exchange.status)) {
-    return { verdict: "skip", subject, reason: `the first page was refused with ${exchange.status}` };
+    return skipOn(subject, `the first page was refused with ${exchange.status}`);
   }
   const parsed = parseJson(exchange);
-  if (!parsed.ok) return { verdict: "skip", subject, reason: parsed.why };
+  if (!parsed.ok) return skipOn(subject, parsed.why);
   const breach = countBreach(ctx, route, parsed.value, expected);
-  if (!breach) return { verdict: "pass", subject };
-  const evidence = evidenceOf(exchange, paginationOf(parsed.value), breach.diagnostics);
-  return { verdict: "fail", subject, reason: breach.reason, evidence };
+  if (!breach) return passOn(subject);
+  return failOn(subject, breach.reason, evidenceOf(exchange, paginationOf(parsed.value), breach.diagnostics));
 }

@@ -1,5 +1,5 @@
 import { countTimeline, expectedCounts } from "../../contracts/index.js";
-import type { SpecCheck } from "../runner/verdicts.js";
+import { type SpecCheck, skipOn } from "../runner/verdicts.js";
 import { type CountJudge, judgeCountListings, judgeFirstPage, removedSkip } from "./first-page.js";
 
 const RULE = "counts.minus-one-without-withcount";
@@ -12,7 +12,7 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
   switch (rules.countMode) {
     case "not-applicable":
     case "always-real":
-      return [{ verdict: "skip", subject: route.id, reason: `withCount does not exist yet on ${ctx.at}` }];
+      return [skipOn(route.id, `withCount does not exist yet on ${ctx.at}`)];
     case "absent":
       return [removedSkip(ctx, route)];
     case "default-true":

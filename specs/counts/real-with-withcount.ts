@@ -3,7 +3,7 @@ import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { partialLastPageSize } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.js";
-import type { SpecCheck, SubjectFinding } from "../runner/verdicts.js";
+import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import {
   type CountJudge,
   countBreach,
@@ -26,53 +26,34 @@ async function judgeTotals(
 ): Promise<SubjectFinding> {
   const subject = `${route.id} ${variant === "with-count" ? "withCount=true" : route.countDeprecation ? "(counts always real)" : "(totals given)"}`;
   if (!endedLegally(result.stop)) {
-    return { verdict: "skip", subject, reason: `the crawl did not end cleanly: ${describeStop(result)}` };
+    return skipOn(subject, `the crawl did not end cleanly: ${describeStop(result)}`);
   }
   const first = result.totals.first;
   const evidence = result.totals.firstEvidence;
-  if (!first || !evidence) return { verdict: "skip", subject, reason: "no page was read" };
+  if (!first || !evidence) return skipOn(subject, "no page was read");
   const shape = countBreach(ctx, route, { pagination: first }, "real");
   if (shape) {
-    return {
-      verdict: "fail",
-      subject,
-      reason: `real totals were expected: ${shape.diagnostics[0] ?? ""}`,
-      evidence: { ...evidence, diagnostics: shape.diagnostics },
-    };
+    const reason = `real totals were expected: ${shape.diagnostics[0] ?? ""}`;
+    return failOn(subject, reason, { ...evidence, diagnostics: shape.diagnostics });
   }
   const problems = totalsDisagree(first, result.entries);
   if (first.totalCount !== result.entries) {
     const completeness = await completenessOf(ctx, route);
     const lost = completeness.kind === "judged" ? completeness.judged.losses[0] : undefined;
     if (lost) {
-      return {
-        verdict: "skip",
+      return skipOn(
         subject,
-        reason: `the listing loses entries while it is crawled (see ${lost.rule}), so its totals cannot be compared with a crawl`,
-      };
+        `the listing loses entries while it is crawled (see ${lost.rule}), so its totals cannot be compared with a crawl`,
+      );
     }
   }
   if (problems.length > 0) {
-    return {
-      verdict: "fail",
-      subject,
-      reason: problems.join("; "),
-      evidence: { ...evidence, diagnostics: problems },
-    };
+    return failOn(subject, problems.join("; "), { ...evidence, diagnostics: problems });
   }
   if (result.totals.disagreement) {
-    return {
-      verdict: "fail",
-      subject,
-      reason: "a later page declared other totals than the first",
-      evidence: result.totals.disagreement,
-    };
+    return failOn(subject, "a later page declared other totals than the first", result.totals.disagreement);
   }
-  return {
-    verdict: "pass",
-    subject,
-    reason: `${route.id}: totalCount ${String(first.totalCount)} = ${result.entries} crawled`,
-  };
+  return passOn(subject, `${route.id}: totalCount ${String(first.totalCount)} = ${result.entries} crawled`);
 }
 
 /**
@@ -98,11 +79,7 @@ async function judgeGivenTotals(ctx: CheckContext, route: Route): Promise<Subjec
   const first = result.totals.first;
   const given = (value: unknown) => typeof value === "number" && value >= 0;
   if (first && !(given(first.totalCount) && given(first.totalPages))) {
-    return {
-      verdict: "skip",
-      subject: route.id,
-      reason: "its first page gives no totals (-1 or none), as the seed allows",
-    };
+    return skipOn(route.id, "its first page gives no totals (-1 or none), as the seed allows");
   }
   return judgeTotals(ctx, route, result, "default");
 }

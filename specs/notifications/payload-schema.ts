@@ -1,5 +1,14 @@
 import { parseJsonBuffer } from "../runner/json.js";
-import { combine, fail, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import {
+  combine,
+  fail,
+  failOn,
+  passOn,
+  type SpecCheck,
+  type SubjectFinding,
+  skip,
+  skipOn,
+} from "../runner/verdicts.js";
 import { deliveryEvidence, notificationSession } from "./session.js";
 
 const RULE = "notifications.payload-schema";
@@ -21,15 +30,12 @@ export const payloadSchemaCheck: SpecCheck = {
     for (const trigger of session.triggers) {
       const subject = `"${trigger.state}"`;
       if (trigger.refused) {
-        findings.push({ verdict: "skip", subject, reason: trigger.refused });
+        findings.push(skipOn(subject, trigger.refused));
         continue;
       }
       if (trigger.deliveries.length < trigger.expected.length) {
-        findings.push({
-          verdict: "fail",
-          subject,
-          reason: `${trigger.deliveries.length} of ${trigger.expected.length} notifications (${trigger.expected.map((t) => t.eventType).join(", ")}) arrived within ${ctx.options.notificationTimeoutMs / 1000} s`,
-        });
+        const reason = `${trigger.deliveries.length} of ${trigger.expected.length} notifications (${trigger.expected.map((t) => t.eventType).join(", ")}) arrived within ${ctx.options.notificationTimeoutMs / 1000} s`;
+        findings.push(failOn(subject, reason));
         continue;
       }
       const seen = new Set<string>();
@@ -37,26 +43,14 @@ export const payloadSchemaCheck: SpecCheck = {
       for (const delivery of trigger.deliveries) {
         const parsed = parseJsonBuffer(delivery.body);
         if (!parsed.ok) {
-          bad ??= {
-            verdict: "fail",
-            subject,
-            reason: parsed.why,
-            evidence: deliveryEvidence(session.receiver, delivery),
-          };
+          bad ??= failOn(subject, parsed.why, deliveryEvidence(session.receiver, delivery));
           continue;
         }
         const diagnostics = ctx.contract.schemas.validate("notification", parsed.value, "notification");
         if (diagnostics.length > 0) {
-          bad ??= {
-            verdict: "fail",
-            subject,
-            reason: `not a {eventType, data} envelope: ${diagnostics[0]?.message ?? ""}`,
-            evidence: deliveryEvidence(
-              session.receiver,
-              delivery,
-              diagnostics.map((d) => d.message),
-            ),
-          };
+          const messages = diagnostics.map((d) => d.message);
+          const reason = `not a {eventType, data} envelope: ${messages[0] ?? ""}`;
+          bad ??= failOn(subject, reason, deliveryEvidence(session.receiver, delivery, messages));
           continue;
         }
         seen.add((parsed.value as { eventType: string }).eventType);
@@ -66,14 +60,12 @@ export const payloadSchemaCheck: SpecCheck = {
         continue;
       }
       const missing = trigger.expected.filter((t) => !t.assumed && !seen.has(t.eventType));
+      const among = [...seen].join(", ");
+      const names = missing.map((t) => t.eventType).join(", ");
       findings.push(
         missing.length > 0
-          ? {
-              verdict: "fail",
-              subject,
-              reason: `no ${missing.map((t) => t.eventType).join(", ")} notification among ${[...seen].join(", ")}`,
-            }
-          : { verdict: "pass", subject, reason: [...seen].join(", ") },
+          ? failOn(subject, `no ${names} notification among ${among}`)
+          : passOn(subject, among),
       );
     }
     if (findings.length === 0) return fail("no state to trigger notifications");

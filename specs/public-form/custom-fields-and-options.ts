@@ -1,6 +1,6 @@
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { type FormRead, type PublicFormRead, readPublicForm } from "./public-form-fixture.js";
 
 const RULE = "public-form.custom-fields-and-options";
@@ -51,38 +51,25 @@ const name = (read: FormRead) => `${read.form.formType}/${read.form.formSlug}`;
 function judgeLists(read: FormRead, subject: string, filled: boolean): SubjectFinding {
   const { exchange } = read;
   if (!isSuccess(exchange.status) || read.body === undefined) {
-    return {
-      verdict: "fail",
-      subject,
-      reason: `the public form was not served (${exchange.status})`,
-      evidence: evidenceOf(exchange),
-    };
+    return failOn(subject, `the public form was not served (${exchange.status})`, evidenceOf(exchange));
   }
   const all = offers(read.body);
   const lists = all.filter((o) => Array.isArray(o.customFields) && Array.isArray(o.extraOptions));
   if (lists.length === 0) {
-    return {
-      verdict: "fail",
-      subject,
-      reason: "the public form has no customFields and extraOptions lists (on the form or on a tier)",
-      evidence: evidenceOf(exchange, all.length > 0 ? all : read.body),
-    };
+    const reason = "the public form has no customFields and extraOptions lists (on the form or on a tier)";
+    return failOn(subject, reason, evidenceOf(exchange, all.length > 0 ? all : read.body));
   }
   const full = filledOffers(read.body);
   if (filled && full.length === 0) {
-    return {
-      verdict: "fail",
-      subject,
-      reason:
-        "the form given as offering custom fields and options (provider state or --empty-form) shows empty customFields or extraOptions",
-      evidence: evidenceOf(exchange, lists[0]),
-    };
+    const reason =
+      "the form given as offering custom fields and options (provider state or --empty-form) shows empty customFields or extraOptions";
+    return failOn(subject, reason, evidenceOf(exchange, lists[0]));
   }
   const first = full[0] ?? lists[0];
   const counts = first
     ? `${(first.customFields as unknown[]).length} customFields, ${(first.extraOptions as unknown[]).length} extraOptions`
     : "";
-  return { verdict: "pass", subject, reason: `${counts} on ${name(read)}` };
+  return passOn(subject, `${counts} on ${name(read)}`);
 }
 
 /** Custom fields the form's orders answered must be offered by its public form. */
@@ -97,14 +84,9 @@ function judgeAnswered(read: PublicFormRead): SubjectFinding | undefined {
     (a) => !(a.id !== undefined && ids.has(a.id)) && !(a.label !== undefined && labels.has(a.label)),
   );
   const subject = `the custom fields the orders of ${name(given)} answered`;
-  if (missing.length === 0)
-    return { verdict: "pass", subject, reason: `${answered.length} answered custom field(s) offered` };
-  return {
-    verdict: "fail",
-    subject,
-    reason: `the public form does not offer ${missing.map((m) => `"${m.label ?? m.id}"`).join(", ")}, which its orders answered`,
-    evidence: evidenceOf(given.exchange, { offered: offered.length, answered, missing }),
-  };
+  if (missing.length === 0) return passOn(subject, `${answered.length} answered custom field(s) offered`);
+  const reason = `the public form does not offer ${missing.map((m) => `"${m.label ?? m.id}"`).join(", ")}, which its orders answered`;
+  return failOn(subject, reason, evidenceOf(given.exchange, { offered: offered.length, answered, missing }));
 }
 
 /**
@@ -122,8 +104,7 @@ export const customFieldsAndOptionsCheck: SpecCheck = {
     const read = await readPublicForm(ctx);
     const findings: SubjectFinding[] = [];
     const before = "before the first order";
-    if ("missing" in read.empty)
-      findings.push({ verdict: "skip", subject: before, reason: read.empty.missing });
+    if ("missing" in read.empty) findings.push(skipOn(before, read.empty.missing));
     else {
       const { source } = read.empty;
       const origin =

@@ -2,7 +2,15 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
-import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import {
+  combine,
+  failOn,
+  passOn,
+  type SpecCheck,
+  type SubjectFinding,
+  skip,
+  skipOn,
+} from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
 const RULE = "auth.tokens";
@@ -30,13 +38,9 @@ export async function expectStatus(
     url,
     ...(authorization === undefined ? {} : { authorization }),
   });
-  if (exchange.status === expected) return { verdict: "pass", subject };
-  return {
-    verdict: "fail",
-    subject,
-    reason: `answered ${exchange.status}, expected ${expected}${why(exchange.status)}`,
-    evidence: evidenceOf(exchange),
-  };
+  if (exchange.status === expected) return passOn(subject);
+  const reason = `answered ${exchange.status}, expected ${expected}${why(exchange.status)}`;
+  return failOn(subject, reason, evidenceOf(exchange));
 }
 
 /**
@@ -77,11 +81,7 @@ export const authTokensCheck: SpecCheck = {
         ),
       );
     } else {
-      findings.push({
-        verdict: "skip",
-        subject: "order detail with a token lacking organization_admin",
-        reason: fixture.reason,
-      });
+      findings.push(skipOn("order detail with a token lacking organization_admin", fixture.reason));
     }
     return combine(findings, "requests refused with the right status");
   },

@@ -2,7 +2,7 @@ import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
-import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
 const RULE = "rights.file-needs-organization-admin";
@@ -40,33 +40,28 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
     const url = new URL(given, `${ctx.options.target}/`).toString();
     const findings: SubjectFinding[] = [];
     const admin = await download(ctx, url, await ctx.authorization("admin"));
+    const withAdmin = "with an organization_admin token";
     findings.push(
       isSuccess(admin.status) && admin.bytes.length > 0
-        ? {
-            verdict: "pass",
-            subject: "with an organization_admin token",
-            reason: `${admin.bytes.length} bytes`,
-          }
-        : {
-            verdict: "fail",
-            subject: "with an organization_admin token",
-            reason: `the file did not download (${admin.status}, ${admin.bytes.length} bytes)`,
-            evidence: evidenceOf(admin),
-          },
+        ? passOn(withAdmin, `${admin.bytes.length} bytes`)
+        : failOn(
+            withAdmin,
+            `the file did not download (${admin.status}, ${admin.bytes.length} bytes)`,
+            evidenceOf(admin),
+          ),
     );
     /** A way of asking that must be refused (401 or 403); `must` says which and why. */
     const refusal = async (subject: string, authorization: string | undefined, must: string) => {
       const answer = await download(ctx, url, authorization);
-      const finding: SubjectFinding =
+      findings.push(
         answer.status === 401 || answer.status === 403
-          ? { verdict: "pass", subject, reason: `refused with ${answer.status}` }
-          : {
-              verdict: "fail",
+          ? passOn(subject, `refused with ${answer.status}`)
+          : failOn(
               subject,
-              reason: `answered ${answer.status}; a file must be refused ${must}`,
-              evidence: evidenceOf(answer, `${answer.bytes.length} bytes: ${answer.text.slice(0, 120)}`),
-            };
-      findings.push(finding);
+              `answered ${answer.status}; a file must be refused ${must}`,
+              evidenceOf(answer, `${answer.bytes.length} bytes: ${answer.text.slice(0, 120)}`),
+            ),
+      );
     };
     await refusal("without a token", undefined, "(401) without a token");
     await refusal(

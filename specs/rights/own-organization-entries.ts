@@ -3,7 +3,7 @@ import { completenessOf } from "../pagination/completeness.js";
 import { foreignFinding } from "../pagination/listing-findings.js";
 import type { CheckContext } from "../runner/context.js";
 import { legalLogs } from "../runner/crawler.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
 const RULE = "rights.own-organization-entries";
 
@@ -13,20 +13,14 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
   const logs = (outcome.kind === "judged" ? outcome.logs : legalLogs(outcome.made)).filter(
     (l) => !l.unlogged,
   );
-  if (logs.length === 0) {
-    return {
-      verdict: "skip",
-      subject: route.id,
-      reason: outcome.kind === "skip" ? outcome.reason : "no crawl",
-    };
-  }
+  if (logs.length === 0) return skipOn(route.id, outcome.kind === "skip" ? outcome.reason : "no crawl");
   const { organizationSlug } = await ctx.coordinates();
   const foreign = foreignEntries(logs, "organization", organizationSlug);
   if (foreign) {
     const why = "which a reader of this organization must never see";
     return foreignFinding(route, "organization", organizationSlug, foreign, why);
   }
-  return { verdict: "pass", subject: route.id };
+  return passOn(route.id);
 }
 
 /**

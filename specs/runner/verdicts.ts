@@ -26,6 +26,24 @@ export type SubjectFinding = { readonly subject: string } & (
   | ({ readonly verdict: "skip" } & Pick<CheckResult, "reason">)
 );
 
+/** A subject's pass (its reason a note), skip or fail: what `pass`, `skip` and `fail` are to a check. */
+export const passOn = (subject: string, reason?: string): SubjectFinding => ({
+  verdict: "pass",
+  subject,
+  reason,
+});
+export const skipOn = (subject: string, reason: string): SubjectFinding => ({
+  verdict: "skip",
+  subject,
+  reason,
+});
+export const failOn = (subject: string, reason: string, evidence?: Evidence): SubjectFinding => ({
+  verdict: "fail",
+  subject,
+  reason,
+  evidence,
+});
+
 /**
  * One verdict from many findings: fail if any subject failed (evidence of the first, the others
  * listed), pass if at least one passed, skip when every subject was skipped.

@@ -2,7 +2,7 @@ import { readRoutePage } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJson } from "../runner/http.js";
 import { noAdminReason } from "../runner/tokens.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { judge } from "./resources.js";
 
 /** The read-only routes the document adds that a reader token may call. */
@@ -48,19 +48,18 @@ export const documentRoutesCheck: SpecCheck = {
     for (const routeId of READER_ROUTES)
       findings.push(judge(ctx, routeId, routeId, await get(ctx, routeId, "reader")));
     if (!ctx.tokens.has("admin")) {
-      const reason = noAdminReason(ctx.options.auth);
-      findings.push({ verdict: "skip", subject: "item and payment", reason });
+      findings.push(skipOn("item and payment", noAdminReason(ctx.options.auth)));
       return combine(findings, "responses valid");
     }
     const { itemId, paymentId } = await firstItem(ctx);
     findings.push(
       itemId === undefined
-        ? { verdict: "skip", subject: "v5.item", reason: "the form's items listing has no entry" }
+        ? skipOn("v5.item", "the form's items listing has no entry")
         : judge(ctx, "v5.item", "v5.item", await get(ctx, "v5.item", "admin", { itemId })),
     );
     findings.push(
       paymentId === undefined
-        ? { verdict: "skip", subject: "v5.payment", reason: "the first entry names no payment" }
+        ? skipOn("v5.payment", "the first entry names no payment")
         : judge(ctx, "v5.payment", "v5.payment", await get(ctx, "v5.payment", "admin", { paymentId })),
     );
     return combine(findings, "responses valid");

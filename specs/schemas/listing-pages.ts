@@ -1,5 +1,5 @@
 import { describeStop } from "../runner/crawler.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
 const RULE = "schema.responses";
 
@@ -20,16 +20,12 @@ export const listingPagesCheck: SpecCheck = {
     for (const route of ctx.servedListings()) {
       const result = await ctx.crawl(route, "default");
       if (result.stop.kind === "first-page-refused" || result.pages === 0) {
-        findings.push({ verdict: "skip", subject: route.id, reason: describeStop(result) });
+        findings.push(skipOn(route.id, describeStop(result)));
       } else if (result.schema.first) {
-        findings.push({
-          verdict: "fail",
-          subject: route.id,
-          reason: `${result.schema.pages} of ${result.pages} pages do not validate: ${result.schema.first.diagnostics?.[0] ?? ""}`,
-          evidence: result.schema.first,
-        });
+        const reason = `${result.schema.pages} of ${result.pages} pages do not validate: ${result.schema.first.diagnostics?.[0] ?? ""}`;
+        findings.push(failOn(route.id, reason, result.schema.first));
       } else {
-        findings.push({ verdict: "pass", subject: route.id, reason: `${route.id}: ${result.pages} pages` });
+        findings.push(passOn(route.id, `${route.id}: ${result.pages} pages`));
       }
     }
     return combine(findings, "listings whose every page validates");

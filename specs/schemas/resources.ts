@@ -6,7 +6,7 @@ import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
 const RULE = SCHEMA_RULE;
 
@@ -22,23 +22,18 @@ export function judge(
   body: unknown = undefined,
 ): SubjectFinding {
   if (!isSuccess(exchange.status)) {
-    return { verdict: "skip", subject, reason: `not served (${exchange.status}); other checks judge that` };
+    return skipOn(subject, `not served (${exchange.status}); other checks judge that`);
   }
   let value = body;
   if (value === undefined) {
     const parsed = parseJson(exchange);
-    if (!parsed.ok) return { verdict: "fail", subject, reason: parsed.why, evidence: evidenceOf(exchange) };
+    if (!parsed.ok) return failOn(subject, parsed.why, evidenceOf(exchange));
     value = parsed.value;
   }
   const route = ctx.contract.routes.byId(routeId);
   const breach = judgeSchema(ctx.contract.schemas, route, value).find((b) => b.rule === SCHEMA_RULE);
-  if (!breach) return { verdict: "pass", subject };
-  return {
-    verdict: "fail",
-    subject,
-    reason: breach.reason,
-    evidence: evidenceOf(exchange, undefined, breach.diagnostics),
-  };
+  if (!breach) return passOn(subject);
+  return failOn(subject, breach.reason, evidenceOf(exchange, undefined, breach.diagnostics));
 }
 
 /**
@@ -63,7 +58,7 @@ export const resourcesCheck: SpecCheck = {
       findings.push(judge(ctx, "token", "token", token));
     } else {
       const how = auth.kind === "bearer" ? "--bearer" : "--no-auth";
-      findings.push({ verdict: "skip", subject: "token", reason: `no token endpoint was asked (${how})` });
+      findings.push(skipOn("token", `no token endpoint was asked (${how})`));
     }
 
     const partner = await readerGet(ctx, await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")));
@@ -80,7 +75,7 @@ export const resourcesCheck: SpecCheck = {
     findings.push(
       order.ok
         ? judge(ctx, "order detail", "v5.order-detail", order.detail, order.body)
-        : { verdict: "skip", subject: "order detail", reason: order.reason },
+        : skipOn("order detail", order.reason),
     );
 
     const checkout = await checkoutFixture(ctx);
@@ -94,7 +89,7 @@ export const resourcesCheck: SpecCheck = {
       );
       findings.push(judge(ctx, "checkout intent", "v5.checkout-read", read));
     } else {
-      findings.push({ verdict: "skip", subject: "checkout intent", reason: checkout.reason });
+      findings.push(skipOn("checkout intent", checkout.reason));
     }
     return combine(findings, "responses valid");
   },

@@ -1,7 +1,7 @@
 import type { Route } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop } from "../runner/crawler.js";
-import type { SubjectFinding } from "../runner/verdicts.js";
+import { failOn, passOn, type SubjectFinding } from "../runner/verdicts.js";
 
 /**
  * Crawls each route by default: a refused first page fails it (`refused with STATUS on DATE`, then
@@ -15,16 +15,11 @@ export async function judgeAnswered(
   const findings: SubjectFinding[] = [];
   for (const route of routes) {
     const result = await ctx.crawl(route, "default");
-    findings.push(
-      result.stop.kind === "first-page-refused"
-        ? {
-            verdict: "fail",
-            subject: route.id,
-            reason: `refused with ${result.stop.evidence.response?.status ?? "?"} on ${ctx.at}${context}`,
-            evidence: result.stop.evidence,
-          }
-        : { verdict: "pass", subject: route.id, reason: `${route.id}: ${describeStop(result)}` },
-    );
+    const { stop } = result;
+    if (stop.kind === "first-page-refused") {
+      const status = stop.evidence.response?.status ?? "?";
+      findings.push(failOn(route.id, `refused with ${status} on ${ctx.at}${context}`, stop.evidence));
+    } else findings.push(passOn(route.id, `${route.id}: ${describeStop(result)}`));
   }
   return findings;
 }

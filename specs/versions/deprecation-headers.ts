@@ -3,7 +3,7 @@ import { readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 
 export const DEPRECATION_HEADERS_RULE = "versions.deprecation-headers";
 
@@ -40,12 +40,8 @@ export const deprecationHeadersCheck: SpecCheck = {
       const sent = ["Deprecation", "Sunset"].filter((name) => exchange.headers.has(name));
       findings.push(
         breach
-          ? { verdict: "fail", subject: route.id, ...breach }
-          : {
-              verdict: "pass",
-              subject: route.id,
-              reason: `${route.id}: ${sent.join(", ") || "no announcement"}`,
-            },
+          ? failOn(route.id, breach.reason, breach.evidence)
+          : passOn(route.id, `${route.id}: ${sent.join(", ") || "no announcement"}`),
       );
     }
     return combine(findings, "listing answers' Deprecation and Sunset");

@@ -1,7 +1,7 @@
 import { readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
-import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 
 const RULE = "versions.v3-switched-off";
 
@@ -19,15 +19,11 @@ export const v3SwitchedOffCheck: SpecCheck = {
     const findings: SubjectFinding[] = [];
     for (const route of ctx.contract.routes.listings().filter((r) => r.version === "v3")) {
       const exchange = await readerGet(ctx, await ctx.urlOf(route));
+      const after = `answered ${exchange.status} on ${ctx.at}, after the switch-off on ${entry.date}`;
       findings.push(
         isSuccess(exchange.status)
-          ? {
-              verdict: "fail",
-              subject: route.id,
-              reason: `answered ${exchange.status} on ${ctx.at}, after the switch-off on ${entry.date}`,
-              evidence: evidenceOf(exchange),
-            }
-          : { verdict: "pass", subject: route.id, reason: `${route.id}: ${exchange.status}` },
+          ? failOn(route.id, after, evidenceOf(exchange))
+          : passOn(route.id, `${route.id}: ${exchange.status}`),
       );
     }
     return combine(findings, "v3 routes switched off", [entry.id]);
