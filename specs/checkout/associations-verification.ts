@@ -13,8 +13,6 @@ import {
 } from "../runner/verdicts.js";
 import { createCheckoutIntent, integratorUrls, verifiedOrganization } from "./checkout-fixture.js";
 
-const RULE = "associations.verification";
-
 /**
  * Whether the target knows the organization, asked after its checkout answered 404: a refusal for an
  * association that does not exist is no evidence about verification, but a 404 for one that exists is
@@ -80,7 +78,7 @@ async function newAssociation(
 export const associationsVerificationCheck: SpecCheck = {
   id: "checkout/associations-verification",
   group: "checkout",
-  rule: RULE,
+  rule: "associations.verification",
   title: "New associations need verification before payments (from 2025-06-01)",
   async run(ctx) {
     const rules = ctx.datedRulesAt(ctx.contract.routes.byId("v5.checkout-create"));

@@ -4,8 +4,6 @@ import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import { freshIntent } from "./checkout-fixture.js";
 import { openPage } from "./checkout-page.js";
 
-const RULE = "checkout.back-url";
-
 /**
  * What the service does 4 and Limits (return from checkout): the way back from the hosted checkout page
  * (its back link) leads to the intent's backUrl, not to errorUrl.
@@ -13,7 +11,7 @@ const RULE = "checkout.back-url";
 export const backUrlCheck: SpecCheck = {
   id: "checkout/back-url",
   group: "checkout",
-  rule: RULE,
+  rule: "checkout.back-url",
   title: "Leaving the checkout page leads to backUrl",
   async run(ctx) {
     const intent = await freshIntent(ctx);

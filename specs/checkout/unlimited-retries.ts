@@ -3,7 +3,6 @@ import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import { freshIntent } from "./checkout-fixture.js";
 import { CARDS, leadsTo, locationOf, openPage, payOnce } from "./checkout-page.js";
 
-const RULE = "checkout.unlimited-retries";
 const FAILURES = 6;
 
 /**
@@ -13,7 +12,7 @@ const FAILURES = 6;
 export const unlimitedRetriesCheck: SpecCheck = {
   id: "checkout/unlimited-retries",
   group: "checkout",
-  rule: RULE,
+  rule: "checkout.unlimited-retries",
   title: "Failed payments can be retried without limit or redirection",
   async run(ctx) {
     const intent = await freshIntent(ctx);

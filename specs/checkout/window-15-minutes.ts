@@ -4,7 +4,6 @@ import { freshIntent } from "./checkout-fixture.js";
 import { CARDS, leadsTo, openPage, payOnce } from "./checkout-page.js";
 import { targetClock } from "./target-clock.js";
 
-const RULE = "checkout.window-15-minutes";
 const OPEN_AT = 14;
 const CLOSED_AT = 16;
 
@@ -15,7 +14,7 @@ const CLOSED_AT = 16;
 export const window15MinutesCheck: SpecCheck = {
   id: "checkout/window-15-minutes",
   group: "checkout",
-  rule: RULE,
+  rule: "checkout.window-15-minutes",
   title: "A checkout can be paid during 15 minutes and not after",
   async run(ctx) {
     const clock = await targetClock(ctx);

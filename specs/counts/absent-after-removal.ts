@@ -1,8 +1,6 @@
 import { type SpecCheck, skipOn } from "../runner/verdicts.js";
 import { type CountJudge, judgeCountListings, judgeFirstPage } from "./first-page.js";
 
-const RULE = "counts.absent-after-removal";
-
 /** The first pages of one listing, without and with withCount=true, once the removal is in force. */
 const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
   const removal = ctx.contract.timeline.entry("count-fields-removed");
@@ -24,7 +22,7 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
 export const absentAfterRemovalCheck: SpecCheck = {
   id: "counts/absent-after-removal",
   group: "counts",
-  rule: RULE,
+  rule: "counts.absent-after-removal",
   title: "No count fields at all after their removal",
   run: (ctx) => judgeCountListings(ctx, judgeListing, "first pages without count fields"),
 };

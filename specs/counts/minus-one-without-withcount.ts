@@ -2,8 +2,6 @@ import { countTimeline, expectedCounts } from "../../contracts/index.js";
 import { type SpecCheck, skipOn } from "../runner/verdicts.js";
 import { type CountJudge, judgeCountListings, judgeFirstPage, removedSkip } from "./first-page.js";
 
-const RULE = "counts.minus-one-without-withcount";
-
 /**
  * The first pages of one listing that must hold -1 at the date, none before withCount exists: each rests
  * on the timeline entry that began the count mode in force.
@@ -35,7 +33,7 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
 export const minusOneCheck: SpecCheck = {
   id: "counts/minus-one-without-withcount",
   group: "counts",
-  rule: RULE,
+  rule: "counts.minus-one-without-withcount",
   title: "Counts hold -1 unless withCount=true",
   run: (ctx) =>
     judgeCountListings(ctx, judgeListing, "first pages with -1 counts where withCount is not true"),

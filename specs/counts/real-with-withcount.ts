@@ -12,8 +12,6 @@ import {
   removedSkip,
 } from "./first-page.js";
 
-const RULE = "counts.real-with-withcount";
-
 /**
  * Compares the totals a crawl's pages declared with the entries it counted. When they differ because the
  * listing loses entries (the completeness checks confirmed a loss), the loss is those checks' to report.
@@ -114,7 +112,7 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
 export const realWithWithCountCheck: SpecCheck = {
   id: "counts/real-with-withcount",
   group: "counts",
-  rule: RULE,
+  rule: "counts.real-with-withcount",
   title: "With withCount=true the totals agree with a crawl",
   run: (ctx) =>
     judgeCountListings(ctx, judgeListing, "listings whose totals match a crawl", ctx.servedListings()),

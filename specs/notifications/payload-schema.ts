@@ -11,8 +11,6 @@ import {
 } from "../runner/verdicts.js";
 import { deliveryEvidence, notificationSession } from "./session.js";
 
-const RULE = "notifications.payload-schema";
-
 /**
  * Events: each state that should trigger notifications does, within the wait, and every body is the
  * envelope `{eventType, data}` (eventType open: identifiers the seed does not publish are accepted).
@@ -20,7 +18,7 @@ const RULE = "notifications.payload-schema";
 export const payloadSchemaCheck: SpecCheck = {
   id: "notifications/payload-schema",
   group: "notifications",
-  rule: RULE,
+  rule: "notifications.payload-schema",
   title: "Notifications arrive for each event, as {eventType, data} envelopes",
   async run(ctx) {
     const session = await notificationSession(ctx);

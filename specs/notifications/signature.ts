@@ -2,8 +2,6 @@ import { SIGNATURE_HEADER, signNotification } from "../../core/notification-sign
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import { deliveryEvidence, notificationSession } from "./session.js";
 
-const RULE = "notifications.signature";
-
 /**
  * Authentication 4: every notification carries `x-ha-signature`, the lowercase hex HMAC-SHA256 of its
  * raw body with the signing key partner information gives for the URL it was sent to (never over
@@ -12,7 +10,7 @@ const RULE = "notifications.signature";
 export const signatureCheck: SpecCheck = {
   id: "notifications/signature",
   group: "notifications",
-  rule: RULE,
+  rule: "notifications.signature",
   title: "Each notification is signed with its URL's key (x-ha-signature)",
   async run(ctx) {
     const session = await notificationSession(ctx);

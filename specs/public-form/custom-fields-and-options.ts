@@ -3,8 +3,6 @@ import { isSuccess } from "../runner/http.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { type FormRead, type PublicFormRead, readPublicForm } from "./public-form-fixture.js";
 
-const RULE = "public-form.custom-fields-and-options";
-
 interface Offer {
   customFields: unknown;
   extraOptions: unknown;
@@ -98,7 +96,7 @@ function judgeAnswered(read: PublicFormRead): SubjectFinding | undefined {
 export const customFieldsAndOptionsCheck: SpecCheck = {
   id: "public-form/custom-fields-and-options",
   group: "public-form",
-  rule: RULE,
+  rule: "public-form.custom-fields-and-options",
   title: "The public form carries customFields and extraOptions before the first order",
   async run(ctx) {
     const read = await readPublicForm(ctx);

@@ -3,8 +3,6 @@ import { NO_AUTH } from "../runner/tokens.js";
 import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { alteredToken, expectStatus } from "./auth-tokens.js";
 
-const RULE = "auth.before-routing";
-
 /** Why a 404 matters where 401 was due (a 404 due is passed before this is asked). */
 const why = (status: number) =>
   status === 404
@@ -20,7 +18,7 @@ const why = (status: number) =>
 export const authBeforeRoutingCheck: SpecCheck = {
   id: "rights/auth-before-routing",
   group: "rights",
-  rule: RULE,
+  rule: "auth.before-routing",
   title: "Under /v5, a missing or invalid token gets 401 before an unknown route gets 404",
   async run(ctx) {
     if (ctx.options.auth.kind === "none") return skip(NO_AUTH);

@@ -13,8 +13,6 @@ import {
 } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
-const RULE = "auth.tokens";
-
 /** The same token with its last character changed: a token the provider never issued. */
 export function alteredToken(token: string): string {
   const last = token.at(-1) ?? "A";
@@ -50,7 +48,7 @@ export async function expectStatus(
 export const authTokensCheck: SpecCheck = {
   id: "rights/auth-tokens",
   group: "rights",
-  rule: RULE,
+  rule: "auth.tokens",
   title: "Missing or invalid tokens get 401, tokens without the right 403",
   async run(ctx) {
     if (ctx.options.auth.kind === "none") return skip(NO_AUTH);

@@ -5,8 +5,6 @@ import { NO_AUTH } from "../runner/tokens.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
-const RULE = "rights.file-needs-organization-admin";
-
 async function download(ctx: CheckContext, url: string, authorization: string | undefined) {
   return ctx.http.send({
     method: "GET",
@@ -23,7 +21,7 @@ async function download(ctx: CheckContext, url: string, authorization: string | 
 export const fileNeedsOrganizationAdminCheck: SpecCheck = {
   id: "rights/file-needs-organization-admin",
   group: "rights",
-  rule: RULE,
+  rule: "rights.file-needs-organization-admin",
   title: "Attached files download only with an organization_admin token",
   async run(ctx) {
     if (ctx.options.auth.kind === "none") return skip(NO_AUTH);

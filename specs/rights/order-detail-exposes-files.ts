@@ -3,13 +3,11 @@ import { isSuccess } from "../runner/http.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
-const RULE = "rights.order-detail-exposes-files";
-
 /** Order detail (Versioning 6): the detail of an order gives the URL of each file attached in a custom field. */
 export const orderDetailExposesFilesCheck: SpecCheck = {
   id: "rights/order-detail-exposes-files",
   group: "rights",
-  rule: RULE,
+  rule: "rights.order-detail-exposes-files",
   title: "Order detail gives the URL of each attached file",
   async run(ctx) {
     const fixture = await orderFixture(ctx);

@@ -5,8 +5,6 @@ import type { CheckContext } from "../runner/context.js";
 import { legalLogs } from "../runner/crawler.js";
 import { combine, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
-const RULE = "rights.own-organization-entries";
-
 /** One listing of an organization, over every crawl the completeness checks made of it. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
@@ -33,7 +31,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
 export const ownOrganizationEntriesCheck: SpecCheck = {
   id: "rights/own-organization-entries",
   group: "rights",
-  rule: RULE,
+  rule: "rights.own-organization-entries",
   title: "An organization's listings serve only that organization's entries",
   run: async (ctx) => {
     const findings: SubjectFinding[] = [];

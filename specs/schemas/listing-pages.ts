@@ -1,8 +1,6 @@
 import { describeStop } from "../runner/crawler.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
-const RULE = "schema.responses";
-
 /**
  * Resources and their fields: every page of every listing crawled validates against the route's
  * schema (entries, pagination object, dates with fraction and offset). Counts and the result array
@@ -11,7 +9,7 @@ const RULE = "schema.responses";
 export const listingPagesCheck: SpecCheck = {
   id: "schemas/listing-pages",
   group: "schemas",
-  rule: RULE,
+  rule: "schema.responses",
   title: "Every listing page validates against its schema",
   async run(ctx) {
     const findings: SubjectFinding[] = [];

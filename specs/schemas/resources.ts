@@ -8,8 +8,6 @@ import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
-const RULE = SCHEMA_RULE;
-
 /**
  * Judges one answer of a route against its schema, by the one schema judge (skips an answer that was not
  * a success); a sentence on a value the provider's own document allows says so.
@@ -44,7 +42,7 @@ export function judge(
 export const resourcesCheck: SpecCheck = {
   id: "schemas/resources",
   group: "schemas",
-  rule: RULE,
+  rule: SCHEMA_RULE,
   title: "Token, partner, public form, order detail and checkout responses validate",
   async run(ctx) {
     const findings: SubjectFinding[] = [];

@@ -1,13 +1,11 @@
 import { combine, type SpecCheck, skip } from "../runner/verdicts.js";
 import { judgeAnswered } from "./answered.js";
 
-const RULE = "versions.v3-served-before-switch-off";
-
 /** Versioning 2: before the switch-off, v3 routes still answer (their first page is a success). */
 export const v3ServedCheck: SpecCheck = {
   id: "versions/v3-served-before-switch-off",
   group: "versions",
-  rule: RULE,
+  rule: "versions.v3-served-before-switch-off",
   title: "v3 routes answer before their switch-off",
   async run(ctx) {
     const entry = ctx.contract.timeline.entry("v3-switch-off");

@@ -3,13 +3,11 @@ import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess } from "../runner/http.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 
-const RULE = "versions.v3-switched-off";
-
 /** Versioning 2: after the switch-off, v3 routes no longer answer (any non-2xx status is accepted). */
 export const v3SwitchedOffCheck: SpecCheck = {
   id: "versions/v3-switched-off",
   group: "versions",
-  rule: RULE,
+  rule: "versions.v3-switched-off",
   title: "v3 routes do not answer after their switch-off",
   async run(ctx) {
     const entry = ctx.contract.timeline.entry("v3-switch-off");

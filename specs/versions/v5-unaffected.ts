@@ -1,13 +1,11 @@
 import { combine, type SpecCheck } from "../runner/verdicts.js";
 import { judgeAnswered } from "./answered.js";
 
-const RULE = "versions.v5-unaffected";
-
 /** Versioning 2: no v5 route is affected by the v3 switch-off; every v5 listing answers, on any date. */
 export const v5UnaffectedCheck: SpecCheck = {
   id: "versions/v5-unaffected",
   group: "versions",
-  rule: RULE,
+  rule: "versions.v5-unaffected",
   title: "v5 routes answer on both sides of the v3 switch-off",
   async run(ctx) {
     const v5 = ctx.contract.routes.listings().filter((r) => r.version === "v5");
