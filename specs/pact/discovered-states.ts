@@ -1,5 +1,6 @@
 import { ACCESS_TOKEN_STATE } from "../../contracts/pact/interaction.js";
 import type { IsoDay } from "../../core/dates.js";
+import type { FormPlace } from "../runner/context.js";
 import { eventTypeOf, type PactInteraction } from "./pact-files.js";
 
 /** A value verify found through the target's public API, or why it could not. */
@@ -9,13 +10,6 @@ export type Found<T> = { ok: true; value: T } | { ok: false; reason: string };
 export interface ListingTokens {
   secondPageToken: Found<string>;
   finalPageToken: Found<string>;
-}
-
-/** A form by where it lives. */
-export interface FormPlace {
-  organizationSlug: string;
-  formType: string;
-  formSlug: string;
 }
 
 /**
@@ -224,17 +218,26 @@ export function whyLeftOut(found: DiscoveredValues, interaction: PactInteraction
   return undefined;
 }
 
-/** The interactions that can be verified, and the others with the reason, in the file's order. */
-export function planInteractions(
-  found: DiscoveredValues,
-  interactions: readonly PactInteraction[],
-): { kept: PactInteraction[]; skipped: { description: string; reason: string }[] } {
-  const kept: PactInteraction[] = [];
-  const skipped: { description: string; reason: string }[] = [];
-  for (const interaction of interactions) {
-    const reason = whyLeftOut(found, interaction);
-    if (reason === undefined) kept.push(interaction);
-    else skipped.push({ description: interaction.description, reason });
-  }
-  return { kept, skipped };
+/** An interaction left out of the file handed to the verifier, and why. */
+export interface Skipped {
+  description: string;
+  reason: string;
 }
+
+/** The interactions `why` finds no reason to leave out, and the others with its reason, in the file's order. */
+export function planBy(
+  interactions: readonly PactInteraction[],
+  why: (interaction: PactInteraction) => string | undefined,
+): { kept: PactInteraction[]; skipped: Skipped[] } {
+  const plan: ReturnType<typeof planBy> = { kept: [], skipped: [] };
+  for (const interaction of interactions) {
+    const reason = why(interaction);
+    if (reason === undefined) plan.kept.push(interaction);
+    else plan.skipped.push({ description: interaction.description, reason });
+  }
+  return plan;
+}
+
+/** The interactions that can be verified from discovered values, and the others with the reason. */
+export const planInteractions = (found: DiscoveredValues, interactions: readonly PactInteraction[]) =>
+  planBy(interactions, (interaction) => whyLeftOut(found, interaction));

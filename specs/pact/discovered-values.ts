@@ -2,13 +2,12 @@ import { checkoutFixture } from "../checkout/checkout-fixture.js";
 import { readPartner } from "../notifications/registration.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
-import type { CheckContext } from "../runner/context.js";
+import type { CheckContext, FormPlace } from "../runner/context.js";
 import { type CrawlResult, endedLegally } from "../runner/crawler.js";
 import { entryId, sampleListing } from "../runner/discovery.js";
 import { noAdminReason } from "../runner/tokens.js";
 import {
   type DiscoveredValues,
-  type FormPlace,
   type Found,
   type ListingTokens,
   stateVariables,

@@ -52,36 +52,49 @@ function failureEvidence(ctx: CheckContext, pact: PactFile, output: string, path
   };
 }
 
+/** What a verifier run is given beside what verify's options say (the target, its API root, the time limit). */
+export type ChildSource = Omit<PactChildConfig, "pactFile" | "providerBaseUrl" | "apiRoot" | "timeoutMs">;
+
 /**
- * Runs the child on a config: the verdict of a failed run (undefined when every interaction held) and
- * the verifier's output.
+ * Runs the child on a broker's pacts, or on a local file's `kept` interactions: the verdict of a failed
+ * run (undefined when every interaction held) and the verifier's output.
  */
 export async function runChild(
   ctx: CheckContext,
-  config: PactChildConfig,
+  source: ChildSource,
   label: string,
   count: string,
-  pact: PactFile | undefined,
-  pathOf?: PathOf,
+  local?: { pact: PactFile; kept: readonly PactInteraction[]; pathOf: PathOf | undefined },
 ): Promise<{ failed: CheckResult | undefined; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), "assopay-pact-"));
   // The verifier asks the target (and its state URL) through forwarders of verify's client, which wait
   // out a 429 as verify's own requests do: a rate limit never fails an interaction.
   const fronts = await Promise.all(
-    [config.providerBaseUrl, config.stateUrl].map((url) => startRetryingForwarder(ctx.http, url)),
+    [ctx.options.target, source.stateUrl].map((url) => startRetryingForwarder(ctx.http, url)),
   );
   try {
     const [provider, states] = fronts;
-    const forwarded = { ...config, providerBaseUrl: provider?.url ?? "", stateUrl: `${states?.url}/` };
-    const configFile = join(dir, "config.json");
-    writeFileSync(configFile, JSON.stringify(forwarded));
+    const pactFile = local && join(dir, basename(local.pact.file));
+    if (local && pactFile)
+      writeFileSync(pactFile, JSON.stringify({ ...local.pact.raw, interactions: local.kept }));
+    const config: PactChildConfig = {
+      ...source,
+      pactFile,
+      providerBaseUrl: provider?.url ?? "",
+      apiRoot: ctx.options.apiRoot,
+      stateUrl: `${states?.url}/`,
+      timeoutMs: ctx.options.requestTimeoutMs,
+    };
+    // Without an extension, so that no pact file (`*.json`) written beside it takes its name.
+    const configFile = join(dir, "config");
+    writeFileSync(configFile, JSON.stringify(config));
     ctx.progress.update("pact", `verifying ${count} interactions of ${label}`);
-    const env = certificateEnv(childUrls(forwarded), process.env, dir);
+    const env = certificateEnv(childUrls(config), process.env, dir);
     const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal, env);
     ctx.progress.done();
     const evidence = (): Evidence =>
-      pact
-        ? failureEvidence(ctx, pact, outcome.output, pathOf)
+      local
+        ? failureEvidence(ctx, local.pact, outcome.output, local.pathOf)
         : {
             request: { method: "GET", url: `${ctx.options.target} (${label})` },
             diagnostics: failureLines(outcome.output),
@@ -94,11 +107,11 @@ export async function runChild(
       };
     // A broker the verifier could not read pacts from (nothing listening, a refusal) judged nothing: it
     // is the run's error, as an unusable flag is (exit 2), never "1 of the interactions failed".
-    const unread = config.broker && failureLines(output).find((line) => line.includes("Failed to load pact"));
+    const unread = source.broker && failureLines(output).find((line) => line.includes("Failed to load pact"));
     if (unread) {
       throw new AssopayError(
         "usage",
-        `--broker-url ${config.broker?.url}: Pact's verifier could not load pacts from the broker: ${unread.replace(/^\d+\) /, "")}`,
+        `--broker-url ${source.broker?.url}: Pact's verifier could not load pacts from the broker: ${unread.replace(/^\d+\) /, "")}`,
         {
           hint: "check --broker-url (or PACT_BROKER_BASE_URL), that the broker answers there, and PACT_BROKER_TOKEN if it needs one",
         },

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { PROVIDER } from "../../contracts/pact/generate.js";
 import { ACCESS_TOKEN_STATE } from "../../contracts/pact/interaction.js";
 import { messageDescription } from "../../contracts/pact/message-interactions.js";
@@ -12,7 +10,14 @@ import { noAdminReason } from "../runner/tokens.js";
 import type { CheckResult } from "../runner/types.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
-import { answerState, notCaught, planInteractions, resolvedPath } from "./discovered-states.js";
+import {
+  answerState,
+  notCaught,
+  planBy,
+  planInteractions,
+  resolvedPath,
+  type Skipped,
+} from "./discovered-states.js";
 import { discoverValues } from "./discovered-values.js";
 import { eventTypeOf, type PactFile, type PactInteraction, pactFilesAt } from "./pact-files.js";
 import { startStateServer } from "./state-server.js";
@@ -66,20 +71,9 @@ async function verifyFromBroker(
   stateUrl: string,
   broker: BrokerSource,
 ): Promise<CheckResult> {
-  const messages = await capturedMessages(ctx);
-  const config: PactChildConfig = {
-    pactFile: undefined,
-    broker,
-    provider: PROVIDER,
-    providerBaseUrl: ctx.options.target,
-    apiRoot: ctx.options.apiRoot,
-    stateUrl,
-    messages: {},
-    messagesByPrefix: byPrefix(ctx, messages),
-    timeoutMs: ctx.options.requestTimeoutMs,
-  };
-  const label = `the pacts of ${broker.url}`;
-  const { failed, output } = await runChild(ctx, config, label, "the", undefined);
+  const messagesByPrefix = byPrefix(ctx, await capturedMessages(ctx));
+  const source = { broker, provider: PROVIDER, stateUrl, messages: {}, messagesByPrefix };
+  const { failed, output } = await runChild(ctx, source, `the pacts of ${broker.url}`, "the");
   if (failed) return failed;
   // The verifier only logs a failed publication; the run must not claim what did not happen.
   const refused = /Publishing of verification results failed[^\n]*/.exec(output);
@@ -94,21 +88,13 @@ async function verifyFromBroker(
   );
 }
 
-/** An interaction left out of the file handed to the verifier, and why. */
-interface Skipped {
-  description: string;
-  reason: string;
-}
-
 /** What one Pact file gives the verifier: the interactions kept, the others, and the state URL. */
-interface PactPlan {
-  kept: PactInteraction[];
-  skipped: Skipped[];
+type PactPlan = ReturnType<typeof planBy> & {
   stateUrl: string;
   /** The path a failing interaction was sent to, when verify knows its state values. */
   pathOf?: PathOf;
   close(): Promise<void>;
-}
+};
 
 /**
  * Why a target that authenticates without a token endpoint (`--bearer`, `--no-auth`) is not sent an
@@ -123,17 +109,20 @@ export function tokenEndpointSkip(auth: TargetAuth, interaction: PactInteraction
  * With the target's states: all but admin interactions without an admin client, token requests to a
  * target without a token endpoint, and uncaught messages.
  */
-function planWithStates(ctx: CheckContext, pact: PactFile, events: ReadonlySet<string>, stateUrl: string) {
-  const plan: PactPlan = { kept: [], skipped: [], stateUrl, close: async () => {} };
-  for (const interaction of pact.interactions) {
-    const reason =
+function planWithStates(
+  ctx: CheckContext,
+  pact: PactFile,
+  events: ReadonlySet<string>,
+  stateUrl: string,
+): PactPlan {
+  const sorted = planBy(
+    pact.interactions,
+    (interaction) =>
       notCaught(interaction, events) ??
       tokenEndpointSkip(ctx.options.auth, interaction) ??
-      (usesAdmin(interaction) && !ctx.tokens.has("admin") ? noAdminReason(ctx.options.auth) : undefined);
-    if (reason === undefined) plan.kept.push(interaction);
-    else plan.skipped.push({ description: interaction.description, reason });
-  }
-  return plan;
+      (usesAdmin(interaction) && !ctx.tokens.has("admin") ? noAdminReason(ctx.options.auth) : undefined),
+  );
+  return { ...sorted, stateUrl, close: async () => {} };
 }
 
 /**
@@ -170,26 +159,10 @@ async function verifyKept(
     const captured = typeof eventType === "string" ? messages.get(eventType) : undefined;
     if (interaction.type !== "Synchronous/HTTP" && captured) answers[interaction.description] = captured;
   }
-  const dir = mkdtempSync(join(tmpdir(), "assopay-pact-file-"));
-  try {
-    const pactFile = join(dir, basename(pact.file));
-    writeFileSync(pactFile, JSON.stringify({ ...pact.raw, interactions: plan.kept }));
-    const config: PactChildConfig = {
-      pactFile,
-      broker: undefined,
-      provider: pact.provider,
-      providerBaseUrl: ctx.options.target,
-      apiRoot: ctx.options.apiRoot,
-      stateUrl: plan.stateUrl,
-      messages: answers,
-      messagesByPrefix: [],
-      timeoutMs: ctx.options.requestTimeoutMs,
-    };
-    const label = basename(pact.file);
-    return (await runChild(ctx, config, label, String(plan.kept.length), pact, plan.pathOf)).failed;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const source = { broker: undefined, provider: pact.provider, stateUrl: plan.stateUrl, messages: answers };
+  const local = { pact, kept: plan.kept, pathOf: plan.pathOf };
+  const count = String(plan.kept.length);
+  return (await runChild(ctx, { ...source, messagesByPrefix: [] }, basename(pact.file), count, local)).failed;
 }
 
 /** The skipped interactions grouped by reason: `reason (n: "a", "b")`, the era suffix left out. */
