@@ -73,11 +73,11 @@ function targetFault(error: unknown): { reason: string; evidence: Evidence } | u
   return undefined;
 }
 
-/** The report of a run that started at `started` (ms since the epoch) and gave `outcomes`. */
+/** The report of a run that started at `started` (ms since the epoch) and gave `findings`. */
 export function runReport(
   options: Pick<RunReport, "target" | "embedded" | "at" | "planned">,
   started: number,
-  outcomes: Finding[],
+  findings: Finding[],
 ): RunReport {
   return {
     target: options.target,
@@ -86,8 +86,8 @@ export function runReport(
     planned: options.planned,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    outcomes,
-    summary: countVerdicts(outcomes.map((outcome) => outcome.verdict)),
+    outcomes: findings,
+    summary: countVerdicts(findings.map((finding) => finding.verdict)),
   };
 }
 
@@ -188,23 +188,18 @@ async function runWithin(
     throw error;
   }
   const started = Date.now();
-  const outcomes: Finding[] = [];
+  const findings: Finding[] = [];
+  const file = (finding: Finding) => {
+    findings.push(finding);
+    io.onOutcome?.(finding);
+  };
   try {
     for (const check of selected) {
       if (signal.aborted) break;
       const begin = Date.now();
-      const named = namedAs(check);
-      let outcome: Finding;
+      let result: Pick<Finding, "verdict" | "reason" | "evidence" | "downgraded">;
       try {
-        const result = applyPlanned(await check.run(context), options.planned, contract.timeline);
-        outcome = {
-          ...named,
-          verdict: result.verdict,
-          reason: result.reason,
-          ...(result.evidence === undefined ? {} : { evidence: result.evidence }),
-          ...(result.downgraded ? { downgraded: true } : {}),
-          durationMs: Date.now() - begin,
-        };
+        result = applyPlanned(await check.run(context), options.planned, contract.timeline);
       } catch (error) {
         progress.done();
         // A flag the user gave cannot be used (a --receiver-port in use): every check that needs it
@@ -212,37 +207,32 @@ async function runWithin(
         // So does a target that keeps answering 429: a rate limit is not a verdict on any rule.
         if (isAssopayError(error) && (error.code === "usage" || error.code === "rate-limited")) throw error;
         const failed = signal.aborted ? undefined : targetFault(error);
-        outcome = {
-          ...named,
-          ...(failed
-            ? { verdict: "fail", ...failed }
-            : {
-                verdict: "error",
-                reason: `the check could not run: ${error instanceof Error ? error.message : String(error)}`,
-              }),
-          durationMs: Date.now() - begin,
-        };
+        const why = error instanceof Error ? error.message : String(error);
+        result = failed
+          ? { verdict: "fail", ...failed }
+          : { verdict: "error", reason: `the check could not run: ${why}` };
       }
+      const durationMs = Date.now() - begin;
       // A check may have turned the rate limit's end into a verdict of its own: the run ends all the same.
       const refused = http.refusal();
       if (refused) throw refused;
-      outcomes.push(outcome);
-      io.onOutcome?.(outcome);
+      const { verdict, reason, evidence, downgraded } = result;
+      file({
+        ...namedAs(check),
+        verdict,
+        reason,
+        ...(evidence === undefined ? {} : { evidence }),
+        ...(downgraded ? { downgraded } : {}),
+        durationMs,
+      });
     }
   } finally {
     for (const close of closers.reverse()) await close();
   }
   if (deadline.expired()) {
-    for (const check of selected.slice(outcomes.length)) {
-      const outcome: Finding = {
-        ...namedAs(check),
-        verdict: "error",
-        reason: notRun(options),
-        durationMs: 0,
-      };
-      outcomes.push(outcome);
-      io.onOutcome?.(outcome);
+    for (const check of selected.slice(findings.length)) {
+      file({ ...namedAs(check), verdict: "error", reason: notRun(options), durationMs: 0 });
     }
   }
-  return runReport(options, started, outcomes);
+  return runReport(options, started, findings);
 }
