@@ -2,6 +2,7 @@ import type { Contract } from "../../contracts/index.js";
 import { type IsoDay, isIsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { bodyBytes } from "../../proxy/cassette/body.js";
+import { queryParams } from "../../proxy/http/message.js";
 import type { Finding } from "../../report/index.js";
 import { type Exchange, emptyJudgement } from "../rerun/finding.js";
 import { createListings, type Listings } from "../rerun/listings.js";
@@ -71,14 +72,6 @@ function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknow
   };
 }
 
-function queryOf(step: RerunStep): URLSearchParams {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(step.interaction.request.query ?? {})) {
-    for (const one of Array.isArray(value) ? value : [value]) query.append(name, one);
-  }
-  return query;
-}
-
 /**
  * Judges one recorded interaction by the contract as of its day, with the rerun's own judges: its
  * `Deprecation` and `Sunset` headers, the status (v3 after its switch-off), listing pages (result
@@ -101,7 +94,7 @@ export function lintStep(
     recorded: { status: target.status, body },
     target,
     targetBody: body,
-    query: queryOf(step),
+    query: queryParams(step.interaction.request.query),
     sameResource: true,
   };
   const judgement = emptyJudgement(step, "fail", contract.timeline);
