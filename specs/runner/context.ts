@@ -7,7 +7,7 @@ import {
 } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { askedPageSize, type CrawlQuery, partialLastPageSize } from "./crawl-query.js";
-import { type CrawlResult, crawl } from "./crawler.js";
+import { type CrawlPlan, type CrawlResult, crawl } from "./crawler.js";
 import type { HttpClient } from "./http.js";
 import type { Memo } from "./memo.js";
 import type { FormRef, VerifyOptions } from "./options.js";
@@ -144,16 +144,13 @@ export type ContextParts = Pick<
   "contract" | "options" | "http" | "tokens" | "states" | "progress" | "signal" | "memo" | "onClose"
 >;
 
-/** How one crawl is asked and named: `params` fill the path where the coordinates should not. */
-interface Asked {
-  /** What the progress line says (default: the route and `name`). */
+/**
+ * How one crawl is asked and named (the log keeps at most `--max-entries` unless `logEntries` says):
+ * `params` fill the path where the coordinates should not.
+ */
+interface Asked extends Pick<CrawlPlan, "label" | "logEntries" | "logNames" | "tokenName"> {
+  /** What the progress line says (default: the route and `label`). */
   readonly progressLabel?: string;
-  readonly name: string | undefined;
-  /** Most entries the log keeps (default: `--max-entries`). */
-  readonly logEntries?: number;
-  /** Keep what its pages name of other listings (the completeness checks' witnesses). */
-  readonly logNames?: boolean;
-  readonly tokenName?: string;
   readonly params?: Readonly<Record<string, string>>;
 }
 
@@ -199,9 +196,8 @@ export function createContext(parts: ContextParts): CheckContext {
 
   const datedRulesAt = (route: Route) => contract.timeline.datedRulesAt(route, at);
 
-  const crawlNow = async (route: Route, query: CrawlQuery, asked: Asked): Promise<CrawlResult> => {
-    const { name, logEntries, logNames, tokenName, params } = asked;
-    const progressLabel = asked.progressLabel ?? `crawling ${route.id} (${name})`;
+  const crawlNow = async (route: Route, query: CrawlQuery, { progressLabel, params, ...asked }: Asked) => {
+    const progress = progressLabel ?? `crawling ${route.id} (${asked.label})`;
     const where = await coordinates();
     try {
       return await crawl(parts.http, {
@@ -214,13 +210,10 @@ export function createContext(parts: ContextParts): CheckContext {
         authorization: () => parts.tokens.authorization("reader"),
         validate: (body) =>
           judgeSchema(contract.schemas, route, body).find((b) => b.rule === SCHEMA_RULE)?.diagnostics ?? [],
-        onPage: (pages, entries) =>
-          parts.progress.update(progressLabel, `${pages} pages, ${entries} entries`),
+        onPage: (pages, entries) => parts.progress.update(progress, `${pages} pages, ${entries} entries`),
         signal: parts.signal,
-        logEntries: logEntries ?? options.maxEntries,
-        ...(logNames ? { logNames } : {}),
-        ...(name === undefined ? {} : { label: name }),
-        ...(tokenName === undefined ? {} : { tokenName }),
+        ...asked,
+        logEntries: asked.logEntries ?? options.maxEntries,
       });
     } finally {
       parts.progress.done();
@@ -261,7 +254,7 @@ export function createContext(parts: ContextParts): CheckContext {
           variant === "with-count" && size !== undefined ? `withCount=true, pageSize ${size}` : undefined;
         return crawlNow(route, query, {
           progressLabel: `crawling ${route.id}${CRAWLS[variant].note}`,
-          name: name ?? CRAWLS[variant].name,
+          label: name ?? CRAWLS[variant].name,
           // The unpaged crawl is the pact's walk and keeps no log; the others are judged as a whole.
           ...(variant === "unpaged" ? { logEntries: 0 } : {}),
           logNames: variant === "default",
@@ -271,15 +264,15 @@ export function createContext(parts: ContextParts): CheckContext {
     crawlSized(route, pageSize, again) {
       return crawlOnce(`size:${pageSize}:${again ?? ""}`, route, [["pageSize", String(pageSize)]], {
         progressLabel: `crawling ${route.id} (pageSize ${pageSize}${again ? `, ${again}` : ""})`,
-        name: `pageSize ${pageSize}${again ? ` (${again})` : ""}`,
+        label: `pageSize ${pageSize}${again ? ` (${again})` : ""}`,
         logNames: again !== undefined,
       });
     },
     crawlAsked(route, query, label, tokenName) {
       const asked = query.map((pair) => pair.join("=")).join("&");
       return crawlOnce(`asked:${label}:${asked}:${tokenName ?? ""}`, route, query, {
-        name: label,
-        ...(tokenName === undefined ? {} : { tokenName }),
+        label,
+        tokenName,
       });
     },
     crawlOfForm(route, { formType, formSlug, organizationSlug }, { defaultSize, again } = {}) {
@@ -288,7 +281,7 @@ export function createContext(parts: ContextParts): CheckContext {
       const form = `${formType}/${formSlug}${organizationSlug ? ` of ${organizationSlug}` : ""}`;
       const query: [string, string][] = defaultSize ? [] : [["pageSize", String(size)]];
       return crawlOnce(`form:${form}:${sized}:${again ?? ""}`, route, query, {
-        name: `${form}, ${sized}${again ? ` (${again})` : ""}`,
+        label: `${form}, ${sized}${again ? ` (${again})` : ""}`,
         params: { formType, formSlug, ...(organizationSlug ? { organizationSlug } : {}) },
       });
     },
