@@ -123,32 +123,25 @@ async function deleteUrl(ctx: CheckContext, scope: Scope) {
  */
 export async function restore(ctx: CheckContext, registrations: readonly Registered[]): Promise<string> {
   const notes: string[] = [];
+  /** One request of the putting back: `done` when it was taken, else what `doing` met. */
+  const attempt = async (send: () => Promise<HttpExchange>, done: string, doing: string, refused = "") => {
+    try {
+      const answer = await send();
+      notes.push(isSuccess(answer.status) ? done : `${doing} was refused (${answer.status})${refused}`);
+    } catch (error) {
+      notes.push(`${doing} failed: ${(error as Error).message}`);
+    }
+  };
   for (const r of registrations) {
     const where = r.scope.kind === "partner" ? "partner-wide" : `for ${r.scope.organizationSlug}`;
     if (r.replaced.length === 0) {
-      try {
-        const removed = await deleteUrl(ctx, r.scope);
-        notes.push(
-          isSuccess(removed.status)
-            ? `removed the receiver's URL ${where} (none was registered before)`
-            : `removing the receiver's URL ${where} was refused (${removed.status}): it stays registered`,
-        );
-      } catch (error) {
-        notes.push(`removing the receiver's URL ${where} failed: ${(error as Error).message}`);
-      }
-      continue;
+      const [done, doing] = [`removed the receiver's URL ${where}`, `removing the receiver's URL ${where}`];
+      const remove = () => deleteUrl(ctx, r.scope);
+      await attempt(remove, `${done} (none was registered before)`, doing, ": it stays registered");
     }
     for (const old of r.replaced) {
-      try {
-        const put = await putUrl(ctx, r.scope, old.url, old.notificationType);
-        notes.push(
-          isSuccess(put.status)
-            ? `restored ${old.url} ${where}`
-            : `restoring ${old.url} ${where} was refused (${put.status})`,
-        );
-      } catch (error) {
-        notes.push(`restoring ${old.url} ${where} failed: ${(error as Error).message}`);
-      }
+      const put = () => putUrl(ctx, r.scope, old.url, old.notificationType);
+      await attempt(put, `restored ${old.url} ${where}`, `restoring ${old.url} ${where}`);
     }
   }
   return notes.join("; ");
