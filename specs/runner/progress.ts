@@ -9,19 +9,13 @@ export interface Progress {
 
 export const silentProgress: Progress = Object.freeze({ update() {}, done() {} });
 
-export interface ProgressOptions {
-  /** Seconds between plain lines when the stream is not a terminal. */
-  intervalMs?: number;
-  now?: () => number;
-}
-
 /**
  * On a terminal: one live line, redrawn at most ten times a second. Elsewhere (CI logs): a plain line
  * every `intervalMs` (default 10 s), so a long crawl shows it is alive without flooding the log.
  */
 export function createProgress(
   stream: Writable & { isTTY?: boolean },
-  options: ProgressOptions = {},
+  options: { intervalMs?: number; now?: () => number } = {},
 ): Progress {
   const now = options.now ?? Date.now;
   const tty = stream.isTTY === true;
