@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadContract } from "../../contracts/index.js";
-import { generatePacts } from "../../contracts/pact/generate.js";
-import { MANIFEST_NAME, sha256 } from "../../contracts/pact/manifest.js";
+import { generatePacts, MANIFEST_NAME, sha256 } from "../../contracts/pact/generate.js";
 import { runCli } from "../support/run-cli.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "assopay-out-"));
