@@ -1,9 +1,9 @@
 import type { Contract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
-import { startReplay } from "../proxy/index.js";
+import type { Interaction } from "../proxy/cassette/format.js";
+import { loadCassette, startReplay } from "../proxy/index.js";
 import { credentialsEnv, type SandboxData, type Shapes, startSandbox } from "../sandbox/index.js";
-import { cassetteEnv } from "./cassette-env.js";
 import type { Scenario } from "./scenarios.js";
 
 /**
@@ -111,4 +111,127 @@ export async function startUpstream(
     case "url":
       return { url: spec.url, login: spec.login, close: async () => undefined };
   }
+}
+
+/**
+ * The secret a command gets for a recorded client whose secret the caller did not give. The layer in
+ * front of the replay swaps it for the recorded placeholder, so the command logs in as recorded; any
+ * other secret reaches the replay as sent (and is refused there when it is not the recorded one).
+ */
+export const REPLAYED_SECRET = "assopay-replayed-client-secret";
+
+const STAND_IN_PAIR = new RegExp(`(^|&)client_secret=${REPLAYED_SECRET}(?=&|$)`);
+
+/** A client that logged in while recording: its id, and its secret as the cassette holds it. */
+interface RecordedClient {
+  readonly clientId: string;
+  readonly secretPlaceholder: string | undefined;
+  /** Whether a token it got was used on a route that needs organization_admin. */
+  admin: boolean;
+  readonly accessTokens: Set<string>;
+}
+
+const textOf = (body: Interaction["request"]["body"]) =>
+  body && "text" in body && typeof body.text === "string" ? body.text : undefined;
+
+function headerOf(headers: Interaction["request"]["headers"], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function accessTokenOf(interaction: Interaction): string | undefined {
+  const body = interaction.response.body;
+  const json = body && "json" in body ? (body.json as { access_token?: unknown }) : undefined;
+  return typeof json?.access_token === "string" ? json.access_token : undefined;
+}
+
+/** The clients of the cassettes' token requests, each marked admin when its token opened an admin route. */
+function recordedClients(interactions: readonly Interaction[], contract: Contract): RecordedClient[] {
+  const clients = new Map<string, RecordedClient>();
+  for (const interaction of interactions) {
+    const { request } = interaction;
+    const match = contract.routes.match(request.method, request.path);
+    if (match?.route.id === "token") {
+      const form = new URLSearchParams(textOf(request.body) ?? "");
+      const clientId = form.get("client_id");
+      if (!clientId) continue;
+      const client = clients.get(clientId) ?? {
+        clientId,
+        secretPlaceholder: form.get("client_secret") ?? undefined,
+        admin: false,
+        accessTokens: new Set<string>(),
+      };
+      const token = accessTokenOf(interaction);
+      if (token !== undefined) client.accessTokens.add(token);
+      clients.set(clientId, client);
+    } else if (match?.route.auth === "organization_admin") {
+      const bearer = headerOf(request.headers, "authorization")?.replace(/^Bearer\s+/i, "");
+      for (const client of clients.values())
+        if (bearer && client.accessTokens.has(bearer)) client.admin = true;
+    }
+  }
+  return [...clients.values()];
+}
+
+/** The first listing's organization and form. */
+function listingNames(interactions: readonly Interaction[], contract: Contract): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const { request } of interactions) {
+    const match = contract.routes.match(request.method, request.path);
+    const { organizationSlug, formType, formSlug } = match?.params ?? {};
+    if (organizationSlug && found.ASSOPAY_ORG === undefined) found.ASSOPAY_ORG = organizationSlug;
+    if (formType && formSlug && found.ASSOPAY_FORM_TYPE === undefined) {
+      found.ASSOPAY_FORM_TYPE = formType;
+      found.ASSOPAY_FORM_SLUG = formSlug;
+    }
+  }
+  return found;
+}
+
+/**
+ * The login details a command needs against a replay, every variable docs/gate.md lists: each taken from
+ * the caller's environment when set, else from the cassettes (the first listing's organization and form;
+ * the reader and the admin client from the token requests, the admin being the one whose token opened an
+ * organization_admin route; a cassette with one client gives it for both). Secrets are never in a
+ * cassette: a secret the caller does not give is the stand-in {@link REPLAYED_SECRET}, which the layer
+ * swaps for the recorded placeholder.
+ */
+export async function cassetteEnv(
+  cassettes: readonly string[],
+  contract: Contract,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ env: Record<string, string>; tokenBody(body: Buffer): Buffer }> {
+  const interactions: Interaction[] = [];
+  for (const file of cassettes) interactions.push(...(await loadCassette(file)).interactions);
+  const clients = recordedClients(interactions, contract);
+  const admin = clients.find((c) => c.admin) ?? clients[0];
+  const reader = clients.find((c) => !c.admin) ?? admin;
+  const found: Record<string, string | undefined> = {
+    ...listingNames(interactions, contract),
+    ASSOPAY_CLIENT_ID: reader?.clientId,
+    ASSOPAY_CLIENT_SECRET: reader ? REPLAYED_SECRET : undefined,
+    ASSOPAY_ADMIN_CLIENT_ID: admin?.clientId,
+    ASSOPAY_ADMIN_CLIENT_SECRET: admin ? REPLAYED_SECRET : undefined,
+  };
+  const login: Record<string, string> = {};
+  for (const [name, value] of Object.entries(found)) {
+    const chosen = env[name] ?? value;
+    if (chosen !== undefined) login[name] = chosen;
+  }
+  const placeholders = new Map(clients.map((c) => [c.clientId, c.secretPlaceholder]));
+  return {
+    env: login,
+    /** A token request body with the stand-in secret swapped for the recorded placeholder. */
+    tokenBody(body) {
+      const text = body.toString("utf8");
+      const placeholder = placeholders.get(new URLSearchParams(text).get("client_id") ?? "");
+      if (placeholder === undefined) return body;
+      // Raw text, as the cassette holds it: the stand-in needs no percent-encoding, the placeholder none.
+      const swapped = text.replace(
+        STAND_IN_PAIR,
+        (_pair, lead: string) => `${lead}client_secret=${placeholder}`,
+      );
+      return swapped === text ? body : Buffer.from(swapped, "utf8");
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * groups its findings into suites and hands them to the writers of this folder (pretty, compact, JSON,
  * JUnit XML, HTML). Its cases are the one result type, `Finding` (core/finding.ts), as the verbs built them.
  */
-import { countVerdicts, type Finding, type VerdictCounts } from "../core/finding.js";
+import { countVerdicts, type Finding, type Verdict, type VerdictCounts } from "../core/finding.js";
 
 export * from "../core/finding.js";
 
@@ -42,21 +42,14 @@ export type ReportTool =
   | "assopay lint";
 
 /** What a cell of the timeline matrix says: a verdict, or that the rule was not yet in force that day. */
-export const MATRIX_CELLS = Object.freeze(["pass", "fail", "warn", "skip", "error", "not-in-force"] as const);
-
-export type MatrixCell = (typeof MATRIX_CELLS)[number];
+export type MatrixCell = Verdict | "not-in-force";
 
 /**
  * How each date of a timeline run was judged: on the provider's behaviour at that date (its clock was
  * set: the sandbox, or a target answering the `the service date` state), or on one behaviour (a
  * provider at a fixed date, a recording) judged by each date's rules.
  */
-export const MATRIX_BASES = Object.freeze([
-  "behaviour-at-each-date",
-  "one-behaviour-each-date-rules",
-] as const);
-
-export type MatrixBasis = (typeof MATRIX_BASES)[number];
+export type MatrixBasis = "behaviour-at-each-date" | "one-behaviour-each-date-rules";
 
 /** One column of the matrix: a day, and why it is there (`day before v3-switch-off`, `today` …). */
 export interface MatrixDate {
