@@ -1,7 +1,7 @@
 import type { EntryId, ForeignEntries, Owner, Route } from "../../contracts/index.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { type CrawlResult, describeStop, stopRule } from "../runner/crawler.js";
-import type { SubjectFinding } from "../runner/verdicts.js";
+import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 
 /**
@@ -119,3 +119,117 @@ export function foreignFinding(
     },
   };
 }
+
+const RESULT_ARRAY_RULE = "pagination.result-array";
+
+/** Pagination rule 2: the result array (`data` or `items`) exists and is a list, on every page. */
+export const resultArrayCheck: SpecCheck = {
+  id: "pagination/result-array",
+  group: "pagination",
+  rule: RESULT_ARRAY_RULE,
+  title: "Every page carries its result array, and it is a list",
+  async run(ctx) {
+    const findings = await judgeEveryCrawl(ctx, RESULT_ARRAY_RULE, (result, route) => {
+      if (result.stop.kind === "not-a-list") {
+        return {
+          verdict: "fail",
+          subject: route.id,
+          reason: `page ${result.pages}: ${result.stop.reason}`,
+          evidence: result.stop.evidence,
+        };
+      }
+      return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
+    });
+    return combine(findings, "listings crawled, every page with a result array");
+  },
+};
+
+const END_RULE = "pagination.end-is-empty-array";
+
+/**
+ * Pagination rule 3: a crawl ends on an empty result array, in a bounded number of pages. A non-empty
+ * page without a token also ends it legally (rule 7); a token on the final empty page is legal.
+ */
+export const endIsEmptyArrayCheck: SpecCheck = {
+  id: "pagination/end-is-empty-array",
+  group: "pagination",
+  rule: END_RULE,
+  title: "Every listing ends with an empty result array, in a bounded number of pages",
+  async run(ctx) {
+    const findings = await judgeEveryCrawl(ctx, END_RULE, (result, route) => {
+      const stop = result.stop;
+      switch (stop.kind) {
+        case "empty-page":
+          return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
+        case "no-token":
+          return {
+            verdict: "pass",
+            subject: route.id,
+            note: `${crawlNote(result)}; stopped on a non-empty page without a token (allowed)`,
+          };
+        case "never-ends":
+          return { verdict: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence };
+        case "first-page-refused":
+        case "not-a-list":
+        case "token-refused":
+        case "token-ignored":
+        case "aborted":
+          return {
+            verdict: "skip",
+            subject: route.id,
+            reason: `the end was not reached: ${describeStop(result)}`,
+          };
+      }
+    });
+    return combine(findings, "listings crawled to an empty page");
+  },
+};
+
+const NO_DUPLICATES_RULE = "pagination.no-duplicates";
+
+/** The failure of a crawl that collected entries twice; `where` names it when it is not the default one. */
+const twice = (result: CrawlResult, where: string): SubjectFinding => ({
+  verdict: "fail",
+  subject: result.route.id,
+  reason: `${result.duplicates.count} entries came back twice in ${result.pages} pages${where}`,
+  ...(result.duplicates.first ? { evidence: result.duplicates.first } : {}),
+});
+
+/**
+ * Pagination rules 4 and 6: no entry appears twice in one crawl (ids only are kept, so memory stays flat):
+ * the default crawl, and every crawl the completeness checks made of the listing.
+ */
+export const noDuplicatesCheck: SpecCheck = {
+  id: "pagination/no-duplicates",
+  group: "pagination",
+  rule: NO_DUPLICATES_RULE,
+  title: "No entry appears twice in one crawl",
+  async run(ctx) {
+    const findings = await judgeCrawls(ctx, "default", NO_DUPLICATES_RULE, (result, route) => {
+      if (result.stop.kind === "never-ends") {
+        // A listing that never ends repeats itself sooner or later: that is its own rule's failure.
+        return {
+          verdict: "skip",
+          subject: route.id,
+          reason: `the crawl never ended: ${describeStop(result)}`,
+        };
+      }
+      if (result.duplicates.count > 0) return twice(result, "");
+      if (result.stop.kind === "not-a-list") {
+        return { verdict: "skip", subject: route.id, reason: describeStop(result) };
+      }
+      return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
+    });
+    // Every other crawl the completeness checks made of a listing (other page sizes, oldest first, again):
+    // a provider may repeat entries only at one page size or in one order.
+    const routes = ctx.servedListings();
+    for (const [i, route] of routes.entries()) {
+      if (findings[i]?.verdict !== "pass") continue;
+      const outcome = await completenessOf(ctx, route);
+      const again =
+        outcome.kind === "judged" ? outcome.crawls.find((c) => c.duplicates.count > 0) : undefined;
+      if (again) findings[i] = twice(again, ` of the crawl at ${again.log.label}`);
+    }
+    return combine(findings, "listings crawled without a duplicate");
+  },
+};
