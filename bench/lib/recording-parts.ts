@@ -11,7 +11,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import type { BenchContext, ChildSpec } from "./context.js";
 import { cpuPerRequest, median, percent, whole } from "./report.js";
-import type { Contender, Medians } from "./rounds.js";
+import { type Contender, find, type Medians, ratio } from "./rounds.js";
 
 export const PATH = "/v5/organizations/bench/items?pageSize=20";
 /** assopay record's forwarding and capture, exchanges dropped: the most any recorder on its path can do. */
@@ -77,8 +77,6 @@ export function peers(ctx: BenchContext, up: string, tag: string): System[] {
   ];
 }
 
-export const find = (list: Medians[], name: string) => list.find((m) => m.name === name);
-
 /** What the throughput rows leave out: how long assopay record took, after each round, to finish its cassette. */
 export function catchUpNote(...[at10, at50, big, bare10, bare50]: (Medians | undefined)[]): string {
   const ms = (m: Medians | undefined) =>
@@ -87,8 +85,6 @@ export function catchUpNote(...[at10, at50, big, bare10, bare50]: (Medians | und
     m && bare ? percent(m.sustainedRps / bare.rps) : "n/a";
   return `assopay record answers first and turns its journal into YAML with the CPU time the traffic leaves over, so its cassette lags behind a burst (every exchange is in the journal on disk meanwhile). After each of its rounds, the next round waited until the cassette held every exchange: median ${ms(at10)} at 10 connections, ${ms(at50)} at 50, ${ms(big)} with 1 MB bodies. Counting that time as part of the round, its rate was ${kept(at10, bare10)} of the bare proxy at 10 connections and ${kept(at50, bare50)} at 50.`;
 }
-export const ratio = (a: Medians | undefined, b: Medians | undefined) =>
-  a && b ? a.rps / b.rps : Number.NaN;
 
 /** What the floor shows: the one write alone, against the ceiling, the bare proxy and the pipeline's own cost. */
 export function floorNotes(

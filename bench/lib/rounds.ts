@@ -41,7 +41,6 @@ export interface Medians {
   sustainedRps: number;
   errors: number;
   non2xx: number;
-  runs: number;
 }
 
 /**
@@ -85,6 +84,12 @@ export interface RoundOptions {
 export function answeredCleanly(m: Medians | undefined): boolean {
   return m !== undefined && m.errors + m.non2xx === 0;
 }
+
+export const find = (list: readonly Medians[], name: string) => list.find((m) => m.name === name);
+
+/** `a`'s rate over `b`'s (NaN where either is missing). */
+export const ratio = (a: Medians | undefined, b: Medians | undefined) =>
+  a && b ? a.rps / b.rps : Number.NaN;
 
 /**
  * Measures every contender `rounds` times in alternation, so drift of the machine hits all of them
@@ -135,7 +140,6 @@ export async function alternate(contenders: readonly Contender[], options: Round
       ),
       errors: list.reduce((sum, r) => sum + r.errors, 0),
       non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
-      runs: list.length,
     };
   });
 }

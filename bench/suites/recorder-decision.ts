@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { BARE, find, PEERS, peers, recordArgs, startContenders } from "../lib/recording-parts.js";
+import { BARE, PEERS, peers, recordArgs, startContenders } from "../lib/recording-parts.js";
 import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
-import { alternate, answeredCleanly, type Medians } from "../lib/rounds.js";
+import { alternate, answeredCleanly, find, type Medians } from "../lib/rounds.js";
 
 const TODAY = "assopay record (journal, worker, recovery, lag bound)";
 const INLINE = "inline recorder (bench/systems/inline-record.ts)";

@@ -11,7 +11,6 @@ import {
   catchUpNote,
   cpuSplit,
   diskWriteMBps,
-  find,
   floorNotes,
   JOURNAL_FLOOR,
   LAG_TARGET_MS,
@@ -19,12 +18,11 @@ import {
   PATH,
   peers,
   pipelineCostUs,
-  ratio,
   recordArgs,
   startContenders,
 } from "../lib/recording-parts.js";
 import { cpuPerRequest, median, percent, type Section, whole } from "../lib/report.js";
-import { alternate, answeredCleanly, type Medians } from "../lib/rounds.js";
+import { alternate, answeredCleanly, find, type Medians, ratio } from "../lib/rounds.js";
 
 /** Recording throughput: assopay record against a bare http-proxy and the recording peers, in one run. */
 export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
 import { PATH, recordCassette, sendDistinct } from "../lib/recording-parts.js";
 import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
-import { alternate, answeredCleanly, type Contender, type Medians } from "../lib/rounds.js";
+import { alternate, answeredCleanly, type Contender, type Medians, ratio } from "../lib/rounds.js";
 import { jsonBody } from "../systems/body.js";
 
 const PATHS = Array.from({ length: 10 }, (_, i) => `${PATH}&i=${i + 1}`);
@@ -170,7 +170,6 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   const ours = find("assopay replay (10)");
   const oursLarge = find("assopay replay (10,000)");
   const oursLargest = find("assopay replay (100,000)");
-  const ratio = (a?: Medians, b?: Medians) => (a && b ? a.rps / b.rps : Number.NaN);
   const cpuAgainstTen = (m: Medians | undefined, most: number, count: string) => {
     const r = m && ours ? m.cpuUs / ours.cpuUs : Number.NaN;
     return {
