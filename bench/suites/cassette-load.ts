@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { recordCassette } from "../lib/recording-parts.js";
+import { recordCassette } from "../lib/record.js";
 import { median, type Section, whole } from "../lib/report.js";
 
 interface Loaded {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { BARE, PEERS, peers, recordArgs, startContenders } from "../lib/recording-parts.js";
+import { BARE, PEERS, peers, recordArgs, startContenders } from "../lib/record.js";
 import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
 import { alternate, answeredCleanly, find, type Medians } from "../lib/rounds.js";
 

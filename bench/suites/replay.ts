@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { PATH, recordCassette, sendDistinct } from "../lib/recording-parts.js";
+import { PATH, recordCassette, sendDistinct } from "../lib/record.js";
 import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
 import { alternate, answeredCleanly, type Contender, type Medians, ratio } from "../lib/rounds.js";
 import { jsonBody } from "../systems/body.js";

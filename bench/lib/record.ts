@@ -1,0 +1,154 @@
+// assopay record as the suites drive it (recording, recorder-decision, and the cassettes of replay and
+// cassette-load): its arguments, the wait for its cassette, and the systems it is measured beside.
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { BenchContext, ChildSpec } from "./context.js";
+import type { Contender } from "./rounds.js";
+
+export const PATH = "/v5/organizations/bench/items?pageSize=20";
+
+/** The baseline of the recording rounds. */
+export const BARE = "http-proxy (bare, keep-alive)";
+export const PEERS = {
+  talkback: "talkback 4.2 (record)",
+  mockttp: "mockttp 4.6 (pass-through + body hook)",
+  wiremock: "WireMock 3.13 (record)",
+} as const;
+
+/** A system to measure: its name, how to start it, and for assopay record the cassette it writes. */
+type System = readonly [name: string, spec: ChildSpec, cassette?: string];
+
+/**
+ * Starts the systems at once, each a contender of the rounds on `PATH`; one that cannot run here is left
+ * out, and `skipped` says why.
+ */
+export async function startContenders(
+  ctx: BenchContext,
+  skipped: string[],
+  systems: readonly System[],
+): Promise<Contender[]> {
+  const started = await Promise.all(
+    systems.map(async ([name, spec, cassette]): Promise<Contender | undefined> => {
+      try {
+        const child = await ctx.start(spec);
+        return {
+          name,
+          url: `${child.url}${PATH}`,
+          pid: child.pid,
+          ...(cassette === undefined ? {} : { settle: () => cassetteCaughtUp(cassette) }),
+        };
+      } catch (error) {
+        const why = (error as Error).message.split("\n")[0];
+        skipped.push(`${name} could not run here: ${why}`);
+        ctx.log(`  ${name}: skipped (${why})`);
+        return undefined;
+      }
+    }),
+  );
+  return started.filter((c) => c !== undefined);
+}
+
+/** The recording peers on `up`, their tapes and stubs in the scratch folder under names ending in `tag`. */
+export function peers(ctx: BenchContext, up: string, tag: string): System[] {
+  const tapes = join(ctx.scratch, `talkback${tag}`);
+  const root = join(ctx.scratch, `wiremock${tag}`);
+  return [
+    [PEERS.talkback, ctx.system("talkback", ["--mode", "record", "--upstream", up, "--tapes", tapes])],
+    [PEERS.mockttp, ctx.system("mockttp", ["--upstream", up])],
+    [
+      PEERS.wiremock,
+      {
+        ...ctx.system("wiremock", ["--mode", "record", "--root", root, "--upstream", up]),
+        startTimeoutMs: 90_000,
+      },
+    ],
+  ];
+}
+
+/**
+ * A `--max-cassette-bytes` no bench round reaches: rounds record hundreds of megabytes, past the default
+ * bound (256 MiB), after which a recorder answers 507.
+ */
+const NO_CASSETTE_BOUND = String(64 * 1024 ** 3);
+
+/**
+ * `assopay record` on `upstream` into `cassette`: in mode `all`, as every round runs it (the cassette is
+ * written as `<cassette>.recording` until the recorder stops); in mode `once`, for a burst on a fresh
+ * cassette, written in place (where the lag is watched).
+ */
+export function recordArgs(upstream: string, cassette: string, mode: "all" | "once" = "all"): string[] {
+  return [
+    "record",
+    "--upstream",
+    upstream,
+    "--cassette",
+    cassette,
+    "--port",
+    "0",
+    "--mode",
+    mode,
+    "--max-cassette-bytes",
+    NO_CASSETTE_BOUND,
+    "--quiet",
+  ];
+}
+
+/** The journals a recorder on `cassette` may write: its own, and in `--mode all` the new file's. */
+function journalsOf(cassette: string): string[] {
+  return [`${cassette}.journal`, `${cassette}.recording.journal`];
+}
+
+async function pending(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Waits until assopay record has turned everything it journaled into YAML (its journal is emptied then)
+ * and returns how long that took, in ms: the time from the end of a burst to a complete cassette.
+ * Under load the recorder answers first and writes the cassette with the CPU time left over.
+ */
+export async function cassetteCaughtUp(cassette: string, timeoutMs = 300_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const sizes = await Promise.all(journalsOf(cassette).map(pending));
+    if (sizes.every((size) => size === 0)) return performance.now() - started;
+    if (performance.now() - started > timeoutMs) {
+      throw new Error(`${cassette}: the recorder had not caught up after ${timeoutMs / 1000} s`);
+    }
+    await sleep(10);
+  }
+}
+
+/** Sends `count` distinct GETs of `PATH` (`&i=1..count`) to `base`, `concurrency` at a time. */
+export async function sendDistinct(base: string, count: number, concurrency = 32): Promise<void> {
+  let next = 1;
+  const worker = async () => {
+    while (next <= count) {
+      const i = next++;
+      const response = await fetch(`${base}${PATH}&i=${i}`);
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`priming request ${i} answered ${response.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/**
+ * Records `count` distinct exchanges through `assopay record` into a cassette, then stops the recorder.
+ * Unbounded: 100,000 exchanges of 2 KB make a cassette past the default bound (256 MiB).
+ */
+export async function recordCassette(
+  ctx: BenchContext,
+  upstream: string,
+  cassette: string,
+  count: number,
+): Promise<void> {
+  const recorder = await ctx.start(ctx.assopay(recordArgs(upstream, cassette)));
+  await sendDistinct(recorder.url, count);
+  await recorder.close();
+}
