@@ -20,7 +20,8 @@ import { replaySuite } from "./suites/replay.js";
 import { verifySuite } from "./suites/verify.js";
 import { verifyLatencySuite } from "./suites/verify-latency.js";
 
-const SUITES: Record<string, (ctx: BenchContext) => Promise<Section[]>> = {
+type Suite = (ctx: BenchContext) => Promise<Section[]>;
+const SUITES: Record<string, Suite> = {
   recording: recordingSuite,
   "recorder-decision": recorderDecisionSuite,
   replay: replaySuite,
@@ -77,9 +78,8 @@ const started = new Date();
 try {
   for (const name of only) {
     ctx.log(`\n== ${name}`);
-    const suite = SUITES[name];
     try {
-      if (suite) sections.push(...(await suite(ctx)));
+      sections.push(...(await (SUITES[name] as Suite)(ctx)));
     } catch (error) {
       const message = (error as Error).message.split("\n").slice(0, 3).join(" ");
       ctx.log(`  ${name} failed: ${message}`);
@@ -106,19 +106,16 @@ for (const section of sections) {
 }
 
 if (ctx.options.write) {
+  const versionIn = (dir: string) =>
+    (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
   const version = (pkg: string) => {
     try {
-      return (
-        JSON.parse(readFileSync(join(ctx.root, "bench", "node_modules", pkg, "package.json"), "utf8")) as {
-          version: string;
-        }
-      ).version;
+      return versionIn(join(ctx.root, "bench", "node_modules", pkg));
     } catch {
       return "not installed";
     }
   };
-  const ours = (JSON.parse(readFileSync(join(ctx.root, "package.json"), "utf8")) as { version: string })
-    .version;
+  const ours = versionIn(ctx.root);
   const header = [
     "# Benchmarks",
     "",

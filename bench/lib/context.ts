@@ -27,7 +27,8 @@ const URL_PATTERN = /(http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+)/;
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    // A recorder finishes its cassette on SIGTERM: on a loaded machine that takes more than seconds.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
     child.once("exit", () => {
       clearTimeout(timer);
       resolve();
