@@ -27,21 +27,6 @@ export interface WritableInteraction extends Omit<Interaction, "id" | "request" 
   response: Omit<StoredResponse, "body"> & { body?: WritableBody };
 }
 
-/**
- * How to open a cassette for writing:
- * - `create`: a new file (an existing one is an error);
- * - `append`: add to an existing file (created when missing).
- */
-export type WriteMode = "create" | "append";
-
-/** What else {@link openCassette} may be given. */
-export interface OpenOptions {
-  /** A lock the caller already holds (it is released on close); by default the file's own is taken. */
-  lock?: CassetteLock;
-  /** Runs once the file is closed, before the lock is released (e.g. renaming it into place). */
-  beforeRelease?: () => Promise<void>;
-}
-
 /** The header of a cassette this tool writes: the service, how it is redacted, the matching rules given. */
 export function newHeader(
   upstream: string,
@@ -124,15 +109,19 @@ export interface OpenCassette {
 }
 
 /**
- * Locks the cassette (one writer per file, see {@link acquireLock}) and opens it with `O_APPEND`. A new
- * file gets its header, on disk before this resolves; an existing one whose last write was cut short
- * gets a newline, so that the next document starts on a line of its own (nothing else is ever changed).
+ * Locks the cassette (one writer per file, see {@link acquireLock}) and opens it with `O_APPEND`: mode
+ * `create` makes a new file (an existing one is an error), `append` adds to an existing file (created when
+ * missing). A new file gets its header, on disk before this resolves; an existing one whose last write was
+ * cut short gets a newline, so that the next document starts on a line of its own (nothing else is ever
+ * changed). `more.lock` is a lock the caller already holds (released on close; by default the file's own
+ * is taken); `more.beforeRelease` runs once the file is closed, before the lock is released (e.g. renaming
+ * it into place).
  */
 export async function openCassette(
   path: string,
-  mode: WriteMode,
+  mode: "create" | "append",
   header: CassetteHeader,
-  more: OpenOptions = {},
+  more: { lock?: CassetteLock; beforeRelease?: () => Promise<void> } = {},
 ): Promise<OpenCassette> {
   const lock = more.lock ?? (await acquireLock(path));
   let handle: FileHandle | undefined;

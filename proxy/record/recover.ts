@@ -158,35 +158,6 @@ export async function scanJournal(
   return scan;
 }
 
-/**
- * What the file at `path` is: a journal (it starts with a frame's magic), something else, or a file that
- * cannot be read (then nobody can tell).
- */
-export async function journalKind(path: string): Promise<"journal" | "foreign" | { unreadable: string }> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(path, "r");
-    return headLength(await readAt(handle, 0, 4), 0) > 0 ? "journal" : "foreign";
-  } catch (error) {
-    return { unreadable: (error as Error).message };
-  } finally {
-    await handle?.close();
-  }
-}
-
-/** One line naming what a scan skipped (empty when nothing was). */
-export function describeDamage(journal: string, scan: JournalScan, keptIn: string | undefined): string {
-  if (scan.damaged.length === 0) return "";
-  const frames = scan.damaged
-    .map(
-      (d) =>
-        `frame ${d.frame} at byte ${d.offset} (${d.length} bytes, ${d.id === undefined ? "id unreadable" : `id ${d.id}`}: ${d.why})`,
-    )
-    .join("; ");
-  const kept = keptIn ? `; the damaged bytes are kept in ${keptIn}` : "";
-  return `skipped ${scan.damaged.length} damaged frame(s) of ${journal}, none written to the cassette: ${frames}${kept}`;
-}
-
 /** How the recorder redacted, as recovery is given it, and where redaction's problems go. */
 export interface RedactionSettings {
   secretSalt: string | undefined;
@@ -297,12 +268,21 @@ function unreadable(file: string, journal: string, why: string): AssopayError {
   );
 }
 
-/** Throws when a journal cannot be read; answers the first that is not a journal assopay wrote. */
+/**
+ * The first of `journals` that is not a journal assopay wrote (it does not start with a frame's magic);
+ * throws when one cannot be read (then nobody can tell what it holds).
+ */
 async function foreignAmong(file: string, journals: readonly string[]): Promise<string | undefined> {
   for (const journal of journals) {
-    const kind = await journalKind(journal);
-    if (typeof kind === "object") throw unreadable(file, journal, kind.unreadable);
-    if (kind === "foreign") return journal;
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(journal, "r");
+      if (headLength(await readAt(handle, 0, 4), 0) === 0) return journal;
+    } catch (error) {
+      throw unreadable(file, journal, (error as Error).message);
+    } finally {
+      await handle?.close();
+    }
   }
   return undefined;
 }
@@ -342,8 +322,17 @@ function notify(
     more.push("a last frame cut short by the stop dropped: its client had no answer");
   options.onNotice(more.length === 0 ? done : `${done} (${more.join("; ")})`);
   for (const { journal, scan, keptIn } of scans) {
-    const damage = describeDamage(journal, scan, keptIn);
-    if (damage) options.onNotice(damage);
+    if (scan.damaged.length === 0) continue;
+    const frames = scan.damaged
+      .map(
+        (d) =>
+          `frame ${d.frame} at byte ${d.offset} (${d.length} bytes, ${d.id === undefined ? "id unreadable" : `id ${d.id}`}: ${d.why})`,
+      )
+      .join("; ");
+    const kept = keptIn ? `; the damaged bytes are kept in ${keptIn}` : "";
+    options.onNotice(
+      `skipped ${scan.damaged.length} damaged frame(s) of ${journal}, none written to the cassette: ${frames}${kept}`,
+    );
   }
 }
 

@@ -19,7 +19,7 @@ import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { cachedResponder } from "../replay/held.js";
 import { Replayer } from "../replay/replayer.js";
 import { incomingRequest } from "../replay/serve.js";
-import type { CapturedExchange } from "./capture.js";
+import { BoundedCapture, type CapturedExchange } from "./capture.js";
 import { createForwarder, type ForwardOutcome } from "./forwarder.js";
 import { Journal } from "./journal.js";
 import { type RecorderOptions, type ResolvedRecorderOptions, resolveRecorderOptions } from "./options.js";
@@ -52,18 +52,15 @@ function send(
       target,
       { method, headers: { ...headers, "content-length": String(body.length) } },
       (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
+        const body = new BoundedCapture(limit);
         response.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limit) response.destroy(new Error(tooLargeDetail("response", limit, undefined)));
-          else chunks.push(chunk);
+          if (!body.push(chunk)) response.destroy(new Error(tooLargeDetail("response", limit, undefined)));
         });
         response.on("end", () =>
           resolve({
             status: response.statusCode ?? 502,
             headers: response.headers,
-            body: Buffer.concat(chunks),
+            body: Buffer.concat(body.parts()),
           }),
         );
         response.on("error", reject);
@@ -293,7 +290,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     ...o,
     onEvent,
     cassette: plan.file?.path,
-    pending: () => recording?.pending ?? 0,
+    pending: () => recording?.queue.pending ?? 0,
   });
   // Modes `once` and `new` serve the existing cassette as replay does: in `new`, each recording once,
   // and a miss is forwarded (and recorded); in `once`, a miss gets replay's own answer.

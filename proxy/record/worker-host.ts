@@ -249,7 +249,8 @@ const BATCH_WAIT_MS = 10;
 export class RecordingWorker {
   private readonly worker: Worker;
   private readonly onEvent: ProxyEventSink;
-  private readonly queue: JournalQueue;
+  /** The journal; its `pending`: bytes recorded but not yet in the cassette, not yet converted by the worker. */
+  readonly queue: JournalQueue;
   private nextId: number;
   private scheduled: NodeJS.Timeout | undefined;
   private closed: Promise<number> | undefined;
@@ -384,11 +385,6 @@ export class RecordingWorker {
    */
   private get bounded(): boolean {
     return !(this.failed || this.writeFailed || this.stop || this.queue.broken);
-  }
-
-  /** Bytes recorded but not yet in the cassette: journaled, and not yet converted by the worker. */
-  get pending(): number {
-    return this.queue.pending;
   }
 
   private get drained(): boolean {
