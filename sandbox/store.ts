@@ -12,7 +12,6 @@ import {
   PAYMENT_ID_OFFSET,
 } from "./data/generate.js";
 import type {
-  AttachedFile,
   CheckoutIntent,
   DeclaredOrder,
   FormDef,
@@ -279,18 +278,13 @@ export function createStore(seed: number, entries: number, data?: SandboxData) {
     organizations: (): readonly Organization[] => [...organizations.values()],
     forms: (organizationSlug: string): readonly FormDef[] =>
       forms.filter((f) => same(f.organizationSlug, organizationSlug)),
-    attachedFile(orderId: number, fileId: number): AttachedFile | undefined {
+    /** A file attached to an order through a custom field of type File (its type is the contract's). */
+    attachedFile(orderId: number, fileId: number): { fileName: string; content: Buffer } | undefined {
       const order = store.order(orderId);
-      const answer = order?.answers.find((a) => a.fileId === fileId);
-      if (!order || !answer) return undefined;
+      if (!order?.answers.some((a) => a.fileId === fileId)) return undefined;
       const holder = `${order.payer.firstName} ${order.payer.lastName}`;
-      return {
-        orderId,
-        fileId,
-        fileName: `certificat-medical-${orderId}.pdf`,
-        contentType: "application/pdf",
-        content: attachedFileContent(orderId, fileId, holder),
-      };
+      const content = attachedFileContent(orderId, fileId, holder);
+      return { fileName: `certificat-medical-${orderId}.pdf`, content };
     },
     intents,
     nextIntentId: () => intentCounter++,

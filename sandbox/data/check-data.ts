@@ -20,7 +20,7 @@ export function checkDataAgainstContract(contract: Contract, store: Store, shape
     dateStyle: "service",
     exposeFiles: true,
     shapes,
-    fileUrl: (orderId, fileId) => `${BASE}/v5/orders/${orderId}/files/${fileId}`,
+    fileUrl: (orderId, fileId) => `${BASE}${contract.routes.pathOf("v5.attached-file", { orderId, fileId })}`,
   };
   const routes = contract.routes;
   const schemaOf = (id: string) => routes.byId(id).response.schema ?? "";

@@ -169,15 +169,6 @@ export interface SandboxData {
   main?: { organizationSlug: string; formType: string; formSlug: string };
 }
 
-/** A file attached to an order through a custom field of type File. */
-export interface AttachedFile {
-  orderId: number;
-  fileId: number;
-  fileName: string;
-  contentType: string;
-  content: Buffer;
-}
-
 /** What `POST …/checkout-intents` asked for (already validated against the contract's schema). */
 export interface CheckoutRequest {
   totalAmount: number;
