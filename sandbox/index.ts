@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { type Contract, loadContract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
@@ -14,9 +15,9 @@ import { MAX_ENTRIES } from "./data/generate.js";
 import type { SandboxData } from "./data/model.js";
 import type { Shapes } from "./data/views.js";
 import type { FaultName } from "./faults.js";
+import { createExchange, sendErrors } from "./http.js";
 import { createNotifier } from "./notifier.js";
 import { createRouter } from "./router.js";
-import { createSandboxServer, type SandboxAnswer } from "./server.js";
 import { createStore } from "./store.js";
 
 export { buildSandboxData } from "./data/build-data.js";
@@ -25,7 +26,13 @@ export type { SandboxData } from "./data/model.js";
 export type { Shapes } from "./data/views.js";
 export type { FaultName } from "./faults.js";
 export { faults } from "./faults.js";
-export type { SandboxAnswer } from "./server.js";
+
+/** A request the sandbox answered: its method, raw path (no query) and status. */
+export interface SandboxAnswer {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
 
 /** The ready-made credentials and names printed on start. */
 export interface SandboxCredentials {
@@ -203,12 +210,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: "",
   };
   const guard = createLocalGuard({ what: "sandbox", bindHost: options.host, allowHosts: options.allowHosts });
-  const server = createSandboxServer(
-    createRouter(core),
-    guard,
-    (req) => isControlRequest(core.hooks, req.method, req.url),
-    options.onAnswer,
-  );
+  const dispatch = createRouter(core);
+  const onAnswer = options.onAnswer;
+  // Every request passes `guard` first (its own Host names; control requests from programs only); then
+  // the router, and whatever that throws becomes a 500 in the service's error shape, and a malformed
+  // request line gets a 400: nothing a client sends stops the server.
+  const server = createServer((req, res) => {
+    const control = isControlRequest(core.hooks, req.method, req.url);
+    if (!guard.admit(req, res, control ? "control" : "host")) return;
+    const ex = createExchange(req, res);
+    if (onAnswer) {
+      const { method, pathname: path } = ex;
+      res.once("finish", () => onAnswer({ method, path, status: res.statusCode }));
+    }
+    dispatch(ex).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      sendErrors(
+        ex,
+        500,
+        "InternalError",
+        `The sandbox failed on this request: ${(error as Error)?.message ?? String(error)}`,
+      );
+    });
+  });
+  server.on("clientError", (_error, socket: Socket) => {
+    if (socket.writable)
+      socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    else socket.destroy();
+  });
   const running = await startServer(server, { what: "sandbox", host: options.host, port: options.port });
   core.baseUrl = running.url;
   const { admin, reader } = core.auth;
