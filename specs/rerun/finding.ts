@@ -22,24 +22,6 @@ export interface Exchange {
   sameResource: boolean;
 }
 
-/** What judging one exchange found. */
-export interface Judgement {
-  /** The rules the answer breaks, each a finding filed on its step; the first is the step's verdict. */
-  readonly breaches: Finding[];
-  /**
-   * Files a breach of `rule`: a failure, or a warning under `--planned warn` when it rests only on
-   * planned timeline entries (`timeline`).
-   */
-  fail(rule: string, reason: string, evidence: Evidence, timeline?: readonly string[]): void;
-  readonly dated: DatedChange[];
-  /** JSON paths whose difference from the recording a dated change explains (`pagination.totalCount`). */
-  readonly explained: string[];
-  /** Differences of status that no rule owns. */
-  readonly differences: string[];
-  /** Anything else worth a word in the reason. */
-  readonly notes: string[];
-}
-
 const TITLE = "Re-sent request holds against the target";
 
 /** The group of the check that owns a rule in a verify run, so reporters file reruns beside it. */
@@ -80,18 +62,26 @@ export function unjudgedFinding(step: RerunStep, verdict: "skip" | "error", reas
 }
 
 /**
- * A judgement of `step` that found nothing yet; its breaches are findings filed on the step, downgraded
- * by `policy` where they rest only on planned entries of `timeline`.
+ * What judging `step` found, nothing yet: its breaches are findings filed on the step, downgraded by
+ * `policy` where they rest only on planned entries of `timeline`.
  */
-export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline: Timeline): Judgement {
+export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline: Timeline) {
   const breaches: Finding[] = [];
   return {
-    breaches,
-    dated: [],
-    explained: [],
-    differences: [],
-    notes: [],
-    fail(rule, reason, evidence, rests = []) {
+    /** The rules the answer breaks, each a finding filed on its step; the first is the step's verdict. */
+    breaches: breaches as readonly Finding[],
+    dated: [] as DatedChange[],
+    /** JSON paths whose difference from the recording a dated change explains (`pagination.totalCount`). */
+    explained: [] as string[],
+    /** Differences of status that no rule owns. */
+    differences: [] as string[],
+    /** Anything else worth a word in the reason. */
+    notes: [] as string[],
+    /**
+     * Files a breach of `rule`: a failure, or a warning under `--planned warn` when it rests only on
+     * planned timeline entries (`rests`).
+     */
+    fail(rule: string, reason: string, evidence: Evidence, rests: readonly string[] = []): void {
       const {
         verdict,
         reason: why,
@@ -103,6 +93,9 @@ export function emptyJudgement(step: RerunStep, policy: PlannedPolicy, timeline:
     },
   };
 }
+
+/** What judging one exchange found. */
+export type Judgement = ReturnType<typeof emptyJudgement>;
 
 /**
  * One finding per interaction: the first rule broken (the others listed with it), else a pass that
