@@ -209,31 +209,31 @@ function discoveryOptions(flags: ParsedFlags, formType: string) {
   });
 }
 
+/** What a target needs besides its URL, each a flag or the environment variable standing in for it. */
+const TARGET_SETTINGS = {
+  "client-id": "ASSOPAY_CLIENT_ID",
+  "client-secret": "ASSOPAY_CLIENT_SECRET",
+  organization: "ASSOPAY_ORG",
+  "form-type": "ASSOPAY_FORM_TYPE",
+  "form-slug": "ASSOPAY_FORM_SLUG",
+} as const;
+
 /** Options for a target given by the user: every missing setting is named with its environment variable. */
 function targetOptions(parsed: Parsed, target: string): VerifyOptions {
   const { flags, read } = parsed;
   normalizeTarget(target);
   const auth = targetAuth(flags, read);
   const apiRoot = read("api-root", "ASSOPAY_API_ROOT");
-  const required: (readonly [string, string])[] = [
-    ...(auth
-      ? []
-      : ([
-          ["client-id", "ASSOPAY_CLIENT_ID"],
-          ["client-secret", "ASSOPAY_CLIENT_SECRET"],
-        ] as const)),
-    ["organization", "ASSOPAY_ORG"],
-    ["form-type", "ASSOPAY_FORM_TYPE"],
-    ["form-slug", "ASSOPAY_FORM_SLUG"],
-  ];
-  const missing = required.filter(([flag, name]) => !read(flag, name));
+  const setting = (flag: keyof typeof TARGET_SETTINGS) => read(flag, TARGET_SETTINGS[flag]) ?? "";
+  // The clients are needed only for a target logged into through its token endpoint (no --bearer, --no-auth).
+  const missing = (Object.keys(TARGET_SETTINGS) as (keyof typeof TARGET_SETTINGS)[]).filter(
+    (flag) => !(auth && flag.startsWith("client-")) && setting(flag) === "",
+  );
   if (missing.length > 0) {
     throw new AssopayError(
       "usage",
-      `assopay verify --target needs ${missing.map(([flag]) => `--${flag}`).join(", ")}`,
-      {
-        hint: `give them as flags or as ${missing.map(([, name]) => name).join(", ")}`,
-      },
+      `assopay verify --target needs ${missing.map((flag) => `--${flag}`).join(", ")}`,
+      { hint: `give them as flags or as ${missing.map((flag) => TARGET_SETTINGS[flag]).join(", ")}` },
     );
   }
   return resolveOptions({
@@ -242,17 +242,14 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     ...(auth
       ? { auth }
       : {
-          reader: {
-            clientId: read("client-id", "ASSOPAY_CLIENT_ID") ?? "",
-            clientSecret: read("client-secret", "ASSOPAY_CLIENT_SECRET") ?? "",
-          },
+          reader: { clientId: setting("client-id"), clientSecret: setting("client-secret") },
           admin: adminCredentials(read),
         }),
-    organizationSlug: read("organization", "ASSOPAY_ORG") ?? "",
-    formType: read("form-type", "ASSOPAY_FORM_TYPE") ?? "",
-    formSlug: read("form-slug", "ASSOPAY_FORM_SLUG") ?? "",
+    organizationSlug: setting("organization"),
+    formType: setting("form-type"),
+    formSlug: setting("form-slug"),
     stateUrl: read("state-url", "ASSOPAY_STATE_URL"),
-    ...discoveryOptions(flags, read("form-type", "ASSOPAY_FORM_TYPE") ?? ""),
+    ...discoveryOptions(flags, setting("form-type")),
     ...runSettings(parsed),
   });
 }
