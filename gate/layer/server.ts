@@ -257,8 +257,6 @@ const numberOrUndefined = (value: unknown) => (typeof value === "number" ? value
  */
 function cutPage(input: CutInput): { body: Record<string, unknown>; page: PageSeen } | undefined {
   const { body, cursor } = input;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const source = body as Record<string, unknown>;
   const read = readPage(body, input.resultArray);
   if (!read.ok) return undefined;
   const remaining = read.entries.slice(cursor.skip);
@@ -281,7 +279,7 @@ function cutPage(input: CutInput): { body: Record<string, unknown>; page: PageSe
   if (token === undefined) delete pagination.continuationToken;
   else pagination.continuationToken = token;
   return {
-    body: { ...source, [input.resultArray]: served, pagination },
+    body: { ...(body as Record<string, unknown>), [input.resultArray]: served, pagination },
     page: {
       entries: served.length,
       token,
