@@ -15,7 +15,6 @@ export * from "./matrix.js";
 export * from "./model.js";
 export * from "./pretty.js";
 export * from "./reporter.js";
-export { xmlEscape } from "./xml.js";
 
 /**
  * A report written the chosen way. `details` are the verb's own fields for the JSON report. Both go
