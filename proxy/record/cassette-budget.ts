@@ -58,23 +58,16 @@ export function createCassetteBudget(
     if (next === standing) return;
     const previous = standing;
     standing = next;
-    switch (next) {
-      case "room":
-        return;
-      case "nearly-full":
-        if (previous === "room") {
-          onEvent({
-            kind: "warning",
-            message: `the cassette ${cassette} is at ${mib(size)}, ${Math.round((size / maxBytes) * 100)}% of --max-cassette-bytes (${mib(maxBytes)}): at the bound the recorder stops recording; start a new cassette soon`,
-          });
-        }
-        return;
-      case "full":
-        onEvent({
-          kind: "warning",
-          message: `the cassette ${cassette} reached --max-cassette-bytes (${mib(size)} of ${mib(maxBytes)}): recording stopped; new requests get 507 and are not forwarded. Stop the recorder and record on into a new cassette (--cassette OTHER.yaml), or raise --max-cassette-bytes`,
-        });
-        return;
+    if (next === "nearly-full" && previous === "room") {
+      onEvent({
+        kind: "warning",
+        message: `the cassette ${cassette} is at ${mib(size)}, ${Math.round((size / maxBytes) * 100)}% of --max-cassette-bytes (${mib(maxBytes)}): at the bound the recorder stops recording; start a new cassette soon`,
+      });
+    } else if (next === "full") {
+      onEvent({
+        kind: "warning",
+        message: `the cassette ${cassette} reached --max-cassette-bytes (${mib(size)} of ${mib(maxBytes)}): recording stopped; new requests get 507 and are not forwarded. Stop the recorder and record on into a new cassette (--cassette OTHER.yaml), or raise --max-cassette-bytes`,
+      });
     }
   };
 

@@ -17,6 +17,7 @@ import {
   readEntry,
   readHead,
 } from "./journal.js";
+import type { ResolvedRecorderOptions } from "./options.js";
 import { type InteractionSink, RecordingPipeline } from "./pipeline.js";
 
 /** A stretch of the journal recovery skipped: where it starts, how long it is, and why. */
@@ -158,13 +159,11 @@ export async function scanJournal(
   return scan;
 }
 
-/** How the recorder redacted, as recovery is given it, and where redaction's problems go. */
-export interface RedactionSettings {
-  secretSalt: string | undefined;
-  signatureKeys: readonly string[];
-  /** Problems met while redacting an exchange (it is then left out, and said so). */
-  onEvent: ProxyEventSink;
-}
+/**
+ * How the recorder redacted, as recovery is given it, and where redaction's problems go (`onEvent`: an
+ * exchange that met one is left out, and said so).
+ */
+export type RedactionSettings = Pick<ResolvedRecorderOptions, "secretSalt" | "signatureKeys" | "onEvent">;
 
 /**
  * The recorder's own pipeline, as recovery (and the HAR import) runs it: the same redactor (salt, PII
