@@ -1,34 +1,23 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import type { SandboxCredentials } from "../../sandbox/index.js";
 import type { BenchContext } from "../lib/context.js";
 import { type Section, whole } from "../lib/report.js";
 
-interface SandboxInfo {
-  url: string;
-  stateUrl: string;
-  organizationSlug: string;
-  formType: string;
-  formSlug: string;
-  admin: { clientId: string; clientSecret: string };
-  reader: { clientId: string; clientSecret: string };
-}
+/** The line `assopay sandbox --json` prints: its credentials, where it listens and its provider states. */
+type SandboxInfo = SandboxCredentials & { url: string; stateUrl: string };
 
 interface Measured {
   wallMs: number;
   maxRssKb: number;
   exitCode: number;
-  stdout: string;
 }
 
 /** Runs a command to completion and reads the `MEASURED {…}` line that bench/systems/measured.ts prints. */
 function runMeasured(command: string, args: string[]): Promise<Measured> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
+    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
     child.stderr.on("data", (c: Buffer) => {
       stderr += c.toString();
     });
@@ -36,7 +25,7 @@ function runMeasured(command: string, args: string[]): Promise<Measured> {
       const line = /MEASURED (\{.*\})/.exec(stderr);
       if (!line?.[1])
         return reject(new Error(`no measurement from ${args.join(" ")}:\n${stderr.slice(-1500)}`));
-      resolve({ ...(JSON.parse(line[1]) as Omit<Measured, "stdout">), stdout });
+      resolve(JSON.parse(line[1]) as Measured);
     });
   });
 }
