@@ -51,16 +51,12 @@ function logOf(label: string, pages: readonly CrawlPageLog[], at: [number, numbe
 }
 
 /** What the witness crawl asks for: the first page's query without its token, at the largest page size. */
-function witnessQuery(url: string, route: Route): [string, string][] {
-  const query = new URL(url).searchParams;
-  const pairs: [string, string][] = [];
-  for (const [name, value] of query) {
-    if (name.toLowerCase() === TOKEN_PARAM || name.toLowerCase() === "pagesize") continue;
-    pairs.push([name, value]);
-  }
-  pairs.push(["pageSize", String(route.pagination?.maxPageSize ?? 100)]);
-  return pairs;
-}
+const witnessQuery = (url: string, route: Route): [string, string][] => [
+  ...[...new URL(url).searchParams].filter(
+    ([name]) => ![TOKEN_PARAM, "pagesize"].includes(name.toLowerCase()),
+  ),
+  ["pageSize", String(route.pagination?.maxPageSize ?? 100)],
+];
 
 /**
  * The target's crawl judged whole for its order (`pagination.date-order`): newest first, or oldest first

@@ -20,13 +20,6 @@ export function recordedJson(step: RerunStep): unknown {
   return body && "json" in body ? body.json : undefined;
 }
 
-/** What loading the cassettes gave: the steps in order, and what was left out. */
-export interface LoadedSteps {
-  steps: readonly RerunStep[];
-  /** Warnings of the cassette reader (documents cut short) and notification documents left out. */
-  notes: readonly string[];
-}
-
 /** The label of each file: its name, or the path as given when two files share a name. */
 function labels(files: readonly string[]): string[] {
   const names = files.map((file) => basename(file));
@@ -37,9 +30,10 @@ function labels(files: readonly string[]): string[] {
  * Reads the cassettes with the project's own loader (a file that is not a cassette is an `AssopayError`
  * with its file and line, exit 2) and lists their requests in order. Notification documents are left
  * out: the service sent those requests, not the client. Cassettes holding no client request at all are
- * an `AssopayError` too: a rerun of nothing would pass without judging anything.
+ * an `AssopayError` too: a rerun of nothing would pass without judging anything. `notes` are what was
+ * left out: the cassette reader's warnings (documents cut short) and the notification documents.
  */
-export async function loadSteps(files: readonly string[], contract: Contract): Promise<LoadedSteps> {
+export async function loadSteps(files: readonly string[], contract: Contract) {
   const steps: RerunStep[] = [];
   const notes: string[] = [];
   const names = labels(files);
