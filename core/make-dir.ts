@@ -38,18 +38,23 @@ function refusedAt(path: string, error: unknown): MakeDirError {
   return new MakeDirError(path, code, reason);
 }
 
-/** Not there: missing, or below a file (the walk up then finds that file). */
-function isAbsent(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === "ENOENT" || code === "ENOTDIR";
+/** Whether `path` is a folder; undefined when not there (missing, or below a file the walk up finds). */
+function isDirSync(path: string): boolean | undefined {
+  try {
+    return statSync(path).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw refusedAt(path, error);
+  }
 }
 
 /** The levels of `dir` that do not exist yet, outermost first (empty when `dir` exists). */
-function missingLevels(dir: string, isDir: (path: string) => boolean | undefined): string[] {
+function missingLevels(dir: string): string[] {
   const missing: string[] = [];
   let current = resolve(dir);
   for (;;) {
-    const found = isDir(current);
+    const found = isDirSync(current);
     if (found === true) return missing.reverse();
     if (found === false) throw new MakeDirError(current, "ENOTDIR", "it exists and is not a folder");
     missing.push(current);
@@ -59,18 +64,9 @@ function missingLevels(dir: string, isDir: (path: string) => boolean | undefined
   }
 }
 
-function isDirSync(path: string): boolean | undefined {
-  try {
-    return statSync(path).isDirectory();
-  } catch (error) {
-    if (isAbsent(error)) return undefined;
-    throw refusedAt(path, error);
-  }
-}
-
 /** Creates `dir` and its missing parents, synchronously; throws MakeDirError naming the level that refused. */
 export function makeDirSync(dir: string, mode?: number): void {
-  for (const level of missingLevels(dir, isDirSync)) {
+  for (const level of missingLevels(dir)) {
     try {
       mkdirSync(level, mode === undefined ? undefined : { mode });
     } catch (error) {
