@@ -64,8 +64,7 @@ export function tooLargeDetail(
 
 /** Answers 413 with a problem+json body (`body-too-large`) and closes the connection. */
 export function refuseTooLarge(res: ServerResponse, title: string, detail: string): void {
-  res.setHeader("connection", "close");
-  sendProblem(res, problem("body-too-large", 413, title, detail));
+  sendProblem(res, problem("body-too-large", 413, title, detail), { connection: "close" });
 }
 
 /** A body limit as a server applies it: the bytes, the problem's title, and how to raise the limit. */

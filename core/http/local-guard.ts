@@ -192,17 +192,14 @@ export function createLocalGuard(options: LocalGuardOptions): LocalGuard {
             ? crossSiteRefusal(req)
             : undefined);
       if (!refusal) return true;
-      sendRefusal(req, res, refusal);
+      // A problem document, the connection closed; the body is not read.
+      sendProblem(res, problem(refusal.kind, refusal.status, refusal.title, refusal.detail), {
+        connection: "close",
+      });
+      req.resume();
       return false;
     },
   });
-}
-
-/** Answers a refusal as a problem document and closes the connection; the body is not read. */
-export function sendRefusal(req: IncomingMessage, res: ServerResponse, refusal: GuardRefusal): void {
-  res.setHeader("connection", "close");
-  sendProblem(res, problem(refusal.kind, refusal.status, refusal.title, refusal.detail));
-  req.resume();
 }
 
 /**
