@@ -163,7 +163,7 @@ const status = (c: Judged | undefined, i = 0) => {
 export function diagnose(judged: readonly Judged[]): readonly string[] {
   const notes: string[] = [];
   const cases = judged.map(({ finding }) => finding);
-  const outcome = (id: string) => cases.find((c) => c.id === id)?.verdict;
+  const verdictOf = (id: string) => cases.find((c) => c.id === id)?.verdict;
   const withResults = (id: string) => judged.find((j) => j.finding.id === id);
   const signed = cases.filter((c) => c.id.startsWith("signed:"));
   const upper = withResults("uppercase-hex");
@@ -177,7 +177,7 @@ export function diagnose(judged: readonly Judged[]): readonly string[] {
       "It refuses every correctly signed notification: check the key (the URL's signatureKey), the header (x-ha-signature) and the algorithm (HMAC-SHA256, hex).",
     );
   }
-  const rawFailed = ["raw:spaced", "raw:escaped"].some((id) => outcome(id) === "fail");
+  const rawFailed = ["raw:spaced", "raw:escaped"].some((id) => verdictOf(id) === "fail");
   if (rawFailed && signed.some((c) => c.verdict === "pass")) {
     notes.push(
       "It accepts compact JSON but refuses other bytes of the same value: it verifies a re-serialisation, not the raw body.",

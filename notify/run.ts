@@ -60,14 +60,13 @@ async function startReceiver(
   while (!(await listening(url))) {
     if (ended || Date.now() - started > START_LIMIT_MS) {
       running.stop("aborted");
-      const outcome = await running.done;
-      const why =
-        outcome.startError ?? (ended ? `it ended (exit ${outcome.exitCode ?? outcome.signal})` : "");
+      const end = await running.done;
+      const why = end.startError ?? (ended ? `it ended (exit ${end.exitCode ?? end.signal})` : "");
       throw new AssopayError(
         "usage",
         `assopay notify: the receiver's command never listened at ${url.host}${why ? `: ${why}` : ` within ${START_LIMIT_MS / 1000} s`}`,
         {
-          hint: `${outcome.stderrTail.length > 0 ? `its last words: ${outcome.stderrTail.join(" | ")}; ` : ""}give the program and its arguments after -- (no shell), listening on the port of --to ($PORT)`,
+          hint: `${end.stderrTail.length > 0 ? `its last words: ${end.stderrTail.join(" | ")}; ` : ""}give the program and its arguments after -- (no shell), listening on the port of --to ($PORT)`,
         },
       );
     }
