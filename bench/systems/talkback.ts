@@ -1,7 +1,7 @@
 // talkback, recording (every request is new) or playing back its tapes.
 // Usage: node --import tsx bench/systems/talkback.ts --mode record|playback --upstream URL --tapes DIR
 import { createRequire } from "node:module";
-import { closeOnSignal } from "./listen.js";
+import { closeOnSignal, randomPort } from "./listen.js";
 
 const require = createRequire(new URL("../package.json", import.meta.url));
 const arg = (name: string) => process.argv[process.argv.indexOf(`--${name}`) + 1] ?? "";
@@ -9,7 +9,7 @@ const arg = (name: string) => process.argv[process.argv.indexOf(`--${name}`) + 1
 const talkback = require("talkback") as any;
 const mode =
   arg("mode") === "record" ? talkback.Options.RecordMode.NEW : talkback.Options.RecordMode.DISABLED;
-const port = 20_000 + Math.floor(Math.random() * 20_000);
+const port = randomPort();
 const server = talkback({
   host: arg("upstream"),
   port,
