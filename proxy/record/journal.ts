@@ -101,20 +101,34 @@ export function headLength(bytes: Buffer, at: number): number {
   return word === MAGIC_V2 ? HEAD : word === MAGIC_V1 ? HEAD_V1 : 0;
 }
 
-/** Reads the head at `at` (the caller checked that `headLength` bytes are there). */
-export function readHead(bytes: Buffer, at: number): FrameHead {
+/**
+ * Reads the head at `at` of `bytes`, `available` bytes of the journal lying from `at` on (`bytes` hold
+ * the head, when the journal does): where the frame's parts lie, `short` when the journal ends inside the
+ * frame, or why the head does not hold (a frame may not claim more than `max` bytes).
+ */
+export function readHead(
+  bytes: Buffer,
+  at: number,
+  available: number,
+  max = Number.POSITIVE_INFINITY,
+): FrameHead | "short" {
   const length = headLength(bytes, at);
-  if (length === 0) return { ok: false, why: "no frame starts here" };
+  if (length === 0) return { ok: false, why: "no frame starts there" };
+  if (available < length) return "short";
   const meta = bytes.readUInt32LE(at + 4);
   const request = bytes.readUInt32LE(at + 8);
   const response = bytes.readUInt32LE(at + 12);
+  let head: FrameHead;
   if (length === HEAD) {
     if (crc32(bytes.subarray(at, at + 20)) !== bytes.readUInt32LE(at + 20))
       return { ok: false, why: "its head fails its checksum" };
-    return { ok: true, head: HEAD, meta, request, response, crc: bytes.readUInt32LE(at + 16) };
+    head = { ok: true, head: HEAD, meta, request, response, crc: bytes.readUInt32LE(at + 16) };
+  } else {
+    if (meta > MAX_META) return { ok: false, why: "its head claims an impossible length" };
+    head = { ok: true, head: HEAD_V1, meta, request, response, crc: undefined };
   }
-  if (meta > MAX_META) return { ok: false, why: "its head claims an impossible length" };
-  return { ok: true, head: HEAD_V1, meta, request, response, crc: undefined };
+  if (frameLength(head) > max) return { ok: false, why: "its head claims more bytes than a frame may hold" };
+  return frameLength(head) > available ? "short" : head;
 }
 
 /** A frame's whole length, head included. */
@@ -197,12 +211,9 @@ export function parseFrames(bytes: Buffer, verify = true): { entries: JournalEnt
   const entries: JournalEntry[] = [];
   let from = 0;
   for (;;) {
-    const length = headLength(bytes, from);
-    if (length === 0 || from + length > bytes.length) break;
-    const head = readHead(bytes, from);
-    if (!head.ok) break;
+    const head = readHead(bytes, from, bytes.length - from);
+    if (head === "short" || !head.ok) break;
     const end = from + frameLength(head);
-    if (end > bytes.length) break;
     const read = readEntry(head, bytes.subarray(from + head.head, end), verify);
     if (!("entry" in read)) break;
     entries.push(read.entry);

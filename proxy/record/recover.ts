@@ -118,30 +118,16 @@ export async function scanJournal(
       skip(`${why}; nothing after it is read (a body may hold what looks like a frame)`, undefined, size);
     while (at < size) {
       frame++;
-      const head = await readAt(handle, at, Math.min(HEAD, size - at));
-      const length = headLength(head, 0);
-      if (length === 0) {
-        await untrusted("no frame starts there");
-        continue;
-      }
-      if (head.length < length) {
+      const read = readHead(await readAt(handle, at, Math.min(HEAD, size - at)), 0, size - at, MAX_FRAME);
+      if (read === "short") {
         scan.cutShort = { offset: at, length: size - at };
         break;
       }
-      const read = readHead(head, 0);
       if (!read.ok) {
         await untrusted(read.why);
         continue;
       }
-      if (frameLength(read) > MAX_FRAME) {
-        await untrusted("its head claims more bytes than a frame may hold");
-        continue;
-      }
       const end = at + frameLength(read);
-      if (end > size) {
-        scan.cutShort = { offset: at, length: size - at };
-        break;
-      }
       const rest = await readAt(handle, at + read.head, end - at - read.head);
       const entry = readEntry(read, rest);
       if (!("entry" in entry)) {
