@@ -9,30 +9,25 @@ export type TimelineMark = Pick<
   inForce: boolean;
 };
 
-/** The extension value: every entry of `effects` that the timeline has, with whether it holds at `at`. */
-function timelineMarks(
-  timeline: Timeline,
-  effects: readonly TimelineEntry["effect"][],
-  at: IsoDay,
-): TimelineMark[] {
-  return effects
-    .map((effect) => timeline.entry(effect))
-    .filter((entry) => entry !== undefined)
-    .map((entry) => ({
-      id: entry.id,
-      date: entry.date,
-      effect: entry.effect,
-      status: entry.status,
-      approximate: entry.approximate,
-      inForce: at >= entry.date,
-      summary: entry.summary,
-    }));
+/** The extension value: each entry, with whether it holds at `at`. */
+function timelineMarks(entries: readonly TimelineEntry[], at: IsoDay): TimelineMark[] {
+  return entries.map((entry) => ({
+    id: entry.id,
+    date: entry.date,
+    effect: entry.effect,
+    status: entry.status,
+    approximate: entry.approximate,
+    inForce: at >= entry.date,
+    summary: entry.summary,
+  }));
 }
 
 /** Every dated change of the count deprecation (`affects: count-deprecation`), in the timeline's order. */
 export function countMarks(timeline: Timeline, at: IsoDay): TimelineMark[] {
-  const effects = timeline.entries.filter((e) => e.affects === "count-deprecation").map((e) => e.effect);
-  return timelineMarks(timeline, effects, at);
+  return timelineMarks(
+    timeline.entries.filter((e) => e.affects === "count-deprecation"),
+    at,
+  );
 }
 
 /**
@@ -50,8 +45,7 @@ export function operationTimeline(timeline: Timeline, route: Route, at: IsoDay):
   out["x-assopay-served"] = rules.served;
   if (route.countDeprecation) out["x-assopay-count-mode"] = rules.countMode;
   const marks = timelineMarks(
-    timeline,
-    timeline.entries.filter((entry) => affects(timeline, route, entry)).map((entry) => entry.effect),
+    timeline.entries.filter((entry) => affects(timeline, route, entry)),
     at,
   );
   if (marks.length > 0) out["x-assopay-timeline"] = marks;
