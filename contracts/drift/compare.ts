@@ -92,25 +92,15 @@ function compareOperation(was: OperationFacts, now: OperationFacts, out: Differe
  */
 export function compareSurfaces(before: Surface, after: Surface): Difference[] {
   const out: Difference[] = [];
+  const whole = (kind: DriftKind, op: OperationFacts, detail: string) =>
+    out.push({ kind, operation: `${op.method} ${op.path}`, subject: "", detail });
   for (const [key, was] of before) {
     const now = after.get(key);
     if (now) compareOperation(was, now, out);
-    else
-      out.push({
-        kind: "operation-removed",
-        operation: `${was.method} ${was.path}`,
-        subject: "",
-        detail: "not in the document",
-      });
+    else whole("operation-removed", was, "not in the document");
   }
   for (const [key, now] of after) {
-    if (!before.has(key))
-      out.push({
-        kind: "operation-added",
-        operation: `${now.method} ${now.path}`,
-        subject: "",
-        detail: "only in the document",
-      });
+    if (!before.has(key)) whole("operation-added", now, "only in the document");
   }
   return out;
 }
