@@ -1,10 +1,9 @@
 import { ACCESS_TOKEN_STATE } from "../contracts/pact/interaction.js";
 import { isIsoDay } from "../core/dates.js";
-import { findIntentByKey } from "./checkout.js";
-import { payOnCheckoutPage, showCheckoutPage } from "./checkout-page.js";
+import { handleCheckoutPage } from "./checkout-page.js";
 import { clockBoundProblem, startOfSandboxDay } from "./clock.js";
 import type { SandboxCore } from "./core.js";
-import { type Exchange, readJson, sendErrors, sendHtml, sendJson, sendNotFound } from "./http.js";
+import { type Exchange, readJson, sendErrors, sendHtml, sendJson } from "./http.js";
 import { answerPactMessage, PACT_MESSAGE_PATH } from "./pact-messages.js";
 import { formatServiceDate } from "./service-dates.js";
 import { StateError, setUpState, tearDown } from "./states.js";
@@ -180,17 +179,5 @@ export async function handleAdmin(core: SandboxCore, ex: Exchange): Promise<bool
   } else if (path.startsWith(`${ADMIN_PATHS.site}/`) && ex.method === "GET")
     site(ex, path.slice(ADMIN_PATHS.site.length + 1));
   else return handleCheckoutPage(core, ex);
-  return true;
-}
-
-/** The hosted checkout page: part of the service, so it answers with or without the hooks. */
-async function handleCheckoutPage(core: SandboxCore, ex: Exchange): Promise<boolean> {
-  const page = /^\/associations\/([^/]+)\/checkout\/([0-9a-f]{32})(\/pay)?\/?$/.exec(ex.pathname);
-  if (!page) return false;
-  const intent = findIntentByKey(core, page[1] ?? "", page[2] ?? "");
-  if (!intent) sendNotFound(ex, "No checkout page at this address.");
-  else if (page[3] && ex.method === "POST") await payOnCheckoutPage(core, ex, intent);
-  else if (!page[3] && ex.method === "GET") showCheckoutPage(core, ex, intent);
-  else sendNotFound(ex, `No ${ex.method} on this checkout address.`);
   return true;
 }

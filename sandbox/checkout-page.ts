@@ -9,7 +9,7 @@ import {
 } from "./checkout.js";
 import type { SandboxCore } from "./core.js";
 import type { CheckoutIntent } from "./data/model.js";
-import { type Exchange, redirect, sendHtml, sendJson } from "./http.js";
+import { type Exchange, redirect, sendHtml, sendJson, sendNotFound } from "./http.js";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -106,7 +106,7 @@ function closedPage(title: string, message: string, link: string): string {
 }
 
 /** `GET /associations/{slug}/checkout/{key}`: the hosted payment page. */
-export function showCheckoutPage(core: SandboxCore, ex: Exchange, intent: CheckoutIntent): void {
+function showCheckoutPage(core: SandboxCore, ex: Exchange, intent: CheckoutIntent): void {
   if (intent.orderId !== undefined) {
     sendHtml(ex, 200, closedPage("Paiement effectué", "This payment is already made.", returnUrlOf(intent)));
   } else if (core.clock.nowMs() >= intent.expiresMs) {
@@ -123,11 +123,7 @@ function outcomeStatus(result: PayOutcome): number {
 }
 
 /** `POST …/checkout/{key}/pay` (form or JSON): JSON for the page's script, redirects or HTML otherwise. */
-export async function payOnCheckoutPage(
-  core: SandboxCore,
-  ex: Exchange,
-  intent: CheckoutIntent,
-): Promise<void> {
+async function payOnCheckoutPage(core: SandboxCore, ex: Exchange, intent: CheckoutIntent): Promise<void> {
   const raw = (await ex.body())?.toString("utf8") ?? "";
   let card = "";
   if ((ex.req.headers["content-type"] ?? "").includes("json")) {
@@ -157,4 +153,19 @@ export async function payOnCheckoutPage(
       showCheckoutPage(core, ex, intent);
       return;
   }
+}
+
+/** The hosted checkout page: part of the service, so it answers with or without the hooks. */
+export async function handleCheckoutPage(core: SandboxCore, ex: Exchange): Promise<boolean> {
+  const page = /^\/associations\/([^/]+)\/checkout\/([0-9a-f]{32})(\/pay)?\/?$/.exec(ex.pathname);
+  if (!page) return false;
+  const [, slug = "", key, pay] = page;
+  const intent = [...core.store.intents.values()].find(
+    (i) => i.key === key && i.organizationSlug.toLowerCase() === slug.toLowerCase(),
+  );
+  if (!intent) sendNotFound(ex, "No checkout page at this address.");
+  else if (pay && ex.method === "POST") await payOnCheckoutPage(core, ex, intent);
+  else if (!pay && ex.method === "GET") showCheckoutPage(core, ex, intent);
+  else sendNotFound(ex, `No ${ex.method} on this checkout address.`);
+  return true;
 }

@@ -98,12 +98,6 @@ export function redirectUrl(core: SandboxCore, intent: CheckoutIntent): string {
   return `${core.baseUrl}/associations/${intent.organizationSlug}/checkout/${intent.key}`;
 }
 
-/** The intent of a checkout page's address. */
-export const findIntentByKey = (core: SandboxCore, organizationSlug: string, key: string) =>
-  [...core.store.intents.values()].find(
-    (i) => i.key === key && i.organizationSlug.toLowerCase() === organizationSlug.toLowerCase(),
-  );
-
 /** `GET …/checkout-intents/{id}`: `order` appears once the payment is authorised. */
 export function intentView(core: SandboxCore, intent: CheckoutIntent): Record<string, unknown> {
   const order = intent.orderId === undefined ? undefined : core.store.order(intent.orderId);
