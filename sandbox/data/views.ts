@@ -173,27 +173,12 @@ function shareOf(record: OrderRecord, payment: PaymentRecord, itemId: number): n
   return itemShares(record, payment).find((s) => s.id === itemId)?.share ?? 0;
 }
 
-/** One item of an order, as every view of it reads it: its main item, or the donation added to it. */
-interface ItemLine {
-  main: boolean;
-  id: number;
-  name: string;
-  priceCategory: string;
-  /** The least a pay-what-you-want main item accepts (item detail only). */
-  minAmount?: number;
-  tierId: number;
-  tierDescription: string;
-  amount: number;
-  type: string;
-  initialAmount: number;
-}
-
 /**
  * An order's items: its main item (whose `amount` is the tier's part alone: the document's "after
  * discount without extra options", each option having its own amount beside it) and, where the payer
  * added one, the donation: an item of type `Donation` on the form's donation tier.
  */
-function itemLines(record: OrderRecord): ItemLine[] {
+function itemLines(record: OrderRecord) {
   const tier = record.tier ?? (record.form.tiers[0] as TierDef);
   const donation = record.donation;
   return [
@@ -202,6 +187,7 @@ function itemLines(record: OrderRecord): ItemLine[] {
       id: record.itemId,
       name: record.itemName,
       priceCategory: tier.priceCategory,
+      // The least a pay-what-you-want main item accepts (item detail only).
       ...(tier.priceCategory === "Pwyw" ? { minAmount: tier.priceMin } : {}),
       tierId: tier.id,
       tierDescription: tier.description ?? tier.label,
@@ -226,6 +212,9 @@ function itemLines(record: OrderRecord): ItemLine[] {
       : []),
   ];
 }
+
+/** One item of an order, as every view of it reads it: its main item, or the donation added to it. */
+type ItemLine = ReturnType<typeof itemLines>[number];
 
 /**
  * An item after `head` (what holds it): as an order lists it, or as the document's ItemDetail gives it
@@ -253,7 +242,7 @@ function itemView(
     name: line.name,
     user: { firstName, lastName },
     priceCategory: line.priceCategory,
-    ...(detail && line.minAmount !== undefined ? { minAmount: line.minAmount } : {}),
+    ...(detail && "minAmount" in line ? { minAmount: line.minAmount } : {}),
     customFields: line.main ? customFieldAnswers(ctx, record, withFiles) : [],
     options: line.main ? options : [],
     ...(line.main ? { qrCode: Buffer.from(`${record.itemId}:${record.at.ms}`).toString("base64") } : {}),
