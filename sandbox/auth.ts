@@ -9,14 +9,6 @@ const REFRESH_TTL_MS = 30 * 86_400_000;
 /** An API client of the partner (the two ready-made ones, those a data file declares, those states add). */
 export type Client = DeclaredClient;
 
-/** The token endpoint's answer. */
-export interface TokenResponse {
-  access_token: string;
-  refresh_token: string;
-  token_type: "bearer";
-  expires_in: number;
-}
-
 export type Authentication =
   | { ok: true; client: Client }
   | { ok: false; reason: "missing" | "invalid" | "expired" };
@@ -78,7 +70,8 @@ export function createAuth(
     return `${head}.${createHmac("sha256", signingKey).update(head).digest("base64url")}`;
   };
 
-  const issue = (client: Client): TokenResponse => {
+  /** The token endpoint's answer. */
+  const issue = (client: Client) => {
     prune();
     const expiresMs = nowMs() + ttlSeconds * 1000;
     const accessToken = jwt(client, expiresMs);
@@ -88,7 +81,7 @@ export function createAuth(
     return {
       access_token: accessToken,
       refresh_token: refreshToken,
-      token_type: "bearer",
+      token_type: "bearer" as const,
       expires_in: ttlSeconds,
     };
   };
@@ -116,7 +109,7 @@ export function createAuth(
       }
     },
     issue,
-    refresh(clientId: string | undefined, refreshToken: string): TokenResponse | undefined {
+    refresh(clientId: string | undefined, refreshToken: string) {
       const grant = refreshTokens.get(refreshToken);
       if (!grant || grant.expiresMs <= nowMs()) return undefined;
       if (clientId !== undefined && clientId !== grant.client.id) return undefined;

@@ -31,17 +31,9 @@ export interface SandboxCore {
   /** False with `hooks: false`: the sandbox's own endpoints (states, clock, sink …) do not answer. */
   readonly hooks: boolean;
   /** What the sandbox's own notification receiver (`/_sink`) got, oldest first. */
-  readonly sink: SinkEntry[];
+  readonly sink: { at: string; path: string; signature: string | undefined; body: string }[];
   /** `http://host:port`, known once the server listens. */
   baseUrl: string;
-}
-
-/** One notification received by `/_sink`. */
-export interface SinkEntry {
-  at: string;
-  path: string;
-  signature: string | undefined;
-  body: string;
 }
 
 /** A call to a route of the catalogue, after routing, the clock and authentication. */
