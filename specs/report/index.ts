@@ -19,14 +19,14 @@ export function verifyHeader(report: Pick<RunReport, "target" | "embedded" | "at
  * contract's) let the HTML report link each case to its rule's seed section.
  */
 export function verifyReport(run: RunReport, rules?: readonly ReportRule[]): Report {
-  const suites: ReportSuite[] = CHECK_GROUPS.map((group) => run.outcomes.filter((o) => o.group === group))
-    .filter((outcomes) => outcomes.length > 0)
-    .map((outcomes) => ({
-      name: `assopay verify: ${outcomes[0]?.group ?? ""}`,
+  const suites: ReportSuite[] = CHECK_GROUPS.map((group) => run.outcomes.filter((f) => f.group === group))
+    .filter((findings) => findings.length > 0)
+    .map((findings) => ({
+      name: `assopay verify: ${findings[0]?.group ?? ""}`,
       properties: { target: run.target, at: run.at },
-      cases: outcomes,
+      cases: findings,
       notes: [],
-      durationMs: outcomes.reduce((total, o) => total + (o.durationMs ?? 0), 0),
+      durationMs: findings.reduce((total, f) => total + (f.durationMs ?? 0), 0),
       timestamp: run.startedAt,
     }));
   const where = run.embedded ? `the embedded sandbox (${run.target})` : run.target;

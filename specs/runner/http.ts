@@ -49,7 +49,6 @@ export interface OwnedHttpClient extends HttpClient {
 
 /** No HTTP answer at all: the target is down or cut the connection. Not a verdict on a rule. */
 export class TransportError extends Error {
-  readonly url: string;
   /** The request that got no answer, as evidence shows it. */
   readonly request: EvidenceRequest;
   /** True when the target took the connection but did not answer in time. */
@@ -57,7 +56,6 @@ export class TransportError extends Error {
   constructor(request: EvidenceRequest, cause: unknown) {
     super(`no answer from ${request.url}: ${describeCause(cause)}`, { cause });
     this.name = "TransportError";
-    this.url = request.url;
     this.request = request;
     this.timedOut = cause instanceof RequestTimeout;
   }
