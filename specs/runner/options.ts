@@ -145,14 +145,8 @@ export const DEFAULTS = Object.freeze({
 
 /** The target's base URL without a trailing slash; a usage error for anything but an http(s) host root. */
 export function normalizeTarget(text: string): string {
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-    throw new AssopayError("usage", `--target must be an http(s) URL, got "${text}"`, {
-      hint: url
-        ? "for example --target http://127.0.0.1:3000"
-        : "for example --target https://api.helloasso-sandbox.com",
-    });
-  }
+  const example = URL.canParse(text) ? "http://127.0.0.1:3000" : "https://api.helloasso-sandbox.com";
+  const url = new URL(httpUrl("--target", text, `for example --target ${example}`));
   const base = `${url.origin}${url.pathname}`.replace(/\/+$/, "");
   if (/\/v[35]$/i.test(base)) {
     throw new AssopayError("usage", `--target must be the host root, not the API prefix: "${text}"`, {
