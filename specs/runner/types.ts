@@ -6,13 +6,7 @@ import type {
   VerdictCounts,
 } from "../../core/finding.js";
 
-export type {
-  EvidenceCrawl,
-  EvidenceCrawlPage,
-  EvidenceRequest,
-  EvidenceResponse,
-  Verdict,
-} from "../../core/finding.js";
+export type { EvidenceCrawl, EvidenceRequest, Verdict } from "../../core/finding.js";
 
 /** The groups of checks, in the order a run takes them. `--only` names groups (or check ids). */
 export const CHECK_GROUPS = Object.freeze([
