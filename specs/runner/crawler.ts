@@ -141,12 +141,11 @@ export function describeStop(result: CrawlResult): string {
       return "the run was interrupted";
     case "first-page-refused":
       return `the first page was refused with ${stop.evidence.response?.status ?? "?"}${see}`;
-    case "not-a-list":
-      return `${stop.reason}${see}`;
     case "token-refused":
       return `a continuation token sent back as received was refused with ${stop.evidence.response?.status ?? "?"} on page ${result.pages}${see}`;
     case "token-ignored":
       return `the first continuation token led back to the first page${see}`;
+    case "not-a-list":
     case "never-ends":
       return `${stop.reason}${see}`;
   }
