@@ -31,14 +31,12 @@ const parentOf = (path: string) =>
 
 const list = (values: readonly string[] | undefined) => (values ? values.join("|") : "any");
 
+/** The differences of one field, each handed to `push` with what each side says. */
 function compareField(
-  op: string,
-  subject: string,
   was: FieldFacts,
   now: FieldFacts,
-  out: Difference[],
+  push: (kind: DriftKind, detail: string) => void,
 ): void {
-  const push = (kind: DriftKind, detail: string) => out.push({ kind, operation: op, subject, detail });
   if (was.required && !was.nullable && !now.required)
     push("field-now-optional", "required before, optional now");
   if (!was.nullable && now.nullable) push("field-now-nullable", "never null before, nullable now");
@@ -75,7 +73,7 @@ function compareOperation(was: OperationFacts, now: OperationFacts, out: Differe
   for (const [path, field] of was.fields) {
     const found = now.fields.get(path);
     const parent = parentOf(path);
-    if (found) compareField(op, path, field, found, out);
+    if (found) compareField(field, found, (kind, detail) => push(kind, path, detail));
     else if (field.required && (parent === "" || now.fields.has(parent)))
       push("field-removed", path, "required before, not in the answer's schema now");
   }
