@@ -36,17 +36,13 @@ export function paymentWindowMs(core: SandboxCore): number {
   return (core.fault === "short-checkout-window" ? 10 : 15) * 60_000;
 }
 
-export type CreateOutcome =
-  | { ok: true; intent: CheckoutIntent }
-  | { ok: false; status: number; code: string; message: string };
-
 /** Creates an intent; refuses an unverified new association once verification is required. */
 export function createIntent(
   core: SandboxCore,
   organizationSlug: string,
   request: CheckoutRequest,
   rules: DatedRules,
-): CreateOutcome {
+): { ok: true; intent: CheckoutIntent } | { ok: false; status: number; code: string; message: string } {
   const organization = core.store.organization(organizationSlug);
   if (!organization) {
     return {

@@ -8,13 +8,6 @@ const RETRY_DELAYS_MS = [200, 700, 2000] as const;
 const ATTEMPT_TIMEOUT_MS = 5_000;
 const KEPT_DELIVERIES = 500;
 
-export interface DeliveryAttempt {
-  /** Real time of the attempt (ISO). */
-  at: string;
-  status?: number;
-  error?: string;
-}
-
 /** One notification sent to one URL, with every attempt. */
 export interface Delivery {
   id: number;
@@ -23,7 +16,8 @@ export interface Delivery {
   /** The exact bytes sent (UTF-8), which the signature covers. */
   body: string;
   signature: string;
-  attempts: DeliveryAttempt[];
+  /** Each attempt: its real time (ISO), and the status answered or the error met. */
+  attempts: { at: string; status?: number; error?: string }[];
   /** `skipped`: never sent, the URL is off this machine and `--notify-any-host` was not given. */
   state: "pending" | "delivered" | "failed" | "skipped";
   /** Why it was skipped (with `state: "skipped"`). */

@@ -6,11 +6,6 @@ import { StateError, setUpState } from "./states.js";
 /** Where Pact's verifiers ask a message provider for a message (the message-provider convention). */
 export const PACT_MESSAGE_PATH = "/";
 
-interface MessageRequest {
-  description?: unknown;
-  providerStates?: unknown;
-}
-
 /** The notification type whose pact description this is (the era suffix `(as of …)` allowed). */
 function typeOf(core: SandboxCore, description: string) {
   return core.contract.notificationTypes.find((t) => {
@@ -31,7 +26,7 @@ const latest = (core: SandboxCore, eventType: string) =>
 export async function answerPactMessage(core: SandboxCore, ex: Exchange): Promise<void> {
   const parsed = await readJson(ex);
   if (!parsed.ok) return;
-  const body = (parsed.value ?? {}) as MessageRequest;
+  const body = (parsed.value ?? {}) as { description?: unknown; providerStates?: unknown };
   const description = typeof body.description === "string" ? body.description : "";
   const type = typeOf(core, description);
   if (!type) {

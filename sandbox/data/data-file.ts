@@ -216,17 +216,10 @@ function checkReferences(checked: CheckedDataFile, yaml: YamlFile): void {
   }
 }
 
-/** The document's enumerations a data file accepts (from its meta-schema). */
-export interface DataEnums {
-  organizationType: readonly string[];
-  formType: readonly string[];
-  tierType: readonly string[];
-  fieldType: readonly string[];
-  paymentState: readonly string[];
-}
+export type DataEnums = ReturnType<typeof dataEnums>;
 
 /** The document's enumerations a data file accepts, read from its meta-schema. */
-export function dataEnums(): DataEnums {
+export function dataEnums() {
   const schema = JSON.parse(readFileSync(dataFileSchemaPath(), "utf8")) as {
     $defs: Record<string, { properties: Record<string, { enum?: string[] }> }>;
   };
