@@ -9,7 +9,6 @@ import { redactEvents } from "../redaction/log.js";
 import { createRedactor } from "../redaction/redactor.js";
 import { matchRulesOption } from "../replay/match-rules.js";
 import type { ServerOptions } from "../replay/options.js";
-import { DEFAULT_MAX_CASSETTE_BYTES } from "./cassette-budget.js";
 
 /**
  * Record modes, as VCR-style tools name them:
@@ -28,6 +27,12 @@ export const DEFAULT_KEEP = 3;
 
 /** The path of the proxy that relays notifications, when none is given. */
 export const DEFAULT_NOTIFICATION_PATH = "/__assopay/notifications";
+
+/**
+ * The default bound on a cassette's size: 256 MiB. Replay holds every interaction in memory; at this size
+ * it loads in a few seconds with the default Node.js heap.
+ */
+export const DEFAULT_MAX_CASSETTE_BYTES = 256 * 1024 * 1024;
 
 /** How long the upstream may stay silent before the recorder answers 504, unless told otherwise. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;

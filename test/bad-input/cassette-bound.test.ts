@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadCassette } from "../../proxy/cassette/reader.js";
 import type { ProxyEvent } from "../../proxy/events.js";
-import { createCassetteBudget } from "../../proxy/record/cassette-budget.js";
+import { createCassetteBudget } from "../../proxy/record/forwarder.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { send, tempDir } from "../proxy/support/http.js";
 import { startUpstream } from "../proxy/support/upstream.js";
