@@ -1,6 +1,6 @@
-import { organizationOf, type RouteCall, type RouteHandler, type SandboxCore } from "../core.js";
+import { organizationOf, type RouteHandler, type SandboxCore } from "../core.js";
 import type { Registration } from "../data/model.js";
-import { type Exchange, readJson, sendJson, sendValidation } from "../http.js";
+import { readJson, sendJson, sendValidation } from "../http.js";
 
 /** The service keeps up to 5 notification URLs per partner. */
 const MAX_REGISTRATIONS = 5;
@@ -53,16 +53,16 @@ export function register(
   return registration;
 }
 
+/** A route handler for one scope: the partner's (`organizationSlug` null) or one organization's. */
+type ScopedAction = (
+  ...args: [...Parameters<RouteHandler>, organizationSlug: string | null]
+) => ReturnType<RouteHandler>;
+
 /**
  * Registers the URL of a `PUT` body, checked against the route's request schema (400 in the ASP.NET
  * validation shape otherwise), for the partner (`organizationSlug` null) or one organization.
  */
-async function registerFromBody(
-  core: SandboxCore,
-  ex: Exchange,
-  call: RouteCall,
-  organizationSlug: string | null,
-): Promise<void> {
+const registerFromBody: ScopedAction = async (core, ex, call, organizationSlug) => {
   const parsed = await readJson(ex);
   if (!parsed.ok) return;
   const schema = call.rules.route.requestBody?.schema;
@@ -93,15 +93,10 @@ async function registerFromBody(
     type = known.eventType;
   }
   sendJson(ex, 200, registrationView(register(core, organizationSlug, body.url, type)));
-}
+};
 
 /** Removes the registrations of one scope: every type, or only `notificationType`. */
-function unregister(
-  core: SandboxCore,
-  ex: Exchange,
-  _call: RouteCall,
-  organizationSlug: string | null,
-): void {
+const unregister: ScopedAction = (core, ex, _call, organizationSlug) => {
   const type = ex.query.get("notificationType")?.toLowerCase();
   core.store.registrations = core.store.registrations.filter(
     (r) =>
@@ -111,14 +106,7 @@ function unregister(
       ),
   );
   sendJson(ex, 200, {});
-}
-
-type ScopedAction = (
-  core: SandboxCore,
-  ex: Exchange,
-  call: RouteCall,
-  organizationSlug: string | null,
-) => Promise<void> | void;
+};
 
 /** A route for the partner-wide URLs and its twin for one organization's (404 for an unknown one). */
 function scoped(
