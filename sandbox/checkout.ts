@@ -2,16 +2,7 @@ import { createHash } from "node:crypto";
 import type { DatedRules, Route } from "../contracts/index.js";
 import { apiViews, emitType, notificationViews, type RouteHandler, type SandboxCore } from "./core.js";
 import { PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
-import type {
-  Answer,
-  CheckoutIntent,
-  CheckoutRequest,
-  FormDef,
-  OrderRecord,
-  Organization,
-  Payer,
-  PaymentRecord,
-} from "./data/model.js";
+import type { CheckoutIntent, CheckoutRequest, FormDef, OrderRecord, PaymentRecord } from "./data/model.js";
 import { orderView, paymentView } from "./data/views.js";
 import {
   type Exchange,
@@ -189,20 +180,15 @@ export function pay(core: SandboxCore, intent: CheckoutIntent, cardNumber: strin
 }
 
 /** What a new paid order is made of. */
-export interface PaidOrder {
-  organization: Organization;
-  form: FormDef;
-  payer: Payer;
-  itemName: string;
-  itemType: string;
-  amount: number;
-  /** The first payment (authorised now); later terms stay pending. */
-  initialAmount: number;
-  terms?: readonly { amount: number; date: string }[];
-  answers?: readonly Answer[];
-  checkoutIntentId?: number;
-  metadata?: unknown;
-}
+export type PaidOrder = Pick<
+  OrderRecord,
+  "organization" | "form" | "payer" | "itemName" | "itemType" | "amount"
+> &
+  Partial<Pick<OrderRecord, "answers" | "checkoutIntentId" | "metadata">> & {
+    /** The first payment (authorised now); later terms stay pending. */
+    initialAmount: number;
+    terms?: CheckoutRequest["terms"];
+  };
 
 /** The Checkout form of an organization, made on first use (`formType: Checkout, formSlug: default`). */
 export function checkoutForm(core: SandboxCore, organizationSlug: string): FormDef {
