@@ -100,17 +100,10 @@ export const associationsVerificationCheck: SpecCheck = {
       findings.push(skipOn("a newly registered association", fresh.ok ? "no organization" : fresh.reason));
     }
     const verified = await verifiedOrganization(ctx);
-    if (verified.ok) {
-      findings.push(
-        await judge(
-          ctx,
-          `a verified association (${verified.organizationSlug})`,
-          verified.organizationSlug,
-          true,
-        ),
-      );
-    } else {
-      findings.push(skipOn("a verified association", verified.reason));
+    if (!verified.ok) findings.push(skipOn("a verified association", verified.reason));
+    else {
+      const slug = verified.organizationSlug;
+      findings.push(await judge(ctx, `a verified association (${slug})`, slug, true));
     }
     return combine(
       findings,

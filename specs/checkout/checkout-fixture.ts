@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { CheckContext } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
-import type { Evidence } from "../runner/types.js";
 
 /** Where the integrator's site would take the user back: unique per run, never fetched. */
 export function integratorUrls() {
@@ -24,7 +22,7 @@ export type CheckoutFixture =
       redirectUrl: string;
       urls: ReturnType<typeof integratorUrls>;
     }
-  | { ok: false; reason: string; evidence?: Evidence };
+  | { ok: false; reason: string };
 
 type Created = (Extract<CheckoutFixture, { ok: true }> | { ok: false; reason: string }) & {
   exchange: HttpExchange;
@@ -100,7 +98,7 @@ export async function freshIntent(ctx: CheckContext): Promise<CheckoutFixture> {
   const organization = await verifiedOrganization(ctx);
   if (!organization.ok) return organization;
   const created = await createCheckoutIntent(ctx, organization.organizationSlug, integratorUrls());
-  if (!created.ok) return { ok: false, reason: created.reason, evidence: evidenceOf(created.exchange) };
+  if (!created.ok) return { ok: false, reason: created.reason };
   const { exchange: _, ...intent } = created;
   return intent;
 }

@@ -1,12 +1,10 @@
 import { SERVICE_DATE_STATE } from "../../contracts/pact/generate.js";
-import { evidenceOf } from "./excerpt.js";
 import { type HttpClient, isSuccess, parseJson } from "./http.js";
-import type { Evidence } from "./types.js";
 
 /** What a provider-state setup answered: the values it returns (ids, URLs), or why it did not work. */
 export type StateAnswer =
-  | { ok: true; values: Readonly<Record<string, unknown>>; evidence: Evidence }
-  | { ok: false; reason: string; evidence?: Evidence };
+  | { ok: true; values: Readonly<Record<string, unknown>> }
+  | { ok: false; reason: string };
 
 /** The target's provider-state endpoint (Pact convention: `POST {state, params, action}`). */
 export interface StateClient {
@@ -27,18 +25,14 @@ export function createStateClient(http: HttpClient, url: string): StateClient {
     async setup(state, params = {}) {
       const exchange = await post(state, params, "setup");
       if (!isSuccess(exchange.status)) {
-        return {
-          ok: false,
-          reason: `the target's state URL refused "${state}" (${exchange.status})`,
-          evidence: evidenceOf(exchange),
-        };
+        return { ok: false, reason: `the target's state URL refused "${state}" (${exchange.status})` };
       }
       const parsed = parseJson(exchange);
       const values =
         parsed.ok && parsed.value !== null && typeof parsed.value === "object" && !Array.isArray(parsed.value)
           ? (parsed.value as Record<string, unknown>)
           : {};
-      return { ok: true, values: Object.freeze({ ...values }), evidence: evidenceOf(exchange) };
+      return { ok: true, values: Object.freeze({ ...values }) };
     },
     async teardown(state, params = {}) {
       await post(state, params, "teardown");
