@@ -31,11 +31,7 @@ export async function expectStatus(
   expected: number,
   why = (status: number): string => (isSuccess(status) ? " (the request was served)" : ""),
 ): Promise<SubjectFinding> {
-  const exchange = await ctx.http.send({
-    method: "GET",
-    url,
-    ...(authorization === undefined ? {} : { authorization }),
-  });
+  const exchange = await ctx.http.send({ method: "GET", url, authorization });
   if (exchange.status === expected) return passOn(subject);
   const reason = `answered ${exchange.status}, expected ${expected}${why(exchange.status)}`;
   return failOn(subject, reason, evidenceOf(exchange));

@@ -5,14 +5,8 @@ import { NO_AUTH } from "../runner/tokens.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
-async function download(ctx: CheckContext, url: string, authorization: string | undefined) {
-  return ctx.http.send({
-    method: "GET",
-    url,
-    ...(authorization === undefined ? {} : { authorization }),
-    headers: { accept: "*/*" },
-  });
-}
+const download = (ctx: CheckContext, url: string, authorization: string | undefined) =>
+  ctx.http.send({ method: "GET", url, authorization, headers: { accept: "*/*" } });
 
 /**
  * Authentication 1 and 3: an attached file downloads with an `organization_admin` token, and is refused
