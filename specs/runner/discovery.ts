@@ -1,6 +1,7 @@
 import { readPage } from "../../contracts/index.js";
 import type { CheckContext } from "./context.js";
 import { type HttpExchange, isSuccess, parseJson } from "./http.js";
+import { stateString } from "./states.js";
 
 /** The first entries of a listing, read as a client would; `exchange` is the last page asked for. */
 export interface ListingSample {
@@ -45,10 +46,5 @@ export async function sampleListing(
   return { entries: entries.slice(0, limit), exchange, served: true };
 }
 
-/** The numeric or string id of a listing entry. */
-export function entryId(entry: Record<string, unknown>): string | undefined {
-  const id = entry.id;
-  if (typeof id === "number" && Number.isFinite(id)) return String(id);
-  if (typeof id === "string" && id !== "") return id;
-  return undefined;
-}
+/** The numeric or string id of a listing entry, read as a state answer's values are. */
+export const entryId = (entry: Record<string, unknown>) => stateString(entry, "id");
