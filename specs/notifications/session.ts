@@ -61,10 +61,8 @@ export function deliveryEvidence(
 export function notificationPrerequisites(ctx: CheckContext): string | undefined {
   if (ctx.options.receiverUrl !== undefined) return undefined;
   const host = new URL(ctx.options.target).hostname;
-  if (!LOOPBACK.has(host)) {
-    return `the runner's receiver listens on 127.0.0.1, which ${host} cannot reach: give --receiver-url (a public address, such as a tunnel, forwarding to --receiver-port)`;
-  }
-  return undefined;
+  if (LOOPBACK.has(host)) return undefined;
+  return `the runner's receiver listens on 127.0.0.1, which ${host} cannot reach: give --receiver-url (a public address, such as a tunnel, forwarding to --receiver-port)`;
 }
 
 function byTrigger(ctx: CheckContext): Map<string, NotificationType[]> {
