@@ -13,7 +13,7 @@ import type { CheckContext } from "../runner/context.js";
 import { type CrawlResult, describeStop, endedLegally, legalLogs } from "../runner/crawler.js";
 import type { FormRef } from "../runner/options.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import {
   boundarySizes,
   countsCrawlWithCount,
@@ -268,7 +268,7 @@ export async function judgeCompletenessRule(
   route: Route,
 ): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return skipOn(route.id, outcome.reason);
   const { judged, crawls } = outcome;
   const losses = judged.losses.filter((l) => l.rule === rule);
   // The smallest crawl (fewest pages to the offending one) among them.
@@ -276,12 +276,10 @@ export async function judgeCompletenessRule(
   if (shown) {
     const others = losses.filter((l) => l !== shown).map((l) => l.reason);
     const evidence = lossEvidence(shown);
-    return {
-      verdict: "fail",
-      subject: route.id,
-      reason: shown.reason,
-      evidence: { ...evidence, diagnostics: [...(evidence.diagnostics ?? []), ...others] },
-    };
+    return failOn(route.id, shown.reason, {
+      ...evidence,
+      diagnostics: [...(evidence.diagnostics ?? []), ...others],
+    });
   }
   const sizes = crawls.map((c) => c.log.label).join(", ");
   const cut = outcome.made.filter((c) => !endedLegally(c.stop));
@@ -289,11 +287,10 @@ export async function judgeCompletenessRule(
     cut.length > 0 ? `; not judged: ${cut.map((c) => `${c.log.label} (${describeStop(c)})`).join(", ")}` : "";
   const fresh = judged.suspects.reduce((n, s) => n + s.missing.length, 0);
   const grew = fresh > 0 ? `; entries that appeared between crawls were taken as new (${fresh})` : "";
-  return {
-    verdict: "pass",
-    subject: route.id,
-    reason: `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}${without}`,
-  };
+  return passOn(
+    route.id,
+    `${route.id}: ${judged.entries} entries, the same in ${crawls.length} crawls (${sizes})${grew}${without}`,
+  );
 }
 
 /** One completeness check: its rule's losses over every listing served at the date. */

@@ -9,7 +9,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally, stopRule } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesSortOrder } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
@@ -52,7 +52,7 @@ export function orderBreakOf(route: Route, log: CrawlLog, order: DateOrder, dire
 /** Every crawl of one listing the completeness checks made, oldest first among them, each in its order. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return skipOn(route.id, outcome.reason);
   let dated = 0;
   for (const log of outcome.logs) {
     const direction = log.ascending ? "asc" : "desc";
@@ -61,8 +61,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
     const broken = orderBreakOf(route, log, order, direction);
     if (broken) return broken;
   }
-  if (dated === 0)
-    return { verdict: "skip", subject: route.id, reason: "no entry carries a date to order by" };
+  if (dated === 0) return skipOn(route.id, "no entry carries a date to order by");
   // The crawl oldest first, made with the completeness checks' (memoised): judged above when it ended.
   const ascending = await ctx.crawl(route, "ascending");
   if (!endedLegally(ascending.stop)) {
@@ -72,11 +71,10 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
       ascending.stop.kind !== "first-page-refused" && stopRule(ascending.stop, route) !== undefined;
     return { verdict: owned ? "skip" : "fail", subject: route.id, reason };
   }
-  return {
-    verdict: "pass",
-    subject: route.id,
-    reason: `${route.id}: ${dated} dated entries in order in each of ${outcome.logs.length} crawls, one of them oldest first`,
-  };
+  return passOn(
+    route.id,
+    `${route.id}: ${dated} dated entries in order in each of ${outcome.logs.length} crawls, one of them oldest first`,
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
@@ -24,7 +24,7 @@ type Judged = Extract<Awaited<ReturnType<typeof completenessOf>>, { kind: "judge
  */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return skipOn(route.id, outcome.reason);
   const notes: string[] = [];
   for (const edges of WINDOW_EDGES) {
     const finding = await judgeWindowOf(ctx, route, outcome, edges);
@@ -33,7 +33,7 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
     if (finding.verdict !== "pass") return finding;
     notes.push(finding.reason ?? "");
   }
-  return { verdict: "pass", subject: route.id, reason: notes.join("; ") };
+  return passOn(route.id, notes.join("; "));
 }
 
 async function judgeWindowOf(
@@ -45,47 +45,42 @@ async function judgeWindowOf(
   const byDefault = outcome.logs.find((log) => !log.ascending);
   const asked = byDefault && (await windowCrawl(ctx, route, byDefault, undefined, edges));
   if (!asked) {
-    return {
-      verdict: "skip",
-      subject: route.id,
-      reason:
-        "fewer than three entries dated with a UTC offset, or entries sharing a millisecond, at the head of the listing",
-    };
+    return skipOn(
+      route.id,
+      "fewer than three entries dated with a UTC offset, or entries sharing a millisecond, at the head of the listing",
+    );
   }
   const { window, crawl } = asked;
   // A sync since a date (either window without `to`) holds every entry added since: where the listing
   // grew past what the default crawl held, the crawl's page cap, not the provider, may have cut it.
   const before = byDefault?.pages.reduce((sum, page) => sum + page.ids.length, 0) ?? 0;
   if (!Number.isFinite(window.to) && !endedLegally(crawl.stop) && crawl.entries > before) {
-    return {
-      verdict: "skip",
-      subject: route.id,
-      reason: `a sync since ${isoInstant(window.from)} held ${crawl.entries} entries or more where the listing had ${before}: it grew while verify ran, past what the crawl may read (${describeStop(crawl)})`,
-    };
+    return skipOn(
+      route.id,
+      `a sync since ${isoInstant(window.from)} held ${crawl.entries} entries or more where the listing had ${before}: it grew while verify ran, past what the crawl may read (${describeStop(crawl)})`,
+    );
   }
   if (!endedLegally(crawl.stop)) {
     const reason = `the crawl of the date window ${windowSpan(window)} did not end cleanly, though the default one did: ${describeStop(crawl)}${window.edges === "nothing-new" ? ". The window holds no entry: its first page must be the empty end, as a sync since the last run meets when nothing came since" : ""}`;
-    return { verdict: "fail", subject: route.id, reason };
+    return failOn(route.id, reason);
   }
   const whole = judgeWindow(window, crawl.log);
   // A listing whose crawls of the whole lose entries (at page boundaries, by an early end) loses them
   // from the window's pages too: that is the completeness rules' to report, not this one's.
   const lost = outcome.judged.losses[0];
   if (lost && whole.missing.length > 0 && whole.outside.length === 0) {
-    return {
-      verdict: "skip",
-      subject: route.id,
-      reason: `the window's crawl lacks ${idList(whole.missing)}, but the listing loses entries in every kind of crawl (${lost.rule}), which explains it`,
-    };
+    return skipOn(
+      route.id,
+      `the window's crawl lacks ${idList(whole.missing)}, but the listing loses entries in every kind of crawl (${lost.rule}), which explains it`,
+    );
   }
   const judged = lost ? { ...whole, missing: [] } : whole;
   const first = crawl.log.pages[0];
   if ((judged.missing.length === 0 && judged.outside.length === 0) || !first) {
-    return {
-      verdict: "pass",
-      subject: route.id,
-      reason: `${route.id}: ${windowSpan(window)}, the ${window.expected.length} entries dated in it`,
-    };
+    return passOn(
+      route.id,
+      `${route.id}: ${windowSpan(window)}, the ${window.expected.length} entries dated in it`,
+    );
   }
   return windowFailure(route, window, crawl.log, judged);
 }
@@ -157,7 +152,7 @@ function windowFailure(
       parts.join("; "),
     ),
   };
-  return { verdict: "fail", subject: route.id, reason, evidence };
+  return failOn(route.id, reason, evidence);
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 import type { CheckContext } from "../runner/context.js";
 import { endedLegally, legalLogs } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { otherForms } from "./crawl-plan.js";
 import { foreignFinding, idList } from "./listing-findings.js";
@@ -64,9 +64,9 @@ async function logsOfPair(
   subject: string,
 ): Promise<PairLogs | SubjectFinding> {
   const [ofForm, ofOrganization] = [await completenessOf(ctx, form), await completenessOf(ctx, organization)];
-  if (ofForm.kind === "skip") return { verdict: "skip", subject, reason: `${form.id}: ${ofForm.reason}` };
+  if (ofForm.kind === "skip") return skipOn(subject, `${form.id}: ${ofForm.reason}`);
   if (ofOrganization.kind === "skip") {
-    return { verdict: "skip", subject, reason: `${organization.id}: ${ofOrganization.reason}` };
+    return skipOn(subject, `${organization.id}: ${ofOrganization.reason}`);
   }
   return { form: ofForm.logs, organization: ofOrganization.logs };
 }
@@ -92,11 +92,10 @@ async function judgeHolding(
 function holdingFinding({ source, holder, entries }: Holding, judged: Containment): SubjectFinding {
   const omission = judged.omission;
   if (!omission) {
-    return {
-      verdict: "pass",
-      subject: holder.id,
-      reason: `${holder.id} holds the ${judged.formEntries} ${entries} (${judged.organizationEntries} in all)`,
-    };
+    return passOn(
+      holder.id,
+      `${holder.id} holds the ${judged.formEntries} ${entries} (${judged.organizationEntries} in all)`,
+    );
   }
   const { missing, page, witness, formCrawl } = omission;
   const reason = `${missing.length} of the ${judged.formEntries} ${entries} ${missing.length === 1 ? "is" : "are"} missing from ${holder.id} (${idList(missing)}), crawled to its end after ${source.id}`;
@@ -114,7 +113,7 @@ function holdingFinding({ source, holder, entries }: Holding, judged: Containmen
       `${idsOfCrawl(witness).size} entries, without ${idList(missing)}`,
     ),
   };
-  return { verdict: "fail", subject: holder.id, reason, evidence };
+  return failOn(holder.id, reason, evidence);
 }
 
 /** The label of the crawl of an organization's listing made after its form's, to confirm an omission. */
@@ -197,11 +196,10 @@ async function judgeFormPair(ctx: CheckContext, form: Route, organization: Route
   }
   const named = logsNaming(logs.organization, `${formType}/${formSlug}`);
   if (named.every((log) => log.pages.every((page) => page.ids.length === 0))) {
-    return {
-      verdict: "skip",
-      subject: form.id,
-      reason: `no entry of ${organization.id} names its form (formType and formSlug, on the entry or its order)`,
-    };
+    return skipOn(
+      form.id,
+      `no entry of ${organization.id} names its form (formType and formSlug, on the entry or its order)`,
+    );
   }
   const judged = await judgeHolding(ctx, named, form, logs.form, FORM_AFTER);
   const entries = `entries ${organization.id} names as ${formType}/${formSlug}'s`;

@@ -1,7 +1,7 @@
 import type { EntryId, ForeignEntries, Owner, Route } from "../../contracts/index.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { type CrawlResult, describeStop, stopRule } from "../runner/crawler.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 
 /**
@@ -22,7 +22,7 @@ export async function judgeCrawls(
     const result = results[i] as CrawlResult;
     const owner = stopRule(result.stop, route);
     if (result.stop.kind === "first-page-refused" && owner !== ownRule) {
-      findings.push({ verdict: "skip", subject: route.id, reason: describeStop(result) });
+      findings.push(skipOn(route.id, describeStop(result)));
       continue;
     }
     findings.push(judge(result, route));
@@ -100,24 +100,16 @@ export function foreignFinding(
   why: string,
 ): SubjectFinding {
   const reason = `${route.id} of ${own} served ${ids.length} ${ids.length === 1 ? "entry" : "entries"} of another ${owner} (${idList(ids)}; the first names ${names}), ${why}`;
-  return {
-    verdict: "fail",
-    subject: route.id,
-    reason,
-    evidence: {
-      ...pageExchange(page),
-      diagnostics: [
-        reason,
-        `${route.id} (${crawl.label}) served ${ids[0]} on page ${page.index}: ${page.url}`,
-      ],
-      crawl: crawlPicture(
-        crawl,
-        page,
-        `entries of ${own} only`,
-        `${ids.length} of another ${owner}, ${ids[0]} first`,
-      ),
-    },
-  };
+  return failOn(route.id, reason, {
+    ...pageExchange(page),
+    diagnostics: [reason, `${route.id} (${crawl.label}) served ${ids[0]} on page ${page.index}: ${page.url}`],
+    crawl: crawlPicture(
+      crawl,
+      page,
+      `entries of ${own} only`,
+      `${ids.length} of another ${owner}, ${ids[0]} first`,
+    ),
+  });
 }
 
 const RESULT_ARRAY_RULE = "pagination.result-array";
@@ -131,14 +123,9 @@ export const resultArrayCheck: SpecCheck = {
   async run(ctx) {
     const findings = await judgeEveryCrawl(ctx, RESULT_ARRAY_RULE, (result, route) => {
       if (result.stop.kind === "not-a-list") {
-        return {
-          verdict: "fail",
-          subject: route.id,
-          reason: `page ${result.pages}: ${result.stop.reason}`,
-          evidence: result.stop.evidence,
-        };
+        return failOn(route.id, `page ${result.pages}: ${result.stop.reason}`, result.stop.evidence);
       }
-      return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
+      return passOn(route.id, crawlNote(result));
     });
     return combine(findings, "listings crawled, every page with a result array");
   },
@@ -160,7 +147,7 @@ export const endIsEmptyArrayCheck: SpecCheck = {
       const stop = result.stop;
       switch (stop.kind) {
         case "empty-page":
-          return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
+          return passOn(route.id, crawlNote(result));
         case "no-token":
           return {
             verdict: "pass",
@@ -168,17 +155,13 @@ export const endIsEmptyArrayCheck: SpecCheck = {
             note: `${crawlNote(result)}; stopped on a non-empty page without a token (allowed)`,
           };
         case "never-ends":
-          return { verdict: "fail", subject: route.id, reason: stop.reason, evidence: stop.evidence };
+          return failOn(route.id, stop.reason, stop.evidence);
         case "first-page-refused":
         case "not-a-list":
         case "token-refused":
         case "token-ignored":
         case "aborted":
-          return {
-            verdict: "skip",
-            subject: route.id,
-            reason: `the end was not reached: ${describeStop(result)}`,
-          };
+          return skipOn(route.id, `the end was not reached: ${describeStop(result)}`);
       }
     });
     return combine(findings, "listings crawled to an empty page");
@@ -208,17 +191,13 @@ export const noDuplicatesCheck: SpecCheck = {
     const findings = await judgeCrawls(ctx, "default", NO_DUPLICATES_RULE, (result, route) => {
       if (result.stop.kind === "never-ends") {
         // A listing that never ends repeats itself sooner or later: that is its own rule's failure.
-        return {
-          verdict: "skip",
-          subject: route.id,
-          reason: `the crawl never ended: ${describeStop(result)}`,
-        };
+        return skipOn(route.id, `the crawl never ended: ${describeStop(result)}`);
       }
       if (result.duplicates.count > 0) return twice(result, "");
       if (result.stop.kind === "not-a-list") {
-        return { verdict: "skip", subject: route.id, reason: describeStop(result) };
+        return skipOn(route.id, describeStop(result));
       }
-      return { verdict: "pass", subject: route.id, reason: crawlNote(result) };
+      return passOn(route.id, crawlNote(result));
     });
     // Every other crawl the completeness checks made of a listing (other page sizes, oldest first, again):
     // a provider may repeat entries only at one page size or in one order.

@@ -2,7 +2,7 @@ import { pageSizeLimit, type Route, readRoutePage } from "../../contracts/index.
 import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { SMALL_PAGE_SIZE as SMALL_PAGE } from "./crawl-plan.js";
 import { judgeCrawls } from "./listing-findings.js";
 
@@ -24,26 +24,25 @@ async function probeRoute(ctx: CheckContext, route: Route): Promise<SubjectFindi
     const limit = page.ok ? (pageSizeLimit(page, SMALL_PAGE) ?? SMALL_PAGE) : SMALL_PAGE;
     if (page.ok && page.entries.length > limit) {
       const declared = limit < SMALL_PAGE ? ` (the page declares pageSize ${limit})` : "";
-      findings.push({
-        verdict: "fail",
-        subject: `${route.id} pageSize=${SMALL_PAGE}`,
-        reason: `a page of ${page.entries.length} entries came back for pageSize=${SMALL_PAGE}${declared}`,
-        evidence: evidenceOf(small, { entries: page.entries.length, pagination: page.pagination }),
-      });
+      findings.push(
+        failOn(
+          `${route.id} pageSize=${SMALL_PAGE}`,
+          `a page of ${page.entries.length} entries came back for pageSize=${SMALL_PAGE}${declared}`,
+          evidenceOf(small, { entries: page.entries.length, pagination: page.pagination }),
+        ),
+      );
     }
   }
   const max = route.pagination?.maxPageSize ?? 100;
   const above = await probe(ctx, route, max + 1);
   if (isSuccess(above.status)) {
-    findings.push({
-      verdict: "fail",
-      subject: `${route.id} pageSize=${max + 1}`,
-      reason: `pageSize=${max + 1} was accepted (${above.status}); above ${max} it must be refused`,
-      evidence: evidenceOf(
-        above,
-        (parseJson(above) as { value?: { pagination?: unknown } }).value?.pagination,
+    findings.push(
+      failOn(
+        `${route.id} pageSize=${max + 1}`,
+        `pageSize=${max + 1} was accepted (${above.status}); above ${max} it must be refused`,
+        evidenceOf(above, (parseJson(above) as { value?: { pagination?: unknown } }).value?.pagination),
       ),
-    });
+    );
   }
   return findings;
 }
@@ -63,11 +62,7 @@ export const pageSizeCheck: SpecCheck = {
             reason: `${result.oversized.count} of ${result.pages} pages held more entries than their pageSize`,
             ...(result.oversized.first ? { evidence: result.oversized.first } : {}),
           }
-        : {
-            verdict: "pass",
-            subject: route.id,
-            reason: `${route.id}: ${result.pages} pages within their pageSize`,
-          },
+        : passOn(route.id, `${route.id}: ${result.pages} pages within their pageSize`),
     );
     for (const route of ctx.servedListings()) {
       const crawled = findings.find((f) => f.subject === route.id);

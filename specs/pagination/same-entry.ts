@@ -1,6 +1,6 @@
 import { type Discrepancy, judgeSameness, type Route, type Served } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, curlOf } from "./completeness.js";
 import { idList, judgeListings } from "./listing-findings.js";
 
@@ -12,40 +12,31 @@ const repro = (d: Discrepancy) => [d.odd, d.before].map((s) => curlOf(s.page.url
 /** One listing: every entry reads the same in every crawl the completeness checks made of it. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const outcome = await completenessOf(ctx, route);
-  if (outcome.kind === "skip") return { verdict: "skip", subject: route.id, reason: outcome.reason };
+  if (outcome.kind === "skip") return skipOn(route.id, outcome.reason);
   const found = judgeSameness(outcome.logs);
   const [first] = found;
   if (!first) {
-    return {
-      verdict: "pass",
-      subject: route.id,
-      reason: `${route.id}: each entry read the same in ${outcome.logs.length} crawls`,
-    };
+    return passOn(route.id, `${route.id}: each entry read the same in ${outcome.logs.length} crawls`);
   }
   const reason = `entry ${first.id} read otherwise on ${where(first.odd)} than on ${where(first.before)} and, after it, on ${where(first.after)}: the page, not time, decides what it reads${found.length > 1 ? ` (${found.length} entries so: ${idList(found.map((d) => d.id))})` : ""}`;
-  return {
-    verdict: "fail",
-    subject: route.id,
-    reason,
-    evidence: {
-      request: { method: "GET", url: first.odd.page.url },
-      response: {
-        status: first.odd.page.status,
-        excerpt: JSON.stringify({ ids: first.odd.page.ids.slice(0, 20) }),
-      },
-      diagnostics: [
-        reason,
-        "compare the entry in these two answers (the crawls before and after the odd one agree):",
-        ...repro(first),
-      ],
-      crawl: crawlPicture(
-        first.odd.crawl,
-        first.odd.page,
-        `entry ${first.id} as ${where(first.before)} reads it`,
-        `entry ${first.id} reads otherwise`,
-      ),
+  return failOn(route.id, reason, {
+    request: { method: "GET", url: first.odd.page.url },
+    response: {
+      status: first.odd.page.status,
+      excerpt: JSON.stringify({ ids: first.odd.page.ids.slice(0, 20) }),
     },
-  };
+    diagnostics: [
+      reason,
+      "compare the entry in these two answers (the crawls before and after the odd one agree):",
+      ...repro(first),
+    ],
+    crawl: crawlPicture(
+      first.odd.crawl,
+      first.odd.page,
+      `entry ${first.id} as ${where(first.before)} reads it`,
+      `entry ${first.id} reads otherwise`,
+    ),
+  });
 }
 
 /**

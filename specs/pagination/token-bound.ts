@@ -5,7 +5,7 @@ import { queryString } from "../runner/crawl-query.js";
 import { describeStop, endedLegally, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { otherForms, takesWindow } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
 
@@ -59,10 +59,9 @@ async function elsewhere(ctx: CheckContext, route: Route): Promise<Elsewhere[]> 
  */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const crawl = await ctx.crawl(route, "default");
-  if (!endedLegally(crawl.stop)) return { verdict: "skip", subject: route.id, reason: describeStop(crawl) };
+  if (!endedLegally(crawl.stop)) return skipOn(route.id, describeStop(crawl));
   const token = crawl.tokens.first;
-  if (token === undefined)
-    return { verdict: "skip", subject: route.id, reason: "one page only: no token to reuse" };
+  if (token === undefined) return skipOn(route.id, "one page only: no token to reuse");
   const places = await elsewhere(ctx, route);
   const accepted: { place: Elsewhere; exchange: HttpExchange }[] = [];
   for (const place of places) {
@@ -74,22 +73,17 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
   if (!first) {
     const where = places.map((p) => p.what).join(", ");
     return places.length === 0
-      ? {
-          verdict: "skip",
-          subject: route.id,
-          reason: "no other listing, form or date window to send its token with",
-        }
-      : { verdict: "pass", subject: route.id, reason: `${route.id}'s token refused by ${where}` };
+      ? skipOn(route.id, "no other listing, form or date window to send its token with")
+      : passOn(route.id, `${route.id}'s token refused by ${where}`);
   }
   const page = pageOf(first.exchange, route);
   const answered =
     first.exchange.status < 300
       ? `answered ${first.exchange.status}${page ? ` with ${page.ids.length} entries` : ""}`
       : `answered ${first.exchange.status}, a failure of the provider rather than a refusal`;
-  return {
-    verdict: "fail",
-    subject: route.id,
-    reason: `a continuation token of ${route.id}'s crawl, sent with ${first.place.what}, was not refused: ${answered}; a client that mixed up its tokens would take that for the next entries${
+  return failOn(
+    route.id,
+    `a continuation token of ${route.id}'s crawl, sent with ${first.place.what}, was not refused: ${answered}; a client that mixed up its tokens would take that for the next entries${
       accepted.length > 1
         ? ` (also ${accepted
             .slice(1)
@@ -97,10 +91,10 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
             .join(", ")})`
         : ""
     }`,
-    evidence: evidenceOf(first.exchange, page?.pagination, [
+    evidenceOf(first.exchange, page?.pagination, [
       `the token came from the crawl of ${route.id}: ${crawl.log.pages[0]?.url ?? ""}`,
     ]),
-  };
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { queryString } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess } from "../runner/http.js";
-import { combine, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { crawlNote, idList, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.token-echoed";
@@ -14,29 +14,27 @@ function judgeStop(result: CrawlResult, route: Route): SubjectFinding {
   const stop = result.stop;
   switch (stop.kind) {
     case "token-refused":
-      return {
-        verdict: "fail",
-        subject: route.id,
-        reason: `the token sent back exactly as received was refused with ${stop.evidence.response?.status ?? "?"} (page ${result.pages})`,
-        evidence: stop.evidence,
-      };
+      return failOn(
+        route.id,
+        `the token sent back exactly as received was refused with ${stop.evidence.response?.status ?? "?"} (page ${result.pages})`,
+        stop.evidence,
+      );
     case "token-ignored":
-      return {
-        verdict: "fail",
-        subject: route.id,
-        reason: "the token did not lead to the next page: the first page came back",
-        evidence: stop.evidence,
-      };
+      return failOn(
+        route.id,
+        "the token did not lead to the next page: the first page came back",
+        stop.evidence,
+      );
     case "not-a-list":
     case "first-page-refused":
     case "aborted":
-      return { verdict: "skip", subject: route.id, reason: describeStop(result) };
+      return skipOn(route.id, describeStop(result));
     case "empty-page":
     case "no-token":
     case "never-ends":
       return result.tokens.sent > 0
-        ? { verdict: "pass", subject: route.id, reason: crawlNote(result) }
-        : { verdict: "skip", subject: route.id, reason: "one page only: no token to send back" };
+        ? passOn(route.id, crawlNote(result))
+        : skipOn(route.id, "one page only: no token to send back");
   }
 }
 
@@ -67,14 +65,13 @@ async function sentAgain(ctx: CheckContext, route: Route, passed: SubjectFinding
   if (page && (first.size === 0 || page.ids.some((id) => first.has(id)))) {
     return resumed(ctx, route, crawl, passed);
   }
-  return {
-    verdict: "fail",
-    subject: route.id,
-    reason: page
+  return failOn(
+    route.id,
+    page
       ? `the token of page ${retried.index}, sent a second time, led to another page (${page.ids.length === 0 ? "an empty one" : idList(page.ids)}) instead of page ${retried.index} again (${idList(retried.ids)}): a client that retries a page skips one`
       : `the token of page ${retried.index}, sent a second time, ${noPage(exchange)}: a client that retries a page cannot go on`,
-    evidence: evidenceOf(exchange),
-  };
+    evidenceOf(exchange),
+  );
 }
 
 /**
@@ -97,14 +94,13 @@ async function resumed(
   const collected = new Set(crawl.log.pages.flatMap((p) => p.ids));
   const again = page?.ids.filter((id) => collected.has(id)) ?? [];
   if (page && again.length === 0) return passed;
-  return {
-    verdict: "fail",
-    subject: route.id,
-    reason: page
+  return failOn(
+    route.id,
+    page
       ? `the token the final empty page gave (page ${last.index}), sent back to resume, served ${again.length} entries the crawl already collected (${idList(again)}): a client that resumes from it imports them twice`
       : `the token the final empty page gave (page ${last.index}), sent back to resume, ${noPage(exchange)}: a client that keeps it to resume later cannot`,
-    evidence: evidenceOf(exchange),
-  };
+    evidenceOf(exchange),
+  );
 }
 
 /**
