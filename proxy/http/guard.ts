@@ -32,8 +32,7 @@ export function refuseNonOriginForm(
   const detail = interception
     ? `request target "${req.url ?? ""}" refused: only ${namedHosts(interception)} are intercepted`
     : `request target "${req.url ?? ""}" refused: only paths (/v5/…) are accepted, never absolute URLs`;
-  res.setHeader("connection", "close");
-  sendProblem(res, refusal(what, detail, interception ? 403 : 400));
+  sendProblem(res, refusal(what, detail, interception ? 403 : 400), { connection: "close" });
   req.resume();
   return true;
 }
