@@ -39,6 +39,8 @@ export interface RunCommandOptions {
   /** Receives each line the command writes (stdout and stderr), without its newline. */
   readonly onLine: (line: string, stream: "stdout" | "stderr") => void;
   readonly signal: AbortSignal | undefined;
+  /** The folder it runs in (default: this process's). */
+  readonly cwd?: string;
 }
 
 /** Grace between SIGTERM and SIGKILL for a stopped command. */
@@ -83,6 +85,7 @@ export function runCommand(line: CommandLine, options: RunCommandOptions): Runni
   let stoppedBy: StopReason | undefined;
   const child = spawn(line.command, [...line.args], {
     env: options.env as NodeJS.ProcessEnv,
+    cwd: options.cwd,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
     shell: false,

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HttpMethod } from "../../contracts/index.js";
+import { runnableEntry } from "../../core/compiled.js";
 import { AssopayError } from "../../core/errors.js";
+import { packageRoot } from "../../core/paths.js";
+import { runCommand } from "../../core/run-command.js";
 import type { CheckContext } from "../runner/context.js";
 import type { CheckResult, Evidence } from "../runner/types.js";
 import { fail } from "../runner/verdicts.js";
@@ -10,9 +13,33 @@ import { certificateEnv, childUrls } from "./cert-store.js";
 import type { PactChildConfig } from "./child-protocol.js";
 import type { PactFile, PactInteraction } from "./pact-files.js";
 import { startRetryingForwarder } from "./retrying-forwarder.js";
-import { runPactChild } from "./run-child.js";
 
 const TIMEOUT_MS = 180_000;
+const MAX_OUTPUT = 512 * 1024;
+
+/**
+ * Runs `pact-child` on a config file (compiled, or through tsx: see `runnableEntry`), `env` added to the
+ * process's environment (see `certificateEnv`): its output, stdout and stderr line by line, and its end.
+ */
+async function runPactChild(configFile: string, signal: AbortSignal, env: Record<string, string>) {
+  const entry = runnableEntry(import.meta.url, "pact-child");
+  const args = entry.tsx ? ["--import", "tsx", entry.file, configFile] : [entry.file, configFile];
+  let output = "";
+  const run = runCommand(
+    { command: process.execPath, args },
+    {
+      env: { ...process.env, ...env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      cwd: packageRoot(),
+      timeoutMs: TIMEOUT_MS,
+      onLine: (line) => {
+        if (output.length < MAX_OUTPUT) output += `${line}\n`;
+      },
+      signal,
+    },
+  );
+  const end = await run.done;
+  return { code: end.exitCode, output, timedOut: end.stoppedBy === "time-limit" };
+}
 
 /** The failure section of the verifier's output, a line each. */
 function failureLines(output: string): string[] {
@@ -90,7 +117,7 @@ export async function runChild(
     writeFileSync(configFile, JSON.stringify(config));
     ctx.progress.update("pact", `verifying ${count} interactions of ${label}`);
     const env = certificateEnv(childUrls(config), process.env, dir);
-    const outcome = await runPactChild(configFile, TIMEOUT_MS, ctx.signal, env);
+    const outcome = await runPactChild(configFile, ctx.signal, env);
     ctx.progress.done();
     const evidence = (): Evidence =>
       local
