@@ -1,7 +1,7 @@
 import { SIGNATURE_HEADER, signingKeyOf, signNotification } from "../../core/notification-signature.js";
 import { bodyBytes } from "../cassette/body.js";
-import type { NotificationRecord, StoredRequest, StoredResponse } from "../cassette/format.js";
-import type { DocumentWriter, WritableBody } from "../cassette/writer.js";
+import type { NotificationRecord, StoredHeaders, StoredRequest, StoredResponse } from "../cassette/format.js";
+import type { DocumentWriter } from "../cassette/writer.js";
 import type { ProxyEventSink } from "../events.js";
 import { firstHeader, parseTarget, storedHeaders } from "../http/message.js";
 import { type Redactor, redactRequest, redactResponse } from "../redaction/redact.js";
@@ -20,36 +20,21 @@ interface CapturedPair {
   response: Captured<StoredResponse>;
 }
 
-function captured<T extends StoredRequest | StoredResponse>(
-  head: Omit<T, "body">,
-  wire: Buffer,
-): Captured<T> | Promise<Captured<T>> {
-  const body = readyBody(wire, head.headers);
-  return body instanceof Promise ? body.then((b) => ({ head, body: b })) : { head, body };
-}
-
 /** An exchange's request and response, their bodies made ready (decompressed when they must be). */
-function capturedPair(x: CapturedExchange): CapturedPair | Promise<CapturedPair> {
+async function capturedPair(x: CapturedExchange): Promise<CapturedPair> {
   const target = parseTarget(x.url) ?? { path: "/", query: undefined };
-  const requestHead: Omit<StoredRequest, "body"> = {
+  const request: Omit<StoredRequest, "body"> = {
     method: x.method.toUpperCase(),
     path: target.path,
     headers: storedHeaders(x.requestHeaders),
   };
-  if (target.query) requestHead.query = target.query;
-  const request = captured<StoredRequest>(requestHead, x.requestBody);
-  const response = captured<StoredResponse>(
-    { status: x.status, headers: storedHeaders(x.responseHeaders) },
-    x.responseBody,
-  );
-  if (request instanceof Promise || response instanceof Promise) {
-    return Promise.all([request, response]).then(([req, res]) => ({ request: req, response: res }));
-  }
-  return { request, response };
-}
-
-function withBody<T extends object, B>(message: T, body: B | undefined): T & { body?: B } {
-  return body === undefined ? message : { ...message, body };
+  if (target.query) request.query = target.query;
+  const response = { status: x.status, headers: storedHeaders(x.responseHeaders) };
+  const [requestBody, responseBody] = await Promise.all([
+    readyBody(x.requestBody, request.headers),
+    readyBody(x.responseBody, response.headers),
+  ]);
+  return { request: { head: request, body: requestBody }, response: { head: response, body: responseBody } };
 }
 
 /** Where the pipeline's documents go: the cassette's writer, or (recovery) a filter in front of it. */
@@ -168,8 +153,9 @@ export class RecordingPipeline {
       this.recordNotification(exchange, x, recordedAt, given);
       return;
     }
-    const request = this.encoded(x.request, redactRequest);
-    const response = this.encoded(x.response, redactResponse);
+    const encode = (body: ReadyBody, headers: StoredHeaders) => this.encoder.encode(body, headers);
+    const request = this.redacted(x.request, redactRequest, encode);
+    const response = this.redacted(x.response, redactResponse, encode);
     const id = this.writer.append({ recordedAt, request, response }, given);
     this.reported("recorded", id, request, response);
   }
@@ -182,8 +168,9 @@ export class RecordingPipeline {
     given: number | undefined,
   ) {
     const verdict = this.notificationRecord(notification);
-    const request = this.stored(x.request, redactRequest);
-    const response = this.stored(x.response, redactResponse);
+    const store = (body: ReadyBody, headers: StoredHeaders) => this.encoder.store(body, headers);
+    const request = this.redacted(x.request, redactRequest, store);
+    const response = this.redacted(x.response, redactResponse, store);
     if (verdict.key !== undefined) {
       const placeholderKey = this.redactor.secrets.redact(verdict.key, "signatureKey");
       request.headers[SIGNATURE_HEADER] = signNotification(bodyBytes(request.body), placeholderKey);
@@ -192,22 +179,18 @@ export class RecordingPipeline {
     this.reported("notification", id, request, response);
   }
 
-  /** A message for the cassette: its head redacted, then its body encoded (see `BodyEncoder.encode`). */
-  private encoded<T extends StoredRequest | StoredResponse>(
+  /**
+   * A message for the cassette: its head redacted, then its body by `encode` (the encoder's `encode`, or
+   * its `store`, never by a fast path: see `BodyEncoder`).
+   */
+  private redacted<T extends StoredRequest | StoredResponse, B>(
     message: Captured<T>,
     redactHead: (head: T, r: Redactor) => T,
-  ): Omit<T, "body"> & { body?: WritableBody } {
+    encode: (body: ReadyBody, headers: StoredHeaders) => B | undefined,
+  ): Omit<T, "body"> & { body?: B } {
     const head: Omit<T, "body"> = redactHead(message.head as T, this.redactor);
-    return withBody(head, this.encoder.encode(message.body, message.head.headers));
-  }
-
-  /** The same with its body in stored form, never by a fast path (see `BodyEncoder.store`). */
-  private stored<T extends StoredRequest | StoredResponse>(
-    message: Captured<T>,
-    redactHead: (head: T, r: Redactor) => T,
-  ): T {
-    const head = redactHead(message.head as T, this.redactor);
-    return withBody(head, this.encoder.store(message.body, message.head.headers));
+    const body = encode(message.body, message.head.headers);
+    return body === undefined ? head : { ...head, body };
   }
 
   private reported(
