@@ -4,20 +4,15 @@ import * as zlib from "node:zlib";
 import { contentCoding, decompress, isOversized } from "../../core/http/coding.js";
 import type { ContentCoding, StoredBody } from "./format.js";
 
-const gzip = promisify(zlib.gzip);
-const deflate = promisify(zlib.deflate);
-const brotliCompress = promisify(zlib.brotliCompress);
+const COMPRESSORS: Record<ContentCoding, (bytes: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(zlib.gzip),
+  deflate: promisify(zlib.deflate),
+  br: promisify(zlib.brotliCompress),
+};
 
 /** Applies a content coding (the bytes differ from the recorded ones; the decoded content does not). */
-export async function compress(bytes: Buffer, coding: ContentCoding): Promise<Buffer> {
-  switch (coding) {
-    case "gzip":
-      return gzip(bytes);
-    case "deflate":
-      return deflate(bytes);
-    case "br":
-      return brotliCompress(bytes);
-  }
+export function compress(bytes: Buffer, coding: ContentCoding): Promise<Buffer> {
+  return COMPRESSORS[coding](bytes);
 }
 
 /** `application/json`, `application/problem+json`, `text/json`. */

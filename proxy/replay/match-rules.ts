@@ -92,14 +92,8 @@ function compileRegex(pattern: string, flags: string | undefined, where: string)
 
 /** `ignore body.returnUrl`, `type body.amount`, `regex query.ref /^x$/`: how a miss lists the rules. */
 export function describeRule(rule: MatchRule): string {
-  switch (rule.rule) {
-    case "ignore":
-      return `ignore ${rule.field}`;
-    case "type":
-      return `type ${rule.field}`;
-    case "regex":
-      return `regex ${rule.field} /${rule.pattern ?? ""}/${rule.flags ?? ""}`;
-  }
+  const regex = rule.rule === "regex" ? ` /${rule.pattern ?? ""}/${rule.flags ?? ""}` : "";
+  return `${rule.rule} ${rule.field}${regex}`;
 }
 
 /** Compiles rules; the same field given twice keeps the last rule. Rules of several cassettes are merged. */

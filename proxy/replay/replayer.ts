@@ -74,6 +74,13 @@ function bodySummary(body: CanonicalBody): unknown {
   }
 }
 
+/** A form's fields, each with its values joined by commas, in the order sent. */
+function joinedFields(pairs: readonly (readonly [string, string])[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, value] of pairs) out.set(name, out.has(name) ? `${out.get(name)},${value}` : value);
+  return out;
+}
+
 function bodyDifferences(recorded: CanonicalBody, received: CanonicalBody, out: Difference[]): void {
   if (recorded.kind === "json" && received.kind === "json") {
     if (recorded.text !== received.text) jsonDifferences(recorded.value, received.value, "", out);
@@ -81,15 +88,11 @@ function bodyDifferences(recorded: CanonicalBody, received: CanonicalBody, out: 
   }
   if (recorded.kind === "form" && received.kind === "form") {
     if (recorded.text === received.text) return;
-    const a = Object.fromEntries(
-      recorded.pairs.map(([k]) => [k, recorded.pairs.filter((p) => p[0] === k).map((p) => p[1])]),
-    );
-    const b = Object.fromEntries(
-      received.pairs.map(([k]) => [k, received.pairs.filter((p) => p[0] === k).map((p) => p[1])]),
-    );
-    for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-      const x = a[key]?.join(",") ?? null;
-      const y = b[key]?.join(",") ?? null;
+    const a = joinedFields(recorded.pairs);
+    const b = joinedFields(received.pairs);
+    for (const key of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+      const x = a.get(key) ?? null;
+      const y = b.get(key) ?? null;
       if (x !== y && out.length < MAX_BODY_DIFFERENCES)
         out.push({ field: `body ${key}`, recorded: x, received: y });
     }

@@ -1,18 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { collectGarbage } from "../../core/collect.js";
-import { createLocalGuard, guardSockets, type LocalGuard } from "../../core/http/local-guard.js";
+import { createLocalGuard, guardSockets } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
 import { isJsonType } from "../cassette/body.js";
 import type { StoredHeaders } from "../cassette/format.js";
 import { createCassetteValidator } from "../cassette/schema.js";
-import type { ProxyEventSink } from "../events.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
 import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { firstHeader } from "../http/message.js";
 import { openCassette } from "../load-cassette.js";
-import type { HeldResponse } from "./held.js";
-import { cachedResponder, type Responder } from "./held.js";
+import { cachedResponder, type HeldResponse } from "./held.js";
 import {
   type ReplayOptions,
   type ResolvedReplayOptions,
@@ -145,79 +143,9 @@ function bodyless(req: IncomingMessage): boolean {
   return (length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined;
 }
 
-interface Answering {
-  replayer: Replayer;
-  respond: Responder;
-  maxBodyBytes: number;
-  onEvent: ProxyEventSink;
-  /** Rewrites recorded origins to the replay's; undefined with `keepOrigins`. */
-  rewriter: OriginRewriter | undefined;
-  /** The replay's own origin for a request (its URL, or the Host the client used when bound to all addresses). */
-  origin: (req: IncomingMessage) => string;
-  interception: Interception | undefined;
-  /** Who may drive it: its own Host names, and no page of another site. */
-  guard: LocalGuard;
-}
-
 function isReset(req: IncomingMessage): boolean {
   const url = req.url ?? "";
   return req.method === "POST" && (url === RESET_PATH || url.startsWith(`${RESET_PATH}?`));
-}
-
-function sendReset(a: Answering, res: ServerResponse): undefined {
-  a.replayer.reset();
-  a.onEvent({ kind: "replayed", message: `${RESET_PATH}: every sequence starts over` });
-  const body = JSON.stringify({ reset: true });
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-  return undefined;
-}
-
-/** Sends an answer, its recorded origins rewritten to the replay's unless they are kept. */
-function send(
-  a: Answering,
-  req: IncomingMessage,
-  res: ServerResponse,
-  method: string,
-  answered: ReplayAnswer,
-): Promise<void> | undefined {
-  const response = a.rewriter ? a.rewriter.rewrite(answered.response, a.origin(req)) : answered.response;
-  return a.respond(res, method, response, answered.headers);
-}
-
-/** Answers one request; returns a promise only when it has to wait (a body to read, a response to prepare). */
-function answer(a: Answering, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
-  // Absolute-form targets first: a forward proxy's target names the host, and only intercepted ones pass.
-  if (refuseNonOriginForm(req, res, "replay server", a.interception)) return undefined;
-  if (!a.guard.admit(req, res, "cross-site")) return undefined;
-  if (isReset(req)) {
-    if (!a.guard.admit(req, res, "control")) return undefined;
-    req.resume();
-    return sendReset(a, res);
-  }
-  const method = req.method ?? "GET";
-  const url = req.url ?? "/";
-  const line = bodyless(req) ? KeyMemo.line(method, url) : undefined;
-  const seen = line === undefined ? undefined : a.replayer.answerSeen(line, method, url);
-  if (seen) {
-    a.onEvent({ kind: "replayed", message: seen.message });
-    return send(a, req, res, method, seen);
-  }
-  return answerInFull(a, req, res, line);
-}
-
-async function answerInFull(
-  a: Answering,
-  req: IncomingMessage,
-  res: ServerResponse,
-  line: string | undefined,
-): Promise<void> {
-  const body = await readBodyOrRefuse(req, res, a.maxBodyBytes, "Request body too large");
-  if (!body.ok) return;
-  const request = await incomingRequest(req, body.bytes);
-  const result = a.replayer.answer(request, line);
-  await send(a, req, res, request.method, result);
-  a.onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
 }
 
 /** Addresses that bind every interface: the client's Host header says how it reached the replay. */
@@ -276,36 +204,75 @@ async function loadReplayer(
  */
 export async function startReplay(options: ReplayOptions): Promise<RunningReplay> {
   const resolved = resolveReplayOptions(options);
+  const { onEvent } = resolved;
   const { replayer, warnings, rewriter } = await loadReplayer(resolved);
   const interception = await prepareInterception(resolved.intercept, resolved.caDir);
   // What was loaded and not indexed (the parsed documents, the files' text) is garbage now: reclaimed
   // once here, rather than carried in the old generation for as long as the server runs.
   collectGarbage();
-  const answering: Answering = {
-    replayer,
-    respond: cachedResponder(),
-    maxBodyBytes: resolved.maxBodyBytes,
-    onEvent: resolved.onEvent,
-    rewriter,
-    // Set once listening: the port is known only then.
-    origin: WILDCARD.has(resolved.host) ? (req) => hostOrigin(req, own) : () => own,
-    interception,
-    guard: createLocalGuard({
-      what: "replay server",
-      bindHost: resolved.host,
-      allowHosts: resolved.allowHosts,
-      servedHosts: interception?.hosts,
-    }),
-  };
+  const respond = cachedResponder();
+  // Who may drive it: its own Host names, and no page of another site.
+  const guard = createLocalGuard({
+    what: "replay server",
+    bindHost: resolved.host,
+    allowHosts: resolved.allowHosts,
+    servedHosts: interception?.hosts,
+  });
+  // The replay's own origin for a request (its URL, or the Host the client used when bound to all
+  // addresses); set once listening: the port is known only then.
   let own = "";
+  const origin = WILDCARD.has(resolved.host) ? (req: IncomingMessage) => hostOrigin(req, own) : () => own;
+
+  /** Sends an answer, its recorded origins rewritten to the replay's unless they are kept. */
+  const send = (req: IncomingMessage, res: ServerResponse, method: string, answered: ReplayAnswer) =>
+    respond(
+      res,
+      method,
+      rewriter?.rewrite(answered.response, origin(req)) ?? answered.response,
+      answered.headers,
+    );
+
+  const answerInFull = async (req: IncomingMessage, res: ServerResponse, line: string | undefined) => {
+    const body = await readBodyOrRefuse(req, res, resolved.maxBodyBytes, "Request body too large");
+    if (!body.ok) return;
+    const request = await incomingRequest(req, body.bytes);
+    const result = replayer.answer(request, line);
+    await send(req, res, request.method, result);
+    onEvent({ kind: result.kind === "miss" ? "miss" : "replayed", message: result.message });
+  };
+
+  /** Answers one request; returns a promise only when it has to wait (a body to read, a response to prepare). */
+  const answer = (req: IncomingMessage, res: ServerResponse): Promise<void> | undefined => {
+    // Absolute-form targets first: a forward proxy's target names the host, and only intercepted ones pass.
+    if (refuseNonOriginForm(req, res, "replay server", interception)) return undefined;
+    if (!guard.admit(req, res, "cross-site")) return undefined;
+    if (isReset(req)) {
+      if (!guard.admit(req, res, "control")) return undefined;
+      req.resume();
+      replayer.reset();
+      onEvent({ kind: "replayed", message: `${RESET_PATH}: every sequence starts over` });
+      const body = JSON.stringify({ reset: true });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+      return undefined;
+    }
+    const method = req.method ?? "GET";
+    const url = req.url ?? "/";
+    const line = bodyless(req) ? KeyMemo.line(method, url) : undefined;
+    const seen = line === undefined ? undefined : replayer.answerSeen(line, method, url);
+    if (!seen) return answerInFull(req, res, line);
+    onEvent({ kind: "replayed", message: seen.message });
+    return send(req, res, method, seen);
+  };
+
   const failed = (res: ServerResponse, error: unknown) => {
-    resolved.onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
+    onEvent({ kind: "warning", message: `replay failed: ${(error as Error).message}` });
     if (!res.headersSent) res.writeHead(500).end();
     else res.destroy();
   };
   const server = createServer((req, res) => {
     try {
-      answer(answering, req, res)?.catch((error: unknown) => failed(res, error));
+      answer(req, res)?.catch((error: unknown) => failed(res, error));
     } catch (error) {
       failed(res, error);
     }
@@ -319,10 +286,9 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     graceMs: 5000,
   });
   own = running.url;
-  const port = Number(new URL(running.url).port);
   return Object.freeze({
     url: running.url,
-    port,
+    port: Number(new URL(running.url).port),
     host: resolved.host,
     reset: () => replayer.reset(),
     interactions: replayer.index.size,
