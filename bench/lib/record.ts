@@ -1,8 +1,11 @@
 // assopay record as the suites drive it (recording, recorder-decision, and the cassettes of replay and
 // cassette-load): its arguments, the wait for its cassette, and the systems it is measured beside.
 import { stat } from "node:fs/promises";
+import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { journalPaths } from "../../proxy/record/journal.js";
+import { RECORDING_SUFFIX } from "../../proxy/record/plan.js";
 import type { BenchContext, ChildSpec } from "./context.js";
 import type { Contender } from "./rounds.js";
 
@@ -17,7 +20,7 @@ export const PEERS = {
 } as const;
 
 /** A system to measure: its name, how to start it, and for assopay record the cassette it writes. */
-type System = readonly [name: string, spec: ChildSpec, cassette?: string];
+export type System = readonly [name: string, spec: ChildSpec, cassette?: string];
 
 /**
  * Starts the systems at once, each a contender of the rounds on `PATH`; one that cannot run here is left
@@ -49,10 +52,10 @@ export async function startContenders(
   return started.filter((c) => c !== undefined);
 }
 
-/** The recording peers on `up`, their tapes and stubs in the scratch folder under names ending in `tag`. */
-export function peers(ctx: BenchContext, up: string, tag: string): System[] {
-  const tapes = join(ctx.scratch, `talkback${tag}`);
-  const root = join(ctx.scratch, `wiremock${tag}`);
+/** The recording peers on `up`, their tapes and stubs in the scratch folder. */
+export function peers(ctx: BenchContext, up: string): System[] {
+  const tapes = join(ctx.scratch, "talkback");
+  const root = join(ctx.scratch, "wiremock");
   return [
     [PEERS.talkback, ctx.system("talkback", ["--mode", "record", "--upstream", up, "--tapes", tapes])],
     [PEERS.mockttp, ctx.system("mockttp", ["--upstream", up])],
@@ -73,11 +76,10 @@ export function peers(ctx: BenchContext, up: string, tag: string): System[] {
 const NO_CASSETTE_BOUND = String(64 * 1024 ** 3);
 
 /**
- * `assopay record` on `upstream` into `cassette`: in mode `all`, as every round runs it (the cassette is
- * written as `<cassette>.recording` until the recorder stops); in mode `once`, for a burst on a fresh
- * cassette, written in place (where the lag is watched).
+ * `assopay record` on `upstream` into `cassette`, in mode `all` (the cassette is written as
+ * `<cassette>.recording` until the recorder stops).
  */
-export function recordArgs(upstream: string, cassette: string, mode: "all" | "once" = "all"): string[] {
+export function recordArgs(upstream: string, cassette: string): string[] {
   return [
     "record",
     "--upstream",
@@ -87,16 +89,11 @@ export function recordArgs(upstream: string, cassette: string, mode: "all" | "on
     "--port",
     "0",
     "--mode",
-    mode,
+    "all",
     "--max-cassette-bytes",
     NO_CASSETTE_BOUND,
     "--quiet",
   ];
-}
-
-/** The journals a recorder on `cassette` may write: its own, and in `--mode all` the new file's. */
-function journalsOf(cassette: string): string[] {
-  return [`${cassette}.journal`, `${cassette}.recording.journal`];
 }
 
 async function pending(file: string): Promise<number> {
@@ -108,14 +105,15 @@ async function pending(file: string): Promise<number> {
 }
 
 /**
- * Waits until assopay record has turned everything it journaled into YAML (its journal is emptied then)
- * and returns how long that took, in ms: the time from the end of a burst to a complete cassette.
- * Under load the recorder answers first and writes the cassette with the CPU time left over.
+ * Waits until assopay record has turned everything it journaled into YAML (its journal is emptied then,
+ * and one sealed at its mark deleted) and returns how long that took, in ms: the time from the end of a
+ * burst to a complete cassette. Under load the recorder answers first and writes the cassette with the
+ * CPU time left over.
  */
 export async function cassetteCaughtUp(cassette: string, timeoutMs = 300_000): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const sizes = await Promise.all(journalsOf(cassette).map(pending));
+    const sizes = await Promise.all(journalPaths(`${cassette}${RECORDING_SUFFIX}`).map(pending));
     if (sizes.every((size) => size === 0)) return performance.now() - started;
     if (performance.now() - started > timeoutMs) {
       throw new Error(`${cassette}: the recorder had not caught up after ${timeoutMs / 1000} s`);
@@ -124,18 +122,34 @@ export async function cassetteCaughtUp(cassette: string, timeoutMs = 300_000): P
   }
 }
 
-/** Sends `count` distinct GETs of `PATH` (`&i=1..count`) to `base`, `concurrency` at a time. */
+/**
+ * Sends `count` distinct GETs of `PATH` (`&i=1..count`) to `base` from `concurrency` keep-alive clients,
+ * each sending its next request once its last response has ended.
+ */
 export async function sendDistinct(base: string, count: number, concurrency = 32): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const get = (i: number) =>
+    new Promise<void>((done, fail) => {
+      request(`${base}${PATH}&i=${i}`, { agent }, (res) => {
+        res.resume();
+        res.on("error", fail);
+        res.on("end", () =>
+          (res.statusCode ?? 0) < 300 ? done() : fail(new Error(`request ${i} answered ${res.statusCode}`)),
+        );
+      })
+        .on("error", fail)
+        .end();
+    });
   let next = 1;
-  const worker = async () => {
-    while (next <= count) {
-      const i = next++;
-      const response = await fetch(`${base}${PATH}&i=${i}`);
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`priming request ${i} answered ${response.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let i = next++; i <= count; i = next++) await get(i);
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
 }
 
 /**
