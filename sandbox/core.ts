@@ -55,8 +55,11 @@ export function organizationOf(
   return orNotFound(ex, core.store.organization(slug ?? ""), `No organization with slug "${slug}".`);
 }
 
+/** What a view context is made from: a running sandbox, or what a data check stands in for one. */
+type ViewSource = Pick<SandboxCore, "contract" | "baseUrl" | "fault" | "shapes">;
+
 /** The view context of API responses (the `bad-dates` and `no-file-urls` faults act here). */
-export function apiViews(core: SandboxCore): ViewContext {
+export function apiViews(core: ViewSource): ViewContext {
   return {
     baseUrl: core.baseUrl,
     dateStyle: core.fault === "bad-dates" ? "bare" : "service",
@@ -68,7 +71,7 @@ export function apiViews(core: SandboxCore): ViewContext {
 }
 
 /** The view context of notifications: always the service's own formats. */
-export function notificationViews(core: SandboxCore): ViewContext {
+export function notificationViews(core: ViewSource): ViewContext {
   return { ...apiViews(core), dateStyle: "service", exposeFiles: true };
 }
 

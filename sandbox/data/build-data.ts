@@ -81,18 +81,15 @@ export function buildSandboxData(checked: CheckedDataFile, seed: number): Sandbo
   };
 }
 
-function organizationOf(entry: OrganizationEntry): Organization {
+/** An organization as declared (its city, zip code, description and logo as they are), defaults filled. */
+function organizationOf({ forms: _forms, updateDate, ...entry }: OrganizationEntry): Organization {
   return {
-    slug: entry.slug,
+    ...entry,
     name: entry.name ?? entry.slug,
     type: entry.type ?? "Association1901",
     registeredOn: (entry.registeredOn ?? "2019-03-12") as IsoDay,
     verified: entry.verified ?? true,
-    ...(entry.city === undefined ? {} : { city: entry.city }),
-    ...(entry.zipCode === undefined ? {} : { zipCode: entry.zipCode }),
-    ...(entry.description === undefined ? {} : { description: entry.description }),
-    ...(entry.logo === undefined ? {} : { logo: entry.logo }),
-    ...(entry.updateDate === undefined ? {} : { updatedMs: Date.parse(entry.updateDate) }),
+    ...(updateDate === undefined ? {} : { updatedMs: Date.parse(updateDate) }),
   };
 }
 

@@ -1,12 +1,9 @@
 import type { Contract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
+import { apiViews } from "../core.js";
 import type { Store } from "../store.js";
-
 import type { FormDef } from "./model.js";
-
-import { listEntryView, orderView, publicFormView, type Shapes, type ViewContext } from "./views.js";
-
-const BASE = "http://127.0.0.1";
+import { listEntryView, orderView, publicFormView, type Shapes } from "./views.js";
 
 /**
  * Checks what the declared data makes against the contract before the sandbox serves it: each declared
@@ -15,13 +12,8 @@ const BASE = "http://127.0.0.1";
  * exit 2) at the form's place in its data file.
  */
 export function checkDataAgainstContract(contract: Contract, store: Store, shapes: Shapes): void {
-  const ctx: ViewContext = {
-    baseUrl: BASE,
-    dateStyle: "service",
-    exposeFiles: true,
-    shapes,
-    fileUrl: (orderId, fileId) => `${BASE}${contract.routes.pathOf("v5.attached-file", { orderId, fileId })}`,
-  };
+  // The views a running sandbox without a fault serves.
+  const ctx = apiViews({ contract, baseUrl: "http://127.0.0.1", fault: undefined, shapes });
   const routes = contract.routes;
   const schemaOf = (id: string) => routes.byId(id).response.schema ?? "";
   const entrySchema = routes.byId("v5.form-items").pagination?.entrySchema ?? "list-entry";
