@@ -3,17 +3,20 @@ import type { Auth, Client } from "./auth.js";
 import type { SandboxClock } from "./clock.js";
 import type { TokenCodec } from "./continuation-token.js";
 import type { Organization } from "./data/model.js";
-import type { Shapes, ViewContext } from "./data/views.js";
+import type { ViewContext } from "./data/views.js";
 import type { FaultName } from "./faults.js";
 import { type Exchange, orNotFound } from "./http.js";
+import type { SandboxOptions } from "./index.js";
 import type { Notifier } from "./notifier.js";
 import type { Store } from "./store.js";
 
 /**
  * Everything one running sandbox is made of. `startSandbox` builds it; every handler receives it. There
- * is no module-level state: two sandboxes in one process never share anything.
+ * is no module-level state: two sandboxes in one process never share anything. Its switches (`growing`,
+ * `shapes`, `hooks`) are the options', defaults applied.
  */
-export interface SandboxCore {
+export interface SandboxCore
+  extends Readonly<Required<Pick<SandboxOptions, "growing" | "shapes" | "hooks">>> {
   readonly contract: Contract;
   readonly clock: SandboxClock;
   readonly store: Store;
@@ -21,15 +24,6 @@ export interface SandboxCore {
   readonly notifier: Notifier;
   readonly tokens: TokenCodec;
   readonly fault: FaultName | undefined;
-  /**
-   * A live listing (legal variant): every first page of a listing, whatever its query, and the third page
-   * of each crawl of a form's listing, is served after one more order.
-   */
-  readonly growing: boolean;
-  /** Whose shape wins where the seed and the published document disagree. */
-  readonly shapes: Shapes;
-  /** False with `hooks: false`: the sandbox's own endpoints (states, clock, sink …) do not answer. */
-  readonly hooks: boolean;
   /** What the sandbox's own notification receiver (`/_sink`) got, oldest first. */
   readonly sink: { at: string; path: string; signature: string | undefined; body: string }[];
   /** `http://host:port`, known once the server listens. */

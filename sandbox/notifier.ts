@@ -1,7 +1,8 @@
 import { offLoopback } from "../core/http/loopback.js";
 import { signNotification } from "../core/notification-signature.js";
 import type { Registration } from "./data/model.js";
-import type { FaultName } from "./faults.js";
+import type { SandboxOptions } from "./index.js";
+import type { Store } from "./store.js";
 
 /** Waits between attempts: 4 attempts in all, about 3 s from first to last. */
 const RETRY_DELAYS_MS = [200, 700, 2000] as const;
@@ -33,27 +34,17 @@ export interface Emission {
   signatureKey: string;
 }
 
-/**
- * How notifications are written and signed; the three faults that touch them (`bad-notification-envelope`,
- * `wrong-signing-key`, `other-url-key`) come with `fault`.
- */
-export interface NotifierOptions {
-  registrations(): readonly Registration[];
-  fault: FaultName | undefined;
-  /** The key that signs a notification emitted while no URL is registered (the `emitted` log). */
-  defaultKey: string;
-  retryDelaysMs?: readonly number[];
-  /** Deliver to any host; without it, only to loopback URLs (`127.0.0.1`, `[::1]`, `localhost`). */
-  anyHost?: boolean;
-  /** Told once per URL that is skipped, with the reason and the flag that allows it. */
-  onSkip?: (message: string) => void;
-}
-
 /** The flag that lets the sandbox deliver notifications off this machine. */
 export const NOTIFY_ANY_HOST_FLAG = "--notify-any-host";
 
-export function createNotifier(options: NotifierOptions) {
-  const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+/**
+ * Notifications as the sandbox's options write, sign (the three faults that touch them,
+ * `bad-notification-envelope`, `wrong-signing-key`, `other-url-key`) and deliver them, to the URLs
+ * registered in `store`. A notification emitted while no URL is registered is signed with a default key.
+ */
+export function createNotifier(store: Store, options: SandboxOptions) {
+  const delays = options.notificationRetryDelaysMs ?? RETRY_DELAYS_MS;
+  const defaultKey = store.derive("default-signature-key").slice(0, 32);
   let log: Delivery[] = [];
   let emissions: Emission[] = [];
   let nextId = 1;
@@ -65,7 +56,7 @@ export function createNotifier(options: NotifierOptions) {
 
   /** The reason a URL is not delivered to (off this machine, not allowed), decided before any connection. */
   const skipReason = (url: string): string | undefined => {
-    if (options.anyHost === true) return undefined;
+    if (options.notifyAnyHost === true) return undefined;
     const off = offLoopback(url);
     return off === undefined
       ? undefined
@@ -131,7 +122,7 @@ export function createNotifier(options: NotifierOptions) {
     /** Sends a notification to every matching URL, in the background. Never waits for a receiver. */
     emit(organizationSlug: string | null, eventType: string, data: unknown, metadata?: unknown): Delivery[] {
       const targets = new Map<string, Registration>();
-      for (const r of options.registrations()) {
+      for (const r of store.registrations) {
         const scoped = r.organizationSlug === null || r.organizationSlug === organizationSlug;
         const typed =
           r.notificationType === null || r.notificationType.toLowerCase() === eventType.toLowerCase();
@@ -147,10 +138,10 @@ export function createNotifier(options: NotifierOptions) {
       const signingKey = (key: string) => {
         if (options.fault === "wrong-signing-key") return `${key}-previous`;
         if (options.fault !== "other-url-key") return key;
-        const others = [...keys, ...options.registrations().map((r) => r.signatureKey)];
-        return others.find((k) => k !== key) ?? options.defaultKey;
+        const others = [...keys, ...store.registrations.map((r) => r.signatureKey)];
+        return others.find((k) => k !== key) ?? defaultKey;
       };
-      const firstKey = keys[0] ?? options.defaultKey;
+      const firstKey = keys[0] ?? defaultKey;
       emissions.push({
         eventType,
         organizationSlug,
@@ -175,7 +166,7 @@ export function createNotifier(options: NotifierOptions) {
         if (skipped !== undefined) {
           delivery.state = "skipped";
           delivery.skipped = skipped;
-          if (!told.has(target.url)) options.onSkip?.(skipped);
+          if (!told.has(target.url)) options.onNotice?.(skipped);
           told.add(target.url);
         }
         log.push(delivery);
