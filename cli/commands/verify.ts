@@ -61,26 +61,11 @@ const FLAGS = `target= at= ${TARGET_FLAGS} only* planned= reporter= output= forc
   provider-version= provider-branch= request-timeout= max-entries= concurrency= oracle= timeout= shapes= cassette*
   data= at-each=`;
 
-/** Their lines in `assopay verify --help`. */
-const PUBLISH_HELP = `  --publish-results          Verify the pacts a Pact Broker holds for the provider (instead of
-                             contracts/pacts/) and publish the results to it, the Pact way.
-  --broker-url URL           The broker (PactFlow or self-hosted).        env PACT_BROKER_BASE_URL
-  --provider-version V       The provider version the results are for.   env ASSOPAY_PROVIDER_VERSION
-  --provider-branch B        Its branch (recommended).                    env ASSOPAY_PROVIDER_BRANCH
-`;
-
 /** What verify's flags say, read once; the target's own settings are read from `flags` when it is built. */
 type Parsed = ReturnType<typeof parse> & {
   /** `--oracle FILE`, read once the contract is loaded (its listing route ids are the file's keys). */
   oracle?: OracleFile | undefined;
 };
-
-/** The entries of `values` that are given: what an options object takes for "the default". */
-function given<T extends object>(values: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
-}
 
 function parse(context: CommandContext) {
   const flags = parseFlags("verify", context.argv, FLAGS, true);
@@ -114,12 +99,12 @@ function parse(context: CommandContext) {
     force: flags.values.force === true,
     pactBroker: publishOptions(flags, read),
     /** The run's time limits given, in milliseconds, and the completeness crawls' bound. */
-    limits: given({
+    limits: {
       requestTimeoutMs: millisecondsOf(flags, "request-timeout", { example: 30 }),
       runTimeoutMs: millisecondsOf(flags, "timeout", { example: 30 }),
       maxEntries: wholeFlag(flags, "max-entries", { example: 10_000 }),
       concurrency: wholeFlag(flags, "concurrency", { example: 4 }),
-    }),
+    },
     shapes: shapesFlag("verify", flags),
   };
 }
@@ -192,23 +177,6 @@ function targetAuth(flags: ParsedFlags, read: Read): TargetAuth | undefined {
   return { kind: "bearer", reader: bearer, admin: adminBearer };
 }
 
-/**
- * The flags that help verify without provider states (`--order-id`, `--empty-form`, `--unverified-org`,
- * `--receiver-url`, `--receiver-port`), as options: only those given.
- */
-function discoveryOptions(flags: ParsedFlags, formType: string) {
-  const emptyForm = stringFlag(flags, "empty-form");
-  const port = stringFlag(flags, "receiver-port");
-  const hint = "the local port your tunnel forwards to, for example --receiver-port 8787";
-  return given({
-    orderId: stringFlag(flags, "order-id"),
-    emptyForm: emptyForm === undefined ? undefined : parseFormRef(emptyForm, formType),
-    unverifiedOrg: stringFlag(flags, "unverified-org"),
-    receiverUrl: stringFlag(flags, "receiver-url"),
-    receiverPort: port === undefined ? undefined : portFlag("verify", port, 0, "receiver-port", hint),
-  });
-}
-
 /** What a target needs besides its URL, each a flag or the environment variable standing in for it. */
 const TARGET_SETTINGS = {
   "client-id": "ASSOPAY_CLIENT_ID",
@@ -223,7 +191,6 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
   const { flags, read } = parsed;
   normalizeTarget(target);
   const auth = targetAuth(flags, read);
-  const apiRoot = read("api-root", "ASSOPAY_API_ROOT");
   const setting = (flag: keyof typeof TARGET_SETTINGS) => read(flag, TARGET_SETTINGS[flag]) ?? "";
   // The clients are needed only for a target logged into through its token endpoint (no --bearer, --no-auth).
   const missing = (Object.keys(TARGET_SETTINGS) as (keyof typeof TARGET_SETTINGS)[]).filter(
@@ -236,9 +203,12 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
       { hint: `give them as flags or as ${missing.map((flag) => TARGET_SETTINGS[flag]).join(", ")}` },
     );
   }
+  const emptyForm = stringFlag(flags, "empty-form");
+  const port = stringFlag(flags, "receiver-port");
+  const portHint = "the local port your tunnel forwards to, for example --receiver-port 8787";
   return resolveOptions({
     target,
-    ...(apiRoot === undefined ? {} : { apiRoot }),
+    apiRoot: read("api-root", "ASSOPAY_API_ROOT"),
     ...(auth
       ? { auth }
       : {
@@ -249,7 +219,12 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     formType: setting("form-type"),
     formSlug: setting("form-slug"),
     stateUrl: read("state-url", "ASSOPAY_STATE_URL"),
-    ...discoveryOptions(flags, setting("form-type")),
+    // The flags that help verify without provider states.
+    orderId: stringFlag(flags, "order-id"),
+    emptyForm: emptyForm === undefined ? undefined : parseFormRef(emptyForm, setting("form-type")),
+    unverifiedOrg: stringFlag(flags, "unverified-org"),
+    receiverUrl: stringFlag(flags, "receiver-url"),
+    receiverPort: port === undefined ? undefined : portFlag("verify", port, 0, "receiver-port", portHint),
     ...runSettings(parsed),
   });
 }
@@ -360,7 +335,12 @@ Time limits (seconds, fractions allowed: 1.5):
                              Retry-After above 60 s: a rate limit is never a verdict.
 
 Pact Broker:
-${PUBLISH_HELP}
+  --publish-results          Verify the pacts a Pact Broker holds for the provider (instead of
+                             contracts/pacts/) and publish the results to it, the Pact way.
+  --broker-url URL           The broker (PactFlow or self-hosted).        env PACT_BROKER_BASE_URL
+  --provider-version V       The provider version the results are for.   env ASSOPAY_PROVIDER_VERSION
+  --provider-branch B        Its branch (recommended).                    env ASSOPAY_PROVIDER_BRANCH
+
 Reports:
   --reporter ${REPORTER_CHOICE}
                              Terminal text (default), its failures and counts only (compact), JSON,

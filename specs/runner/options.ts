@@ -67,7 +67,7 @@ export interface VerifyOptions {
   /** True when the target is the embedded sandbox started by the run. */
   embedded: boolean;
   /** Provider-state setup URL (Pact convention); absent when the target offers none. */
-  stateUrl: string | undefined;
+  stateUrl?: string;
   at: IsoDay;
   organizationSlug: string;
   formType: string;
@@ -89,33 +89,33 @@ export interface VerifyOptions {
   /** Requests in flight at once per target at most (`--concurrency`, default 4; 1: one at a time). */
   concurrency: number;
   /** Longest the whole run may take (`--timeout`); absent: no bound beyond each request's. */
-  runTimeoutMs: number | undefined;
+  runTimeoutMs?: number;
   /** How long to wait for each expected notification. */
   notificationTimeoutMs: number;
   /** Page size asked for during crawls; absent lets the provider choose (its default, 20). */
-  pageSize: number | undefined;
+  pageSize?: number;
   /** Entries asked of the "a form with entries" provider state. */
   seededEntries: number;
   /** Folder holding the Pact files. */
   pactDir: string;
   /** Without states: an order with an attached file (`--order-id`); else the orders are crawled for one. */
-  orderId: string | undefined;
+  orderId?: string;
   /** Without states: a form of the organization without orders (`--empty-form`); else the forms are listed. */
-  emptyForm: FormRef | undefined;
+  emptyForm?: FormRef;
   /** Without states: an association registered recently and not verified (`--unverified-org`). */
-  unverifiedOrg: string | undefined;
+  unverifiedOrg?: string;
   /** Public address that reaches the runner's receiver (a tunnel), for a target off this machine. */
-  receiverUrl: string | undefined;
+  receiverUrl?: string;
   /** Port the runner's receiver listens on (default: any free port). */
-  receiverPort: number | undefined;
+  receiverPort?: number;
   /** Without states, when no event can be caused: how long to wait for any notification. */
   eventWaitMs: number;
   /** Without states: most orders whose detail is read while looking for an attached file. */
   maxOrderDetails: number;
   /** With `--publish-results`: the pacts come from this broker and the verification results go back to it. */
-  pactBroker: BrokerSource | undefined;
+  pactBroker?: BrokerSource;
   /** Ids the listings must hold (`--oracle`): a loss every crawl shares is then confirmed. */
-  oracle: OracleFile | undefined;
+  oracle?: OracleFile;
 }
 
 /**
@@ -169,14 +169,6 @@ export function normalizeApiRoot(text: string): string {
   return text.replace(/\/+$/, "");
 }
 
-/** The target's authentication, given or from the clients: a usage error when there is neither. */
-function resolveAuth(input: VerifyOptionsInput): TargetAuth {
-  if (input.auth) return Object.freeze({ ...input.auth });
-  if (!input.reader) throw new AssopayError("internal", "verify options without a reader client nor auth");
-  const admin = input.admin ? Object.freeze({ ...input.admin }) : undefined;
-  return Object.freeze({ kind: "token-endpoint", reader: Object.freeze({ ...input.reader }), admin });
-}
-
 /**
  * `--empty-form TYPE/SLUG`, or `SLUG` alone for a form of the `--form-type` type.
  * @example parseFormRef("Membership/adhesion-2025", "Event") // {formType: "Membership", formSlug: "adhesion-2025"}
@@ -201,51 +193,29 @@ export function httpUrl(flag: string, text: string, hint: string): string {
   throw new AssopayError("usage", `${flag} must be an http(s) URL, got "${text}"`, { hint });
 }
 
-/** Fills the defaults, checks the numbers and freezes the result. */
+/**
+ * Fills the defaults (for what is left out or given as undefined), reads the addresses and freezes the
+ * result. The numbers are the flags' own, already checked where they were read (`cli/flags.ts`).
+ */
 export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
-  const positive = (name: string, value: number) => {
-    if (!Number.isInteger(value) || value < 1) {
-      throw new AssopayError("usage", `${name} must be a whole number above 0, got ${value}`);
-    }
-    return value;
-  };
-  const port = (value: number) => {
-    if (!Number.isInteger(value) || value < 0 || value > 65_535) {
-      throw new AssopayError("usage", `--receiver-port must be a port from 0 to 65535, got ${value}`);
-    }
-    return value;
-  };
-  const resolved: VerifyOptions = {
+  const { reader, admin, ...rest } = input;
+  const auth = input.auth ?? (reader && { kind: "token-endpoint" as const, reader, admin });
+  if (!auth) throw new AssopayError("internal", "verify options without a reader client nor auth");
+  const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  return Object.freeze({
+    ...DEFAULTS,
+    embedded: false,
+    planned: "fail",
+    pactDir: join(contractsDir(), "pacts"),
+    ...(given as typeof rest),
     target: normalizeTarget(input.target),
     apiRoot: input.apiRoot === undefined ? "/v5" : normalizeApiRoot(input.apiRoot),
-    auth: resolveAuth(input),
-    embedded: input.embedded ?? false,
+    auth,
+    only: Object.freeze([...(input.only ?? [])]),
     stateUrl:
       input.stateUrl === undefined
         ? undefined
         : httpUrl("--state-url", input.stateUrl, "for example --state-url http://127.0.0.1:3000/_states"),
-    at: input.at,
-    organizationSlug: input.organizationSlug,
-    formType: input.formType,
-    formSlug: input.formSlug,
-    only: Object.freeze([...(input.only ?? [])]),
-    planned: input.planned ?? "fail",
-    maxPages: positive("maxPages", input.maxPages ?? DEFAULTS.maxPages),
-    maxEntries: positive("maxEntries", input.maxEntries ?? DEFAULTS.maxEntries),
-    crawlTimeLimitMs: positive("crawlTimeLimitMs", input.crawlTimeLimitMs ?? DEFAULTS.crawlTimeLimitMs),
-    requestTimeoutMs: positive("requestTimeoutMs", input.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs),
-    concurrency: positive("concurrency", input.concurrency ?? DEFAULTS.concurrency),
-    runTimeoutMs: input.runTimeoutMs === undefined ? undefined : positive("runTimeoutMs", input.runTimeoutMs),
-    notificationTimeoutMs: positive(
-      "notificationTimeoutMs",
-      input.notificationTimeoutMs ?? DEFAULTS.notificationTimeoutMs,
-    ),
-    pageSize: input.pageSize === undefined ? undefined : positive("pageSize", input.pageSize),
-    seededEntries: positive("seededEntries", input.seededEntries ?? DEFAULTS.seededEntries),
-    pactDir: input.pactDir ?? join(contractsDir(), "pacts"),
-    orderId: input.orderId,
-    emptyForm: input.emptyForm ? Object.freeze({ ...input.emptyForm }) : undefined,
-    unverifiedOrg: input.unverifiedOrg,
     receiverUrl:
       input.receiverUrl === undefined
         ? undefined
@@ -254,11 +224,5 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
             input.receiverUrl,
             "the public address of a tunnel to --receiver-port, for example --receiver-url https://abc.example-tunnel.dev",
           ).replace(/\/+$/, ""),
-    receiverPort: input.receiverPort === undefined ? undefined : port(input.receiverPort),
-    eventWaitMs: positive("eventWaitMs", input.eventWaitMs ?? DEFAULTS.eventWaitMs),
-    maxOrderDetails: positive("maxOrderDetails", input.maxOrderDetails ?? DEFAULTS.maxOrderDetails),
-    pactBroker: input.pactBroker ? Object.freeze({ ...input.pactBroker }) : undefined,
-    oracle: input.oracle,
-  };
-  return Object.freeze(resolved);
+  });
 }
