@@ -3,7 +3,7 @@ import type { CheckContext } from "../runner/context.js";
 import { parseJson } from "../runner/http.js";
 import { noAdminReason } from "../runner/tokens.js";
 import { combine, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
-import { judge } from "./resources.js";
+import { get, judge } from "./resources.js";
 
 /** The read-only routes the document adds that a reader token may call. */
 const READER_ROUTES = [
@@ -13,14 +13,6 @@ const READER_ROUTES = [
   "v5.user-organizations",
   "v5.partner-organizations",
 ] as const;
-
-async function get(ctx: CheckContext, routeId: string, role: "reader" | "admin", params = {}) {
-  return ctx.http.send({
-    method: "GET",
-    url: await ctx.urlOf(ctx.contract.routes.byId(routeId), params),
-    authorization: await ctx.authorization(role),
-  });
-}
 
 /** The item and payment ids of the first entry of the form's items listing, when it has any. */
 async function firstItem(ctx: CheckContext): Promise<{ itemId?: number; paymentId?: number }> {

@@ -2,11 +2,20 @@ import { judgeSchema, SCHEMA_RULE } from "../../contracts/index.js";
 import { checkoutFixture } from "../checkout/checkout-fixture.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
-import { type CheckContext, readerGet } from "../runner/context.js";
+import type { CheckContext } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+
+/** A GET of a route with a token of `role`, its path filled from `params`. */
+export async function get(ctx: CheckContext, routeId: string, role: "reader" | "admin", params = {}) {
+  return ctx.http.send({
+    method: "GET",
+    url: await ctx.urlOf(ctx.contract.routes.byId(routeId), params),
+    authorization: await ctx.authorization(role),
+  });
+}
 
 /**
  * Judges one answer of a route against its schema, by the one schema judge (skips an answer that was not
@@ -59,7 +68,7 @@ export const resourcesCheck: SpecCheck = {
       findings.push(skipOn("token", `no token endpoint was asked (${how})`));
     }
 
-    const partner = await readerGet(ctx, await ctx.urlOf(ctx.contract.routes.byId("v5.partner-info")));
+    const partner = await get(ctx, "v5.partner-info", "reader");
     findings.push(judge(ctx, "partner information", "v5.partner-info", partner));
 
     const form = await readPublicForm(ctx);
@@ -78,13 +87,8 @@ export const resourcesCheck: SpecCheck = {
 
     const checkout = await checkoutFixture(ctx);
     if (checkout.ok) {
-      const read = await readerGet(
-        ctx,
-        await ctx.urlOf(ctx.contract.routes.byId("v5.checkout-read"), {
-          organizationSlug: checkout.organizationSlug,
-          checkoutIntentId: checkout.checkoutIntentId,
-        }),
-      );
+      const { organizationSlug, checkoutIntentId } = checkout;
+      const read = await get(ctx, "v5.checkout-read", "reader", { organizationSlug, checkoutIntentId });
       findings.push(judge(ctx, "checkout intent", "v5.checkout-read", read));
     } else {
       findings.push(skipOn("checkout intent", checkout.reason));
