@@ -1,7 +1,9 @@
 import type { Contract } from "../contracts/index.js";
 import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
+import { bodyBytes } from "../proxy/cassette/body.js";
 import type { Interaction } from "../proxy/cassette/format.js";
+import { firstHeader } from "../proxy/http/message.js";
 import { loadCassette, startReplay } from "../proxy/index.js";
 import { credentialsEnv, type SandboxData, type Shapes, startSandbox } from "../sandbox/index.js";
 import type { Scenario } from "./scenarios.js";
@@ -38,16 +40,21 @@ export interface RunningUpstream {
   close(): Promise<void>;
 }
 
-/** The login variables the command gets; with `--upstream` the first five are required. */
-const LOGIN = [
-  "ASSOPAY_CLIENT_ID",
-  "ASSOPAY_CLIENT_SECRET",
-  "ASSOPAY_ORG",
-  "ASSOPAY_FORM_TYPE",
-  "ASSOPAY_FORM_SLUG",
-  "ASSOPAY_ADMIN_CLIENT_ID",
-  "ASSOPAY_ADMIN_CLIENT_SECRET",
-] as const;
+/**
+ * The login variables the command gets, each by the flag of the verb that sets it; with `--upstream` the
+ * first five are required.
+ */
+export const LOGIN_FLAGS = {
+  "client-id": "ASSOPAY_CLIENT_ID",
+  "client-secret": "ASSOPAY_CLIENT_SECRET",
+  organization: "ASSOPAY_ORG",
+  "form-type": "ASSOPAY_FORM_TYPE",
+  "form-slug": "ASSOPAY_FORM_SLUG",
+  "admin-client-id": "ASSOPAY_ADMIN_CLIENT_ID",
+  "admin-client-secret": "ASSOPAY_ADMIN_CLIENT_SECRET",
+} as const;
+
+const LOGIN = Object.values(LOGIN_FLAGS);
 
 /**
  * The login variables for a server of the user's choosing, from the caller's environment: a reader
@@ -131,14 +138,6 @@ interface RecordedClient {
   readonly accessTokens: Set<string>;
 }
 
-const textOf = (body: Interaction["request"]["body"]) =>
-  body && "text" in body && typeof body.text === "string" ? body.text : undefined;
-
-function headerOf(headers: Interaction["request"]["headers"], name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function accessTokenOf(interaction: Interaction): string | undefined {
   const body = interaction.response.body;
   const json = body && "json" in body ? (body.json as { access_token?: unknown }) : undefined;
@@ -152,7 +151,7 @@ function recordedClients(interactions: readonly Interaction[], contract: Contrac
     const { request } = interaction;
     const match = contract.routes.match(request.method, request.path);
     if (match?.route.id === "token") {
-      const form = new URLSearchParams(textOf(request.body) ?? "");
+      const form = new URLSearchParams(bodyBytes(request.body).toString("utf8"));
       const clientId = form.get("client_id");
       if (!clientId) continue;
       const client = clients.get(clientId) ?? {
@@ -165,7 +164,7 @@ function recordedClients(interactions: readonly Interaction[], contract: Contrac
       if (token !== undefined) client.accessTokens.add(token);
       clients.set(clientId, client);
     } else if (match?.route.auth === "organization_admin") {
-      const bearer = headerOf(request.headers, "authorization")?.replace(/^Bearer\s+/i, "");
+      const bearer = firstHeader(request.headers, "authorization")?.replace(/^Bearer\s+/i, "");
       for (const client of clients.values())
         if (bearer && client.accessTokens.has(bearer)) client.admin = true;
     }

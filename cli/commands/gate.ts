@@ -11,6 +11,7 @@ import {
 import { formatGateReport, formatGateTimeline } from "../../gate/report/format.js";
 import { runGate, runGateAcrossDates } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
+import { LOGIN_FLAGS } from "../../gate/upstream.js";
 import { DEFAULT_REPORTER, parseReporter, REPORTER_CHOICE } from "../../report/index.js";
 import { type Command, contractLoader } from "../command.js";
 import {
@@ -115,17 +116,6 @@ Examples:
   assopay gate --intercept api.helloasso.com --shapes document -- node app.js
 `;
 
-/** The login flags of `--upstream`, and the variables they set for the command. */
-const LOGIN_FLAGS: Readonly<Record<string, string>> = {
-  "client-id": "ASSOPAY_CLIENT_ID",
-  "client-secret": "ASSOPAY_CLIENT_SECRET",
-  "admin-client-id": "ASSOPAY_ADMIN_CLIENT_ID",
-  "admin-client-secret": "ASSOPAY_ADMIN_CLIENT_SECRET",
-  organization: "ASSOPAY_ORG",
-  "form-type": "ASSOPAY_FORM_TYPE",
-  "form-slug": "ASSOPAY_FORM_SLUG",
-};
-
 export const gateCommand: Command = {
   stopsOnSignal: true,
   name: "gate",
@@ -176,7 +166,7 @@ export const gateCommand: Command = {
     const options: GateOptions = {
       command,
       cassettes,
-      ...(upstream === undefined ? {} : { upstream }),
+      upstream,
       intercept: listFlag(flags, "intercept").flatMap((list) => list.split(",")),
       allowHosts: allowHostsFlag(flags),
       ...(stringFlag(flags, "shapes") === undefined ? {} : { shapes: shapesFlag("gate", flags) }),
@@ -191,7 +181,7 @@ export const gateCommand: Command = {
       timeoutSeconds,
       entries,
       seed,
-      ...(data ? { data } : {}),
+      data,
       strict: flags.values.strict === true,
       contract,
     };
