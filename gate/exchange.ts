@@ -30,13 +30,13 @@ export interface ExchangeResponse {
   /** `undefined` when the connection was closed without an answer (`connection-reset`). */
   readonly status: number | undefined;
   readonly madeBy: "upstream" | "gate";
-  readonly reason: GateAnswer | undefined;
+  readonly reason?: GateAnswer | undefined;
   /** Present when the response was a listing page the gate could read. */
-  readonly page: PageSeen | undefined;
+  readonly page?: PageSeen | undefined;
   /** When the answer was sent (ms since the epoch, the gate's clock). */
   readonly at: number;
   /** The answer's `Retry-After` header, as sent. */
-  readonly retryAfter: string | undefined;
+  readonly retryAfter?: string | undefined;
 }
 
 /**

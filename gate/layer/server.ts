@@ -8,6 +8,7 @@ import { decodedBytes } from "../../core/http/coding.js";
 import { endToEndHeaders } from "../../core/http/headers.js";
 import { createLocalGuard } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
+import { firstHeader } from "../../proxy/http/message.js";
 import { INTERCEPTED_HEADER } from "../../proxy/intercept/hosts.js";
 import {
   type ExchangeResponse,
@@ -78,14 +79,10 @@ function createTrafficLog(maxRequests: number) {
       kept.push({ ...request, seq, at: Date.now(), response: undefined });
       return seq;
     },
-    /** Records the answer to request `seq`; what `response` leaves out is absent. */
-    finish(
-      seq: number,
-      response: Pick<ExchangeResponse, "status" | "madeBy" | "at"> & Partial<ExchangeResponse>,
-    ) {
+    /** Records the answer to request `seq`. */
+    finish(seq: number, response: ExchangeResponse) {
       const found = kept[seq - 1];
-      const full = { reason: undefined, page: undefined, retryAfter: undefined, ...response };
-      if (found) kept[seq - 1] = { ...found, response: Object.freeze(full) };
+      if (found) kept[seq - 1] = { ...found, response: Object.freeze(response) };
     },
     get exhausted() {
       return exhausted;
@@ -473,15 +470,6 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     authorization,
   });
   const body = await readBody(req, LAYER_MAX_BODY_BYTES);
-  const finish = (at: number, response: Omit<Parameters<typeof ctx.traffic.finish>[1], "at">) => {
-    if (seq !== undefined) ctx.traffic.finish(seq, { at, ...response });
-  };
-  // Stamped before the answer is written: a client cannot have read it earlier.
-  const gateAnswer = (reason: GateAnswer, detail?: string) => {
-    const at = Date.now();
-    const retryAfter = reason === "rate-limited" ? detail : undefined;
-    finish(at, { status: sendGateAnswer(res, reason, detail), madeBy: "gate", reason, retryAfter });
-  };
   if (seq === undefined) {
     sendGateAnswer(res, "request-budget", `the request budget of ${options.maxRequests} is spent`);
     if (!ctx.budgetReported) {
@@ -490,6 +478,15 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     }
     return;
   }
+  // Stamped before the answer is written: a client cannot have read it earlier.
+  const gateAnswer = (reason: GateAnswer, detail?: string) =>
+    ctx.traffic.finish(seq, {
+      at: Date.now(),
+      status: sendGateAnswer(res, reason, detail),
+      madeBy: "gate",
+      reason,
+      retryAfter: reason === "rate-limited" ? detail : undefined,
+    });
   if (!body.ok) {
     gateAnswer("body-too-large", tooLargeDetail("request", LAYER_MAX_BODY_BYTES, body.length));
     return;
@@ -558,12 +555,12 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     });
     if (rewritten) ctx.faults.served();
   }
-  const retryAfter = rewritten ? undefined : answer.headers["retry-after"];
-  finish(Date.now(), {
+  ctx.traffic.finish(seq, {
+    at: Date.now(),
     status: answer.status,
     madeBy: "upstream",
     page: rewritten?.page,
-    retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+    retryAfter: rewritten ? undefined : firstHeader(answer.headers, "retry-after"),
   });
   reply(res, answer, rewritten && Buffer.from(JSON.stringify(rewritten.body), "utf8"));
 }
