@@ -14,10 +14,7 @@ export interface GateOptions {
    * @example { command: ["npm", "run", "test:integration"] }
    */
   command: readonly string[];
-  /**
-   * Serve these cassettes (a replay) instead of a fresh sandbox per scenario.
-   * @example { cassettes: ["recordings/crawl.yaml"] }
-   */
+  /** Serve these cassettes (a replay) instead of a fresh sandbox per scenario. */
   cassettes?: readonly string[];
   /**
    * Stand in front of this running server instead (the provider's sandbox, a mock, a replay run
@@ -28,51 +25,25 @@ export interface GateOptions {
    */
   upstream?: string;
   /**
-   * Hosts the command calls by a hard-coded URL: a Node command's requests to them reach the layer
-   * through the intercept preload (`ASSOPAY_INTERCEPT_*` and `NODE_OPTIONS` are set for it).
-   * @example { intercept: ["api.helloasso.com"] }
+   * Hosts the command calls by a hard-coded URL (`api.helloasso.com`): a Node command's requests to them
+   * reach the layer through the intercept preload (`ASSOPAY_INTERCEPT_*` and `NODE_OPTIONS` are set for it).
    */
   intercept?: readonly string[];
-  /**
-   * Other names a request's `Host` may use to reach the layer (a route of your own to it).
-   * @example { allowHosts: ["api.example.test"] }
-   */
+  /** Other names a request's `Host` may use to reach the layer (a route of your own to it). */
   allowHosts?: readonly string[];
-  /**
-   * Whose shape the embedded sandbox serves where the seed and the provider's document disagree
-   * (default `seed`).
-   * @example { shapes: "document" }
-   */
+  /** Whose shape the sandbox serves where the seed and the provider's document disagree (default `seed`). */
   shapes?: Shapes;
-  /**
-   * The date of the undated scenarios, `YYYY-MM-DD` (default: today). Dated scenarios use their own.
-   * @example { at: "2025-04-01" }
-   */
+  /** The date of the undated scenarios, `YYYY-MM-DD` (default: today). Dated scenarios use their own. */
   at?: string;
-  /**
-   * Scenario names to run (default: all), in any order; they run in the catalogue's order.
-   * @example { scenarios: ["uniform", "tricky-tokens"] }
-   */
+  /** Scenario names to run (default: all), in any order; they run in the catalogue's order. */
   scenarios?: readonly string[];
-  /**
-   * Requests allowed per scenario (default 500); past it the command is stopped.
-   * @example { maxRequests: 200 }
-   */
+  /** Requests allowed per scenario (default 500); past it the command is stopped. */
   maxRequests?: number;
-  /**
-   * Seconds allowed per scenario (default 60, fractions allowed); past it the command is stopped.
-   * @example { timeoutSeconds: 120 }
-   */
+  /** Seconds allowed per scenario (default 60, fractions allowed); past it the command is stopped. */
   timeoutSeconds?: number;
-  /**
-   * Robustness advice (renewing a token after a 401 …) fails the run instead of warning.
-   * @example { strict: true }
-   */
+  /** Robustness advice (renewing a token after a 401 …) fails the run instead of warning. */
   strict?: boolean;
-  /**
-   * Entries of the sandbox's ready-made form (default 65: three full pages, a short one, the empty one).
-   * @example { entries: 45 }
-   */
+  /** Entries of the sandbox's ready-made form (default 65: three full pages, a short one, the empty one). */
   entries?: number;
   /**
    * Your own data for the sandbox (a data file: `buildSandboxData(readDataFile(file), seed)`): the
@@ -80,25 +51,16 @@ export interface GateOptions {
    * @example { data: buildSandboxData(readDataFile("my-forms.yaml"), 1) }
    */
   data?: SandboxData;
-  /**
-   * Seed of the sandbox's data and of the gate's tokens (default 1).
-   * @example { seed: 7 }
-   */
+  /** Seed of the sandbox's data and of the gate's tokens (default 1). */
   seed?: number;
-  /**
-   * The environment the command inherits, before the `ASSOPAY_*` variables are added (default: none).
-   * @example { env: process.env }
-   */
+  /** The environment the command inherits, before the `ASSOPAY_*` variables are added (default: none). */
   env?: Readonly<Record<string, string | undefined>>;
   /**
    * Receives each line the command prints (default: dropped).
    * @example { onOutput: (line, scenario) => process.stderr.write(`[${scenario}] ${line}\n`) }
    */
   onOutput?: (line: string, scenario: ScenarioName, stream: "stdout" | "stderr") => void;
-  /**
-   * Stops the run (the current command is stopped, no further scenario starts).
-   * @example { signal: AbortSignal.timeout(600_000) }
-   */
+  /** Stops the run (the current command is stopped, no further scenario starts). */
   signal?: AbortSignal;
   /**
    * The contract to judge by (default: `loadContract()`); pass one to load it once.
