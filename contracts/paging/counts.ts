@@ -36,6 +36,10 @@ export const countRule = (expected: ExpectedCounts): string => EXPECTATIONS[expe
 /** An expectation of counts in words: `real totals`, `-1`, `absent`. */
 export const describeExpected = (expected: ExpectedCounts): string => EXPECTATIONS[expected].words;
 
+/** Both totals of a page given (`-1` is the seed's "not provided"): the totals a crawl can be held to. */
+export const givesTotals = ({ totalCount, totalPages }: PageCounts): boolean =>
+  typeof totalCount === "number" && totalCount >= 0 && typeof totalPages === "number" && totalPages >= 0;
+
 /**
  * The totals a crawl's first page declared against the entries the crawl counted (`counts.real-with-withcount`):
  * what disagrees, one sentence each; empty when they agree (or the page declared no total).

@@ -1,4 +1,10 @@
-import { countTimelineIds, expectedCounts, type Route, totalsDisagree } from "../../contracts/index.js";
+import {
+  countTimelineIds,
+  expectedCounts,
+  givesTotals,
+  type Route,
+  totalsDisagree,
+} from "../../contracts/index.js";
 import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { partialLastPageSize } from "../runner/crawl-query.js";
@@ -75,8 +81,7 @@ async function partialCrawl(ctx: CheckContext, route: Route): Promise<CrawlResul
 async function judgeGivenTotals(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
   const result = await partialCrawl(ctx, route);
   const first = result.totals.first;
-  const given = (value: unknown) => typeof value === "number" && value >= 0;
-  if (first && !(given(first.totalCount) && given(first.totalPages))) {
+  if (first && !givesTotals(first)) {
     return skipOn(route.id, "its first page gives no totals (-1 or none), as the seed allows");
   }
   return judgeTotals(ctx, route, result, "default");

@@ -4,9 +4,9 @@ import {
   countTimeline,
   datedCountChange,
   expectedCounts,
+  givesTotals,
   judgePage,
   judgeSchema,
-  type PageCounts,
   queryBoolean,
   readRoutePage,
   totalsDisagree,
@@ -106,10 +106,6 @@ export function judgeListingPage(
   crawl.pages.push(page);
   return page;
 }
-
-/** Both totals of a page given (`-1` is the seed's "not provided"). */
-const givesTotals = ({ totalCount, totalPages }: PageCounts) =>
-  typeof totalCount === "number" && totalCount >= 0 && typeof totalPages === "number" && totalPages >= 0;
 
 /**
  * A page of a listing (`judgeListingPage`); where the recording ended, the target's end too; then, at the
