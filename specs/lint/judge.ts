@@ -9,7 +9,7 @@ import { createListings, type Listings } from "../rerun/listings.js";
 import { judgeListingPage } from "../rerun/page.js";
 import { judgeResource } from "../rerun/resource.js";
 import { judgeStatus } from "../rerun/status.js";
-import type { RerunStep } from "../rerun/steps.js";
+import { type RerunStep, recordedJson } from "../rerun/steps.js";
 import type { HttpExchange } from "../runner/http.js";
 
 /** One recorded interaction as lint judged it: its day, and its breaches as findings (the one result type). */
@@ -50,7 +50,6 @@ export function interactionDay(
 function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknown } {
   const { request, response } = step.interaction;
   const stored = response.body;
-  const body = stored && "json" in stored ? stored.json : undefined;
   // A binary body has no text to quote.
   const text = stored && !("base64" in stored) ? bodyBytes(stored).toString("utf8") : "";
   const headers = new Headers();
@@ -68,7 +67,7 @@ function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknow
       sentAt: 2 * step.index,
       answeredAt: 2 * step.index + 1,
     },
-    body,
+    body: recordedJson(step),
   };
 }
 

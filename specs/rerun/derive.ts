@@ -1,5 +1,5 @@
 import type { HttpMethod } from "../../contracts/index.js";
-import type { StoredHeaders } from "../../proxy/index.js";
+import { firstHeader, queryParams } from "../../proxy/http/message.js";
 import type { HttpRequest } from "../runner/http.js";
 import type { Credentials } from "../runner/options.js";
 import { clientCredentialsBody, type Role, type TokenSource } from "../runner/tokens.js";
@@ -36,8 +36,7 @@ export function tokenRole(
   const token = issuedToken(step);
   if (token === undefined) return "reader";
   const usedAsAdmin = steps.slice(step.index + 1).some((later) => {
-    const header = later.interaction.request.headers.authorization;
-    const value = Array.isArray(header) ? header[0] : header;
+    const value = firstHeader(later.interaction.request.headers, "authorization");
     const ok = later.interaction.response.status < 300;
     return ok && value?.includes(token) === true && later.match?.route.auth === "organization_admin";
   });
@@ -70,11 +69,6 @@ function substitute(values: LearntValues, recorded: string): string {
   return found.value;
 }
 
-function header(headers: StoredHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function derivePath(step: RerunStep, values: LearntValues): string {
   const parts = step.interaction.request.path.split("/");
   const template = step.match?.route.path.split("/");
@@ -96,22 +90,20 @@ function derivePath(step: RerunStep, values: LearntValues): string {
 
 function deriveQuery(step: RerunStep, ctx: DeriveContext): URLSearchParams {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(step.interaction.request.query ?? {})) {
-    for (const one of Array.isArray(value) ? value : [value]) {
-      if (name.toLowerCase() === TOKEN_PARAM) {
-        const next = ctx.listings.nextToken(step);
-        if (!next.ok) throw new Underivable(next.reason);
-        query.append(name, next.token);
-      } else {
-        query.append(name, isIdKey(name) ? substitute(ctx.values, one) : one);
-      }
+  for (const [name, one] of queryParams(step.interaction.request.query)) {
+    if (name.toLowerCase() === TOKEN_PARAM) {
+      const next = ctx.listings.nextToken(step);
+      if (!next.ok) throw new Underivable(next.reason);
+      query.append(name, next.token);
+    } else {
+      query.append(name, isIdKey(name) ? substitute(ctx.values, one) : one);
     }
   }
   return query;
 }
 
 async function deriveAuthorization(step: RerunStep, ctx: DeriveContext): Promise<string | undefined> {
-  const recorded = header(step.interaction.request.headers, "authorization");
+  const recorded = firstHeader(step.interaction.request.headers, "authorization");
   if (recorded === undefined) return undefined;
   const match = /^(\S+)\s+(.+)$/.exec(recorded);
   const credential = match?.[2] ?? recorded;
@@ -168,7 +160,7 @@ function deriveJson(value: unknown, values: LearntValues, key = ""): unknown {
 function deriveBody(step: RerunStep, ctx: DeriveContext): HttpRequest["body"] {
   const { body, headers } = step.interaction.request;
   if (body === undefined) return undefined;
-  const contentType = header(headers, "content-type") ?? "application/octet-stream";
+  const contentType = firstHeader(headers, "content-type") ?? "application/octet-stream";
   if (step.match?.route.id === "token") return { contentType, text: tokenBody(step, ctx) };
   if ("json" in body) return { contentType, text: JSON.stringify(deriveJson(body.json, ctx.values)) };
   if ("text" in body) return { contentType, text: body.text };
@@ -196,7 +188,7 @@ export async function deriveRequest(step: RerunStep, ctx: DeriveContext): Promis
     const body = deriveBody(step, ctx);
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
-      const value = header(request.headers, name);
+      const value = firstHeader(request.headers, name);
       if (value !== undefined) headers[name] = value;
     }
     const search = encodeQuery(query);

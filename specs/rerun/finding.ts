@@ -22,15 +22,9 @@ export interface Exchange {
   sameResource: boolean;
 }
 
-const TITLE = "Re-sent request holds against the target";
-
 /** The group of the check that owns a rule in a verify run, so reporters file reruns beside it. */
 export function groupOf(rule: string): CheckGroup {
   return allChecks().find((check) => check.rule === rule)?.group ?? "schemas";
-}
-
-function titleOf(step: RerunStep): string {
-  return `${TITLE}: ${step.match?.route.summary ?? "a route outside the contract (status and structure only)"}`;
 }
 
 /** `dated change count-fields-removed (2025-05-05, planned): …`. */
@@ -48,7 +42,8 @@ function findingOn(
   found: Pick<Finding, "verdict" | "reason" | "evidence" | "downgraded">,
   durationMs = 0,
 ): Finding {
-  return { id: step.id, group: groupOf(rule), rule, title: titleOf(step), ...found, durationMs };
+  const title = `Re-sent request holds against the target: ${step.match?.route.summary ?? "a route outside the contract (status and structure only)"}`;
+  return { id: step.id, group: groupOf(rule), rule, title, ...found, durationMs };
 }
 
 /** A failure of a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */

@@ -6,10 +6,6 @@ import { DEPRECATION_HEADERS_RULE, deprecationHeadersBreach } from "../versions/
 import type { Exchange, Judgement } from "./finding.js";
 import { isContinuation } from "./listings.js";
 
-function v3Entry(exchange: Exchange): TimelineEntry | undefined {
-  return exchange.rules?.inForce.find((e) => e.effect === "v3-switch-off");
-}
-
 /**
  * Judges the target's status against the recorded one and the rules at `--at`, and its `Deprecation` and
  * `Sunset`, where sent, in their RFC's form (any status, any route). Returns false when the body is not
@@ -28,7 +24,7 @@ export function judgeStatus(
   const versus = `answered ${target.status} where the recording had ${recorded.status}`;
   const continuation = isContinuation(exchange.step.interaction.request.query);
   if (route && rules && route.version === "v3") {
-    const entry = v3Entry(exchange) ?? entries.find((e) => e.effect === "v3-switch-off");
+    const entry = [...rules.inForce, ...entries].find((e) => e.effect === "v3-switch-off");
     const ids = entry ? [entry.id] : [];
     if (!rules.served) {
       if (served) {
