@@ -4,8 +4,8 @@
  * recorded session, lint, gate's layer, the tests' probes) reads it here, so they cannot disagree on
  * what a page holds.
  */
-import type { PaginationSpec, Route } from "../types.js";
-import { type CrawlPageLog, type EntryId, entryKind, heldBy, namedOnPage, valueAt } from "./crawl.js";
+import type { NamedListing, PaginationSpec, Route } from "../types.js";
+import type { CrawlPageLog, EntryId } from "./crawl.js";
 
 /** The counts a page declares in its `pagination` object, as they came (not checked). */
 export interface PageCounts {
@@ -36,6 +36,103 @@ export interface NotAPage {
 }
 
 export type PageRead = ListingPage | NotAPage;
+
+/** The entries of one named listing that one page names: ids, dates and kinds side by side. */
+export interface NamedOnPage {
+  readonly ids: readonly EntryId[];
+  /** Each one's `date` (its own, else the naming entry's), in milliseconds; NaN where neither has one. */
+  readonly dates: readonly number[];
+  /** Each one's values of the named listing's `filteredBy` (`entryKind`); absent where it has none. */
+  readonly kinds?: readonly (string | undefined)[];
+}
+
+const fieldsOf = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+
+/** The value at a dotted path of an entry (`organization.organizationSlug`); undefined where there is none. */
+const valueAt = (entry: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((value, name) => fieldsOf(value)?.[name], entry);
+
+/**
+ * What an entry is, as far as a listing's default filters go: its values of `fields` joined by `/`
+ * (`Processed/Donation`), `undefined` when one is missing or not a string or a number.
+ *
+ * @example
+ * entryKind({ state: "Processed", type: "Donation" }, ["state", "type"]); // "Processed/Donation"
+ */
+export function entryKind(entry: unknown, fields: readonly string[]): string | undefined {
+  const values = fields.map((field) => fieldsOf(entry)?.[field]);
+  return values.every((v) => typeof v === "string" || typeof v === "number") ? values.join("/") : undefined;
+}
+
+/** Entries held inside others: each held id beside the id of the entry holding it. */
+export interface Held {
+  readonly ids: readonly EntryId[];
+  readonly by: readonly EntryId[];
+}
+
+/**
+ * The entries an entry holds (`pagination.holds`) under other ids than its own: what a witness naming a
+ * held entry finds in its holder. Two lists side by side, as a page's ids and dates are (a crawl of
+ * 100,000 entries keeps them).
+ *
+ * @example
+ * heldBy([{ id: 1, items: [{ id: 1 }, { id: 9 }] }], [1], "items"); // { ids: [9], by: [1] }
+ */
+export function heldBy(
+  entries: readonly unknown[],
+  ids: readonly (EntryId | undefined)[],
+  holds: string,
+): Held {
+  const held: EntryId[] = [];
+  const by: EntryId[] = [];
+  entries.forEach((entry, i) => {
+    const holder = ids[i];
+    if (holder === undefined) return;
+    const at = valueAt(entry, holds);
+    for (const object of Array.isArray(at) ? at : [at]) {
+      const id = fieldsOf(object)?.id;
+      if (typeof id === "number" && Number.isInteger(id) && id !== holder) {
+        held.push(id);
+        by.push(holder);
+      }
+    }
+  });
+  return { ids: held, by };
+}
+
+const dateOf = (value: unknown): number => {
+  const date = fieldsOf(value)?.date;
+  return typeof date === "string" ? Date.parse(date) : Number.NaN;
+};
+
+/** The entries of each named listing that a page's entries name, by the named listing's route id. */
+export function namedOnPage(
+  entries: readonly unknown[],
+  names: readonly NamedListing[],
+): Readonly<Record<string, NamedOnPage>> {
+  const found: Record<string, NamedOnPage> = {};
+  for (const named of names) {
+    const ids: EntryId[] = [];
+    const dates: number[] = [];
+    const kinds: (string | undefined)[] = [];
+    for (const entry of entries) {
+      const at = valueAt(entry, named.at);
+      for (const object of Array.isArray(at) ? at : [at]) {
+        const id = fieldsOf(object)?.id;
+        if (typeof id !== "number" || !Number.isInteger(id)) continue;
+        ids.push(id);
+        const own = dateOf(object);
+        dates.push(Number.isNaN(own) ? dateOf(entry) : own);
+        if (named.filteredBy) kinds.push(entryKind(object, named.filteredBy));
+      }
+    }
+    found[named.route] = named.filteredBy ? { ids, dates, kinds } : { ids, dates };
+  }
+  return found;
+}
 
 /** The `pagination` object of a body, when it has one. */
 export function paginationOf(body: unknown): Readonly<Record<string, unknown>> | undefined {
