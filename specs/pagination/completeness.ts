@@ -11,7 +11,6 @@ import {
 } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { type CrawlResult, describeStop, endedLegally, legalLogs } from "../runner/crawler.js";
-import type { FormRef } from "../runner/options.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import {
@@ -150,27 +149,21 @@ export function completenessOf(ctx: CheckContext, route: Route): Promise<Complet
 const BOUNDARY_FORMS = 8;
 
 /**
- * The forms crawled as boundary listings: those the provider state seeded with CursorProof's counts
- * (`boundaryCounts`) in an organization of their own, else the organization's other forms as its forms
- * listing names them (the first 8): a data file that declares forms of 0, 1, _L_ − 1, _L_, _L_ + 1 and
- * 2·_L_ + 1 orders makes them boundary listings. Either way the same crawls judge them.
- */
-async function boundaryForms(ctx: CheckContext): Promise<readonly FormRef[]> {
-  const { boundaryForms: seeded } = await ctx.coordinates();
-  return seeded.length > 0 ? seeded : otherForms(ctx, BOUNDARY_FORMS);
-}
-
-/**
  * Each boundary form's listing of `route` (a form's listing), crawled at the largest page size, then at
  * the default one (the limit the counts are around), and at the largest once more where the default crawl
  * lacks entries: every crawl made, and the losses the crawl judge confirms. Nothing for other listings.
+ * The boundary forms are those the provider state seeded with CursorProof's counts (`boundaryCounts`) in
+ * an organization of their own, else the organization's other forms as its forms listing names them (the
+ * first 8): a data file that declares forms of 0, 1, _L_ − 1, _L_, _L_ + 1 and 2·_L_ + 1 orders makes
+ * them boundary listings. Either way the same crawls judge them.
  */
 async function boundaryLosses(
   ctx: CheckContext,
   route: Route,
 ): Promise<{ readonly made: readonly CrawlResult[]; readonly losses: readonly Loss[] }> {
   if (!route.pathParams.includes("formSlug")) return { made: [], losses: [] };
-  const forms = await boundaryForms(ctx);
+  const { boundaryForms: seeded } = await ctx.coordinates();
+  const forms = seeded.length > 0 ? seeded : await otherForms(ctx, BOUNDARY_FORMS);
   const judged = await Promise.all(
     forms.map(async (form) => {
       const crawls = [await ctx.crawlOfForm(route, form)];
