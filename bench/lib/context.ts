@@ -20,6 +20,8 @@ export interface ChildSpec {
   startTimeoutMs?: number;
   /** The pattern whose first group is the URL (default: the first http://127.0.0.1:PORT printed). */
   urlPattern?: RegExp;
+  /** The URL, known beforehand (a peer given its port): `urlPattern` then only says the child is ready. */
+  url?: string;
 }
 
 const URL_PATTERN = /(http:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+)/;
@@ -56,7 +58,8 @@ function startChild(spec: ChildSpec): Promise<RunningChild> {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const found = pattern.exec(output);
-      if (found?.[1]) {
+      const url = spec.url ?? found?.[1];
+      if (found && url) {
         clearTimeout(timer);
         child.stdout?.off("data", onData);
         child.stderr?.off("data", onData);
@@ -65,7 +68,7 @@ function startChild(spec: ChildSpec): Promise<RunningChild> {
         const start = output.lastIndexOf("\n", found.index) + 1;
         const end = output.indexOf("\n", found.index);
         const line = output.slice(start, end === -1 ? undefined : end);
-        resolve({ url: found[1], line, pid: child.pid ?? 0, close: () => stop(child) });
+        resolve({ url, line, pid: child.pid ?? 0, close: () => stop(child) });
       }
     };
     child.stdout?.on("data", onData);

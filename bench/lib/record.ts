@@ -2,10 +2,12 @@
 // cassette-load): its arguments, the wait for its cassette, and the systems it is measured beside.
 import { stat } from "node:fs/promises";
 import { Agent, request } from "node:http";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { journalPaths } from "../../proxy/record/journal.js";
 import { RECORDING_SUFFIX } from "../../proxy/record/plan.js";
+import { randomPort } from "../systems/listen.js";
 import type { BenchContext, ChildSpec } from "./context.js";
 import type { Contender } from "./rounds.js";
 
@@ -55,18 +57,35 @@ export async function startContenders(
 /** The recording peers on `up`, their tapes and stubs in the scratch folder. */
 export function peers(ctx: BenchContext, up: string): System[] {
   const tapes = join(ctx.scratch, "talkback");
-  const root = join(ctx.scratch, "wiremock");
   return [
     [PEERS.talkback, ctx.system("talkback", ["--mode", "record", "--upstream", up, "--tapes", tapes])],
     [PEERS.mockttp, ctx.system("mockttp", ["--upstream", up])],
-    [
-      PEERS.wiremock,
-      {
-        ...ctx.system("wiremock", ["--mode", "record", "--root", root, "--upstream", up]),
-        startTimeoutMs: 90_000,
-      },
-    ],
+    [PEERS.wiremock, wiremock(join(ctx.scratch, "wiremock"), up)],
   ];
+}
+
+/** A peer installed in bench/node_modules: the path of `file` in package `name`. */
+export const peerFile = (name: string, ...file: string[]) =>
+  join(dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), ...file);
+
+/**
+ * WireMock on the machine's Java (17): recording everything through its proxy of `upstream` into
+ * `root`, or without `upstream` serving the stubs recorded there.
+ */
+export function wiremock(root: string, upstream?: string): ChildSpec {
+  const port = randomPort();
+  const jar = peerFile("wiremock", "build", "wiremock-standalone-3.13.2.jar");
+  const record = upstream === undefined ? [] : ["--proxy-all", upstream, "--record-mappings"];
+  return {
+    command: "java",
+    args: [
+      ...["-jar", jar, "--port", String(port), "--bind-address", "127.0.0.1"],
+      ...["--root-dir", root, "--disable-banner", ...record],
+    ],
+    url: `http://127.0.0.1:${port}`,
+    urlPattern: /port:\s+\d+|started/i,
+    startTimeoutMs: 90_000,
+  };
 }
 
 /**

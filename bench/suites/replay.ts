@@ -1,10 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BenchContext } from "../lib/context.js";
-import { PATH, recordCassette, sendDistinct } from "../lib/record.js";
+import type { BenchContext, ChildSpec } from "../lib/context.js";
+import { PATH, peerFile, recordCassette, sendDistinct, wiremock } from "../lib/record.js";
 import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
 import { alternate, answeredCleanly, type Contender, type Medians, ratio } from "../lib/rounds.js";
 import { jsonBody } from "../systems/body.js";
+import { randomPort } from "../systems/listen.js";
 
 const PATHS = Array.from({ length: 10 }, (_, i) => `${PATH}&i=${i + 1}`);
 /** The 100,000-interaction replay again, its node started with `--single-threaded-gc`. */
@@ -69,7 +70,8 @@ function loadingSection(loading: readonly Loading[]): Section {
   };
 }
 
-function prismSpec(file: string): void {
+/** Prism's mock server on a one-route OpenAPI document, written to `file`, whose example is the bench body. */
+function prism(file: string): ChildSpec {
   const example = JSON.parse(jsonBody(2048).toString()) as unknown;
   const spec = {
     openapi: "3.0.1",
@@ -87,6 +89,17 @@ function prismSpec(file: string): void {
     },
   };
   writeFileSync(file, JSON.stringify(spec));
+  const port = randomPort();
+  return {
+    command: process.execPath,
+    args: [
+      ...[peerFile("@stoplight/prism-cli", "dist", "index.js"), "mock", file, "--port", String(port)],
+      ...["--host", "127.0.0.1", "--errors", "false"],
+    ],
+    url: `http://127.0.0.1:${port}`,
+    urlPattern: /Prism is listening/,
+    startTimeoutMs: 90_000,
+  };
 }
 
 /** Replay throughput: assopay replay against a plain node:http server and the replay peers, in one run. */
@@ -142,22 +155,12 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   });
   await add("WireMock 3.13 (stubs)", async () => {
     const root = join(ctx.scratch, "wiremock-stubs");
-    const recorder = await ctx.start({
-      ...ctx.system("wiremock", ["--mode", "record", "--root", root, "--upstream", upstream.url]),
-      startTimeoutMs: 90_000,
-    });
+    const recorder = await ctx.start(wiremock(root, upstream.url));
     await sendDistinct(recorder.url, 10, 1);
     await recorder.close();
-    return ctx.start({
-      ...ctx.system("wiremock", ["--mode", "playback", "--root", root]),
-      startTimeoutMs: 90_000,
-    });
+    return ctx.start(wiremock(root));
   });
-  await add("Prism 5.14 (mock)", () => {
-    const spec = join(ctx.scratch, "prism.json");
-    prismSpec(spec);
-    return ctx.start({ ...ctx.system("prism", ["--spec", spec]), startTimeoutMs: 90_000 });
-  });
+  await add("Prism 5.14 (mock)", () => ctx.start(prism(join(ctx.scratch, "prism.json"))));
   ctx.log("replay, 2 KB bodies, 10 connections");
   const results = await alternate(contenders, {
     ...ctx.options,
