@@ -21,14 +21,7 @@ import type {
   Registration,
   SandboxData,
 } from "./data/model.js";
-import {
-  createDatedSequence,
-  type DateOf,
-  orderDate,
-  type Segment,
-  type Sequence,
-  withinDates,
-} from "./data/sequence.js";
+import { createDatedSequence, type DateOf, orderDate, type Sequence, withinDates } from "./data/sequence.js";
 
 /** A provider-state setup that cannot be done with these params (answered 400, never a crash). */
 export class StateError extends Error {
@@ -195,32 +188,19 @@ export function createStore(seed: number, entries: number, data?: SandboxData) {
       toMs?: number,
       dateOf: DateOf = orderDate,
     ): Sequence {
-      const within = (record: OrderRecord) =>
-        (fromMs === undefined || dateOf(record) >= fromMs) && (toMs === undefined || dateOf(record) < toMs);
+      // Runs of consecutive ids: a seeded form's entries, each declared order, each order made since.
       const chosen = form ? [form] : forms.filter((f) => same(f.organizationSlug, organizationSlug));
-      const segments: Segment[] = [];
+      const runs: [firstId: number, count: number][] = [];
       for (const f of chosen) {
-        const organization = organizations.get(f.organizationSlug.toLowerCase());
-        if (!organization) continue;
-        if (f.declared) {
-          for (const declared of f.declared) {
-            const record = (): OrderRecord =>
-              changed.get(declared.id) ?? { ...declared, organization, form: f };
-            if (within(record())) segments.push({ firstId: declared.id, count: 1, at: record });
-          }
-          continue;
-        }
-        const seededSegment: Segment = {
-          firstId: f.firstId,
-          count: f.count,
-          at: (index) => changed.get(f.firstId + index) ?? seededOrder(organization, f, index),
-        };
-        segments.push(withinDates(seededSegment, fromMs, toMs, dateOf));
+        if (!organizations.has(f.organizationSlug.toLowerCase())) continue;
+        if (f.declared) runs.push(...f.declared.map((order): [number, number] => [order.id, 1]));
+        else runs.push([f.firstId, f.count]);
       }
-      for (const order of orders.values()) {
-        if (chosen.includes(order.form) && within(order))
-          segments.push({ firstId: order.id, count: 1, at: () => order });
-      }
+      for (const order of orders.values()) if (chosen.includes(order.form)) runs.push([order.id, 1]);
+      const segments = runs.map(([firstId, count]) => {
+        const at = (index: number) => store.order(firstId + index) as OrderRecord;
+        return withinDates({ firstId, count, at }, fromMs, toMs, dateOf);
+      });
       return createDatedSequence(segments, dateOf);
     },
     order(id: number): OrderRecord | undefined {
