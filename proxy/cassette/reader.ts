@@ -12,12 +12,7 @@ import {
   type Interaction,
   type LoadedInteraction,
 } from "./format.js";
-import {
-  type CassetteValidator,
-  createCassetteValidator,
-  type SchemaProblem,
-  statusProblem,
-} from "./schema.js";
+import { type CassetteValidator, createCassetteValidator, type SchemaProblem } from "./schema.js";
 
 /**
  * Cutting a cassette's YAML stream into documents on its `---` and `...` lines, one line at a time, so a
@@ -44,10 +39,6 @@ function isBlank(line: string): boolean {
   return trimmed === "" || trimmed.startsWith("#");
 }
 
-function hasContent(doc: RawDocument): boolean {
-  return doc.lines.some((l) => !isBlank(l));
-}
-
 /**
  * Cuts a stream of lines into documents. Cassette documents are maps written in block style, so a line
  * starting with `---` or `...` cannot be inside one. `emit` is called with each document once it has
@@ -65,7 +56,7 @@ function createDocumentSplitter(emit: (doc: RawDocument) => void): {
   let current: RawDocument | undefined;
   let lineNo = 0;
   const flush = () => {
-    if (current && hasContent(current)) emit(current);
+    if (current?.lines.some((l) => !isBlank(l))) emit(current);
     current = undefined;
   };
   return {
@@ -172,13 +163,8 @@ async function readLines(path: string, onLine: (line: string) => void): Promise<
   }
 }
 
-/** A header line naming a cassette format, whatever its version. */
+/** A header line naming a cassette format, whatever its version: a file's first document is a cassette header. */
 const FORMAT_LINE = /^format:\s*["']?assopay-cassette\//;
-
-/** Whether a file's first document is a cassette header (any version): it has a `format: assopay-cassette/…` line. */
-function looksLikeCassette(doc: RawDocument): boolean {
-  return doc.lines.some((line) => FORMAT_LINE.test(line));
-}
 
 /**
  * What a file that is not a cassette looks like, from its first document's lines, in a few words that
@@ -300,7 +286,7 @@ function readHeader(
       hint: `a cassette starts with a header (format: ${CASSETTE_FORMAT}); record one with 'assopay record'`,
     });
   }
-  if (!looksLikeCassette(doc)) throw notACassette(file, doc);
+  if (!doc.lines.some((line) => FORMAT_LINE.test(line))) throw notACassette(file, doc);
   if (!doc.closed) {
     throw new AssopayError("bad-cassette", "the header document is incomplete (no closing '...')", {
       location: { file, line: doc.line },
@@ -348,7 +334,7 @@ function createCassetteBuilder(
       return;
     }
     const read = readDocument(doc, file);
-    const problem = validator.interaction(read.data) ?? statusProblem(read.data);
+    const problem = validator.interaction(read.data);
     if (problem) throw schemaError(file, read.located(), problem, "interaction");
     const found = read.data as Interaction;
     const seen = ids.get(found.id);

@@ -28,8 +28,10 @@ function segments(instancePath: string): (string | number)[] {
 
 function describe(error: ErrorObject, what: string, value: unknown): SchemaProblem {
   const path = segments(error.instancePath);
-  if (path.join(".") === "response.status" && (error.keyword === "minimum" || error.keyword === "maximum")) {
-    return { path, message: statusMessage((value as { response: { status: unknown } }).response.status) };
+  // Outside 100–599, or 101–199: only 100 may be stored as a final status.
+  if (path.join(".") === "response.status" && ["minimum", "maximum", "not"].includes(error.keyword)) {
+    const status = JSON.stringify((value as { response: { status: unknown } }).response.status);
+    return { path, message: `response.status ${status} is not a final HTTP status (100 or 200–599)` };
   }
   const where = path.length === 0 ? `the ${what}` : path.join(".");
   if (error.keyword === "oneOf" && path[path.length - 1] === "body") {
@@ -97,20 +99,3 @@ export function createCassetteValidator(): CassetteValidator {
 
 /** The cassette JSON Schema itself (for documentation and other tools). */
 export const cassetteSchema: Readonly<Record<string, unknown>> = schema;
-
-/**
- * A schema-valid interaction whose response status cannot be a final HTTP status: 101–199 (only 100 may
- * be stored as final; the schema already keeps statuses within 100–599).
- *
- * @example
- * statusProblem({ response: { status: 103 } }); // { path: ["response", "status"], message: "…" }
- */
-export function statusProblem(value: unknown): SchemaProblem | undefined {
-  const status = (value as { response?: { status?: unknown } } | null)?.response?.status;
-  if (typeof status !== "number" || status === 100 || status >= 200) return undefined;
-  return { path: ["response", "status"], message: statusMessage(status) };
-}
-
-function statusMessage(status: unknown): string {
-  return `response.status ${JSON.stringify(status)} is not a final HTTP status (100 or 200–599)`;
-}

@@ -267,17 +267,6 @@ export class Recordings {
 /** A canonical key is the SHA-256 of the canonical request (`key.ts`), written in base64url. */
 const KEY_BYTES = 32;
 
-/** A key's home slot before masking: its first four bytes, little-endian (a key is a hash already). */
-function firstWord(bytes: Uint8Array, at: number): number {
-  return (
-    ((bytes[at] ?? 0) |
-      ((bytes[at + 1] ?? 0) << 8) |
-      ((bytes[at + 2] ?? 0) << 16) |
-      ((bytes[at + 3] ?? 0) << 24)) >>>
-    0
-  );
-}
-
 /** How many keys looked up are remembered by their text before the memory starts over. */
 const RECENT_LIMIT = 4096;
 
@@ -290,6 +279,7 @@ const RECENT_LIMIT = 4096;
  * thousand, so a request seen before costs one `Map` lookup as it did with a `Map` of every key.
  */
 export class KeyTable {
+  /** The keys' bytes, side by side; a key's home slot before masking is its first four (a key is a hash already). */
   private keys = new Uint8Array(0);
   /** Per interaction: the next one with the same key, or -1. */
   private nextSame = new Int32Array(0);
@@ -359,7 +349,7 @@ export class KeyTable {
   /** The slot of the key in `probe`: where it is, or the empty slot where it would go. */
   private find(): number {
     const mask = this.slots.length - 1;
-    for (let slot = firstWord(this.probe, 0) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = this.probe.readUInt32LE(0) & mask; ; slot = (slot + 1) & mask) {
       const head = (this.slots[slot] ?? 0) - 1;
       if (head < 0 || this.sameKey(head)) return slot;
     }
@@ -376,9 +366,10 @@ export class KeyTable {
     const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
     const mask = this.slots.length - 1;
+    const keys = Buffer.from(this.keys.buffer, this.keys.byteOffset, this.keys.byteLength);
     for (const value of old) {
       if (value === 0) continue;
-      let slot = firstWord(this.keys, (value - 1) * KEY_BYTES) & mask;
+      let slot = keys.readUInt32LE((value - 1) * KEY_BYTES) & mask;
       while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
       this.slots[slot] = value;
     }
