@@ -1,4 +1,4 @@
-import { parseJsonBuffer } from "../runner/json.js";
+import { parseJsonBuffer } from "../runner/http.js";
 import {
   combine,
   fail,

@@ -4,7 +4,7 @@ import { ACCESS_TOKEN_STATE } from "../../contracts/pact/interaction.js";
 import { messageDescription } from "../../contracts/pact/message-interactions.js";
 import { notificationSession } from "../notifications/session.js";
 import type { CheckContext } from "../runner/context.js";
-import { parseJsonBuffer } from "../runner/json.js";
+import { parseJsonBuffer } from "../runner/http.js";
 import type { TargetAuth } from "../runner/options.js";
 import { noAdminReason } from "../runner/tokens.js";
 import type { CheckResult } from "../runner/types.js";

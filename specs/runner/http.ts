@@ -1,9 +1,8 @@
 import { setMaxListeners } from "node:events";
+import { setTimeout as delay } from "node:timers/promises";
 import type { HttpMethod } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { withDeadline } from "./deadline.js";
-import { parseJsonText } from "./json.js";
-import { createTargetGate } from "./target-gate.js";
 import { createTransport, type Transport } from "./transport.js";
 import type { Evidence, EvidenceRequest } from "./types.js";
 
@@ -271,4 +270,87 @@ export const parseJson = (exchange: HttpExchange) => parseJsonText(exchange.text
 /** `2xx`. */
 export function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
+}
+
+/** Parses text as JSON, or says why it is not. */
+function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
+  if (text.trim() === "") return { ok: false, why: "the body is empty" };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, why: `the body is not JSON (${(error as Error).message})` };
+  }
+}
+
+/** Parses raw bytes as UTF-8 JSON, or says why they are not. */
+export const parseJsonBuffer = (bytes: Buffer) => parseJsonText(bytes.toString("utf8"));
+
+interface Origin {
+  active: number;
+  /** Waiters for a place, oldest first. */
+  queue: (() => void)[];
+  /** Epoch ms before which no request starts (0: none asked). */
+  quietUntil: number;
+}
+
+/**
+ * Politeness towards each target (an origin: scheme, host and port): at most `limit` requests in flight
+ * (at least 1), and none started while it asked to be left alone (a 429's `Retry-After`). verify's HTTP
+ * client passes every request through one gate, so checks may ask at once and the target still sees at
+ * most `limit`.
+ */
+function createTargetGate(limit: number) {
+  const places = Math.max(1, Math.floor(limit));
+  const origins = new Map<string, Origin>();
+  const originOf = (url: string): Origin => {
+    const key = URL.canParse(url) ? new URL(url).origin : url;
+    let origin = origins.get(key);
+    if (!origin) {
+      origin = { active: 0, queue: [], quietUntil: 0 };
+      origins.set(key, origin);
+    }
+    return origin;
+  };
+  return {
+    /**
+     * Waits for a free place at the URL's origin, past any pause it asked for, and takes it: the place's
+     * release. Rejects with the signal's reason when the run stops meanwhile.
+     */
+    async enter(url: string, signal: AbortSignal): Promise<() => void> {
+      const origin = originOf(url);
+      for (;;) {
+        const quiet = origin.quietUntil - Date.now();
+        if (quiet > 0) await delay(quiet, undefined, { signal }).catch(() => Promise.reject(signal.reason));
+        else if (origin.active < places) break;
+        else {
+          await new Promise<void>((resolve, reject) => {
+            if (signal.aborted) return reject(signal.reason);
+            const wake = () => {
+              signal.removeEventListener("abort", stop);
+              resolve();
+            };
+            const stop = () => {
+              origin.queue = origin.queue.filter((w) => w !== wake);
+              reject(signal.reason);
+            };
+            origin.queue.push(wake);
+            signal.addEventListener("abort", stop, { once: true });
+          });
+        }
+      }
+      origin.active++;
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        origin.active--;
+        origin.queue.shift()?.();
+      };
+    },
+    /** The origin asked for `ms` of quiet: no request to it starts before they have passed. */
+    pause(url: string, ms: number): void {
+      const origin = originOf(url);
+      origin.quietUntil = Math.max(origin.quietUntil, Date.now() + ms);
+    },
+  };
 }
