@@ -38,16 +38,11 @@ export function checkAllowHosts(names: readonly string[] | undefined): readonly 
 }
 
 /** How a server decides who may drive it; resolved once, when the server starts. */
-export interface LocalGuardOptions {
+export interface LocalGuardOptions extends AllowHostOptions {
   /** Who is answering, for refusals: `"replay server"`, `"sandbox"`. */
   readonly what: string;
   /** The address the server binds (default `127.0.0.1`); a specific address also names the server. */
   readonly bindHost?: string | undefined;
-  /**
-   * Names the user allowed with `--allow-host` (a tunnel's host name, a LAN name), any port.
-   * @example { allowHosts: ["my-laptop.lan"] }
-   */
-  readonly allowHosts?: readonly string[] | undefined;
   /** Names the server answers for by construction (intercepted hosts, a receiver's public URL). */
   readonly servedHosts?: Iterable<string> | undefined;
 }
