@@ -82,6 +82,29 @@ function startChild(spec: ChildSpec): Promise<RunningChild> {
   });
 }
 
+/**
+ * Runs a process to its end and returns the figures it printed, the JSON of its `LABEL {…}` line (on
+ * stdout or stderr).
+ */
+function figuresOf<T>(spec: ChildSpec, label: string): Promise<T> {
+  const child = spawn(spec.command, spec.args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => {
+      const figures = new RegExp(`^${label} (\\{.*\\})$`, "m").exec(output)?.[1];
+      if (figures) return resolve(JSON.parse(figures) as T);
+      const what = [spec.command, ...spec.args].join(" ");
+      reject(new Error(`${what} exited with ${code} and no ${label} line:\n${output.slice(-1500)}`));
+    });
+  });
+}
+
 /** Options of one bench run, resolved once from the command line. */
 export interface BenchOptions {
   durationSeconds: number;
@@ -98,6 +121,8 @@ export interface BenchContext {
   scratch: string;
   log(line: string): void;
   start(spec: ChildSpec): Promise<RunningChild>;
+  /** Runs a child to its end and returns the figures of its `LABEL {…}` line. */
+  figures<T>(spec: ChildSpec, label: string): Promise<T>;
   /** The built `assopay` command (dist/cli/bin.js) with arguments. */
   assopay(args: string[]): ChildSpec;
   /** A bench system script run with tsx. */
@@ -122,6 +147,7 @@ export function createContext(options: BenchOptions): BenchContext {
       running.push(child);
       return child;
     },
+    figures: figuresOf,
     assopay: (args) => ({ command: process.execPath, args: [join(root, "dist", "cli", "bin.js"), ...args] }),
     system: (name, args) => ({
       command: process.execPath,

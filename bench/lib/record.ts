@@ -171,6 +171,29 @@ export async function sendDistinct(base: string, count: number, concurrency = 32
   }
 }
 
+/** What loading a cassette took, as bench/systems/loaded.ts reports it. */
+export interface Loaded {
+  interactions: number;
+  ms: number;
+  /** The heap after loading (after a collection), and how much it grew while loading. */
+  heapMb: number;
+  heapGrewMb: number;
+  /** Buffers (a replay's held response bodies). */
+  externalMb: number;
+  rssMb: number;
+  maxRssKb: number;
+}
+
+/**
+ * Loads `cassette` in a process of its own with the build's reader (`loadCassette`), or with `replay`
+ * starts a replay of it (`startReplay`), and returns what that took.
+ */
+export function loaded(ctx: BenchContext, cassette: string, replay = false): Promise<Loaded> {
+  const index = join(ctx.root, "dist", "proxy", "index.js");
+  const { command, args } = ctx.system("loaded", [index, cassette, ...(replay ? ["--replay"] : [])]);
+  return ctx.figures({ command, args: ["--expose-gc", ...args] }, "LOADED");
+}
+
 /**
  * Records `count` distinct exchanges through `assopay record` into a cassette, then stops the recorder.
  * Unbounded: 100,000 exchanges of 2 KB make a cassette past the default bound (256 MiB).

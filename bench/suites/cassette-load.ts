@@ -1,15 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import type { BenchContext } from "../lib/context.js";
-import { recordCassette } from "../lib/record.js";
+import { type Loaded, loaded, recordCassette } from "../lib/record.js";
 import { median, type Section, whole } from "../lib/report.js";
-
-interface Loaded {
-  interactions: number;
-  ms: number;
-  heapMb: number;
-  maxRssKb: number;
-}
 
 /** Time and memory to load a 10,000-interaction cassette (recorded through assopay record). */
 export async function cassetteLoadSuite(ctx: BenchContext): Promise<Section[]> {
@@ -19,21 +11,7 @@ export async function cassetteLoadSuite(ctx: BenchContext): Promise<Section[]> {
   await recordCassette(ctx, upstream.url, cassette, 10_000);
   const runs: Loaded[] = [];
   for (let round = 0; round < Math.max(3, ctx.options.rounds); round++) {
-    const out = execFileSync(
-      process.execPath,
-      [
-        "--expose-gc",
-        "--import",
-        "tsx",
-        join(ctx.root, "bench", "systems", "load-cassette.ts"),
-        join(ctx.root, "dist", "proxy", "index.js"),
-        cassette,
-      ],
-      { encoding: "utf8" },
-    );
-    const line = /LOADED (\{.*\})/.exec(out)?.[1];
-    if (!line) throw new Error(`cassette load printed nothing usable: ${out}`);
-    runs.push(JSON.parse(line) as Loaded);
+    runs.push(await loaded(ctx, cassette));
     ctx.log(`  round ${round + 1}: ${runs.at(-1)?.ms} ms`);
   }
   return [
@@ -46,7 +24,7 @@ export async function cassetteLoadSuite(ctx: BenchContext): Promise<Section[]> {
           [
             whole(runs[0]?.interactions ?? 0),
             `${whole(median(runs.map((r) => r.ms)))} ms`,
-            `${median(runs.map((r) => r.heapMb))} MB`,
+            `${median(runs.map((r) => r.heapGrewMb))} MB`,
             `${whole(median(runs.map((r) => r.maxRssKb)) / 1024)} MB`,
           ],
         ],

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { BenchContext } from "../lib/context.js";
 import {
   BARE,
@@ -275,12 +273,9 @@ function overCeiling(m: Medians | undefined, ceiling: Medians | undefined): numb
  * JSON body. What the recorder's extra CPU over the forwarding ceiling is compared with: the rest is transport.
  */
 async function pipelineCostUs(ctx: BenchContext, size: number, count: number): Promise<number> {
-  const { command, args } = ctx.system("worker-pipeline", ["--size", String(size), "--count", String(count)]);
-  const { stdout } = await promisify(execFile)(command, args, { cwd: ctx.root, maxBuffer: 1024 * 1024 });
-  const { perExchangeUs } = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
-    perExchangeUs?: number[];
-  };
-  return median(perExchangeUs ?? []);
+  const spec = ctx.system("worker-pipeline", ["--size", String(size), "--count", String(count)]);
+  const { perExchangeUs } = await ctx.figures<{ perExchangeUs: number[] }>(spec, "PIPELINE");
+  return median(perExchangeUs);
 }
 
 /**

@@ -1,7 +1,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchContext, ChildSpec } from "../lib/context.js";
-import { PATH, peerFile, recordCassette, sendDistinct, wiremock } from "../lib/record.js";
+import {
+  type Loaded,
+  loaded,
+  PATH,
+  peerFile,
+  recordCassette,
+  sendDistinct,
+  wiremock,
+} from "../lib/record.js";
 import { cpuPerRequest, percent, type Section, whole } from "../lib/report.js";
 import { alternate, answeredCleanly, type Contender, type Medians, ratio } from "../lib/rounds.js";
 import { jsonBody } from "../systems/body.js";
@@ -16,40 +24,11 @@ const SIZES = [10, 10_000, 100_000] as const;
 /** How long a replay may take to load its cassette before the bench gives up on it (100,000 interactions). */
 const LOAD_TIMEOUT_MS = 300_000;
 
-/** What starting a replay of one cassette took, as `bench/systems/replay-loaded.ts` reports it. */
-interface Loading {
-  interactions: number;
-  loadMs: number;
-  heapMb: number;
-  externalMb: number;
-  rssMb: number;
-}
-
 /**
- * Starts a replay of each cassette in a process of its own (`startReplay` of the built package, as the
- * CLI calls it), reads how long loading and indexing took and the memory kept once it listens, and stops
- * it. One start per cassette: loading 100,000 interactions takes tens of seconds.
+ * What starting a replay of each cassette took, each in a process of its own (`startReplay` of the built
+ * package, as the CLI calls it): how long loading and indexing took, and the memory kept once it listens.
  */
-async function loadFigures(ctx: BenchContext, cassettes: ReadonlyMap<number, string>): Promise<Loading[]> {
-  const out: Loading[] = [];
-  for (const [count, file] of cassettes) {
-    ctx.log(`replay: loading ${whole(count)} interactions`);
-    const child = await ctx.start({
-      ...ctx.system("replay-loaded", [join(ctx.root, "dist", "proxy", "index.js"), file]),
-      startTimeoutMs: LOAD_TIMEOUT_MS,
-    });
-    const figures = /REPLAY \S+ (\{.*\})/.exec(child.line)?.[1];
-    await child.close();
-    if (!figures) throw new Error(`replay of ${file} printed no figures: ${child.line}`);
-    const loading = JSON.parse(figures) as Loading;
-    ctx.log(`  ${whole(loading.interactions)}: ${whole(loading.loadMs)} ms, heap ${loading.heapMb} MB`);
-    out.push(loading);
-  }
-  return out;
-}
-
-/** The table of `loadFigures`. */
-function loadingSection(loading: readonly Loading[]): Section {
+function loadingSection(loading: readonly Loaded[]): Section {
   return {
     title: "Replay: loading the cassette",
     command: "npm run bench -- --only replay",
@@ -57,7 +36,7 @@ function loadingSection(loading: readonly Loading[]): Section {
       header: ["interactions", "load and index", "heap after load", "buffers after load", "RSS after load"],
       rows: loading.map((l) => [
         whole(l.interactions),
-        `${whole(l.loadMs)} ms`,
+        `${whole(l.ms)} ms`,
         `${l.heapMb} MB`,
         `${l.externalMb} MB`,
         `${whole(l.rssMb)} MB`,
@@ -113,7 +92,12 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
     await recordCassette(ctx, upstream.url, file, count);
     cassettes.set(count, file);
   }
-  const loading = await loadFigures(ctx, cassettes);
+  const loading: Loaded[] = [];
+  for (const [count, file] of cassettes) {
+    ctx.log(`replay: loading ${whole(count)} interactions`);
+    loading.push(await loaded(ctx, file, true));
+    ctx.log(`  ${whole(count)}: ${whole(loading.at(-1)?.ms ?? Number.NaN)} ms`);
+  }
   const contenders: Contender[] = [
     { name: "node:http (fixed body)", url: upstream.url, paths: PATHS, pid: upstream.pid },
   ];

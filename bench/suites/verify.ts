@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { SandboxCredentials } from "../../sandbox/index.js";
 import type { BenchContext } from "../lib/context.js";
@@ -7,27 +6,11 @@ import { type Section, whole } from "../lib/report.js";
 /** The line `assopay sandbox --json` prints: its credentials, where it listens and its provider states. */
 type SandboxInfo = SandboxCredentials & { url: string; stateUrl: string };
 
+/** What bench/systems/measured.ts prints of a run. */
 interface Measured {
   wallMs: number;
   maxRssKb: number;
   exitCode: number;
-}
-
-/** Runs a command to completion and reads the `MEASURED {…}` line that bench/systems/measured.ts prints. */
-function runMeasured(command: string, args: string[]): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.once("exit", () => {
-      const line = /MEASURED (\{.*\})/.exec(stderr);
-      if (!line?.[1])
-        return reject(new Error(`no measurement from ${args.join(" ")}:\n${stderr.slice(-1500)}`));
-      resolve(JSON.parse(line[1]) as Measured);
-    });
-  });
 }
 
 const SIZES = [1_000, 10_000, 100_000];
@@ -77,13 +60,11 @@ export async function verifySuite(ctx: BenchContext): Promise<Section[]> {
     for (const mode of MODES) {
       if (mode.extra.length > 0 && entries < 100_000) continue;
       ctx.log(`verify: ${whole(entries)} entries per form, ${mode.name}`);
-      const measured = await runMeasured(process.execPath, [
-        "--import",
-        "tsx",
-        join(ctx.root, "bench", "systems", "measured.ts"),
-        join(ctx.root, "dist", "cli", "bin.js"),
-        ...verifyArgs(info, mode),
-      ]);
+      const bin = join(ctx.root, "dist", "cli", "bin.js");
+      const measured = await ctx.figures<Measured>(
+        ctx.system("measured", [bin, ...verifyArgs(info, mode)]),
+        "MEASURED",
+      );
       figures.set(`${entries} ${mode.name}`, measured);
       rows.push([
         whole(entries),

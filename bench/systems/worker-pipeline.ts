@@ -2,7 +2,7 @@
 // captured exchange to decode, redact, serialise and append it. The recording suite's "in-process
 // pipeline" rows (bench/suites/recording.ts).
 // Usage: node --import tsx bench/systems/worker-pipeline.ts [--size BYTES] [--count N] [--rounds N]
-//   → stdout: {"size":BYTES,"perExchangeUs":[each round's user + system µs per exchange]}
+//   → stdout: PIPELINE {"size":BYTES,"perExchangeUs":[each round's user + system µs per exchange]}
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +56,7 @@ try {
     const used = process.cpuUsage(cpu);
     perExchangeUs.push((used.user + used.system) / count);
   }
-  process.stdout.write(`${JSON.stringify({ size: body.length, perExchangeUs })}\n`);
+  process.stdout.write(`PIPELINE ${JSON.stringify({ size: body.length, perExchangeUs })}\n`);
 } finally {
   closeSync(fd);
   rmSync(folder, { recursive: true, force: true });
