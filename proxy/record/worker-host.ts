@@ -22,8 +22,8 @@ import type { ResolvedRecorderOptions } from "./options.js";
  * never pauses that moment never came by itself: the journal grew with the recording (1.9 GB beside a
  * 1.9 GB cassette after 14 s of 1 MB exchanges), twice the disk, every secret kept raw until the end, and
  * each append on pages the kernel had to find anew. So its length has a mark: there it is sealed and a
- * new one started (`JournalQueue`, `worker-host.ts`), and when it cannot be, because the last sealed one is not
- * converted yet, new requests wait.
+ * new one started (`JournalQueue`), and when it cannot be, because the last sealed one is not converted
+ * yet, new requests wait.
  */
 
 /** A lag: exchanges journaled but not yet in the cassette, and the journal's length in bytes. */
@@ -72,10 +72,10 @@ interface Sealed {
  * one file's bytes from offset 0, and a new one starts each time the journal is emptied or sealed. This
  * is where it is decided when to do either:
  * - emptied, once everything in it is converted;
- * - sealed, once it has reached its mark (the lag bound, `worker-host.ts`) while the worker lags: renamed, a new journal
- *   in its place, the sealed one deleted once converted. Never while a sealed one is still there, nor
- *   before the worker has opened the current file: the worker opens each generation's file by the
- *   journal's name, which must still be that file's when it does.
+ * - sealed, once it has reached its mark (the lag bound, above) while the worker lags: renamed, a new
+ *   journal in its place, the sealed one deleted once converted. Never while a sealed one is still
+ *   there, nor before the worker has opened the current file: the worker opens each generation's file
+ *   by the journal's name, which must still be that file's when it does.
  *
  * The host decides when to announce (it batches), and `tell` carries the announcement to the worker.
  */
@@ -88,9 +88,10 @@ export class JournalQueue {
   private announced: number;
   private converted: number;
   private sealed: Sealed | undefined;
-  /** Exchanges journaled and not yet converted, in every generation. */
-  private unconverted = 0;
-  /** Exchanges journaled since the worker was last told how far the journal reaches (the host batches by them). */
+  /** Exchanges journaled and converted by the worker (its secrets learned first), in every generation. */
+  journaled = 0;
+  convertedExchanges = 0;
+  /** Exchanges journaled since the worker was last told how far the journal reaches (batched by them). */
   unannounced = 0;
 
   /** Takes over `journal` (what it already holds counts as converted). */
@@ -108,7 +109,7 @@ export class JournalQueue {
 
   /** Exchanges not yet in the cassette, and the journal's length (see the lag bound). */
   get lag(): Lag {
-    return { exchanges: this.unconverted, journalBytes: this.journal.size };
+    return { exchanges: this.journaled - this.convertedExchanges, journalBytes: this.journal.size };
   }
 
   /** Bytes journaled and not yet converted, the sealed journal's included. */
@@ -120,7 +121,7 @@ export class JournalQueue {
   /** Appends one exchange (throws an `AssopayError` when it cannot, see `Journal.append`). */
   append(meta: string, request: CapturedBody, response: CapturedBody): void {
     this.journal.append(meta, request, response);
-    this.unconverted += 1;
+    this.journaled += 1;
     this.unannounced += 1;
   }
 
@@ -134,7 +135,7 @@ export class JournalQueue {
 
   /** The worker has converted `exchanges` more, up to `upTo` in `generation`. */
   onConverted(generation: number, upTo: number, exchanges: number): void {
-    this.unconverted -= exchanges;
+    this.convertedExchanges += exchanges;
     if (generation > this.workerGeneration) this.workerGeneration = generation;
     if (this.sealed?.generation === generation) {
       this.sealed.converted = upTo;
@@ -207,14 +208,13 @@ export type ToWorker = { kind: "journal"; generation: number; upTo: number } | {
 export type FromWorker =
   | { kind: "ready" }
   | { kind: "events"; events: ProxyEvent[] }
-  /** Secrets the worker's redactor learned since its last message, for the log's redactor. */
-  | { kind: "learned"; secrets: string[] }
   /**
    * Every exchange of the journal up to `upTo` (of `generation`) is in the cassette (the page cache);
-   * `exchanges` were read up to there since the last such message.
+   * `exchanges` were read up to there since the last such message. `learned` (here and in `closed`): the
+   * secrets the worker's redactor learned since its last message, for the log's redactor.
    */
-  | { kind: "converted"; generation: number; upTo: number; exchanges: number }
-  | { kind: "closed"; recorded: number; events: ProxyEvent[] };
+  | { kind: "converted"; generation: number; upTo: number; exchanges: number; learned: string[] }
+  | { kind: "closed"; recorded: number; events: ProxyEvent[]; learned: string[] };
 
 /**
  * The worker, from compiled JavaScript (the built package, or dist/ when it matches the sources), or from
@@ -242,14 +242,13 @@ const BATCH_WAIT_MS = 10;
  * The proxy's side of the recording worker: each captured exchange is appended to the journal (on disk
  * before the proxy ends the response, see `journal.ts`), and the worker is told how far the journal
  * reaches (one message every few milliseconds at most); it reads the exchanges back from the file and
- * does the rest (see `worker.ts`), at a lower priority than the proxy's thread. The journal is the only
- * queue (`JournalQueue`, `worker-host.ts`: when it is emptied or sealed): should it fail (a full disk), recording stops
- * (see `stopped`).
+ * does the rest (see `worker.ts`), at a lower priority than the proxy's thread. Should the journal fail
+ * (a full disk), recording stops (see `stopped`).
  */
 export class RecordingWorker {
   private readonly worker: Worker;
   private readonly onEvent: ProxyEventSink;
-  /** The journal; its `pending`: bytes recorded but not yet in the cassette, not yet converted by the worker. */
+  /** The journal; its `pending`: bytes recorded but not yet converted into the cassette. */
   readonly queue: JournalQueue;
   private nextId: number;
   private scheduled: NodeJS.Timeout | undefined;
@@ -259,9 +258,6 @@ export class RecordingWorker {
   private stop: AssopayError | undefined;
   private readonly onStop: ((error: AssopayError) => void)[] = [];
   private drainWaiters: (() => void)[] = [];
-  /** Exchanges journaled, and those the worker has converted (learning their secrets first). */
-  private journaled = 0;
-  private converted = 0;
   /** The proxy's own lines, each waiting for the exchanges journaled before it (see `afterLearning`). */
   private held: { after: number; event: ProxyEvent }[] = [];
   private release: ProxyEventSink | undefined;
@@ -298,10 +294,8 @@ export class RecordingWorker {
           case "events":
             host.report(message.events);
             return;
-          case "learned":
-            teachEvents(onEvent, message.secrets);
-            return;
           case "converted":
+            teachEvents(onEvent, message.learned);
             host.caughtUp(message.generation, message.upTo, message.exchanges);
             return;
           case "closed":
@@ -334,7 +328,6 @@ export class RecordingWorker {
       return false;
     }
     this.nextId += 1;
-    this.journaled += 1;
     this.tidy();
     // Past a mark the proxy waits for the worker: it is told at once, not after the batch's wait.
     if (this.queue.unannounced >= BATCH_LIMIT || this.congested) this.send();
@@ -371,10 +364,7 @@ export class RecordingWorker {
     if (!this.failed) this.queue.announce();
   }
 
-  /**
-   * Whether the worker is too far behind to take more: the proxy then holds new requests back (their
-   * bodies unread, so TCP slows their clients down) rather than let the cassette fall further behind.
-   */
+  /** Whether the worker is past the lag bound (above): new requests wait. */
   get congested(): boolean {
     return this.bounded && overBound(this.queue.lag);
   }
@@ -412,8 +402,9 @@ export class RecordingWorker {
   afterLearning(sink: ProxyEventSink): ProxyEventSink {
     this.release = sink;
     return (event) => {
-      if (this.held.length === 0 && (this.converted >= this.journaled || !this.bounded)) sink(event);
-      else this.held.push({ after: this.journaled, event });
+      const { journaled, convertedExchanges } = this.queue;
+      if (this.held.length === 0 && (convertedExchanges >= journaled || !this.bounded)) sink(event);
+      else this.held.push({ after: journaled, event });
     };
   }
 
@@ -421,7 +412,7 @@ export class RecordingWorker {
   private releaseHeld(all: boolean): void {
     while (this.held.length > 0) {
       const first = this.held[0] as { after: number; event: ProxyEvent };
-      if (!all && this.bounded && first.after > this.converted) return;
+      if (!all && this.bounded && first.after > this.queue.convertedExchanges) return;
       this.held.shift();
       this.release?.(first.event);
     }
@@ -436,7 +427,6 @@ export class RecordingWorker {
 
   private caughtUp(generation: number, upTo: number, exchanges: number): void {
     this.queue.onConverted(generation, upTo, exchanges);
-    this.converted += exchanges;
     this.settle();
   }
 
@@ -470,6 +460,7 @@ export class RecordingWorker {
       }
       this.worker.on("message", (message: FromWorker) => {
         if (message.kind !== "closed") return;
+        teachEvents(this.onEvent, message.learned);
         this.report(message.events);
         this.releaseHeld(true);
         // The worker ends by itself once it has said so; a stuck one is stopped after a grace period.

@@ -118,12 +118,10 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
   const pipeline = new RecordingPipeline(writer, redactor, init.signatureKeys, report);
   const tail = new JournalTail(init.journal, init.journalFrom);
   /** Runs `then` once everything queued is written (to the page cache): the proxy may then empty the journal. */
-  const written = (then: () => void) =>
+  const written = (then: (learned: string[]) => void) =>
     pipeline.idle().then(() => {
       writer.flush();
-      const learned = redactor.secrets.takeLearned();
-      if (learned.length > 0) send({ kind: "learned", secrets: learned });
-      then();
+      then(redactor.secrets.takeLearned());
     });
   /** Batches read and not yet written: while there are some, their bodies are still in use. */
   let unwritten = 0;
@@ -141,15 +139,15 @@ function run(port: NonNullable<typeof parentPort>, init: WorkerInit): void {
       for (const entry of entries) pipeline.enqueue(entry.exchange, entry.id);
       const { generation, upTo } = message;
       const exchanges = entries.length;
-      written(() => {
+      written((learned) => {
         unwritten -= 1;
-        send({ kind: "converted", generation, upTo, exchanges });
+        send({ kind: "converted", generation, upTo, exchanges, learned });
       });
       return;
     }
-    written(() => {
+    written((learned) => {
       if (scheduled) clearImmediate(scheduled);
-      send({ kind: "closed", recorded: writer.count, events: events.splice(0) });
+      send({ kind: "closed", recorded: writer.count, events: events.splice(0), learned });
       tail.close();
       port.close();
     });

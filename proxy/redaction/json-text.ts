@@ -1,4 +1,4 @@
-import { keyName, namedPairSpans } from "./named-pairs.js";
+import { asFieldName, keyName, NAME_MEMBER, VALUE_MEMBER } from "./named-pairs.js";
 import { fieldJson, isSensitiveField, type Redactor, scrubText } from "./redactor.js";
 import { type Span, spliceSpans } from "./spans.js";
 
@@ -56,6 +56,33 @@ function parsedOrRaw(raw: string): unknown {
 }
 
 /**
+ * The values of the flat pair objects (no object or array inside) whose name is sensitive
+ * (`{"name": "DB_PASSWORD", "value": …}`, `named-pairs.ts`): their spans, redacted as under that name.
+ */
+function namedPairSpans(text: string, r: Redactor): Span[] {
+  const spans: Span[] = [];
+  const member = new RegExp(NAME_MEMBER.source, "gi");
+  for (let found = member.exec(text); found; found = member.exec(text)) {
+    const name = asFieldName(keyName(found[1] ?? ""));
+    if (!isSensitiveField(name, r)) continue;
+    const open = text.lastIndexOf("{", found.index);
+    const close = text.indexOf("}", found.index + found[0].length);
+    if (open < 0 || close < 0 || /[{[]/.test(text.slice(open + 1, close))) continue;
+    const value = new RegExp(VALUE_MEMBER.source, "gi");
+    value.lastIndex = open;
+    const at = value.exec(text);
+    if (!at || at.index > close) continue;
+    const start = at.index + at[0].length;
+    const end = valueEnd(text, start);
+    if (end < 0 || end > close) continue;
+    const raw = text.slice(start, end);
+    const replaced = JSON.stringify(fieldJson(name, parsedOrRaw(raw), r));
+    if (replaced !== raw) spans.push({ start, end, value: replaced });
+  }
+  return spans;
+}
+
+/**
  * Redacts JSON kept as text (too large to store as a map, not restorable byte for byte, or sent with a
  * text type): the value of every secret field, whatever its type (string, number, boolean, object,
  * array: every leaf) and however its key is written (escapes included), becomes a placeholder in place
@@ -83,12 +110,5 @@ export function redactJsonText(text: string, r: Redactor): string {
     }
     key.lastIndex = end;
   }
-  // Pair objects (`{"name": "DB_PASSWORD", "value": …}`): the value, redacted as under its name.
-  const pairs = namedPairSpans(
-    text,
-    (name) => isSensitiveField(name, r),
-    valueEnd,
-    (name, raw) => JSON.stringify(fieldJson(name, parsedOrRaw(raw), r)),
-  );
-  return spliceSpans(text, [...spans, ...pairs], (part) => scrubText(part, r));
+  return spliceSpans(text, [...spans, ...namedPairSpans(text, r)], (part) => scrubText(part, r));
 }

@@ -6,8 +6,6 @@
  * field of that name holds, and is redacted as such a field would be: a placeholder under a secret name,
  * a fake under a personal one with `--redact-pii`.
  */
-import type { Span } from "./spans.js";
-
 /** Whether a field of that name is redacted (the redactor's `isSensitiveField`). */
 export type Sensitive = (name: string) => boolean;
 
@@ -50,42 +48,10 @@ export function asFieldName(label: string): string {
 }
 
 /** A `"name": "…"` or `"key": "…"` member in JSON text: the name it gives (escapes as written). */
-const NAME_MEMBER = new RegExp(`"(?:${NAMING.join("|")})"\\s*:\\s*"((?:[^"\\\\\\n]|\\\\.)*)"`, "gi");
+export const NAME_MEMBER = new RegExp(`"(?:${NAMING.join("|")})"\\s*:\\s*"((?:[^"\\\\\\n]|\\\\.)*)"`, "gi");
 
 /** A `"value":` or `"answer":` member in JSON text. */
-const VALUE_MEMBER = /"(?:value|answer)"\s*:\s*/gi;
-
-/**
- * In JSON kept as text, the values of the flat pair objects (no object or array inside) whose name is
- * sensitive: their spans and what to write there. `valueEnd` finds where a value ends and
- * `redactValue` says what to write for the value (parsed) under a name.
- */
-export function namedPairSpans(
-  text: string,
-  sensitive: Sensitive,
-  valueEnd: (text: string, start: number) => number,
-  redactValue: (name: string, raw: string) => string,
-): Span[] {
-  const spans: Span[] = [];
-  const member = new RegExp(NAME_MEMBER.source, "gi");
-  for (let found = member.exec(text); found; found = member.exec(text)) {
-    const name = asFieldName(keyName(found[1] ?? ""));
-    if (!sensitive(name)) continue;
-    const open = text.lastIndexOf("{", found.index);
-    const close = text.indexOf("}", found.index + found[0].length);
-    if (open < 0 || close < 0 || /[{[]/.test(text.slice(open + 1, close))) continue;
-    const value = new RegExp(VALUE_MEMBER.source, "gi");
-    value.lastIndex = open;
-    const at = value.exec(text);
-    if (!at || at.index > close) continue;
-    const start = at.index + at[0].length;
-    const end = valueEnd(text, start);
-    if (end < 0 || end > close) continue;
-    const replaced = redactValue(name, text.slice(start, end));
-    if (replaced !== text.slice(start, end)) spans.push({ start, end, value: replaced });
-  }
-  return spans;
-}
+export const VALUE_MEMBER = /"(?:value|answer)"\s*:\s*/gi;
 
 /** A key's name, its escapes decoded (`\u0061ccess_token` is `access_token`). */
 export function keyName(raw: string): string {
