@@ -39,7 +39,7 @@ export const crc32: Crc32 = (bytes, previous = 0) =>
   bytes.length === 0 ? previous >>> 0 : inner(bytes, previous);
 
 /**
- * The frame format of the recording journal (see `journal.ts`). A frame (`AJ02`):
+ * The frame format of the recording journal (see `Journal`, below). A frame (`AJ02`):
  *
  * | bytes | what                                                                  |
  * | ----- | --------------------------------------------------------------------- |
@@ -202,10 +202,10 @@ export function frameStart(meta: string, request: readonly Buffer[], response: r
 /**
  * The frames of `bytes` (a stretch of the journal written whole), in order, and where the first frame
  * that is incomplete or damaged starts (the end, when every frame is whole and sound). Bodies are views
- * of `bytes`, not copies. The recorder's worker reads its journal with this; recovery reads a journal
- * of any size as a stream (see `scanJournal`, `recover.ts`). `verify: false` skips the checksum over each frame's
- * metadata and bodies (each head's own is still checked): for the worker, which reads what its own
- * process wrote moments before, through the page cache; the checksums are for journals left by a crash.
+ * of `bytes`, not copies. The recorder's worker reads its journal with this. `verify: false` skips the
+ * checksum over each frame's metadata and bodies (each head's own is still checked): for the worker,
+ * which reads what its own process wrote moments before, through the page cache; the checksums are for
+ * journals left by a crash.
  */
 export function parseFrames(bytes: Buffer, verify = true): { entries: JournalEntry[]; end: number } {
   const entries: JournalEntry[] = [];
@@ -228,14 +228,12 @@ export function parseFrames(bytes: Buffer, verify = true): { entries: JournalEnt
  * ends its response; the worker reads it back from the file and turns it into YAML later (see
  * `JournalTail`, `worker.ts`), so the journal is the only queue between the two threads. Once everything
  * journaled is in the cassette, the journal is emptied. Under traffic that never lets the worker catch up
- * it is sealed instead once it reaches 16 MiB (the lag bound, `worker-host.ts`): renamed `<file>.journal.sealed`, while a
- * new `<file>.journal` takes the next exchanges; the sealed one is deleted once the worker has converted
- * all of it. On a clean stop both are deleted. Journals left behind (the recorder was killed) are folded
- * into the cassette by the next program that opens it, a reader or a recorder, the sealed one first (see
- * `recover.ts`).
- *
- * Its frame format, with a checksum over each frame, is above (`frameStart`, `readHead`, `readEntry`); recovery reads a journal
- * as a stream, skipping damaged frames (`scanJournal`, `recover.ts`).
+ * it is sealed instead once it reaches 16 MiB (the lag bound, `worker-host.ts`): renamed
+ * `<file>.journal.sealed`, while a new `<file>.journal` takes the next exchanges; the sealed one is
+ * deleted once the worker has converted all of it. On a clean stop both are deleted. Journals left
+ * behind (the recorder was killed) are folded into the cassette by the next program that opens it, a
+ * reader or a recorder, the sealed one first; recovery reads them as streams, skipping damaged frames
+ * (`scanJournal`, `recover.ts`). Its frame format is above.
  */
 const JOURNAL_SUFFIX = ".journal";
 

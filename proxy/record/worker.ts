@@ -19,8 +19,8 @@ import type { FromWorker, ToWorker, WorkerInit } from "./worker-host.js";
  * says how far the journal reaches (`upTo`, in a generation: each time the journal is emptied or sealed
  * a new one starts at offset 0); the tail reads what lies between where it stopped and there, as
  * exchanges. It opens the journal's name again for each new generation, and reads the rest of a sealed
- * one from the file it holds open (the host seals no generation before the tail has reported on it, so
- * the name is still that generation's file when the tail opens it: `JournalQueue`, `worker-host.ts`).
+ * one from the file it holds open (the host seals no generation before the tail has reported on it:
+ * `JournalQueue`, `worker-host.ts`).
  * Everything up to `upTo` was written whole before it was announced, so a frame cut short there means a
  * broken journal, not one still being written. The frames' content checksums are not checked again here
  * (see `parseFrames`): they guard journals left behind by a crash, which recovery reads.
@@ -83,9 +83,9 @@ export class JournalTail {
  * Lowers this thread's scheduling priority to the lowest (on Linux a priority is per thread: the proxy's
  * own thread keeps its own). Recording then takes the CPU time the clients' requests leave over instead
  * of taking turns with them, which on a machine with few cores is what their latency and throughput
- * depend on. What waits meanwhile is in the journal, on disk (see `JournalTail`, `worker.ts`); when it falls too
- * far behind, the high-water mark of `worker-host.ts` slows the clients down, and the worker then has
- * the CPU. Where the system refuses, recording simply runs at normal priority.
+ * depend on. What waits meanwhile is in the journal, on disk; when it falls too far behind, the lag
+ * bound of `worker-host.ts` slows the clients down, and the worker then has the CPU. Where the system
+ * refuses, recording simply runs at normal priority.
  */
 function yieldToTheProxy(): void {
   try {
