@@ -46,18 +46,27 @@ export interface SecretFormat {
 /** `chars` repeated to exactly `n` characters: the body of a format's example. */
 const rep = (chars: string, n: number) => chars.repeat(Math.ceil(n / chars.length)).slice(0, n);
 
+/** The characters a pattern starts with that it takes as written (after `\b`): `\bnpm_[…]` gives `npm_`. */
+const LEADING_LITERAL = /^(?:\\b)?((?:[\w~=:-]|\\[.$/])+)(?![?*+{])/;
+
 /**
  * Formats of one origin, each reading its secret from the group `secret` where its pattern names one
- * (`secret: 1`), else from the whole match (`secret: 0`).
+ * (`secret: 1`), else from the whole match (`secret: 0`); a format that lists no `literals` has the
+ * characters its pattern starts with as written.
  */
 function fromOrigin(
   origin: FormatOrigin,
-  formats: readonly Omit<SecretFormat, "origin" | "secret">[],
+  formats: readonly (Omit<SecretFormat, "origin" | "secret" | "literals"> & {
+    literals?: readonly string[];
+  })[],
 ): SecretFormat[] {
   return formats.map((format) => ({
     ...format,
     origin,
     secret: format.pattern.source.includes("(?<secret>") ? 1 : 0,
+    literals:
+      format.literals ??
+      (LEADING_LITERAL.exec(format.pattern.source)?.slice(1) ?? []).map((word) => word.replace(/\\/g, "")),
   }));
 }
 
@@ -77,13 +86,11 @@ const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
     {
       id: "google-api-key",
       pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g,
-      literals: ["AIza"],
       example: `AI${"za"}${rep("Sy9-x_", 35)}`,
     },
     {
       id: "google-oauth-access-token",
       pattern: /\bya29\.[\w-]{20,2000}/g,
-      literals: ["ya29."],
       example: `ya${"29"}.${rep("a0AfB_x-", 120)}`,
     },
     {
@@ -106,20 +113,17 @@ const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
     {
       id: "hugging-face-token",
       pattern: /\bhf_[A-Za-z0-9]{30,64}\b/g,
-      literals: ["hf_"],
       example: `h${"f"}_${rep("AbCdEfGh", 34)}`,
     },
     {
       id: "pypi-token",
       // A macaroon whose first bytes say "pypi.org".
       pattern: /\bpypi-AgEIcHlwaS5vcmc[\w-]{50,1000}/g,
-      literals: ["pypi-AgEIcHlwaS5vcmc"],
       example: `py${"pi"}-AgEIcHlwaS5vcmc${rep("CJ9x-_", 70)}`,
     },
     {
       id: "rubygems-key",
       pattern: /\brubygems_[a-f0-9]{48}\b/g,
-      literals: ["rubygems_"],
       example: `ruby${"gems"}_${rep(HEX, 48)}`,
     },
     {
@@ -157,25 +161,21 @@ const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
     {
       id: "alibaba-access-key-id",
       pattern: /\bLTAI[A-Za-z0-9]{12,20}\b/g,
-      literals: ["LTAI"],
       example: `LT${"AI"}${rep("5tQx9Yz", 20)}`,
     },
     {
       id: "heroku-key",
       pattern: /\bHRKU-[\w-]{60}\b/g,
-      literals: ["HRKU-"],
       example: `HR${"KU"}-${rep("AAaB9_-", 60)}`,
     },
     {
       id: "databricks-token",
       pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g,
-      literals: ["dapi"],
       example: `da${"pi"}${rep(HEX, 32)}`,
     },
     {
       id: "atlassian-api-token",
       pattern: /\bATATT3[\w=-]{150,300}/g,
-      literals: ["ATATT3"],
       example: `ATA${"TT3"}${rep("xFfGF0_Zy=-", 190)}`,
     },
     {
@@ -193,61 +193,51 @@ const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
     {
       id: "new-relic-key",
       pattern: /\bNRAK-[A-Z0-9]{27}\b/g,
-      literals: ["NRAK-"],
       example: `NR${"AK"}-${rep("X9Y8Z7", 27)}`,
     },
     {
       id: "postman-key",
       pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g,
-      literals: ["PMAK-"],
       example: `PM${"AK"}-${rep(HEX, 24)}-${rep(HEX, 34)}`,
     },
     {
       id: "supabase-token",
       pattern: /\bsbp_[a-f0-9]{40}\b/g,
-      literals: ["sbp_"],
       example: `sb${"p"}_${rep(HEX, 40)}`,
     },
     {
       id: "pulumi-token",
       pattern: /\bpul-[a-f0-9]{40}\b/g,
-      literals: ["pul-"],
       example: `pu${"l"}-${rep(HEX, 40)}`,
     },
     {
       id: "planetscale-token",
       pattern: /\bpscale_(?:tkn|pw|oauth)_[\w.-]{32,64}/g,
-      literals: ["pscale_"],
       example: `pscale_${"tkn"}_${rep("aB3-x.Y", 43)}`,
     },
     {
       id: "figma-token",
       pattern: /\bfigd_[\w-]{40,100}/g,
-      literals: ["figd_"],
       example: `fig${"d"}_${rep("Qw9-Er_", 40)}`,
     },
     {
       id: "netlify-token",
       pattern: /\bnfp_[A-Za-z0-9]{36,40}\b/g,
-      literals: ["nfp_"],
       example: `nf${"p"}_${rep("Lm4Np5", 36)}`,
     },
     {
       id: "fly-token",
       pattern: /\bfo1_[\w-]{43}\b/g,
-      literals: ["fo1_"],
       example: `fo${"1"}_${rep("Gh7-Jk_", 43)}`,
     },
     {
       id: "notion-token",
       pattern: /\bntn_[A-Za-z0-9]{40,50}\b/g,
-      literals: ["ntn_"],
       example: `nt${"n"}_${rep("Rs2Tu3", 46)}`,
     },
     {
       id: "brevo-key",
       pattern: /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g,
-      literals: ["xkeysib-"],
       example: `xkey${"sib"}-${rep(HEX, 64)}-${rep("Ab1Cd2", 16)}`,
     },
     {
@@ -266,14 +256,12 @@ const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
     {
       id: "age-secret-key",
       pattern: /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g,
-      literals: ["AGE-SECRET-KEY-1"],
       example: `AGE-${"SECRET"}-KEY-1${rep("QPZRY9X8GF2TVDW0S3JN", 58)}`,
     },
     {
       // Bitbucket app passwords: Atlassian's `ATBB` prefix, then 32 letters and digits.
       id: "bitbucket-app-password",
       pattern: /\bATBB[A-Za-z0-9_=.-]{32,64}\b/g,
-      literals: ["ATBB"],
       example: `AT${"BB"}${rep("x7Kq2MzP", 32)}`,
     },
     {
@@ -308,7 +296,6 @@ const PROVIDER_FORMATS: readonly SecretFormat[] = Object.freeze(
       // NuGet API keys: `oy2` and 43 lower-case letters and digits.
       id: "nuget-key",
       pattern: /\boy2[a-z0-9]{43}\b/g,
-      literals: ["oy2"],
       example: `oy${"2"}${rep("k7m3p9q1", 43)}`,
     },
     {
@@ -450,7 +437,6 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     {
       id: "github-fine-grained-token",
       pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
-      literals: ["github_pat_"],
       example: `github${"_pat"}_${rep("11AbCdEf", 82)}`,
     },
     {
@@ -475,13 +461,11 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     {
       id: "npm-token",
       pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
-      literals: ["npm_"],
       example: `np${"m"}_${rep("Zx8Yw7", 36)}`,
     },
     {
       id: "sendgrid-key",
       pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g,
-      literals: ["SG."],
       example: `S${"G"}.${rep("aB1", 22)}.${rep("cD2", 43)}`,
     },
     {
@@ -500,20 +484,17 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
     {
       id: "anthropic-key",
       pattern: /\bsk-ant-(?:api|admin)\d\d-[\w-]{32,200}/g,
-      literals: ["sk-ant-"],
       example: `sk-${"ant"}-api03-${rep("Ef3_", 90)}`,
     },
     {
       id: "linear-key",
       pattern: /\blin_api_[A-Za-z0-9]{40}\b/g,
-      literals: ["lin_api_"],
       example: `lin${"_api"}_${rep("Gh4Ij5", 40)}`,
     },
     {
       id: "1password-service-token",
       // Service account tokens: `ops_` and a base64 JSON document.
       pattern: /\bops_eyJ[\w+/=-]{50,2000}/g,
-      literals: ["ops_eyJ"],
       example: `op${"s"}_eyJ${rep("zIjoiYWJj", 80)}`,
     },
     {
@@ -543,7 +524,6 @@ export const SECRET_FORMATS: readonly SecretFormat[] = Object.freeze([
       id: "jwt",
       // Three base64url parts, the first two JSON objects (`eyJ` is `{"`).
       pattern: /eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*/g,
-      literals: ["eyJ"],
       example: `ey${"J"}hbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.${rep("sIg5", 43)}`,
     },
     {
