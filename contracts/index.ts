@@ -80,34 +80,30 @@ export function loadContract(options: ContractOptions = {}): Contract {
   const ajv = createAjv();
   const schemas = createSchemaRegistry(ajv, join(dir, "schemas"), options.shapes);
 
-  const read = (name: string, file: string, what: string) => readDataFile(ajv, meta, name, file, what);
+  const read = (name: string, what: string, file = join(dir, `${name}.yaml`)) =>
+    readDataFile(ajv, meta, name, file, what);
 
   const routesFile = join(dir, "routes.yaml");
   const routes = buildRouteCatalogue(
-    read("routes", routesFile, "route catalogue") as Parameters<typeof buildRouteCatalogue>[0],
+    read("routes", "route catalogue", routesFile) as Parameters<typeof buildRouteCatalogue>[0],
     routesFile,
     schemas.names(),
   );
 
   const timelineFile = options.timelineFile ?? join(dir, "timeline.yaml");
   const timeline = buildTimeline(
-    read("timeline", timelineFile, "timeline") as Parameters<typeof buildTimeline>[0],
+    read("timeline", "timeline", timelineFile) as Parameters<typeof buildTimeline>[0],
     timelineFile,
   );
 
   const typesFile = options.notificationTypesFile ?? join(dir, "notification-types.yaml");
   const notificationTypes = buildNotificationTypes(
-    read("notification-types", typesFile, "notification types") as { types: NotificationType[] },
+    read("notification-types", "notification types", typesFile) as { types: NotificationType[] },
     typesFile,
   );
 
-  const statesFile = join(dir, "provider-states.yaml");
-  const providerStates = (
-    read("provider-states", statesFile, "provider states") as { states: ProviderState[] }
-  ).states;
-
-  const rulesFile = join(dir, "rules.yaml");
-  const rules = (read("rules", rulesFile, "rules file") as { rules: ProviderRule[] }).rules;
+  const providerStates = (read("provider-states", "provider states") as { states: ProviderState[] }).states;
+  const rules = (read("rules", "rules file") as { rules: ProviderRule[] }).rules;
 
   const shapes = options.shapes ?? "seed";
   const leftOut = readLeftOut(dir);
