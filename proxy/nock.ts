@@ -109,10 +109,7 @@ export async function loadCassetteIntoNock(
       const result = replayer.answer(request);
       if (result.kind === "miss") misses.push(result.message);
       const bytes = await heldWireBytes(result.response);
-      const replyHeaders: Record<string, string | string[]> = {
-        ...result.response.headers,
-        ...result.headers,
-      };
+      const replyHeaders = { ...result.response.headers, ...result.headers };
       replyHeaders["content-length"] = String(bytes.length);
       return [result.response.status, method === "HEAD" ? "" : bytes, replyHeaders];
     });

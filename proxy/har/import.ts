@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import type { IncomingHttpHeaders } from "node:http";
 import { AssopayError } from "../../core/errors.js";
 import { contentCoding, decompress } from "../../core/http/coding.js";
+import { readInputText } from "../../core/input-file.js";
 import { compress } from "../cassette/body.js";
 import { DocumentWriter, exists, newHeader, openCassette } from "../cassette/writer.js";
 import type { CapturedExchange } from "../record/capture.js";
@@ -96,15 +96,7 @@ function bad(file: string, message: string, line?: number): AssopayError {
 
 /** Reads a HAR file: JSON with `log.entries`, each with a request (method, absolute URL) and a response. */
 export async function readHar(file: string): Promise<HarEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new AssopayError("bad-input", `cannot read the HAR file: ${(error as Error).message}`, {
-      location: { file },
-      hint: "check the path",
-    });
-  }
+  const text = readInputText(file, "bad-input", "HAR file");
   let har: Har;
   try {
     har = JSON.parse(text) as Har;

@@ -1,5 +1,6 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { createRequire } from "node:module";
+import { urlToHttpOptions } from "node:url";
 import { type InterceptPlan, intercepts, originOf, withOriginHeader } from "./hosts.js";
 
 // The modules' own objects (what `require` returns and `import` mirrors), whose properties can be replaced.
@@ -29,16 +30,8 @@ const TLS_ONLY = [
 function normalize(args: unknown[], protocol: string): { options: RequestOptions; callback?: Callback } {
   const [first, second, third] = args;
   if (typeof first === "string" || first instanceof URL) {
-    const url = new URL(first);
-    const fromUrl: RequestOptions = {
-      protocol: url.protocol,
-      hostname: url.hostname.replace(/^\[|\]$/g, ""),
-      port: url.port === "" ? undefined : url.port,
-      path: `${url.pathname}${url.search}`,
-      ...(url.username
-        ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
-        : {}),
-    };
+    // As Node's own `request` reads a URL: protocol, hostname (without brackets), port, path, auth.
+    const fromUrl: RequestOptions = urlToHttpOptions(new URL(first));
     if (typeof second === "function") return { options: fromUrl, callback: second as Callback };
     return {
       options: { ...fromUrl, ...(second as RequestOptions | undefined) },
