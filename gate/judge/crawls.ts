@@ -1,6 +1,7 @@
 import type { PageSeen, RecordedExchange, SentToken } from "../exchange.js";
 import { findParam, formDecode, rawQueryOf, splitRawQuery } from "../raw-query.js";
 import type { FindingCollector } from "./findings.js";
+import type { JudgeContext } from "./index.js";
 
 /** One crawl of one listing: from a first call to its empty page (or to where the command left it). */
 interface Crawl {
@@ -16,12 +17,14 @@ interface Crawl {
   ended: boolean;
 }
 
-/** What the crawl judge needs besides the traffic. */
-export interface CrawlContext {
-  /** True when the gate stopped the command: crawls cut short by the gate are not "stopped early". */
-  readonly commandStopped: boolean;
-  /** Explains counts on the last page of a crawl that stopped early (e.g. "removed on 2025-05-05"). */
-  readonly countsNote: (exchange: RecordedExchange) => string | undefined;
+/** Why a page had no counts, when its date says why: "totalCount and totalPages are removed since …". */
+function countsNote(exchange: RecordedExchange, { contract, at }: JudgeContext): string | undefined {
+  const removal = contract.timeline.entry("count-fields-removed");
+  if (!exchange.route || !removal) return undefined;
+  const rules = contract.timeline.datedRulesAt(contract.routes.byId(exchange.route.id), at);
+  return rules.countMode === "absent"
+    ? `totalCount and totalPages are removed since ${removal.date}`
+    : undefined;
 }
 
 const quote = (text: string) => JSON.stringify(text);
@@ -60,7 +63,7 @@ function tokenDetails(sent: SentToken, given: string | undefined): string[] {
   return lines;
 }
 
-function stopNotes(crawl: Crawl, context: CrawlContext): string[] {
+function stopNotes(crawl: Crawl, context: JudgeContext): string[] {
   const page = crawl.lastPage;
   const notes: string[] = [];
   if (!page) return notes;
@@ -74,7 +77,7 @@ function stopNotes(crawl: Crawl, context: CrawlContext): string[] {
         "the last page said totalPages -1: counts are not provided unless withCount=true, so a loop bounded by totalPages reads one page",
       );
   } else if (page.totalPages === undefined) {
-    const note = onePage ? context.countsNote(crawl.lastExchange) : undefined;
+    const note = onePage ? countsNote(crawl.lastExchange, context) : undefined;
     if (note) notes.push(`the page had no totalPages (${note}): a loop bounded by it stops`);
   } else if (page.pageIndex !== undefined && page.pageIndex >= page.totalPages) {
     notes.push(
@@ -93,12 +96,14 @@ function stopNotes(crawl: Crawl, context: CrawlContext): string[] {
  * Judges every crawl of every listing (seed pagination rules 1, 3, 4, 5, 7): first call without a
  * token, each next call sending back the token just given, nothing after the empty page, no stop
  * before it (unless a non-empty page came without a token), no token the server never issued.
- * Parallel crawls of one listing are told apart by the token each call sends.
+ * Parallel crawls of one listing are told apart by the token each call sends. Crawls cut short by the
+ * gate (`commandStopped`) are not "stopped early".
  */
 export function judgeCrawls(
   exchanges: readonly RecordedExchange[],
   collector: FindingCollector,
-  context: CrawlContext,
+  context: JudgeContext,
+  commandStopped: boolean,
 ): number {
   const crawls: Crawl[] = [];
   const issued = new Set<string>();
@@ -187,7 +192,7 @@ export function judgeCrawls(
 
   // Without a token request after the 401, the auth judge reports it; here only "renewed, never resumed".
   const renewedAfter = (seq: number) => exchanges.some((e) => e.seq > seq && e.route?.id === "token");
-  if (!context.commandStopped) {
+  if (!commandStopped) {
     for (const crawl of crawls) {
       if (crawl.ended) continue;
       const status = crawl.lastExchange.response?.status;

@@ -1,8 +1,8 @@
-import { type Contract, queryBoolean } from "../../contracts/index.js";
-import type { IsoDay } from "../../core/dates.js";
+import { queryBoolean } from "../../contracts/index.js";
 import type { RecordedExchange } from "../exchange.js";
 import { rawQueryOf } from "../raw-query.js";
 import type { FindingCollector } from "./findings.js";
+import type { JudgeContext } from "./index.js";
 
 /**
  * Judges the dated changes (seed Versioning 2 and 4): no v3 route on or after its switch-off (before
@@ -12,8 +12,7 @@ import type { FindingCollector } from "./findings.js";
 export function judgeDated(
   exchanges: readonly RecordedExchange[],
   collector: FindingCollector,
-  contract: Contract,
-  at: IsoDay,
+  { contract, at }: JudgeContext,
 ): void {
   const switchOff = contract.timeline.entry("v3-switch-off")?.date;
   const removal = contract.timeline.entry("count-fields-removed")?.date;

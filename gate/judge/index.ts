@@ -26,8 +26,6 @@ export interface JudgeContext
   readonly refusalsPlanned?: number;
 }
 
-const byGate = new Set(["rate-limited", "unavailable", "connection-reset"]);
-
 /**
  * Judges one scenario's recorded traffic against the consumer rules: its findings, and how many crawls
  * it made. A pure function of its inputs: the same traffic always gives the same findings.
@@ -41,36 +39,11 @@ export function judgeTraffic(
   context: JudgeContext,
 ): { readonly findings: readonly Finding[]; readonly crawls: number } {
   const collector = createFindingCollector(context.rules, context.scenario, context.strict === true);
-  const { contract, at } = context;
-  const removal = contract.timeline.entry("count-fields-removed");
   const commandStopped = context.ended.stoppedBy !== undefined || context.budgetSpent;
-  const crawls = judgeCrawls(exchanges, collector, {
-    commandStopped,
-    countsNote: (exchange) => {
-      if (!exchange.route || !removal) return undefined;
-      const rules = contract.timeline.datedRulesAt(contract.routes.byId(exchange.route.id), at);
-      return rules.countMode === "absent"
-        ? `totalCount and totalPages are removed since ${removal.date}`
-        : undefined;
-    },
-  });
+  const crawls = judgeCrawls(exchanges, collector, context, commandStopped);
   judgeAuth(exchanges, collector, context.rules);
-  judgeDated(exchanges, collector, contract, at);
-  const retries = judgeRetries(exchanges, collector, {
-    commandStopped,
-    exitedZero: context.ended.exitCode === 0,
-  });
-  judgeRun(
-    {
-      ...context,
-      listingRequests: exchanges.filter((e) => e.listingKey !== undefined).length,
-      refusals: {
-        planned: context.refusalsPlanned ?? 0,
-        answered: exchanges.filter((e) => byGate.has(e.response?.reason ?? "")).length,
-      },
-      retries,
-    },
-    collector,
-  );
+  judgeDated(exchanges, collector, context);
+  const retries = judgeRetries(exchanges, collector, context, commandStopped);
+  judgeRun(exchanges, context, retries, collector);
   return { findings: collector.findings(), crawls };
 }

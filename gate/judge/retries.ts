@@ -1,6 +1,7 @@
 import { isTransientRefusal, RETRY_SLACK_MS, type RecordedExchange } from "../exchange.js";
 import { rawPathOf } from "../raw-query.js";
 import type { FindingCollector } from "./findings.js";
+import type { JudgeContext } from "./index.js";
 
 /** What the retry judge tells the run's judge: a call given up on, and a loop of refusals at the end. */
 export interface RetryFacts {
@@ -46,7 +47,8 @@ const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
 export function judgeRetries(
   exchanges: readonly RecordedExchange[],
   collector: FindingCollector,
-  run: { readonly commandStopped: boolean; readonly exitedZero: boolean },
+  context: JudgeContext,
+  commandStopped: boolean,
 ): RetryFacts {
   const calls = exchanges.filter(isApiCall);
   let unretried: RecordedExchange | undefined;
@@ -56,9 +58,9 @@ export function judgeRetries(
     const retry = calls.slice(index + 1).find((e) => callOf(e) === call);
     const what = refusalText(refused);
     if (retry === undefined) {
-      if (run.commandStopped) continue;
+      if (commandStopped) continue;
       unretried ??= refused;
-      if (run.exitedZero && refused.listingKey !== undefined) {
+      if (context.ended.exitCode === 0 && refused.listingKey !== undefined) {
         collector.add("retry.resumes-with-token", `lost ${call}`, {
           message: `never made the refused call again, and exited 0: the rest of the listing was not read, and the failure not reported`,
           exchange: refused,

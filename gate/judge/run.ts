@@ -1,16 +1,11 @@
 import type { CommandEnd, StopReason } from "../../core/run-command.js";
+import type { RecordedExchange } from "../exchange.js";
 import type { FindingCollector, FindingInput } from "./findings.js";
 import type { JudgeContext } from "./index.js";
 import { type RetryFacts, refusalText } from "./retries.js";
 
-/** The limits the command ran under, for the report, and what its traffic showed of them. */
-export interface RunLimits extends Pick<JudgeContext, "ended" | "maxRequests" | "timeoutMs" | "budgetSpent"> {
-  /** Requests made to a listing route. */
-  readonly listingRequests: number;
-  /** Refusals the scenario planned mid-crawl, and those the layer answered. */
-  readonly refusals: { readonly planned: number; readonly answered: number };
-  readonly retries: RetryFacts;
-}
+/** The layer's answers that are a scenario's planned refusals. */
+const REFUSALS = new Set(["rate-limited", "unavailable", "connection-reset"]);
 
 /** The last lines of the command's stderr, then what the other findings of the run mean beside it. */
 function crashDetails(ended: CommandEnd): string[] {
@@ -28,27 +23,32 @@ function crashDetails(ended: CommandEnd): string[] {
 }
 
 /** What a retry loop at the end of the traffic says about a run the gate stopped. */
-function loopDetails(limits: RunLimits, otherwise: string[]): string[] {
-  const loop = limits.retries.loop;
+function loopDetails(retries: RetryFacts, otherwise: string[]): string[] {
+  const loop = retries.loop;
   if (loop === undefined) return otherwise;
   return [
     `its last ${loop.count} requests were the same call, refused each time since ${refusalText(loop.first)}: retries need a bound`,
   ];
 }
 
-/** Judges the run itself: bounded, exit code 0, and some traffic to judge. */
-export function judgeRun(limits: RunLimits, collector: FindingCollector): void {
+/** Judges the run itself under its limits: bounded, exit code 0, and some traffic to judge. */
+export function judgeRun(
+  exchanges: readonly RecordedExchange[],
+  limits: JudgeContext,
+  retries: RetryFacts,
+  collector: FindingCollector,
+): void {
   const { ended } = limits;
-  const gaveUp = limits.retries.unretried;
+  const gaveUp = retries.unretried;
   if (ended.stoppedBy !== undefined) {
     const stopped: Record<StopReason, () => FindingInput> = {
       "request-budget": () => ({
         message: `the command used up its budget of ${limits.maxRequests} requests and was stopped (its whole process group)`,
-        details: loopDetails(limits, ["a command that never ends usually loops on a token or on a 401"]),
+        details: loopDetails(retries, ["a command that never ends usually loops on a token or on a 401"]),
       }),
       "time-limit": () => ({
         message: `the command did not end within ${Math.round(limits.timeoutMs / 1000)} s and was stopped (its whole process group)`,
-        details: loopDetails(limits, []),
+        details: loopDetails(retries, []),
       }),
       aborted: () => ({ message: "the gate was interrupted; the command was stopped" }),
     };
@@ -77,12 +77,13 @@ export function judgeRun(limits: RunLimits, collector: FindingCollector): void {
       });
     }
   }
-  if (limits.listingRequests === 0) {
+  const refused = exchanges.some((e) => REFUSALS.has(e.response?.reason ?? ""));
+  if (!exchanges.some((e) => e.listingKey !== undefined)) {
     collector.add("run.traffic-seen", "none", {
       message: "the command made no call to a listing through the gate: there was nothing to judge",
       details: ["does it read ASSOPAY_BASE_URL (or ASSOPAY_API_URL) and crawl a listing?"],
     });
-  } else if (limits.refusals.planned > 0 && limits.refusals.answered === 0 && ended.stoppedBy === undefined) {
+  } else if ((limits.refusalsPlanned ?? 0) > 0 && !refused && ended.stoppedBy === undefined) {
     collector.add("run.traffic-seen", "no-refusal", {
       message:
         "no listing call carried a continuation token, so the scenario's refusals never came: there was nothing to judge",
