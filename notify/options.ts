@@ -17,15 +17,9 @@ export interface RecordedNotification {
  * `urlSecret` (an association's unsigned ones, which need `api`), or both.
  */
 export interface NotifyOptions {
-  /**
-   * The receiver's URL, `http` or `https`.
-   * @example { to: "http://127.0.0.1:3000/webhooks/helloasso" }
-   */
+  /** The receiver's URL, `http` or `https`. */
   to: string;
-  /**
-   * The signing key the receiver verifies with (the notification URL's `signatureKey`).
-   * @example { key: process.env.HA_SIGNATURE_KEY }
-   */
+  /** The signing key the receiver verifies with (the notification URL's `signatureKey`). */
   key?: string;
   /**
    * The secret part of `to` (a path segment, a query value) by which an unsigned receiver knows the
@@ -54,21 +48,14 @@ export interface NotifyOptions {
    * @example { recorded: [{ id: 4, body: Buffer.from('{"eventType":"Order","data":{…}}') }] }
    */
   recorded?: readonly RecordedNotification[];
-  /**
-   * The notification types to send signed, by event type or id (default: every type of the contract).
-   * @example { types: ["Order", "Payment"] }
-   */
+  /** The notification types to send signed, by event type or id (default: every type of the contract). */
   types?: readonly string[];
   /**
    * The service's wait: seconds to wait for each answer (default 15, as the service is reported to wait;
    * fractions allowed). A later answer is a failure, as the service then sends the notification again.
-   * @example { timeoutSeconds: 5 }
    */
   timeoutSeconds?: number;
-  /**
-   * The event type standing for a future, unknown one (default `FutureEvent`).
-   * @example { unknownEventType: "Subscription" }
-   */
+  /** The event type standing for a future, unknown one (default `FutureEvent`). */
   unknownEventType?: string;
   /**
    * The contract whose notification types are sent (default: `loadContract()`).
@@ -80,10 +67,7 @@ export interface NotifyOptions {
    * @example { rules: loadConsumerRules("my-rules.yaml") }
    */
   rules?: ConsumerRules;
-  /**
-   * Robustness advice (accepting a repeated delivery) fails the run instead of warning.
-   * @example { strict: true }
-   */
+  /** Robustness advice (accepting a repeated delivery) fails the run instead of warning. */
   strict?: boolean;
 }
 

@@ -144,11 +144,11 @@ export const notifyCommand: Command = {
     try {
       const report = await runNotify({
         to,
-        ...(key === undefined ? {} : { key }),
-        ...(urlSecret === undefined ? {} : { urlSecret }),
-        ...(api ? { api } : {}),
-        ...(command ? { command } : {}),
-        ...(recorded ? { recorded } : {}),
+        key,
+        urlSecret,
+        api,
+        command,
+        recorded,
         env: context.env,
         // The receiver's own output is relayed through the one redactor (it may log its secret).
         onOutput: (line) => context.stderr.write(`[receiver] ${redactSecretText(line)}\n`),
