@@ -40,42 +40,26 @@ export interface GateReport {
 const UPSTREAM_TIMEOUT_MS = 10_000;
 
 /** What one scenario's command did: its traffic and how it ended, at the day the server ran at. */
-export interface ServedScenario {
-  readonly scenario: Scenario;
-  readonly at: IsoDay;
-  readonly exchanges: ReturnType<RunningLayer["exchanges"]>;
-  readonly ended: CommandEnd;
-  readonly budgetSpent: boolean;
-}
+export type ServedScenario = Awaited<ReturnType<typeof serveScenario>>;
 
 /** Runs the command once against the scenario's server, at `at`, and keeps its traffic. */
-async function serveScenario(
-  o: ResolvedGateOptions,
-  scenario: Scenario,
-  at: IsoDay,
-): Promise<ServedScenario> {
+async function serveScenario(o: ResolvedGateOptions, scenario: Scenario, at: IsoDay) {
   const upstream = await startUpstream(o.upstream, scenario, at, o.contract, o.env);
   let command: RunningCommand | undefined;
-  let budgetSpent = false;
+  let layer: RunningLayer | undefined;
   let ended: CommandEnd;
-  const layer = await startScenarioLayer({
-    upstream: upstream.url,
-    scenario,
-    contract: o.contract,
-    maxRequests: o.maxRequests,
-    seed: `assopay-gate:${o.seed}`,
-    upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
-    tokenBody: upstream.tokenBody,
-    allowHosts: o.allowHosts,
-    onBudgetSpent: () => {
-      budgetSpent = true;
-      command?.stop("request-budget");
-    },
-  }).catch(async (error: unknown) => {
-    await upstream.close();
-    throw error;
-  });
   try {
+    layer = await startScenarioLayer({
+      upstream: upstream.url,
+      scenario,
+      contract: o.contract,
+      maxRequests: o.maxRequests,
+      seed: `assopay-gate:${o.seed}`,
+      upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS,
+      tokenBody: upstream.tokenBody,
+      allowHosts: o.allowHosts,
+      onBudgetSpent: () => command?.stop("request-budget"),
+    });
     command = runCommand(o.command, {
       env: {
         ...o.env,
@@ -91,7 +75,7 @@ async function serveScenario(
     });
     ended = await command.done;
   } finally {
-    await layer.close();
+    await layer?.close();
     await upstream.close();
   }
   if (ended.startError !== undefined) {
@@ -104,7 +88,7 @@ async function serveScenario(
     at,
     exchanges: layer.exchanges(),
     ended,
-    budgetSpent: budgetSpent || layer.budgetSpent,
+    budgetSpent: layer.budgetSpent,
   };
 }
 
