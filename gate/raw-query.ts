@@ -15,31 +15,17 @@ export interface RawParam {
   readonly value: string;
 }
 
-const HEX2 = /^[0-9a-fA-F]{2}$/;
-
 /**
  * One level of `application/x-www-form-urlencoded` decoding, as the service applies to query values:
- * `+` is a space, `%XX` a byte; a `%` not followed by two hex digits stays as it is (never an exception).
+ * `+` is a space, `%XX` a byte (a run of them read as UTF-8); a `%` not followed by two hex digits stays
+ * as it is (never an exception).
  *
  * @example formDecode("a%2Bb+c%zz") // "a+b c%zz"
  */
 export function formDecode(raw: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < raw.length; ) {
-    const char = raw[i];
-    if (char === "+") {
-      bytes.push(0x20);
-      i += 1;
-    } else if (char === "%" && HEX2.test(raw.slice(i + 1, i + 3))) {
-      bytes.push(Number.parseInt(raw.slice(i + 1, i + 3), 16));
-      i += 3;
-    } else {
-      const text = String.fromCodePoint(raw.codePointAt(i) ?? 0xfffd);
-      for (const byte of Buffer.from(text, "utf8")) bytes.push(byte);
-      i += text.length;
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
+  return raw
+    .replaceAll("+", " ")
+    .replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll("%", ""), "hex").toString("utf8"));
 }
 
 /** The query part of a raw request target (`/path?query`), without the `?`; empty when there is none. */
