@@ -9,7 +9,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally, stopRule } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesSortOrder } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
@@ -89,7 +89,5 @@ export const dateOrderCheck: SpecCheck = {
   group: "pagination",
   rule: "pagination.date-order",
   title: "A crawl comes in date order: newest first, oldest first with sortOrder=Asc",
-  async run(ctx) {
-    return combine(await judgeListings(ctx, takesSortOrder, judgeListing), "listings in date order");
-  },
+  run: (ctx) => judgeListings(ctx, judgeListing, "listings in date order", takesSortOrder),
 };

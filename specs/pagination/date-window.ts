@@ -10,7 +10,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
@@ -170,8 +170,6 @@ export const dateWindowCheck: SpecCheck = {
   group: "pagination",
   rule: "pagination.date-window",
   title: "from and to select the entries dated from `from` (included) to `to` (excluded)",
-  async run(ctx) {
-    const findings = await judgeListings(ctx, takesWindow, judgeListing);
-    return combine(findings, "listings whose date windows hold their entries");
-  },
+  run: (ctx) =>
+    judgeListings(ctx, judgeListing, "listings whose date windows hold their entries", takesWindow),
 };

@@ -1,6 +1,7 @@
 import type { EntryId, ForeignEntries, Owner, Route } from "../../contracts/index.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { type CrawlResult, describeStop, stopRule } from "../runner/crawler.js";
+import type { CheckResult } from "../runner/types.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 
@@ -64,18 +65,15 @@ export async function judgeEveryCrawl(
   return judged.flat();
 }
 
-/** Runs `judge` on every listing served at the date that `takes` accepts, one after the other. */
+/** Runs `judge` on every listing served at the date that `takes` accepts, at once; combined under `what`. */
 export async function judgeListings(
   ctx: CheckContext,
-  takes: (route: Route) => boolean,
   judge: (ctx: CheckContext, route: Route) => Promise<SubjectFinding>,
-): Promise<SubjectFinding[]> {
-  return Promise.all(
-    ctx
-      .servedListings()
-      .filter(takes)
-      .map((route) => judge(ctx, route)),
-  );
+  what: string,
+  takes: (route: Route) => boolean = () => true,
+): Promise<CheckResult> {
+  const listings = ctx.servedListings().filter(takes);
+  return combine(await Promise.all(listings.map((route) => judge(ctx, route))), what);
 }
 
 /** `1, 2, 3`, or the first ten and how many in all. */

@@ -1,6 +1,6 @@
 import { type Discrepancy, judgeSameness, type Route, type Served } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, curlOf } from "./completeness.js";
 import { idList, judgeListings } from "./listing-findings.js";
 
@@ -51,8 +51,5 @@ export const sameEntryCheck: SpecCheck = {
   group: "pagination",
   rule: "pagination.same-entry",
   title: "An entry reads the same whatever the page, the page size or the order",
-  async run(ctx) {
-    const findings = await judgeListings(ctx, () => true, judgeListing);
-    return combine(findings, "listings whose entries read the same in every crawl");
-  },
+  run: (ctx) => judgeListings(ctx, judgeListing, "listings whose entries read the same in every crawl"),
 };

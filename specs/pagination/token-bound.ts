@@ -5,7 +5,7 @@ import { queryString } from "../runner/crawl-query.js";
 import { describeStop, endedLegally, pageOf } from "../runner/crawler.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { otherForms, takesWindow } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
 
@@ -107,8 +107,6 @@ export const tokenBoundCheck: SpecCheck = {
   group: "pagination",
   rule: RULE,
   title: "A token reused with another listing, form or date window is refused",
-  async run(ctx) {
-    const findings = await judgeListings(ctx, () => true, judgeListing);
-    return combine(findings, "listings whose token no other listing, form or window accepted");
-  },
+  run: (ctx) =>
+    judgeListings(ctx, judgeListing, "listings whose token no other listing, form or window accepted"),
 };
