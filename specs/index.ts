@@ -2,8 +2,7 @@ import { associationsVerificationCheck } from "./checkout/associations-verificat
 import { backUrlCheck } from "./checkout/back-url.js";
 import { unlimitedRetriesCheck } from "./checkout/unlimited-retries.js";
 import { window15MinutesCheck } from "./checkout/window-15-minutes.js";
-import { absentAfterRemovalCheck } from "./counts/absent-after-removal.js";
-import { minusOneCheck } from "./counts/minus-one-without-withcount.js";
+import { absentAfterRemovalCheck, minusOneCheck } from "./counts/first-page.js";
 import { realWithWithCountCheck } from "./counts/real-with-withcount.js";
 import { payloadSchemaCheck } from "./notifications/payload-schema.js";
 import { signatureCheck } from "./notifications/signature.js";

@@ -1,6 +1,8 @@
 import {
+  countTimeline,
   type DatedRules,
   type ExpectedCounts,
+  expectedCounts,
   judgeSchema,
   paginationOf,
   type Route,
@@ -9,7 +11,7 @@ import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf } from "../runner/excerpt.js";
 import { isSuccess, parseJson } from "../runner/http.js";
 import type { CheckResult } from "../runner/types.js";
-import { combine, failOn, passOn, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 
 /** How one count check judges one listing at its dated rules, adding the timeline entries it relies on. */
 export type CountJudge = (
@@ -69,3 +71,66 @@ export async function judgeFirstPage(
   if (!breach) return passOn(subject);
   return failOn(subject, breach.reason, evidenceOf(exchange, paginationOf(parsed.value), breach.diagnostics));
 }
+
+/** The first pages of one listing, without and with withCount=true, once the removal is in force. */
+const judgeRemoved: CountJudge = async (ctx, route, rules, timeline) => {
+  const removal = ctx.contract.timeline.entry("count-fields-removed");
+  if (rules.countMode !== "absent") {
+    const when = removal ? ` (${removal.date}, ${removal.status})` : "";
+    return [skipOn(route.id, `the removal${when} is not in force on ${ctx.at}`)];
+  }
+  if (removal) timeline.add(removal.id);
+  return [
+    await judgeFirstPage(ctx, route, undefined, "absent"),
+    await judgeFirstPage(ctx, route, true, "absent"),
+  ];
+};
+
+/**
+ * Count deprecation, step 3 (planned): after the removal date, `totalCount` and `totalPages` are gone
+ * from the six listing routes, with or without `withCount=true`.
+ */
+export const absentAfterRemovalCheck: SpecCheck = {
+  id: "counts/absent-after-removal",
+  group: "counts",
+  rule: "counts.absent-after-removal",
+  title: "No count fields at all after their removal",
+  run: (ctx) => judgeCountListings(ctx, judgeRemoved, "first pages without count fields"),
+};
+
+/**
+ * The first pages of one listing that must hold -1 at the date, none before withCount exists: each rests
+ * on the timeline entry that began the count mode in force.
+ */
+const judgeMinusOne: CountJudge = async (ctx, route, rules, timeline) => {
+  switch (rules.countMode) {
+    case "not-applicable":
+    case "always-real":
+      return [skipOn(route.id, `withCount does not exist yet on ${ctx.at}`)];
+    case "absent":
+      return [removedSkip(ctx, route)];
+    case "default-true":
+    case "default-false":
+      for (const id of countTimeline(rules, ctx.contract.timeline)) timeline.add(id);
+      return [
+        ...(rules.countMode === "default-false"
+          ? [await judgeFirstPage(ctx, route, undefined, expectedCounts(rules, undefined))]
+          : []),
+        await judgeFirstPage(ctx, route, false, expectedCounts(rules, false)),
+      ];
+  }
+};
+
+/**
+ * Count deprecation, step 2: after the default flip, `totalCount` and `totalPages` hold -1 unless
+ * `withCount=true` (absent and `withCount=false` alike). While the default is still true, an explicit
+ * `withCount=false` gives -1.
+ */
+export const minusOneCheck: SpecCheck = {
+  id: "counts/minus-one-without-withcount",
+  group: "counts",
+  rule: "counts.minus-one-without-withcount",
+  title: "Counts hold -1 unless withCount=true",
+  run: (ctx) =>
+    judgeCountListings(ctx, judgeMinusOne, "first pages with -1 counts where withCount is not true"),
+};
