@@ -1,8 +1,7 @@
 import { type Contract, ruleStartOf, type TimelineDate } from "../../contracts/index.js";
 import { datedSuites, type Report, timelineMatrix } from "../../report/index.js";
 import { loadSteps } from "../rerun/steps.js";
-import { lintSteps } from "./judge.js";
-import { type LintResult, lintReport } from "./run.js";
+import { type LintResult, lintReport, lintSteps } from "./run.js";
 
 /** One date of a lint across dates. */
 export interface DatedLint {
