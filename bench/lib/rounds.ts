@@ -17,12 +17,15 @@ export interface Contender {
   settle?: () => Promise<number>;
 }
 
-export interface Medians {
-  name: string;
-  connections: number;
+/** What one load run measured (autocannon's figures), and what its system spent per request. */
+interface Measured {
   rps: number;
+  /** Requests answered in the run. */
+  total: number;
   p50: number;
   p99: number;
+  errors: number;
+  non2xx: number;
   /**
    * CPU time the system under test spent per request, in µs (NaN when its process is not known), what it
    * spent until settled after the round included.
@@ -35,47 +38,35 @@ export interface Medians {
    * the load generator's, the upstream's and the kernel's (NaN where `/proc/stat` cannot tell).
    */
   machineCpuUs: number;
-  /** Median ms after a round until the system had finished its work (NaN without `settle`). */
+  /** Ms after the round until the system had finished its work (NaN without `settle`). */
   settleMs: number;
   /** Requests per second counting that time too (the rate it keeps up for good); `rps` without `settle`. */
   sustainedRps: number;
-  errors: number;
-  non2xx: number;
 }
 
-/**
- * A load run, with the CPU time its system under test spent per request (in all, on its main thread),
- * the time its `settle` took after the run included (a recorder's cassette is finished then: that work
- * belongs to the requests of the run).
- */
-async function measured(spec: LoadSpec, contender: Contender): Promise<Measured> {
-  const { pid, settle } = contender;
-  const before = pid ? cpuTime(pid) : undefined;
-  const busyBefore = machineBusy();
-  const result = await runLoad(spec);
-  const settleMs = settle ? await settle() : Number.NaN;
-  const after = pid ? cpuTime(pid) : undefined;
-  const busyAfter = machineBusy();
-  const per = (seconds: number | undefined) =>
-    seconds !== undefined && result.total > 0 ? (seconds * 1e6) / result.total : Number.NaN;
-  return {
-    ...result,
-    settleMs,
-    cpuUs: per(after && before && after.total - before.total),
-    mainCpuUs: per(after && before && after.main - before.main),
-    machineCpuUs: per(
-      busyAfter !== undefined && busyBefore !== undefined ? busyAfter - busyBefore : undefined,
-    ),
-  };
+/** The figures of a contender's runs taken as medians, but for `errors` and `non2xx`: their sums. */
+export interface Medians extends Omit<Measured, "total"> {
+  name: string;
+  connections: number;
 }
 
-type Measured = LoadResult & { cpuUs: number; mainCpuUs: number; machineCpuUs: number; settleMs: number };
+const MEDIAN_OF = [
+  "rps",
+  "p50",
+  "p99",
+  "cpuUs",
+  "mainCpuUs",
+  "machineCpuUs",
+  "settleMs",
+  "sustainedRps",
+] as const;
 
 export interface RoundOptions {
   connections: number;
   durationSeconds: number;
   rounds: number;
   warmupSeconds: number;
+  /** Make every request unique (`?i=N`), so recorders record each one instead of replaying a tape. */
   unique: boolean;
   log: (line: string) => void;
 }
@@ -92,26 +83,48 @@ export const ratio = (a: Medians | undefined, b: Medians | undefined) =>
   a && b ? a.rps / b.rps : Number.NaN;
 
 /**
+ * A load run on `c`, with the CPU time its system under test spent per request (in all, on its main
+ * thread), the time its `settle` took after the run included (a recorder's cassette is finished then:
+ * that work belongs to the requests of the run).
+ */
+async function measured(c: Contender, options: RoundOptions): Promise<Measured> {
+  const before = c.pid ? cpuTime(c.pid) : undefined;
+  const busyBefore = machineBusy();
+  const result = await runLoad(c, options, options.durationSeconds);
+  const settleMs = c.settle ? await c.settle() : Number.NaN;
+  const after = c.pid ? cpuTime(c.pid) : undefined;
+  const busyAfter = machineBusy();
+  const per = (seconds: number | undefined) =>
+    seconds !== undefined && result.total > 0 ? (seconds * 1e6) / result.total : Number.NaN;
+  const seconds = options.durationSeconds;
+  return {
+    ...result,
+    settleMs,
+    sustainedRps: Number.isFinite(settleMs)
+      ? (result.rps * seconds) / (seconds + settleMs / 1000)
+      : result.rps,
+    cpuUs: per(after && before && after.total - before.total),
+    mainCpuUs: per(after && before && after.main - before.main),
+    machineCpuUs: per(
+      busyAfter !== undefined && busyBefore !== undefined ? busyAfter - busyBefore : undefined,
+    ),
+  };
+}
+
+/**
  * Measures every contender `rounds` times in alternation, so drift of the machine hits all of them
  * alike, and returns the medians of each. Each round starts one place further along (A B C, B C A,
  * C A B …): no contender always runs first, or right after the same neighbour.
  */
 export async function alternate(contenders: readonly Contender[], options: RoundOptions): Promise<Medians[]> {
   const runs = new Map<string, Measured[]>(contenders.map((c) => [c.name, []]));
-  const spec = (c: Contender, durationSeconds: number): LoadSpec => ({
-    url: c.url,
-    connections: options.connections,
-    durationSeconds,
-    unique: options.unique,
-    ...(c.paths ? { paths: c.paths } : {}),
-  });
   for (const contender of contenders) {
-    if (options.warmupSeconds > 0) await runLoad(spec(contender, options.warmupSeconds));
+    if (options.warmupSeconds > 0) await runLoad(contender, options, options.warmupSeconds);
   }
   for (let round = 1; round <= options.rounds; round++) {
     const shift = (round - 1) % contenders.length;
     for (const contender of [...contenders.slice(shift), ...contenders.slice(0, shift)]) {
-      const result = await measured(spec(contender, options.durationSeconds), contender);
+      const result = await measured(contender, options);
       const { settleMs } = result;
       runs.get(contender.name)?.push(result);
       options.log(
@@ -121,23 +134,11 @@ export async function alternate(contenders: readonly Contender[], options: Round
   }
   return contenders.map((c) => {
     const list = runs.get(c.name) ?? [];
+    const medians = MEDIAN_OF.map((key) => [key, median(list.map((r) => r[key]))]);
     return {
+      ...(Object.fromEntries(medians) as Record<(typeof MEDIAN_OF)[number], number>),
       name: c.name,
       connections: options.connections,
-      rps: median(list.map((r) => r.rps)),
-      p50: median(list.map((r) => r.p50)),
-      p99: median(list.map((r) => r.p99)),
-      cpuUs: median(list.map((r) => r.cpuUs)),
-      mainCpuUs: median(list.map((r) => r.mainCpuUs)),
-      machineCpuUs: median(list.map((r) => r.machineCpuUs)),
-      settleMs: median(list.map((r) => r.settleMs)),
-      sustainedRps: median(
-        list.map((r) =>
-          Number.isFinite(r.settleMs)
-            ? (r.rps * options.durationSeconds) / (options.durationSeconds + r.settleMs / 1000)
-            : r.rps,
-        ),
-      ),
       errors: list.reduce((sum, r) => sum + r.errors, 0),
       non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
     };
@@ -145,27 +146,6 @@ export async function alternate(contenders: readonly Contender[], options: Round
 }
 
 const require = createRequire(new URL("../package.json", import.meta.url));
-
-/** What one load run measured. */
-interface LoadResult {
-  rps: number;
-  /** Requests answered in the run. */
-  total: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-interface LoadSpec {
-  url: string;
-  connections: number;
-  durationSeconds: number;
-  /** Paths to cycle through (default: the URL's own). */
-  paths?: string[];
-  /** Make every request unique (`?i=N`), so recorders record each one instead of replaying a tape. */
-  unique?: boolean;
-}
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -180,16 +160,20 @@ type Autocannon = (
   done: (error: Error | null, result: AutocannonResult) => void,
 ) => void;
 
-/** Runs autocannon (keep-alive, the given connections) against a URL and returns its figures. */
-function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/** Runs autocannon (keep-alive, the round's connections) on a contender for `seconds`; returns its figures. */
+function runLoad(
+  c: Contender,
+  options: RoundOptions,
+  seconds: number,
+): Promise<Pick<Measured, "rps" | "total" | "p50" | "p99" | "errors" | "non2xx">> {
   const autocannon = require("autocannon") as Autocannon;
-  const base = new URL(spec.url);
-  const paths = spec.paths ?? [`${base.pathname}${base.search}`];
+  const base = new URL(c.url);
+  const paths = c.paths ?? [`${base.pathname}${base.search}`];
   let counter = 0;
   const requests = paths.map((path) => ({
     method: "GET",
     path,
-    ...(spec.unique
+    ...(options.unique
       ? {
           setupRequest: (request: { path: string }) => {
             counter += 1;
@@ -200,13 +184,7 @@ function runLoad(spec: LoadSpec): Promise<LoadResult> {
   }));
   return new Promise((resolve, reject) => {
     autocannon(
-      {
-        url: spec.url,
-        connections: spec.connections,
-        duration: spec.durationSeconds,
-        pipelining: 1,
-        requests,
-      },
+      { url: c.url, connections: options.connections, duration: seconds, pipelining: 1, requests },
       (error, result) => {
         if (error) return reject(error);
         resolve({

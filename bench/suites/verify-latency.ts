@@ -1,4 +1,5 @@
-import { createServer } from "node:http";
+import { Agent, createServer } from "node:http";
+import httpProxy from "http-proxy";
 import { loadContract } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { startServer } from "../../core/http/server.js";
@@ -16,13 +17,16 @@ const GOAL_SECONDS = 30;
 /** One request at a time, as verify sent them before issue 47, then the default. */
 const CONCURRENCIES = [1, 4] as const;
 
-/** A front that forwards each request to `upstream` and answers `LATENCY_MS` after the answer came. */
+/** A front that forwards each request to `upstream` `LATENCY_MS` after it came, so answers it late. */
 async function slowFront(upstream: string) {
   let requests = 0;
   // Requests in flight now, at most, and their sum over time (ms): the mean is that sum over the wall time.
   let inFlight = 0;
   let peak = 0;
   let busyMs = 0;
+  const agent = new Agent({ keepAlive: true });
+  const proxy = httpProxy.createProxyServer({ target: upstream, agent, changeOrigin: true });
+  proxy.on("error", (_error, _req, res) => void res.destroy());
   const server = createServer((req, res) => {
     requests++;
     const started = Date.now();
@@ -31,30 +35,17 @@ async function slowFront(upstream: string) {
       inFlight--;
       busyMs += Date.now() - started;
     });
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers))
-        if (name !== "host" && name !== "connection" && value !== undefined) headers[name] = String(value);
-      const answer = await fetch(`${upstream}${req.url}`, {
-        method: req.method ?? "GET",
-        headers: { ...headers, "accept-encoding": "identity" },
-        redirect: "manual",
-        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-      });
-      const body = Buffer.from(await answer.arrayBuffer());
-      const out: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        if (!["content-length", "transfer-encoding", "connection", "content-encoding"].includes(name))
-          out[name] = value;
-      });
-      await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
-      res.writeHead(answer.status, out).end(body);
-    })().catch(() => res.destroy());
+    setTimeout(() => proxy.web(req, res), LATENCY_MS);
   });
   const running = await startServer(server, { what: "a slow front" });
-  return { url: running.url, figures: () => ({ requests, peak, busyMs }), close: () => running.close() };
+  return {
+    url: running.url,
+    figures: () => ({ requests, peak, busyMs }),
+    close: async () => {
+      await running.close();
+      agent.destroy();
+    },
+  };
 }
 
 /**
