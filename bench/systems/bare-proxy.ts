@@ -2,9 +2,9 @@
 // Usage: node --import tsx bench/systems/bare-proxy.ts --upstream URL [--no-keepalive]
 import { Agent, createServer } from "node:http";
 import httpProxy from "http-proxy";
-import { closeOnSignal, listenAndAnnounce } from "./listen.js";
+import { argument, serve } from "./listen.js";
 
-const upstream = process.argv[process.argv.indexOf("--upstream") + 1] ?? "";
+const upstream = argument("--upstream");
 const keepAlive = !process.argv.includes("--no-keepalive");
 const agent = new Agent({ keepAlive, maxSockets: 256 });
 const proxy = httpProxy.createProxyServer({ target: upstream, agent: keepAlive ? agent : undefined });
@@ -13,6 +13,4 @@ proxy.on("error", (_error, _request, response) => {
   response.end();
 });
 const server = createServer((request, response) => proxy.web(request, response));
-server.keepAliveTimeout = 60_000;
-await listenAndAnnounce(server);
-closeOnSignal(() => server.close());
+await serve(server);

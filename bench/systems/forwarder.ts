@@ -16,12 +16,8 @@ import { DEFAULT_MAX_BODY_BYTES } from "../../proxy/options.js";
 import { createForwarder, type Done } from "../../proxy/record/forwarder.js";
 import { frameMeta, Journal } from "../../proxy/record/journal.js";
 import { DEFAULT_UPSTREAM_TIMEOUT_MS } from "../../proxy/record/options.js";
-import { closeOnSignal, listenAndAnnounce } from "./listen.js";
+import { argument, serve } from "./listen.js";
 
-const argument = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at < 0 ? undefined : process.argv[at + 1];
-};
 const journalFile = argument("--journal");
 const journal = journalFile === undefined ? undefined : Journal.open(journalFile);
 const forwarder = createForwarder({
@@ -42,10 +38,7 @@ const done: Done = (outcome) => {
   return true;
 };
 const server = createServer((request, response) => forwarder.forward(request, response, done));
-server.keepAliveTimeout = 60_000;
-await listenAndAnnounce(server);
-closeOnSignal(() => {
-  server.close();
+await serve(server, () => {
   forwarder.close();
   journal?.close(true);
 });

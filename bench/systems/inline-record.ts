@@ -14,13 +14,12 @@ import { resolveRecorderOptions } from "../../proxy/record/options.js";
 import { RecordingPipeline } from "../../proxy/record/pipeline.js";
 import { planRecording } from "../../proxy/record/plan.js";
 import { createRedactor } from "../../proxy/redaction/redact.js";
-import { closeOnSignal, listenAndAnnounce } from "./listen.js";
+import { argument, serve } from "./listen.js";
 
-const argument = (name: string) => process.argv[process.argv.indexOf(name) + 1] ?? "";
 if (process.argv.includes("--no-fast-paths")) BodyEncoder.prototype.encode = BodyEncoder.prototype.store;
 const o = resolveRecorderOptions({
-  upstream: argument("--upstream"),
-  cassette: argument("--cassette"),
+  upstream: argument("--upstream") ?? "",
+  cassette: argument("--cassette") ?? "",
   mode: "all",
   maxCassetteBytes: Number.MAX_SAFE_INTEGER,
   onEvent: ignoreEvents,
@@ -84,10 +83,7 @@ const server = createServer((req, res) => {
   };
   forwarder.forward(req, res, recorded);
 });
-server.keepAliveTimeout = 60_000;
-await listenAndAnnounce(server);
-closeOnSignal(async () => {
-  server.close();
+await serve(server, async () => {
   forwarder.close();
   await pipeline.idle();
   writer.flush();

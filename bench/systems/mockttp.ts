@@ -2,10 +2,10 @@
 // (what a recorder built on it would need).
 // Usage: node --import tsx bench/systems/mockttp.ts --upstream URL
 import { createRequire } from "node:module";
-import { closeOnSignal } from "./listen.js";
+import { argument, closeOnSignal } from "./listen.js";
 
 const require = createRequire(new URL("../package.json", import.meta.url));
-const upstream = process.argv[process.argv.indexOf("--upstream") + 1] ?? "";
+const upstream = argument("--upstream");
 // biome-ignore lint/suspicious/noExplicitAny: loaded from bench/node_modules at run time
 const mockttp = require("mockttp") as any;
 const server = mockttp.getLocal();

@@ -1,19 +1,18 @@
 // talkback, recording (every request is new) or playing back its tapes.
 // Usage: node --import tsx bench/systems/talkback.ts --mode record|playback --upstream URL --tapes DIR
 import { createRequire } from "node:module";
-import { closeOnSignal, randomPort } from "./listen.js";
+import { argument, closeOnSignal, randomPort } from "./listen.js";
 
 const require = createRequire(new URL("../package.json", import.meta.url));
-const arg = (name: string) => process.argv[process.argv.indexOf(`--${name}`) + 1] ?? "";
 // biome-ignore lint/suspicious/noExplicitAny: talkback ships no types for its CommonJS entry
 const talkback = require("talkback") as any;
 const mode =
-  arg("mode") === "record" ? talkback.Options.RecordMode.NEW : talkback.Options.RecordMode.DISABLED;
+  argument("--mode") === "record" ? talkback.Options.RecordMode.NEW : talkback.Options.RecordMode.DISABLED;
 const port = randomPort();
 const server = talkback({
-  host: arg("upstream"),
+  host: argument("--upstream"),
   port,
-  path: arg("tapes"),
+  path: argument("--tapes"),
   record: mode,
   // Match on method, URL and body only, as the other replayers do: the load generator's headers differ
   // from the recording client's.

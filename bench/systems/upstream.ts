@@ -2,11 +2,9 @@
 // Usage: node --import tsx bench/systems/upstream.ts [--size BYTES]
 import { createServer } from "node:http";
 import { jsonBody } from "./body.js";
-import { closeOnSignal, listenAndAnnounce } from "./listen.js";
+import { argument, serve } from "./listen.js";
 
-const sizeFlag = process.argv.indexOf("--size");
-const size = sizeFlag > 0 ? Number(process.argv[sizeFlag + 1]) : 2048;
-const body = jsonBody(size);
+const body = jsonBody(Number(argument("--size") ?? 2048));
 const server = createServer((request, response) => {
   request.resume();
   request.on("end", () => {
@@ -17,6 +15,4 @@ const server = createServer((request, response) => {
     response.end(body);
   });
 });
-server.keepAliveTimeout = 60_000;
-await listenAndAnnounce(server);
-closeOnSignal(() => server.close());
+await serve(server);
