@@ -1,12 +1,4 @@
-import {
-  leaveUrl,
-  type PayOutcome,
-  pay,
-  paymentWindowMs,
-  REFUSED_CARD,
-  returnUrlOf,
-  SUCCESS_CARD,
-} from "./checkout.js";
+import { leaveUrl, pay, paymentWindowMs, REFUSED_CARD, returnUrlOf, SUCCESS_CARD } from "./checkout.js";
 import type { SandboxCore } from "./core.js";
 import type { CheckoutIntent } from "./data/model.js";
 import { type Exchange, redirect, sendHtml, sendJson, sendNotFound } from "./http.js";
@@ -118,10 +110,6 @@ function showCheckoutPage(core: SandboxCore, ex: Exchange, intent: CheckoutInten
   }
 }
 
-function outcomeStatus(result: PayOutcome): number {
-  return result.outcome === "expired" ? 410 : 200;
-}
-
 /** `POST …/checkout/{key}/pay` (form or JSON): JSON for the page's script, redirects or HTML otherwise. */
 async function payOnCheckoutPage(core: SandboxCore, ex: Exchange, intent: CheckoutIntent): Promise<void> {
   const raw = (await ex.body())?.toString("utf8") ?? "";
@@ -137,7 +125,7 @@ async function payOnCheckoutPage(core: SandboxCore, ex: Exchange, intent: Checko
   }
   const result = pay(core, intent, card);
   if ((ex.req.headers.accept ?? "").includes("application/json")) {
-    sendJson(ex, outcomeStatus(result), result);
+    sendJson(ex, result.outcome === "expired" ? 410 : 200, result);
     return;
   }
   switch (result.outcome) {

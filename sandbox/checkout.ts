@@ -201,10 +201,8 @@ export function checkoutForm(core: SandboxCore, organizationSlug: string): FormD
     itemType: "Payment",
     priceMin: 0,
     priceMax: 0,
-    count: 0,
     from: "2024-01-01T00:00:00Z",
     to: "2024-01-01T00:00:00Z",
-    fileEvery: 0,
   });
 }
 

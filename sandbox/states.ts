@@ -162,7 +162,6 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
       count,
       from: "2024-03-01T08:00:00Z",
       to: "2024-11-30T20:00:00Z",
-      fileEvery: 0,
     });
     const { organizationSlug, formType, formSlug } = form;
     const itemsPath = path(core, "v5.form-items", { organizationSlug, formType, formSlug });

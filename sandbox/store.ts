@@ -95,10 +95,8 @@ export function createStore(seed: number, entries: number, data?: SandboxData) {
       itemType: "Membership",
       priceMin: 2000,
       priceMax: 2000,
-      count: 0,
       from: "2024-09-01T08:00:00Z",
       to: "2024-11-30T20:00:00Z",
-      fileEvery: 0,
     }),
   ];
   // The ready-made organization and forms, with the declared ones beside them (or in their place, for the

@@ -53,10 +53,12 @@ export interface FormSpec {
   itemType: string;
   priceMin: number;
   priceMax: number;
-  count: number;
+  /** Its seeded entries (default none). */
+  count?: number;
   from: string;
   to: string;
-  fileEvery: number;
+  /** One entry in `fileEvery` carries an attached file (default 0: none). */
+  fileEvery?: number;
   /** The form offers a free donation (a `Donation` tier) that some payers add to their order. */
   offersDonation?: boolean;
 }
@@ -102,11 +104,11 @@ export function defineForm(spec: FormSpec): FormDef {
     formType: spec.formType,
     formSlug: spec.formSlug,
     title: spec.title,
-    count: spec.count,
+    count: spec.count ?? 0,
     firstId: (spec.key + 1) * FORM_ID_SPAN,
     fromMs,
     toMs: Date.parse(spec.to),
-    fileEvery: spec.fileEvery,
+    fileEvery: spec.fileEvery ?? 0,
     customFields: customFields(base),
     extraOptions: extraOptions(base),
     tiers: [
