@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DatedRules, Route } from "../contracts/index.js";
+import type { Route } from "../contracts/index.js";
 import { apiViews, emitType, notificationViews, type RouteHandler, type SandboxCore } from "./core.js";
 import { PAYMENT_ID_OFFSET, seededPayer } from "./data/generate.js";
 import type { CheckoutIntent, CheckoutRequest, FormDef, OrderRecord, PaymentRecord } from "./data/model.js";
@@ -27,12 +27,14 @@ export function paymentWindowMs(core: SandboxCore): number {
   return (core.fault === "short-checkout-window" ? 10 : 15) * 60_000;
 }
 
-/** Creates an intent; refuses an unverified new association once verification is required. */
+/**
+ * Creates an intent (its amounts already checked: `readCheckoutRequest`); refuses an unverified new
+ * association once verification is required.
+ */
 export function createIntent(
   core: SandboxCore,
   organizationSlug: string,
   request: CheckoutRequest,
-  rules: DatedRules,
 ): { ok: true; intent: CheckoutIntent } | { ok: false; status: number; code: string; message: string } {
   const organization = core.store.organization(organizationSlug);
   if (!organization) {
@@ -43,14 +45,8 @@ export function createIntent(
       message: `No organization with slug "${organizationSlug}".`,
     };
   }
-  const terms = request.terms ?? [];
-  const sum = request.initialAmount + terms.reduce((total, term) => total + term.amount, 0);
-  if (sum !== request.totalAmount) {
-    const message = `totalAmount (${request.totalAmount}) must equal initialAmount plus the terms (${sum}).`;
-    return { ok: false, status: 400, code: "InvalidAmount", message };
-  }
   if (
-    rules.newAssociationsNeedVerification &&
+    core.contract.timeline.inForce("new-association-verification", core.clock.day()) &&
     !organization.verified &&
     core.fault !== "unverified-payments"
   ) {
@@ -327,7 +323,7 @@ export const checkoutHandlers: Readonly<Record<string, RouteHandler>> = {
   "v5.checkout-create": async (core, ex, call) => {
     const request = await readCheckoutRequest(core, ex, call.rules.route);
     if (!request) return;
-    const created = createIntent(core, call.params.organizationSlug ?? "", request, call.rules);
+    const created = createIntent(core, call.params.organizationSlug ?? "", request);
     if (!created.ok) {
       if (created.status === 400) sendServiceErrors(ex, 400, [serviceError(created.code, created.message)]);
       else sendErrors(ex, created.status, created.code, created.message);

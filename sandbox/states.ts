@@ -287,9 +287,11 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
   "a checkout intent": (core, params) => {
     const slug = text(params, "organizationSlug") ?? core.store.mainOrganization.slug;
     const site = `${core.baseUrl}/_site`;
+    const amount = Number(params.totalAmount ?? 1000);
+    if (!Number.isSafeInteger(amount)) throw new StateError(`totalAmount must be whole cents, got ${amount}`);
     const request: CheckoutRequest = {
-      totalAmount: Number(params.totalAmount ?? 1000),
-      initialAmount: Number(params.totalAmount ?? 1000),
+      totalAmount: amount,
+      initialAmount: amount,
       itemName: text(params, "itemName") ?? "Adhésion 2025",
       backUrl: pageUrl(params, "backUrl", `${site}/back`),
       errorUrl: pageUrl(params, "errorUrl", `${site}/error`),
@@ -297,11 +299,7 @@ const setups: Readonly<Record<string, (core: SandboxCore, params: Params) => Res
       containsDonation: false,
       metadata: { providerState: "a checkout intent" },
     };
-    const rules = core.contract.timeline.datedRulesAt(
-      core.contract.routes.byId("v5.checkout-create"),
-      core.clock.day(),
-    );
-    const created = createIntent(core, slug, request, rules);
+    const created = createIntent(core, slug, request);
     if (!created.ok) throw new StateError(created.message);
     const intent = created.intent;
     return {
