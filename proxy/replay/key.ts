@@ -107,17 +107,9 @@ function canonicalBody(
   };
 }
 
+/** `json:TEXT`, `form:TEXT`, `bytes:DIGEST`, or nothing for no body. */
 function bodyKeyText(body: CanonicalBody): string {
-  switch (body.kind) {
-    case "none":
-      return "";
-    case "json":
-      return `json:${body.text}`;
-    case "form":
-      return `form:${body.text}`;
-    case "bytes":
-      return `bytes:${body.digest}`;
-  }
+  return body.kind === "none" ? "" : `${body.kind}:${body.kind === "bytes" ? body.digest : body.text}`;
 }
 
 /** The headers the rules add to matching, each value as its rule sees it. */

@@ -4,14 +4,11 @@ import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { type Problem, problem } from "../../core/http/problem.js";
 import type { Cassette, MatchRule, StoredRequest } from "../cassette/format.js";
-import { createRedactor, type Redactor } from "../redaction/redact.js";
+import { createRedactor, type Redactor, redactRequest } from "../redaction/redact.js";
 import { type HeldResponse, hold } from "./held.js";
-import type { CanonicalBody, CanonicalRequest } from "./key.js";
-import { describeRequest } from "./key.js";
+import { type CanonicalBody, type CanonicalRequest, canonicalize, describeRequest } from "./key.js";
 import { compileRules, describeRule } from "./match-rules.js";
-import type { Candidate } from "./replay-index.js";
-import { ReplayIndex } from "./replay-index.js";
-import { type Lookup, lookup } from "./serve.js";
+import { type Candidate, ReplayIndex } from "./replay-index.js";
 import { KeyMemo, type Served, ServedCache } from "./start-over-map.js";
 import {
   applyCounts,
@@ -62,16 +59,10 @@ function jsonDifferences(recorded: unknown, received: unknown, path: string, out
 }
 
 function bodySummary(body: CanonicalBody): unknown {
-  switch (body.kind) {
-    case "none":
-      return null;
-    case "json":
-      return body.value;
-    case "form":
-      return body.text;
-    case "bytes":
-      return body.preview ?? `${body.length} bytes (sha256 ${body.digest.slice(0, 12)}…)`;
-  }
+  if (body.kind === "none") return null;
+  if (body.kind === "bytes")
+    return body.preview ?? `${body.length} bytes (sha256 ${body.digest.slice(0, 12)}…)`;
+  return body.kind === "json" ? body.value : body.text;
 }
 
 /** A form's fields, each with its values joined by commas, in the order sent. */
@@ -263,6 +254,15 @@ export function matchingRules(cassettes: readonly Cassette[], extra: readonly Ma
   return [...cassettes.flatMap((c) => c.header.matching ?? []), ...extra];
 }
 
+/** The result of looking a request up: the interaction's number, if any, and the request's canonical form. */
+interface Lookup {
+  entry: number | undefined;
+  canonical: CanonicalRequest;
+  redacted: StoredRequest;
+  /** The request's canonical key under each redaction profile, in the order tried. */
+  keys: readonly string[];
+}
+
 /**
  * The replay logic without a server: finds the recorded response for a request, applies the timeline,
  * or explains the miss. The HTTP server and the nock entry both use it.
@@ -343,9 +343,29 @@ export class Replayer {
         message: `${request.method} ${request.path} → 404 (switched off at ${this.options.at})`,
       };
     }
-    const found = lookup(this.index, this.profiles, request, this.repeatLast);
+    const found = this.lookup(request);
     if (line !== undefined && this.memoizable) this.memo.set(line, found.keys);
     return found.entry !== undefined ? this.hit(found.entry, dated, request.method, request.path) : found;
+  }
+
+  /**
+   * Finds the recorded interaction for a request. The request is redacted the way each cassette was
+   * (`profiles`, one at least: secrets always, personal data when the cassette says so) so that a real
+   * secret matches its placeholder.
+   */
+  private lookup(request: StoredRequest): Lookup {
+    const { profiles } = this;
+    // Redaction changes JSON bodies in place: each way of redacting gets its own copy.
+    const forms = profiles.map((profile) => {
+      const redacted = redactRequest(profiles.length > 1 ? structuredClone(request) : request, profile);
+      return { redacted, canonical: canonicalize(redacted, this.index.rules) };
+    });
+    const keys = forms.map((form) => form.canonical.key);
+    for (const form of forms) {
+      const entry = this.index.take(form.canonical.key, this.repeatLast);
+      if (entry !== undefined) return { entry, ...form, keys };
+    }
+    return { entry: undefined, ...(forms[0] as (typeof forms)[number]), keys };
   }
 
   /** Starts every sequence over: identical requests get their recordings from the first again. */
