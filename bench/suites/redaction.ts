@@ -3,7 +3,7 @@ import { createRedactor } from "../../proxy/redaction/redactor.js";
 import { learnFromRuleset, RULESET_TEXT_LIMIT, rulesetSecrets } from "../../proxy/redaction/ruleset.js";
 import { redactText } from "../../proxy/redaction/text-body.js";
 import type { BenchContext } from "../lib/context.js";
-import type { Section } from "../lib/report.js";
+import { median, type Section } from "../lib/report.js";
 
 /** The bodies measured: a 2 KB JSON answer and a 1 MB text export, each with one secret inside. */
 function bodies(): { name: string; text: string; type: string }[] {
@@ -33,8 +33,7 @@ async function timed(rounds: number, run: () => unknown | Promise<unknown>): Pro
     await run();
     samples.push(Number(process.hrtime.bigint() - start) / 1000);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+  return median(samples);
 }
 
 const us = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} ms` : `${n.toFixed(0)} µs`);

@@ -101,50 +101,39 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   const contenders: Contender[] = [
     { name: "node:http (fixed body)", url: upstream.url, paths: PATHS, pid: upstream.pid },
   ];
-  const add = async (name: string, start: () => Promise<{ url: string; pid: number }>) => {
+  /** Starts a contender; a peer that serves what it recorded is first run by `record` on 10 requests. */
+  const add = async (name: string, play: ChildSpec, record?: ChildSpec) => {
     try {
-      const child = await start();
+      if (record) {
+        const recorder = await ctx.start(record);
+        await sendDistinct(recorder.url, 10, 1);
+        await recorder.close();
+      }
+      const child = await ctx.start(play);
       contenders.push({ name, url: child.url, paths: PATHS, pid: child.pid });
     } catch (error) {
       skipped.push(`${name} could not run here: ${(error as Error).message.split("\n")[0]}`);
     }
   };
-  for (const [count, file] of cassettes) {
-    await add(`assopay replay (${whole(count)})`, () =>
-      ctx.start({
-        ...ctx.assopay(["replay", "--cassette", file, "--port", "0", "--quiet"]),
-        startTimeoutMs: LOAD_TIMEOUT_MS,
-      }),
-    );
-  }
+  const replay = (file: string): ChildSpec => ({
+    ...ctx.assopay(["replay", "--cassette", file, "--port", "0", "--quiet"]),
+    startTimeoutMs: LOAD_TIMEOUT_MS,
+  });
+  for (const [count, file] of cassettes) await add(`assopay replay (${whole(count)})`, replay(file));
   const largest = cassettes.get(100_000);
   if (largest) {
     // Not a target: the figure for deciding whether replay should run its server with this V8 flag
     // (bench/history/performance-log.md, 2026-11-24). Node refuses it in NODE_OPTIONS, so it is given here.
-    const { command, args } = ctx.assopay(["replay", "--cassette", largest, "--port", "0", "--quiet"]);
-    await add(SINGLE_THREADED, () =>
-      ctx.start({ command, args: ["--single-threaded-gc", ...args], startTimeoutMs: LOAD_TIMEOUT_MS }),
-    );
+    const { args, ...spec } = replay(largest);
+    await add(SINGLE_THREADED, { ...spec, args: ["--single-threaded-gc", ...args] });
   }
-  await add("talkback 4.2 (playback)", async () => {
-    const tapes = join(ctx.scratch, "talkback-tapes");
-    const recorder = await ctx.start(
-      ctx.system("talkback", ["--mode", "record", "--upstream", upstream.url, "--tapes", tapes]),
-    );
-    await sendDistinct(recorder.url, 10, 1);
-    await recorder.close();
-    return ctx.start(
-      ctx.system("talkback", ["--mode", "playback", "--upstream", upstream.url, "--tapes", tapes]),
-    );
-  });
-  await add("WireMock 3.13 (stubs)", async () => {
-    const root = join(ctx.scratch, "wiremock-stubs");
-    const recorder = await ctx.start(wiremock(root, upstream.url));
-    await sendDistinct(recorder.url, 10, 1);
-    await recorder.close();
-    return ctx.start(wiremock(root));
-  });
-  await add("Prism 5.14 (mock)", () => ctx.start(prism(join(ctx.scratch, "prism.json"))));
+  const tapes = join(ctx.scratch, "talkback-tapes");
+  const talkback = (mode: string) =>
+    ctx.system("talkback", ["--mode", mode, "--upstream", upstream.url, "--tapes", tapes]);
+  await add("talkback 4.2 (playback)", talkback("playback"), talkback("record"));
+  const stubs = join(ctx.scratch, "wiremock-stubs");
+  await add("WireMock 3.13 (stubs)", wiremock(stubs), wiremock(stubs, upstream.url));
+  await add("Prism 5.14 (mock)", prism(join(ctx.scratch, "prism.json")));
   ctx.log("replay, 2 KB bodies, 10 connections");
   const results = await alternate(contenders, {
     ...ctx.options,
