@@ -39,7 +39,14 @@ export function attachedFileUrls(value: unknown, found: string[] = []): string[]
   return found;
 }
 
-async function readDetail(ctx: CheckContext, orderId: string) {
+type Found = Extract<OrderFixture, { ok: true }>;
+
+/** The order as the fixture: its detail read with the admin token, and how it was found (`how`). */
+async function readOrder(
+  ctx: CheckContext,
+  orderId: string,
+  how: Pick<Found, "source" | "note"> & { stateFileUrl?: string | undefined },
+): Promise<Found> {
   const detail = await ctx.http.send({
     method: "GET",
     url: `${ctx.options.target}${ctx.contract.routes.pathOf("v5.order-detail", { orderId })}`,
@@ -47,7 +54,8 @@ async function readDetail(ctx: CheckContext, orderId: string) {
   });
   const parsed = isSuccess(detail.status) ? parseJson(detail) : undefined;
   const body = parsed?.ok ? parsed.value : undefined;
-  return { detail, body, fileUrls: [...new Set(attachedFileUrls(body))] };
+  const fileUrls = [...new Set(attachedFileUrls(body))];
+  return { ok: true, orderId, stateFileUrl: undefined, ...how, detail, body, fileUrls };
 }
 
 async function fromState(ctx: CheckContext): Promise<OrderFixture | undefined> {
@@ -56,9 +64,8 @@ async function fromState(ctx: CheckContext): Promise<OrderFixture | undefined> {
   if (!answer.ok) return { ok: false, reason: answer.reason };
   const orderId = stateString(answer.values, "orderId");
   if (!orderId) return { ok: false, reason: `the state "${STATE}" did not answer an orderId` };
-  const read = await readDetail(ctx, orderId);
   const stateFileUrl = stateString(answer.values, "fileUrl");
-  return { ok: true, orderId, source: "state", stateFileUrl, ...read, note: `provider state "${STATE}"` };
+  return readOrder(ctx, orderId, { source: "state", stateFileUrl, note: `provider state "${STATE}"` });
 }
 
 /**
@@ -78,27 +85,20 @@ async function fromCrawl(ctx: CheckContext): Promise<OrderFixture> {
       reason: `the orders of ${where.organizationSlug} gave no order to read (${sample.exchange.status}); name an order with an attached file with --order-id`,
     };
   }
-  let first: Extract<OrderFixture, { ok: true }> | undefined;
+  let first: Found | undefined;
   for (const [n, orderId] of ids.entries()) {
     ctx.progress.update("looking for an attached file", `order detail ${n + 1} of at most ${ids.length}`);
-    const read = await readDetail(ctx, orderId);
-    const found: Extract<OrderFixture, { ok: true }> = {
-      ok: true,
-      orderId,
-      source: "crawl",
-      stateFileUrl: undefined,
-      ...read,
-      note: `found among the orders of ${where.organizationSlug} (${n + 1} order detail(s) read)`,
-    };
+    const note = `found among the orders of ${where.organizationSlug} (${n + 1} order detail(s) read)`;
+    const found = await readOrder(ctx, orderId, { source: "crawl", note });
     first ??= found;
-    if (read.fileUrls.length > 0 || !isSuccess(read.detail.status)) {
+    if (found.fileUrls.length > 0 || !isSuccess(found.detail.status)) {
       ctx.progress.done();
       return found;
     }
   }
   ctx.progress.done();
   return {
-    ...(first as Extract<OrderFixture, { ok: true }>),
+    ...(first as Found),
     note: `no attached file in the detail of the ${ids.length} first orders of ${where.organizationSlug}; name an order with an attached file with --order-id`,
   };
 }
@@ -109,16 +109,7 @@ export function orderFixture(ctx: CheckContext): Promise<OrderFixture> {
     // The rights checks read order details with the admin token.
     if (!ctx.tokens.has("admin")) return { ok: false, reason: noAdminReason(ctx.options.auth) };
     const given = ctx.options.orderId;
-    if (given !== undefined) {
-      return {
-        ok: true,
-        orderId: given,
-        source: "order-id",
-        stateFileUrl: undefined,
-        ...(await readDetail(ctx, given)),
-        note: "--order-id",
-      };
-    }
+    if (given !== undefined) return readOrder(ctx, given, { source: "order-id", note: "--order-id" });
     return (await fromState(ctx)) ?? fromCrawl(ctx);
   });
 }
