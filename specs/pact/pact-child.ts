@@ -84,13 +84,8 @@ if (!file) {
   process.stderr.write("usage: pact-child CONFIG.json\n");
   process.exitCode = 2;
 } else {
-  main(file).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`PACT-CHILD-ERROR: ${String(error)}\n`);
-      process.exitCode = 2;
-    },
-  );
+  process.exitCode = await main(file).catch((error: unknown) => {
+    process.stderr.write(`PACT-CHILD-ERROR: ${String(error)}\n`);
+    return 2;
+  });
 }

@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { HttpMethod } from "../../contracts/index.js";
 import { isAssopayError } from "../../core/errors.js";
 import { readBodyOrRefuse } from "../../core/http/body.js";
@@ -8,10 +8,6 @@ import { type RunningServer, startServer } from "../../core/http/server.js";
 import type { HttpClient } from "../runner/http.js";
 
 const LIMIT = { bytes: 16 * 1024 * 1024, title: "Request body too large for the forwarder" } as const;
-
-function answerText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(text);
-}
 
 /**
  * A forwarder on 127.0.0.1 in front of one URL of the target (its root, or its provider-state URL), for
@@ -64,7 +60,8 @@ export async function startRetryingForwarder(http: HttpClient, base: string): Pr
     })().catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       const message = error instanceof Error ? error.message : String(error);
-      answerText(res, isAssopayError(error) ? 503 : 502, message);
+      res.writeHead(isAssopayError(error) ? 503 : 502, { "content-type": "text/plain; charset=utf-8" });
+      res.end(message);
     });
   });
   return startServer(server, { what: "the Pact verifier's forwarder" });
