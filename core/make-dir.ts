@@ -77,10 +77,5 @@ export function makeDirSync(dir: string, mode?: number): void {
   }
 }
 
-/**
- * {@link makeDirSync} for async callers; rejects with MakeDirError naming the level that refused. Its one
- * caller (the CA folder, once at start) waits for it anyway: a handful of synchronous stat and mkdir calls.
- */
-export async function makeDir(dir: string, mode?: number): Promise<void> {
-  makeDirSync(dir, mode);
-}
+/** {@link makeDirSync} under the name the CA folder's maker calls (a handful of stat and mkdir calls). */
+export const makeDir = makeDirSync;
