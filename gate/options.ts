@@ -74,30 +74,29 @@ export interface GateOptions {
   rules?: ConsumerRules;
 }
 
-export const DEFAULT_MAX_REQUESTS = 500;
-export const DEFAULT_TIMEOUT_SECONDS = 60;
-export const DEFAULT_ENTRIES = 65;
-/** The largest `--max-requests`, `--timeout` (seconds, a day) and `--entries` a run takes. */
-export const GATE_LIMITS = Object.freeze({
-  maxRequests: 1_000_000,
-  timeoutSeconds: 86_400,
-  entries: 100_000,
+/**
+ * The numeric options, for the resolver and the verb's flags alike: the default (which a usage error
+ * gives as its example) and the bounds (`timeoutSeconds`: seconds above 0, fractions allowed, a day).
+ */
+export const GATE_NUMBERS = Object.freeze({
+  maxRequests: { example: 500, min: 1, max: 1_000_000 },
+  timeoutSeconds: { example: 60, max: 86_400 },
+  entries: { example: 65, min: 0, max: 100_000 },
 });
 
+/** A whole number within `min` and `max`, `example` when absent. */
 function wholeNumber(
   name: string,
   value: number | undefined,
-  fallback: number,
-  min: number,
-  max: number,
+  { example, min, max }: { example: number; min: number; max: number },
 ): number {
-  const chosen = value ?? fallback;
+  const chosen = value ?? example;
   if (!Number.isInteger(chosen) || chosen < min || chosen > max) {
     throw new AssopayError(
       "usage",
       `assopay gate: ${name} must be a whole number from ${min} to ${max}, got ${value}`,
       {
-        hint: `for example ${name} ${fallback}`,
+        hint: `for example ${name} ${example}`,
       },
     );
   }
@@ -106,12 +105,13 @@ function wholeNumber(
 
 /** `--timeout`: seconds above 0 (fractions allowed), at most a day, as milliseconds. */
 function timeLimitMs(seconds: number | undefined): number {
-  const chosen = seconds ?? DEFAULT_TIMEOUT_SECONDS;
-  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > GATE_LIMITS.timeoutSeconds) {
+  const { example, max } = GATE_NUMBERS.timeoutSeconds;
+  const chosen = seconds ?? example;
+  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > max) {
     throw new AssopayError(
       "usage",
-      `assopay gate: --timeout must be a number of seconds above 0 and at most ${GATE_LIMITS.timeoutSeconds}, got ${seconds}`,
-      { hint: `for example --timeout ${DEFAULT_TIMEOUT_SECONDS} (fractions allowed: 1.5)` },
+      `assopay gate: --timeout must be a number of seconds above 0 and at most ${max}, got ${seconds}`,
+      { hint: `for example --timeout ${example} (fractions allowed: 1.5)` },
     );
   }
   return Math.max(1, Math.round(chosen * 1000));
@@ -175,7 +175,7 @@ export function resolveGateOptions(options: GateOptions) {
       hint: "the layer stands in front of one upstream: the embedded sandbox (--data, --shapes), a replay of cassettes, or a running server",
     });
   }
-  const seed = wholeNumber("--seed", options.seed, 1, 0, Number.MAX_SAFE_INTEGER);
+  const seed = wholeNumber("--seed", options.seed, { example: 1, min: 0, max: Number.MAX_SAFE_INTEGER });
   const upstream: UpstreamSpec =
     options.upstream !== undefined
       ? { kind: "url", url: upstreamUrl(options.upstream), login: Object.freeze(urlLogin(options.env ?? {})) }
@@ -183,7 +183,7 @@ export function resolveGateOptions(options: GateOptions) {
         ? { kind: "replay", cassettes: Object.freeze([...cassettes]) }
         : {
             kind: "sandbox",
-            entries: wholeNumber("--entries", options.entries, DEFAULT_ENTRIES, 0, GATE_LIMITS.entries),
+            entries: wholeNumber("--entries", options.entries, GATE_NUMBERS.entries),
             seed,
             shapes: options.shapes ?? "seed",
             ...(options.data ? { data: options.data } : {}),
@@ -198,13 +198,7 @@ export function resolveGateOptions(options: GateOptions) {
     allowHosts: Object.freeze([...(options.allowHosts ?? []), ...intercept]),
     at: options.at === undefined ? todayIso() : parseIsoDay(options.at),
     scenarios: Object.freeze(playedScenarios(upstream.kind, options.scenarios ?? [])),
-    maxRequests: wholeNumber(
-      "--max-requests",
-      options.maxRequests,
-      DEFAULT_MAX_REQUESTS,
-      1,
-      GATE_LIMITS.maxRequests,
-    ),
+    maxRequests: wholeNumber("--max-requests", options.maxRequests, GATE_NUMBERS.maxRequests),
     timeoutMs: timeLimitMs(options.timeoutSeconds),
     seed,
     env: Object.freeze({ ...(options.env ?? {}) }),

@@ -1,13 +1,7 @@
 import { loadConsumerRules } from "../../contracts/consumer-rules.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
-import {
-  DEFAULT_ENTRIES,
-  DEFAULT_MAX_REQUESTS,
-  DEFAULT_TIMEOUT_SECONDS,
-  GATE_LIMITS,
-  type GateOptions,
-} from "../../gate/options.js";
+import { GATE_NUMBERS, type GateOptions } from "../../gate/options.js";
 import { formatGateReport, formatGateTimeline } from "../../gate/report/format.js";
 import { runGate, runGateAcrossDates } from "../../gate/run.js";
 import { SCENARIOS } from "../../gate/scenarios.js";
@@ -77,9 +71,9 @@ ${atEachHelp(24)}
                         NODE_OPTIONS with ASSOPAY_INTERCEPT_HOSTS and ASSOPAY_INTERCEPT_TARGET
 ${ALLOW_HOST_HELP}
   --reporter NAME       ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
-  --max-requests N      requests allowed per scenario (default ${DEFAULT_MAX_REQUESTS}); then the command is stopped
-  --timeout SECONDS     time allowed per scenario (default ${DEFAULT_TIMEOUT_SECONDS}; fractions allowed); then stopped
-  --entries N           entries of the sandbox's form (default ${DEFAULT_ENTRIES})
+  --max-requests N      requests allowed per scenario (default ${GATE_NUMBERS.maxRequests.example}); then the command is stopped
+  --timeout SECONDS     time allowed per scenario (default ${GATE_NUMBERS.timeoutSeconds.example}; fractions allowed); then stopped
+  --entries N           entries of the sandbox's form (default ${GATE_NUMBERS.entries.example})
   --seed N              seed of the sandbox's data and of the gate's tokens (default 1)
   --data FILE.yaml      the sandbox serves your own organizations, forms, orders (docs/sandbox.md,
                         "Your own data"); the command gets the file's main form in every scenario
@@ -146,19 +140,9 @@ export const gateCommand: Command = {
     const reporter = parseReporter("gate", stringFlag(flags, "reporter"));
     const rules = loadConsumerRules();
     const at = dateFlag("gate", stringFlag(flags, "at"));
-    const maxRequests = wholeFlag(flags, "max-requests", {
-      max: GATE_LIMITS.maxRequests,
-      example: DEFAULT_MAX_REQUESTS,
-    });
-    const timeoutSeconds = secondsOf(flags, "timeout", {
-      max: GATE_LIMITS.timeoutSeconds,
-      example: DEFAULT_TIMEOUT_SECONDS,
-    });
-    const entries = wholeFlag(flags, "entries", {
-      min: 0,
-      max: GATE_LIMITS.entries,
-      example: DEFAULT_ENTRIES,
-    });
+    const maxRequests = wholeFlag(flags, "max-requests", GATE_NUMBERS.maxRequests);
+    const timeoutSeconds = secondsOf(flags, "timeout", GATE_NUMBERS.timeoutSeconds);
+    const entries = wholeFlag(flags, "entries", GATE_NUMBERS.entries);
     const seed = seedFlag("gate", stringFlag(flags, "seed"));
     const data = dataFlag(flags, seed ?? 1);
     const contract = contractLoader(context)();
