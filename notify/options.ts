@@ -71,9 +71,8 @@ export interface NotifyOptions {
   strict?: boolean;
 }
 
-export const DEFAULT_NOTIFY_TIMEOUT_SECONDS = 15;
-/** The longest `--timeout` (seconds). */
-export const NOTIFY_TIMEOUT_LIMIT_SECONDS = 600;
+/** `--timeout`, the service's wait in seconds: its default (a usage error's example) and its largest. */
+export const NOTIFY_TIMEOUT = Object.freeze({ example: 15, max: 600 });
 
 function commandLine(argv: readonly string[] | undefined): CommandLine | undefined {
   if (argv === undefined) return undefined;
@@ -142,13 +141,13 @@ export function resolveNotifyOptions(options: NotifyOptions) {
       },
     );
   }
-  const timeout = options.timeoutSeconds ?? DEFAULT_NOTIFY_TIMEOUT_SECONDS;
-  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > NOTIFY_TIMEOUT_LIMIT_SECONDS) {
+  const timeout = options.timeoutSeconds ?? NOTIFY_TIMEOUT.example;
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > NOTIFY_TIMEOUT.max) {
     throw new AssopayError(
       "usage",
-      `assopay notify: --timeout must be a number of seconds above 0 and at most ${NOTIFY_TIMEOUT_LIMIT_SECONDS}, got ${timeout}`,
+      `assopay notify: --timeout must be a number of seconds above 0 and at most ${NOTIFY_TIMEOUT.max}, got ${timeout}`,
       {
-        hint: `for example --timeout ${DEFAULT_NOTIFY_TIMEOUT_SECONDS} (fractions allowed: 1.5)`,
+        hint: `for example --timeout ${NOTIFY_TIMEOUT.example} (fractions allowed: 1.5)`,
       },
     );
   }

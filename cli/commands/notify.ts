@@ -3,11 +3,7 @@ import type { Contract } from "../../contracts/index.js";
 import { AssopayError } from "../../core/errors.js";
 import { redactSecretText } from "../../core/secrets/text.js";
 import type { ApiAnswer, ReconcileApi } from "../../notify/api.js";
-import {
-  DEFAULT_NOTIFY_TIMEOUT_SECONDS,
-  NOTIFY_TIMEOUT_LIMIT_SECONDS,
-  type RecordedNotification,
-} from "../../notify/options.js";
+import { NOTIFY_TIMEOUT, type RecordedNotification } from "../../notify/options.js";
 import { formatNotifyReport } from "../../notify/report/format.js";
 import { runNotify } from "../../notify/run.js";
 import { bodyBytes } from "../../proxy/cassette/body.js";
@@ -66,7 +62,7 @@ Flags:
   --types TYPE         send only these types (repeat, or separate with commas; default: all)
   --cassette FILE      send the notifications a recorded session received (assopay record), in order
   --reporter NAME      ${REPORTER_CHOICE} (default ${DEFAULT_REPORTER}), written to stdout
-  --timeout SECONDS    the service's wait for each answer (default ${DEFAULT_NOTIFY_TIMEOUT_SECONDS}; fractions allowed)
+  --timeout SECONDS    the service's wait for each answer (default ${NOTIFY_TIMEOUT.example}; fractions allowed)
   --strict             robustness advice fails the run too
   -h, --help           this text
 
@@ -131,10 +127,7 @@ export const notifyCommand: Command = {
     }
     const key = stringFlag(flags, "key", { vars: context.env, name: "ASSOPAY_SIGNATURE_KEY" });
     const urlSecret = stringFlag(flags, "url-secret");
-    const timeoutSeconds = secondsOf(flags, "timeout", {
-      max: NOTIFY_TIMEOUT_LIMIT_SECONDS,
-      example: DEFAULT_NOTIFY_TIMEOUT_SECONDS,
-    });
+    const timeoutSeconds = secondsOf(flags, "timeout", NOTIFY_TIMEOUT);
     const reporter = parseReporter("notify", stringFlag(flags, "reporter"));
     const cassette = stringFlag(flags, "cassette");
     const recorded = cassette === undefined ? undefined : await recordedNotifications(cassette);
