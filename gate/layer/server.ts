@@ -232,32 +232,28 @@ function createFaultSchedule(faults: readonly Fault[]) {
   };
 }
 
-interface CutInput {
-  /** The upstream's JSON answer. */
-  readonly body: unknown;
-  readonly resultArray: "data" | "items";
-  /** The cursor of the request (the first page's, for a call without a token). */
-  readonly cursor: Cursor;
-  /** The token the client sent, decoded once; `undefined` on a first call. */
-  readonly sentToken: string | undefined;
-  readonly scenario: Pick<Scenario, "pages" | "finalToken">;
-  readonly issue: (cursor: Cursor) => string;
-}
-
 const numberOrUndefined = (value: unknown) => (typeof value === "number" ? value : undefined);
 
 /**
  * Serves part of an upstream page: the entries from `cursor.skip`, at most as many as the scenario's cut
  * allows, with a token of the gate's own that leads to the rest (the same upstream page further on, or
  * the upstream's next page). An empty upstream page ends the crawl and gets the scenario's final token.
- * Returns `undefined` when the body is not a page (no result array): it is then passed on untouched.
+ * `body` is the upstream's JSON answer, `cursor` the request's (the first page's, for a call without a
+ * token), `sentToken` the token the client sent, decoded once (`undefined` on a first call). Returns
+ * `undefined` when the body is not a page (no result array): it is then passed on untouched.
  */
-function cutPage(input: CutInput): { body: Record<string, unknown>; page: PageSeen } | undefined {
-  const { body, cursor } = input;
-  const read = readPage(body, input.resultArray);
+function cutPage(
+  ctx: LayerContext,
+  body: unknown,
+  resultArray: "data" | "items",
+  cursor: Cursor,
+  sentToken: string | undefined,
+): { body: Record<string, unknown>; page: PageSeen } | undefined {
+  const { scenario } = ctx.options;
+  const read = readPage(body, resultArray);
   if (!read.ok) return undefined;
   const remaining = read.entries.slice(cursor.skip);
-  const served = remaining.slice(0, pageLimit(input.scenario.pages, cursor.pageIndex) ?? remaining.length);
+  const served = remaining.slice(0, pageLimit(scenario.pages, cursor.pageIndex) ?? remaining.length);
   let token: string | undefined;
   if (served.length > 0) {
     const next: Cursor | undefined =
@@ -266,17 +262,17 @@ function cutPage(input: CutInput): { body: Record<string, unknown>; page: PageSe
         : read.token !== undefined
           ? { ...cursor, upstreamToken: read.token, skip: 0, pageIndex: cursor.pageIndex + 1 }
           : undefined;
-    token = next ? input.issue(next) : undefined;
-  } else if (input.scenario.finalToken !== "absent") {
+    token = next ? ctx.cursors.issue(next) : undefined;
+  } else if (scenario.finalToken !== "absent") {
     // `echo` hands back the token just sent; `fresh` (and `echo` on a first call) a new one.
-    token = (input.scenario.finalToken === "echo" ? input.sentToken : undefined) ?? input.issue(cursor);
+    token = (scenario.finalToken === "echo" ? sentToken : undefined) ?? ctx.cursors.issue(cursor);
   }
 
   const pagination: Record<string, unknown> = { ...(read.pagination ?? {}), pageIndex: cursor.pageIndex };
   if (token === undefined) delete pagination.continuationToken;
   else pagination.continuationToken = token;
   return {
-    body: { ...(body as Record<string, unknown>), [input.resultArray]: served, pagination },
+    body: { ...(body as Record<string, unknown>), [resultArray]: served, pagination },
     page: {
       entries: served.length,
       token,
@@ -545,14 +541,8 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     const issued = ctx.access.issued(parsed);
     if (issued !== parsed) rewritten = { body: issued };
   } else if (cursor && match?.route.pagination && answer.status >= 200 && answer.status < 300) {
-    rewritten = cutPage({
-      body: await jsonOf(answer),
-      resultArray: match.route.pagination.resultArray,
-      cursor,
-      sentToken: token?.decoded,
-      scenario: options.scenario,
-      issue: (next) => ctx.cursors.issue(next),
-    });
+    const { resultArray } = match.route.pagination;
+    rewritten = cutPage(ctx, await jsonOf(answer), resultArray, cursor, token?.decoded);
     if (rewritten) ctx.faults.served();
   }
   ctx.traffic.finish(seq, {
