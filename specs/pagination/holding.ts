@@ -21,20 +21,6 @@ export function organizationOf(form: Route, served: readonly Route[]): Route | u
   return path === form.path ? undefined : served.find((r) => r.path === path && r.method === form.method);
 }
 
-/** One listing that must hold entries another serves: `source`'s `entries` (in words) in `holder`. */
-interface Holding {
-  readonly source: Route;
-  readonly holder: Route;
-  /** The entries of `source` that `holder` must hold, in words: `entries of v5.form-items`. */
-  readonly entries: string;
-}
-
-/** The crawls the completeness checks made of a form's listing and of its organization's. */
-interface PairLogs {
-  readonly form: readonly CrawlLog[];
-  readonly organization: readonly CrawlLog[];
-}
-
 /**
  * Runs `judge` on every served form listing whose organization's listing is served too, and combines
  * the findings under `what`.
@@ -57,12 +43,7 @@ async function judgeFormPairs(
  * The completeness checks' crawls of a form's listing and of its organization's (the form's first), or
  * a skip on `subject` naming the listing that has none and why.
  */
-async function logsOfPair(
-  ctx: CheckContext,
-  form: Route,
-  organization: Route,
-  subject: string,
-): Promise<PairLogs | SubjectFinding> {
+async function logsOfPair(ctx: CheckContext, form: Route, organization: Route, subject: string) {
   const [ofForm, ofOrganization] = [await completenessOf(ctx, form), await completenessOf(ctx, organization)];
   if (ofForm.kind === "skip") return skipOn(subject, `${form.id}: ${ofForm.reason}`);
   if (ofOrganization.kind === "skip") {
@@ -88,8 +69,11 @@ async function judgeHolding(
   return judgeContainment(source, [...held, ...legalLogs([again])]);
 }
 
-/** The verdict of a containment: a pass naming what was held, or the first confirmed omission. */
-function holdingFinding({ source, holder, entries }: Holding, judged: Containment): SubjectFinding {
+/**
+ * The verdict of a containment of `source`'s `entries` (in words: `entries of v5.form-items`) in `holder`:
+ * a pass naming what was held, or the first confirmed omission.
+ */
+function holdingFinding(source: Route, holder: Route, entries: string, judged: Containment): SubjectFinding {
   const omission = judged.omission;
   if (!omission) {
     return passOn(
@@ -131,10 +115,7 @@ async function judgeOrganizationPair(
   const logs = await logsOfPair(ctx, form, organization, organization.id);
   if ("verdict" in logs) return logs;
   const judged = await judgeHolding(ctx, logs.form, organization, logs.organization, ORGANIZATION_AFTER);
-  const own = holdingFinding(
-    { source: form, holder: organization, entries: `entries of ${form.id}` },
-    judged,
-  );
+  const own = holdingFinding(form, organization, `entries of ${form.id}`, judged);
   if (own.verdict !== "pass") return own;
   let entries = 0;
   let forms = 0;
@@ -150,10 +131,7 @@ async function judgeOrganizationPair(
       logs.organization,
       `${ORGANIZATION_AFTER} (${name})`,
     );
-    if (held.omission) {
-      const what = `entries of ${form.id} for ${name}`;
-      return holdingFinding({ source: form, holder: organization, entries: what }, held);
-    }
+    if (held.omission) return holdingFinding(form, organization, `entries of ${form.id} for ${name}`, held);
     entries += held.formEntries;
     forms++;
   }
@@ -203,7 +181,7 @@ async function judgeFormPair(ctx: CheckContext, form: Route, organization: Route
   }
   const judged = await judgeHolding(ctx, named, form, logs.form, FORM_AFTER);
   const entries = `entries ${organization.id} names as ${formType}/${formSlug}'s`;
-  return holdingFinding({ source: organization, holder: form, entries }, judged);
+  return holdingFinding(organization, form, entries, judged);
 }
 
 /**
