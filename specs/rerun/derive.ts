@@ -1,7 +1,6 @@
 import type { HttpMethod } from "../../contracts/index.js";
 import { firstHeader, queryParams } from "../../proxy/http/message.js";
 import type { HttpRequest } from "../runner/http.js";
-import type { Credentials } from "../runner/options.js";
 import { clientCredentialsBody, type Role, type TokenSource } from "../runner/tokens.js";
 import { type Listings, TOKEN_PARAM } from "./listings.js";
 import type { RerunOptions } from "./options.js";
@@ -12,12 +11,6 @@ import { isIdKey, type LearntValues } from "./values.js";
 export function tokenForm(step: RerunStep): URLSearchParams {
   const body = step.interaction.request.body;
   return new URLSearchParams(body && "text" in body ? body.text : "");
-}
-
-/** The access token placeholder a recorded token response gave, if any. */
-function issuedToken(step: RerunStep): string | undefined {
-  const json = recordedJson(step) as { access_token?: unknown } | null | undefined;
-  return typeof json?.access_token === "string" ? json.access_token : undefined;
 }
 
 /**
@@ -33,8 +26,9 @@ export function tokenRole(
   const clientId = tokenForm(step).get("client_id");
   if (clientId !== null && clients.admin && clientId === clients.admin.clientId) return "admin";
   if (clientId !== null && clientId === clients.reader.clientId) return "reader";
-  const token = issuedToken(step);
-  if (token === undefined) return "reader";
+  // The access token placeholder the recorded token response gave, if any.
+  const token = (recordedJson(step) as { access_token?: unknown } | null | undefined)?.access_token;
+  if (typeof token !== "string") return "reader";
   const usedAsAdmin = steps.slice(step.index + 1).some((later) => {
     const value = firstHeader(later.interaction.request.headers, "authorization");
     const ok = later.interaction.response.status < 300;
@@ -118,18 +112,14 @@ async function deriveAuthorization(step: RerunStep, ctx: DeriveContext): Promise
   return ctx.tokens.authorization(role);
 }
 
-function clientOf(role: Role, ctx: DeriveContext): Credentials {
+function tokenBody(step: RerunStep, ctx: DeriveContext): string {
+  const role = tokenRole(step, ctx.steps, ctx.options);
   const client = role === "admin" ? ctx.options.admin : ctx.options.reader;
   if (!client) {
     throw new Underivable(
       "the recorded client's token was used with organization_admin: give --admin-client-id and --admin-client-secret",
     );
   }
-  return client;
-}
-
-function tokenBody(step: RerunStep, ctx: DeriveContext): string {
-  const client = clientOf(tokenRole(step, ctx.steps, ctx.options), ctx);
   const form = tokenForm(step);
   if (form.get("grant_type") === "client_credentials") return clientCredentialsBody(client);
   const body = new URLSearchParams();

@@ -4,7 +4,7 @@ import type { Finding } from "../../report/index.js";
 import { withDeadline } from "../runner/deadline.js";
 import { createHttpClient, type HttpClient, isSuccess, parseJson, TransportError } from "../runner/http.js";
 import { runReport } from "../runner/run.js";
-import { createTokenSource, type TokenSource } from "../runner/tokens.js";
+import { createTokenSource } from "../runner/tokens.js";
 import type { RunReport } from "../runner/types.js";
 import { judgeRerunCrawls, noteRecordedPage } from "./crawls.js";
 import { type DeriveContext, deriveRequest } from "./derive.js";
@@ -88,12 +88,6 @@ async function rerunStep(session: Session, step: RerunStep): Promise<Finding> {
   return stepFinding(step, target.request, judgement, shape, Date.now() - begin);
 }
 
-/** Fetches the given clients' tokens once: refused credentials or a silent target end the run (exit 2). */
-async function checkCredentials(tokens: TokenSource): Promise<void> {
-  await tokens.token("reader");
-  if (tokens.has("admin")) await tokens.token("admin");
-}
-
 /**
  * Re-sends every recorded request of the cassettes against the target, in order, and judges each
  * answer: the contract's rules at `--at`, dated changes since the recording named after their timeline
@@ -124,7 +118,9 @@ export async function runRerun(options: RerunOptions, io: RerunIo = {}): Promise
       reader: options.reader,
       admin: options.admin,
     });
-    await checkCredentials(tokens);
+    // The given clients' tokens, fetched once: refused credentials or a silent target end the run (exit 2).
+    await tokens.token("reader");
+    if (tokens.has("admin")) await tokens.token("admin");
     const values = createLearntValues((index) => steps[index]?.id ?? `step ${index + 1}`);
     const listings = createListings();
     const session: Session = { options, contract, http, steps, values, listings, tokens };
