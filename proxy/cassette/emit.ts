@@ -12,20 +12,11 @@ import { pad, stringEntry, YamlBlock, yamlNumber, yamlString } from "./yaml-scal
 /** Where the bytes of a `YamlBlock` go in the emitted text (a NUL never appears in emitted YAML). */
 const RAW_MARK = "\u0000raw\u0000";
 
+/** null, a number, a boolean or a bigint as a YAML scalar (strings have `stringEntry`); else undefined. */
 function scalar(value: unknown): string | undefined {
   if (value === null) return "null";
-  switch (typeof value) {
-    case "string":
-      return yamlString(value);
-    case "number":
-      return yamlNumber(value);
-    case "boolean":
-      return value ? "true" : "false";
-    case "bigint":
-      return value.toString();
-    default:
-      return undefined;
-  }
+  if (typeof value === "number") return yamlNumber(value);
+  return typeof value === "boolean" || typeof value === "bigint" ? String(value) : undefined;
 }
 
 /** Whether a map has an entry to write (undefined values are skipped, as JSON does). */
@@ -110,21 +101,15 @@ export class YamlEmitter {
       return;
     }
     if (Array.isArray(value)) {
-      if (value.length === 0) {
-        this.out += `${lead} []\n`;
-        return;
-      }
-      this.out += `${lead}\n`;
-      this.sequence(value, indent);
+      const empty = value.length === 0;
+      this.out += empty ? `${lead} []\n` : `${lead}\n`;
+      if (!empty) this.sequence(value, indent);
       return;
     }
     if (isPlainObject(value)) {
-      if (!hasEntries(value)) {
-        this.out += `${lead} {}\n`;
-        return;
-      }
-      this.out += `${lead}\n`;
-      this.map(value, indent, undefined);
+      const empty = !hasEntries(value);
+      this.out += empty ? `${lead} {}\n` : `${lead}\n`;
+      if (!empty) this.map(value, indent, undefined);
       return;
     }
     this.out += `${lead} null\n`;

@@ -112,17 +112,10 @@ export function compileRules(rules: readonly MatchRule[]): CompiledRules {
     const regex =
       rule.rule === "regex" ? compileRegex(rule.pattern ?? "", rule.flags, rule.field) : undefined;
     const compiled = { rule, segments: path.split("."), regex };
-    switch (target) {
-      case "body":
-        body.push(compiled);
-        break;
-      case "query":
-        query.set(path.toLowerCase(), compiled);
-        break;
-      case "header":
-        if (rule.rule !== "ignore") headers.push({ ...compiled, segments: [path.toLowerCase()] });
-        break;
-    }
+    if (target === "body") body.push(compiled);
+    else if (target === "query") query.set(path.toLowerCase(), compiled);
+    else if (target === "header" && rule.rule !== "ignore")
+      headers.push({ ...compiled, segments: [path.toLowerCase()] });
   }
   return Object.freeze({ list, body, query, headers });
 }
@@ -133,14 +126,11 @@ export function compileRules(rules: readonly MatchRule[]): CompiledRules {
  * differs).
  */
 export function ruleValue(rule: CompiledRule, value: unknown): unknown {
-  switch (rule.rule.rule) {
-    case "ignore":
-      return undefined;
-    case "type":
-      return `<type:${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}>`;
-    case "regex":
-      return typeof value === "string" && rule.regex?.test(value) ? `<matches:${rule.rule.field}>` : value;
-  }
+  const how = rule.rule.rule;
+  if (how === "ignore") return undefined;
+  if (how === "type")
+    return `<type:${value === null ? "null" : Array.isArray(value) ? "array" : typeof value}>`;
+  return typeof value === "string" && rule.regex?.test(value) ? `<matches:${rule.rule.field}>` : value;
 }
 
 function applyAt(value: unknown, segments: readonly string[], at: number, rule: CompiledRule): unknown {
