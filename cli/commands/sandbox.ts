@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Writable } from "node:stream";
+import type { RouteCatalogue } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
 import { AssopayError } from "../../core/errors.js";
 import { WHOLE_PLACEHOLDER } from "../../core/secrets/placeholder.js";
@@ -113,6 +114,7 @@ async function sandboxDataFlags(
   flags: ParsedFlags,
   seed: number,
   stdout: Writable,
+  routes: RouteCatalogue,
 ): Promise<{ data: SandboxData | undefined; printed: boolean }> {
   // `--from-cassette A.yaml B.yaml`: the files after the flag come as positionals.
   const cassettes = [...listFlag(flags, "from-cassette")];
@@ -149,7 +151,7 @@ async function sandboxDataFlags(
         });
       }
     }
-    text = printDataFile(dataFromRecording(answers), cassettes);
+    text = printDataFile(dataFromRecording(answers, routes), cassettes);
     checked = parseDataFile(text, `${cassettes.join(", ")} (the data derived from it)`);
   } else if (dataFile !== undefined) {
     checked = readDataFile(dataFile);
@@ -245,13 +247,13 @@ async function run(context: CommandContext): Promise<number> {
   const timelineFile = stringFlag(flags, "timeline");
   const notificationTypesFile = stringFlag(flags, "notification-types");
   const shapes = shapesFlag("sandbox", flags);
-  const { data, printed } = await sandboxDataFlags(flags, seed, context.stdout);
-  if (printed) return 0;
   const contract = contractLoader(context)({
     shapes,
     ...(timelineFile ? { timelineFile } : {}),
     ...(notificationTypesFile ? { notificationTypesFile } : {}),
   });
+  const { data, printed } = await sandboxDataFlags(flags, seed, context.stdout, contract.routes);
+  if (printed) return 0;
   const sandbox = await startSandbox({
     host: stringFlag(flags, "host") ?? "127.0.0.1",
     port: portFlag("sandbox", stringFlag(flags, "port"), DEFAULT_SANDBOX_PORT),

@@ -1,3 +1,4 @@
+import { loadContract, type RouteCatalogue } from "../../contracts/index.js";
 import {
   type DataFile,
   dataEnums,
@@ -41,24 +42,17 @@ interface FormSeen {
 
 const key = (...parts: string[]) => parts.join("/").toLowerCase();
 
-const PATTERNS = {
-  userOrganizations: /^\/v5\/users\/me\/organizations$/i,
-  partnerOrganizations: /^\/v5\/partners\/me\/organizations$/i,
-  organization: /^\/v5\/organizations\/([^/]+)$/i,
-  forms: /^\/v5\/organizations\/([^/]+)\/forms$/i,
-  publicForm: /^\/v5\/organizations\/([^/]+)\/forms\/([^/]+)\/([^/]+)\/public$/i,
-  formListing: /^\/v5\/organizations\/([^/]+)\/forms\/([^/]+)\/([^/]+)\/(items|orders|payments)$/i,
-  organizationListing: /^\/v5\/organizations\/([^/]+)\/(items|orders|payments)$/i,
-  order: /^\/v5\/orders\/(\d+)$/i,
-} as const;
-
 /**
  * The data a recorded session shows, as a data file: the organizations, forms (public form: tiers, custom
- * fields, options), orders and payments its answers carry (v5 routes, 2xx JSON answers). Redacted values
+ * fields, options), orders and payments its answers carry (2xx JSON answers of the v5 routes `routes`
+ * names: the contract's catalogue by default). Redacted values
  * stay the placeholders they are; what the recording only hints at (a form named by an order, an
  * organization named by a form) is declared with the rest left to the sandbox's defaults.
  */
-export function dataFromRecording(answers: readonly RecordedAnswer[]): DataFile {
+export function dataFromRecording(
+  answers: readonly RecordedAnswer[],
+  routes: RouteCatalogue = loadContract().routes,
+): DataFile {
   const enums = dataEnums();
   const canonical = (type: string) =>
     enums.formType.find((t) => t.toLowerCase() === type.toLowerCase()) ?? type;
@@ -101,45 +95,43 @@ export function dataFromRecording(answers: readonly RecordedAnswer[]): DataFile 
 
   const clients = new Map<string, ClientEntry>();
   for (const answer of answers) {
-    const client = recordedClient(answer);
+    const match = routes.match(answer.method, answer.path);
+    const client = recordedClient(answer, match?.route.id);
     if (client) clients.set(client.id, client);
-    if (answer.method.toUpperCase() !== "GET" || answer.status < 200 || answer.status > 299) continue;
-    const path = answer.path.split("/").map(decodeSegment).join("/");
+    if (match?.route.method !== "GET" || match.route.version !== "v5") continue;
+    if (answer.status < 200 || answer.status > 299) continue;
+    const { route, params } = match;
+    const { organizationSlug: slug = "", formType: type = "", formSlug } = params;
     const body = answer.body;
-    if (PATTERNS.userOrganizations.test(path)) {
+    if (route.id === "v5.user-organizations") {
       for (const entry of asArray(body)) noteOrganization(organization, entry);
-    } else if (PATTERNS.partnerOrganizations.test(path)) {
+    } else if (route.id === "v5.partner-organizations") {
       for (const entry of asArray(asObject(body)?.data))
         noteOrganization(organization, asObject(entry.organization) ?? {});
-    } else if (PATTERNS.organization.test(path)) {
+    } else if (route.id === "v5.organization") {
       noteOrganization(organization, asObject(body) ?? {});
-    } else if (PATTERNS.forms.test(path)) {
+    } else if (route.id === "v5.organization-forms") {
+      // A form of the listing names itself as an order names its form.
       for (const entry of asArray(asObject(body)?.data)) {
-        const [slug, type, formSlug] = [
-          asString(entry.organizationSlug),
-          asString(entry.formType),
-          asString(entry.formSlug),
-        ];
-        if (slug && type && formSlug) noteTitle(form(slug, type, formSlug), entry);
+        const seen = orderForm(entry);
+        if (seen) noteTitle(seen, entry);
       }
-    } else if (PATTERNS.publicForm.test(path)) {
-      const [, slug = "", type = "", formSlug = ""] = PATTERNS.publicForm.exec(path) ?? [];
-      const seen = form(slug, type, formSlug);
+    } else if (route.id === "v5.public-form") {
+      const seen = form(slug, type, formSlug ?? "");
       seen.publicForm = asObject(body);
       noteTitle(seen, seen.publicForm ?? {});
-    } else if (PATTERNS.formListing.test(path)) {
-      const [, slug = "", type = "", formSlug = ""] = PATTERNS.formListing.exec(path) ?? [];
+    } else if (route.pagination && formSlug !== undefined) {
       const listed = form(slug, type, formSlug);
       for (const entry of asArray(asObject(body)?.data ?? asObject(body)?.items)) {
         const payment = asObject(entry.order) && "paymentMeans" in entry;
         if (!payment) addOrder(orderForm(entry) ?? listed, entry);
       }
-    } else if (PATTERNS.organizationListing.test(path)) {
+    } else if (route.pagination) {
       for (const entry of asArray(asObject(body)?.data)) {
         const seen = orderForm(entry);
         if (seen && !("paymentMeans" in entry)) addOrder(seen, entry);
       }
-    } else if (PATTERNS.order.test(path)) {
+    } else if (route.id === "v5.order-detail") {
       const record = asObject(body);
       const seen = record && orderForm(record);
       if (record && seen) addOrder(seen, record);
@@ -171,21 +163,13 @@ type ClientEntry = NonNullable<DataFile["clients"]>[number];
  * recording does not say which rights a client has: it gets `organization_admin`, so that every call
  * the app made is answered.
  */
-function recordedClient(answer: RecordedAnswer): ClientEntry | undefined {
-  if (answer.method.toUpperCase() !== "POST" || !/^\/oauth2\/token$/i.test(answer.path)) return undefined;
-  if (answer.status < 200 || answer.status > 299 || answer.requestText === undefined) return undefined;
+function recordedClient(answer: RecordedAnswer, routeId: string | undefined): ClientEntry | undefined {
+  if (routeId !== "token" || answer.status < 200 || answer.status > 299) return undefined;
+  if (answer.requestText === undefined) return undefined;
   const form = new URLSearchParams(answer.requestText);
   const [id, secret] = [form.get("client_id"), form.get("client_secret")];
   if (form.get("grant_type") !== "client_credentials" || !id || !secret) return undefined;
   return { id, secret, rights: ["organization_admin"] };
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function noteOrganization(organization: (slug: string) => OrganizationEntry, body: Json): void {
