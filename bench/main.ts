@@ -87,8 +87,6 @@ try {
         title: `${name} (did not complete)`,
         command: `npm run bench -- --only ${name}`,
         table: { header: ["error"], rows: [[message]] },
-        targets: [],
-        notes: [],
       });
     }
     await ctx.closeAll();
@@ -99,7 +97,7 @@ try {
 
 for (const section of sections) {
   process.stdout.write(`\n${section.title}\n${textTable(section.table.header, section.table.rows)}\n`);
-  for (const t of section.targets)
+  for (const t of section.targets ?? [])
     process.stdout.write(
       `  ${t.met === true ? "met " : t.met === "n/a" ? "n/a " : "MISS"}  ${t.target}: ${t.measured}\n`,
     );

@@ -157,7 +157,7 @@ export function createContext(options: BenchOptions): BenchContext {
       await Promise.all(running.splice(0).map((c) => c.close()));
     },
     async dispose() {
-      await Promise.all(running.splice(0).map((c) => c.close()));
+      await this.closeAll();
       rmSync(scratch, { recursive: true, force: true });
     },
   };

@@ -3,8 +3,8 @@ export interface Section {
   title: string;
   command: string;
   table: { header: string[]; rows: string[][] };
-  targets: { target: string; measured: string; met: boolean | "n/a" }[];
-  notes: string[];
+  targets?: { target: string; measured: string; met: boolean | "n/a" }[];
+  notes?: string[];
 }
 
 function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -20,7 +20,7 @@ export function renderSection(section: Section): string {
     "",
     markdownTable(section.table.header, section.table.rows),
   ];
-  if (section.targets.length > 0) {
+  if (section.targets?.length) {
     parts.push(
       "",
       markdownTable(
@@ -33,7 +33,7 @@ export function renderSection(section: Section): string {
       ),
     );
   }
-  if (section.notes.length > 0) parts.push("", ...section.notes.map((n) => `- ${n}`));
+  if (section.notes?.length) parts.push("", ...section.notes.map((n) => `- ${n}`));
   return parts.join("\n");
 }
 

@@ -29,7 +29,6 @@ export async function cassetteLoadSuite(ctx: BenchContext): Promise<Section[]> {
           ],
         ],
       },
-      targets: [],
       notes: ["Each load runs in a fresh process with `--expose-gc`; heap is measured after a collection."],
     },
   ];

@@ -17,21 +17,14 @@ const INLINE_PLAIN = "inline recorder, no fast paths";
 export async function recorderDecisionSuite(ctx: BenchContext): Promise<Section[]> {
   const skipped: string[] = [];
   const up = (await ctx.start(ctx.system("upstream", ["--size", "2048"]))).url;
-  const cassette = (name: string) => join(ctx.scratch, name);
+  const today = join(ctx.scratch, "today.yaml");
+  const inline = (file: string, ...flags: string[]) =>
+    ctx.system("inline-record", ["--upstream", up, "--cassette", join(ctx.scratch, file), ...flags]);
   const contenders = await startContenders(ctx, skipped, [
     [BARE, ctx.system("bare-proxy", ["--upstream", up])],
-    [TODAY, ctx.assopay(recordArgs(up, cassette("today.yaml"))), cassette("today.yaml")],
-    [INLINE, ctx.system("inline-record", ["--upstream", up, "--cassette", cassette("inline.yaml")])],
-    [
-      INLINE_PLAIN,
-      ctx.system("inline-record", [
-        "--upstream",
-        up,
-        "--cassette",
-        cassette("plain.yaml"),
-        "--no-fast-paths",
-      ]),
-    ],
+    [TODAY, ctx.assopay(recordArgs(up, today)), today],
+    [INLINE, inline("inline.yaml")],
+    [INLINE_PLAIN, inline("plain.yaml", "--no-fast-paths")],
     ...peers(ctx, up),
   ]);
   const round = { ...ctx.options, unique: true, log: ctx.log };

@@ -87,7 +87,6 @@ export async function redactionSuite(ctx: BenchContext): Promise<Section[]> {
         ],
         rows,
       },
-      targets: [],
       notes: [
         "Median time per body, in this process, after a warm-up call. The recorder's figure is the body's redaction alone (the worker's whole pipeline per 2 KB exchange is in the Recording section).",
         "secretlint's recommended preset (`rulesetSecrets`, its profiler silenced) over the body's first 256 KB, the most the recorder hands it in one call.",

@@ -42,7 +42,6 @@ function loadingSection(loading: readonly Loaded[]): Section {
         `${whole(l.rssMb)} MB`,
       ]),
     },
-    targets: [],
     notes: [
       "The cassettes of the replay rows above (2 KB JSON bodies, recorded through `assopay record`), each started once by `startReplay` in a process of its own: the time until it listens, then the memory it keeps. `startReplay` collects garbage before it listens, so the heap is what the index keeps; the response bodies are held as bytes outside the heap (buffers); RSS still counts what loading took at its peak and has not been given back to the system.",
     ],
