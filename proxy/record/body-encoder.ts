@@ -105,11 +105,9 @@ export function readyBody(wire: Buffer, headers: StoredHeaders): ReadyBody | Pro
  * (stored, then redacted) whenever a fast path declines.
  */
 export class BodyEncoder {
-  private readonly redactor: Redactor;
   private readonly yaml: JsonToYaml;
 
-  constructor(redactor: Redactor) {
-    this.redactor = redactor;
+  constructor(private readonly redactor: Redactor) {
     this.yaml = new JsonToYaml(
       (key) => isSensitiveField(key, redactor),
       (name) => isSensitiveField(asFieldName(name), redactor),

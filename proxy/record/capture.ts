@@ -8,11 +8,8 @@ export class BoundedCapture {
   private chunks: Buffer[] = [];
   private size = 0;
   private over = false;
-  private readonly limit: number;
 
-  constructor(limit: number) {
-    this.limit = limit;
-  }
+  constructor(private readonly limit: number) {}
 
   /** Keeps a chunk; false once the body is over the limit. */
   push(chunk: Buffer): boolean {

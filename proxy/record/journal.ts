@@ -248,14 +248,12 @@ export function journalPaths(file: string): readonly [sealed: string, open: stri
 /** A journal opened for appending (mode 0600: it holds secrets not yet redacted). */
 export class Journal {
   readonly path: string;
-  /** The file being recorded, whose journal this is. */
-  private readonly file: string;
   private readonly fd: number;
   private failed = false;
   private written: number;
 
-  private constructor(file: string) {
-    this.file = file;
+  /** `file`: the file being recorded, whose journal this is. */
+  private constructor(private readonly file: string) {
     this.path = journalPaths(file)[1];
     this.fd = openSync(this.path, "a", 0o600);
     this.written = fstatSync(this.fd).size;

@@ -46,24 +46,18 @@ export type InteractionSink = Pick<DocumentWriter, "append">;
  * body, encoded by the `BodyEncoder`), serialise, queue for the writer.
  */
 export class RecordingPipeline {
-  private readonly writer: InteractionSink;
-  private readonly redactor: Redactor;
   private readonly encoder: BodyEncoder;
-  private readonly onEvent: ProxyEventSink;
   private readonly queue: { exchange: CapturedExchange; id: number | undefined }[] = [];
   private running = false;
   private waiters: (() => void)[] = [];
 
   constructor(
-    writer: InteractionSink,
-    redactor: Redactor,
+    private readonly writer: InteractionSink,
+    private readonly redactor: Redactor,
     extraKeys: readonly string[],
-    onEvent: ProxyEventSink,
+    private readonly onEvent: ProxyEventSink,
   ) {
-    this.writer = writer;
-    this.redactor = redactor;
     this.encoder = new BodyEncoder(redactor);
-    this.onEvent = onEvent;
     for (const key of extraKeys) redactor.secrets.redact(key, "signatureKey");
   }
 

@@ -80,8 +80,6 @@ interface Sealed {
  * The host decides when to announce (it batches), and `tell` carries the announcement to the worker.
  */
 export class JournalQueue {
-  private journal: Journal;
-  private readonly tell: (generation: number, upTo: number) => void;
   private generation = 0;
   /** The newest generation the worker has reported on: it has opened that generation's file. */
   private workerGeneration = 0;
@@ -95,9 +93,10 @@ export class JournalQueue {
   unannounced = 0;
 
   /** Takes over `journal` (what it already holds counts as converted). */
-  constructor(journal: Journal, tell: (generation: number, upTo: number) => void) {
-    this.journal = journal;
-    this.tell = tell;
+  constructor(
+    private journal: Journal,
+    private readonly tell: (generation: number, upTo: number) => void,
+  ) {
     this.announced = journal.size;
     this.converted = journal.size;
   }
@@ -246,11 +245,8 @@ const BATCH_WAIT_MS = 10;
  * (a full disk), recording stops (see `stopped`).
  */
 export class RecordingWorker {
-  private readonly worker: Worker;
-  private readonly onEvent: ProxyEventSink;
   /** The journal; its `pending`: bytes recorded but not yet converted into the cassette. */
   readonly queue: JournalQueue;
-  private nextId: number;
   private scheduled: NodeJS.Timeout | undefined;
   private closed: Promise<number> | undefined;
   private failed = false;
@@ -262,13 +258,15 @@ export class RecordingWorker {
   private held: { after: number; event: ProxyEvent }[] = [];
   private release: ProxyEventSink | undefined;
 
-  private constructor(worker: Worker, onEvent: ProxyEventSink, journal: Journal, nextId: number) {
-    this.worker = worker;
-    this.onEvent = onEvent;
+  private constructor(
+    private readonly worker: Worker,
+    private readonly onEvent: ProxyEventSink,
+    journal: Journal,
+    private nextId: number,
+  ) {
     this.queue = new JournalQueue(journal, (generation, upTo) => {
       this.worker.postMessage({ kind: "journal", generation, upTo } satisfies ToWorker);
     });
-    this.nextId = nextId;
   }
 
   /** Starts the worker and waits until it is ready to record; exchanges are journaled to `journal`. */

@@ -26,7 +26,6 @@ import type { FromWorker, ToWorker, WorkerInit } from "./worker-host.js";
  * (see `parseFrames`): they guard journals left behind by a crash, which recovery reads.
  */
 export class JournalTail {
-  private readonly path: string;
   private fd: number;
   private generation = 0;
   private offset: number;
@@ -34,8 +33,10 @@ export class JournalTail {
   private buffer = Buffer.alloc(0);
 
   /** Opens `path` for reading, starting at `from` (the journal's size when the recorder started). */
-  constructor(path: string, from: number) {
-    this.path = path;
+  constructor(
+    private readonly path: string,
+    from: number,
+  ) {
     this.fd = openSync(path, "r");
     this.offset = from;
   }

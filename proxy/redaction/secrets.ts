@@ -13,8 +13,6 @@ function escapeRegExp(text: string): string {
  * also replaced where it appears unnamed (echoed in an error text, in a URL). One book per recorder.
  */
 export class SecretBook {
-  private readonly salt: string | undefined;
-  private readonly learn: boolean;
   private readonly known = new Map<string, string>();
   private readonly signing = new Map<string, string>();
   private readonly fresh: string[] = [];
@@ -22,10 +20,10 @@ export class SecretBook {
   private stale = false;
 
   /** `learn: false` (replay) replaces named secrets without remembering them. */
-  constructor(salt: string | undefined, learn = true) {
-    this.salt = salt;
-    this.learn = learn;
-  }
+  constructor(
+    private readonly salt: string | undefined,
+    private readonly learn = true,
+  ) {}
 
   /**
    * The placeholder of `secret` (a placeholder or an empty value is returned as it is). `field` is the
