@@ -1,4 +1,3 @@
-import type { ProxyEvent } from "../../proxy/events.js";
 import { RECORD_MODES, type RecordMode } from "../../proxy/record/options.js";
 import { startRecorder } from "../../proxy/record/server.js";
 import { type Command, type CommandContext, untilAborted } from "../command.js";
@@ -126,11 +125,6 @@ export const recordCommand: Command = {
       "--cassette recordings/session.yaml",
     );
     const mode: RecordMode = choiceFlag("record", "mode", stringFlag(flags, "mode"), RECORD_MODES, "once");
-    const quiet = flags.values.quiet === true;
-    const print = (event: ProxyEvent) => {
-      if (quiet && (event.kind === "recorded" || event.kind === "notification")) return;
-      context.stderr.write(`  ${event.message}\n`);
-    };
     const recorder = await startRecorder({
       upstream,
       cassette,
@@ -145,8 +139,9 @@ export const recordCommand: Command = {
       maxCassetteBytes: wholeFlag(flags, "max-cassette-bytes", { example: 268435456 }),
       upstreamTimeoutMs: upstreamTimeoutMs(flags),
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
-      reportExchanges: !quiet,
-      onEvent: print,
+      // `--quiet`: recorded exchanges and notifications are not reported at all (problems always are).
+      reportExchanges: flags.values.quiet !== true,
+      onEvent: (event) => context.stderr.write(`  ${event.message}\n`),
     });
     const doing =
       recorder.state === "recording"
