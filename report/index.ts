@@ -1,13 +1,14 @@
 import { redactSecretData } from "../core/secrets/text.js";
-import { writeHtml } from "./html/index.js";
+import { writeCompact } from "./compact.js";
+import { writeHtml } from "./html.js";
 import { writeJson } from "./json.js";
 import { writeJunit } from "./junit.js";
 import type { Report } from "./model.js";
-import { type PrettyOptions, writeCompact, writePretty } from "./pretty.js";
+import { type PrettyOptions, writePretty } from "./pretty.js";
 import type { ReporterName } from "./reporter.js";
 
-export { escapeHtml } from "./html/escape.js";
-export { writeHtml } from "./html/index.js";
+export * from "./compact.js";
+export * from "./html.js";
 export * from "./json.js";
 export * from "./junit.js";
 export * from "./matrix.js";
