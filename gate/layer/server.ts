@@ -483,14 +483,10 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
       reason,
       retryAfter: reason === "rate-limited" ? detail : undefined,
     });
-  if (!body.ok) {
-    gateAnswer("body-too-large", tooLargeDetail("request", LAYER_MAX_BODY_BYTES, body.length));
-    return;
-  }
-  if (route && route.id !== "token" && ctx.access.refuses(authorization)) {
-    gateAnswer("expired-access-token");
-    return;
-  }
+  if (!body.ok)
+    return gateAnswer("body-too-large", tooLargeDetail("request", LAYER_MAX_BODY_BYTES, body.length));
+  if (route && route.id !== "token" && ctx.access.refuses(authorization))
+    return gateAnswer("expired-access-token");
 
   let cursor: Cursor | undefined;
   let target = rawUrl;
@@ -499,13 +495,10 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
       cursor = ctx.cursors.find(token.decoded);
       if (!cursor || cursor.listingKey !== listingKey) {
         const why = cursor ? "it belongs to another listing" : "it is not a token this service issued";
-        gateAnswer("unknown-token", why);
-        return;
+        return gateAnswer("unknown-token", why);
       }
-      if (options.scenario.expireOnce && ctx.access.expireOnce(authorization)) {
-        gateAnswer("expired-access-token");
-        return;
-      }
+      if (options.scenario.expireOnce && ctx.access.expireOnce(authorization))
+        return gateAnswer("expired-access-token");
     } else {
       cursor = { listingKey, upstreamToken: undefined, skip: 0, pageIndex: 1 };
     }
@@ -516,10 +509,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
   }
   if (route && route.id !== "token") {
     const refusal = ctx.faults.refusal(Date.now(), token !== undefined && listingKey !== undefined);
-    if (refusal) {
-      gateAnswer(refusal.kind, refusal.retryAfter);
-      return;
-    }
+    if (refusal) return gateAnswer(refusal.kind, refusal.retryAfter);
   }
 
   const headers = endToEndHeaders(req.headers);
@@ -530,8 +520,7 @@ async function serve(ctx: LayerContext, req: IncomingMessage, res: ServerRespons
     answer = await forward(options.upstream, method, target, headers, sent, options.upstreamTimeoutMs);
   } catch (error) {
     const detail = `the upstream ${options.upstream} failed: ${(error as Error).message}`;
-    gateAnswer("upstream-failed", detail);
-    return;
+    return gateAnswer("upstream-failed", detail);
   }
 
   // The answer the layer rewrites: a repeated expired access token, or a listing page cut its way.
