@@ -144,12 +144,22 @@ function accessTokenOf(interaction: Interaction): string | undefined {
   return typeof json?.access_token === "string" ? json.access_token : undefined;
 }
 
-/** The clients of the cassettes' token requests, each marked admin when its token opened an admin route. */
-function recordedClients(interactions: readonly Interaction[], contract: Contract): RecordedClient[] {
+/**
+ * What the cassettes show of a login: the first listing's organization and form, and the clients of the
+ * token requests, each marked admin when its token opened an admin route.
+ */
+function recordedLogin(interactions: readonly Interaction[], contract: Contract) {
   const clients = new Map<string, RecordedClient>();
+  const names: Record<string, string> = {};
   for (const interaction of interactions) {
     const { request } = interaction;
     const match = contract.routes.match(request.method, request.path);
+    const { organizationSlug, formType, formSlug } = match?.params ?? {};
+    if (organizationSlug && names.ASSOPAY_ORG === undefined) names.ASSOPAY_ORG = organizationSlug;
+    if (formType && formSlug && names.ASSOPAY_FORM_TYPE === undefined) {
+      names.ASSOPAY_FORM_TYPE = formType;
+      names.ASSOPAY_FORM_SLUG = formSlug;
+    }
     if (match?.route.id === "token") {
       const form = new URLSearchParams(bodyBytes(request.body).toString("utf8"));
       const clientId = form.get("client_id");
@@ -169,22 +179,7 @@ function recordedClients(interactions: readonly Interaction[], contract: Contrac
         if (bearer && client.accessTokens.has(bearer)) client.admin = true;
     }
   }
-  return [...clients.values()];
-}
-
-/** The first listing's organization and form. */
-function listingNames(interactions: readonly Interaction[], contract: Contract): Record<string, string> {
-  const found: Record<string, string> = {};
-  for (const { request } of interactions) {
-    const match = contract.routes.match(request.method, request.path);
-    const { organizationSlug, formType, formSlug } = match?.params ?? {};
-    if (organizationSlug && found.ASSOPAY_ORG === undefined) found.ASSOPAY_ORG = organizationSlug;
-    if (formType && formSlug && found.ASSOPAY_FORM_TYPE === undefined) {
-      found.ASSOPAY_FORM_TYPE = formType;
-      found.ASSOPAY_FORM_SLUG = formSlug;
-    }
-  }
-  return found;
+  return { clients: [...clients.values()], names };
 }
 
 /**
@@ -202,11 +197,11 @@ export async function cassetteEnv(
 ): Promise<{ env: Record<string, string>; tokenBody(body: Buffer): Buffer }> {
   const interactions: Interaction[] = [];
   for (const file of cassettes) interactions.push(...(await loadCassette(file)).interactions);
-  const clients = recordedClients(interactions, contract);
+  const { clients, names } = recordedLogin(interactions, contract);
   const admin = clients.find((c) => c.admin) ?? clients[0];
   const reader = clients.find((c) => !c.admin) ?? admin;
   const found: Record<string, string | undefined> = {
-    ...listingNames(interactions, contract),
+    ...names,
     ASSOPAY_CLIENT_ID: reader?.clientId,
     ASSOPAY_CLIENT_SECRET: reader ? REPLAYED_SECRET : undefined,
     ASSOPAY_ADMIN_CLIENT_ID: admin?.clientId,
