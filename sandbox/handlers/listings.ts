@@ -2,7 +2,14 @@ import type { Route } from "../../contracts/index.js";
 import { addPaidOrder } from "../checkout.js";
 import { apiViews, organizationOf, type RouteHandler, type SandboxCore } from "../core.js";
 import type { FormDef, OrderRecord, Organization } from "../data/model.js";
-import { type Direction, orderDate, paymentDate, type Sequence, START } from "../data/sequence.js";
+import {
+  createDatedSequence,
+  type DateOf,
+  orderDate,
+  paymentDate,
+  type Sequence,
+  START,
+} from "../data/sequence.js";
 import { listEntryView, orderView, paymentView, type ViewContext } from "../data/views.js";
 import type { FaultName } from "../faults.js";
 import { orNotFound, sendErrors } from "../http.js";
@@ -84,37 +91,22 @@ function omissionOf(
 /**
  * What a listing serves from `sequence`: all of it, but under the faults of `omissionOf`, which leave out
  * some orders at every page size and in either order and count only what they serve (the other listings
- * still have them, or name them).
+ * still have them, or name them): the orders kept, each a run of its own, in the listing's order again.
  */
 function servedSequence(
   core: SandboxCore,
   form: FormDef | undefined,
   sequence: Sequence<OrderRecord>,
   kind: EntryKind,
+  dateOf: DateOf,
 ): Sequence<OrderRecord> {
   const omitted = omissionOf(core, form, kind);
   if (!omitted) return sequence;
-  const page = (afterId: number, direction: Direction, size: number): OrderRecord[] => {
-    const found: OrderRecord[] = [];
-    for (let from = afterId; found.length < size; ) {
-      const batch = sequence.page(from, direction, size);
-      const last = batch.at(-1);
-      if (!last) break;
-      for (const record of batch) if (!omitted(record) && found.length < size) found.push(record);
-      from = last.id;
-    }
-    return found;
-  };
-  const all = page(START.asc, "asc", sequence.total);
-  return {
-    total: all.length,
-    page,
-    slice: (offset, direction, size) => {
-      if (offset === 0) return page(START[direction], direction, size);
-      const before = page(START[direction], direction, offset).at(-1);
-      return before && all.length > offset ? page(before.id, direction, size) : [];
-    },
-  };
+  const kept = sequence.page(START.asc, "asc", sequence.total).filter((record) => !omitted(record));
+  return createDatedSequence(
+    kept.map((record) => ({ firstId: record.id, count: 1, at: () => record })),
+    dateOf,
+  );
 }
 
 /** The `growing` variant: one more paid order on the form, dated now, before the page is served. */
@@ -180,21 +172,13 @@ export function listingHandler(route: Route): RouteHandler {
     ) {
       growOne(core, organization, listed);
     }
+    const dateOf = kind === "payment" ? paymentDate : orderDate;
+    // `from` is inclusive; just after it under the `window-from-exclusive` fault.
+    const fromMs = from !== undefined && core.fault === "window-from-exclusive" ? from + 1 : from;
+    const listing = core.store.sequence(organization.slug, form, fromMs, to, dateOf);
     const request: PageRequest = {
       scope,
-      sequence: servedSequence(
-        core,
-        form,
-        core.store.sequence(
-          organization.slug,
-          form,
-          // `from` is inclusive; just after it under the `window-from-exclusive` fault.
-          from !== undefined && core.fault === "window-from-exclusive" ? from + 1 : from,
-          to,
-          kind === "payment" ? paymentDate : orderDate,
-        ),
-        kind,
-      ),
+      sequence: servedSequence(core, form, listing, kind, dateOf),
       lookup: (id) => core.store.order(id),
       phantoms: (afterId, size) => phantomOrders(core, listed, afterId, size),
       // `sortOrder=Asc`, else newest first (always, under `sort-order-ignored`).
