@@ -89,11 +89,7 @@ function upstreamTimeoutMs(flags: ParsedFlags): number | undefined {
     Number.isFinite(asMs) && asMs > MAX_TIMEOUT_SECONDS
       ? `--timeout takes seconds, as in every verb (it took milliseconds before): for ${asMs} ms write --timeout ${asMs / 1000}`
       : undefined;
-  return millisecondsOf(flags, "timeout", {
-    max: MAX_TIMEOUT_SECONDS,
-    example: 30,
-    ...(hint === undefined ? {} : { hint }),
-  });
+  return millisecondsOf(flags, "timeout", { max: MAX_TIMEOUT_SECONDS, example: 30, hint });
 }
 
 export const recordCommand: Command = {
