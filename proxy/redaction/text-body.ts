@@ -13,13 +13,10 @@ const ONE_URL = /^(?:[a-z][\w+.-]*:\/\/|\/)[^\s]*$/i;
 const FORM_LIKE = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
 
 /**
- * A textual body as it may be written, judged by its type and then by its text: a form by name; JSON
- * by name or by its first character (JSON sent as `text/plain` is redacted as JSON); XML by its type or
- * its `<?xml` declaration, element by element (`xml-text.ts`); a CSV or TSV table by its columns
- * (`table-text.ts`); HTML by its elements that name a secret (`html-text.ts`); a text that reads
- * as a form (`a=1&token=…`) as a form, one that is a URL as a URL (its query and fragment as a form's); anything else scrubbed (`scrubText`: the values of secret-named
- * pairs, secrets of a recognised shape, the secrets met so far). A whole body and a multipart body's
- * textual part are redacted alike.
+ * A textual body as it may be written, judged by its type, then by its text: JSON sent as `text/plain`
+ * is redacted as JSON, `a=1&token=…` as a form, a lone URL as a URL (its query and fragment as a form's);
+ * anything else is scrubbed (`scrubText`). A whole body and a multipart body's textual part are redacted
+ * alike.
  */
 export function redactText(text: string, contentType: string | undefined, r: Redactor): string {
   if (isFormType(contentType)) return redactFormText(text, r);
