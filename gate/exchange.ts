@@ -53,9 +53,7 @@ export const RETRY_SLACK_MS = 20;
 export function isTransientRefusal(response: ExchangeResponse | undefined): boolean {
   if (response === undefined || response.reason === "request-budget") return false;
   if (response.reason === "connection-reset") return true;
-  return (
-    response.status === 429 || response.status === 502 || response.status === 503 || response.status === 504
-  );
+  return [429, 502, 503, 504].includes(response.status ?? 0);
 }
 
 /**
