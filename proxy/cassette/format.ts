@@ -117,9 +117,8 @@ export interface LoadedInteraction extends Interaction {
   readonly source: DocumentSource;
 }
 
-export interface CassetteWarning {
-  file: string;
-  line: number;
+/** Something skipped in a cassette, at the line of its document. */
+export interface CassetteWarning extends DocumentSource {
   message: string;
 }
 

@@ -5,16 +5,10 @@ const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 
 /** The part of an undici dispatcher that fetch uses. */
 interface Dispatcher {
-  dispatch(options: DispatchOptions, handler: unknown): boolean;
+  /** `options` also holds the path, method, body…, passed on as they are. */
+  dispatch(options: { origin?: string | URL; headers?: unknown }, handler: unknown): boolean;
   close(...args: unknown[]): unknown;
   destroy(...args: unknown[]): unknown;
-}
-
-interface DispatchOptions {
-  origin?: string | URL;
-  path: string;
-  headers?: unknown;
-  [other: string]: unknown;
 }
 
 type Holder = Record<symbol, Dispatcher | undefined>;

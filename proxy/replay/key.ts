@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isFormType, isJsonType, utf8Text } from "../cassette/body.js";
+import { bodyBytes, isFormType, isJsonType, utf8Text } from "../cassette/body.js";
 import type { StoredBody, StoredRequest } from "../cassette/format.js";
 import { firstHeader, queryParams } from "../http/message.js";
 import { applyBodyRules, type CompiledRules, NO_RULES, ruleValue } from "./match-rules.js";
@@ -93,10 +93,7 @@ function canonicalBody(
       }
     }
   }
-  const bytes =
-    "text" in body
-      ? Buffer.from(body.text, "utf8")
-      : Buffer.from((body as { base64: string }).base64, "base64");
+  const bytes = bodyBytes(body);
   if (bytes.length === 0) return { kind: "none" };
   const text = bytes.length <= 200 ? utf8Text(bytes) : undefined;
   return {
