@@ -51,7 +51,7 @@ function startChild(spec: ChildSpec): Promise<RunningChild> {
       void stop(child);
       reject(
         new Error(
-          `${spec.command} ${spec.args.join(" ")} did not print its URL in time:\n${output.slice(-2000)}`,
+          `${spec.command} ${spec.args.join(" ")} did not print its URL (or figures) in time:\n${output.slice(-2000)}`,
         ),
       );
     }, spec.startTimeoutMs ?? 60_000);
@@ -73,34 +73,14 @@ function startChild(spec: ChildSpec): Promise<RunningChild> {
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code) => {
+    // Once its output is read to the end: a process that prints its line and exits has printed it then.
+    child.once("close", (code) => {
       clearTimeout(timer);
       reject(
-        new Error(`${spec.command} exited with ${code} before printing its URL:\n${output.slice(-2000)}`),
+        new Error(
+          `${spec.command} exited with ${code} before printing its URL (or figures):\n${output.slice(-2000)}`,
+        ),
       );
-    });
-  });
-}
-
-/**
- * Runs a process to its end and returns the figures it printed, the JSON of its `LABEL {…}` line (on
- * stdout or stderr).
- */
-function figuresOf<T>(spec: ChildSpec, label: string): Promise<T> {
-  const child = spawn(spec.command, spec.args, { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
-      const figures = new RegExp(`^${label} (\\{.*\\})$`, "m").exec(output)?.[1];
-      if (figures) return resolve(JSON.parse(figures) as T);
-      const what = [spec.command, ...spec.args].join(" ");
-      reject(new Error(`${what} exited with ${code} and no ${label} line:\n${output.slice(-1500)}`));
     });
   });
 }
@@ -121,7 +101,10 @@ export interface BenchContext {
   scratch: string;
   log(line: string): void;
   start(spec: ChildSpec): Promise<RunningChild>;
-  /** Runs a child to its end and returns the figures of its `LABEL {…}` line. */
+  /**
+   * Runs a child that prints its figures on a `LABEL {…}` line (stdout or stderr) as it ends, and returns
+   * them (the JSON).
+   */
   figures<T>(spec: ChildSpec, label: string): Promise<T>;
   /** The built `assopay` command (dist/cli/bin.js) with arguments. */
   assopay(args: string[]): ChildSpec;
@@ -147,7 +130,12 @@ export function createContext(options: BenchOptions): BenchContext {
       running.push(child);
       return child;
     },
-    figures: figuresOf,
+    async figures(spec, label) {
+      const pattern = new RegExp(`^${label} (\\{.*\\})$`, "m");
+      // No bound on the run beyond an hour's: verify's largest takes minutes.
+      const child = await startChild({ ...spec, urlPattern: pattern, startTimeoutMs: 3_600_000 });
+      return JSON.parse(child.url); // the pattern's group: the figures' JSON
+    },
     assopay: (args) => ({ command: process.execPath, args: [join(root, "dist", "cli", "bin.js"), ...args] }),
     system: (name, args) => ({
       command: process.execPath,

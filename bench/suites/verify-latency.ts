@@ -56,14 +56,7 @@ async function slowFront(upstream: string) {
  */
 export async function verifyLatencySuite(ctx: BenchContext): Promise<Section[]> {
   const contract = loadContract();
-  const runs: {
-    concurrency: number;
-    wallMs: number;
-    exit: number;
-    requests: number;
-    peak: number;
-    busyMs: number;
-  }[] = [];
+  const runs = [];
   for (const concurrency of CONCURRENCIES) {
     ctx.log(`verify at ${LATENCY_MS} ms of latency, --concurrency ${concurrency}`);
     const sandbox = await startSandbox({ port: 0, at: AT, entries: 50, contract, hooks: true });

@@ -66,16 +66,12 @@ export async function verifySuite(ctx: BenchContext): Promise<Section[]> {
         "MEASURED",
       );
       figures.set(`${entries} ${mode.name}`, measured);
-      rows.push([
-        whole(entries),
-        mode.name,
+      const [wall, peak] = [
         `${(measured.wallMs / 1000).toFixed(1)} s`,
         `${whole(measured.maxRssKb / 1024)} MB`,
-        String(measured.exitCode),
-      ]);
-      ctx.log(
-        `  ${(measured.wallMs / 1000).toFixed(1)} s, peak ${whole(measured.maxRssKb / 1024)} MB, exit ${measured.exitCode}`,
-      );
+      ];
+      rows.push([whole(entries), mode.name, wall, peak, String(measured.exitCode)]);
+      ctx.log(`  ${wall}, peak ${peak}, exit ${measured.exitCode}`);
     }
     await sandbox.close();
   }
