@@ -5,7 +5,7 @@ import { bodyBytes } from "../../proxy/cassette/body.js";
 import { queryParams } from "../../proxy/http/message.js";
 import type { Finding, Report, ReportSuite } from "../../report/index.js";
 import { type Exchange, emptyJudgement } from "../rerun/finding.js";
-import { createListings, type Listings } from "../rerun/listings.js";
+import { createListings } from "../rerun/listings.js";
 import { judgeListingPage } from "../rerun/page.js";
 import { judgeResource } from "../rerun/resource.js";
 import { judgeStatus } from "../rerun/status.js";
@@ -72,57 +72,50 @@ function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknow
 }
 
 /**
- * Judges one recorded interaction by the contract as of its day, with the rerun's own judges: its
- * `Deprecation` and `Sunset` headers, the status (v3 after its switch-off), listing pages (result
- * array, schema, counts at that date, sizes, duplicates across the pages of a crawl) and other answers
- * (their schema, owned by the rule that owns each sentence). The recorded answer stands for both the recording and the target.
+ * Judges every recorded interaction in order (the pages of one crawl together) by the contract as of its
+ * day, with the rerun's own judges: its `Deprecation` and `Sunset` headers, the status (v3 after its
+ * switch-off), listing pages (result array, schema, counts at that date, sizes, duplicates across the
+ * pages of a crawl) and other answers (their schema, owned by the rule that owns each sentence). The
+ * recorded answer stands for both the recording and the target.
  */
-export function lintStep(
-  step: RerunStep,
-  contract: Contract,
-  listings: Listings,
-  at: IsoDay | undefined,
-): LintedInteraction {
-  const day = interactionDay(step, at);
-  const route = step.match?.route;
-  const { target, body } = recordedExchange(step);
-  const exchange: Exchange = {
-    step,
-    route,
-    rules: route ? contract.timeline.datedRulesAt(route, day.date) : undefined,
-    recorded: { status: target.status, body },
-    target,
-    targetBody: body,
-    query: queryParams(step.interaction.request.query),
-    sameResource: true,
-  };
-  const judgement = emptyJudgement(step, "fail", contract.timeline);
-  const served = judgeStatus(exchange, judgement, contract.timeline.entries);
-  if (served && route?.pagination) judgeListingPage(exchange, judgement, listings.crawlFor(step), contract);
-  else if (served) judgeResource(exchange, judgement, contract);
-  const { source, id, request } = step.interaction;
-  const place = `${source.file}:${source.line} (interaction ${id})`;
-  const when = `judged by the rules of ${day.date} (${day.dateFrom})`;
-  const breaches = judgement.breaches.map(({ rule, reason, evidence }) => ({
-    id: `${source.file}#${id} ${request.method} ${request.path}`,
-    title: rule,
-    rule,
-    group: source.file,
-    verdict: "fail" as const,
-    reason: `${place}: ${reason}; ${when}`,
-    ...(evidence ? { evidence } : {}),
-  }));
-  return { step, ...day, breaches };
-}
-
-/** Judges every step in order (the pages of one crawl are judged together). */
 export function lintSteps(
   steps: readonly RerunStep[],
   contract: Contract,
   at: IsoDay | undefined,
 ): LintedInteraction[] {
   const listings = createListings();
-  return steps.map((step) => lintStep(step, contract, listings, at));
+  return steps.map((step) => {
+    const day = interactionDay(step, at);
+    const route = step.match?.route;
+    const { target, body } = recordedExchange(step);
+    const exchange: Exchange = {
+      step,
+      route,
+      rules: route ? contract.timeline.datedRulesAt(route, day.date) : undefined,
+      recorded: { status: target.status, body },
+      target,
+      targetBody: body,
+      query: queryParams(step.interaction.request.query),
+      sameResource: true,
+    };
+    const judgement = emptyJudgement(step, "fail", contract.timeline);
+    const served = judgeStatus(exchange, judgement, contract.timeline.entries);
+    if (served && route?.pagination) judgeListingPage(exchange, judgement, listings.crawlFor(step), contract);
+    else if (served) judgeResource(exchange, judgement, contract);
+    const { source, id, request } = step.interaction;
+    const place = `${source.file}:${source.line} (interaction ${id})`;
+    const when = `judged by the rules of ${day.date} (${day.dateFrom})`;
+    const breaches = judgement.breaches.map(({ rule, reason, evidence }) => ({
+      id: `${source.file}#${id} ${request.method} ${request.path}`,
+      title: rule,
+      rule,
+      group: source.file,
+      verdict: "fail" as const,
+      reason: `${place}: ${reason}; ${when}`,
+      ...(evidence ? { evidence } : {}),
+    }));
+    return { step, ...day, breaches };
+  });
 }
 
 /** What `assopay lint` judged and found. */
