@@ -157,11 +157,6 @@ function deriveBody(step: RerunStep, ctx: DeriveContext): HttpRequest["body"] {
   throw new Underivable("binary request bodies are not re-sent");
 }
 
-/** A query string with each name and value encoded exactly once. */
-export function encodeQuery(query: URLSearchParams): string {
-  return [...query].map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&");
-}
-
 /**
  * The recorded request as it must reach the target: ids and tokens the target issued in place of the
  * recorded ones, the target's own continuation token, a token request with the given client. Headers
@@ -181,7 +176,8 @@ export async function deriveRequest(step: RerunStep, ctx: DeriveContext): Promis
       const value = firstHeader(request.headers, name);
       if (value !== undefined) headers[name] = value;
     }
-    const search = encodeQuery(query);
+    // Each name and value encoded exactly once.
+    const search = [...query].map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join("&");
     return {
       ok: true,
       sentQuery: query,

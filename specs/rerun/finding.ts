@@ -3,7 +3,7 @@ import type { Finding } from "../../report/index.js";
 import { allChecks } from "../index.js";
 import type { HttpExchange } from "../runner/http.js";
 import { applyPlanned } from "../runner/run.js";
-import type { CheckGroup, Evidence, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
+import type { Evidence, EvidenceRequest, PlannedPolicy } from "../runner/types.js";
 import type { RerunStep } from "./steps.js";
 
 /** A recorded exchange and the target's answer to the same request, parsed once. */
@@ -22,11 +22,6 @@ export interface Exchange {
   sameResource: boolean;
 }
 
-/** The group of the check that owns a rule in a verify run, so reporters file reruns beside it. */
-export function groupOf(rule: string): CheckGroup {
-  return allChecks().find((check) => check.rule === rule)?.group ?? "schemas";
-}
-
 /** `dated change count-fields-removed (2025-05-05, planned): …`. */
 export function describeDated(change: DatedChange): string {
   const { entry } = change;
@@ -43,7 +38,9 @@ function findingOn(
   durationMs = 0,
 ): Finding {
   const title = `Re-sent request holds against the target: ${step.match?.route.summary ?? "a route outside the contract (status and structure only)"}`;
-  return { id: step.id, group: groupOf(rule), rule, title, ...found, durationMs };
+  // The group of the check that owns the rule in a verify run, so reporters file reruns beside it.
+  const group = allChecks().find((check) => check.rule === rule)?.group ?? "schemas";
+  return { id: step.id, group, rule, title, ...found, durationMs };
 }
 
 /** A failure of a whole crawl, filed on the crawl's last step (`#12 (crawl)`). */

@@ -20,12 +20,6 @@ export function recordedJson(step: RerunStep): unknown {
   return body && "json" in body ? body.json : undefined;
 }
 
-/** The label of each file: its name, or the path as given when two files share a name. */
-function labels(files: readonly string[]): string[] {
-  const names = files.map((file) => basename(file));
-  return files.map((file, i) => (names.filter((n) => n === names[i]).length > 1 ? file : (names[i] ?? file)));
-}
-
 /**
  * Reads the cassettes with the project's own loader (a file that is not a cassette is an `AssopayError`
  * with its file and line, exit 2) and lists their requests in order. Notification documents are left
@@ -36,7 +30,9 @@ function labels(files: readonly string[]): string[] {
 export async function loadSteps(files: readonly string[], contract: Contract) {
   const steps: RerunStep[] = [];
   const notes: string[] = [];
-  const names = labels(files);
+  // Each file's label: its name, or the path as given when two files share a name.
+  const names = files.map((file) => basename(file));
+  const labels = files.map((file, i) => (names.filter((n) => n === names[i]).length > 1 ? file : names[i]));
   for (const [i, file] of files.entries()) {
     const cassette = await loadCassette(file);
     for (const warning of cassette.warnings)
@@ -50,7 +46,7 @@ export async function loadSteps(files: readonly string[], contract: Contract) {
       const { method, path } = interaction.request;
       steps.push({
         index: steps.length,
-        id: `cassette/${names[i] ?? file}#${interaction.id} ${method} ${path}`,
+        id: `cassette/${labels[i] ?? file}#${interaction.id} ${method} ${path}`,
         interaction,
         match: contract.routes.match(method, path),
       });
