@@ -50,13 +50,10 @@ export function judgeDateOrder(crawl: CrawlLog, direction: SortDirection): DateO
       }
       dated++;
       const entry: PlacedEntry = { id, date, page };
-      if (previous && !broken && outOfOrder(previous.date, date, direction)) broken = { previous, entry };
+      const late = previous && (direction === "desc" ? date > previous.date : date < previous.date);
+      if (previous && late && !broken) broken = { previous, entry };
       previous = entry;
     });
   }
   return { dated, undated, broken };
-}
-
-function outOfOrder(before: number, after: number, direction: SortDirection): boolean {
-  return direction === "desc" ? after > before : after < before;
 }
