@@ -1,6 +1,5 @@
 import {
   type CrawlLog,
-  type DateWindow,
   orderOfCrawl,
   type Route,
   type WindowEdges,
@@ -131,12 +130,6 @@ export function witnessSize(
   return sized[0]?.log.pageSize ?? largest;
 }
 
-/** A date window of a listing and the crawl of it. */
-export interface WindowCrawl {
-  readonly window: DateWindow;
-  readonly crawl: CrawlResult;
-}
-
 /**
  * The page size a date window is crawled at: its five entries then come on three pages, so that a
  * provider that loses entries at page boundaries only when a window is asked (the crawl of an integrator
@@ -145,8 +138,8 @@ export interface WindowCrawl {
 export const WINDOW_PAGE_SIZE = 2;
 
 /**
- * The crawl of a date window over the newest entries of the default crawl (`windowOf`, its ends on
- * entries' dates unless `edges` says otherwise), at `WINDOW_PAGE_SIZE`: pagination.date-window judges
+ * A date window over the newest entries of the default crawl (`windowOf`, its ends on entries' dates
+ * unless `edges` says otherwise) and its crawl, at `WINDOW_PAGE_SIZE`: pagination.date-window judges
  * what it holds, and the completeness judge reads it as a witness of entries the whole listing's crawls
  * lack. Undefined where the listing takes no window or the default crawl has none to offer. `again` asks
  * the same window once more, under that note.
@@ -160,7 +153,7 @@ export async function windowCrawl(
   byDefault: CrawlLog,
   again?: string,
   edges: WindowEdges = "on-entries",
-): Promise<WindowCrawl | undefined> {
+) {
   const window = takesWindow(route) ? windowOf(byDefault, 5, edges) : undefined;
   if (!window) return undefined;
   // A window that must hold nothing is asked at the largest size: its first page is all it judges, and a
