@@ -20,29 +20,18 @@ export function checkDataAgainstContract(contract: Contract, store: Store, shape
   for (const organization of store.organizations()) {
     for (const form of store.forms(organization.slug)) {
       if (!form.source) continue;
-      const problems = [
-        ...contract.schemas.validate(
-          schemaOf("v5.public-form"),
-          publicFormView(ctx, form, organization, true),
-          "public form",
-        ),
-      ];
       const first = store.sequence(organization.slug, form).slice(0, "asc", 1)[0];
-      if (first) {
-        // The entry's shape is the contract's (`seed` or `document`): judged only when the sandbox serves it.
-        if (contract.shapes === shapes)
-          problems.push(
-            ...contract.schemas.validate(entrySchema, listEntryView(ctx, first), "items-listing entry"),
-          );
-        problems.push(
-          ...contract.schemas.validate(
-            schemaOf("v5.order-detail"),
-            orderView(ctx, first, true),
-            "order detail",
-          ),
-        );
-      }
-      const [problem] = problems;
+      // Each view with its schema and name. The entry's shape is the contract's (`seed` or `document`):
+      // judged only when the sandbox serves it.
+      const judged: [schema: string, view: unknown, what: string][] = [
+        [schemaOf("v5.public-form"), publicFormView(ctx, form, organization, true), "public form"],
+      ];
+      if (first && contract.shapes === shapes)
+        judged.push([entrySchema, listEntryView(ctx, first), "items-listing entry"]);
+      if (first) judged.push([schemaOf("v5.order-detail"), orderView(ctx, first, true), "order detail"]);
+      const [problem] = judged.flatMap(([schema, view, what]) =>
+        contract.schemas.validate(schema, view, what),
+      );
       if (problem) throw breaks(form, `${problem.path} ${problem.message}`);
     }
   }
