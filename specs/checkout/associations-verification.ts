@@ -1,6 +1,5 @@
 import { type CheckContext, readerGet } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess } from "../runner/http.js";
+import { evidenceOf, isSuccess } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
 import {
   combine,

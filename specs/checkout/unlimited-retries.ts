@@ -1,4 +1,4 @@
-import { evidenceOf } from "../runner/excerpt.js";
+import { evidenceOf } from "../runner/http.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import { freshIntent } from "./checkout-fixture.js";
 import { CARDS, leadsTo, locationOf, openPage, payOnce } from "./checkout-page.js";

@@ -8,8 +8,7 @@ import {
   type Route,
 } from "../../contracts/index.js";
 import { type CheckContext, readerGet } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess, parseJson } from "../runner/http.js";
+import { evidenceOf, isSuccess, parseJson } from "../runner/http.js";
 import type { CheckResult } from "../runner/types.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 

@@ -1,6 +1,5 @@
 import { type CheckContext, readerGet } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
+import { evidenceOf, type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
 
 /** One entry of partner information's `urlNotificationList`. */

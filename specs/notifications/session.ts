@@ -2,7 +2,7 @@ import type { NotificationType } from "../../contracts/index.js";
 import { freshIntent } from "../checkout/checkout-fixture.js";
 import { CARDS, leadsTo, openPage, payOnce } from "../checkout/checkout-page.js";
 import type { CheckContext } from "../runner/context.js";
-import { excerptOf } from "../runner/excerpt.js";
+import { excerptOf } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
 import { type Delivery, type Receiver, startReceiver } from "./receiver.js";
 import { type Registered, register, restore } from "./registration.js";

@@ -1,7 +1,6 @@
 import { pageSizeLimit, type Route, readRoutePage } from "../../contracts/index.js";
 import { type CheckContext, readerGet } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess, parseJson } from "../runner/http.js";
+import { evidenceOf, isSuccess, parseJson } from "../runner/http.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 import { SMALL_PAGE_SIZE as SMALL_PAGE } from "./crawl-plan.js";
 import { judgeCrawls } from "./listing-findings.js";

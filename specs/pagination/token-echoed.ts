@@ -2,8 +2,7 @@ import type { Route } from "../../contracts/index.js";
 import { type CheckContext, readerGet } from "../runner/context.js";
 import { queryString } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, pageOf } from "../runner/crawler.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { type HttpExchange, isSuccess } from "../runner/http.js";
+import { evidenceOf, type HttpExchange, isSuccess } from "../runner/http.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { crawlNote, idList, judgeEveryCrawl } from "./listing-findings.js";
 

@@ -1,5 +1,4 @@
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess } from "../runner/http.js";
+import { evidenceOf, isSuccess } from "../runner/http.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 import { type FormRead, type PublicFormRead, readPublicForm } from "./public-form-fixture.js";
 

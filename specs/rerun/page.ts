@@ -11,8 +11,8 @@ import {
   readRoutePage,
   totalsDisagree,
 } from "../../contracts/index.js";
-import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpClient, HttpRequest } from "../runner/http.js";
+import { evidenceOf } from "../runner/http.js";
 import { followToEnd, keepsRecordedEntries } from "./crawls.js";
 import type { Exchange, Judgement } from "./finding.js";
 import type { ListingCrawl, TargetPage } from "./listings.js";

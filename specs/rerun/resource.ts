@@ -1,7 +1,7 @@
 import { type Contract, FILES_RULE, judgeSchema, PUBLIC_FORM_RULE } from "../../contracts/index.js";
 import { filledOffers } from "../public-form/custom-fields-and-options.js";
 import { attachedFileUrls } from "../rights/order-fixture.js";
-import { evidenceOf } from "../runner/excerpt.js";
+import { evidenceOf } from "../runner/http.js";
 import type { Exchange, Judgement } from "./finding.js";
 
 /**

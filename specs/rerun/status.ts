@@ -1,7 +1,6 @@
 import { refusalRule, type TimelineEntry } from "../../contracts/index.js";
 import { acceptanceRule } from "../../contracts/status-judge.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess } from "../runner/http.js";
+import { evidenceOf, isSuccess } from "../runner/http.js";
 import { DEPRECATION_HEADERS_RULE, deprecationHeadersBreach } from "../versions/deprecation-headers.js";
 import type { Exchange, Judgement } from "./finding.js";
 import { isContinuation } from "./listings.js";

@@ -1,6 +1,5 @@
 import type { CheckContext } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess } from "../runner/http.js";
+import { evidenceOf, isSuccess } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";

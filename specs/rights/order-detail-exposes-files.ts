@@ -1,5 +1,4 @@
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess } from "../runner/http.js";
+import { evidenceOf, isSuccess } from "../runner/http.js";
 import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 

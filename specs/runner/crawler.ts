@@ -10,8 +10,7 @@ import {
   refusalRule,
 } from "../../contracts/index.js";
 import { askedPageSize, asksAscending, type CrawlQuery, queryString } from "./crawl-query.js";
-import { evidenceOf, excerptOf } from "./excerpt.js";
-import { type HttpClient, type HttpExchange, isSuccess, parseJson } from "./http.js";
+import { evidenceOf, excerptOf, type HttpClient, type HttpExchange, isSuccess, parseJson } from "./http.js";
 import type { Evidence } from "./types.js";
 
 /** What to crawl and how far. */

@@ -3,8 +3,7 @@ import { checkoutFixture } from "../checkout/checkout-fixture.js";
 import { readPublicForm } from "../public-form/public-form-fixture.js";
 import { orderFixture } from "../rights/order-fixture.js";
 import type { CheckContext } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
+import { evidenceOf, type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
 

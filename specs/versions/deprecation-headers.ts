@@ -1,7 +1,7 @@
 import { malformedDeprecationHeaders } from "../../contracts/index.js";
 import { readerGet } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
 import type { HttpExchange } from "../runner/http.js";
+import { evidenceOf } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
 

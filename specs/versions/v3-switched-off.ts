@@ -1,6 +1,5 @@
 import { readerGet } from "../runner/context.js";
-import { evidenceOf } from "../runner/excerpt.js";
-import { isSuccess } from "../runner/http.js";
+import { evidenceOf, isSuccess } from "../runner/http.js";
 import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
 
 /** Versioning 2: after the switch-off, v3 routes no longer answer (any non-2xx status is accepted). */
