@@ -186,9 +186,24 @@ const TARGET_SETTINGS = {
   "form-slug": "ASSOPAY_FORM_SLUG",
 } as const;
 
-/** Options for a target given by the user: every missing setting is named with its environment variable. */
-function targetOptions(parsed: Parsed, target: string): VerifyOptions {
-  const { flags, read } = parsed;
+/**
+ * The run's options: the date, checks and limits the flags say, against the embedded sandbox (its own
+ * credentials, names and state URL) or the target given, every missing setting of which is named with
+ * its environment variable.
+ */
+function verifyOptions(parsed: Parsed, sandbox: RunningSandbox | undefined): VerifyOptions {
+  const { flags, read, at, only, planned, pactBroker, oracle, limits } = parsed;
+  const run = { at, only, planned, pactBroker, oracle, ...limits };
+  if (sandbox) {
+    return resolveOptions({
+      target: sandbox.url,
+      embedded: true,
+      ...sandbox.credentials,
+      stateUrl: sandbox.stateUrl,
+      ...run,
+    });
+  }
+  const target = parsed.target ?? "";
   normalizeTarget(target);
   const auth = targetAuth(flags, read);
   const setting = (flag: keyof typeof TARGET_SETTINGS) => read(flag, TARGET_SETTINGS[flag]) ?? "";
@@ -225,25 +240,8 @@ function targetOptions(parsed: Parsed, target: string): VerifyOptions {
     unverifiedOrg: stringFlag(flags, "unverified-org"),
     receiverUrl: stringFlag(flags, "receiver-url"),
     receiverPort: port === undefined ? undefined : portFlag("verify", port, 0, "receiver-port", portHint),
-    ...runSettings(parsed),
+    ...run,
   });
-}
-
-/** Options for the embedded sandbox: its own credentials, names and state URL. */
-function sandboxOptions(parsed: Parsed, sandbox: RunningSandbox): VerifyOptions {
-  return resolveOptions({
-    target: sandbox.url,
-    embedded: true,
-    ...sandbox.credentials,
-    stateUrl: sandbox.stateUrl,
-    ...runSettings(parsed),
-  });
-}
-
-/** What verify's flags say of the run, whatever the target: the date, the checks, the limits. */
-function runSettings(parsed: Parsed) {
-  const { at, only, planned, pactBroker, oracle, limits } = parsed;
-  return { at, only, planned, pactBroker, oracle, ...limits };
 }
 
 const HELP = `assopay verify: judge a provider (default: the embedded sandbox) against the contract
@@ -435,9 +433,7 @@ async function verifyAcrossDates(
     let sandbox: RunningSandbox | undefined;
     try {
       sandbox = await embeddedSandbox(parsed, at, contract, data);
-      const options = sandbox
-        ? sandboxOptions({ ...parsed, at }, sandbox)
-        : targetOptions({ ...parsed, at }, parsed.target ?? "");
+      const options = verifyOptions({ ...parsed, at }, sandbox);
       const run = await runVerify(options, allChecks(), {
         contract,
         signal: context.signal,
@@ -524,8 +520,7 @@ export const verifyCommand: Command = {
               sandbox,
             })
           : undefined;
-      const options =
-        rerun ?? (sandbox ? sandboxOptions(parsed, sandbox) : targetOptions(parsed, parsed.target ?? ""));
+      const options = rerun ?? verifyOptions(parsed, sandbox);
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color = colorOf(context);
       if (live) write(context.stdout, `${verifyHeader(options)}\n\n`);

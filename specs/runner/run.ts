@@ -9,7 +9,7 @@ import { type Deadline, withDeadline } from "./deadline.js";
 import { createHttpClient, type OwnedHttpClient, TransportError, UnusableAnswer } from "./http.js";
 import { createMemo, type Memo } from "./memo.js";
 import type { VerifyOptions } from "./options.js";
-import { createProgress, type Progress, silentProgress } from "./progress.js";
+import { createProgress, silentProgress } from "./progress.js";
 import { selectChecks } from "./select.js";
 import { createStateClient, withServiceDay } from "./states.js";
 import { createTokenSource } from "./tokens.js";
@@ -20,7 +20,6 @@ import type { SpecCheck } from "./verdicts.js";
 export interface RunIo {
   /** Where progress goes (a live line on a terminal, a periodic line otherwise). */
   stderr?: Writable & { isTTY?: boolean };
-  progress?: Progress;
   signal?: AbortSignal;
   /** A contract already loaded (tests load it once). */
   contract?: Contract;
@@ -138,7 +137,7 @@ async function runWithin(
   io: RunIo,
 ): Promise<RunReport> {
   const signal = deadline.signal;
-  const progress = io.progress ?? (io.stderr ? createProgress(io.stderr) : silentProgress);
+  const progress = io.stderr ? createProgress(io.stderr) : silentProgress;
   // The target moves to the run's day first: tokens are issued on its clock.
   const plain = options.stateUrl ? createStateClient(http, options.stateUrl) : undefined;
   const states = plain && io.serviceDay !== undefined ? withServiceDay(plain, io.serviceDay) : plain;

@@ -70,9 +70,6 @@ export function createTransport(): Transport {
   return {
     async exchange(outgoing) {
       const url = new URL(outgoing.url);
-      if (url.protocol !== "https:" && url.protocol !== "http:") {
-        throw new Error(`${url.protocol} is not http: or https:`);
-      }
       const headers: Record<string, string> = { "accept-encoding": ACCEPTED_CODINGS, ...outgoing.headers };
       if (outgoing.body !== undefined) headers["content-length"] = String(Buffer.byteLength(outgoing.body));
       const response = await send(outgoing, url, headers, IDEMPOTENT.has(outgoing.method.toUpperCase()));
