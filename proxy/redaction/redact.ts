@@ -6,6 +6,7 @@ import type {
   StoredRequest,
   StoredResponse,
 } from "../cassette/format.js";
+import { firstHeader } from "../http/message.js";
 import { multipartBoundary, redactMultipart } from "./multipart.js";
 import { formValue, type Redactor, redactJson, scrubText } from "./redactor.js";
 import { redactText } from "./text-body.js";
@@ -119,18 +120,13 @@ export function redactBody(body: StoredBody | undefined, contentType: string | u
   return redacted === bytes ? body : { ...body, base64: redacted.toString("base64") };
 }
 
-function contentTypeOf(headers: StoredHeaders): string | undefined {
-  const value = headers["content-type"];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** A request as it may be written: path, query, headers and body redacted. */
 export function redactRequest(request: StoredRequest, r: Redactor): StoredRequest {
   const headers = redactHeaders(request.headers, r);
   const out = { method: request.method, path: scrubText(request.path, r) } as StoredRequest;
   if (request.query) out.query = redactQuery(request.query, r);
   out.headers = headers;
-  const body = redactBody(request.body, contentTypeOf(request.headers), r);
+  const body = redactBody(request.body, firstHeader(request.headers, "content-type"), r);
   if (body) out.body = body;
   return out;
 }
@@ -138,7 +134,7 @@ export function redactRequest(request: StoredRequest, r: Redactor): StoredReques
 /** A response as it may be written. */
 export function redactResponse(response: StoredResponse, r: Redactor): StoredResponse {
   const out: StoredResponse = { status: response.status, headers: redactHeaders(response.headers, r) };
-  const body = redactBody(response.body, contentTypeOf(response.headers), r);
+  const body = redactBody(response.body, firstHeader(response.headers, "content-type"), r);
   if (body) out.body = body;
   return out;
 }
