@@ -246,23 +246,20 @@ export async function importHar(
   return result;
 }
 
-/** What was left out of an import, by why: each kind with its total and, for hosts and assets, its counts. */
-function leftOut(result: HarImport): string[] {
+/**
+ * The one line an import ends with: what was kept, and what was left out, by why (each kind with its
+ * total and, for hosts and assets, its counts).
+ */
+function summary(harFile: string, cassette: string, total: number, result: HarImport): string {
   const out: string[] = [];
   for (const [counts, what] of [
     [result.otherHosts, "to other hosts"],
     [result.browserOwn, "the browser's own"],
   ] as const) {
     if (counts.size === 0) continue;
-    const total = [...counts.values()].reduce((a, b) => a + b, 0);
-    out.push(`${total} ${what} (${[...counts].map(([name, n]) => `${name} ${n}`).join(", ")})`);
+    const sum = [...counts.values()].reduce((a, b) => a + b, 0);
+    out.push(`${sum} ${what} (${[...counts].map(([name, n]) => `${name} ${n}`).join(", ")})`);
   }
   if (result.unanswered > 0) out.push(`${result.unanswered} never answered`);
-  return out;
-}
-
-/** The one line an import ends with: what was kept, and what was left out and why. */
-function summary(harFile: string, cassette: string, total: number, result: HarImport): string {
-  const out = leftOut(result);
   return `imported ${result.imported} of ${total} entries of ${harFile} into ${cassette}, the service being ${result.upstream}${out.length > 0 ? `; left out ${out.join("; ")}` : ""}`;
 }

@@ -97,11 +97,6 @@ export class ByteArena {
     if (!bytes) throw new RangeError(`no chunk ${chunk} in the arena`);
     return bytes.subarray(start, start + length);
   }
-
-  /** The text of `length` bytes from `start` of a chunk, decoded as UTF-8. */
-  text(chunk: number, start: number, length: number): string {
-    return this.view(chunk, start, length).toString("utf8");
-  }
 }
 
 /** The content codings a body can be re-compressed with, by their number in a record's flags. */
@@ -219,12 +214,12 @@ export class Recordings {
   /** The recorded request (already redacted), with only the headers matching reads. */
   request(entry: number): StoredRequest {
     const at = entry * FIELDS;
-    const text = this.arena.text(
+    const bytes = this.arena.view(
       this.field(at + CHUNK),
       this.field(at + START),
       this.field(at + REQUEST_BYTES),
     );
-    return JSON.parse(text) as StoredRequest;
+    return JSON.parse(bytes.toString("utf8")) as StoredRequest;
   }
 
   /** The recorded response, made from the kept bytes (its body a view of them, not a copy). */
@@ -236,7 +231,7 @@ export class Recordings {
     const flags = this.field(at + FLAGS);
     return Object.freeze({
       status: this.field(at + STATUS),
-      headers: JSON.parse(this.arena.text(chunk, start, headersBytes)) as StoredHeaders,
+      headers: JSON.parse(this.arena.view(chunk, start, headersBytes).toString("utf8")) as StoredHeaders,
       bytes: this.arena.view(chunk, start + headersBytes, this.field(at + BODY_BYTES)),
       encoding: CODINGS[(flags & 3) - 1],
       json: (flags & JSON_FLAG) !== 0,
