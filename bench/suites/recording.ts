@@ -94,17 +94,19 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   const ours10 = find(at10, "assopay record");
   const bare50 = find(at50, BARE);
   const ours50 = find(at50, "assopay record");
-  const row = (m: Medians, base: Medians | undefined, ceiling: Medians | undefined) => [
-    m.name,
-    String(m.connections),
-    whole(m.rps),
-    `${m.p50}`,
-    `${m.p99}`,
-    cpuPerRequest(m.cpuUs),
-    m.name.startsWith(CEILING) ? "0" : cpuPerRequest(overCeiling(m, ceiling)),
-    percent(ratio(m, base)),
-    String(m.errors + m.non2xx),
-  ];
+  /** The rows of one run's systems, each against the bare proxy and the ceiling of the same rounds. */
+  const rows = (list: Medians[], suffix = "") =>
+    list.map((m) => [
+      `${m.name}${suffix}`,
+      String(m.connections),
+      whole(m.rps),
+      `${m.p50}`,
+      `${m.p99}`,
+      cpuPerRequest(m.cpuUs),
+      m.name === CEILING ? "0" : cpuPerRequest(overCeiling(m, find(list, CEILING))),
+      percent(ratio(m, find(list, BARE))),
+      String(m.errors + m.non2xx),
+    ]);
   const pipelineRow = (size: string, us: number) => [
     `in-process pipeline (bench/systems/worker-pipeline.ts), ${size}`,
     ...["–", "–", "–", "–", cpuPerRequest(us), "–", "–", "–"],
@@ -120,11 +122,8 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
     "vs bare proxy",
     "errors",
   ];
-  const ceiling10 = find(at10, CEILING);
-  const ceiling50 = find(at50, CEILING);
-  const bigCeilingM = find(big, CEILING);
-  const extra10 = overCeiling(ours10, ceiling10);
-  const extra50 = overCeiling(ours50, ceiling50);
+  const extra10 = overCeiling(ours10, find(at10, CEILING));
+  const extra50 = overCeiling(ours50, find(at50, CEILING));
   const againstPipeline = (extra: number) =>
     `${cpuPerRequest(extra)} µs over the ceiling, ${(extra / pipeline2k).toFixed(2)}× the pipeline's ${cpuPerRequest(pipeline2k)} µs`;
   const p99Ratio = (a?: Medians, b?: Medians) => (a && b && b.p99 > 0 ? a.p99 / b.p99 : Number.NaN);
@@ -172,10 +171,10 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
       table: {
         header,
         rows: [
-          ...at10.map((m) => row(m, bare10, ceiling10)),
-          ...at50.map((m) => row(m, bare50, ceiling50)),
+          ...rows(at10),
+          ...rows(at50),
           pipelineRow("2 KB", pipeline2k),
-          ...big.map((m) => row({ ...m, name: `${m.name}, 1 MB` }, find(big, BARE), bigCeilingM)),
+          ...rows(big, ", 1 MB"),
           pipelineRow("1 MB", pipeline1m),
         ],
       },

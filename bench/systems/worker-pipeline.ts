@@ -6,22 +6,15 @@
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { DocumentWriter } from "../../proxy/cassette/writer.js";
 import type { CapturedExchange } from "../../proxy/record/capture.js";
 import { RecordingPipeline } from "../../proxy/record/pipeline.js";
 import { createRedactor } from "../../proxy/redaction/redact.js";
 import { jsonBody } from "./body.js";
+import { argument } from "./listen.js";
 
-const { values } = parseArgs({
-  options: {
-    size: { type: "string", default: "2048" },
-    count: { type: "string", default: "100000" },
-    rounds: { type: "string", default: "3" },
-  },
-});
-const body = jsonBody(Number(values.size));
-const count = Number(values.count);
+const body = jsonBody(Number(argument("--size") ?? 2048));
+const count = Number(argument("--count") ?? 100_000);
 const folder = mkdtempSync(join(tmpdir(), "assopay-pipeline-"));
 const fd = openSync(join(folder, "cassette.yaml"), "w");
 const writer = new DocumentWriter(fd, 1, (error) => {
@@ -44,7 +37,7 @@ const exchange = (i: number): CapturedExchange => ({
 });
 const perExchangeUs: number[] = [];
 try {
-  for (let round = 1; round <= Number(values.rounds); round++) {
+  for (let round = 1; round <= Number(argument("--rounds") ?? 3); round++) {
     const cpu = process.cpuUsage();
     for (let i = 0; i < count; i++) {
       pipeline.enqueue(exchange(i));
