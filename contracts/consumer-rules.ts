@@ -49,15 +49,17 @@ export type ConsumerRuleId = GateRuleId | NotifyRuleId;
  */
 export type Severity = "error" | "robustness" | "advice";
 
-/** The severity a finding takes in a run: `--strict` makes robustness advice an error. */
-export function effectiveSeverity(severity: Severity, strict: boolean): Severity {
-  switch (severity) {
-    case "robustness":
-      return strict ? "error" : "robustness";
-    case "error":
-    case "advice":
-      return severity;
-  }
+/** How a finding below `error` is labelled: it warns, and says whether `--strict` would fail it. */
+const LABELS: Readonly<Record<Severity, string>> = {
+  error: "",
+  robustness: "(robustness, an error with --strict) ",
+  advice: "(advice) ",
+};
+
+/** The severity a finding takes in a run (`--strict` makes robustness advice an error) and its label. */
+export function severityIn(severity: Severity, strict: boolean): readonly [Severity, string] {
+  const taken = severity === "robustness" && strict ? "error" : severity;
+  return [taken, LABELS[taken]];
 }
 
 /** One rule of `contracts/consumer-rules.yaml`. */

@@ -1,4 +1,4 @@
-import { type ConsumerRules, effectiveSeverity, type NotifyRuleId } from "../contracts/consumer-rules.js";
+import { type ConsumerRules, type NotifyRuleId, severityIn } from "../contracts/consumer-rules.js";
 import type { Evidence, Finding } from "../core/finding.js";
 import { SIGNATURE_HEADER } from "../core/notification-signature.js";
 import type { ApiAnswer } from "./api.js";
@@ -129,9 +129,10 @@ export function judgeCase(
     rule = "notify.reconciles";
     reason = `acknowledged (${ordinal(acked, results.length)} ${said(results[acked] as DeliveryResult)}) without first reading GET ${c.reconcile.join(" or GET ")}: an unsigned notification is only true once the API confirms it`;
   }
-  if (verdict === "fail" && effectiveSeverity(rules.byId(rule).severity, strict) === "robustness") {
+  const [severity, label] = severityIn(rules.byId(rule).severity, strict);
+  if (verdict === "fail" && severity === "robustness") {
     verdict = "warn";
-    reason = `(robustness, an error with --strict) ${reason}`;
+    reason = `${label}${reason}`;
   }
   const evidence = deliveriesOf(c, results, reads);
   return Object.freeze({

@@ -1,8 +1,8 @@
 import {
   type ConsumerRules,
-  effectiveSeverity,
   type GateRuleId,
   type Severity,
+  severityIn,
 } from "../../contracts/consumer-rules.js";
 import type { Evidence, Finding } from "../../core/finding.js";
 import type { RecordedExchange } from "../exchange.js";
@@ -26,13 +26,6 @@ function evidenceOf(exchange: RecordedExchange | undefined, details: readonly st
   };
 }
 
-/** How a finding below `error` is labelled: it warns, and says whether `--strict` would fail it. */
-const LABELS: Readonly<Record<Severity, string>> = {
-  error: "",
-  robustness: "(robustness, an error with --strict) ",
-  advice: "(advice) ",
-};
-
 export interface FindingInput {
   readonly message: string;
   readonly exchange?: RecordedExchange | undefined;
@@ -54,14 +47,14 @@ export type FindingCollector = ReturnType<typeof createFindingCollector>;
 export function createFindingCollector(rules: ConsumerRules, scenario: string, strict = false) {
   const found = new Map<string, { input: FindingInput; rule: GateRuleId; more: number }>();
   const findingOf = ({ input, rule, more }: { input: FindingInput; rule: GateRuleId; more: number }) => {
-    const severity = effectiveSeverity(input.severity ?? rules.byId(rule).severity, strict);
+    const [severity, label] = severityIn(input.severity ?? rules.byId(rule).severity, strict);
     const details = [...(input.details ?? []), ...(more > 0 ? [`(${more} more like it)`] : [])];
     return Object.freeze<Finding>({
       id: rule,
       rule,
       group: scenario,
       verdict: severity === "error" ? "fail" : "warn",
-      reason: `${LABELS[severity]}${input.message}`,
+      reason: `${label}${input.message}`,
       evidence: evidenceOf(input.exchange, details),
       ...(severity === "advice" ? {} : { fix: rules.byId(rule).fix }),
     });
