@@ -184,13 +184,8 @@ export function createContext(parts: ContextParts): CheckContext {
     });
 
   const urlOf = async (route: Route, params: Readonly<Record<string, string | number>> = {}) => {
-    const where = await coordinates();
-    const values = {
-      organizationSlug: where.organizationSlug,
-      formType: where.formType,
-      formSlug: where.formSlug,
-      ...params,
-    };
+    const { organizationSlug, formType, formSlug } = await coordinates();
+    const values = { organizationSlug, formType, formSlug, ...params };
     return `${options.target}${contract.routes.pathOf(route.id, values)}`;
   };
 
