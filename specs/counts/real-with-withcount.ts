@@ -74,24 +74,18 @@ async function partialCrawl(ctx: CheckContext, route: Route): Promise<CrawlResul
   return size === undefined ? byDefault : ctx.crawlSized(route, size);
 }
 
-/**
- * A listing outside the count deprecation (an organization's forms, the partner's organizations): the
- * seed lets a listing give -1 ("not provided"), so totals are judged only where its first page gives both.
- */
-async function judgeGivenTotals(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
-  const result = await partialCrawl(ctx, route);
-  const first = result.totals.first;
-  if (first && !givesTotals(first)) {
-    return skipOn(route.id, "its first page gives no totals (-1 or none), as the seed allows");
-  }
-  return judgeTotals(ctx, route, result, "default");
-}
-
 /** The totals of one listing at its dated rules, crawled with withCount=true where it exists. */
 const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
   switch (rules.countMode) {
-    case "not-applicable":
-      return [await judgeGivenTotals(ctx, route)];
+    case "not-applicable": {
+      // A listing outside the count deprecation (an organization's forms, the partner's organizations):
+      // the seed lets a listing give -1 ("not provided"), so totals are judged only where its first page
+      // gives both.
+      const result = await partialCrawl(ctx, route);
+      if (result.totals.first && !givesTotals(result.totals.first))
+        return [skipOn(route.id, "its first page gives no totals (-1 or none), as the seed allows")];
+      return [await judgeTotals(ctx, route, result, "default")];
+    }
     case "absent":
       return [removedSkip(ctx, route)];
     case "always-real":
