@@ -40,8 +40,7 @@ export function judgeListingPage(
     crawl.broken = `(${step.id}) had no result array`;
     return undefined;
   }
-  const asked = queryBoolean(exchange.query, "withCount");
-  const withCount = asked === null ? undefined : asked;
+  const withCount = queryBoolean(exchange.query, "withCount") ?? undefined;
   const expected = expectedCounts(rules, withCount);
   const counts = read.counts;
   const timeline = countTimeline(rules, contract.timeline);
