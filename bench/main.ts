@@ -68,8 +68,6 @@ const ctx = createContext(
     durationSeconds: Number(values.duration),
     rounds: Number(values.rounds),
     warmupSeconds: Number(values.warmup),
-    only,
-    write: !values["no-write"],
   }),
 );
 
@@ -103,7 +101,7 @@ for (const section of sections) {
     );
 }
 
-if (ctx.options.write) {
+if (!values["no-write"]) {
   const versionIn = (dir: string) =>
     (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
   const version = (pkg: string) => {

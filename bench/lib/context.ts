@@ -90,8 +90,6 @@ export interface BenchOptions {
   durationSeconds: number;
   rounds: number;
   warmupSeconds: number;
-  only: readonly string[];
-  write: boolean;
 }
 
 /** What a suite gets: the options, a scratch folder, a log, and a way to start children it must close. */
