@@ -122,11 +122,8 @@ export interface VerifyOptions {
  * What a caller gives: the reader client (without the `organization_admin` right, or with it: it reads the
  * listings) and the optional admin one stand for a target with a token endpoint; `auth` for any other.
  */
-export type VerifyOptionsInput = Pick<
-  VerifyOptions,
-  "target" | "at" | "organizationSlug" | "formType" | "formSlug"
-> &
-  Partial<Omit<VerifyOptions, "target" | "at" | "organizationSlug" | "formType" | "formSlug">> & {
+export type VerifyOptionsInput = Partial<VerifyOptions> &
+  Pick<VerifyOptions, "target" | "at" | "organizationSlug" | "formType" | "formSlug"> & {
     reader?: Credentials;
     admin?: Credentials | undefined;
   };
