@@ -47,16 +47,11 @@ export function installIntercept(options: InterceptOptions): () => void {
     );
   }
   const plan = Object.freeze({ hosts, target: target as URL });
-  const undoFetch = interceptFetch(plan);
-  const undoHttp = interceptNodeHttp(plan);
-  const undoSockets = guardSockets(plan);
-  const undoWorkers = interceptWorkers(plan);
+  const undo = [interceptFetch, interceptNodeHttp, guardSockets, interceptWorkers].map((step) => step(plan));
   syncBuiltinESMExports();
   return () => {
-    undoWorkers();
-    undoSockets();
-    undoHttp();
-    undoFetch();
+    // In the reverse order: each step puts back what it found, the step after it having wrapped that.
+    for (const step of [...undo].reverse()) step();
     syncBuiltinESMExports();
   };
 }

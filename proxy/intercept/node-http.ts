@@ -97,7 +97,10 @@ function wrapGet(request: RequestFunction): typeof http.get {
  * origin meant kept. Returns the function that puts the originals back.
  */
 export function interceptNodeHttp(plan: InterceptPlan): () => void {
-  const saved = { http: { ...pick(http) }, https: { ...pick(https) } };
+  const saved = {
+    http: { request: http.request, get: http.get },
+    https: { request: https.request as RequestFunction, get: https.get as typeof http.get },
+  };
   const plain = saved.http.request;
   const httpRequest = wrapRequest(plan, saved.http.request, plain, "http:");
   const httpsRequest = wrapRequest(plan, saved.https.request, plain, "https:");
@@ -107,8 +110,4 @@ export function interceptNodeHttp(plan: InterceptPlan): () => void {
     Object.assign(http, saved.http);
     Object.assign(https, saved.https);
   };
-}
-
-function pick(module: typeof http | typeof https): { request: RequestFunction; get: typeof http.get } {
-  return { request: module.request as RequestFunction, get: module.get as typeof http.get };
 }
