@@ -76,14 +76,15 @@ const started = new Date();
 try {
   for (const name of only) {
     ctx.log(`\n== ${name}`);
+    const command = `npm run bench -- --only ${name}`;
     try {
-      sections.push(...(await (SUITES[name] as Suite)(ctx)));
+      sections.push(...(await (SUITES[name] as Suite)(ctx)).map((s) => ({ ...s, command })));
     } catch (error) {
       const message = (error as Error).message.split("\n").slice(0, 3).join(" ");
       ctx.log(`  ${name} failed: ${message}`);
       sections.push({
         title: `${name} (did not complete)`,
-        command: `npm run bench -- --only ${name}`,
+        command,
         table: { header: ["error"], rows: [[message]] },
       });
     }

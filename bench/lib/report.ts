@@ -1,7 +1,10 @@
-/** One section of docs/benchmarks.md: a heading, a table, the target verdicts and notes. */
+/**
+ * One section of docs/benchmarks.md: a heading, the command that measured it (`npm run bench -- --only
+ * SUITE`, written by main.ts for the suite that returned it), a table, the target verdicts and notes.
+ */
 export interface Section {
   title: string;
-  command: string;
+  command?: string;
   table: { header: string[]; rows: string[][] };
   targets?: { target: string; measured: string; met: boolean | "n/a" }[];
   notes?: string[];

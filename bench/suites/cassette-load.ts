@@ -17,7 +17,6 @@ export async function cassetteLoadSuite(ctx: BenchContext): Promise<Section[]> {
   return [
     {
       title: "Cassette load",
-      command: "npm run bench -- --only cassette-load",
       table: {
         header: ["interactions", "load time (median)", "heap after load", "peak RSS"],
         rows: [

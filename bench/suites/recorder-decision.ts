@@ -76,7 +76,6 @@ export async function recorderDecisionSuite(ctx: BenchContext): Promise<Section[
   return [
     {
       title: "Recorder decision (issue 46)",
-      command: "npm run bench -- --only recorder-decision",
       table: {
         header: [
           "system",

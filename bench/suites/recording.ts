@@ -167,7 +167,6 @@ export async function recordingSuite(ctx: BenchContext): Promise<Section[]> {
   return [
     {
       title: "Recording",
-      command: "npm run bench -- --only recording",
       table: {
         header,
         rows: [

@@ -76,7 +76,6 @@ export async function redactionSuite(ctx: BenchContext): Promise<Section[]> {
   return [
     {
       title: "Redaction",
-      command: "npm run bench -- --only redaction",
       table: {
         header: [
           "body",

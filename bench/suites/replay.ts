@@ -31,7 +31,6 @@ const LOAD_TIMEOUT_MS = 300_000;
 function loadingSection(loading: readonly Loaded[]): Section {
   return {
     title: "Replay: loading the cassette",
-    command: "npm run bench -- --only replay",
     table: {
       header: ["interactions", "load and index", "heap after load", "buffers after load", "RSS after load"],
       rows: loading.map((l) => [
@@ -167,7 +166,6 @@ export async function replaySuite(ctx: BenchContext): Promise<Section[]> {
   return [
     {
       title: "Replay",
-      command: "npm run bench -- --only replay",
       table: {
         header: ["system", "req/s (median)", "p50 ms", "p99 ms", "CPU µs/req", "vs node:http", "errors"],
         rows: results.map((m) => [

@@ -90,7 +90,6 @@ export async function verifyLatencySuite(ctx: BenchContext): Promise<Section[]> 
   return [
     {
       title: "Verify against a slow provider (issue 47)",
-      command: "npm run bench -- --only verify-latency",
       table: {
         header: ["--concurrency", "wall time", "requests sent", "mean in flight", "peak in flight", "exit"],
         rows: runs.map((r) => [

@@ -84,7 +84,6 @@ export async function verifySuite(ctx: BenchContext): Promise<Section[]> {
   return [
     {
       title: "Verify",
-      command: "npm run bench -- --only verify",
       table: { header: ["entries per form", "checks", "wall time", "peak memory (RSS)", "exit"], rows },
       targets: [
         {
