@@ -124,12 +124,6 @@ function growOne(core: SandboxCore, organization: Organization, form: FormDef): 
   });
 }
 
-/** The page a token leads to, or undefined when it is not one of this listing's. */
-function pageIndexOf(core: SandboxCore, scope: string, token: string): number | undefined {
-  const decoded = core.tokens.decode(scope, token);
-  return decoded.ok ? decoded.cursor.pageIndex : undefined;
-}
-
 /**
  * Every paginated route of the catalogue (v5 and v3, organization or form, items, orders or payments):
  * the route's pagination spec names the result array and the entry schema.
@@ -161,6 +155,7 @@ export function listingHandler(route: Route): RouteHandler {
     const to = query.dates.get("to");
     const scope = listingScope(route, organization.slug, form, { from, to });
     const token = query.strings.get("continuationToken");
+    const decoded = core.growing && token !== undefined ? core.tokens.decode(scope, token) : undefined;
     // A live listing takes an order with each fresh first page, whatever the query, and once within each
     // crawl of a form, at its third page. Once, not every third page asked: counted over all the pages
     // asked, the growth follows the client's pace, and crawls at the listing's tail (oldest first) would
@@ -168,7 +163,7 @@ export function listingHandler(route: Route): RouteHandler {
     // rule 3); the real service's crawls end, and new entries wait for the token kept at the end.
     if (
       core.growing &&
-      (token === undefined || (form !== undefined && pageIndexOf(core, scope, token) === 3))
+      (token === undefined || (form !== undefined && decoded?.ok && decoded.cursor.pageIndex === 3))
     ) {
       growOne(core, organization, listed);
     }
