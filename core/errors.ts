@@ -61,3 +61,30 @@ export function formatError(error: AssopayError): string {
 export function isAssopayError(value: unknown): value is AssopayError {
   return value instanceof AssopayError;
 }
+
+/**
+ * A verb's `--timeout`: seconds above 0 (fractions allowed), at most `max`, `example` when absent; in
+ * whole milliseconds, at least 1 (what timers take). Out of bounds is a usage error.
+ */
+export function timeoutMs(verb: string, given: number | undefined, bounds: { example: number; max: number }) {
+  const chosen = given ?? bounds.example;
+  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > bounds.max) {
+    throw new AssopayError(
+      "usage",
+      `assopay ${verb}: --timeout must be a number of seconds above 0 and at most ${bounds.max}, got ${chosen}`,
+      { hint: `for example --timeout ${bounds.example} (fractions allowed: 1.5)` },
+    );
+  }
+  return Math.max(1, Math.round(chosen * 1000));
+}
+
+/** `text` as a URL when it is an absolute http or https one. */
+export function httpUrl(text: string): URL | undefined {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url?.protocol === "http:" || url?.protocol === "https:" ? url : undefined;
+}
+
+/** The names of repeated flags or comma lists (`a,b` `c`), trimmed, empty ones left out. */
+export function commaList(texts: readonly string[]): string[] {
+  return texts.flatMap((t) => t.trim().split(/\s*,\s*/)).filter((t) => t !== "");
+}

@@ -1,7 +1,7 @@
 import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
 import { type Contract, loadContract } from "../contracts/index.js";
 import { parseIsoDay, todayIso } from "../core/dates.js";
-import { AssopayError } from "../core/errors.js";
+import { AssopayError, httpUrl, timeoutMs } from "../core/errors.js";
 import { checkHosts } from "../proxy/intercept/hosts.js";
 import type { SandboxData, Shapes } from "../sandbox/index.js";
 import { parseScenarioNames, type Scenario, type ScenarioName, scenarioByName } from "./scenarios.js";
@@ -103,29 +103,10 @@ function wholeNumber(
   return chosen;
 }
 
-/** `--timeout`: seconds above 0 (fractions allowed), at most a day, as milliseconds. */
-function timeLimitMs(seconds: number | undefined): number {
-  const { example, max } = GATE_NUMBERS.timeoutSeconds;
-  const chosen = seconds ?? example;
-  if (!Number.isFinite(chosen) || chosen <= 0 || chosen > max) {
-    throw new AssopayError(
-      "usage",
-      `assopay gate: --timeout must be a number of seconds above 0 and at most ${max}, got ${seconds}`,
-      { hint: `for example --timeout ${example} (fractions allowed: 1.5)` },
-    );
-  }
-  return Math.max(1, Math.round(chosen * 1000));
-}
-
 /** `--upstream`: an absolute http or https URL, without query or fragment. */
 function upstreamUrl(text: string): string {
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (
-    !url ||
-    (url.protocol !== "http:" && url.protocol !== "https:") ||
-    url.search !== "" ||
-    url.hash !== ""
-  ) {
+  const url = httpUrl(text);
+  if (url?.search !== "" || url.hash !== "") {
     throw new AssopayError("usage", `assopay gate: --upstream must be an http(s) URL, got "${text}"`, {
       hint: "the service's root, e.g. --upstream https://api.helloasso-sandbox.com",
     });
@@ -199,7 +180,7 @@ export function resolveGateOptions(options: GateOptions) {
     at: options.at === undefined ? todayIso() : parseIsoDay(options.at),
     scenarios: Object.freeze(playedScenarios(upstream.kind, options.scenarios ?? [])),
     maxRequests: wholeNumber("--max-requests", options.maxRequests, GATE_NUMBERS.maxRequests),
-    timeoutMs: timeLimitMs(options.timeoutSeconds),
+    timeoutMs: timeoutMs("gate", options.timeoutSeconds, GATE_NUMBERS.timeoutSeconds),
     seed,
     env: Object.freeze({ ...(options.env ?? {}) }),
     onOutput: options.onOutput ?? (() => undefined),

@@ -1,6 +1,6 @@
 import type { Contract, TimelineEffect } from "../contracts/index.js";
 import { dayStart, type IsoDay, todayIso } from "../core/dates.js";
-import { AssopayError } from "../core/errors.js";
+import { AssopayError, commaList } from "../core/errors.js";
 
 /** How pages are cut: as the upstream serves them, or into pieces of varying size (short pages mid-crawl). */
 export type PageCut = "upstream" | "varying";
@@ -150,10 +150,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = Object.freeze(SCENARIOS.m
 
 /** Parses scenario names (repeated flags or comma lists); an unknown one is a usage error. */
 export function parseScenarioNames(texts: readonly string[]): readonly ScenarioName[] {
-  const names = texts
-    .flatMap((t) => t.split(","))
-    .map((t) => t.trim())
-    .filter((t) => t !== "");
+  const names = commaList(texts);
   if (names.length === 0) return SCENARIO_NAMES;
   const known = SCENARIO_NAMES as readonly string[];
   for (const name of names) {

@@ -1,6 +1,6 @@
 import { type ConsumerRules, loadConsumerRules } from "../contracts/consumer-rules.js";
 import { type Contract, loadContract } from "../contracts/index.js";
-import { AssopayError } from "../core/errors.js";
+import { AssopayError, commaList, httpUrl, timeoutMs } from "../core/errors.js";
 import type { CommandLine } from "../core/run-command.js";
 import type { ReconcileApi } from "./api.js";
 import { fetchBlockedPort } from "./blocked-ports.js";
@@ -92,8 +92,8 @@ export function resolveNotifyOptions(options: NotifyOptions) {
       hint: "for example --to http://127.0.0.1:3000/webhooks/helloasso",
     });
   }
-  const url = new URL(options.to);
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
+  const url = httpUrl(options.to);
+  if (!url) {
     throw new AssopayError(
       "usage",
       `assopay notify: --to must be an http or https URL, got "${options.to}"`,
@@ -141,22 +141,9 @@ export function resolveNotifyOptions(options: NotifyOptions) {
       },
     );
   }
-  const timeout = options.timeoutSeconds ?? NOTIFY_TIMEOUT.example;
-  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > NOTIFY_TIMEOUT.max) {
-    throw new AssopayError(
-      "usage",
-      `assopay notify: --timeout must be a number of seconds above 0 and at most ${NOTIFY_TIMEOUT.max}, got ${timeout}`,
-      {
-        hint: `for example --timeout ${NOTIFY_TIMEOUT.example} (fractions allowed: 1.5)`,
-      },
-    );
-  }
+  const waitMs = timeoutMs("notify", options.timeoutSeconds, NOTIFY_TIMEOUT);
   const all = (options.contract ?? loadContract()).notificationTypes;
-  const wanted = (options.types ?? [])
-    .flatMap((t) => t.split(","))
-    .map((t) => t.trim())
-    .filter((t) => t !== "");
-  const types = wanted.map((name) => {
+  const types = commaList(options.types ?? []).map((name) => {
     const found = all.find(
       (t) => t.eventType.toLowerCase() === name.toLowerCase() || t.id === name.toLowerCase(),
     );
@@ -187,7 +174,7 @@ export function resolveNotifyOptions(options: NotifyOptions) {
     onOutput: options.onOutput ?? (() => undefined),
     recorded: options.recorded,
     types: Object.freeze(types.length > 0 ? [...new Set(types)] : [...all]),
-    timeoutMs: Math.max(1, Math.round(timeout * 1000)),
+    timeoutMs: waitMs,
     unknownEventType,
     rules: options.rules ?? loadConsumerRules(),
     strict: options.strict ?? false,

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { MANIFEST_NAME, stalePacts, writePacts } from "../../contracts/pact/generate.js";
 import type { Contract } from "../../contracts/types.js";
 import { type IsoDay, todayIso } from "../../core/dates.js";
-import { AssopayError } from "../../core/errors.js";
+import { AssopayError, httpUrl } from "../../core/errors.js";
 import { readInputText } from "../../core/input-file.js";
 import { contractsDir, packageRoot } from "../../core/paths.js";
 import { redactSecretText } from "../../core/secrets/text.js";
@@ -58,8 +58,8 @@ function brokerUrl(text: string | undefined): Broker {
       hint: "give --broker-url https://your-broker or set PACT_BROKER_BASE_URL",
     });
   }
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+  const url = httpUrl(text);
+  if (!url) {
     throw new AssopayError("usage", `--broker-url must be an http(s) URL, got "${redactSecretText(text)}"`, {
       hint: "for example --broker-url https://broker.example",
     });
