@@ -56,7 +56,8 @@ function startChild(spec: ChildSpec): Promise<RunningChild> {
       );
     }, spec.startTimeoutMs ?? 60_000);
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+      // Its tail only: a verify run prints its whole report before the figures' line.
+      output = (output + chunk.toString()).slice(-65_536);
       const found = pattern.exec(output);
       const url = spec.url ?? found?.[1];
       if (found && url) {
