@@ -192,14 +192,15 @@ export function httpUrl(flag: string, text: string, hint: string): string {
 
 /**
  * Fills the defaults (for what is left out or given as undefined), reads the addresses and freezes the
- * result. The numbers are the flags' own, already checked where they were read (`cli/flags.ts`).
+ * result. The numbers are checked here too, for a caller in code: the command line checks each flag where
+ * it reads it (`cli/flags.ts`), with the text it was given.
  */
 export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
   const { reader, admin, ...rest } = input;
   const auth = input.auth ?? (reader && { kind: "token-endpoint" as const, reader, admin });
   if (!auth) throw new AssopayError("internal", "verify options without a reader client nor auth");
   const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
-  return Object.freeze({
+  const resolved: VerifyOptions = Object.freeze({
     ...DEFAULTS,
     embedded: false,
     planned: "fail",
@@ -222,4 +223,19 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
             "the public address of a tunnel to --receiver-port, for example --receiver-url https://abc.example-tunnel.dev",
           ).replace(/\/+$/, ""),
   });
+  for (const name of [
+    ...(Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]),
+    "pageSize",
+    "runTimeoutMs",
+  ] as const) {
+    const value = resolved[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new AssopayError("usage", `${name} must be a whole number above 0, got ${value}`);
+    }
+  }
+  const port = resolved.receiverPort;
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) {
+    throw new AssopayError("usage", `--receiver-port must be a port from 0 to 65535, got ${port}`);
+  }
+  return resolved;
 }
