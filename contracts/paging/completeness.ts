@@ -125,12 +125,6 @@ function neighboursIn(order: readonly EntryId[], own: ReadonlySet<EntryId>) {
   return { prev, next };
 }
 
-function pagesById(crawl: CrawlLog): Map<EntryId, CrawlPageLog> {
-  const pages = new Map<EntryId, CrawlPageLog>();
-  for (const page of crawl.pages) for (const id of page.ids) if (!pages.has(id)) pages.set(id, page);
-  return pages;
-}
-
 /**
  * A part of the listing's order, read from a crawl of a part of it (a date window): the losing crawl's
  * own entries with `missing` put in by date, newest first (oldest first when the crawl ran so).
@@ -166,7 +160,9 @@ function lossesOf(
   if (!partial.has(witness) && Boolean(witness.ascending) !== Boolean(crawl.ascending)) order.reverse();
   const position = new Map(order.map((id, i) => [id, i] as const));
   const { prev, next } = neighboursIn(order, own);
-  const pages = pagesById(crawl);
+  // The page of the losing crawl that first held each of its entries.
+  const pages = new Map<EntryId, CrawlPageLog>();
+  for (const page of crawl.pages) for (const id of page.ids) if (!pages.has(id)) pages.set(id, page);
   const neighbour = (id: EntryId | undefined): Neighbour | undefined => {
     const page = id === undefined ? undefined : pages.get(id);
     return page && id !== undefined ? { id, page } : undefined;
