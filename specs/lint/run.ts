@@ -47,7 +47,7 @@ export function interactionDay(
 }
 
 /** The recorded response as the HTTP exchange the rerun's judges read. */
-function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknown } {
+function recordedExchange(step: RerunStep): HttpExchange {
   const { request, response } = step.interaction;
   const stored = response.body;
   // A binary body has no text to quote.
@@ -57,17 +57,14 @@ function recordedExchange(step: RerunStep): { target: HttpExchange; body: unknow
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, String(one));
   }
   return {
-    target: {
-      request: { method: request.method, url: request.path },
-      status: response.status,
-      headers,
-      bytes: Buffer.from(text),
-      text,
-      // Recorded exchanges come in the recording's order.
-      sentAt: 2 * step.index,
-      answeredAt: 2 * step.index + 1,
-    },
-    body: recordedJson(step),
+    request: { method: request.method, url: request.path },
+    status: response.status,
+    headers,
+    bytes: Buffer.from(text),
+    text,
+    // Recorded exchanges come in the recording's order.
+    sentAt: 2 * step.index,
+    answeredAt: 2 * step.index + 1,
   };
 }
 
@@ -87,7 +84,8 @@ export function lintSteps(
   return steps.map((step) => {
     const day = interactionDay(step, at);
     const route = step.match?.route;
-    const { target, body } = recordedExchange(step);
+    const target = recordedExchange(step);
+    const body = recordedJson(step);
     const exchange: Exchange = {
       step,
       route,
