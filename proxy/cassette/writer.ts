@@ -134,11 +134,10 @@ export async function openCassette(
         hint: "use --mode new to add to it or --mode all to record it again",
       });
     }
-    const fresh = !present;
-    const opened = await open(path, fresh ? "ax" : "a+");
+    const opened = await open(path, present ? "a+" : "ax");
     handle = opened;
-    made = fresh;
-    if (fresh) writeAllSync(opened.fd, Buffer.from(emitDocument({ ...header })));
+    made = !present;
+    if (made) writeAllSync(opened.fd, Buffer.from(emitDocument({ ...header })));
     else if (!(await endsWithNewline(opened))) writeAllSync(opened.fd, Buffer.from("\n"));
     return {
       path,

@@ -60,8 +60,8 @@ function replaceIn(text: string, pattern: RegExp, to: string): string {
   return text.replace(pattern, (found) => (found.includes("\\/") ? escaped : to));
 }
 
-function isText(headers: StoredHeaders, held: HeldResponse): boolean {
-  const type = firstHeader(headers, "content-type");
+function isText(held: HeldResponse): boolean {
+  const type = firstHeader(held.headers, "content-type");
   return held.json || isJsonType(type) || (type !== undefined && TEXT_TYPE.test(type));
 }
 
@@ -83,11 +83,8 @@ export class OriginRewriter {
   rewrite(held: HeldResponse, to: string): HeldResponse {
     const pattern = this.pattern;
     if (!pattern) return held;
-    let cache = this.done.get(to);
-    if (!cache) {
-      cache = new WeakMap();
-      this.done.set(to, cache);
-    }
+    if (!this.done.has(to)) this.done.set(to, new WeakMap());
+    const cache = this.done.get(to) as WeakMap<HeldResponse, HeldResponse>;
     const known = cache.get(held);
     if (known) return known;
     let headers: StoredHeaders = held.headers;
@@ -100,7 +97,7 @@ export class OriginRewriter {
       if (JSON.stringify(next) !== JSON.stringify(value)) headers = { ...headers, [name]: next };
     }
     let bytes = held.bytes;
-    if (bytes.length > 0 && isText(held.headers, held)) {
+    if (bytes.length > 0 && isText(held)) {
       const text = bytes.toString("utf8");
       const next = replaceIn(text, pattern, to);
       if (next !== text) bytes = Buffer.from(next, "utf8");
