@@ -3,7 +3,7 @@ import type { IsoDay } from "../core/dates.js";
 import { AssopayError } from "../core/errors.js";
 import type { Finding } from "../core/finding.js";
 import { apiEnv, type CommandEnd, type RunningCommand, runCommand } from "../core/run-command.js";
-import type { TrafficStep } from "../report/index.js";
+import type { MatrixBasis, TrafficStep } from "../report/index.js";
 import { interceptEnv } from "./intercept.js";
 import { judgeTraffic } from "./judge/index.js";
 import { type RunningLayer, startScenarioLayer } from "./layer/server.js";
@@ -193,7 +193,7 @@ export interface DatedGate {
 export interface GateTimeline {
   readonly runs: readonly DatedGate[];
   /** How the dates were judged, for the report. */
-  readonly basis: "behaviour-at-each-date" | "one-behaviour-each-date-rules";
+  readonly basis: MatrixBasis;
   readonly note: string;
 }
 
