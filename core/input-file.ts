@@ -16,13 +16,16 @@ function notRegular(stats: Stats): string | undefined {
 }
 
 /** The error for an input that cannot be read: the path, why, and a hint that fits. */
+/** The hint for a folder given where a file was due: "pass a cassette file", "pass a HAR file" (not "file file"). */
+const folderHint = (what: string) => `pass a ${what.endsWith("file") ? what : `${what} file`}, not a folder`;
+
 function inputError(file: string, code: ErrorCode, what: string, error: unknown): AssopayError {
   const errno = (error as NodeJS.ErrnoException).code;
   // Opening a socket fails with ENXIO: it is one of the kinds refused, said as such.
   const reason = errno === "ENXIO" ? "it is a socket" : (error as Error).message;
   const hint =
     errno === "EISDIR"
-      ? `pass a ${what} file, not a folder`
+      ? folderHint(what)
       : errno === "EACCES" || errno === "EPERM"
         ? "the file is not readable by this user: check its permissions"
         : errno === "ENXIO"
@@ -40,7 +43,7 @@ function refusal(file: string, code: ErrorCode, what: string, kind: string): Ass
   return new AssopayError(code, `cannot read the ${what}: ${file} is ${kind}, not a regular file`, {
     location: { file },
     hint: folder
-      ? `pass a ${what} file, not a folder`
+      ? folderHint(what)
       : "pass a regular file: assopay reads its inputs whole, and a pipe or a device may never end",
   });
 }
