@@ -116,7 +116,7 @@ export function gateTimelineReport(t: GateTimeline, rules: ConsumerRules, timeli
   return {
     tool: "assopay gate",
     name: `assopay gate: ${command}`,
-    header: `assopay gate: ${command} (against the ${first?.upstream ?? "sandbox"}, at ${t.runs.length} dates)`,
+    header: `assopay gate: ${command} (against ${UPSTREAM_NAMES[first?.upstream ?? "sandbox"]}, at ${t.runs.length} dates)`,
     result:
       failing.length === 0
         ? `Result: every rule holds at ${t.runs.length} dates.`

@@ -30,6 +30,11 @@ describe("gate across the timeline", () => {
   it("gives the matrix of single-date runs: a client still on v3 is advised the day before and fails the day of", async () => {
     const timeline = await across("v3-forever");
     const report = gateTimelineReport(timeline, rules, contract.timeline);
+    expect(report.header).toMatch(/\(against the sandbox, at \d+ dates\)$/);
+    const url = timeline.runs.map((run) => ({ ...run, report: { ...run.report, upstream: "url" as const } }));
+    expect(gateTimelineReport({ ...timeline, runs: url }, rules, contract.timeline).header).toMatch(
+      /\(against a running server, at \d+ dates\)$/,
+    );
     const matrix = report.matrix;
     expect(matrix?.basis).toBe("behaviour-at-each-date");
     expect(matrix?.note).toContain(
