@@ -1,15 +1,7 @@
 import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf, isSuccess } from "../runner/http.js";
 import { stateString } from "../runner/states.js";
-import {
-  combine,
-  failOn,
-  passOn,
-  type SpecCheck,
-  type SubjectFinding,
-  skip,
-  skipOn,
-} from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skip, skipOn, specCheck } from "../runner/verdicts.js";
 import { createCheckoutIntent, integratorUrls, verifiedOrganization } from "./checkout-fixture.js";
 
 /**
@@ -74,9 +66,8 @@ async function newAssociation(
  * What the service does 6: from 2025-06-01 a newly registered association cannot receive a payment
  * until verified (its checkout intent is refused); a verified one is unaffected, on any date.
  */
-export const associationsVerificationCheck: SpecCheck = {
+export const associationsVerificationCheck = specCheck({
   id: "checkout/associations-verification",
-  group: "checkout",
   rule: "associations.verification",
   title: "New associations need verification before payments (from 2025-06-01)",
   async run(ctx) {
@@ -110,4 +101,4 @@ export const associationsVerificationCheck: SpecCheck = {
       rules.newAssociationsNeedVerification && entry ? [entry.id] : undefined,
     );
   },
-};
+});

@@ -1,5 +1,5 @@
 import { evidenceOf, isSuccess } from "../runner/http.js";
-import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
+import { fail, pass, skip, specCheck } from "../runner/verdicts.js";
 import { freshIntent } from "./checkout-fixture.js";
 import { openPage } from "./checkout-page.js";
 
@@ -7,9 +7,8 @@ import { openPage } from "./checkout-page.js";
  * What the service does 4 and Limits (return from checkout): the way back from the hosted checkout page
  * (its back link) leads to the intent's backUrl, not to errorUrl.
  */
-export const backUrlCheck: SpecCheck = {
+export const backUrlCheck = specCheck({
   id: "checkout/back-url",
-  group: "checkout",
   rule: "checkout.back-url",
   title: "Leaving the checkout page leads to backUrl",
   async run(ctx) {
@@ -29,4 +28,4 @@ export const backUrlCheck: SpecCheck = {
       evidenceOf(page.exchange, { links: page.links, backUrl }),
     );
   },
-};
+});

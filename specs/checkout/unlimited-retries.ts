@@ -1,5 +1,5 @@
 import { evidenceOf } from "../runner/http.js";
-import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
+import { fail, pass, skip, specCheck } from "../runner/verdicts.js";
 import { freshIntent } from "./checkout-fixture.js";
 import { CARDS, leadsTo, locationOf, openPage, payOnce } from "./checkout-page.js";
 
@@ -9,9 +9,8 @@ const FAILURES = 6;
  * Limits (checkout payment attempts): a refused payment can be retried again and again within the
  * window, the user staying on the page (no redirection), and a later good card still pays.
  */
-export const unlimitedRetriesCheck: SpecCheck = {
+export const unlimitedRetriesCheck = specCheck({
   id: "checkout/unlimited-retries",
-  group: "checkout",
   rule: "checkout.unlimited-retries",
   title: "Failed payments can be retried without limit or redirection",
   async run(ctx) {
@@ -38,4 +37,4 @@ export const unlimitedRetriesCheck: SpecCheck = {
     }
     return pass(`${FAILURES} refused payments stayed on the page; the next one paid`);
   },
-};
+});

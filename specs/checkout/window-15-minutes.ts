@@ -1,5 +1,5 @@
 import { evidenceOf } from "../runner/http.js";
-import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
+import { fail, pass, skip, specCheck } from "../runner/verdicts.js";
 import { freshIntent } from "./checkout-fixture.js";
 import { CARDS, leadsTo, openPage, payOnce } from "./checkout-page.js";
 import { targetClock } from "./target-clock.js";
@@ -11,9 +11,8 @@ const CLOSED_AT = 16;
  * Limits (checkout payment window): a checkout intent can be paid 14 minutes after its creation and no
  * longer 16 minutes after. Needs the target's movable clock; the clock is put back afterwards.
  */
-export const window15MinutesCheck: SpecCheck = {
+export const window15MinutesCheck = specCheck({
   id: "checkout/window-15-minutes",
-  group: "checkout",
   rule: "checkout.window-15-minutes",
   title: "A checkout can be paid during 15 minutes and not after",
   async run(ctx) {
@@ -57,4 +56,4 @@ export const window15MinutesCheck: SpecCheck = {
       await clock.reset();
     }
   },
-};
+});

@@ -10,7 +10,7 @@ import {
 import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf, isSuccess, parseJson } from "../runner/http.js";
 import type { CheckResult } from "../runner/types.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 
 /** How one count check judges one listing at its dated rules, adding the timeline entries it relies on. */
 export type CountJudge = (
@@ -89,13 +89,12 @@ const judgeRemoved: CountJudge = async (ctx, route, rules, timeline) => {
  * Count deprecation, step 3 (planned): after the removal date, `totalCount` and `totalPages` are gone
  * from the six listing routes, with or without `withCount=true`.
  */
-export const absentAfterRemovalCheck: SpecCheck = {
+export const absentAfterRemovalCheck = specCheck({
   id: "counts/absent-after-removal",
-  group: "counts",
   rule: "counts.absent-after-removal",
   title: "No count fields at all after their removal",
   run: (ctx) => judgeCountListings(ctx, judgeRemoved, "first pages without count fields"),
-};
+});
 
 /**
  * The first pages of one listing that must hold -1 at the date, none before withCount exists: each rests
@@ -125,11 +124,10 @@ const judgeMinusOne: CountJudge = async (ctx, route, rules, timeline) => {
  * `withCount=true` (absent and `withCount=false` alike). While the default is still true, an explicit
  * `withCount=false` gives -1.
  */
-export const minusOneCheck: SpecCheck = {
+export const minusOneCheck = specCheck({
   id: "counts/minus-one-without-withcount",
-  group: "counts",
   rule: "counts.minus-one-without-withcount",
   title: "Counts hold -1 unless withCount=true",
   run: (ctx) =>
     judgeCountListings(ctx, judgeMinusOne, "first pages with -1 counts where withCount is not true"),
-};
+});

@@ -9,7 +9,7 @@ import { completenessOf } from "../pagination/completeness.js";
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { partialLastPageSize } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, endedLegally } from "../runner/crawler.js";
-import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import {
   type CountJudge,
   countBreach,
@@ -108,11 +108,10 @@ const judgeListing: CountJudge = async (ctx, route, rules, timeline) => {
  * true, a first page without `withCount` carries real totals too. The listings the deprecation leaves
  * alone are judged at every date, wherever they give totals.
  */
-export const realWithWithCountCheck: SpecCheck = {
+export const realWithWithCountCheck = specCheck({
   id: "counts/real-with-withcount",
-  group: "counts",
   rule: "counts.real-with-withcount",
   title: "With withCount=true the totals agree with a crawl",
   run: (ctx) =>
     judgeCountListings(ctx, judgeListing, "listings whose totals match a crawl", ctx.servedListings()),
-};
+});

@@ -4,10 +4,10 @@ import {
   fail,
   failOn,
   passOn,
-  type SpecCheck,
   type SubjectFinding,
   skip,
   skipOn,
+  specCheck,
 } from "../runner/verdicts.js";
 import { deliveryEvidence, notificationSession } from "./session.js";
 
@@ -15,9 +15,8 @@ import { deliveryEvidence, notificationSession } from "./session.js";
  * Events: each state that should trigger notifications does, within the wait, and every body is the
  * envelope `{eventType, data}` (eventType open: identifiers the seed does not publish are accepted).
  */
-export const payloadSchemaCheck: SpecCheck = {
+export const payloadSchemaCheck = specCheck({
   id: "notifications/payload-schema",
-  group: "notifications",
   rule: "notifications.payload-schema",
   title: "Notifications arrive for each event, as {eventType, data} envelopes",
   async run(ctx) {
@@ -69,4 +68,4 @@ export const payloadSchemaCheck: SpecCheck = {
     if (findings.length === 0) return fail("no state to trigger notifications");
     return combine(findings, "events notified with valid envelopes");
   },
-};
+});

@@ -1,5 +1,5 @@
 import { SIGNATURE_HEADER, signNotification } from "../../core/notification-signature.js";
-import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
+import { fail, pass, skip, specCheck } from "../runner/verdicts.js";
 import { deliveryEvidence, notificationSession } from "./session.js";
 
 /**
@@ -7,9 +7,8 @@ import { deliveryEvidence, notificationSession } from "./session.js";
  * raw body with the signing key partner information gives for the URL it was sent to (never over
  * re-serialised JSON). Two URLs are registered, so a key of another URL is told apart from the right one.
  */
-export const signatureCheck: SpecCheck = {
+export const signatureCheck = specCheck({
   id: "notifications/signature",
-  group: "notifications",
   rule: "notifications.signature",
   title: "Each notification is signed with its URL's key (x-ha-signature)",
   async run(ctx) {
@@ -65,4 +64,4 @@ export const signatureCheck: SpecCheck = {
       `${deliveries.length} notifications to ${urls} URL(s), each signed with its URL's key (${session.triggers.map((t) => t.state).join("; ")})${restored}`,
     );
   },
-};
+});

@@ -8,7 +8,7 @@ import { parseJsonBuffer } from "../runner/http.js";
 import type { TargetAuth } from "../runner/options.js";
 import { noAdminReason } from "../runner/tokens.js";
 import type { CheckResult } from "../runner/types.js";
-import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
+import { fail, pass, skip, specCheck } from "../runner/verdicts.js";
 import type { BrokerSource, CapturedMessage, PactChildConfig } from "./child-protocol.js";
 import {
   answerState,
@@ -183,9 +183,8 @@ export function groupSkipped(skipped: readonly Skipped[]): string {
  * the reason. Message interactions are answered with the target's real notifications when the
  * notification receiver caught them.
  */
-export const verifyPactsCheck: SpecCheck = {
+export const verifyPactsCheck = specCheck({
   id: "pact/verify",
-  group: "pact",
   rule: "pact.interactions",
   title: "The Pact files hold against the target (Pact verifier)",
   async run(ctx) {
@@ -225,4 +224,4 @@ export const verifyPactsCheck: SpecCheck = {
       : ` without provider states (values found through the target's API; the service date is the target's own, judged as of ${ctx.at})`;
     return pass(`${verified} interactions verified${how}${left ? `; ${left}` : ""}`);
   },
-};
+});

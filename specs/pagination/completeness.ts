@@ -12,7 +12,15 @@ import {
 import type { CheckContext } from "../runner/context.js";
 import { type CrawlResult, describeStop, endedLegally, legalLogs } from "../runner/crawler.js";
 import type { Evidence, EvidenceCrawl } from "../runner/types.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import {
+  combine,
+  failOn,
+  passOn,
+  type SpecCheck,
+  type SubjectFinding,
+  skipOn,
+  specCheck,
+} from "../runner/verdicts.js";
 import {
   boundarySizes,
   countsCrawlWithCount,
@@ -288,14 +296,13 @@ export async function judgeCompletenessRule(
 
 /** One completeness check: its rule's losses over every listing served at the date. */
 export function completenessCheck(
-  id: string,
+  id: `pagination/${string}`,
   rule: CompletenessRule,
   title: string,
   passed: string,
 ): SpecCheck {
-  return {
+  return specCheck({
     id,
-    group: "pagination",
     rule,
     title,
     async run(ctx) {
@@ -305,7 +312,7 @@ export function completenessCheck(
       const notes = oracles.flatMap(({ note }) => (note ? [`; ${note}`] : []));
       return combine(findings, `${passed}${notes.join("")}`);
     },
-  };
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally, stopRule } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesSortOrder } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
@@ -84,10 +84,9 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
  * page but not the listing, sorts by another field, or ignores `sortOrder` is caught. An integrator that
  * syncs by date, stopping at the first entry it already has, loses entries to any of these.
  */
-export const dateOrderCheck: SpecCheck = {
+export const dateOrderCheck = specCheck({
   id: "pagination/date-order",
-  group: "pagination",
   rule: "pagination.date-order",
   title: "A crawl comes in date order: newest first, oldest first with sortOrder=Asc",
   run: (ctx) => judgeListings(ctx, judgeListing, "listings in date order", takesSortOrder),
-};
+});

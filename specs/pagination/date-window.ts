@@ -10,7 +10,7 @@ import { isoInstant } from "../../core/dates.js";
 import type { CheckContext } from "../runner/context.js";
 import { describeStop, endedLegally } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { takesWindow, windowCrawl } from "./crawl-plan.js";
 import { idList, judgeListings } from "./listing-findings.js";
@@ -165,11 +165,10 @@ function windowFailure(
  * alone, as a sync since the last run does; the fourth asks it 1 ms after the newest entry, a sync when
  * nothing came since, whose first page must be the empty end (not an error, nor entries before `from`).
  */
-export const dateWindowCheck: SpecCheck = {
+export const dateWindowCheck = specCheck({
   id: "pagination/date-window",
-  group: "pagination",
   rule: "pagination.date-window",
   title: "from and to select the entries dated from `from` (included) to `to` (excluded)",
   run: (ctx) =>
     judgeListings(ctx, judgeListing, "listings whose date windows hold their entries", takesWindow),
-};
+});

@@ -10,7 +10,7 @@ import {
 import type { CheckContext } from "../runner/context.js";
 import { endedLegally, legalLogs } from "../runner/crawler.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 import { otherForms } from "./crawl-plan.js";
 import { foreignFinding, idList } from "./listing-findings.js";
@@ -150,14 +150,13 @@ async function judgeOrganizationPair(
  * first `OTHER_FORMS` its forms listing names) are judged too, so a provider whose organization's
  * listing holds one form's entries only is caught where the organization sells through several.
  */
-export const organizationHoldsFormsCheck: SpecCheck = {
+export const organizationHoldsFormsCheck = specCheck({
   id: "pagination/organization-holds-forms",
-  group: "pagination",
   rule: "pagination.organization-holds-forms",
   title: "An organization's listing holds every entry of its forms' listings",
   run: (ctx) =>
     judgeFormPairs(ctx, judgeOrganizationPair, "organization listings that hold their form's entries"),
-};
+});
 
 /** The label of the crawl of a form's listing made after its organization's, to confirm an omission. */
 const FORM_AFTER = "after the organization's crawls";
@@ -194,9 +193,8 @@ async function judgeFormPair(ctx: CheckContext, form: Route, organization: Route
  * crawls lack is an omission only when a crawl of the form that started after the organization's crawl
  * that served it ended lacks it too; otherwise the form is crawled once more at the largest size.
  */
-export const formHoldsItsEntriesCheck: SpecCheck = {
+export const formHoldsItsEntriesCheck = specCheck({
   id: "pagination/form-holds-its-entries",
-  group: "pagination",
   rule: "pagination.form-holds-its-entries",
   title:
     "A form's listing holds every entry its organization's listing names as the form's, and no other form's",
@@ -206,4 +204,4 @@ export const formHoldsItsEntriesCheck: SpecCheck = {
       judgeFormPair,
       "form listings that hold what their organization names as theirs, and no other",
     ),
-};
+});

@@ -2,7 +2,7 @@ import type { EntryId, ForeignEntries, Owner, Route } from "../../contracts/inde
 import type { CheckContext, CrawlVariant } from "../runner/context.js";
 import { type CrawlResult, describeStop, stopRule } from "../runner/crawler.js";
 import type { CheckResult } from "../runner/types.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, pageExchange } from "./completeness.js";
 
 /**
@@ -113,9 +113,8 @@ export function foreignFinding(
 const RESULT_ARRAY_RULE = "pagination.result-array";
 
 /** Pagination rule 2: the result array (`data` or `items`) exists and is a list, on every page. */
-export const resultArrayCheck: SpecCheck = {
+export const resultArrayCheck = specCheck({
   id: "pagination/result-array",
-  group: "pagination",
   rule: RESULT_ARRAY_RULE,
   title: "Every page carries its result array, and it is a list",
   async run(ctx) {
@@ -127,7 +126,7 @@ export const resultArrayCheck: SpecCheck = {
     });
     return combine(findings, "listings crawled, every page with a result array");
   },
-};
+});
 
 const END_RULE = "pagination.end-is-empty-array";
 
@@ -135,9 +134,8 @@ const END_RULE = "pagination.end-is-empty-array";
  * Pagination rule 3: a crawl ends on an empty result array, in a bounded number of pages. A non-empty
  * page without a token also ends it legally (rule 7); a token on the final empty page is legal.
  */
-export const endIsEmptyArrayCheck: SpecCheck = {
+export const endIsEmptyArrayCheck = specCheck({
   id: "pagination/end-is-empty-array",
-  group: "pagination",
   rule: END_RULE,
   title: "Every listing ends with an empty result array, in a bounded number of pages",
   async run(ctx) {
@@ -164,7 +162,7 @@ export const endIsEmptyArrayCheck: SpecCheck = {
     });
     return combine(findings, "listings crawled to an empty page");
   },
-};
+});
 
 const NO_DUPLICATES_RULE = "pagination.no-duplicates";
 
@@ -180,9 +178,8 @@ const twice = (result: CrawlResult, where: string): SubjectFinding => ({
  * Pagination rules 4 and 6: no entry appears twice in one crawl (ids only are kept, so memory stays flat):
  * the default crawl, and every crawl the completeness checks made of the listing.
  */
-export const noDuplicatesCheck: SpecCheck = {
+export const noDuplicatesCheck = specCheck({
   id: "pagination/no-duplicates",
-  group: "pagination",
   rule: NO_DUPLICATES_RULE,
   title: "No entry appears twice in one crawl",
   async run(ctx) {
@@ -209,4 +206,4 @@ export const noDuplicatesCheck: SpecCheck = {
     }
     return combine(findings, "listings crawled without a duplicate");
   },
-};
+});

@@ -1,7 +1,7 @@
 import { pageSizeLimit, type Route, readRoutePage } from "../../contracts/index.js";
 import { type CheckContext, readerGet } from "../runner/context.js";
 import { evidenceOf, isSuccess, parseJson } from "../runner/http.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, specCheck } from "../runner/verdicts.js";
 import { SMALL_PAGE_SIZE as SMALL_PAGE } from "./crawl-plan.js";
 import { judgeCrawls } from "./listing-findings.js";
 
@@ -47,9 +47,8 @@ async function probeRoute(ctx: CheckContext, route: Route): Promise<SubjectFindi
 }
 
 /** Limits (page size): no page larger than its `pageSize`, and `pageSize` above 100 refused. */
-export const pageSizeCheck: SpecCheck = {
+export const pageSizeCheck = specCheck({
   id: "pagination/page-size",
-  group: "pagination",
   rule: RULE,
   title: "No page is larger than its pageSize; pageSize above 100 is refused",
   async run(ctx) {
@@ -73,4 +72,4 @@ export const pageSizeCheck: SpecCheck = {
       `listings within their pageSize (and pageSize=${SMALL_PAGE} honoured, 101 refused)`,
     );
   },
-};
+});

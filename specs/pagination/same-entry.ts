@@ -1,6 +1,6 @@
 import { type Discrepancy, judgeSameness, type Route, type Served } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
-import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { completenessOf, crawlPicture, curlOf } from "./completeness.js";
 import { idList, judgeListings } from "./listing-findings.js";
 
@@ -46,10 +46,9 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
  * no check of one page or of the ids can see it. An entry that changed while the listing was crawled is
  * not blamed: the crawls before and after the odd one must agree (`judgeSameness`).
  */
-export const sameEntryCheck: SpecCheck = {
+export const sameEntryCheck = specCheck({
   id: "pagination/same-entry",
-  group: "pagination",
   rule: "pagination.same-entry",
   title: "An entry reads the same whatever the page, the page size or the order",
   run: (ctx) => judgeListings(ctx, judgeListing, "listings whose entries read the same in every crawl"),
-};
+});

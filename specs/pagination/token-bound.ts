@@ -4,7 +4,7 @@ import { type CheckContext, readerGet } from "../runner/context.js";
 import { queryString } from "../runner/crawl-query.js";
 import { describeStop, endedLegally, pageOf } from "../runner/crawler.js";
 import { evidenceOf, type HttpExchange } from "../runner/http.js";
-import { failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { otherForms, takesWindow } from "./crawl-plan.js";
 import { judgeListings } from "./listing-findings.js";
 
@@ -101,11 +101,10 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
  * or a date window of its own listing, it is refused with a 4xx; a provider that serves a page for it
  * lets a client that keeps tokens per listing read one listing's position in another.
  */
-export const tokenBoundCheck: SpecCheck = {
+export const tokenBoundCheck = specCheck({
   id: "pagination/token-bound",
-  group: "pagination",
   rule: RULE,
   title: "A token reused with another listing, form or date window is refused",
   run: (ctx) =>
     judgeListings(ctx, judgeListing, "listings whose token no other listing, form or window accepted"),
-};
+});

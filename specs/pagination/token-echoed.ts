@@ -3,7 +3,7 @@ import { type CheckContext, readerGet } from "../runner/context.js";
 import { queryString } from "../runner/crawl-query.js";
 import { type CrawlResult, describeStop, pageOf } from "../runner/crawler.js";
 import { evidenceOf, type HttpExchange, isSuccess } from "../runner/http.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { crawlNote, idList, judgeEveryCrawl } from "./listing-findings.js";
 
 const RULE = "pagination.token-echoed";
@@ -109,9 +109,8 @@ async function resumed(
  * collected. A crawl that ends before the end of the data is the completeness checks'
  * (pagination.complete and the two rules of an early end).
  */
-export const tokenEchoedCheck: SpecCheck = {
+export const tokenEchoedCheck = specCheck({
   id: "pagination/token-echoed",
-  group: "pagination",
   rule: RULE,
   title: "Tokens sent back byte for byte lead to the next page, and can be sent again",
   async run(ctx) {
@@ -123,4 +122,4 @@ export const tokenEchoedCheck: SpecCheck = {
     }
     return combine(findings, "listings crawled with their tokens sent back as received");
   },
-};
+});

@@ -1,5 +1,5 @@
 import { evidenceOf, isSuccess } from "../runner/http.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { type FormRead, type PublicFormRead, readPublicForm } from "./public-form-fixture.js";
 
 interface Offer {
@@ -92,9 +92,8 @@ function judgeAnswered(read: PublicFormRead): SubjectFinding | undefined {
  * found in the organization's forms), and on the given form: the custom fields its orders answered must
  * be offered.
  */
-export const customFieldsAndOptionsCheck: SpecCheck = {
+export const customFieldsAndOptionsCheck = specCheck({
   id: "public-form/custom-fields-and-options",
-  group: "public-form",
   rule: "public-form.custom-fields-and-options",
   title: "The public form carries customFields and extraOptions before the first order",
   async run(ctx) {
@@ -120,4 +119,4 @@ export const customFieldsAndOptionsCheck: SpecCheck = {
     if (answered) findings.push(answered);
     return combine(findings, "public forms judged");
   },
-};
+});

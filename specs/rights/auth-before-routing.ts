@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { NO_AUTH } from "../runner/tokens.js";
-import { combine, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import { combine, type SubjectFinding, skip, specCheck } from "../runner/verdicts.js";
 import { alteredToken, expectStatus } from "./auth-tokens.js";
 
 /** Why a 404 matters where 401 was due (a 404 due is passed before this is asked). */
@@ -15,9 +15,8 @@ const why = (status: number) =>
  * or altered token, gets 401, never a 404; only a valid token learns that the route is unknown (404).
  * Any body and any headers are accepted.
  */
-export const authBeforeRoutingCheck: SpecCheck = {
+export const authBeforeRoutingCheck = specCheck({
   id: "rights/auth-before-routing",
-  group: "rights",
   rule: "auth.before-routing",
   title: "Under /v5, a missing or invalid token gets 401 before an unknown route gets 404",
   async run(ctx) {
@@ -39,4 +38,4 @@ export const authBeforeRoutingCheck: SpecCheck = {
     }
     return combine(findings, "calls to an unknown /v5 route answered in the right order");
   },
-};
+});

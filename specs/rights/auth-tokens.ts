@@ -1,15 +1,7 @@
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf, isSuccess } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
-import {
-  combine,
-  failOn,
-  passOn,
-  type SpecCheck,
-  type SubjectFinding,
-  skip,
-  skipOn,
-} from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skip, skipOn, specCheck } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
 /** The same token with its last character changed: a token the provider never issued. */
@@ -40,9 +32,8 @@ export async function expectStatus(
  * Authentication (SERVICE-FACTS): a missing, unknown or altered token gets 401; a valid token without
  * the needed right gets 403.
  */
-export const authTokensCheck: SpecCheck = {
+export const authTokensCheck = specCheck({
   id: "rights/auth-tokens",
-  group: "rights",
   rule: "auth.tokens",
   title: "Missing or invalid tokens get 401, tokens without the right 403",
   async run(ctx) {
@@ -78,4 +69,4 @@ export const authTokensCheck: SpecCheck = {
     }
     return combine(findings, "requests refused with the right status");
   },
-};
+});

@@ -1,7 +1,7 @@
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf, isSuccess } from "../runner/http.js";
 import { NO_AUTH } from "../runner/tokens.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skip, specCheck } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
 const download = (ctx: CheckContext, url: string, authorization: string | undefined) =>
@@ -11,9 +11,8 @@ const download = (ctx: CheckContext, url: string, authorization: string | undefi
  * Authentication 1 and 3: an attached file downloads with an `organization_admin` token, and is refused
  * (401 or 403) without a token and with a token lacking the right.
  */
-export const fileNeedsOrganizationAdminCheck: SpecCheck = {
+export const fileNeedsOrganizationAdminCheck = specCheck({
   id: "rights/file-needs-organization-admin",
-  group: "rights",
   rule: "rights.file-needs-organization-admin",
   title: "Attached files download only with an organization_admin token",
   async run(ctx) {
@@ -65,4 +64,4 @@ export const fileNeedsOrganizationAdminCheck: SpecCheck = {
       `ways of asking for the file of order ${fixture.orderId} judged (${fixture.note})`,
     );
   },
-};
+});

@@ -1,11 +1,10 @@
 import { evidenceOf, isSuccess } from "../runner/http.js";
-import { fail, pass, type SpecCheck, skip } from "../runner/verdicts.js";
+import { fail, pass, skip, specCheck } from "../runner/verdicts.js";
 import { orderFixture } from "./order-fixture.js";
 
 /** Order detail (Versioning 6): the detail of an order gives the URL of each file attached in a custom field. */
-export const orderDetailExposesFilesCheck: SpecCheck = {
+export const orderDetailExposesFilesCheck = specCheck({
   id: "rights/order-detail-exposes-files",
-  group: "rights",
   rule: "rights.order-detail-exposes-files",
   title: "Order detail gives the URL of each attached file",
   async run(ctx) {
@@ -35,4 +34,4 @@ export const orderDetailExposesFilesCheck: SpecCheck = {
       `order ${fixture.orderId}: ${fixture.fileUrls.length} attached file URL(s) (${fixture.note})`,
     );
   },
-};
+});

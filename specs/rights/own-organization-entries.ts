@@ -3,7 +3,7 @@ import { completenessOf } from "../pagination/completeness.js";
 import { foreignFinding } from "../pagination/listing-findings.js";
 import type { CheckContext } from "../runner/context.js";
 import { legalLogs } from "../runner/crawler.js";
-import { combine, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 
 /** One listing of an organization, over every crawl the completeness checks made of it. */
 async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFinding> {
@@ -28,9 +28,8 @@ async function judgeListing(ctx: CheckContext, route: Route): Promise<SubjectFin
  * made of each listing, at every page size, so no request is added. A provider that ignores the slug in
  * the path, and serves every organization's entries, shows them to a reader of another.
  */
-export const ownOrganizationEntriesCheck: SpecCheck = {
+export const ownOrganizationEntriesCheck = specCheck({
   id: "rights/own-organization-entries",
-  group: "rights",
   rule: "rights.own-organization-entries",
   title: "An organization's listings serve only that organization's entries",
   run: async (ctx) => {
@@ -40,4 +39,4 @@ export const ownOrganizationEntriesCheck: SpecCheck = {
     }
     return combine(findings, "listings serving only their organization's entries");
   },
-};
+});

@@ -1,8 +1,16 @@
 import type { CheckContext } from "./context.js";
-import type { Check, CheckResult, Evidence } from "./types.js";
+import type { Check, CheckGroup, CheckResult, Evidence } from "./types.js";
 
 /** A check of this runner: it reads the run's context. */
 export type SpecCheck = Check<CheckContext>;
+
+/** A check, its group read off its id (`<group>/<name>`, the group one of `CHECK_GROUPS`). */
+export const specCheck = (
+  check: Omit<SpecCheck, "group"> & { id: `${CheckGroup}/${string}` },
+): SpecCheck => ({
+  ...check,
+  group: check.id.slice(0, check.id.indexOf("/")) as CheckGroup,
+});
 
 export function pass(reason: string, timeline?: readonly string[]): CheckResult {
   return timeline && timeline.length > 0

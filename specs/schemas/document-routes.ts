@@ -2,7 +2,7 @@ import { readRoutePage } from "../../contracts/index.js";
 import type { CheckContext } from "../runner/context.js";
 import { parseJson } from "../runner/http.js";
 import { noAdminReason } from "../runner/tokens.js";
-import { combine, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 import { get, judge } from "./resources.js";
 
 /** The read-only routes the document adds that a reader token may call. */
@@ -30,9 +30,8 @@ async function firstItem(ctx: CheckContext): Promise<{ itemId?: number; paymentI
  * organization_admin client, an item and a payment of the form's items listing. Refunds and
  * cancellations change the provider's data, so verify never calls them.
  */
-export const documentRoutesCheck: SpecCheck = {
+export const documentRoutesCheck = specCheck({
   id: "schemas/document-routes",
-  group: "schemas",
   rule: "schema.responses",
   title: "Organization, forms, form types, organizations, item and payment responses validate",
   async run(ctx) {
@@ -56,4 +55,4 @@ export const documentRoutesCheck: SpecCheck = {
     );
     return combine(findings, "responses valid");
   },
-};
+});

@@ -1,14 +1,13 @@
 import { describeStop } from "../runner/crawler.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 
 /**
  * Resources and their fields: every page of every listing crawled validates against the route's
  * schema (entries, pagination object, dates with fraction and offset). Counts and the result array
  * itself are left to their own rules.
  */
-export const listingPagesCheck: SpecCheck = {
+export const listingPagesCheck = specCheck({
   id: "schemas/listing-pages",
-  group: "schemas",
   rule: "schema.responses",
   title: "Every listing page validates against its schema",
   async run(ctx) {
@@ -28,4 +27,4 @@ export const listingPagesCheck: SpecCheck = {
     }
     return combine(findings, "listings whose every page validates");
   },
-};
+});

@@ -5,7 +5,7 @@ import { orderFixture } from "../rights/order-fixture.js";
 import type { CheckContext } from "../runner/context.js";
 import { evidenceOf, type HttpExchange, isSuccess, parseJson } from "../runner/http.js";
 import { clientCredentialsBody } from "../runner/tokens.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skipOn } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skipOn, specCheck } from "../runner/verdicts.js";
 
 /** A GET of a route with a token of `role`, its path filled from `params`. */
 export async function get(ctx: CheckContext, routeId: string, role: "reader" | "admin", params = {}) {
@@ -47,9 +47,8 @@ export function judge(
  * intent responses validate against their schemas (those needing provider states or the admin client
  * are skipped without them).
  */
-export const resourcesCheck: SpecCheck = {
+export const resourcesCheck = specCheck({
   id: "schemas/resources",
-  group: "schemas",
   rule: SCHEMA_RULE,
   title: "Token, partner, public form, order detail and checkout responses validate",
   async run(ctx) {
@@ -94,4 +93,4 @@ export const resourcesCheck: SpecCheck = {
     }
     return combine(findings, "responses valid");
   },
-};
+});

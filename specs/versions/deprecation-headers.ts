@@ -3,7 +3,7 @@ import { readerGet } from "../runner/context.js";
 import type { HttpExchange } from "../runner/http.js";
 import { evidenceOf } from "../runner/http.js";
 import type { Evidence } from "../runner/types.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, specCheck } from "../runner/verdicts.js";
 
 export const DEPRECATION_HEADERS_RULE = "versions.deprecation-headers";
 
@@ -27,9 +27,8 @@ export function deprecationHeadersBreach(
  * `Deprecation` or `Sunset`, each is in its RFC's form. Answers without them pass (the service sends
  * none); the listings are the routes the timeline's changes affect.
  */
-export const deprecationHeadersCheck: SpecCheck = {
+export const deprecationHeadersCheck = specCheck({
   id: "versions/deprecation-headers",
-  group: "versions",
   rule: DEPRECATION_HEADERS_RULE,
   title: "Deprecation and Sunset, where sent, are in the form RFC 9745 and RFC 8594 require",
   async run(ctx) {
@@ -46,4 +45,4 @@ export const deprecationHeadersCheck: SpecCheck = {
     }
     return combine(findings, "listing answers' Deprecation and Sunset");
   },
-};
+});

@@ -1,10 +1,9 @@
-import { combine, type SpecCheck, skip } from "../runner/verdicts.js";
+import { combine, skip, specCheck } from "../runner/verdicts.js";
 import { judgeAnswered } from "./answered.js";
 
 /** Versioning 2: before the switch-off, v3 routes still answer (their first page is a success). */
-export const v3ServedCheck: SpecCheck = {
+export const v3ServedCheck = specCheck({
   id: "versions/v3-served-before-switch-off",
-  group: "versions",
   rule: "versions.v3-served-before-switch-off",
   title: "v3 routes answer before their switch-off",
   async run(ctx) {
@@ -16,4 +15,4 @@ export const v3ServedCheck: SpecCheck = {
     const before = `, before the switch-off${entry ? ` on ${entry.date}` : ""}`;
     return combine(await judgeAnswered(ctx, v3, before), "v3 routes served");
   },
-};
+});

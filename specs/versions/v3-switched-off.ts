@@ -1,11 +1,10 @@
 import { readerGet } from "../runner/context.js";
 import { evidenceOf, isSuccess } from "../runner/http.js";
-import { combine, failOn, passOn, type SpecCheck, type SubjectFinding, skip } from "../runner/verdicts.js";
+import { combine, failOn, passOn, type SubjectFinding, skip, specCheck } from "../runner/verdicts.js";
 
 /** Versioning 2: after the switch-off, v3 routes no longer answer (any non-2xx status is accepted). */
-export const v3SwitchedOffCheck: SpecCheck = {
+export const v3SwitchedOffCheck = specCheck({
   id: "versions/v3-switched-off",
-  group: "versions",
   rule: "versions.v3-switched-off",
   title: "v3 routes do not answer after their switch-off",
   async run(ctx) {
@@ -25,4 +24,4 @@ export const v3SwitchedOffCheck: SpecCheck = {
     }
     return combine(findings, "v3 routes switched off", [entry.id]);
   },
-};
+});
