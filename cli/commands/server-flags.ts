@@ -3,7 +3,6 @@ import { CA_DIR_VARIABLE, defaultCaDir } from "../../proxy/forward/ca-dir.js";
 import { formatEnvironment, interceptEnvironment } from "../../proxy/forward/environment.js";
 import type { Interception } from "../../proxy/forward/interception.js";
 import { matchRulesFromFlags } from "../../proxy/replay/match-rules.js";
-import { type StartLine, startLine } from "../../proxy/replay/start-line.js";
 import type { CommandContext } from "../command.js";
 import { ALLOW_HOST_HELP, allowHostsFlag, listFlag, type ParsedFlags, stringFlag } from "../flags.js";
 
@@ -38,6 +37,24 @@ export function listenOptions(flags: ParsedFlags, env: CommandContext["env"]) {
   };
 }
 
+/** What `--json` prints once listening: one line of JSON, for scripts that start record or replay. */
+interface StartLine {
+  /** `record` or `replay`. */
+  command: "record" | "replay";
+  /** The base URL to point the client at. */
+  url: string;
+  port: number;
+  /** The address bound. */
+  host: string;
+  /**
+   * The CA certificate to trust when the forward proxy intercepts TLS; null while it does not.
+   * (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, SSL_CERT_FILE.)
+   */
+  caPath: string | null;
+  /** Anything else the command reports (cassette, interactions, notification URL). */
+  [detail: string]: unknown;
+}
+
 /**
  * Says the server is up: with `--json` one start line (`line`, plus the CA to trust, `caPath`, null without
  * `--intercept`, and when intercepting every variable to export, by name); else `text` and those variables
@@ -55,7 +72,8 @@ export function announce(
     : undefined;
   if (flags.values.json === true) {
     const caPath = interception?.caCertFile ?? null;
-    context.stdout.write(startLine({ ...line, caPath, ...Object.fromEntries(environment ?? []) }));
+    const start: StartLine = { ...line, caPath, ...Object.fromEntries(environment ?? []) };
+    context.stdout.write(`${JSON.stringify(start)}\n`);
     return context.stderr;
   }
   context.stdout.write(text);
