@@ -1,14 +1,11 @@
 import { AssopayError } from "../../core/errors.js";
-import { checkAllowHosts } from "../../core/http/local-guard.js";
 import type { MatchRule } from "../cassette/format.js";
 import { fileOf } from "../cassette/lock.js";
 import { ignoreEvents, type ProxyEventSink } from "../events.js";
-import { defaultCaDir } from "../forward/ca-dir.js";
-import { checkHttpUrl, checkMaxBody, checkPort } from "../options.js";
+import { checkHttpUrl } from "../options.js";
 import { redactEvents } from "../redaction/log.js";
 import { createRedactor } from "../redaction/redactor.js";
-import { matchRulesOption } from "../replay/match-rules.js";
-import type { ServerOptions } from "../replay/options.js";
+import { resolveServerOptions, type ServerOptions } from "../replay/options.js";
 
 /**
  * Record modes, as VCR-style tools name them:
@@ -166,8 +163,7 @@ export function resolveRecorderOptions(options: RecorderOptions) {
   return Object.freeze({
     upstream: checkHttpUrl(options.upstream, "--upstream"),
     cassette: fileOf(options.cassette),
-    port: checkPort(options.port, 0),
-    host: options.host ?? "127.0.0.1",
+    ...resolveServerOptions(options),
     mode,
     keep,
     redactPii: options.redactPii ?? false,
@@ -176,12 +172,9 @@ export function resolveRecorderOptions(options: RecorderOptions) {
       ? checkHttpUrl(options.notifyForward, "--notify-forward")
       : undefined,
     signatureKeys: Object.freeze((options.signatureKeys ?? []).filter((k) => k !== "")),
-    maxBodyBytes: checkMaxBody(options.maxBodyBytes),
     maxCassetteBytes: checkMaxCassette(options.maxCassetteBytes),
     upstreamTimeoutMs: timeout,
-    secretSalt: options.secretSalt || undefined,
     reportExchanges: options.reportExchanges ?? options.onEvent !== undefined,
-    matchRules: matchRulesOption(options),
     // What the recorder reports goes through a redactor of the cassette's settings (see `redactEvents`).
     onEvent:
       options.onEvent === undefined
@@ -190,9 +183,6 @@ export function resolveRecorderOptions(options: RecorderOptions) {
             options.onEvent,
             createRedactor(options.secretSalt || undefined, options.redactPii ?? false, false),
           ),
-    intercept: Object.freeze([...(options.intercept ?? [])]),
-    caDir: options.caDir ?? defaultCaDir(process.env),
-    allowHosts: checkAllowHosts(options.allowHosts),
   });
 }
 

@@ -87,19 +87,26 @@ export function resolveReplayOptions(options: ReplayOptions) {
   }
   return Object.freeze({
     cassettes: Object.freeze(cassettes),
-    port: checkPort(options.port, 0),
-    host: options.host ?? "127.0.0.1",
+    ...resolveServerOptions(options),
     at: options.at === undefined ? undefined : parseIsoDay(options.at),
     contract: options.contract,
+    keepOrigins: options.keepOrigins === true,
+    onEvent: options.onEvent ?? ignoreEvents,
+  });
+}
+
+/** What the recorder and the replay check alike: where to listen, the body limit, salt, rules and hosts. */
+export function resolveServerOptions(options: Omit<ReplayOptions, "cassettes">) {
+  return {
+    port: checkPort(options.port, 0),
+    host: options.host ?? "127.0.0.1",
     secretSalt: options.secretSalt || undefined,
     maxBodyBytes: checkMaxBody(options.maxBodyBytes),
-    keepOrigins: options.keepOrigins === true,
     matchRules: matchRulesOption(options),
-    onEvent: options.onEvent ?? ignoreEvents,
     intercept: Object.freeze([...(options.intercept ?? [])]),
     caDir: options.caDir ?? defaultCaDir(process.env),
     allowHosts: checkAllowHosts(options.allowHosts),
-  });
+  };
 }
 
 /** The contract view `at` needs: the given one, else the package's own. */
