@@ -1,5 +1,4 @@
 import { AssopayError } from "../../core/errors.js";
-import type { ProxyEvent } from "../../proxy/events.js";
 import { startReplay } from "../../proxy/replay/server.js";
 import { type Command, type CommandContext, contractLoader, untilAborted } from "../command.js";
 import { dateFlag, listFlag, parseFlags, portFlag, stringFlag } from "../flags.js";
@@ -81,11 +80,6 @@ export const replayCommand: Command = {
         hint: "for example --cassette recordings/pagination-crawl.yaml",
       });
     }
-    const quiet = flags.values.quiet === true;
-    const print = (event: ProxyEvent) => {
-      if (quiet && event.kind === "replayed") return;
-      context.stderr.write(`  ${event.message}\n`);
-    };
     const at = dateFlag("replay", stringFlag(flags, "at"));
     // Only `--at` reads the contract (its routes and timeline); without it the replay serves as recorded.
     const contract = at ? contractLoader(context)() : undefined;
@@ -97,7 +91,10 @@ export const replayCommand: Command = {
       ...(contract ? { contract } : {}),
       keepOrigins: flags.values["keep-origins"] === true,
       secretSalt: context.env.ASSOPAY_CASSETTE_SALT,
-      onEvent: print,
+      onEvent: (event) => {
+        if (flags.values.quiet !== true || event.kind !== "replayed")
+          context.stderr.write(`  ${event.message}\n`);
+      },
     });
     const when = at ? ` as of ${at}` : "";
     const { url, port, host, interactions } = replay;
