@@ -101,8 +101,8 @@ type RawRule = Omit<ConsumerRule, "id" | "limits"> & { id: string; limits?: Reco
 export function loadConsumerRules(file: string = join(contractsDir(), "consumer-rules.yaml")): ConsumerRules {
   const ajv = createAjv();
   const metaDir = join(contractsDir(), "meta");
-  const raw = (readDataFile(ajv, metaDir, "consumer-rules", file, "consumer rules") as { rules: RawRule[] })
-    .rules;
+  const yaml = readDataFile(ajv, metaDir, "consumer-rules", file, "consumer rules");
+  const raw = (yaml.data as { rules: RawRule[] }).rules;
   const known: readonly string[] = [...GATE_RULE_IDS, ...NOTIFY_RULE_IDS];
   const fail = (message: string, hint: string) => dataError(file, undefined, message, hint);
   const seen = new Set<string>();

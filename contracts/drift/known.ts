@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { contractsDir } from "../../core/paths.js";
-import { readYamlFile } from "../../core/yaml-file.js";
 import { createAjv } from "../ajv.js";
 import { dataError, readDataFile } from "../data-file.js";
 import { operationKey } from "../document-coverage.js";
@@ -54,10 +53,9 @@ export function loadKnownDrift(
   const ajv = createAjv();
   const meta = join(dir, "meta");
   const file = join(dir, "divergences.yaml");
-  const raw = readDataFile(ajv, meta, "divergences", file, "divergences file") as { drift: RawKnown[] };
-  const lines = readYamlFile(file, "bad-contract", "divergences file");
-  const known = raw.drift.map((entry, i): KnownDrift => {
-    const line = lines.lineOf(["drift", i]);
+  const yaml = readDataFile(ajv, meta, "divergences", file, "divergences file");
+  const known = (yaml.data as { drift: RawKnown[] }).drift.map((entry, i): KnownDrift => {
+    const line = yaml.lineOf(["drift", i]);
     const dated = entry.timeline ? timeline.entries.find((e) => e.id === entry.timeline) : undefined;
     if (entry.timeline && !dated) {
       throw dataError(

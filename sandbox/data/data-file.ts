@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AnySchema } from "ajv";
 import { createAjv } from "../../contracts/ajv.js";
-import { toDiagnostics } from "../../contracts/error-sentences.js";
+import { checkDataFile } from "../../contracts/data-file.js";
 import { AssopayError } from "../../core/errors.js";
 import { readInputText } from "../../core/input-file.js";
 import { contractsDir } from "../../core/paths.js";
-import { expectOwnFormat, parseYamlText, type YamlFile } from "../../core/yaml-file.js";
+import { parseYamlText, type YamlFile } from "../../core/yaml-file.js";
 
 /** A data file as written (docs/sandbox.md, "Your own data"); `contracts/meta/sandbox-data.meta.json`. */
 export interface DataFile {
@@ -91,10 +90,8 @@ export interface PaymentEntry {
 }
 
 /** A data file read and checked, with the line of each of its values. */
-export interface CheckedDataFile {
+export interface CheckedDataFile extends YamlFile {
   data: DataFile;
-  file: string;
-  lineOf(path: readonly (string | number)[]): number | undefined;
 }
 
 const WHAT = "sandbox data file";
@@ -118,28 +115,16 @@ export function readDataFile(file: string): CheckedDataFile {
 export function parseDataFile(text: string, file: string): CheckedDataFile {
   const yaml = parseYamlText(text, file, { code: "bad-input", what: WHAT });
   const data = yaml.data ?? {};
-  const ajv = createAjv();
-  const schema = JSON.parse(readFileSync(dataFileSchemaPath(), "utf8")) as AnySchema & {
-    properties?: object;
-  };
-  expectOwnFormat(yaml, Object.keys(schema.properties ?? {}), {
-    code: "bad-input",
-    what: WHAT,
-    hint: "check the path given to --data",
-  });
-  const validate = ajv.compile(schema);
-  if (!validate(data)) {
-    const errors = [...(validate.errors ?? [])].sort((a, b) => b.instancePath.length - a.instancePath.length);
-    const error = errors.find((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf") ?? errors[0];
-    const [first] = toDiagnostics(error ? [error] : [], data, "data");
-    const path = (error?.instancePath ?? "").split("/").slice(1);
-    throw new AssopayError("bad-input", `the ${WHAT} is invalid: ${first?.message ?? "unknown problem"}`, {
-      location: { file, line: yaml.lineOf(path) },
-      hint: `see docs/sandbox.md ("Your own data") and ${dataFileSchemaPath()}`,
-    });
-  }
-  const checked = { data: data as DataFile, file, lineOf: yaml.lineOf };
-  checkReferences(checked, yaml);
+  checkDataFile(
+    createAjv(),
+    { ...yaml, data },
+    dataFileSchemaPath(),
+    { code: "bad-input", what: WHAT, hint: "check the path given to --data" },
+    `see docs/sandbox.md ("Your own data") and ${dataFileSchemaPath()}`,
+    "data",
+  );
+  const checked = { ...yaml, data: data as DataFile };
+  checkReferences(checked);
   return checked;
 }
 
@@ -150,8 +135,8 @@ function refuse(yaml: YamlFile, path: (string | number)[], message: string, hint
   });
 }
 
-function checkReferences(checked: CheckedDataFile, yaml: YamlFile): void {
-  const { data } = checked;
+function checkReferences(yaml: CheckedDataFile): void {
+  const { data } = yaml;
   const formNames = new Set<string>();
   const orderIds = new Set<number>();
   for (const [o, organization] of (data.organizations ?? []).entries()) {
