@@ -1,6 +1,6 @@
 import { redactSecretData } from "../core/secrets/text.js";
 import { explanationParts } from "./evidence.js";
-import { casesOf, type Finding, type Report, summarize, type Verdict } from "./model.js";
+import { casesOf, type Finding, type Report, summarize, type Verdict, type VerdictCounts } from "./model.js";
 import { prettyMatrix } from "./pretty-matrix.js";
 
 /** How the pretty report is written. */
@@ -83,12 +83,13 @@ export function prettyFailures(given: Report, options: PrettyOptions): string[] 
   return lines;
 }
 
+/** The counts of each verdict (`errored` only when some did), as the summary and a run's progress say them. */
+export const prettyCounts = (s: VerdictCounts): string =>
+  `${s.pass} passed, ${s.fail} failed, ${s.warn} warned, ${s.skip} skipped${s.error > 0 ? `, ${s.error} errored` : ""}`;
+
 /** The counts of each verdict, then the report's result sentence. */
 export function prettySummary(report: Report): string {
-  const s = summarize(report.suites);
-  const parts = [`${s.pass} passed`, `${s.fail} failed`, `${s.warn} warned`, `${s.skip} skipped`];
-  if (s.error > 0) parts.push(`${s.error} errored`);
-  return `${parts.join(", ")} — ${redactSecretData(report.result)}`;
+  return `${prettyCounts(summarize(report.suites))} — ${redactSecretData(report.result)}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type Finding,
   parseReporter,
   prettyCaseLine,
+  prettyCounts,
   prettyFailures,
   prettySummary,
   REPORTER_CHOICE,
@@ -443,13 +444,7 @@ async function verifyAcrossDates(
         ...(sandbox === undefined && options.stateUrl !== undefined ? { serviceDay: at } : {}),
       });
       runs.push({ date, run });
-      if (progress) {
-        const s = run.summary;
-        write(
-          context.stderr,
-          `${at} (${date.label}): ${s.pass} passed, ${s.fail} failed, ${s.warn} warned, ${s.skip} skipped${s.error > 0 ? `, ${s.error} errored` : ""}\n`,
-        );
-      }
+      if (progress) write(context.stderr, `${at} (${date.label}): ${prettyCounts(run.summary)}\n`);
     } finally {
       await sandbox?.close();
     }
