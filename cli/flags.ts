@@ -2,7 +2,7 @@ import type { Writable } from "node:stream";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { type Timeline, type TimelineDate, timelineBoundaries } from "../contracts/index.js";
 import { type IsoDay, parseIsoDay, todayIso } from "../core/dates.js";
-import { AssopayError, isAssopayError } from "../core/errors.js";
+import { AssopayError, commaList, isAssopayError } from "../core/errors.js";
 import { type Report, type ReporterName, useColor, writeReport } from "../report/index.js";
 import type { CommandContext } from "./command.js";
 
@@ -317,10 +317,7 @@ export function atEachFlag(
   }
   const boundaries = timelineBoundaries(timeline, today);
   if (text.trim() === "timeline") return boundaries;
-  const days = text
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => part !== "");
+  const days = commaList([text]);
   if (days.length === 0) {
     throw new AssopayError("usage", `assopay ${verb}: --at-each needs "timeline" or a list of days`, {
       hint: "for example --at-each timeline, or --at-each 2025-06-29,2025-06-30",

@@ -1,13 +1,10 @@
-import { AssopayError } from "../../core/errors.js";
+import { AssopayError, commaList } from "../../core/errors.js";
 import { CHECK_GROUPS, type Check } from "./types.js";
 
 /** The checks `--only` names (groups or check ids), in run order; all of them when it names none. */
 export function selectChecks<C extends Check<never>>(checks: readonly C[], only: readonly string[]): C[] {
   if (only.length === 0) return [...checks];
-  const names = only
-    .flatMap((item) => item.split(","))
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
+  const names = commaList(only);
   for (const name of names) {
     const known = (CHECK_GROUPS as readonly string[]).includes(name) || checks.some((c) => c.id === name);
     if (!known) {
