@@ -7,7 +7,7 @@ import { buildNotificationTypes } from "./notification-types.js";
 import { buildRouteCatalogue } from "./route-catalogue.js";
 import { createSchemaRegistry } from "./schema-registry.js";
 import { buildTimeline } from "./timeline.js";
-import type { Contract, ContractShapes, NotificationType, ProviderRule, ProviderState } from "./types.js";
+import type { Contract, ContractShapes, ProviderRule, ProviderState } from "./types.js";
 
 export {
   type ConsumerRule,
@@ -81,29 +81,24 @@ export function loadContract(options: ContractOptions = {}): Contract {
   const schemas = createSchemaRegistry(ajv, join(dir, "schemas"), options.shapes);
 
   const read = (name: string, what: string, file = join(dir, `${name}.yaml`)) =>
-    readDataFile(ajv, meta, name, file, what).data;
+    readDataFile(ajv, meta, name, file, what);
 
   const routesFile = join(dir, "routes.yaml");
   const routes = buildRouteCatalogue(
-    read("routes", "route catalogue", routesFile) as Parameters<typeof buildRouteCatalogue>[0],
+    read("routes", "route catalogue", routesFile).data as Parameters<typeof buildRouteCatalogue>[0],
     routesFile,
     schemas.names(),
   );
 
-  const timelineFile = options.timelineFile ?? join(dir, "timeline.yaml");
-  const timeline = buildTimeline(
-    read("timeline", "timeline", timelineFile) as Parameters<typeof buildTimeline>[0],
-    timelineFile,
-  );
+  const timeline = buildTimeline(read("timeline", "timeline", options.timelineFile));
 
-  const typesFile = options.notificationTypesFile ?? join(dir, "notification-types.yaml");
   const notificationTypes = buildNotificationTypes(
-    read("notification-types", "notification types", typesFile) as { types: NotificationType[] },
-    typesFile,
+    read("notification-types", "notification types", options.notificationTypesFile),
   );
 
-  const providerStates = (read("provider-states", "provider states") as { states: ProviderState[] }).states;
-  const rules = (read("rules", "rules file") as { rules: ProviderRule[] }).rules;
+  const providerStates = (read("provider-states", "provider states").data as { states: ProviderState[] })
+    .states;
+  const rules = (read("rules", "rules file").data as { rules: ProviderRule[] }).rules;
 
   const shapes = options.shapes ?? "seed";
   const leftOut = readLeftOut(dir);

@@ -1,11 +1,10 @@
+import type { YamlFile } from "../core/yaml-file.js";
 import { dataError } from "./data-file.js";
 import type { NotificationType } from "./types.js";
 
 /** Builds the notification types; identifiers and event types must be unique. */
-export function buildNotificationTypes(
-  raw: { types: NotificationType[] },
-  file: string,
-): readonly NotificationType[] {
+export function buildNotificationTypes({ data, file }: YamlFile): readonly NotificationType[] {
+  const raw = data as { types: NotificationType[] };
   const ids = new Set<string>();
   const events = new Set<string>();
   for (const type of raw.types) {

@@ -1,4 +1,5 @@
 import { dayStart, type IsoDay, isIsoDay } from "../core/dates.js";
+import type { YamlFile } from "../core/yaml-file.js";
 import { dataError } from "./data-file.js";
 import type {
   CountMode,
@@ -31,7 +32,8 @@ function affectsRoute(entry: TimelineEntry, route: Route): boolean {
 }
 
 /** Builds the timeline from its validated data; checks order and uniqueness, which a meta-schema cannot. */
-export function buildTimeline(raw: { entries: RawEntry[] }, file: string): Timeline {
+export function buildTimeline({ data, file }: YamlFile): Timeline {
+  const raw = data as { entries: RawEntry[] };
   // The data was read without its lines: each mistake names the file.
   const fail = (message: string, hint: string) => dataError(file, undefined, message, hint);
   const deprecatedDay = (e: RawEntry): IsoDay | undefined => {
