@@ -19,7 +19,7 @@ import type { BrokerSource } from "../../specs/pact/child-protocol.js";
 import { readOracle } from "../../specs/pagination/oracle.js";
 import { formatReport, verifyHeader, verifyReport } from "../../specs/report/index.js";
 import { type DatedRun, formatTimelineReport, type TimelineBasis } from "../../specs/report/timeline.js";
-import { rerunOptionsFrom } from "../../specs/rerun/options.js";
+import { type RerunOptions, resolveRerunOptions } from "../../specs/rerun/options.js";
 import { runRerun } from "../../specs/rerun/run.js";
 import { createMemo, sharingMemo } from "../../specs/runner/memo.js";
 import {
@@ -242,6 +242,35 @@ function verifyOptions(parsed: Parsed, sandbox: RunningSandbox | undefined): Ver
     receiverUrl: stringFlag(flags, "receiver-url"),
     receiverPort: port === undefined ? undefined : portFlag("verify", port, 0, "receiver-port", portHint),
     ...run,
+  });
+}
+
+/**
+ * A rerun's options: the embedded sandbox's clients, or the given ones (`--client-id`/`--client-secret`
+ * required with `--target`, the admin pair optional but whole).
+ */
+function rerunOptions(parsed: Parsed, sandbox: RunningSandbox | undefined): RerunOptions {
+  const { cassettes, at, planned, read } = parsed;
+  const common = { cassettes, at, planned, ...parsed.limits };
+  if (sandbox) {
+    return resolveRerunOptions({ ...common, target: sandbox.url, embedded: true, ...sandbox.credentials });
+  }
+  const clientId = read("client-id", "ASSOPAY_CLIENT_ID");
+  const clientSecret = read("client-secret", "ASSOPAY_CLIENT_SECRET");
+  if (!clientId || !clientSecret) {
+    throw new AssopayError(
+      "usage",
+      "assopay verify --cassette --target needs --client-id and --client-secret",
+      {
+        hint: "give them as flags or as ASSOPAY_CLIENT_ID, ASSOPAY_CLIENT_SECRET",
+      },
+    );
+  }
+  return resolveRerunOptions({
+    ...common,
+    target: parsed.target ?? "",
+    reader: { clientId, clientSecret },
+    admin: adminCredentials(read),
   });
 }
 
@@ -508,13 +537,7 @@ export const verifyCommand: Command = {
         return await verifyAcrossDates(context, parsed, dates, contract);
       }
       sandbox = await embeddedSandbox(parsed, parsed.at, contract);
-      const rerun =
-        parsed.cassettes.length > 0
-          ? rerunOptionsFrom({
-              ...parsed,
-              sandbox,
-            })
-          : undefined;
+      const rerun = parsed.cassettes.length > 0 ? rerunOptions(parsed, sandbox) : undefined;
       const options = rerun ?? verifyOptions(parsed, sandbox);
       const live = parsed.reporter === "pretty" || parsed.output !== undefined;
       const color = colorOf(context);
