@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { contractsDir } from "../core/paths.js";
-import { createAjv } from "./ajv.js";
 import { dataError, readDataFile } from "./data-file.js";
 import type { TimelineEffect } from "./types.js";
 
@@ -99,10 +98,9 @@ type RawRule = Omit<ConsumerRule, "id" | "limits"> & { id: string; limits?: Reco
  * rules.byId("crawl.token-echoed").fix; // "Percent-encode the token exactly once …"
  */
 export function loadConsumerRules(file: string = join(contractsDir(), "consumer-rules.yaml")): ConsumerRules {
-  const ajv = createAjv();
   const metaDir = join(contractsDir(), "meta");
-  const yaml = readDataFile(ajv, metaDir, "consumer-rules", file, "consumer rules");
-  const raw = (yaml.data as { rules: RawRule[] }).rules;
+  const raw = (readDataFile(metaDir, "consumer-rules", file, "consumer rules").data as { rules: RawRule[] })
+    .rules;
   const known: readonly string[] = [...GATE_RULE_IDS, ...NOTIFY_RULE_IDS];
   const fail = (message: string, hint: string) => dataError(file, undefined, message, hint);
   const seen = new Set<string>();

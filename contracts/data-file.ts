@@ -4,6 +4,7 @@ import type { AnySchema } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import { AssopayError } from "../core/errors.js";
 import { expectOwnFormat, readYamlFile, type YamlFile, type YamlReading } from "../core/yaml-file.js";
+import { createAjv } from "./ajv.js";
 import { toDiagnostics } from "./error-sentences.js";
 
 /**
@@ -11,11 +12,11 @@ import { toDiagnostics } from "./error-sentences.js";
  * (`contracts/meta/<name>.meta.json`) with {@link checkDataFile}; returns the file, lines and all.
  */
 export function readDataFile(
-  ajv: Ajv2020,
   metaDir: string,
   metaName: string,
   file: string,
   what: string,
+  ajv: Ajv2020 = createAjv(),
 ): YamlFile {
   const yaml = readYamlFile(file, "bad-contract", what);
   checkDataFile(ajv, yaml, join(metaDir, `${metaName}.meta.json`), { code: "bad-contract", what });

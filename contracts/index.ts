@@ -81,7 +81,7 @@ export function loadContract(options: ContractOptions = {}): Contract {
   const schemas = createSchemaRegistry(ajv, join(dir, "schemas"), options.shapes);
 
   const read = (name: string, what: string, file = join(dir, `${name}.yaml`)) =>
-    readDataFile(ajv, meta, name, file, what);
+    readDataFile(meta, name, file, what, ajv);
 
   const routesFile = join(dir, "routes.yaml");
   const routes = buildRouteCatalogue(

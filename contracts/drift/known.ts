@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { contractsDir } from "../../core/paths.js";
-import { createAjv } from "../ajv.js";
 import { dataError, readDataFile } from "../data-file.js";
 import { operationKey } from "../document-coverage.js";
 import { type LeftOutOperation, readLeftOut } from "../left-out.js";
@@ -50,10 +49,8 @@ export function loadKnownDrift(
   timeline: Timeline,
   dir: string = contractsDir(),
 ): { known: readonly KnownDrift[]; leftOut: readonly LeftOutOperation[] } {
-  const ajv = createAjv();
-  const meta = join(dir, "meta");
   const file = join(dir, "divergences.yaml");
-  const yaml = readDataFile(ajv, meta, "divergences", file, "divergences file");
+  const yaml = readDataFile(join(dir, "meta"), "divergences", file, "divergences file");
   const known = (yaml.data as { drift: RawKnown[] }).drift.map((entry, i): KnownDrift => {
     const line = yaml.lineOf(["drift", i]);
     const dated = entry.timeline ? timeline.entries.find((e) => e.id === entry.timeline) : undefined;
