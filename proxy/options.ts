@@ -3,6 +3,9 @@ import { AssopayError } from "../core/errors.js";
 /** The body size limit when none is given: 50 MB. */
 export const DEFAULT_MAX_BODY_BYTES = 50 * 1024 * 1024;
 
+/** How to raise the proxy's body limit, said where a body over it is refused: its flag and its option. */
+export const MAX_BODY_REMEDY = "raise the limit with --max-body (maxBodyBytes) if this is expected";
+
 /** Checks a port (0 = any free port). */
 export function checkPort(port: number | undefined, fallback: number): number {
   const value = port ?? fallback;

@@ -3,9 +3,10 @@ import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, type Serv
 import { Agent as HttpsAgent } from "node:https";
 import { Readable } from "node:stream";
 import httpProxy from "http-proxy";
+import { tooLargeDetail } from "../../core/http/body.js";
 import { type Problem, type ProblemKind, problem, sendProblem } from "../../core/http/problem.js";
 import type { ProxyEventSink } from "../events.js";
-import { tooLargeDetail } from "../http/body.js";
+import { MAX_BODY_REMEDY } from "../options.js";
 import { BoundedCapture, type CapturedBody, type CapturedExchange } from "./capture.js";
 
 /** The error a timed-out upstream request is destroyed with. */
@@ -257,15 +258,19 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   };
 
   const responseTooLarge = (length: number | undefined) =>
-    problem("body-too-large", 502, "Upstream response too large", tooLargeDetail("response", limit, length), {
-      upstream: upstream.href,
-    });
+    problem(
+      "body-too-large",
+      502,
+      "Upstream response too large",
+      tooLargeDetail("response", limit, length, MAX_BODY_REMEDY),
+      { upstream: upstream.href },
+    );
 
   const requestTooLarge = (x: Exchange, length: number | undefined) => {
     x.abortUpstream = true;
     x.proxyReq?.destroy();
     x.res.setHeader("connection", "close");
-    const detail = tooLargeDetail("request", limit, length);
+    const detail = tooLargeDetail("request", limit, length, MAX_BODY_REMEDY);
     fail(x, problem("body-too-large", 413, "Request body too large", detail), "refused");
   };
 

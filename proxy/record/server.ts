@@ -7,6 +7,7 @@ import {
 } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { AssopayError } from "../../core/errors.js";
+import { readBodyOrRefuse, tooLargeDetail } from "../../core/http/body.js";
 import { endToEndHeaders } from "../../core/http/headers.js";
 import { createLocalGuard, guardSockets } from "../../core/http/local-guard.js";
 import { type Problem, problem, sendProblem } from "../../core/http/problem.js";
@@ -14,8 +15,8 @@ import { type RunningServer, startServer } from "../../core/http/server.js";
 import { bodyBytes } from "../cassette/body.js";
 import type { StoredRequest } from "../cassette/format.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
-import { readBodyOrRefuse, tooLargeDetail } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
+import { MAX_BODY_REMEDY } from "../options.js";
 import { cachedResponder } from "../replay/held.js";
 import { Replayer } from "../replay/replayer.js";
 import { incomingRequest } from "../replay/serve.js";
@@ -54,7 +55,8 @@ function send(
       (response) => {
         const body = new BoundedCapture(limit);
         response.on("data", (chunk: Buffer) => {
-          if (!body.push(chunk)) response.destroy(new Error(tooLargeDetail("response", limit, undefined)));
+          if (!body.push(chunk))
+            response.destroy(new Error(tooLargeDetail("response", limit, undefined, MAX_BODY_REMEDY)));
         });
         response.on("end", () =>
           resolve({
@@ -89,7 +91,11 @@ export async function relayNotification(
   record: (notification: CapturedExchange) => boolean,
 ): Promise<void> {
   const startedAt = new Date();
-  const body = await readBodyOrRefuse(req, res, options.maxBodyBytes, "Notification body too large");
+  const body = await readBodyOrRefuse(req, res, {
+    bytes: options.maxBodyBytes,
+    title: "Notification body too large",
+    remedy: MAX_BODY_REMEDY,
+  });
   if (!body.ok) {
     options.onEvent({ kind: "refused", message: `notification refused: ${body.detail}` });
     return;
@@ -308,7 +314,11 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
 
   /** Serves the request from the existing cassette when it can; otherwise resolves to its body, to forward. */
   const fromCassette = async (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => {
-    const body = await readBodyOrRefuse(req, res, o.maxBodyBytes, "Request body too large");
+    const body = await readBodyOrRefuse(req, res, {
+      bytes: o.maxBodyBytes,
+      title: "Request body too large",
+      remedy: MAX_BODY_REMEDY,
+    });
     if (!body.ok) return undefined;
     if (!replayer && o.mode !== "new") return body.bytes;
     const request = await incomingRequest(req, body.bytes);

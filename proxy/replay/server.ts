@@ -1,15 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { collectGarbage } from "../../core/collect.js";
+import { readBodyOrRefuse } from "../../core/http/body.js";
 import { createLocalGuard, guardSockets } from "../../core/http/local-guard.js";
 import { startServer } from "../../core/http/server.js";
 import { isJsonType } from "../cassette/body.js";
 import type { StoredHeaders } from "../cassette/format.js";
 import { createCassetteValidator } from "../cassette/schema.js";
 import { type Interception, prepareInterception } from "../forward/interception.js";
-import { readBodyOrRefuse } from "../http/body.js";
 import { refuseConnect, refuseNonOriginForm } from "../http/guard.js";
 import { firstHeader } from "../http/message.js";
 import { openCassette } from "../load-cassette.js";
+import { MAX_BODY_REMEDY } from "../options.js";
 import { cachedResponder, type HeldResponse } from "./held.js";
 import {
   type ReplayOptions,
@@ -230,7 +231,11 @@ export async function startReplay(options: ReplayOptions): Promise<RunningReplay
     );
 
   const answerInFull = async (req: IncomingMessage, res: ServerResponse, line: string | undefined) => {
-    const body = await readBodyOrRefuse(req, res, resolved.maxBodyBytes, "Request body too large");
+    const body = await readBodyOrRefuse(req, res, {
+      bytes: resolved.maxBodyBytes,
+      title: "Request body too large",
+      remedy: MAX_BODY_REMEDY,
+    });
     if (!body.ok) return;
     const request = await incomingRequest(req, body.bytes);
     const result = replayer.answer(request, line);
