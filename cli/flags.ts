@@ -272,11 +272,9 @@ export const ALLOW_HOST_HELP = `  --allow-host NAME     also answer requests who
                         name. Without it only Host 127.0.0.1, localhost and [::1] is answered (421
                         otherwise), so a DNS-rebinding web page cannot reach it`;
 
-/** The `--allow-host` values, comma-separated lists split. */
+/** The `--allow-host` values, comma-separated lists split and trimmed. */
 export function allowHostsFlag(flags: ParsedFlags): string[] {
-  return listFlag(flags, "allow-host").flatMap((list) =>
-    list.split(",").filter((name) => name.trim() !== ""),
-  );
+  return commaList(listFlag(flags, "allow-host"));
 }
 
 /**

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { dateFlag, portFlag, secondsFlag, seedFlag, wholeNumberFlag } from "../../cli/flags.js";
+import {
+  allowHostsFlag,
+  dateFlag,
+  parseFlags,
+  portFlag,
+  secondsFlag,
+  seedFlag,
+  wholeNumberFlag,
+} from "../../cli/flags.js";
 import { AssopayError } from "../../core/errors.js";
 import { runCli } from "../support/run-cli.js";
 
@@ -81,6 +89,19 @@ describe("cli/flags.ts: one parser per kind of value, the same words for every v
     for (const ok of ["2025-06-15", "2024-02-29", "2025-12-31", "2000-01-01"])
       expect(dateFlag("lint", ok)).toBe(ok);
     expect(dateFlag("lint", undefined)).toBeUndefined();
+  });
+
+  it("allowHostsFlag reads every --allow-host as a comma-separated list, as people type them", () => {
+    const argv = [
+      "--allow-host",
+      "box.lan, other.lan",
+      "--allow-host",
+      " tunnel.example ,",
+      "--allow-host",
+      "[::2]",
+    ];
+    const flags = parseFlags("sandbox", argv, "allow-host*");
+    expect(allowHostsFlag(flags)).toEqual(["box.lan", "other.lan", "tunnel.example", "[::2]"]);
   });
 
   it("seedFlag refuses what is not a whole number from 0, with an example that is a seed", () => {
