@@ -24,10 +24,10 @@ import { runRerun } from "../../specs/rerun/run.js";
 import { createMemo, sharingMemo } from "../../specs/runner/memo.js";
 import {
   adminCredentials,
-  httpUrl,
   normalizeTarget,
   type OracleFile,
   parseFormRef,
+  requireHttpUrl,
   resolveOptions,
   type TargetAuth,
   type VerifyOptions,
@@ -141,7 +141,7 @@ function publishOptions(flags: ParsedFlags, read: Read): BrokerSource | undefine
       },
     );
   }
-  httpUrl("--broker-url", url, "for example --broker-url https://broker.example");
+  requireHttpUrl("--broker-url", url, "for example --broker-url https://broker.example");
   return { url: url.replace(/\/+$/, ""), providerVersion, providerBranch };
 }
 

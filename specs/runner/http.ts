@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import type { HttpMethod } from "../../contracts/index.js";
-import { AssopayError } from "../../core/errors.js";
+import { AssopayError, httpUrl } from "../../core/errors.js";
 import { withDeadline } from "./deadline.js";
 import { createTransport, type Transport } from "./transport.js";
 import type { Evidence, EvidenceRequest } from "./types.js";
@@ -96,8 +96,6 @@ function unusableUrl(request: EvidenceRequest, recent: readonly HttpExchange[]):
   });
 }
 
-const isHttpUrl = (url: string) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
-
 /** The reason a request was given up: verify's own timer ran out. */
 export class RequestTimeout extends Error {
   constructor(timeoutMs: number) {
@@ -186,7 +184,7 @@ export function createHttpClient(options: HttpClientOptions): OwnedHttpClient {
       const evidence: EvidenceRequest = Object.keys(shown).length
         ? { method: request.method, url: request.url, headers: shown }
         : { method: request.method, url: request.url };
-      if (!isHttpUrl(request.url)) throw unusableUrl(evidence, recent);
+      if (!httpUrl(request.url)) throw unusableUrl(evidence, recent);
       const sentAt = ++moments;
       const once = async (): Promise<HttpExchange> => {
         if (limited) throw limited;

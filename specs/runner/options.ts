@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { EntryId } from "../../contracts/index.js";
 import type { IsoDay } from "../../core/dates.js";
-import { AssopayError } from "../../core/errors.js";
+import { AssopayError, httpUrl } from "../../core/errors.js";
 import { contractsDir } from "../../core/paths.js";
 import type { BrokerSource } from "../pact/child-protocol.js";
 import type { PlannedPolicy } from "./types.js";
@@ -143,7 +143,7 @@ export const DEFAULTS = Object.freeze({
 /** The target's base URL without a trailing slash; a usage error for anything but an http(s) host root. */
 export function normalizeTarget(text: string): string {
   const example = URL.canParse(text) ? "http://127.0.0.1:3000" : "https://api.helloasso-sandbox.com";
-  const url = new URL(httpUrl("--target", text, `for example --target ${example}`));
+  const url = new URL(requireHttpUrl("--target", text, `for example --target ${example}`));
   const base = `${url.origin}${url.pathname}`.replace(/\/+$/, "");
   if (/\/v[35]$/i.test(base)) {
     throw new AssopayError("usage", `--target must be the host root, not the API prefix: "${text}"`, {
@@ -181,12 +181,12 @@ export function parseFormRef(text: string, defaultType: string): FormRef {
 }
 
 /**
- * `text` as an http(s) URL (`url.toString()`); a usage error naming `flag` otherwise.
- * @example httpUrl("--state-url", "http://127.0.0.1:3000/_states", hint) // "http://127.0.0.1:3000/_states"
+ * `text` as an http(s) URL (`url.toString()`, read by core's `httpUrl`); a usage error naming `flag` otherwise.
+ * @example requireHttpUrl("--state-url", "http://127.0.0.1:3000/_states", hint) // "http://127.0.0.1:3000/_states"
  */
-export function httpUrl(flag: string, text: string, hint: string): string {
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url?.protocol === "http:" || url?.protocol === "https:") return url.toString();
+export function requireHttpUrl(flag: string, text: string, hint: string): string {
+  const url = httpUrl(text);
+  if (url) return url.toString();
   throw new AssopayError("usage", `${flag} must be an http(s) URL, got "${text}"`, { hint });
 }
 
@@ -213,11 +213,15 @@ export function resolveOptions(input: VerifyOptionsInput): VerifyOptions {
     stateUrl:
       input.stateUrl === undefined
         ? undefined
-        : httpUrl("--state-url", input.stateUrl, "for example --state-url http://127.0.0.1:3000/_states"),
+        : requireHttpUrl(
+            "--state-url",
+            input.stateUrl,
+            "for example --state-url http://127.0.0.1:3000/_states",
+          ),
     receiverUrl:
       input.receiverUrl === undefined
         ? undefined
-        : httpUrl(
+        : requireHttpUrl(
             "--receiver-url",
             input.receiverUrl,
             "the public address of a tunnel to --receiver-port, for example --receiver-url https://abc.example-tunnel.dev",
